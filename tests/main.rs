@@ -1,0 +1,1 @@
+//! Integration tests: a table of contents, one module per feature.
