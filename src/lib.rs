@@ -12,7 +12,6 @@
 //! | --- | --- |
 //! | [`map`] | provinces, coasts, adjacency, supply centres; the standard map as data |
 //! | [`rules`] | positions, orders, DATC adjudication of movement, retreats, adjustments; the variant hooks |
-//! | [`cases`] | the DATC-style case-file format and its runner |
 //!
 //! The core (map, rules) does no I/O and reads no clock: the same inputs give the same
 //! results, byte for byte.
@@ -28,3 +27,4 @@
 )]
 
 pub mod map;
+pub mod rules;
