@@ -1,10 +1,11 @@
-//! The `dipjudge` command line: a thin shell over the library.
-fn main() -> std::process::ExitCode {
-    match dipjudge::map::Map::standard() {
-        Ok(_) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("dipjudge: {e}");
-            std::process::ExitCode::from(2)
-        }
-    }
+//! The `dipjudge` command line: a thin shell over the library. Parses the arguments,
+//! runs the subcommand, prints an error chain once, and exits 0 (fine), 1 (something
+//! checked failed, e.g. a case) or 2 (could not run: unreadable file, bad arguments).
+
+mod cli;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    cli::main()
 }

@@ -5,12 +5,92 @@
 //! order is already made of map keys. Three steps, as TedDriggs' crate does it: orders are
 //! *validated* against the position (illegal ones are refused with a reason and the unit
 //! holds), the legal set is *resolved*, and the outcome says for each order whether it
-//! succeeded and why not.
+//! succeeded and why not. [`adjudicate`] runs one phase and sequences the next.
 
+mod adjustment;
+mod hooks;
+mod movement;
 mod order;
+mod outcome;
 mod position;
 mod ratio;
+mod resolve;
+mod retreat;
+mod validate;
 
+pub use hooks::{MoveContext, PseudoMove, Rules, Standard};
 pub use order::{Order, PowerOrder, Refusal, UnitSpec};
+pub use outcome::{Failure, OrderResult, PhaseOutcome};
 pub use position::{DislodgedUnit, Owner, Phase, PhaseKind, Position, Season, Unit, UnitKind};
 pub use ratio::Strength;
+
+use crate::map::Map;
+
+/// Adjudicates the phase `position.phase` with `orders` (the order set standing at the
+/// deadline; units without an order hold, dislodged units without one disband, missing
+/// builds are waived and missing removals made by the civil-disorder rule).
+///
+/// Returns each order's result, the board right after the phase, and the position at the
+/// start of the next phase that needs orders: Spring → (Spring retreats) → Fall → (Fall
+/// retreats) → centre ownership update → (Winter adjustments) → next Spring. A retreat
+/// phase with nobody dislodged and a Winter with no adjustment to make are skipped.
+pub fn adjudicate(
+    map: &Map,
+    rules: &dyn Rules,
+    position: &Position,
+    orders: &[PowerOrder],
+) -> PhaseOutcome {
+    let (mut results, after) = match position.phase.kind {
+        PhaseKind::Movement => {
+            let m = movement::adjudicate_movement(map, rules, position, orders);
+            (m.results, m.after)
+        }
+        PhaseKind::Retreat => retreat::adjudicate_retreats(map, rules, position, orders),
+        PhaseKind::Adjustment => adjustment::adjudicate_adjustments(map, rules, position, orders),
+    };
+    results.sort_by_key(|r| {
+        (
+            r.owner,
+            r.order.unit().map(|u| u.location.province),
+            !r.given,
+        )
+    });
+    let next = next_phase(map, rules, &after);
+    PhaseOutcome {
+        results,
+        after,
+        next,
+    }
+}
+
+/// The position at the start of the next phase that needs orders.
+pub fn next_phase(map: &Map, rules: &dyn Rules, after: &Position) -> Position {
+    let mut next = after.clone();
+    let Phase { year, season, kind } = after.phase;
+    let fall_ends = |next: &mut Position| {
+        rules.update_ownership(map, next);
+        if adjustment::adjustments_needed(map, rules, next) {
+            next.phase = Phase::new(year, Season::Winter, PhaseKind::Adjustment);
+        } else {
+            next.phase = Phase::new(year.saturating_add(1), Season::Spring, PhaseKind::Movement);
+        }
+    };
+    match (season, kind) {
+        (_, PhaseKind::Movement) if !after.dislodged.is_empty() => {
+            next.phase = Phase::new(year, season, PhaseKind::Retreat);
+        }
+        (Season::Spring, _) => {
+            next.dislodged.clear();
+            next.phase = Phase::new(year, Season::Fall, PhaseKind::Movement);
+        }
+        (Season::Fall, _) => {
+            next.dislodged.clear();
+            fall_ends(&mut next);
+        }
+        (Season::Winter, _) => {
+            next.dislodged.clear();
+            next.phase = Phase::new(year.saturating_add(1), Season::Spring, PhaseKind::Movement);
+        }
+    }
+    next
+}

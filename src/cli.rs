@@ -1,0 +1,128 @@
+//! Defines dipjudge's command line: one subcommand per job (`adjudicate`, ...).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+
+use dipjudge::cases::{self, RunError};
+use dipjudge::map::Map;
+use dipjudge::rules::PhaseKind;
+
+#[derive(Parser)]
+#[command(name = "dipjudge", version, about = "A play-by-email Diplomacy judge")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run DATC-style case files and report every case that differs.
+    ///
+    /// Ends with the line `N passed, M failed`. Exit status 1 when a case failed, 2 when
+    /// a file cannot be read or parsed.
+    Adjudicate {
+        /// Case files (`.txt` or `.case`).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Also print the median and total adjudication time per phase kind.
+        #[arg(long)]
+        timing: bool,
+    },
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Adjudicate { files, timing } => adjudicate(&files, timing),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("dipjudge: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn map() -> anyhow::Result<&'static Map> {
+    Map::standard().map_err(|e| anyhow::anyhow!("the standard map does not load: {e}"))
+}
+
+fn adjudicate(files: &[PathBuf], timing: bool) -> anyhow::Result<ExitCode> {
+    let map = map()?;
+    // Read and parse everything first: a broken file is exit 2 before any case runs.
+    let mut all = Vec::new();
+    for f in files {
+        let text =
+            std::fs::read_to_string(f).with_context(|| format!("while reading {}", f.display()))?;
+        let parsed =
+            cases::parse_cases(map, &text).map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?;
+        all.push((f, parsed));
+    }
+    let (mut passed, mut failed) = (0usize, 0usize);
+    let mut times: Vec<(PhaseKind, Duration)> = Vec::new();
+    for (file, list) in &all {
+        for case in list {
+            match cases::run_case(map, case) {
+                Ok(report) if report.differences.is_empty() => {
+                    passed += 1;
+                    times.push((report.phase_kind, report.elapsed));
+                }
+                Ok(report) => {
+                    failed += 1;
+                    println!(
+                        "FAILED {} ({}:{}): {}",
+                        case.name,
+                        file.display(),
+                        case.line,
+                        report.differences.join(" | ")
+                    );
+                }
+                Err(e @ RunError::UnknownVariant(_)) | Err(e @ RunError::Inconsistent(_)) => {
+                    failed += 1;
+                    println!(
+                        "FAILED {} ({}:{}): {e}",
+                        case.name,
+                        file.display(),
+                        case.line
+                    );
+                }
+            }
+        }
+    }
+    if timing {
+        for kind in [
+            PhaseKind::Movement,
+            PhaseKind::Retreat,
+            PhaseKind::Adjustment,
+        ] {
+            let mut t: Vec<Duration> = times
+                .iter()
+                .filter(|(k, _)| *k == kind)
+                .map(|(_, d)| *d)
+                .collect();
+            if t.is_empty() {
+                continue;
+            }
+            t.sort();
+            let total: Duration = t.iter().sum();
+            let median = t.get(t.len() / 2).copied().unwrap_or_default();
+            println!(
+                "timing {kind:?}: {} phases, median {:.1} µs, total {:.1} µs",
+                t.len(),
+                median.as_secs_f64() * 1e6,
+                total.as_secs_f64() * 1e6
+            );
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

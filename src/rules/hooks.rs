@@ -1,0 +1,143 @@
+//! The adjudication hooks (H3, H4, H6–H15 of `shared/rules/README.md` §3): one trait whose
+//! every default *is* the standard game. A variant overrides only its own hooks; the
+//! adjudicator calls them through `&dyn Rules` and never names a variant.
+
+use crate::map::{Location, Map, Power, ProvinceId};
+
+use super::order::{PowerOrder, Refusal};
+use super::position::{Owner, Position, Unit};
+use super::ratio::Strength;
+
+/// What a move is doing when H8 and H10 are asked about it.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveContext<'a> {
+    /// The moving unit.
+    pub attacker: &'a Unit,
+    /// The unit standing in the destination.
+    pub defender: &'a Unit,
+    /// The destination province.
+    pub destination: ProvinceId,
+}
+
+/// A claim on a province that prevents (bounces) moves into it like a move would, but never
+/// moves a unit (H11; Formal Diplomacy's spheres of influence).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PseudoMove {
+    pub owner: Owner,
+    pub province: ProvinceId,
+    pub strength: Strength,
+}
+
+/// The adjudication rules. Every method has the standard game as its default.
+pub trait Rules {
+    /// H3: extra validity conditions on top of the DATC's. Called only for orders that
+    /// are legal under the standard rules.
+    fn validate(
+        &self,
+        _map: &Map,
+        _position: &Position,
+        _order: &PowerOrder,
+    ) -> Result<(), Refusal> {
+        Ok(())
+    }
+
+    /// H4: rewrite the order set before resolution (force holds, drop orders). The orders
+    /// here are the legal ones, one per unit.
+    fn rewrite(&self, _map: &Map, _position: &Position, _orders: &mut Vec<PowerOrder>) {}
+
+    /// H6: a unit's own strength when it moves or holds.
+    fn strength(&self, _unit: &Unit) -> Strength {
+        Strength::ONE
+    }
+
+    /// H7: what a support from this unit adds.
+    fn support_value(&self, _supporter: &Unit) -> Strength {
+        Strength::ONE
+    }
+
+    /// H8: whether the attacker may not dislodge the defender (standard: same power).
+    fn may_not_dislodge(&self, ctx: &MoveContext<'_>) -> bool {
+        ctx.attacker.owner == ctx.defender.owner && ctx.attacker.owner != Owner::Neutral
+    }
+
+    /// H9: whether an attack by `attacker` does not cut the support of `supporter`
+    /// (standard: same power).
+    fn may_not_cut(&self, attacker: &Unit, supporter: &Unit) -> bool {
+        attacker.owner == supporter.owner && attacker.owner != Owner::Neutral
+    }
+
+    /// H10: whether a support by `supporter` is left out of the attack strength of a move
+    /// against `ctx.defender` (standard: the supporter is the defender's power). It still
+    /// counts for prevent strength.
+    fn support_excluded(&self, supporter: &Unit, ctx: &MoveContext<'_>) -> bool {
+        supporter.owner == ctx.defender.owner && supporter.owner != Owner::Neutral
+    }
+
+    /// H11: claims that prevent moves into a province without moving a unit.
+    fn pseudo_moves(
+        &self,
+        _map: &Map,
+        _position: &Position,
+        _orders: &[PowerOrder],
+    ) -> Vec<PseudoMove> {
+        Vec::new()
+    }
+
+    /// H13: whether a dislodged unit may retreat to `dest` (on top of the DATC's
+    /// conditions, which the core checks).
+    fn retreat_allowed(
+        &self,
+        _map: &Map,
+        _position: &Position,
+        _unit: &Unit,
+        _dest: Location,
+    ) -> bool {
+        true
+    }
+
+    /// H13: whether a dislodged unit is disbanded at once instead of retreating.
+    fn disband_instead_of_retreat(&self, _unit: &Unit) -> bool {
+        false
+    }
+
+    /// H14: the centre ownership after the Fall (after the Fall retreats). Standard: a
+    /// centre with a power's unit in it becomes that power's; others keep their owner.
+    fn update_ownership(&self, map: &Map, position: &mut Position) {
+        for unit in &position.units {
+            let p = unit.location.province;
+            if !map.province(p).supply_centre {
+                continue;
+            }
+            if let (Owner::Power(power), Some(slot)) =
+                (unit.owner, position.owners.get_mut(p.index()))
+            {
+                *slot = Some(power);
+            }
+        }
+    }
+
+    /// H15: how many units a power may build (positive) or must remove (negative).
+    fn adjustment_count(&self, position: &Position, power: Power) -> i32 {
+        let centres = position.centre_count(power) as i32;
+        let units = position
+            .units
+            .iter()
+            .filter(|u| u.owner == Owner::Power(power))
+            .count() as i32;
+        centres - units
+    }
+
+    /// H15: the provinces where a power may build (standard: its home centres that it
+    /// still owns; vacancy is checked by the core).
+    fn build_sites(&self, map: &Map, position: &Position, power: Power) -> Vec<ProvinceId> {
+        map.home_centres(power)
+            .filter(|p| position.owner_of(*p) == Some(power))
+            .collect()
+    }
+}
+
+/// The standard game: every hook at its default.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Standard;
+
+impl Rules for Standard {}

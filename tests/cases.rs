@@ -1,0 +1,87 @@
+//! Runs every case file under `fixtures/` through the adjudicator and reports every case
+//! that differs (not just the first).
+
+use std::path::{Path, PathBuf};
+
+use dipjudge::cases::{parse_cases, run_case};
+use dipjudge::map::Map;
+
+fn case_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            case_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "txt" || e == "case") {
+            out.push(p);
+        }
+    }
+}
+
+fn run_dir(dir: &str) -> (usize, Vec<String>) {
+    let map = Map::standard().expect("standard map");
+    let mut files = Vec::new();
+    case_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join(dir), &mut files);
+    assert!(!files.is_empty(), "no case files under {dir}");
+    let (mut passed, mut failures) = (0, Vec::new());
+    for f in files {
+        let text = std::fs::read_to_string(&f).expect("readable case file");
+        let cases = parse_cases(map, &text).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        for case in cases {
+            match run_case(map, &case) {
+                Ok(r) if r.differences.is_empty() => passed += 1,
+                Ok(r) => failures.push(format!("{}: {}", case.name, r.differences.join(" | "))),
+                Err(e) => failures.push(format!("{}: {e}", case.name)),
+            }
+        }
+    }
+    (passed, failures)
+}
+
+#[test]
+fn datc_v3_0_all_cases_pass() {
+    let (passed, failures) = run_dir("fixtures/datc");
+    assert!(
+        failures.is_empty(),
+        "{} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert_eq!(passed, 182, "the DATC file has 182 case blocks");
+}
+
+#[test]
+fn own_standard_cases_pass() {
+    let (passed, failures) = run_dir("fixtures/cases/standard");
+    assert!(
+        failures.is_empty(),
+        "{} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(passed > 0);
+}
+
+#[test]
+fn every_datc_id_is_present() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/datc/datc_v3_0.txt"),
+    )
+    .expect("datc file");
+    let map = Map::standard().expect("standard map");
+    let cases = parse_cases(map, &text).expect("parses");
+    let mut ids: Vec<String> = cases
+        .iter()
+        .map(|c| c.name.split('.').take(3).collect::<Vec<_>>().join("."))
+        .map(|id| {
+            id.trim_end_matches(|ch: char| ch.is_ascii_alphabetic())
+                .to_string()
+        })
+        .collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 164, "all 164 DATC v3.0 test cases");
+}

@@ -1,0 +1,145 @@
+//! The `dipjudge` binary: what a user running `dipjudge adjudicate` sees.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn dipjudge(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dipjudge"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run dipjudge")
+}
+
+/// A scratch file of our own under the target directory.
+fn scratch(name: &str, text: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli");
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("write scratch file");
+    p
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn adjudicate_datc_ends_with_the_count() {
+    let o = dipjudge(&["adjudicate", "fixtures/datc/datc_v3_0.txt", "--timing"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    assert_eq!(out.lines().last(), Some("182 passed, 0 failed"), "{out}");
+    assert!(out.contains("timing Movement: 145 phases, median"), "{out}");
+}
+
+const HEADER: &str = "CASE t\nPRESTATE_SETPHASE Spring 1901, Movement\nPRESTATE\n";
+
+#[test]
+fn a_wrong_expectation_fails_with_what_differed() {
+    let f = scratch(
+        "wrong.case",
+        &format!(
+            "{HEADER}  England: A lon\nORDERS\n  England: A lon - wal\nPOSTSTATE\n  England: A lon\nEND\n"
+        ),
+    );
+    let o = dipjudge(&["adjudicate", f.to_str().unwrap_or_default()]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("FAILED t"), "{out}");
+    assert!(out.contains("England: A wal"), "{out}");
+    assert_eq!(out.lines().last(), Some("0 passed, 1 failed"));
+}
+
+/// Impossible positions and malformed files: exit 2, the file and line, never a panic.
+#[test]
+fn malformed_files_name_file_and_line() {
+    for (name, body, line, words) in [
+        (
+            "fleet_moscow.case",
+            "  Russia: F mos\nEND\n",
+            4,
+            "a fleet cannot stand in Moscow",
+        ),
+        (
+            "two_units.case",
+            "  Russia: A mos\n  Turkey: A mos\nEND\n",
+            5,
+            "two units in Moscow",
+        ),
+        (
+            "unknown.case",
+            "  Russia: A xyz\nEND\n",
+            4,
+            "no province or coast called \"xyz\"",
+        ),
+        (
+            "army_sea.case",
+            "  Russia: A bla\nEND\n",
+            4,
+            "an army cannot stand in Black Sea",
+        ),
+        (
+            "no_coast.case",
+            "  Russia: F stp\nEND\n",
+            4,
+            "must name its coast",
+        ),
+        (
+            "power.case",
+            "  Prussia: A ber\nEND\n",
+            4,
+            "no power called \"Prussia\"",
+        ),
+        ("no_end.case", "  Russia: A mos\n", 1, "has no END"),
+        (
+            "bad_order.case",
+            "  Russia: A mos\nORDERS\n  Russia: A mos X stp\nEND\n",
+            6,
+            "expected H, -, S, C or D",
+        ),
+    ] {
+        let f = scratch(name, &format!("{HEADER}{body}"));
+        let o = dipjudge(&["adjudicate", f.to_str().unwrap_or_default()]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        assert!(
+            err.contains(&format!("{name}: line {line}: ")),
+            "{name}: {err}"
+        );
+        assert!(err.contains(words), "{name}: {err}");
+        assert!(!err.contains("panicked"), "{name}: {err}");
+    }
+    let o = dipjudge(&["adjudicate", "no/such/file.case"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("while reading no/such/file.case"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// A variant that is not implemented is a clear per-case failure, not a crash, and the
+/// other cases still run.
+#[test]
+fn unknown_variant_is_a_per_case_error() {
+    let f = scratch(
+        "variant.case",
+        &format!(
+            "CASE v\nVARIANT Nonesuch\nPRESTATE_SETPHASE Spring 1901, Movement\nPRESTATE\n  England: A lon\nEND\n\
+             {HEADER}  England: A lon\nORDERS\n  England: A lon H\nPOSTSTATE\n  England: A lon\nEND\n"
+        ),
+    );
+    let o = dipjudge(&["adjudicate", f.to_str().unwrap_or_default()]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("FAILED v") && out.contains("variant \"Nonesuch\" is not implemented yet"),
+        "{out}"
+    );
+    assert_eq!(out.lines().last(), Some("1 passed, 1 failed"));
+}
