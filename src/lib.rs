@@ -13,6 +13,7 @@
 //! | [`map`] | provinces, coasts, adjacency, supply centres; the standard map as data |
 //! | [`rules`] | positions, orders, DATC adjudication of movement, retreats, adjustments; the variant hooks |
 //! | [`cases`] | the DATC-style case-file format and its runner |
+//! | [`sim`] | random legal play from a fixed seed, for benchmarks and property tests |
 //!
 //! The core (map, rules) does no I/O and reads no clock: the same inputs give the same
 //! results, byte for byte.
@@ -30,3 +31,4 @@
 pub mod cases;
 pub mod map;
 pub mod rules;
+pub mod sim;

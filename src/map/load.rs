@@ -223,11 +223,18 @@ pub(super) fn load(
         start.push((power, kind, loc));
     }
 
+    let sea_mask: u128 = provinces
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.terrain == Terrain::Sea)
+        .fold(0, |acc, (i, _)| acc | 1u128 << i);
+    let sea_borders = any_borders.iter().map(|b| b & sea_mask).collect();
     let map = Map {
         provinces,
         army_borders,
         fleet_borders: fleet,
         any_borders,
+        sea_borders,
         names,
         start,
     };

@@ -226,6 +226,8 @@ pub struct Map {
     fleet_borders: Vec<(Location, Vec<Location>)>,
     /// Any border (army or fleet), at province level, one bit per province.
     any_borders: Vec<u128>,
+    /// The sea areas bordering each province, one bit per province.
+    sea_borders: Vec<u128>,
     /// Lookup of codes, full names and aliases (normalised) to provinces.
     names: names::NameTable,
     /// The standard starting units.
@@ -369,11 +371,22 @@ impl Map {
         self.any_borders.get(p.index()).copied().unwrap_or(0)
     }
 
+    /// The sea areas bordering a province, as a bit set.
+    pub fn sea_neighbours_bits(&self, p: ProvinceId) -> u128 {
+        self.sea_borders.get(p.index()).copied().unwrap_or(0)
+    }
+
+    /// The province with dense index `i`, if there is one.
+    pub fn province_at(&self, i: usize) -> Option<ProvinceId> {
+        (i < self.provinces.len()).then_some(ProvinceId(i as u8))
+    }
+
     /// The locations a fleet at `from` can move to.
     pub fn fleet_moves(&self, from: Location) -> &[Location] {
         self.fleet_borders
-            .iter()
-            .find(|(l, _)| *l == from)
+            .binary_search_by_key(&from, |(l, _)| *l)
+            .ok()
+            .and_then(|i| self.fleet_borders.get(i))
             .map(|(_, v)| v.as_slice())
             .unwrap_or(&[])
     }

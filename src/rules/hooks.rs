@@ -41,9 +41,12 @@ pub trait Rules {
         Ok(())
     }
 
-    /// H4: rewrite the order set before resolution (force holds, drop orders). The orders
-    /// here are the legal ones, one per unit.
-    fn rewrite(&self, _map: &Map, _position: &Position, _orders: &mut Vec<PowerOrder>) {}
+    /// H4: rewrite the order set before resolution (force holds, drop orders). Gets the
+    /// orders that passed validation; returns the new set, or None to keep them as they
+    /// are (the standard game).
+    fn rewrite(&self, _map: &Map, _position: &Position, _orders: &[PowerOrder]) -> Option<Vec<PowerOrder>> {
+        None
+    }
 
     /// H6: a unit's own strength when it moves or holds.
     fn strength(&self, _unit: &Unit) -> Strength {

@@ -40,7 +40,7 @@ pub fn adjudicate(
     position: &Position,
     orders: &[PowerOrder],
 ) -> PhaseOutcome {
-    let (mut results, after) = match position.phase.kind {
+    let (results, after) = match position.phase.kind {
         PhaseKind::Movement => {
             let m = movement::adjudicate_movement(map, rules, position, orders);
             (m.results, m.after)
@@ -48,13 +48,27 @@ pub fn adjudicate(
         PhaseKind::Retreat => retreat::adjudicate_retreats(map, rules, position, orders),
         PhaseKind::Adjustment => adjustment::adjudicate_adjustments(map, rules, position, orders),
     };
-    results.sort_by_key(|r| {
-        (
-            r.owner,
-            r.order.unit().map(|u| u.location.province),
-            !r.given,
-        )
-    });
+    // Unit listing order: powers alphabetical (neutral units last), then province code;
+    // a unit's own order before the defaults standing in for it. Results are large, so
+    // sort small keys and move each result once.
+    let mut keys: Vec<(u32, usize)> = results
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let owner = match r.owner {
+                Owner::Power(p) => p.index() as u32,
+                Owner::Neutral => 7,
+            };
+            let province = r.order.unit().map_or(0, |u| u.location.province.index() as u32 + 1);
+            (owner << 16 | province << 1 | u32::from(!r.given), i)
+        })
+        .collect();
+    keys.sort_unstable();
+    let mut slots: Vec<Option<OrderResult>> = results.into_iter().map(Some).collect();
+    let results: Vec<OrderResult> = keys
+        .iter()
+        .filter_map(|(_, i)| slots.get_mut(*i).and_then(Option::take))
+        .collect();
     let next = next_phase(map, rules, &after);
     PhaseOutcome {
         results,
@@ -94,3 +108,6 @@ pub fn next_phase(map: &Map, rules: &dyn Rules, after: &Position) -> Position {
     }
     next
 }
+
+#[cfg(test)]
+mod tests;

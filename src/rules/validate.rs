@@ -42,33 +42,54 @@ pub(crate) struct Validated {
     pub refused: Vec<(usize, Refusal)>,
 }
 
-pub(crate) fn unit_index(position: &Position, province: ProvinceId) -> Option<usize> {
-    position
-        .units
-        .iter()
-        .position(|u| u.location.province == province)
+/// The position with a province → unit table and the fleets at sea, built once per
+/// validation.
+pub(crate) struct Board<'a> {
+    position: &'a Position,
+    unit_at: [u8; 128],
+    fleets: u128,
+}
+
+impl<'a> Board<'a> {
+    pub(crate) fn new(map: &Map, position: &'a Position) -> Board<'a> {
+        let mut unit_at = [u8::MAX; 128];
+        for (i, u) in position.units.iter().enumerate() {
+            if let Some(slot) = unit_at.get_mut(u.location.province.index()) {
+                *slot = u8::try_from(i).unwrap_or(u8::MAX);
+            }
+        }
+        Board {
+            position,
+            unit_at,
+            fleets: fleet_seas(map, position),
+        }
+    }
+
+    fn unit_in(&self, p: ProvinceId) -> Option<usize> {
+        match self.unit_at.get(p.index()).copied() {
+            None | Some(u8::MAX) => None,
+            Some(i) => Some(usize::from(i)),
+        }
+    }
 }
 
 /// Finds the unit an order names: it must exist, belong to `owner` when given, and be of
 /// the kind written (when written). The coast of the ordered unit is ignored (DATC 6.B.10).
 fn find_unit(
     map: &Map,
-    position: &Position,
+    board: &Board<'_>,
     spec: &UnitSpec,
     owner: Option<crate::map::Power>,
 ) -> Result<usize, Refusal> {
-    let place = map.location_name(Location::province(spec.province()));
-    let i = unit_index(position, spec.province()).ok_or_else(|| Refusal::NoUnit(place.clone()))?;
-    let unit = position
-        .units
-        .get(i)
-        .ok_or_else(|| Refusal::NoUnit(place.clone()))?;
+    let place = || map.location_name(Location::province(spec.province()));
+    let i = board.unit_in(spec.province()).ok_or_else(|| Refusal::NoUnit(place()))?;
+    let unit = board.position.units.get(i).ok_or_else(|| Refusal::NoUnit(place()))?;
     if let Some(power) = owner {
         match unit.owner {
             Owner::Neutral => return Err(Refusal::NeutralUnit),
             Owner::Power(p) if p != power => {
                 return Err(Refusal::ForeignUnit {
-                    place,
+                    place: place(),
                     owner: p.name().to_string(),
                     power: power.name().to_string(),
                 });
@@ -80,7 +101,7 @@ fn find_unit(
         && kind != unit.kind
     {
         return Err(Refusal::WrongUnitKind {
-            place,
+            place: place(),
             actual: unit.kind.name().to_lowercase(),
             ordered: kind.name().to_lowercase(),
         });
@@ -99,18 +120,7 @@ pub(crate) fn can_reach(map: &Map, unit: &Unit, dest: ProvinceId) -> bool {
 
 /// The sea areas next to a province, as a bit set.
 fn adjacent_seas(map: &Map, p: ProvinceId) -> u128 {
-    let mut bits = map.neighbours_bits(p);
-    let mut seas = 0u128;
-    while bits != 0 {
-        let i = bits.trailing_zeros();
-        bits &= bits - 1;
-        if let Some(q) = map.province_ids().nth(i as usize)
-            && map.is_sea(q)
-        {
-            seas |= 1u128 << i;
-        }
-    }
-    seas
+    map.sea_neighbours_bits(p)
 }
 
 /// The sea areas that hold a fleet.
@@ -138,7 +148,7 @@ pub(crate) fn convoy_possible(map: &Map, from: ProvinceId, to: ProvinceId, fleet
         while f != 0 {
             let i = f.trailing_zeros() as usize;
             f &= f - 1;
-            if let Some(q) = map.province_ids().nth(i) {
+            if let Some(q) = map.province_at(i) {
                 next |= adjacent_seas(map, q) & fleets;
             }
         }
@@ -164,8 +174,7 @@ pub(crate) fn fleet_needed(
         return false;
     }
     let seas_near = |p: usize| -> u128 {
-        map.province_ids()
-            .nth(p)
+        map.province_at(p)
             .map(|q| adjacent_seas(map, q) & fleets)
             .unwrap_or(0)
     };
@@ -247,12 +256,8 @@ fn fleet_destination(map: &Map, unit: &Unit, dest: Location) -> Result<Location,
 }
 
 /// Checks one movement-phase order against the position (the DATC's legality, then H3).
-fn check(
-    map: &Map,
-    rules: &dyn Rules,
-    position: &Position,
-    po: &PowerOrder,
-) -> Result<(usize, Legal), Refusal> {
+fn check(map: &Map, rules: &dyn Rules, board: &Board<'_>, po: &PowerOrder) -> Result<(usize, Legal), Refusal> {
+    let position = board.position;
     let units = &position.units;
     let get = |i: usize| units.get(i).ok_or(Refusal::NoUnit(String::new()));
     let unit_spec = match po.order {
@@ -272,7 +277,7 @@ fn check(
             });
         }
     };
-    let i = find_unit(map, position, &unit_spec, Some(po.power))?;
+    let i = find_unit(map, board, &unit_spec, Some(po.power))?;
     let unit = get(i)?;
     let here = unit.location.province;
     let legal = match po.order {
@@ -289,7 +294,7 @@ fn check(
                     let dest = Location::province(dest.province);
                     let adjacent = map.army_border(here, dest.province);
                     let by_sea = is_land(map, dest.province)
-                        && convoy_possible(map, here, dest.province, fleet_seas(map, position));
+                        && convoy_possible(map, here, dest.province, board.fleets);
                     if !by_sea && (via_convoy || !adjacent) {
                         return Err(Refusal::Unreachable {
                             unit: unit.display(map),
@@ -313,7 +318,7 @@ fn check(
             }
         }
         Order::SupportHold { target, .. } => {
-            let t = find_unit(map, position, &target, None)?;
+            let t = find_unit(map, board, &target, None)?;
             if t == i {
                 return Err(Refusal::SupportSelf);
             }
@@ -327,7 +332,7 @@ fn check(
             Legal::SupportHold { target: t }
         }
         Order::SupportMove { target, dest, .. } => {
-            let t = find_unit(map, position, &target, None)?;
+            let t = find_unit(map, board, &target, None)?;
             if t == i || dest.province == here {
                 return Err(Refusal::SupportSelf);
             }
@@ -351,7 +356,7 @@ fn check(
             if unit.kind != UnitKind::Fleet || !map.is_sea(here) {
                 return Err(Refusal::ConvoyFromLand);
             }
-            let a = find_unit(map, position, &army, None)?;
+            let a = find_unit(map, board, &army, None)?;
             let army_unit = get(a)?;
             if army_unit.kind != UnitKind::Army {
                 return Err(Refusal::OnlyArmiesConvoyed);
@@ -363,7 +368,7 @@ fn check(
                     dest: map.location_name(Location::province(dest.province)),
                 });
             }
-            if !fleet_needed(map, from, dest.province, fleet_seas(map, position), here) {
+            if !fleet_needed(map, from, dest.province, board.fleets, here) {
                 return Err(Refusal::NoConvoyRoute {
                     fleet: unit.display(map),
                     from: map.location_name(Location::province(from)),
@@ -398,44 +403,40 @@ pub(crate) fn validate_movement(
     let mut source: Vec<Option<usize>> = vec![None; n];
     let mut refused = Vec::new();
 
-    // H4 sees the orders that pass the standard checks and may rewrite them.
-    let mut accepted: Vec<(usize, PowerOrder)> = Vec::new();
+    // H4 sees the orders that pass the standard checks and may rewrite them; rewritten
+    // orders are checked again.
+    let board = Board::new(map, position);
+    let mut accepted: Vec<(usize, usize, Legal)> = Vec::with_capacity(orders.len());
     for (k, po) in orders.iter().enumerate() {
-        match check(map, rules, position, po) {
-            Ok(_) => accepted.push((k, *po)),
+        match check(map, rules, &board, po) {
+            Ok((i, l)) => accepted.push((k, i, l)),
             Err(r) => refused.push((k, r)),
         }
     }
-    let mut rewritten: Vec<PowerOrder> = accepted.iter().map(|(_, po)| *po).collect();
-    let before = rewritten.clone();
-    rules.rewrite(map, position, &mut rewritten);
-    let index_of = |po: &PowerOrder| {
-        accepted
-            .iter()
-            .zip(before.iter())
-            .find(|(_, b)| b.order.unit() == po.order.unit())
-            .map(|((k, _), _)| *k)
-    };
-    for po in &rewritten {
-        let Ok((i, l)) = check(map, rules, position, po) else {
-            continue;
-        };
-        let k = index_of(po);
+    let passed: Vec<PowerOrder> = accepted.iter().filter_map(|(k, _, _)| orders.get(*k).copied()).collect();
+    if let Some(rewritten) = rules.rewrite(map, position, &passed) {
+        let sources: Vec<usize> = accepted.iter().map(|(k, _, _)| *k).collect();
+        accepted.clear();
+        for (n, po) in rewritten.iter().enumerate() {
+            // A rewritten order keeps the input line of the order it replaced.
+            let k = sources.get(n).copied().unwrap_or(usize::MAX);
+            if let Ok((i, l)) = check(map, rules, &board, po) {
+                accepted.push((k, i, l));
+            }
+        }
+    }
+    for (k, i, l) in accepted {
         if let (Some(slot), Some(src)) = (legal.get_mut(i), source.get_mut(i)) {
             if let Some(prev) = *src {
                 refused.push((
                     prev,
                     Refusal::Duplicate {
-                        unit: position
-                            .units
-                            .get(i)
-                            .map(|u| u.display(map))
-                            .unwrap_or_default(),
+                        unit: position.units.get(i).map(|u| u.display(map)).unwrap_or_default(),
                     },
                 ));
             }
             *slot = l;
-            *src = k;
+            *src = (k != usize::MAX).then_some(k);
         }
     }
 

@@ -1,0 +1,358 @@
+//! Proves each adjudication hook with a small test-only rule set, so that variants only
+//! add modules and never edit the core (issue: "variant hooks").
+
+use super::*;
+use crate::cases::parse_order;
+use crate::map::{Location, Map, Power, ProvinceId};
+
+fn map() -> &'static Map {
+    Map::standard().expect("standard map")
+}
+
+fn power(name: &str) -> Power {
+    Power::from_name(name).expect("power")
+}
+
+/// A movement position from `Power: A bel` lines (`Neutral: A bel` for a neutral unit).
+fn position(units: &[&str]) -> Position {
+    let map = map();
+    let mut p = Position::empty(map, Phase::FIRST);
+    p.set_home_ownership(map);
+    for line in units {
+        let (who, rest) = line.split_once(':').expect("Power: unit");
+        let owner = match who.trim() {
+            "Neutral" => Owner::Neutral,
+            w => Owner::Power(power(w)),
+        };
+        let mut words = rest.split_whitespace();
+        let kind = match words.next() {
+            Some("A") => UnitKind::Army,
+            _ => UnitKind::Fleet,
+        };
+        let location = map.find_location(words.next().expect("place")).expect("location");
+        p.units.push(Unit { owner, kind, location });
+    }
+    p.sort_units();
+    p
+}
+
+fn orders(lines: &[&str]) -> Vec<PowerOrder> {
+    lines
+        .iter()
+        .map(|l| {
+            let (who, rest) = l.split_once(':').expect("Power: order");
+            PowerOrder::new(power(who), parse_order(map(), 0, rest, PhaseKind::Movement).expect("order"))
+        })
+        .collect()
+}
+
+fn run(rules: &dyn Rules, units: &[&str], given: &[&str]) -> PhaseOutcome {
+    adjudicate(map(), rules, &position(units), &orders(given))
+}
+
+fn at(out: &PhaseOutcome, code: &str) -> Option<Unit> {
+    let p = map().find_province(code)?;
+    out.after.unit_in(p).copied()
+}
+
+fn dislodged(out: &PhaseOutcome, code: &str) -> bool {
+    let p = map().find_province(code);
+    out.after.dislodged.iter().any(|d| Some(d.unit.location.province) == p)
+}
+
+fn owner_is(u: Option<Unit>, name: &str) -> bool {
+    u.is_some_and(|u| u.owner == Owner::Power(power(name)))
+}
+
+/// England and France count as one power for H8–H10 (as allies do in International
+/// Relations).
+struct Allies;
+
+fn allied(a: Owner, b: Owner) -> bool {
+    let pair = |o: Owner| matches!(o, Owner::Power(Power::England | Power::France));
+    a == b && a != Owner::Neutral || pair(a) && pair(b)
+}
+
+impl Rules for Allies {
+    fn may_not_dislodge(&self, ctx: &MoveContext<'_>) -> bool {
+        allied(ctx.attacker.owner, ctx.defender.owner)
+    }
+    fn may_not_cut(&self, attacker: &Unit, supporter: &Unit) -> bool {
+        allied(attacker.owner, supporter.owner)
+    }
+    fn support_excluded(&self, supporter: &Unit, ctx: &MoveContext<'_>) -> bool {
+        allied(supporter.owner, ctx.defender.owner)
+    }
+}
+
+#[test]
+fn h8_may_not_dislodge() {
+    let units = ["England: A bel", "France: A bur", "France: A pic"];
+    let given = ["France: A bur - bel", "France: A pic S A bur - bel"];
+    let standard = run(&Standard, &units, &given);
+    assert!(owner_is(at(&standard, "bel"), "France") && dislodged(&standard, "bel"));
+    let allies = run(&Allies, &units, &given);
+    assert!(owner_is(at(&allies, "bel"), "England") && !dislodged(&allies, "bel"));
+    // It still prevents: a German move into Belgium bounces against France's 2.
+    let units = ["England: A bel", "France: A bur", "France: A pic", "Germany: A hol", "Germany: A ruh"];
+    let given = [
+        "France: A bur - bel",
+        "France: A pic S A bur - bel",
+        "England: A bel - nth",
+        "Germany: A hol - bel",
+        "Germany: A ruh S A hol - bel",
+    ];
+    let allies = run(&Allies, &units, &given);
+    assert!(owner_is(at(&allies, "bel"), "England"), "{:?}", at(&allies, "bel"));
+}
+
+#[test]
+fn h9_may_not_cut() {
+    let units = ["England: A bel", "England: F nth", "France: F eng", "Germany: A hol", "Germany: A ruh"];
+    let given = [
+        "England: F nth S A bel",
+        "France: F eng - nth",
+        "Germany: A hol - bel",
+        "Germany: A ruh S A hol - bel",
+    ];
+    let standard = run(&Standard, &units, &given);
+    assert!(dislodged(&standard, "bel"), "the French attack cuts the English support");
+    let allies = run(&Allies, &units, &given);
+    assert!(!dislodged(&allies, "bel"), "an ally's attack does not cut");
+}
+
+#[test]
+fn h10_support_excluded() {
+    let units = ["England: A bel", "France: A pic", "Germany: A ruh"];
+    let given = ["Germany: A ruh - bel", "France: A pic S A ruh - bel"];
+    let standard = run(&Standard, &units, &given);
+    assert!(dislodged(&standard, "bel"));
+    let allies = run(&Allies, &units, &given);
+    assert!(!dislodged(&allies, "bel"), "France's support is not counted against England");
+    let label = allies
+        .results
+        .iter()
+        .find(|r| r.owner == Owner::Power(Power::France))
+        .and_then(|r| r.failure.clone());
+    assert_eq!(label, Some(Failure::NotCounted));
+}
+
+/// Italian units have strength 3/2; supports are worth 1/2 each.
+struct Uneven;
+
+impl Rules for Uneven {
+    fn strength(&self, unit: &Unit) -> Strength {
+        if unit.owner == Owner::Power(Power::Italy) {
+            Strength::new(3, 2)
+        } else {
+            Strength::ONE
+        }
+    }
+    fn support_value(&self, _supporter: &Unit) -> Strength {
+        Strength::new(1, 2)
+    }
+}
+
+#[test]
+fn h6_h7_exact_rational_strengths() {
+    // 3/2 against 1: the Italian army dislodges.
+    let out = run(&Uneven, &["Italy: A ven", "Austria: A tri"], &["Italy: A ven - tri"]);
+    assert!(dislodged(&out, "tri"));
+    // Austria 1 + 1/2 + 1/2 = 2 against Italy 3/2 + 1/2 = 2: a bounce, exactly.
+    let units = ["Italy: A ven", "Italy: A tyr", "Austria: A tri", "Austria: A vie", "Austria: F adr"];
+    let given = [
+        "Italy: A ven - tri",
+        "Italy: A tyr S A ven - tri",
+        "Austria: A vie S A tri",
+        "Austria: F adr S A tri",
+    ];
+    let out = run(&Uneven, &units, &given);
+    assert!(!dislodged(&out, "tri"), "2 against 2 bounces");
+    // A third half support tips it: 5/2 > 2.
+    let units = [
+        "Italy: A ven",
+        "Italy: A tyr",
+        "Italy: F alb",
+        "Austria: A tri",
+        "Austria: A vie",
+        "Austria: F adr",
+    ];
+    let given = [
+        "Italy: A ven - tri",
+        "Italy: A tyr S A ven - tri",
+        "Italy: F alb S A ven - tri",
+        "Austria: A vie S A tri",
+        "Austria: F adr S A tri",
+    ];
+    let out = run(&Uneven, &units, &given);
+    assert!(dislodged(&out, "tri"), "5/2 beats 2");
+}
+
+/// A claim on Burgundy of strength 1 (as Formal Diplomacy's spheres of influence).
+struct Claim;
+
+impl Rules for Claim {
+    fn pseudo_moves(&self, map: &Map, _position: &Position, _orders: &[PowerOrder]) -> Vec<PseudoMove> {
+        map.find_province("bur")
+            .map(|p| PseudoMove {
+                owner: Owner::Power(Power::Germany),
+                province: p,
+                strength: Strength::ONE,
+            })
+            .into_iter()
+            .collect()
+    }
+}
+
+#[test]
+fn h11_pseudo_moves_prevent_without_moving() {
+    let out = run(&Claim, &["France: A par"], &["France: A par - bur"]);
+    assert!(owner_is(at(&out, "par"), "France"), "bounced by the claim");
+    let out = run(&Claim, &["France: A par", "France: A mar"], &["France: A par - bur", "France: A mar S A par - bur"]);
+    assert!(owner_is(at(&out, "bur"), "France"), "2 beats the claim's 1");
+    // A move bounced by the claim makes a standoff: no retreat there.
+    let units = ["Austria: A mun", "France: A par", "Germany: A ruh", "Germany: A kie"];
+    let given = ["France: A par - bur", "Germany: A kie - mun", "Germany: A ruh S A kie - mun"];
+    let out = run(&Claim, &units, &given);
+    let bur = map().find_province("bur");
+    let d = out.after.dislodged.first().expect("Munich dislodged");
+    assert!(!d.retreat_options.iter().any(|l| Some(l.province) == bur), "{:?}", d.retreat_options);
+}
+
+#[test]
+fn h12_neutral_units_hold_and_take_no_orders() {
+    let units = ["Neutral: A bel", "France: A pic", "France: A bur"];
+    let out = run(&Standard, &units, &["England: A bel - hol", "France: A pic - bel"]);
+    let refused = out
+        .results
+        .iter()
+        .find(|r| r.owner == Owner::Power(Power::England))
+        .and_then(|r| r.failure.clone());
+    assert_eq!(refused, Some(Failure::Illegal(Refusal::NeutralUnit)));
+    assert_eq!(at(&out, "bel").map(|u| u.owner), Some(Owner::Neutral), "holds against 1");
+    let out = run(&Standard, &units, &["France: A pic - bel", "France: A bur S A pic - bel"]);
+    assert!(dislodged(&out, "bel"), "a neutral can be dislodged");
+}
+
+/// No unit may enter Belgium (H3), and every Turkish unit must hold (H4).
+struct Restricted;
+
+impl Rules for Restricted {
+    fn validate(&self, map: &Map, _position: &Position, order: &PowerOrder) -> Result<(), Refusal> {
+        match order.order {
+            Order::Move { dest, .. } if Some(dest.province) == map.find_province("bel") => {
+                Err(Refusal::Variant("nobody may enter Belgium".into()))
+            }
+            _ => Ok(()),
+        }
+    }
+    fn rewrite(&self, _map: &Map, _position: &Position, orders: &[PowerOrder]) -> Option<Vec<PowerOrder>> {
+        let mut out = orders.to_vec();
+        for po in out.iter_mut() {
+            if po.power == Power::Turkey
+                && let Some(unit) = po.order.unit()
+            {
+                po.order = Order::Hold { unit };
+            }
+        }
+        Some(out)
+    }
+}
+
+#[test]
+fn h3_validity_and_h4_rewrite() {
+    let out = run(
+        &Restricted,
+        &["France: A pic", "Turkey: A con"],
+        &["France: A pic - bel", "Turkey: A con - bul"],
+    );
+    assert!(owner_is(at(&out, "pic"), "France"));
+    assert!(owner_is(at(&out, "con"), "Turkey"), "rewritten to a hold");
+    let french = out
+        .results
+        .iter()
+        .find(|r| r.owner == Owner::Power(Power::France) && r.given)
+        .and_then(|r| r.failure.clone());
+    assert_eq!(french, Some(Failure::Illegal(Refusal::Variant("nobody may enter Belgium".into()))));
+}
+
+/// Dislodged fleets never retreat to Holland, and German units disband at once (H13).
+struct Retreats;
+
+impl Rules for Retreats {
+    fn retreat_allowed(&self, map: &Map, _p: &Position, _unit: &Unit, dest: Location) -> bool {
+        Some(dest.province) != map.find_province("hol")
+    }
+    fn disband_instead_of_retreat(&self, unit: &Unit) -> bool {
+        unit.owner == Owner::Power(Power::Germany)
+    }
+}
+
+#[test]
+fn h13_retreat_rules() {
+    let units = ["England: A bel", "France: A bur", "France: A pic", "Germany: A mun", "Russia: A sil", "Russia: A boh"];
+    let given = [
+        "France: A bur - bel",
+        "France: A pic S A bur - bel",
+        "Russia: A sil - mun",
+        "Russia: A boh S A sil - mun",
+    ];
+    let out = run(&Retreats, &units, &given);
+    let find = |code: &str| {
+        let p: Option<ProvinceId> = map().find_province(code);
+        out.after.dislodged.iter().find(|d| Some(d.unit.location.province) == p).cloned()
+    };
+    let bel = find("bel").expect("Belgium dislodged");
+    let hol = map().find_province("hol");
+    assert!(!bel.retreat_options.is_empty());
+    assert!(!bel.retreat_options.iter().any(|l| Some(l.province) == hol));
+    assert!(find("mun").expect("Munich dislodged").retreat_options.is_empty());
+}
+
+/// Builds allowed in any owned centre (H15), and no capture of centres in Spring or Fall
+/// by Italy (H14).
+struct Centres;
+
+impl Rules for Centres {
+    fn build_sites(&self, map: &Map, position: &Position, power: Power) -> Vec<ProvinceId> {
+        map.supply_centres().filter(|p| position.owner_of(*p) == Some(power)).collect()
+    }
+    fn update_ownership(&self, map: &Map, position: &mut Position) {
+        let units = position.units.clone();
+        for unit in units.iter().filter(|u| u.owner != Owner::Power(Power::Italy)) {
+            let p = unit.location.province;
+            if map.province(p).supply_centre
+                && let (Owner::Power(w), Some(slot)) = (unit.owner, position.owners.get_mut(p.index()))
+            {
+                *slot = Some(w);
+            }
+        }
+    }
+}
+
+#[test]
+fn h14_h15_ownership_and_build_sites() {
+    let map = map();
+    let mut p = position(&["Italy: A tun"]);
+    p.phase = Phase::new(1901, Season::Fall, PhaseKind::Movement);
+    let out = adjudicate(map, &Centres, &p, &[]);
+    let tun = map.find_province("tun").expect("tun");
+    assert_eq!(out.next.owner_of(tun), None, "Italy captures nothing");
+    let out = adjudicate(map, &Standard, &p, &[]);
+    assert_eq!(out.next.owner_of(tun), Some(Power::Italy));
+
+    let mut w = position(&["England: F nth"]);
+    w.phase = Phase::new(1901, Season::Winter, PhaseKind::Adjustment);
+    if let Some(slot) = w.owners.get_mut(map.find_province("nwy").expect("nwy").index()) {
+        *slot = Some(Power::England);
+    }
+    let build = |rules: &dyn Rules| {
+        let order = PowerOrder::new(
+            Power::England,
+            parse_order(map, 0, "Build A nwy", PhaseKind::Adjustment).expect("order"),
+        );
+        adjudicate(map, rules, &w, &[order])
+    };
+    assert!(at(&build(&Centres), "nwy").is_some(), "any owned centre");
+    assert!(at(&build(&Standard), "nwy").is_none(), "home centres only");
+}
