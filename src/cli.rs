@@ -52,7 +52,11 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Adjudicate { files, timing } => adjudicate(&files, timing),
-        Command::Bench { phases, rounds, seed } => bench(phases, rounds, seed),
+        Command::Bench {
+            phases,
+            rounds,
+            seed,
+        } => bench(phases, rounds, seed),
     };
     match result {
         Ok(code) => code,
@@ -147,7 +151,12 @@ fn adjudicate(files: &[PathBuf], timing: bool) -> anyhow::Result<ExitCode> {
 fn time_round(map: &Map, phases: &[dipjudge::sim::MovementPhase], samples: &mut Vec<Duration>) {
     for p in phases {
         let start = std::time::Instant::now();
-        std::hint::black_box(dipjudge::rules::adjudicate(map, &dipjudge::rules::Standard, &p.position, &p.orders));
+        std::hint::black_box(dipjudge::rules::adjudicate(
+            map,
+            &dipjudge::rules::Standard,
+            &p.position,
+            &p.orders,
+        ));
         samples.push(start.elapsed());
     }
 }

@@ -26,7 +26,11 @@ impl Rng {
 
     /// A number in `0..n` (0 when n is 0).
     pub fn below(&mut self, n: usize) -> usize {
-        if n == 0 { 0 } else { (self.next_u64() % n as u64) as usize }
+        if n == 0 {
+            0
+        } else {
+            (self.next_u64() % n as u64) as usize
+        }
     }
 
     fn pick<T: Copy>(&mut self, items: &[T]) -> Option<T> {
@@ -57,7 +61,9 @@ pub fn movement_orders(map: &Map, position: &Position, rng: &mut Rng) -> Vec<Pow
     let mut orders: Vec<Option<PowerOrder>> = vec![None; position.units.len()];
     // Moves first, so that supports can follow them.
     for (i, u) in position.units.iter().enumerate() {
-        let Owner::Power(power) = u.owner else { continue };
+        let Owner::Power(power) = u.owner else {
+            continue;
+        };
         if rng.below(100) < 50
             && let Some(dest) = rng.pick(&destinations(map, u))
             && let Some(slot) = orders.get_mut(i)
@@ -73,7 +79,9 @@ pub fn movement_orders(map: &Map, position: &Position, rng: &mut Rng) -> Vec<Pow
         }
     }
     for (i, u) in position.units.iter().enumerate() {
-        let Owner::Power(power) = u.owner else { continue };
+        let Owner::Power(power) = u.owner else {
+            continue;
+        };
         if orders.get(i).is_some_and(Option::is_some) {
             continue;
         }
@@ -90,7 +98,9 @@ pub fn movement_orders(map: &Map, position: &Position, rng: &mut Rng) -> Vec<Pow
                 let target = position.units.get(j)?;
                 match orders.get(j).copied().flatten().map(|o| o.order) {
                     Some(Order::Move { dest, .. }) => {
-                        let reach = destinations(map, u).iter().any(|l| l.province == dest.province);
+                        let reach = destinations(map, u)
+                            .iter()
+                            .any(|l| l.province == dest.province);
                         reach.then_some(Order::SupportMove {
                             unit: spec(u),
                             target: spec(target),
@@ -143,7 +153,9 @@ pub fn movement_orders(map: &Map, position: &Position, rng: &mut Rng) -> Vec<Pow
             continue;
         }
         if let Some(&(_, dest)) = convoys.iter().find(|(a, _)| *a == u.location)
-            && orders.get(i).is_some_and(|o| o.is_none() || rng.below(2) == 0)
+            && orders
+                .get(i)
+                .is_some_and(|o| o.is_none() || rng.below(2) == 0)
             && let (Owner::Power(power), Some(slot)) = (u.owner, orders.get_mut(i))
         {
             *slot = Some(PowerOrder::new(
@@ -156,7 +168,14 @@ pub fn movement_orders(map: &Map, position: &Position, rng: &mut Rng) -> Vec<Pow
             ));
         }
     }
-    orders.into_iter().flatten().collect()
+    // Keep only the legal ones: this is random *legal* play.
+    let orders: Vec<PowerOrder> = orders.into_iter().flatten().collect();
+    let verdicts = rules::check_movement_orders(map, &rules::Standard, position, &orders);
+    orders
+        .into_iter()
+        .zip(verdicts)
+        .filter_map(|(o, v)| v.is_none().then_some(o))
+        .collect()
 }
 
 fn retreat_orders(position: &Position, rng: &mut Rng) -> Vec<PowerOrder> {
@@ -170,14 +189,21 @@ fn retreat_orders(position: &Position, rng: &mut Rng) -> Vec<PowerOrder> {
                     unit: spec(&d.unit),
                     dest,
                 },
-                _ => Order::Disband { unit: spec(&d.unit) },
+                _ => Order::Disband {
+                    unit: spec(&d.unit),
+                },
             };
             Some(PowerOrder::new(power, order))
         })
         .collect()
 }
 
-fn adjustment_orders(map: &Map, rules: &dyn Rules, position: &Position, rng: &mut Rng) -> Vec<PowerOrder> {
+fn adjustment_orders(
+    map: &Map,
+    rules: &dyn Rules,
+    position: &Position,
+    rng: &mut Rng,
+) -> Vec<PowerOrder> {
     let mut out = Vec::new();
     for power in Power::ALL {
         let count = rules.adjustment_count(position, power);
@@ -202,8 +228,17 @@ fn adjustment_orders(map: &Map, rules: &dyn Rules, position: &Position, rng: &mu
                     },
                     _ => Location::province(p),
                 };
-                let kind = if fleet { UnitKind::Fleet } else { UnitKind::Army };
-                out.push(PowerOrder::new(power, Order::Build { unit: UnitSpec::new(Some(kind), location) }));
+                let kind = if fleet {
+                    UnitKind::Fleet
+                } else {
+                    UnitKind::Army
+                };
+                out.push(PowerOrder::new(
+                    power,
+                    Order::Build {
+                        unit: UnitSpec::new(Some(kind), location),
+                    },
+                ));
             }
         } else if count < 0 {
             let mut mine: Vec<Unit> = position
@@ -234,7 +269,13 @@ pub struct MovementPhase {
 
 /// Plays random games from the standard opening until `count` movement phases are
 /// collected (each game runs at most `max_years` years, then a new one starts).
-pub fn movement_phases(map: &Map, rules: &dyn Rules, seed: u64, count: usize, max_years: u16) -> Vec<MovementPhase> {
+pub fn movement_phases(
+    map: &Map,
+    rules: &dyn Rules,
+    seed: u64,
+    count: usize,
+    max_years: u16,
+) -> Vec<MovementPhase> {
     let mut rng = Rng::new(seed);
     let mut out = Vec::with_capacity(count);
     let mut position = Position::standard_start(map);
@@ -271,10 +312,19 @@ mod tests {
         let a = movement_phases(map, &Standard, 7, 50, 10);
         let b = movement_phases(map, &Standard, 7, 50, 10);
         assert_eq!(a.len(), 50);
-        assert!(a.iter().zip(&b).all(|(x, y)| x.orders == y.orders && x.position == y.position));
+        assert!(
+            a.iter()
+                .zip(&b)
+                .all(|(x, y)| x.orders == y.orders && x.position == y.position)
+        );
         // The board stays sane: never two units in one province, never more than 34.
         for p in &a {
-            let mut provinces: Vec<_> = p.position.units.iter().map(|u| u.location.province).collect();
+            let mut provinces: Vec<_> = p
+                .position
+                .units
+                .iter()
+                .map(|u| u.location.province)
+                .collect();
             provinces.sort();
             provinces.dedup();
             assert_eq!(provinces.len(), p.position.units.len());

@@ -44,7 +44,12 @@ pub trait Rules {
     /// H4: rewrite the order set before resolution (force holds, drop orders). Gets the
     /// orders that passed validation; returns the new set, or None to keep them as they
     /// are (the standard game).
-    fn rewrite(&self, _map: &Map, _position: &Position, _orders: &[PowerOrder]) -> Option<Vec<PowerOrder>> {
+    fn rewrite(
+        &self,
+        _map: &Map,
+        _position: &Position,
+        _orders: &[PowerOrder],
+    ) -> Option<Vec<PowerOrder>> {
         None
     }
 

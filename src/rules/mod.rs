@@ -51,23 +51,30 @@ pub fn adjudicate(
     // Unit listing order: powers alphabetical (neutral units last), then province code;
     // a unit's own order before the defaults standing in for it. Results are large, so
     // sort small keys and move each result once.
-    let mut keys: Vec<(u32, usize)> = results
+    let mut keys: Vec<u64> = results
         .iter()
         .enumerate()
         .map(|(i, r)| {
             let owner = match r.owner {
-                Owner::Power(p) => p.index() as u32,
+                Owner::Power(p) => p.index() as u64,
                 Owner::Neutral => 7,
             };
-            let province = r.order.unit().map_or(0, |u| u.location.province.index() as u32 + 1);
-            (owner << 16 | province << 1 | u32::from(!r.given), i)
+            let province = r
+                .order
+                .unit()
+                .map_or(0, |u| u.location.province.index() as u64 + 1);
+            (owner << 48) | (province << 33) | (u64::from(!r.given) << 32) | i as u64
         })
         .collect();
     keys.sort_unstable();
     let mut slots: Vec<Option<OrderResult>> = results.into_iter().map(Some).collect();
     let results: Vec<OrderResult> = keys
         .iter()
-        .filter_map(|(_, i)| slots.get_mut(*i).and_then(Option::take))
+        .filter_map(|k| {
+            slots
+                .get_mut((k & 0xFFFF_FFFF) as usize)
+                .and_then(Option::take)
+        })
         .collect();
     let next = next_phase(map, rules, &after);
     PhaseOutcome {
@@ -75,6 +82,25 @@ pub fn adjudicate(
         after,
         next,
     }
+}
+
+/// Checks movement-phase orders against the position without adjudicating: for each
+/// order, the reason it would be refused, or None if it is legal. (The judge uses this to
+/// answer each order line when it arrives.)
+pub fn check_movement_orders(
+    map: &Map,
+    rules: &dyn Rules,
+    position: &Position,
+    orders: &[PowerOrder],
+) -> Vec<Option<Refusal>> {
+    let v = validate::validate_movement(map, rules, position, orders);
+    let mut out = vec![None; orders.len()];
+    for (k, r) in v.refused {
+        if let Some(slot) = out.get_mut(k) {
+            *slot = Some(r);
+        }
+    }
+    out
 }
 
 /// The position at the start of the next phase that needs orders.

@@ -66,6 +66,9 @@ pub(crate) fn adjudicate_movement(
         after_units.push(u);
     }
 
+    let occupied: u128 = after_units
+        .iter()
+        .fold(0, |acc, u| acc | 1u128 << u.location.province.index());
     // Dislodged units and where they may go (DATC 4.A.5 and the 2023 rule: not to the
     // attacker's origin unless it came by convoy; not to a standoff; not occupied).
     let mut dislodged = Vec::new();
@@ -81,17 +84,26 @@ pub(crate) fn adjudicate_movement(
         let mut options = Vec::new();
         if !rules.disband_instead_of_retreat(unit) {
             let candidates: Vec<Location> = match unit.kind {
-                UnitKind::Army => map
-                    .province_ids()
-                    .filter(|q| map.army_border(unit.location.province, *q))
-                    .map(Location::province)
-                    .collect(),
+                UnitKind::Army => {
+                    let mut bits = map.neighbours_bits(unit.location.province) & !occupied;
+                    let mut v = Vec::new();
+                    while bits != 0 {
+                        let i = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        if let Some(q) = map.province_at(i)
+                            && map.army_border(unit.location.province, q)
+                        {
+                            v.push(Location::province(q));
+                        }
+                    }
+                    v
+                }
                 UnitKind::Fleet => map.fleet_moves(unit.location).to_vec(),
             };
             for c in candidates {
                 let q = c.province;
                 if (q == from && !by_convoy)
-                    || after_units.iter().any(|u| u.location.province == q)
+                    || occupied & (1u128 << q.index()) != 0
                     || r.standoff_in(q)
                     || !rules.retreat_allowed(map, position, unit, c)
                 {

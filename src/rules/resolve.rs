@@ -31,27 +31,52 @@ pub(crate) struct Resolver<'a> {
     units: &'a [Unit],
     orders: &'a [Legal],
     pseudo: &'a [PseudoMove],
-    /// The unit in each province (NONE if empty).
-    unit_at: Vec<u8>,
-    /// Moves into a province: the first mover, then `next_into` chains the rest.
-    first_into: Vec<u8>,
-    next_into: Vec<u8>,
-    /// Matching supports of a unit (supports of its move, or of its hold): chained.
-    first_support: Vec<u8>,
-    next_support: Vec<u8>,
-    /// Matching convoys of an army: chained.
-    first_convoy: Vec<u8>,
-    next_convoy: Vec<u8>,
-    /// Whether a support or convoy order matches the order of its target (else void).
-    matched: Vec<bool>,
-    state: Vec<State>,
-    result: Vec<bool>,
+    /// Per province: its unit and the first move into it.
+    places: Vec<Place>,
+    /// Per unit: list links, match flag and decision state.
+    slots: Vec<Slot>,
     deps: Vec<u8>,
 }
 
-fn at(v: &[u8], i: usize) -> u8 {
-    v.get(i).copied().unwrap_or(NONE)
+/// What the resolver keeps per province.
+#[derive(Clone, Copy)]
+struct Place {
+    /// The unit in the province (NONE if empty).
+    unit_at: u8,
+    /// The first unit moving into it; `Slot::next_into` chains the rest.
+    first_into: u8,
 }
+
+/// What the resolver keeps per unit: chained lists (moves into one province; matching
+/// supports of a unit; matching convoys of an army), whether a support or convoy matches
+/// its target's order (else it is void), and the decision.
+#[derive(Clone, Copy)]
+struct Slot {
+    next_into: u8,
+    first_support: u8,
+    next_support: u8,
+    first_convoy: u8,
+    next_convoy: u8,
+    matched: bool,
+    state: State,
+    result: bool,
+}
+
+const EMPTY_PLACE: Place = Place {
+    unit_at: NONE,
+    first_into: NONE,
+};
+
+const EMPTY_SLOT: Slot = Slot {
+    next_into: NONE,
+    first_support: NONE,
+    next_support: NONE,
+    first_convoy: NONE,
+    next_convoy: NONE,
+    matched: false,
+    state: State::Resolved,
+    result: false,
+};
 
 impl<'a> Resolver<'a> {
     pub(crate) fn new(
@@ -69,31 +94,29 @@ impl<'a> Resolver<'a> {
             units,
             orders,
             pseudo,
-            unit_at: vec![NONE; pc],
-            first_into: vec![NONE; pc],
-            next_into: vec![NONE; n],
-            first_support: vec![NONE; n],
-            next_support: vec![NONE; n],
-            first_convoy: vec![NONE; n],
-            next_convoy: vec![NONE; n],
-            matched: vec![false; n],
-            state: vec![State::Unresolved; n],
-            result: vec![false; n],
+            places: vec![EMPTY_PLACE; pc],
+            slots: vec![
+                Slot {
+                    state: State::Unresolved,
+                    ..EMPTY_SLOT
+                };
+                n
+            ],
             deps: Vec::with_capacity(n),
         };
         for (i, u) in units.iter().enumerate() {
-            if let Some(s) = r.unit_at.get_mut(u.location.province.index()) {
-                *s = i as u8;
+            if let Some(p) = r.places.get_mut(u.location.province.index()) {
+                p.unit_at = i as u8;
             }
         }
         // Chain in reverse so that lists come out in unit order.
         for i in (0..n).rev() {
             match orders.get(i).copied() {
                 Some(Legal::Move { dest, .. }) => {
-                    let p = dest.province.index();
-                    if let (Some(nx), Some(f)) = (r.next_into.get_mut(i), r.first_into.get_mut(p)) {
-                        *nx = *f;
-                        *f = i as u8;
+                    let first = r.place(dest.province.index()).first_into;
+                    r.slot_mut(i).next_into = first;
+                    if let Some(p) = r.places.get_mut(dest.province.index()) {
+                        p.first_into = i as u8;
                     }
                 }
                 Some(Legal::SupportHold { target }) => {
@@ -116,15 +139,11 @@ impl<'a> Resolver<'a> {
                 Some(Legal::Convoy { army, dest }) => {
                     let ok = matches!(orders.get(army),
                         Some(Legal::Move { dest: d, convoy: true }) if d.province == dest);
-                    if let Some(m) = r.matched.get_mut(i) {
-                        *m = ok;
-                    }
-                    if ok
-                        && let (Some(nx), Some(f)) =
-                            (r.next_convoy.get_mut(i), r.first_convoy.get_mut(army))
-                    {
-                        *nx = *f;
-                        *f = i as u8;
+                    r.slot_mut(i).matched = ok;
+                    if ok {
+                        let first = r.slot(army).first_convoy;
+                        r.slot_mut(i).next_convoy = first;
+                        r.slot_mut(army).first_convoy = i as u8;
                     }
                 }
                 Some(Legal::Hold) | None => {}
@@ -134,18 +153,31 @@ impl<'a> Resolver<'a> {
     }
 
     fn link_support(&mut self, i: usize, target: usize, ok: bool) {
-        if let Some(m) = self.matched.get_mut(i) {
-            *m = ok;
+        self.slot_mut(i).matched = ok;
+        if ok {
+            let first = self.slot(target).first_support;
+            self.slot_mut(i).next_support = first;
+            self.slot_mut(target).first_support = i as u8;
         }
-        if ok
-            && let (Some(nx), Some(f)) = (
-                self.next_support.get_mut(i),
-                self.first_support.get_mut(target),
-            )
-        {
-            *nx = *f;
-            *f = i as u8;
+    }
+
+    fn slot(&self, i: usize) -> Slot {
+        self.slots.get(i).copied().unwrap_or(EMPTY_SLOT)
+    }
+
+    /// A unit's slot for writing. Indices come from the unit list, so they are in range;
+    /// an out-of-range write lands in a scratch slot rather than panicking.
+    fn slot_mut(&mut self, i: usize) -> &mut Slot {
+        if i >= self.slots.len() {
+            self.slots.push(EMPTY_SLOT);
         }
+        let at = i.min(self.slots.len() - 1);
+        #[allow(clippy::indexing_slicing)] // `at` is below the length, which is at least 1
+        &mut self.slots[at]
+    }
+
+    fn place(&self, p: usize) -> Place {
+        self.places.get(p).copied().unwrap_or(EMPTY_PLACE)
     }
 
     fn order(&self, i: usize) -> Legal {
@@ -162,35 +194,38 @@ impl<'a> Resolver<'a> {
 
     /// Whether a support or convoy order matches its target's order.
     pub(crate) fn is_matched(&self, i: usize) -> bool {
-        self.matched.get(i).copied().unwrap_or(false)
+        self.slot(i).matched
     }
 
     /// The unit standing in a province at the start of the phase.
     pub(crate) fn unit_in(&self, p: ProvinceId) -> Option<usize> {
-        match at(&self.unit_at, p.index()) {
+        match self.place(p.index()).unit_at {
             NONE => None,
             i => Some(i as usize),
         }
     }
 
     /// Units moving into a province, in unit order.
-    pub(crate) fn moves_into(&self, p: ProvinceId) -> MoverIter<'_> {
-        MoverIter {
-            next: &self.next_into,
-            cur: at(&self.first_into, p.index()),
+    pub(crate) fn moves_into(&self, p: ProvinceId) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut m = self.place(p.index()).first_into;
+        while m != NONE {
+            out.push(m as usize);
+            m = self.slot(m as usize).next_into;
         }
+        out
     }
 
     /// The decision of order `i`, resolving it if needed.
     pub(crate) fn resolve(&mut self, i: usize) -> bool {
-        let state = self.state.get(i).copied().unwrap_or(State::Resolved);
-        match state {
-            State::Resolved => return self.result.get(i).copied().unwrap_or(false),
+        let slot = self.slot(i);
+        match slot.state {
+            State::Resolved => return slot.result,
             State::Guessing => {
                 if !self.deps.contains(&(i as u8)) {
                     self.deps.push(i as u8);
                 }
-                return self.result.get(i).copied().unwrap_or(false);
+                return slot.result;
             }
             State::Unresolved => {}
         }
@@ -198,7 +233,7 @@ impl<'a> Resolver<'a> {
         self.set(i, State::Guessing, false);
         let first = self.adjudicate(i);
         if self.deps.len() == old_len {
-            if self.state.get(i) != Some(&State::Resolved) {
+            if self.slot(i).state != State::Resolved {
                 self.set(i, State::Resolved, first);
             }
             return first;
@@ -206,9 +241,7 @@ impl<'a> Resolver<'a> {
         if self.deps.get(old_len) != Some(&(i as u8)) {
             // Part of a cycle whose head is further up: keep the guess.
             self.deps.push(i as u8);
-            if let Some(r) = self.result.get_mut(i) {
-                *r = first;
-            }
+            self.slot_mut(i).result = first;
             return first;
         }
         // `i` heads a cycle: try the other guess.
@@ -225,18 +258,15 @@ impl<'a> Resolver<'a> {
     }
 
     fn set(&mut self, i: usize, s: State, r: bool) {
-        if let (Some(st), Some(re)) = (self.state.get_mut(i), self.result.get_mut(i)) {
-            *st = s;
-            *re = r;
-        }
+        let slot = self.slot_mut(i);
+        slot.state = s;
+        slot.result = r;
     }
 
     fn unwind(&mut self, old_len: usize) {
         while self.deps.len() > old_len {
-            if let Some(d) = self.deps.pop()
-                && let Some(st) = self.state.get_mut(d as usize)
-            {
-                *st = State::Unresolved;
+            if let Some(d) = self.deps.pop() {
+                self.slot_mut(d as usize).state = State::Unresolved;
             }
         }
     }
@@ -291,10 +321,10 @@ impl<'a> Resolver<'a> {
         let mut frontier_bits = self.map.neighbours_bits(from);
         loop {
             let mut grew = false;
-            let mut f = at(&self.first_convoy, i);
+            let mut f = self.slot(i).first_convoy;
             while f != NONE {
                 let fi = f as usize;
-                f = at(&self.next_convoy, fi);
+                f = self.slot(fi).next_convoy;
                 let Some(fp) = self.province_of(fi) else {
                     continue;
                 };
@@ -326,10 +356,10 @@ impl<'a> Resolver<'a> {
     /// The sum of the given supports of `i`, leaving out those `exclude` says.
     fn support_sum(&mut self, i: usize, defender: Option<usize>) -> Strength {
         let mut total = Strength::ZERO;
-        let mut s = at(&self.first_support, i);
+        let mut s = self.slot(i).first_support;
         while s != NONE {
             let si = s as usize;
-            s = at(&self.next_support, si);
+            s = self.slot(si).next_support;
             if let (Some(d), Some(att), Some(sup)) = (defender, self.unit(i), self.unit(si))
                 && let Some(def) = self.unit(d)
             {
@@ -468,10 +498,10 @@ impl<'a> Resolver<'a> {
                 }
             }
         }
-        let mut j = at(&self.first_into, dest.index());
+        let mut j = self.place(dest.index()).first_into;
         while j != NONE {
             let ji = j as usize;
-            j = at(&self.next_into, ji);
+            j = self.slot(ji).next_into;
             if ji != i && attack <= self.prevent_strength(ji) {
                 return false;
             }
@@ -487,10 +517,10 @@ impl<'a> Resolver<'a> {
         let Some(p) = self.province_of(i) else {
             return false;
         };
-        let mut m = at(&self.first_into, p.index());
+        let mut m = self.place(p.index()).first_into;
         while m != NONE {
             let mi = m as usize;
-            m = at(&self.next_into, mi);
+            m = self.slot(mi).next_into;
             if self.resolve(mi) {
                 return true;
             }
@@ -512,10 +542,10 @@ impl<'a> Resolver<'a> {
         let Some(sup) = self.unit(i) else {
             return false;
         };
-        let mut m = at(&self.first_into, p.index());
+        let mut m = self.place(p.index()).first_into;
         while m != NONE {
             let mi = m as usize;
-            m = at(&self.next_into, mi);
+            m = self.slot(mi).next_into;
             let Some(att) = self.unit(mi) else { continue };
             let from_target = into.is_some() && self.province_of(mi) == into;
             if !from_target && !self.rules.may_not_cut(att, sup) && self.path(mi) {
@@ -564,7 +594,7 @@ impl<'a> Resolver<'a> {
     /// may not go there. A move that only lost a head-to-head battle makes no standoff
     /// (DATC 6.H.9).
     pub(crate) fn standoff_in(&mut self, p: ProvinceId) -> bool {
-        let movers: Vec<usize> = self.moves_into(p).collect();
+        let movers = self.moves_into(p);
         for &m in &movers {
             if self.resolve(m) || !self.path(m) {
                 continue;
@@ -594,23 +624,5 @@ fn coast_matches(named: Option<Coast>, actual: Option<Coast>) -> bool {
     match named {
         None => true,
         Some(c) => actual.is_none() || actual == Some(c),
-    }
-}
-
-/// Walks one of the resolver's chained lists.
-pub(crate) struct MoverIter<'a> {
-    next: &'a [u8],
-    cur: u8,
-}
-
-impl Iterator for MoverIter<'_> {
-    type Item = usize;
-    fn next(&mut self) -> Option<usize> {
-        if self.cur == NONE {
-            return None;
-        }
-        let i = self.cur as usize;
-        self.cur = at(self.next, i);
-        Some(i)
     }
 }

@@ -29,8 +29,14 @@ fn position(units: &[&str]) -> Position {
             Some("A") => UnitKind::Army,
             _ => UnitKind::Fleet,
         };
-        let location = map.find_location(words.next().expect("place")).expect("location");
-        p.units.push(Unit { owner, kind, location });
+        let location = map
+            .find_location(words.next().expect("place"))
+            .expect("location");
+        p.units.push(Unit {
+            owner,
+            kind,
+            location,
+        });
     }
     p.sort_units();
     p
@@ -41,7 +47,10 @@ fn orders(lines: &[&str]) -> Vec<PowerOrder> {
         .iter()
         .map(|l| {
             let (who, rest) = l.split_once(':').expect("Power: order");
-            PowerOrder::new(power(who), parse_order(map(), 0, rest, PhaseKind::Movement).expect("order"))
+            PowerOrder::new(
+                power(who),
+                parse_order(map(), 0, rest, PhaseKind::Movement).expect("order"),
+            )
         })
         .collect()
 }
@@ -57,7 +66,10 @@ fn at(out: &PhaseOutcome, code: &str) -> Option<Unit> {
 
 fn dislodged(out: &PhaseOutcome, code: &str) -> bool {
     let p = map().find_province(code);
-    out.after.dislodged.iter().any(|d| Some(d.unit.location.province) == p)
+    out.after
+        .dislodged
+        .iter()
+        .any(|d| Some(d.unit.location.province) == p)
 }
 
 fn owner_is(u: Option<Unit>, name: &str) -> bool {
@@ -94,7 +106,13 @@ fn h8_may_not_dislodge() {
     let allies = run(&Allies, &units, &given);
     assert!(owner_is(at(&allies, "bel"), "England") && !dislodged(&allies, "bel"));
     // It still prevents: a German move into Belgium bounces against France's 2.
-    let units = ["England: A bel", "France: A bur", "France: A pic", "Germany: A hol", "Germany: A ruh"];
+    let units = [
+        "England: A bel",
+        "France: A bur",
+        "France: A pic",
+        "Germany: A hol",
+        "Germany: A ruh",
+    ];
     let given = [
         "France: A bur - bel",
         "France: A pic S A bur - bel",
@@ -103,12 +121,22 @@ fn h8_may_not_dislodge() {
         "Germany: A ruh S A hol - bel",
     ];
     let allies = run(&Allies, &units, &given);
-    assert!(owner_is(at(&allies, "bel"), "England"), "{:?}", at(&allies, "bel"));
+    assert!(
+        owner_is(at(&allies, "bel"), "England"),
+        "{:?}",
+        at(&allies, "bel")
+    );
 }
 
 #[test]
 fn h9_may_not_cut() {
-    let units = ["England: A bel", "England: F nth", "France: F eng", "Germany: A hol", "Germany: A ruh"];
+    let units = [
+        "England: A bel",
+        "England: F nth",
+        "France: F eng",
+        "Germany: A hol",
+        "Germany: A ruh",
+    ];
     let given = [
         "England: F nth S A bel",
         "France: F eng - nth",
@@ -116,7 +144,10 @@ fn h9_may_not_cut() {
         "Germany: A ruh S A hol - bel",
     ];
     let standard = run(&Standard, &units, &given);
-    assert!(dislodged(&standard, "bel"), "the French attack cuts the English support");
+    assert!(
+        dislodged(&standard, "bel"),
+        "the French attack cuts the English support"
+    );
     let allies = run(&Allies, &units, &given);
     assert!(!dislodged(&allies, "bel"), "an ally's attack does not cut");
 }
@@ -128,7 +159,10 @@ fn h10_support_excluded() {
     let standard = run(&Standard, &units, &given);
     assert!(dislodged(&standard, "bel"));
     let allies = run(&Allies, &units, &given);
-    assert!(!dislodged(&allies, "bel"), "France's support is not counted against England");
+    assert!(
+        !dislodged(&allies, "bel"),
+        "France's support is not counted against England"
+    );
     let label = allies
         .results
         .iter()
@@ -156,10 +190,20 @@ impl Rules for Uneven {
 #[test]
 fn h6_h7_exact_rational_strengths() {
     // 3/2 against 1: the Italian army dislodges.
-    let out = run(&Uneven, &["Italy: A ven", "Austria: A tri"], &["Italy: A ven - tri"]);
+    let out = run(
+        &Uneven,
+        &["Italy: A ven", "Austria: A tri"],
+        &["Italy: A ven - tri"],
+    );
     assert!(dislodged(&out, "tri"));
     // Austria 1 + 1/2 + 1/2 = 2 against Italy 3/2 + 1/2 = 2: a bounce, exactly.
-    let units = ["Italy: A ven", "Italy: A tyr", "Austria: A tri", "Austria: A vie", "Austria: F adr"];
+    let units = [
+        "Italy: A ven",
+        "Italy: A tyr",
+        "Austria: A tri",
+        "Austria: A vie",
+        "Austria: F adr",
+    ];
     let given = [
         "Italy: A ven - tri",
         "Italy: A tyr S A ven - tri",
@@ -192,7 +236,12 @@ fn h6_h7_exact_rational_strengths() {
 struct Claim;
 
 impl Rules for Claim {
-    fn pseudo_moves(&self, map: &Map, _position: &Position, _orders: &[PowerOrder]) -> Vec<PseudoMove> {
+    fn pseudo_moves(
+        &self,
+        map: &Map,
+        _position: &Position,
+        _orders: &[PowerOrder],
+    ) -> Vec<PseudoMove> {
         map.find_province("bur")
             .map(|p| PseudoMove {
                 owner: Owner::Power(Power::Germany),
@@ -208,29 +257,58 @@ impl Rules for Claim {
 fn h11_pseudo_moves_prevent_without_moving() {
     let out = run(&Claim, &["France: A par"], &["France: A par - bur"]);
     assert!(owner_is(at(&out, "par"), "France"), "bounced by the claim");
-    let out = run(&Claim, &["France: A par", "France: A mar"], &["France: A par - bur", "France: A mar S A par - bur"]);
+    let out = run(
+        &Claim,
+        &["France: A par", "France: A mar"],
+        &["France: A par - bur", "France: A mar S A par - bur"],
+    );
     assert!(owner_is(at(&out, "bur"), "France"), "2 beats the claim's 1");
     // A move bounced by the claim makes a standoff: no retreat there.
-    let units = ["Austria: A mun", "France: A par", "Germany: A ruh", "Germany: A kie"];
-    let given = ["France: A par - bur", "Germany: A kie - mun", "Germany: A ruh S A kie - mun"];
+    let units = [
+        "Austria: A mun",
+        "France: A par",
+        "Germany: A ruh",
+        "Germany: A kie",
+    ];
+    let given = [
+        "France: A par - bur",
+        "Germany: A kie - mun",
+        "Germany: A ruh S A kie - mun",
+    ];
     let out = run(&Claim, &units, &given);
     let bur = map().find_province("bur");
     let d = out.after.dislodged.first().expect("Munich dislodged");
-    assert!(!d.retreat_options.iter().any(|l| Some(l.province) == bur), "{:?}", d.retreat_options);
+    assert!(
+        !d.retreat_options.iter().any(|l| Some(l.province) == bur),
+        "{:?}",
+        d.retreat_options
+    );
 }
 
 #[test]
 fn h12_neutral_units_hold_and_take_no_orders() {
     let units = ["Neutral: A bel", "France: A pic", "France: A bur"];
-    let out = run(&Standard, &units, &["England: A bel - hol", "France: A pic - bel"]);
+    let out = run(
+        &Standard,
+        &units,
+        &["England: A bel - hol", "France: A pic - bel"],
+    );
     let refused = out
         .results
         .iter()
         .find(|r| r.owner == Owner::Power(Power::England))
         .and_then(|r| r.failure.clone());
     assert_eq!(refused, Some(Failure::Illegal(Refusal::NeutralUnit)));
-    assert_eq!(at(&out, "bel").map(|u| u.owner), Some(Owner::Neutral), "holds against 1");
-    let out = run(&Standard, &units, &["France: A pic - bel", "France: A bur S A pic - bel"]);
+    assert_eq!(
+        at(&out, "bel").map(|u| u.owner),
+        Some(Owner::Neutral),
+        "holds against 1"
+    );
+    let out = run(
+        &Standard,
+        &units,
+        &["France: A pic - bel", "France: A bur S A pic - bel"],
+    );
     assert!(dislodged(&out, "bel"), "a neutral can be dislodged");
 }
 
@@ -246,7 +324,12 @@ impl Rules for Restricted {
             _ => Ok(()),
         }
     }
-    fn rewrite(&self, _map: &Map, _position: &Position, orders: &[PowerOrder]) -> Option<Vec<PowerOrder>> {
+    fn rewrite(
+        &self,
+        _map: &Map,
+        _position: &Position,
+        orders: &[PowerOrder],
+    ) -> Option<Vec<PowerOrder>> {
         let mut out = orders.to_vec();
         for po in out.iter_mut() {
             if po.power == Power::Turkey
@@ -273,7 +356,12 @@ fn h3_validity_and_h4_rewrite() {
         .iter()
         .find(|r| r.owner == Owner::Power(Power::France) && r.given)
         .and_then(|r| r.failure.clone());
-    assert_eq!(french, Some(Failure::Illegal(Refusal::Variant("nobody may enter Belgium".into()))));
+    assert_eq!(
+        french,
+        Some(Failure::Illegal(Refusal::Variant(
+            "nobody may enter Belgium".into()
+        )))
+    );
 }
 
 /// Dislodged fleets never retreat to Holland, and German units disband at once (H13).
@@ -290,7 +378,14 @@ impl Rules for Retreats {
 
 #[test]
 fn h13_retreat_rules() {
-    let units = ["England: A bel", "France: A bur", "France: A pic", "Germany: A mun", "Russia: A sil", "Russia: A boh"];
+    let units = [
+        "England: A bel",
+        "France: A bur",
+        "France: A pic",
+        "Germany: A mun",
+        "Russia: A sil",
+        "Russia: A boh",
+    ];
     let given = [
         "France: A bur - bel",
         "France: A pic S A bur - bel",
@@ -300,13 +395,22 @@ fn h13_retreat_rules() {
     let out = run(&Retreats, &units, &given);
     let find = |code: &str| {
         let p: Option<ProvinceId> = map().find_province(code);
-        out.after.dislodged.iter().find(|d| Some(d.unit.location.province) == p).cloned()
+        out.after
+            .dislodged
+            .iter()
+            .find(|d| Some(d.unit.location.province) == p)
+            .cloned()
     };
     let bel = find("bel").expect("Belgium dislodged");
     let hol = map().find_province("hol");
     assert!(!bel.retreat_options.is_empty());
     assert!(!bel.retreat_options.iter().any(|l| Some(l.province) == hol));
-    assert!(find("mun").expect("Munich dislodged").retreat_options.is_empty());
+    assert!(
+        find("mun")
+            .expect("Munich dislodged")
+            .retreat_options
+            .is_empty()
+    );
 }
 
 /// Builds allowed in any owned centre (H15), and no capture of centres in Spring or Fall
@@ -315,14 +419,20 @@ struct Centres;
 
 impl Rules for Centres {
     fn build_sites(&self, map: &Map, position: &Position, power: Power) -> Vec<ProvinceId> {
-        map.supply_centres().filter(|p| position.owner_of(*p) == Some(power)).collect()
+        map.supply_centres()
+            .filter(|p| position.owner_of(*p) == Some(power))
+            .collect()
     }
     fn update_ownership(&self, map: &Map, position: &mut Position) {
         let units = position.units.clone();
-        for unit in units.iter().filter(|u| u.owner != Owner::Power(Power::Italy)) {
+        for unit in units
+            .iter()
+            .filter(|u| u.owner != Owner::Power(Power::Italy))
+        {
             let p = unit.location.province;
             if map.province(p).supply_centre
-                && let (Owner::Power(w), Some(slot)) = (unit.owner, position.owners.get_mut(p.index()))
+                && let (Owner::Power(w), Some(slot)) =
+                    (unit.owner, position.owners.get_mut(p.index()))
             {
                 *slot = Some(w);
             }
@@ -343,7 +453,10 @@ fn h14_h15_ownership_and_build_sites() {
 
     let mut w = position(&["England: F nth"]);
     w.phase = Phase::new(1901, Season::Winter, PhaseKind::Adjustment);
-    if let Some(slot) = w.owners.get_mut(map.find_province("nwy").expect("nwy").index()) {
+    if let Some(slot) = w
+        .owners
+        .get_mut(map.find_province("nwy").expect("nwy").index())
+    {
         *slot = Some(Power::England);
     }
     let build = |rules: &dyn Rules| {

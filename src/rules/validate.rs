@@ -82,8 +82,14 @@ fn find_unit(
     owner: Option<crate::map::Power>,
 ) -> Result<usize, Refusal> {
     let place = || map.location_name(Location::province(spec.province()));
-    let i = board.unit_in(spec.province()).ok_or_else(|| Refusal::NoUnit(place()))?;
-    let unit = board.position.units.get(i).ok_or_else(|| Refusal::NoUnit(place()))?;
+    let i = board
+        .unit_in(spec.province())
+        .ok_or_else(|| Refusal::NoUnit(place()))?;
+    let unit = board
+        .position
+        .units
+        .get(i)
+        .ok_or_else(|| Refusal::NoUnit(place()))?;
     if let Some(power) = owner {
         match unit.owner {
             Owner::Neutral => return Err(Refusal::NeutralUnit),
@@ -234,29 +240,30 @@ fn is_land(map: &Map, p: ProvinceId) -> bool {
 /// be reachable; an unnamed one is taken when exactly one coast is reachable.
 fn fleet_destination(map: &Map, unit: &Unit, dest: Location) -> Result<Location, Refusal> {
     let name = |l: Location| map.location_name(l);
-    let reachable: Vec<Location> = map.fleet_targets(unit.location, dest.province).collect();
-    match dest.coast {
-        Some(_) if reachable.contains(&dest) => Ok(dest),
-        Some(_) => Err(Refusal::Unreachable {
+    let mut reachable = map.fleet_targets(unit.location, dest.province);
+    let first = reachable.next();
+    let second = reachable.next();
+    match (dest.coast, first, second) {
+        (Some(_), _, _) if map.fleet_border(unit.location, dest) => Ok(dest),
+        (None, Some(only), None) => Ok(only),
+        (None, Some(_), Some(_)) => Err(Refusal::CoastNeeded {
             unit: unit.display(map),
             dest: name(dest),
         }),
-        None => match reachable.as_slice() {
-            [only] => Ok(*only),
-            [] => Err(Refusal::Unreachable {
-                unit: unit.display(map),
-                dest: name(dest),
-            }),
-            _ => Err(Refusal::CoastNeeded {
-                unit: unit.display(map),
-                dest: name(dest),
-            }),
-        },
+        _ => Err(Refusal::Unreachable {
+            unit: unit.display(map),
+            dest: name(dest),
+        }),
     }
 }
 
 /// Checks one movement-phase order against the position (the DATC's legality, then H3).
-fn check(map: &Map, rules: &dyn Rules, board: &Board<'_>, po: &PowerOrder) -> Result<(usize, Legal), Refusal> {
+fn check(
+    map: &Map,
+    rules: &dyn Rules,
+    board: &Board<'_>,
+    po: &PowerOrder,
+) -> Result<(usize, Legal), Refusal> {
     let position = board.position;
     let units = &position.units;
     let get = |i: usize| units.get(i).ok_or(Refusal::NoUnit(String::new()));
@@ -401,7 +408,7 @@ pub(crate) fn validate_movement(
     let n = position.units.len();
     let mut legal = vec![Legal::Hold; n];
     let mut source: Vec<Option<usize>> = vec![None; n];
-    let mut refused = Vec::new();
+    let mut refused = Vec::with_capacity(orders.len());
 
     // H4 sees the orders that pass the standard checks and may rewrite them; rewritten
     // orders are checked again.
@@ -413,7 +420,10 @@ pub(crate) fn validate_movement(
             Err(r) => refused.push((k, r)),
         }
     }
-    let passed: Vec<PowerOrder> = accepted.iter().filter_map(|(k, _, _)| orders.get(*k).copied()).collect();
+    let passed: Vec<PowerOrder> = accepted
+        .iter()
+        .filter_map(|(k, _, _)| orders.get(*k).copied())
+        .collect();
     if let Some(rewritten) = rules.rewrite(map, position, &passed) {
         let sources: Vec<usize> = accepted.iter().map(|(k, _, _)| *k).collect();
         accepted.clear();
@@ -431,7 +441,11 @@ pub(crate) fn validate_movement(
                 refused.push((
                     prev,
                     Refusal::Duplicate {
-                        unit: position.units.get(i).map(|u| u.display(map)).unwrap_or_default(),
+                        unit: position
+                            .units
+                            .get(i)
+                            .map(|u| u.display(map))
+                            .unwrap_or_default(),
                     },
                 ));
             }
