@@ -13,6 +13,7 @@
 //! | [`map`] | provinces, coasts, adjacency, supply centres; the standard map as data |
 //! | [`rules`] | positions, orders, DATC adjudication of movement, retreats, adjustments; the variant hooks |
 //! | [`cases`] | the DATC-style case-file format and its runner |
+//! | [`mail`] | IMAP / Maildir in, SMTP / Maildir out, MIME, loop and bounce protection |
 //!
 //! The core (map, rules) does no I/O and reads no clock: the same inputs give the same
 //! results, byte for byte.
@@ -27,4 +28,5 @@
     )
 )]
 
+pub mod mail;
 pub mod map;
