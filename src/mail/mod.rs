@@ -3,16 +3,19 @@
 //!
 //! - [`envelope`]: raw bytes to [`Envelope`] (mail-parser), the fallback dedupe key.
 //! - [`guard`]: which mail must never be answered; a per-address reply rate limiter.
+//! - [`inbound`]: the [`Inbox`] trait; IMAP or Maildir in, commit and reject.
 //! - [`outbound`]: [`OutgoingMail`] rendered to bytes; SMTP or Maildir [`Outbox`].
 //!
 //! Only `daemon` wires this layer to `judge`.
 
 pub mod envelope;
 pub mod guard;
+pub mod inbound;
 pub mod outbound;
 
 pub use envelope::{Envelope, EnvelopeError, LoopHeaders, ParseLimits};
 pub use guard::{RateLimiter, Silence, silence_reason};
+pub use inbound::{InboundError, Inbox, MessageRef, RawMessage};
 pub use outbound::{
     AutoSubmitted, Outbox, OutgoingMail, RenderError, RenderedMail, SendError, render,
 };
