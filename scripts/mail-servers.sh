@@ -291,11 +291,16 @@ cmd_stop() {
         postfix stop </dev/null >>"$DATA/log/postfix.out" 2>&1 || true
     fi
     if dovecot_running; then
-        local pid
+        local pid session i
         pid=$(cat "$DATA/run/dovecot/master.pid")
+        # The master is a session leader; its imap processes can outlive it and keep client
+        # connections open, which is not what a stopped server looks like. End the whole
+        # session: exactly the processes this Dovecot started.
+        session=$(ps -o pid= -s "$pid" 2>/dev/null | tr -s ' \n' ' ' || true)
         kill "$pid" 2>/dev/null || true
-        local i
         for ((i = 0; i < 100; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        # shellcheck disable=SC2086
+        [[ -n ${session// /} ]] && kill $session 2>/dev/null || true
     fi
     # postfix stop returns before its master has exited: wait for the port to close.
     local i

@@ -138,15 +138,19 @@ impl Envelope {
         let reply_to = first_addr(message.reply_to()).map(|(s, _)| s);
 
         let mut text = String::new();
+        // Each piece ends in exactly one LF (transports add or drop trailing blank lines);
+        // pieces are separated by one blank line.
         let mut push = |piece: &str| {
             let piece = normalise_newlines(piece);
-            if piece.trim().is_empty() {
+            let piece = piece.trim_end();
+            if piece.trim_start().is_empty() {
                 return;
             }
-            if !text.is_empty() && !text.ends_with("\n\n") {
-                text.push_str(if text.ends_with('\n') { "\n" } else { "\n\n" });
+            if !text.is_empty() {
+                text.push('\n');
             }
-            text.push_str(&piece);
+            text.push_str(piece);
+            text.push('\n');
         };
         let mut found_body = false;
         for part in message.text_bodies() {
