@@ -1,5 +1,15 @@
 #!/usr/bin/env bash
-# The project's one test command: every test, in one go. Exits with cargo's status.
+# The project's one test command: install and start the real mail servers (Dovecot and
+# Postfix on 127.0.0.1, see scripts/mail-servers.sh), run every test with them required
+# (DIPJUDGE_MAIL_SERVERS=1 makes the server tests fail, not skip, if they are missing),
+# then stop the servers whatever happened. Exits with cargo's status.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo test --all-targets
+
+scripts/mail-servers.sh install
+trap 'scripts/mail-servers.sh stop || true' EXIT
+scripts/mail-servers.sh start
+
+status=0
+DIPJUDGE_MAIL_SERVERS=1 cargo test --all-targets || status=$?
+exit "$status"

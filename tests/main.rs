@@ -4,3 +4,6 @@
 mod cases;
 /// The `dipjudge` binary itself: exit codes and output of its subcommands.
 mod cli;
+/// The mail transports against real Dovecot and Postfix on 127.0.0.1
+/// (`scripts/mail-servers.sh start`; required when `DIPJUDGE_MAIL_SERVERS=1`).
+mod servers;

@@ -1,0 +1,327 @@
+#!/usr/bin/env bash
+# Real mail servers for dipjudge's integration tests: Dovecot (IMAP, LMTP) and Postfix (SMTP),
+# listening on 127.0.0.1 only, configured from files this script writes under a data dir.
+#
+#   scripts/mail-servers.sh install   apt-get the packages (idempotent; no daemon auto-starts)
+#   scripts/mail-servers.sh start     write configs + a test CA, start Dovecot then Postfix
+#   scripts/mail-servers.sh stop      stop both (a no-op when they are not running)
+#   scripts/mail-servers.sh status    say what runs; exit 0 only when both answer
+#
+# Ports: SMTP 2525 (STARTTLS), SMTPS 4465, IMAP 1143 (STARTTLS), IMAPS 1993, LMTP 2424.
+# Every *@example.test user exists, all with the password below; nothing leaves the machine.
+# The CA certificate that clients must trust is $DATA/tls/ca.pem.
+# Needs root (apt-get, Postfix owns /etc/postfix): one stack per machine. No systemd needed.
+set -euo pipefail
+
+DATA=${DIPJUDGE_MAIL_DIR:-/var/tmp/dipjudge-mail}
+SMTP_PORT=2525
+SMTPS_PORT=4465
+IMAP_PORT=1143
+IMAPS_PORT=1993
+LMTP_PORT=2424
+AUTH_PORT=2426
+PASSWORD=${DIPJUDGE_MAIL_PASSWORD:-dipjudge-test-password}
+PACKAGES=(dovecot-imapd dovecot-lmtpd postfix openssl ca-certificates libssl-dev pkg-config)
+DOVECOT_CONF=$DATA/dovecot/dovecot.conf
+
+log() { printf 'mail-servers: %s\n' "$*" >&2; }
+die() { log "$*"; exit 1; }
+
+need_root() {
+    [[ $(id -u) -eq 0 ]] || die "must run as root (it installs packages and owns /etc/postfix)"
+}
+
+installed() {
+    dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
+}
+
+cmd_install() {
+    need_root
+    local missing=() p
+    for p in "${PACKAGES[@]}"; do installed "$p" || missing+=("$p"); done
+    if [[ ${#missing[@]} -eq 0 ]]; then
+        log "already installed: ${PACKAGES[*]}"
+        return 0
+    fi
+    log "installing: ${missing[*]}"
+    # Keep package scripts from starting the distribution's daemons on ports 25/143/993.
+    local made_policy=0
+    if [[ ! -e /usr/sbin/policy-rc.d ]]; then
+        printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+        chmod 755 /usr/sbin/policy-rc.d
+        made_policy=1
+    fi
+    # "No configuration": the package writes no main.cf; `start` writes its own.
+    debconf-set-selections <<'SEL'
+postfix postfix/main_mailer_type select No configuration
+postfix postfix/mailname string example.test
+SEL
+    apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+    if [[ $made_policy -eq 1 ]]; then rm -f /usr/sbin/policy-rc.d; fi
+}
+
+# A test CA and a certificate for localhost signed by it (rustls and OpenSSL both accept this
+# shape; a bare self-signed leaf is refused by some verifiers).
+make_certs() {
+    local d=$DATA/tls
+    [[ -s $d/server.pem && -s $d/ca.pem ]] && return 0
+    mkdir -p "$d"
+    openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj '/CN=dipjudge test CA' \
+        -keyout "$d/ca.key" -out "$d/ca.pem" \
+        -addext 'basicConstraints=critical,CA:TRUE' -addext 'keyUsage=critical,keyCertSign,cRLSign' \
+        >/dev/null 2>&1
+    openssl req -new -newkey rsa:2048 -nodes -subj '/CN=localhost' \
+        -keyout "$d/server.key" -out "$d/server.csr" >/dev/null 2>&1
+    printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\nkeyUsage=digitalSignature,keyEncipherment\n' >"$d/server.ext"
+    openssl x509 -req -in "$d/server.csr" -CA "$d/ca.pem" -CAkey "$d/ca.key" -CAcreateserial \
+        -days 3650 -extfile "$d/server.ext" -out "$d/server.pem" >/dev/null 2>&1
+    chmod 600 "$d/ca.key" "$d/server.key"
+    chmod 644 "$d/ca.pem" "$d/server.pem"
+}
+
+write_dovecot_conf() {
+    mkdir -p "$DATA/dovecot" "$DATA/run" "$DATA/state" "$DATA/log" "$DATA/mail"
+    chown mail:mail "$DATA/mail"
+    local dh=""
+    [[ -r /usr/share/dovecot/dh.pem ]] && dh="ssl_dh = </usr/share/dovecot/dh.pem"
+    cat >"$DOVECOT_CONF" <<CONF
+# Written by scripts/mail-servers.sh: a test Dovecot on 127.0.0.1, not /etc/dovecot.
+protocols = imap lmtp
+listen = 127.0.0.1
+base_dir = $DATA/run/dovecot
+state_dir = $DATA/state
+log_path = $DATA/log/dovecot.log
+info_log_path = $DATA/log/dovecot.log
+ssl = yes
+ssl_cert = <$DATA/tls/server.pem
+ssl_key = <$DATA/tls/server.key
+$dh
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+auth_username_format = %Lu
+# Mail is stored as Debian's "mail" user: Dovecot refuses uid 0.
+first_valid_uid = 8
+last_valid_uid = 8
+mail_location = maildir:$DATA/mail/%d/%n
+mail_max_userip_connections = 200
+protocol imap {
+  mail_max_userip_connections = 200
+}
+namespace inbox {
+  inbox = yes
+  separator = /
+}
+lda_mailbox_autocreate = yes
+passdb {
+  driver = static
+  args = password=$PASSWORD
+}
+userdb {
+  driver = static
+  args = uid=mail gid=mail home=$DATA/mail/%d/%n allow_all_users=yes
+}
+service imap-login {
+  inet_listener imap {
+    address = 127.0.0.1
+    port = $IMAP_PORT
+  }
+  inet_listener imaps {
+    address = 127.0.0.1
+    port = $IMAPS_PORT
+    ssl = yes
+  }
+}
+service lmtp {
+  inet_listener lmtp {
+    address = 127.0.0.1
+    port = $LMTP_PORT
+  }
+}
+service auth {
+  inet_listener {
+    address = 127.0.0.1
+    port = $AUTH_PORT
+  }
+}
+CONF
+}
+
+write_postfix_conf() {
+    mkdir -p /etc/postfix
+    cat >/etc/postfix/main.cf <<CONF
+# Written by scripts/mail-servers.sh: a test Postfix on 127.0.0.1 delivering *@example.test
+# into Dovecot over LMTP; every other destination is an error, so nothing leaves the machine.
+compatibility_level = 3.6
+myhostname = mail.example.test
+mydomain = example.test
+myorigin = example.test
+mydestination =
+inet_interfaces = 127.0.0.1
+inet_protocols = ipv4
+mynetworks = 127.0.0.0/8
+virtual_mailbox_domains = example.test
+virtual_transport = lmtp:inet:127.0.0.1:$LMTP_PORT
+default_transport = error:nothing leaves this test machine
+relay_transport = error:nothing leaves this test machine
+local_transport = error:no local delivery on this test machine
+alias_maps =
+alias_database =
+biff = no
+# Mail from loopback gets no Message-ID or Date added: it arrives as a client sent it.
+local_header_rewrite_clients =
+smtpd_sasl_type = dovecot
+smtpd_sasl_path = inet:127.0.0.1:$AUTH_PORT
+smtpd_sasl_auth_enable = yes
+smtpd_tls_cert_file = $DATA/tls/server.pem
+smtpd_tls_key_file = $DATA/tls/server.key
+smtpd_tls_security_level = may
+smtpd_relay_restrictions = permit_mynetworks permit_sasl_authenticated reject_unauth_destination
+message_size_limit = 26214400
+maillog_file = $DATA/log/postfix.log
+service_throttle_time = 1s
+CONF
+    cat >/etc/postfix/master.cf <<CONF
+# Written by scripts/mail-servers.sh. Loopback listeners only; no chroot.
+127.0.0.1:$SMTP_PORT  inet  n - n - - smtpd
+127.0.0.1:$SMTPS_PORT inet  n - n - - smtpd -o smtpd_tls_wrappermode=yes -o smtpd_tls_security_level=encrypt
+pickup     unix  n - n 60   1 pickup
+cleanup    unix  n - n -    0 cleanup
+qmgr       unix  n - n 300  1 qmgr
+tlsmgr     unix  - - n 1000? 1 tlsmgr
+rewrite    unix  - - n -    - trivial-rewrite
+bounce     unix  - - n -    0 bounce
+defer      unix  - - n -    0 bounce
+trace      unix  - - n -    0 bounce
+verify     unix  - - n -    1 verify
+flush      unix  n - n 1000? 0 flush
+proxymap   unix  - - n -    - proxymap
+proxywrite unix  - - n -    1 proxymap
+smtp       unix  - - n -    - smtp
+relay      unix  - - n -    - smtp
+showq      unix  n - n -    - showq
+error      unix  - - n -    - error
+retry      unix  - - n -    - error
+discard    unix  - - n -    - discard
+lmtp       unix  - - n -    - lmtp
+anvil      unix  - - n -    1 anvil
+scache     unix  - - n -    1 scache
+postlog    unix-dgram n - n - 1 postlogd
+CONF
+    touch "$DATA/log/postfix.log"
+}
+
+# A real IMAP login (exercises Dovecot auth), in plain bash.
+imap_login_ok() {
+    local line ok=1
+    exec 3<>"/dev/tcp/127.0.0.1/$IMAP_PORT" || return 1
+    if read -r -t 2 line <&3 && [[ $line == '* OK'* ]]; then
+        printf 'a1 LOGIN probe@example.test %s\r\n' "$PASSWORD" >&3
+        while read -r -t 2 line <&3; do
+            case $line in
+                'a1 OK'*) ok=0; break ;;
+                a1*) break ;;
+            esac
+        done
+        printf 'a2 LOGOUT\r\n' >&3
+    fi
+    exec 3<&- 3>&- || true
+    return $ok
+}
+
+# A real EHLO that must list AUTH (smtpd got its SASL mechanisms from Dovecot).
+smtp_ehlo_ok() {
+    local line ok=1 auth=0
+    exec 4<>"/dev/tcp/127.0.0.1/$SMTP_PORT" || return 1
+    if read -r -t 2 line <&4 && [[ $line == 220* ]]; then
+        printf 'EHLO probe.example.test\r\n' >&4
+        while read -r -t 2 line <&4; do
+            [[ $line == 250[-\ ]AUTH* ]] && auth=1
+            if [[ $line == '250 '* ]]; then [[ $auth -eq 1 ]] && ok=0; break; fi
+            [[ $line == 250-* ]] || break
+        done
+        printf 'QUIT\r\n' >&4
+    fi
+    exec 4<&- 4>&- || true
+    return $ok
+}
+
+wait_for() {
+    local what=$1 check=$2 tries=${3:-100}
+    local i
+    for ((i = 0; i < tries; i++)); do
+        if $check 2>/dev/null; then return 0; fi
+        sleep 0.1
+    done
+    die "$what did not become ready; see $DATA/log/"
+}
+
+dovecot_running() {
+    [[ -f $DATA/run/dovecot/master.pid ]] && kill -0 "$(cat "$DATA/run/dovecot/master.pid")" 2>/dev/null
+}
+
+postfix_running() {
+    [[ -f /etc/postfix/main.cf ]] && postfix status >/dev/null 2>&1
+}
+
+cmd_start() {
+    need_root
+    command -v dovecot >/dev/null && command -v postfix >/dev/null ||
+        die "dovecot or postfix is missing: run '$0 install' first"
+    mkdir -p "$DATA"
+    chmod 755 "$DATA"
+    make_certs
+    write_dovecot_conf
+    write_postfix_conf
+    if ! dovecot_running; then
+        dovecot -c "$DOVECOT_CONF" </dev/null >>"$DATA/log/dovecot.out" 2>&1
+    fi
+    wait_for "Dovecot (IMAP login)" imap_login_ok
+    if ! postfix_running; then
+        postfix check >>"$DATA/log/postfix.out" 2>&1 || true
+        postfix start </dev/null >>"$DATA/log/postfix.out" 2>&1
+    fi
+    wait_for "Postfix (EHLO with AUTH)" smtp_ehlo_ok
+    log "running: SMTP 127.0.0.1:$SMTP_PORT, SMTPS :$SMTPS_PORT, IMAP :$IMAP_PORT, IMAPS :$IMAPS_PORT, LMTP :$LMTP_PORT; CA $DATA/tls/ca.pem"
+}
+
+cmd_stop() {
+    need_root
+    if postfix_running; then
+        postfix stop </dev/null >>"$DATA/log/postfix.out" 2>&1 || true
+    fi
+    if dovecot_running; then
+        local pid session i
+        pid=$(cat "$DATA/run/dovecot/master.pid")
+        # The master is a session leader; its imap processes can outlive it and keep client
+        # connections open, which is not what a stopped server looks like. End the whole
+        # session: exactly the processes this Dovecot started.
+        session=$(ps -o pid= -s "$pid" 2>/dev/null | tr -s ' \n' ' ' || true)
+        kill "$pid" 2>/dev/null || true
+        for ((i = 0; i < 100; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        # shellcheck disable=SC2086
+        [[ -n ${session// /} ]] && kill $session 2>/dev/null || true
+    fi
+    # postfix stop returns before its master has exited: wait for the port to close.
+    local i
+    for ((i = 0; i < 100; i++)); do
+        (exec 5<>"/dev/tcp/127.0.0.1/$SMTP_PORT") 2>/dev/null || break
+        sleep 0.1
+    done
+    log "stopped"
+}
+
+cmd_status() {
+    local rc=0
+    if dovecot_running && imap_login_ok; then log "Dovecot: running (IMAP login works)"; else log "Dovecot: not running"; rc=1; fi
+    if postfix_running && smtp_ehlo_ok; then log "Postfix: running (EHLO works)"; else log "Postfix: not running"; rc=1; fi
+    return $rc
+}
+
+case ${1:-} in
+    install) cmd_install ;;
+    start) cmd_start ;;
+    stop) cmd_stop ;;
+    status) cmd_status ;;
+    *) die "usage: $0 install|start|stop|status" ;;
+esac

@@ -1,0 +1,187 @@
+use super::*;
+
+fn fixture(name: &str) -> Vec<u8> {
+    let path = format!("{}/fixtures/mail/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap()
+}
+
+fn parse(name: &str) -> Envelope {
+    Envelope::parse(&fixture(name)).unwrap()
+}
+
+#[test]
+fn html_only_becomes_text() {
+    let env = parse("html-only.eml");
+    assert_eq!(env.from, "anna.berg@example.test");
+    assert_eq!(env.from_name.as_deref(), Some("Anna Berg"));
+    assert_eq!(env.subject, "Orders for England");
+    assert_eq!(
+        env.message_id.as_deref(),
+        Some("CAHtml0001@mail.example.test")
+    );
+    assert_eq!(
+        env.text,
+        "SIGNON EGAME1 & friends\nF LON -> NTH\nA LVP -> YOR\nF EDI -> NWG\nCafé é ☺\n"
+    );
+    assert!(!env.size_capped);
+}
+
+#[test]
+fn quoted_printable_latin1_is_decoded() {
+    let env = parse("qp-latin1.eml");
+    assert_eq!(env.from, "juergen@example.test");
+    assert_eq!(env.from_name.as_deref(), Some("Jürgen Müller"));
+    assert_eq!(env.subject, "Befehle für Deutschland");
+    assert!(env.text.starts_with("A BER -> KIE\nF KIE -> DEN\n"));
+    assert!(env.text.contains("Grüße aus München"));
+    assert!(env.text.contains("fortgesetzt wird."));
+    assert!(!env.text.contains('\r'));
+}
+
+#[test]
+fn base64_utf8_is_decoded() {
+    let env = parse("base64-utf8.eml");
+    assert_eq!(env.subject, "Ordres — France");
+    assert_eq!(
+        env.text,
+        "Ordres pour la France — été 1901\nA PAR -> BUR\nF BRE -> MAO\n"
+    );
+    assert_eq!(env.date, Some(1_741_262_400));
+}
+
+#[test]
+fn text_attachment_is_appended_and_binary_ignored() {
+    let env = parse("multipart-text-attachment.eml");
+    assert_eq!(
+        env.text,
+        "My orders are in the attachment.\n\nA VEN H\nA ROM -> APU\nF NAP -> ION\n"
+    );
+}
+
+#[test]
+fn no_message_id_gets_a_stable_fallback_key() {
+    let env = parse("no-message-id.eml");
+    assert_eq!(env.message_id, None);
+    let key = env.dedupe_key();
+    assert!(key.starts_with("fallback:"), "{key}");
+    assert_eq!(key, parse("no-message-id.eml").dedupe_key());
+    // CRLF on the wire gives the same key as LF on disk.
+    let crlf = String::from_utf8(fixture("no-message-id.eml"))
+        .unwrap()
+        .replace('\n', "\r\n");
+    assert_eq!(Envelope::parse(crlf.as_bytes()).unwrap().dedupe_key(), key);
+    // A different body gives a different key.
+    let other = String::from_utf8(fixture("no-message-id.eml"))
+        .unwrap()
+        .replace("A MOS -> UKR", "A MOS -> SEV");
+    assert_ne!(Envelope::parse(other.as_bytes()).unwrap().dedupe_key(), key);
+    // With a Message-ID the key is the Message-ID.
+    assert_eq!(
+        parse("base64-utf8.eml").dedupe_key(),
+        "b64-utf8-1@example.test"
+    );
+}
+
+#[test]
+fn fnv1a64_matches_published_vectors() {
+    let hash = |s: &str| {
+        let mut h = Fnv1a64::new();
+        h.write(s.as_bytes());
+        h.finish()
+    };
+    assert_eq!(hash(""), 0xcbf2_9ce4_8422_2325);
+    assert_eq!(hash("a"), 0xaf63_dc4c_8601_ec8c);
+    assert_eq!(hash("foobar"), 0x8594_4171_f739_67e8);
+}
+
+#[test]
+fn bounce_keeps_loop_headers() {
+    let env = parse("bounce.eml");
+    assert_eq!(env.from, "mailer-daemon@mail.example.test");
+    assert_eq!(env.loop_headers.return_path.as_deref(), Some(""));
+    assert_eq!(env.loop_headers.content_type, "multipart/report");
+    assert_eq!(
+        env.loop_headers.auto_submitted.as_deref(),
+        Some("auto-replied")
+    );
+    assert!(env.text.contains("user unknown"));
+}
+
+#[test]
+fn auto_reply_keeps_loop_headers() {
+    let env = parse("auto-reply.eml");
+    assert_eq!(env.loop_headers.precedence.as_deref(), Some("bulk"));
+    assert_eq!(env.loop_headers.x_autoreply.as_deref(), Some("yes"));
+}
+
+#[test]
+fn crlf_and_lone_cr_become_lf() {
+    let env =
+        Envelope::parse(b"From: a@example.test\r\n\r\nA PAR H\r\nA MAR H\rF BRE H\r\n").unwrap();
+    assert_eq!(env.text, "A PAR H\nA MAR H\nF BRE H\n");
+}
+
+#[test]
+fn text_is_capped_on_a_char_boundary() {
+    let body = "é".repeat(100);
+    let raw =
+        format!("From: a@example.test\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}");
+    let limits = ParseLimits {
+        max_text_bytes: 11,
+        ..ParseLimits::default()
+    };
+    let env = Envelope::parse_with(raw.as_bytes(), limits).unwrap();
+    assert!(env.size_capped);
+    assert_eq!(env.text, "ééééé");
+    let small = Envelope::parse(raw.as_bytes()).unwrap();
+    assert!(!small.size_capped);
+}
+
+#[test]
+fn raw_message_is_capped() {
+    let raw = format!("From: a@example.test\r\n\r\n{}", "x".repeat(1000));
+    let limits = ParseLimits {
+        max_text_bytes: 10_000,
+        max_message_bytes: 100,
+    };
+    let env = Envelope::parse_with(raw.as_bytes(), limits).unwrap();
+    assert!(env.size_capped);
+    assert!(env.text.len() < 100);
+}
+
+#[test]
+fn unparsable_and_fromless_mail_are_errors() {
+    assert_eq!(
+        Envelope::parse(b""),
+        Err(EnvelopeError::Unparsable { size: 0 })
+    );
+    let err = Envelope::parse(b"Subject: hi\r\n\r\nbody\r\n").unwrap_err();
+    assert_eq!(err, EnvelopeError::NoFrom { from: None });
+    assert_eq!(
+        err.to_string(),
+        "the message has no usable From address (From: None)"
+    );
+    let err = Envelope::parse(b"From: nobody\r\n\r\nbody\r\n");
+    assert!(err.is_err() || err.is_ok_and(|e| !e.from.is_empty()));
+}
+
+#[test]
+fn reply_to_wins_for_replies() {
+    let env =
+        Envelope::parse(b"From: a@example.test\r\nReply-To: B@Example.test\r\n\r\nx\r\n").unwrap();
+    assert_eq!(env.reply_address(), "b@example.test");
+}
+
+#[test]
+fn html_entities_and_structure() {
+    assert_eq!(html_to_text("a&lt;b &amp;&amp; c&gt;d"), "a<b && c>d\n");
+    assert_eq!(html_to_text("x &unknown; y & z"), "x &unknown; y & z\n");
+    assert_eq!(
+        html_to_text("<script>alert(1)</script><p>one</p><p>two</p>"),
+        "one\ntwo\n"
+    );
+    assert_eq!(
+        html_to_text("<ul><li>A PAR H</li><li>F BRE H</li></ul>"),
+        "A PAR H\nF BRE H\n"
+    );
+}

@@ -1,0 +1,45 @@
+//! The mail layer: IMAP or Maildir in, SMTP or Maildir out, MIME to [`Envelope`], loop and
+//! bounce protection. It never knows a game rule.
+//!
+//! - [`envelope`]: raw bytes to [`Envelope`] (mail-parser), the fallback dedupe key.
+//! - [`guard`]: which mail must never be answered; a per-address reply rate limiter.
+//! - [`inbound`]: the [`Inbox`] trait; IMAP or Maildir in, commit and reject.
+//! - [`outbound`]: [`OutgoingMail`] rendered to bytes; SMTP or Maildir [`Outbox`].
+//!
+//! Only `daemon` wires this layer to `judge`.
+
+pub mod envelope;
+pub mod guard;
+pub mod inbound;
+pub mod outbound;
+
+pub use envelope::{Envelope, EnvelopeError, LoopHeaders, ParseLimits};
+pub use guard::{RateLimiter, Silence, silence_reason};
+pub use inbound::{InboundError, Inbox, MessageRef, RawMessage};
+pub use outbound::{
+    AutoSubmitted, Outbox, OutgoingMail, RenderError, RenderedMail, SendError, render,
+};
+
+use std::net::ToSocketAddrs;
+
+/// How a connection to a mail server is protected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Security {
+    /// TLS from the first byte (IMAPS 993, SMTPS 465).
+    Tls,
+    /// Plain first, then `STARTTLS`; refused if the server does not offer it.
+    StartTls,
+    /// No encryption: allowed only when the host is a loopback address.
+    Plain,
+}
+
+/// True when every address `host` resolves to is a loopback address.
+pub(crate) fn is_loopback(host: &str, port: u16) -> bool {
+    match (host, port).to_socket_addrs() {
+        Ok(addrs) => {
+            let addrs: Vec<_> = addrs.collect();
+            !addrs.is_empty() && addrs.iter().all(|a| a.ip().is_loopback())
+        }
+        Err(_) => false,
+    }
+}

@@ -1,0 +1,280 @@
+//! Outbound mail: [`OutgoingMail`] rendered to RFC 5322 bytes, and the [`Outbox`] transports
+//! that deliver a batch ([`smtp::SmtpOutbox`], or [`maildir::MaildirOutbox`] by default).
+//!
+//! Rendering takes the date as a value (no clock). Delivery failures are classified as
+//! temporary (retry later) or permanent (mark the mail failed); the caller keeps the outbox
+//! table and decides. It never knows what a mail says about a game.
+
+pub mod maildir;
+pub mod smtp;
+
+use std::time::SystemTime;
+
+use lettre::message::header::{ContentType, HeaderName, HeaderValue};
+use lettre::message::{Mailbox, Message};
+
+use crate::mail::guard::JUDGE_HEADER;
+
+/// The judge's version, written into every `X-Dipjudge:` header.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The `Auto-Submitted:` value of a mail the judge sends (RFC 3834).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AutoSubmitted {
+    /// A reply to a player's mail: `auto-replied`.
+    Replied,
+    /// A mail nobody asked for right now (bulletins, reminders): `auto-generated`.
+    Generated,
+}
+
+impl AutoSubmitted {
+    /// The header value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AutoSubmitted::Replied => "auto-replied",
+            AutoSubmitted::Generated => "auto-generated",
+        }
+    }
+}
+
+/// One mail the judge wants to send: plain UTF-8 text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutgoingMail {
+    /// The judge's own address (`From:` and the envelope sender).
+    pub from: String,
+    /// Recipients; all of them see each other in `To:` (send one mail each where addresses
+    /// are private).
+    pub to: Vec<String>,
+    /// `Subject:`.
+    pub subject: String,
+    /// The text, with LF or CRLF line endings.
+    pub body: String,
+    /// `Auto-Submitted:` kind.
+    pub auto_submitted: AutoSubmitted,
+    /// `Message-ID:` without angle brackets (the caller makes it unique and stores it).
+    pub message_id: String,
+    /// The Message-ID answered, without angle brackets; also written as `References:`.
+    pub in_reply_to: Option<String>,
+    /// Further headers, as (name, value).
+    pub extra_headers: Vec<(String, String)>,
+}
+
+/// A rendered mail, ready for a transport.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderedMail {
+    /// `Message-ID:` without angle brackets, for logs and the outbox table.
+    pub message_id: String,
+    /// SMTP `MAIL FROM`; `None` is the null sender `<>`.
+    pub envelope_from: Option<String>,
+    /// SMTP `RCPT TO`, one per address.
+    pub recipients: Vec<String>,
+    /// The RFC 5322 message, CRLF line endings.
+    pub bytes: Vec<u8>,
+}
+
+/// An [`OutgoingMail`] that cannot be rendered.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RenderError {
+    /// An address does not parse.
+    #[error("{field} address {address:?} is not a valid mail address: {reason}")]
+    Address {
+        /// Which header it was for.
+        field: &'static str,
+        /// The address as given.
+        address: String,
+        /// What the parser said.
+        reason: String,
+    },
+    /// A header name in `extra_headers` is not a valid header name.
+    #[error("extra header name {0:?} is not a valid header name")]
+    HeaderName(String),
+    /// The mail has no recipient.
+    #[error("the mail {0:?} has no recipient")]
+    NoRecipient(String),
+    /// lettre refused to build the message.
+    #[error("the mail {message_id:?} could not be built: {reason}")]
+    Build {
+        /// The mail's Message-ID.
+        message_id: String,
+        /// What lettre said.
+        reason: String,
+    },
+}
+
+fn mailbox(field: &'static str, address: &str) -> Result<Mailbox, RenderError> {
+    address
+        .parse::<Mailbox>()
+        .map_err(|e| RenderError::Address {
+            field,
+            address: address.to_string(),
+            reason: e.to_string(),
+        })
+}
+
+fn bracketed(id: &str) -> String {
+    let id = id.trim().trim_start_matches('<').trim_end_matches('>');
+    format!("<{id}>")
+}
+
+/// Renders `mail` with `Date: date`: UTF-8 `text/plain` (lettre picks 7bit, quoted-printable
+/// or base64), `Auto-Submitted`, `X-Dipjudge: <version>`, `Message-ID` and, for replies,
+/// `In-Reply-To` and `References`.
+pub fn render(mail: &OutgoingMail, date: SystemTime) -> Result<RenderedMail, RenderError> {
+    if mail.to.is_empty() {
+        return Err(RenderError::NoRecipient(mail.message_id.clone()));
+    }
+    let mut builder = Message::builder()
+        .from(mailbox("From", &mail.from)?)
+        .subject(mail.subject.clone())
+        .date(date)
+        .message_id(Some(bracketed(&mail.message_id)))
+        .header(ContentType::TEXT_PLAIN);
+    for to in &mail.to {
+        builder = builder.to(mailbox("To", to)?);
+    }
+    if let Some(irt) = &mail.in_reply_to {
+        builder = builder
+            .in_reply_to(bracketed(irt))
+            .references(bracketed(irt));
+    }
+    let body = mail.body.replace("\r\n", "\n");
+    let mut message = builder.body(body).map_err(|e| RenderError::Build {
+        message_id: mail.message_id.clone(),
+        reason: e.to_string(),
+    })?;
+    let headers = message.headers_mut();
+    headers.insert_raw(HeaderValue::new(
+        HeaderName::new_from_ascii_str("Auto-Submitted"),
+        mail.auto_submitted.as_str().to_string(),
+    ));
+    headers.insert_raw(HeaderValue::new(
+        HeaderName::new_from_ascii_str(JUDGE_HEADER),
+        VERSION.to_string(),
+    ));
+    for (name, value) in &mail.extra_headers {
+        let name = HeaderName::new_from_ascii(name.clone())
+            .map_err(|_| RenderError::HeaderName(name.clone()))?;
+        headers.insert_raw(HeaderValue::new(name, value.clone()));
+    }
+    Ok(RenderedMail {
+        message_id: mail.message_id.clone(),
+        envelope_from: Some(mail.from.clone()),
+        recipients: mail.to.clone(),
+        bytes: message.formatted(),
+    })
+}
+
+/// Why one mail was not delivered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SendError {
+    /// Worth retrying later: 4xx replies, connection and TLS trouble, time-outs.
+    #[error("temporary failure sending mail {message_id:?}: {reason}")]
+    Temporary {
+        /// The mail's Message-ID.
+        message_id: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// Retrying will not help: 5xx replies, a malformed address, a message the server refuses.
+    #[error("permanent failure sending mail {message_id:?}: {reason}")]
+    Permanent {
+        /// The mail's Message-ID.
+        message_id: String,
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+impl SendError {
+    /// True for failures worth retrying.
+    pub fn is_temporary(&self) -> bool {
+        matches!(self, SendError::Temporary { .. })
+    }
+}
+
+/// A way to deliver rendered mail.
+pub trait Outbox {
+    /// Delivers a batch, reusing one connection where the transport has one. Returns one
+    /// result per mail, in order; a failure of one mail does not stop the others.
+    fn send_batch(&mut self, mails: &[RenderedMail]) -> Vec<Result<(), SendError>>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mail::envelope::Envelope;
+    use crate::mail::guard::{Silence, silence_reason};
+    use std::time::Duration;
+
+    fn sample() -> OutgoingMail {
+        OutgoingMail {
+            from: "judge@example.test".into(),
+            to: vec!["Anna <anna@example.test>".into()],
+            subject: "Re: Orders — Spring 1901".into(),
+            body: "OK F LON -> NTH\r\nÉté: A PAR -> BUR\n".into(),
+            auto_submitted: AutoSubmitted::Replied,
+            message_id: "reply-1@judge.example.test".into(),
+            in_reply_to: Some("<orig-1@example.test>".into()),
+            extra_headers: vec![("X-Dipjudge-Game".into(), "egame1".into())],
+        }
+    }
+
+    fn date() -> SystemTime {
+        SystemTime::UNIX_EPOCH + Duration::from_secs(1_741_262_400)
+    }
+
+    #[test]
+    fn render_writes_the_protective_headers() {
+        let r = render(&sample(), date()).unwrap();
+        let text = String::from_utf8(r.bytes.clone()).unwrap();
+        assert!(text.contains("Auto-Submitted: auto-replied\r\n"), "{text}");
+        assert!(text.contains(&format!("X-Dipjudge: {VERSION}\r\n")));
+        assert!(text.contains("Message-ID: <reply-1@judge.example.test>\r\n"));
+        assert!(text.contains("In-Reply-To: <orig-1@example.test>\r\n"));
+        assert!(text.contains("Date: Thu, 06 Mar 2025 12:00:00 +0000\r\n"));
+        assert!(text.contains("X-Dipjudge-Game: egame1\r\n"));
+        assert!(text.contains("Content-Type: text/plain; charset=utf-8\r\n"));
+        assert_eq!(r.recipients, vec!["Anna <anna@example.test>".to_string()]);
+        // The same input renders to the same bytes.
+        assert_eq!(render(&sample(), date()).unwrap().bytes, r.bytes);
+    }
+
+    #[test]
+    fn rendered_mail_parses_back_and_is_never_answered() {
+        let r = render(&sample(), date()).unwrap();
+        let env = Envelope::parse(&r.bytes).unwrap();
+        assert_eq!(env.subject, "Re: Orders — Spring 1901");
+        assert_eq!(env.text, "OK F LON -> NTH\nÉté: A PAR -> BUR\n");
+        assert_eq!(
+            env.message_id.as_deref(),
+            Some("reply-1@judge.example.test")
+        );
+        assert!(matches!(silence_reason(&env), Some(Silence::OwnMail(_))));
+    }
+
+    #[test]
+    fn render_refuses_bad_input_with_a_sentence() {
+        let mut m = sample();
+        m.to = vec!["not an address".into()];
+        let err = render(&m, date()).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("To address \"not an address\" is not a valid"),
+            "{err}"
+        );
+        m.to.clear();
+        assert!(matches!(
+            render(&m, date()),
+            Err(RenderError::NoRecipient(_))
+        ));
+        let mut m = sample();
+        m.extra_headers = vec![("Bad Name".into(), "x".into())];
+        assert!(matches!(
+            render(&m, date()),
+            Err(RenderError::HeaderName(_))
+        ));
+        assert_eq!(AutoSubmitted::Generated.as_str(), "auto-generated");
+    }
+}
