@@ -12,6 +12,7 @@
 //! | --- | --- |
 //! | [`map`] | provinces, coasts, adjacency, supply centres; the standard map as data |
 //! | [`rules`] | positions, orders, DATC adjudication of movement, retreats, adjustments; the variant hooks |
+//! | [`command`] | the command language: mail text in, typed orders and commands (or errors) out |
 //!
 //! The core (map, rules) does no I/O and reads no clock: the same inputs give the same
 //! results, byte for byte.
@@ -26,5 +27,6 @@
     )
 )]
 
+pub mod command;
 pub mod map;
 pub mod rules;
