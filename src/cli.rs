@@ -32,6 +32,13 @@ enum Command {
         #[arg(long)]
         timing: bool,
     },
+    /// Read a mail body on standard input and print what the judge understood, one line
+    /// per command: `OK <normalised command>` or `ERROR <CODE>: <sentence>`.
+    Parse {
+        /// The game's variant (decides, e.g., whether `VOTE` lines in press are ballots).
+        #[arg(long)]
+        variant: Option<String>,
+    },
     /// Measure adjudication speed on movement phases from seeded random legal play.
     ///
     /// Prints the median and 90th percentile time per movement phase of 22–34 units.
@@ -57,6 +64,7 @@ pub fn main() -> ExitCode {
             rounds,
             seed,
         } => bench(phases, rounds, seed),
+        Command::Parse { variant } => parse(variant.as_deref()),
     };
     match result {
         Ok(code) => code,
@@ -187,4 +195,19 @@ fn bench(count: usize, rounds: usize, seed: u64) -> anyhow::Result<ExitCode> {
         at(0.9)
     );
     Ok(ExitCode::SUCCESS)
+}
+
+fn parse(variant: Option<&str>) -> anyhow::Result<ExitCode> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut bytes)
+        .context("while reading standard input")?;
+    let input = String::from_utf8_lossy(&bytes);
+    let stdout = std::io::stdout();
+    match dipjudge::command::run_parse_cli(&input, variant, &mut stdout.lock()) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(e).context("while writing standard output"),
+    }
 }

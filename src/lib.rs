@@ -15,6 +15,7 @@
 //! | [`cases`] | the DATC-style case-file format and its runner |
 //! | [`sim`] | random legal play from a fixed seed, for benchmarks and property tests |
 //! | [`mail`] | IMAP / Maildir in, SMTP / Maildir out, MIME, loop and bounce protection |
+//! | [`command`] | the command language: mail text in, typed orders and commands (or errors) out |
 //!
 //! The core (map, rules) does no I/O and reads no clock: the same inputs give the same
 //! results, byte for byte.
@@ -30,6 +31,7 @@
 )]
 
 pub mod cases;
+pub mod command;
 pub mod mail;
 pub mod map;
 pub mod rules;

@@ -1,0 +1,213 @@
+//! What the command parser says when it cannot read a line: a stable code and one plain
+//! sentence a player understands (never nom's internals).
+
+use std::fmt;
+
+use crate::map::{Coast, Map, ProvinceId};
+
+/// Why one command line was rejected. `code()` is stable (it is printed in replies and
+/// tests match on it); `Display` is the sentence after `ERROR <CODE>: `.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CommandError {
+    /// The line does not follow the grammar: `expected` names what the parser wanted,
+    /// `after` the last word it understood, `found` what stood there instead (`None` at the
+    /// end of the line).
+    Syntax {
+        expected: &'static str,
+        after: Option<String>,
+        found: Option<String>,
+    },
+    /// The first word is neither a command nor the start of an order.
+    UnknownCommand {
+        word: String,
+        /// The command word or province the player probably meant, ready to print.
+        suggestion: Option<String>,
+    },
+    /// No province has this name; `suggestions` are the closest names, best first.
+    UnknownProvince {
+        text: String,
+        suggestions: Vec<String>,
+    },
+    /// The province has no such coast (`Par/nc`).
+    NoSuchCoast { province: String, coast: Coast },
+    /// The text after `/` or inside `( )` is not a coast.
+    BadCoast { text: String },
+    /// No power has this name.
+    UnknownPower { text: String },
+    /// The date cannot be read.
+    BadDate { text: String },
+    /// A second SIGNON, CREATE or OBSERVE in one message.
+    SecondSignon,
+    /// `ENDPRESS` / `ENDBROADCAST` with no press open.
+    NoPressOpen { word: String },
+    /// SRV-E7: a ballot that cannot be read (the whole line as received).
+    BallotUnreadable { text: String },
+    /// FD-E3: a declaration of war on something that is not a power.
+    NotAPower { text: String },
+    /// IR-X2: a treaty with something that is not another power.
+    NotAnotherPower { text: String },
+}
+
+impl CommandError {
+    /// The stable code printed after `ERROR`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            CommandError::Syntax { .. } => "SYNTAX",
+            CommandError::UnknownCommand { .. } => "UNKNOWN-COMMAND",
+            CommandError::UnknownProvince { .. } => "UNKNOWN-PROVINCE",
+            CommandError::NoSuchCoast { .. } => "NO-SUCH-COAST",
+            CommandError::BadCoast { .. } => "BAD-COAST",
+            CommandError::UnknownPower { .. } => "UNKNOWN-POWER",
+            CommandError::BadDate { .. } => "BAD-DATE",
+            CommandError::SecondSignon => "SECOND-SIGNON",
+            CommandError::NoPressOpen { .. } => "NO-PRESS-OPEN",
+            CommandError::BallotUnreadable { .. } => "SRV-E7",
+            CommandError::NotAPower { .. } => "FD-E3",
+            CommandError::NotAnotherPower { .. } => "IR-X2",
+        }
+    }
+
+    /// Whether the sentence is fixed word for word by a variant's rules (`shared/rules/*.md`
+    /// §3). Such sentences already quote what they need, so the reply does not repeat the
+    /// line's text in front of them.
+    pub fn is_spec_sentence(&self) -> bool {
+        matches!(
+            self,
+            CommandError::BallotUnreadable { .. }
+                | CommandError::NotAPower { .. }
+                | CommandError::NotAnotherPower { .. }
+        )
+    }
+
+    pub(crate) fn unknown_province(map: &Map, text: &str) -> CommandError {
+        // The map gives up to three names at the smallest edit distance; of those, a
+        // transposition (`Bru` for `Bur`) and then a matching first letter are the likelier
+        // slips. The player gets the single closest one.
+        let key: String = text
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect();
+        let sorted = |s: &str| {
+            let mut v: Vec<char> = s.chars().collect();
+            v.sort_unstable();
+            v
+        };
+        let key_letters = sorted(&key);
+        let mut candidates: Vec<(u8, u8, usize, ProvinceId)> = map
+            .suggest(text)
+            .into_iter()
+            .enumerate()
+            .map(|(rank, p)| {
+                let code = map.code(p);
+                let name: String = map
+                    .province(p)
+                    .name
+                    .chars()
+                    .filter(|c| c.is_alphanumeric())
+                    .flat_map(char::to_lowercase)
+                    .collect();
+                let anagram = sorted(code) == key_letters || sorted(&name) == key_letters;
+                let same_first = code.chars().next() == key.chars().next();
+                (u8::from(!anagram), u8::from(!same_first), rank, p)
+            })
+            .collect();
+        candidates.sort();
+        let suggestions = candidates
+            .first()
+            .map(|(_, _, _, p)| province_label(map, *p))
+            .into_iter()
+            .collect();
+        CommandError::UnknownProvince {
+            text: text.to_string(),
+            suggestions,
+        }
+    }
+}
+
+/// `Bur (Burgundy)`: the display code with the full name, as suggestions print.
+pub(crate) fn province_label(map: &Map, p: ProvinceId) -> String {
+    format!("{} ({})", map.display_code(p), map.province(p).name)
+}
+
+/// `A`, `A or B`, `A, B or C`.
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {}", init.join(", "), last),
+    }
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommandError::Syntax {
+                expected,
+                after,
+                found,
+            } => {
+                write!(f, "expected {expected}")?;
+                if let Some(a) = after {
+                    write!(f, " after \"{a}\"")?;
+                }
+                match found {
+                    Some(t) => write!(f, ", found \"{t}\""),
+                    None => write!(f, ", found the end of the line"),
+                }
+            }
+            CommandError::UnknownCommand { word, suggestion } => {
+                write!(
+                    f,
+                    "\"{word}\" is not a command, and no province is called that"
+                )?;
+                match suggestion {
+                    Some(s) => write!(f, "; did you mean {s}?"),
+                    None => Ok(()),
+                }
+            }
+            CommandError::UnknownProvince { text, suggestions } => {
+                write!(f, "no province called \"{text}\"")?;
+                if suggestions.is_empty() {
+                    Ok(())
+                } else {
+                    write!(f, "; did you mean {}?", or_list(suggestions))
+                }
+            }
+            CommandError::NoSuchCoast { province, coast } => {
+                write!(f, "{province} has no {}", coast.name())
+            }
+            CommandError::BadCoast { text } => write!(
+                f,
+                "\"{text}\" is not a coast; write nc, sc or ec (or north coast, south coast, east coast)"
+            ),
+            CommandError::UnknownPower { text } => write!(
+                f,
+                "no power called \"{text}\"; write a power's name (France), adjective (French) or code (FRA)"
+            ),
+            CommandError::BadDate { text } => write!(
+                f,
+                "cannot read the date \"{text}\"; write it like 2026-12-01 23:00 or Dec 1 2026 23:00"
+            ),
+            CommandError::SecondSignon => write!(
+                f,
+                "only the first SIGNON, CREATE or OBSERVE of a message is read; this one is ignored"
+            ),
+            CommandError::NoPressOpen { word } => {
+                write!(f, "{word} without a PRESS or BROADCAST before it")
+            }
+            CommandError::BallotUnreadable { text } => {
+                write!(f, "cannot read the ballot \"{text}\". Ballot not recorded.")
+            }
+            CommandError::NotAPower { text } => {
+                write!(f, "{text} is not a power still in this game.")
+            }
+            CommandError::NotAnotherPower { text } => {
+                write!(f, "{text} is not another power in this game.")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CommandError {}

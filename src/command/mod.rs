@@ -1,0 +1,649 @@
+//! The command language: mail text in, one typed command or one error per line out
+//! (grammar/*.md is the reference; every parser function is named after its nonterminal).
+//!
+//! Pure code: no state, no I/O, no clock. [`parse_message`] frames a mail body (quoted
+//! replies, signatures, `//` comments, press blocks, several orders on one line) and reads
+//! each command with nom. A line that cannot be read gives a [`CommandError`] with a stable
+//! code and a sentence for the player; it never stops the rest of the message.
+//!
+//! | module | reads |
+//! | --- | --- |
+//! | `lexeme` | blanks, keywords, provinces and coasts, powers, dates, game names |
+//! | `order` | movement, retreat and adjustment orders (as [`crate::rules::Order`]) |
+//! | `press` | press headers and blocks |
+//! | `player` | player commands (SIGNON, LIST, SET DRAW, …) |
+//! | `master` | master commands (PROCESS, SET DEADLINE, …) |
+//! | `variant` | Surrender, Survive, Formal and International Relations commands |
+//! | `error` | [`CommandError`]: codes and sentences |
+
+mod error;
+mod lexeme;
+mod master;
+mod order;
+mod player;
+mod press;
+mod variant;
+
+use crate::map::Map;
+use crate::rules::{Order, PhaseKind};
+
+pub use error::CommandError;
+pub use lexeme::{Date, GameName, Recipient};
+pub use master::{MasterCommand, ObserverSetting, PressSetting, Turn};
+pub use order::OrderCommand;
+pub use player::{PlayerCommand, SignonAs};
+pub use press::{Attribution, Press, PressHeader, PressKind, PressTo};
+pub use variant::{Ballot, TreatyKind, VariantCommand};
+
+use lexeme::{PErr, Why, keyword};
+
+/// One command, typed.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Command {
+    Order(OrderCommand),
+    Player(PlayerCommand),
+    Master(MasterCommand),
+    Variant(VariantCommand),
+    /// A whole press block (its header line is the line reported).
+    Press(Press),
+}
+
+impl Command {
+    /// The normalised echo printed after `OK`; for every command but a press block it reads
+    /// back as the same command.
+    pub fn render(&self, map: &Map) -> String {
+        match self {
+            Command::Order(o) => o.render(map),
+            Command::Player(p) => p.render(),
+            Command::Master(m) => m.render(),
+            Command::Variant(v) => v.render(map),
+            Command::Press(p) => p.render(),
+        }
+    }
+}
+
+/// The rule sets the parser knows by name. (Only used to decide whether `VOTE` lines are
+/// read out of `PRESS TO M`; the variant registry will own the names.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VariantName {
+    Standard,
+    Surrender,
+    Survive,
+    ShellShock,
+    Formal,
+    InternationalRelations,
+}
+
+impl VariantName {
+    /// Reads `standard`, `surrender`, `survive`, `shellshock`, `formal`,
+    /// `international-relations` (also `ir`), case-insensitively.
+    pub fn from_name(text: &str) -> Option<VariantName> {
+        let t: String = text
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        Some(match t.as_str() {
+            "standard" => VariantName::Standard,
+            "surrender" => VariantName::Surrender,
+            "survive" => VariantName::Survive,
+            "shellshock" => VariantName::ShellShock,
+            "formal" | "formaldiplomacy" => VariantName::Formal,
+            "ir" | "internationalrelations" => VariantName::InternationalRelations,
+            _ => return None,
+        })
+    }
+}
+
+/// What the parser may know about the game a message is for. Everything is optional: with
+/// the default context the parser reads orders as written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ParseContext {
+    /// In a retreat phase `A Bur - Gas` is a [`Order::Retreat`]; in an adjustment phase
+    /// `A Par D` / `DISBAND A Par` is a [`Order::Remove`].
+    pub phase: Option<PhaseKind>,
+    /// In a game of another variant than Survive, `VOTE` lines in `PRESS TO M` are press.
+    pub variant: Option<VariantName>,
+}
+
+/// The outcome of one command line (or one order of a line holding several).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineResult {
+    /// 1-based line number in the message body.
+    pub line: usize,
+    /// The command's text, blanks collapsed, letter case kept.
+    pub text: String,
+    pub outcome: Result<Command, CommandError>,
+}
+
+impl LineResult {
+    /// The reply line: `OK <normalised>` or `ERROR <CODE>: line N: "<text>": <sentence>`.
+    /// A variant's fixed sentence (SRV-E7, FD-E3, IR-X2) is printed word for word after the
+    /// line number.
+    pub fn reply(&self, map: &Map) -> String {
+        match &self.outcome {
+            Ok(c) => format!("OK {}", c.render(map)),
+            Err(e) if e.is_spec_sentence() => {
+                format!("ERROR {}: line {}: {e}", e.code(), self.line)
+            }
+            Err(e) => format!(
+                "ERROR {}: line {}: \"{}\": {e}",
+                e.code(),
+                self.line,
+                self.text
+            ),
+        }
+    }
+}
+
+/// Parses a mail body with the default context.
+pub fn parse_message(text: &str, map: &Map) -> Vec<LineResult> {
+    parse_message_with(text, map, &ParseContext::default())
+}
+
+/// Prepares a line for the parsers: HTML entities that mail converters leave behind are
+/// decoded, tabs, no-break spaces and other blanks become one space, zero-width characters
+/// go, and the ends are trimmed.
+pub fn normalise_line(raw: &str) -> String {
+    let decoded = if raw.contains('&') {
+        raw.replace("&nbsp;", " ")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&#39;", "'")
+            .replace("&amp;", "&")
+    } else {
+        raw.to_string()
+    };
+    let mut out = String::with_capacity(decoded.len());
+    let mut blank = false;
+    for c in decoded.chars() {
+        if matches!(
+            c,
+            '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '\u{feff}'
+        ) {
+            continue;
+        }
+        if c.is_whitespace() || c.is_control() {
+            blank = true;
+            continue;
+        }
+        if blank && !out.is_empty() {
+            out.push(' ');
+        }
+        blank = false;
+        out.push(c);
+    }
+    out
+}
+
+/// Where a message's commands stop: a signature separator (`-- `), a forwarded or quoted
+/// original (`-----Original Message-----`, a line of underscores), or a phone's sign-off.
+fn is_end_of_commands(raw: &str, norm: &str) -> bool {
+    let trimmed = raw.trim_end_matches(['\r', '\n']);
+    trimmed == "-- "
+        || trimmed == "--"
+        || norm.eq_ignore_ascii_case("-----Original Message-----")
+        || (norm.len() >= 8 && norm.chars().all(|c| c == '_'))
+        || norm.to_ascii_lowercase().starts_with("sent from my ")
+}
+
+/// A line that is not for the judge: a quoted reply (`>`), a `//` comment (DPjudge), or a
+/// mail client's attribution line (`On Mon, … wrote:`).
+fn is_skipped(norm: &str) -> bool {
+    norm.starts_with('>')
+        || norm.starts_with("//")
+        || (norm.to_ascii_lowercase().ends_with(" wrote:") && norm.len() < 200)
+}
+
+/// A press block being read.
+struct OpenPress {
+    /// Index of its result in the output.
+    slot: usize,
+    header: Result<PressHeader, CommandError>,
+    body: Vec<String>,
+}
+
+impl OpenPress {
+    fn close(self, out: &mut [LineResult], closed: bool) {
+        let mut body = self.body;
+        while body.last().is_some_and(|l| l.trim().is_empty()) {
+            body.pop();
+        }
+        let first = body
+            .iter()
+            .position(|l| !l.trim().is_empty())
+            .unwrap_or(body.len());
+        body.drain(..first);
+        if let Some(slot) = out.get_mut(self.slot) {
+            slot.outcome = self.header.map(|header| {
+                Command::Press(Press {
+                    header,
+                    body,
+                    closed,
+                })
+            });
+        }
+    }
+}
+
+/// Parses a mail body: one result per command line, in order (grammar/framing.md).
+pub fn parse_message_with(text: &str, map: &Map, cx: &ParseContext) -> Vec<LineResult> {
+    let mut out: Vec<LineResult> = Vec::new();
+    let mut press: Option<OpenPress> = None;
+    let mut signed_on = false;
+    let ballots_in_press = matches!(cx.variant, None | Some(VariantName::Survive));
+    for (n, raw) in text.split('\n').enumerate() {
+        let line = n + 1;
+        let raw = raw.trim_end_matches('\r');
+        let norm = normalise_line(raw);
+        if let Some(mut p) = press.take() {
+            if is_end_of_commands(raw, &norm) {
+                p.close(&mut out, false);
+                return out;
+            }
+            if press::is_press_end(&norm) {
+                p.close(&mut out, true);
+                continue;
+            }
+            if norm.starts_with("//") {
+                press = Some(p);
+                continue;
+            }
+            let to_master = p.header.as_ref().is_ok_and(|h| h.is_to_master_only());
+            if to_master && ballots_in_press && keyword("vote")(norm.as_str()).is_ok() {
+                out.push(LineResult {
+                    line,
+                    outcome: parse_command(&norm, map, cx),
+                    text: norm,
+                });
+            } else {
+                p.body.push(raw.to_string());
+            }
+            press = Some(p);
+            continue;
+        }
+        if is_end_of_commands(raw, &norm) {
+            break;
+        }
+        if norm.is_empty() || is_skipped(&norm) {
+            continue;
+        }
+        if press::is_press_header(&norm) {
+            let header = match press::press_header(&norm) {
+                Ok((_, h)) => Ok(h),
+                Err(nom::Err::Error(e) | nom::Err::Failure(e)) => Err(convert(&norm, e, map)),
+                Err(nom::Err::Incomplete(_)) => Err(syntax_error(&norm, "a press line")),
+            };
+            press = Some(OpenPress {
+                slot: out.len(),
+                header: header.clone(),
+                body: Vec::new(),
+            });
+            out.push(LineResult {
+                line,
+                outcome: header.map(|h| {
+                    Command::Press(Press {
+                        header: h,
+                        body: Vec::new(),
+                        closed: false,
+                    })
+                }),
+                text: norm,
+            });
+            continue;
+        }
+        if press::is_press_end(&norm) {
+            let word = norm.split(' ').next().unwrap_or("").to_ascii_uppercase();
+            out.push(LineResult {
+                line,
+                outcome: Err(CommandError::NoPressOpen { word }),
+                text: norm,
+            });
+            continue;
+        }
+        let mut stop = false;
+        for (text, mut outcome) in parse_line(&norm, map, cx) {
+            let (is_signon, is_signoff) = match &outcome {
+                Ok(Command::Player(p)) => (p.is_signon(), *p == PlayerCommand::Signoff),
+                _ => (false, false),
+            };
+            if is_signon {
+                if signed_on {
+                    outcome = Err(CommandError::SecondSignon);
+                }
+                signed_on = true;
+            }
+            stop |= is_signoff;
+            out.push(LineResult {
+                line,
+                text,
+                outcome,
+            });
+        }
+        if stop {
+            break;
+        }
+    }
+    if let Some(p) = press.take() {
+        p.close(&mut out, false);
+    }
+    out
+}
+
+/// Reads one normalised line that holds commands: a single command, or several orders
+/// separated by `,` or `;`.
+fn parse_line(
+    norm: &str,
+    map: &Map,
+    cx: &ParseContext,
+) -> Vec<(String, Result<Command, CommandError>)> {
+    let whole = parse_command(norm, map, cx);
+    if whole.is_ok() || !norm.contains([',', ';']) || is_command_word(first_word(norm)) {
+        return vec![(norm.to_string(), whole)];
+    }
+    let pieces: Vec<String> = norm
+        .split([',', ';'])
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect();
+    let results: Vec<(String, Result<Command, CommandError>)> = pieces
+        .into_iter()
+        .map(|p| {
+            let r = parse_command(&p, map, cx);
+            (p, r)
+        })
+        .collect();
+    if results.iter().any(|(_, r)| r.is_ok()) {
+        results
+    } else {
+        vec![(norm.to_string(), whole)]
+    }
+}
+
+fn first_word(norm: &str) -> String {
+    norm.split(' ').next().unwrap_or("").to_ascii_lowercase()
+}
+
+/// Whether a word starts a non-order command (so `,` in its line is not an order
+/// separator).
+fn is_command_word(w: String) -> bool {
+    w == "set"
+        || player::KEYWORDS.contains(&w.as_str())
+        || master::KEYWORDS.contains(&w.as_str())
+        || variant::KEYWORDS.contains(&w.as_str())
+}
+
+/// Every word that can start a command, for "did you mean" on a mistyped first word.
+const ALL_COMMAND_WORDS: &[&str] = &[
+    "help",
+    "version",
+    "list",
+    "summary",
+    "history",
+    "create",
+    "signon",
+    "observe",
+    "watch",
+    "resign",
+    "signoff",
+    "clear",
+    "set",
+    "press",
+    "broadcast",
+    "endpress",
+    "endbroadcast",
+    "become",
+    "process",
+    "preview",
+    "pause",
+    "resume",
+    "terminate",
+    "eject",
+    "promote",
+    "rollback",
+    "official",
+    "build",
+    "remove",
+    "disband",
+    "waive",
+    "surrender",
+    "withdraw",
+    "accept",
+    "decline",
+    "vote",
+    "jury",
+    "dwo",
+    "declare",
+    "undo",
+    "enter",
+    "abrogate",
+    "permit",
+    "transfer",
+    "claim",
+];
+
+/// Reads exactly one command from one normalised line (no `,` splitting).
+pub fn parse_command(norm: &str, map: &Map, cx: &ParseContext) -> Result<Command, CommandError> {
+    let first = first_word(norm);
+    if first == "vote" {
+        return variant::vote(norm).map(Command::Variant).ok_or_else(|| {
+            CommandError::BallotUnreadable {
+                text: norm.to_string(),
+            }
+        });
+    }
+    let result = if first == "set" {
+        set_command(norm)
+    } else if player::KEYWORDS.contains(&first.as_str()) {
+        player::player_command(norm).map(|(r, c)| (r, Command::Player(c)))
+    } else if master::KEYWORDS.contains(&first.as_str()) {
+        master::master_command(norm).map(|(r, c)| (r, Command::Master(c)))
+    } else if variant::KEYWORDS.contains(&first.as_str()) {
+        variant::variant_command(map, norm).map(|(r, c)| (r, Command::Variant(c)))
+    } else {
+        order::order(map, norm).or_else(|e| {
+            // A line that is not an order after all may still be a bulleted or numbered
+            // one: `- A Par - Bur`, `* F Bre H`, `1. A Mar S A Par`, `2) …`.
+            match strip_list_marker(norm) {
+                Some(rest) => order::order(map, rest).map_err(|_| e),
+                None => Err(e),
+            }
+        })
+    };
+    match result {
+        Ok((_, cmd)) => Ok(apply_context(cmd, cx)),
+        Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
+            if e.at.len() >= norm.len()
+                && matches!(e.why, Why::UnknownProvince(_) | Why::Expected(_) | Why::Nom)
+            {
+                Err(unknown_command(norm, map))
+            } else {
+                Err(convert(norm, e, map))
+            }
+        }
+        Err(nom::Err::Incomplete(_)) => Err(syntax_error(norm, "a command or an order")),
+    }
+}
+
+/// `- `, `* `, `• `, `1. `, `2) ` in front of an order.
+fn strip_list_marker(norm: &str) -> Option<&str> {
+    for m in ["- ", "* ", "\u{2022} ", "\u{b7} "] {
+        if let Some(r) = norm.strip_prefix(m) {
+            return Some(r);
+        }
+    }
+    let digits = norm.chars().take_while(|c| c.is_ascii_digit()).count();
+    if digits == 0 || digits > 3 {
+        return None;
+    }
+    let rest = norm.get(digits..)?;
+    rest.strip_prefix(". ").or_else(|| rest.strip_prefix(") "))
+}
+
+// set_command = "SET" ( player_setting | master_setting ) ;
+fn set_command(norm: &str) -> lexeme::PResult<'_, Command> {
+    let (rest, _) = keyword("set")(norm)?;
+    match player::player_setting(rest) {
+        Ok((r, c)) => return Ok((r, Command::Player(c))),
+        Err(nom::Err::Failure(e)) => return Err(nom::Err::Failure(e)),
+        Err(_) => {}
+    }
+    match master::master_setting(rest) {
+        Ok((r, c)) => Ok((r, Command::Master(c))),
+        Err(nom::Err::Failure(e)) => Err(nom::Err::Failure(e)),
+        Err(_) => lexeme::failure(
+            lexeme::blanks(rest),
+            Why::Expected(
+                "a setting after SET (PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE, DEADLINE, GRACE, START, NMR, PRESS, PARTIAL, OBSERVER, VARIANT or CENTRES)",
+            ),
+        ),
+    }
+}
+
+/// The phase decides what `-` and `D` mean (see [`ParseContext::phase`]).
+fn apply_context(cmd: Command, cx: &ParseContext) -> Command {
+    match (cmd, cx.phase) {
+        (Command::Order(oc), Some(PhaseKind::Retreat)) if oc.route.is_empty() => match oc.order {
+            Order::Move {
+                unit,
+                dest,
+                via_convoy: false,
+            } => Command::Order(OrderCommand::new(Order::Retreat { unit, dest })),
+            _ => Command::Order(oc),
+        },
+        (Command::Order(oc), Some(PhaseKind::Adjustment)) => match oc.order {
+            Order::Disband { unit } => Command::Order(OrderCommand::new(Order::Remove { unit })),
+            _ => Command::Order(oc),
+        },
+        (cmd, _) => cmd,
+    }
+}
+
+fn syntax_error(norm: &str, expected: &'static str) -> CommandError {
+    CommandError::Syntax {
+        expected,
+        after: None,
+        found: (!norm.is_empty()).then(|| shorten(norm)),
+    }
+}
+
+/// The first word is neither a command nor a province.
+fn unknown_command(norm: &str, map: &Map) -> CommandError {
+    let word = norm.split(' ').next().unwrap_or("").to_string();
+    let lower = word.to_ascii_lowercase();
+    let limit = if lower.chars().count() <= 3 { 1 } else { 2 };
+    let command = ALL_COMMAND_WORDS
+        .iter()
+        .map(|k| (edit_distance(&lower, k), *k))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, k)| k.to_ascii_uppercase());
+    let suggestion = command.or_else(|| {
+        map.suggest(&word)
+            .first()
+            .map(|p| error::province_label(map, *p))
+    });
+    CommandError::UnknownCommand { word, suggestion }
+}
+
+/// Levenshtein distance on chars (for "did you mean" on command words).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row.first().copied().unwrap_or(0);
+        if let Some(x) = row.first_mut() {
+            *x = i + 1;
+        }
+        for (j, cb) in b.iter().enumerate() {
+            let up = row.get(j + 1).copied().unwrap_or(usize::MAX / 2);
+            let left = row.get(j).copied().unwrap_or(usize::MAX / 2);
+            let v = (up + 1).min(left + 1).min(prev + usize::from(ca != *cb));
+            prev = up;
+            if let Some(x) = row.get_mut(j + 1) {
+                *x = v;
+            }
+        }
+    }
+    row.last().copied().unwrap_or(0)
+}
+
+/// At most 40 characters of what was found, for error sentences.
+fn shorten(text: &str) -> String {
+    let t = text.trim();
+    if t.chars().count() <= 40 {
+        t.to_string()
+    } else {
+        let mut s: String = t.chars().take(40).collect();
+        s.push('…');
+        s
+    }
+}
+
+/// Turns a parse error into the player's error.
+fn convert(norm: &str, e: PErr<'_>, map: &Map) -> CommandError {
+    let offset = norm.len().saturating_sub(e.at.len());
+    let before = norm.get(..offset).unwrap_or("").trim_end();
+    let after = before
+        .rsplit(' ')
+        .next()
+        .filter(|w| !w.is_empty())
+        .map(str::to_string);
+    let found = (!e.at.trim().is_empty()).then(|| shorten(e.at));
+    match e.why {
+        Why::Nom => CommandError::Syntax {
+            expected: "a command or an order",
+            after,
+            found,
+        },
+        Why::Expected(expected) => CommandError::Syntax {
+            expected,
+            after,
+            found,
+        },
+        Why::UnknownProvince(t) => CommandError::unknown_province(map, &t),
+        Why::NoSuchCoast(p, coast) => CommandError::NoSuchCoast {
+            province: map.province(p).name.clone(),
+            coast,
+        },
+        Why::BadCoast(text) => CommandError::BadCoast { text },
+        Why::UnknownPower(text) => CommandError::UnknownPower { text },
+        Why::BadDate(text) => CommandError::BadDate { text },
+        Why::NotAPower(text) => CommandError::NotAPower { text },
+        Why::NotAnotherPower(text) => CommandError::NotAnotherPower { text },
+    }
+}
+
+/// `dipjudge parse [--variant NAME]`: reads a mail body and prints one line per command,
+/// `OK <normalised>` or `ERROR <CODE>: <sentence>`. An unknown variant name is an
+/// `InvalidInput` error (the caller prints it and exits with status 2).
+pub fn run_parse_cli(
+    input: &str,
+    variant: Option<&str>,
+    out: &mut impl std::io::Write,
+) -> std::io::Result<()> {
+    let variant = match variant {
+        None => None,
+        Some(name) => Some(VariantName::from_name(name).ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!(
+                    "unknown variant \"{name}\"; known: standard, surrender, survive, shellshock, formal, international-relations"
+                ),
+            )
+        })?),
+    };
+    let map = Map::standard().map_err(|e| std::io::Error::other(e.to_string()))?;
+    let cx = ParseContext {
+        phase: None,
+        variant,
+    };
+    for r in parse_message_with(input, map, &cx) {
+        writeln!(out, "{}", r.reply(map))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,426 @@
+//! Orders (grammar/orders.md): movement, retreat and adjustment orders in the njudge and
+//! DPjudge forms players write, read into [`rules::Order`](crate::rules::Order) values, plus
+//! the two variant orders that start with a unit (Surrender's hold exchange, Formal's SOI).
+
+use crate::map::{Location, Map, ProvinceId};
+use crate::rules::{Order, UnitKind, UnitSpec};
+
+use super::Command;
+use super::lexeme::{
+    PResult, Why, blanks, cut, end_of_line, expect, fail, keyword, location, one_of, opt_dash,
+    power,
+};
+use super::variant::VariantCommand;
+
+/// An order as read from a line: the [`Order`] and, for an army convoy written out in full
+/// (`A Lon - NTH - Nwy`), the sea areas of the route in the order written.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct OrderCommand {
+    pub order: Order,
+    /// Empty unless the route was written out; then the order is a move `via_convoy`.
+    pub route: Vec<ProvinceId>,
+}
+
+impl OrderCommand {
+    /// An order without a written route.
+    pub fn new(order: Order) -> OrderCommand {
+        OrderCommand {
+            order,
+            route: Vec::new(),
+        }
+    }
+
+    /// The normalised echo: `A Par - Bur`, `F NTH C A Lon - Nwy`, `A Lon - NTH - Nwy`.
+    pub fn render(&self, map: &Map) -> String {
+        match (&self.order, self.route.is_empty()) {
+            (Order::Move { unit, dest, .. }, false) => {
+                let mut s = render_unit(map, unit);
+                for p in &self.route {
+                    s.push_str(" - ");
+                    s.push_str(&map.display_code(*p));
+                }
+                s.push_str(" - ");
+                s.push_str(&map.display_location(*dest));
+                s
+            }
+            (o, _) => o.display(map),
+        }
+    }
+}
+
+/// `A Par`, or `Par` when the player gave no unit type.
+pub(crate) fn render_unit(map: &Map, u: &UnitSpec) -> String {
+    match u.kind {
+        Some(k) => format!("{} {}", k.letter(), map.display_location(u.location)),
+        None => map.display_location(u.location),
+    }
+}
+
+// unit_kind = "A" | "ARMY" | "F" | "FLEET" ;
+pub(crate) fn unit_kind(i: &str) -> PResult<'_, UnitKind> {
+    let (rest, w) = one_of(&["army", "fleet", "a", "f"], "A or F")(i)?;
+    Ok((
+        rest,
+        if w.starts_with('a') {
+            UnitKind::Army
+        } else {
+            UnitKind::Fleet
+        },
+    ))
+}
+
+// unit = [ unit_kind [ dash ] ] location ;
+pub(crate) fn unit<'a>(map: &Map, i: &'a str) -> PResult<'a, UnitSpec> {
+    if let Ok((rest, k)) = unit_kind(i) {
+        // No province is called `A` or `F`, so after a unit type a province must follow
+        // (`Fleet – London` in the long forms may put a dash between them).
+        let (rest, l) =
+            expect("a province after the unit type", |j| location(map, j))(opt_dash(rest))?;
+        return Ok((rest, UnitSpec::new(Some(k), l)));
+    }
+    let (rest, l) = expect("a unit (A or F and a province)", |j| location(map, j))(i)?;
+    Ok((rest, UnitSpec::new(None, l)))
+}
+
+// move_arrow = "->" | "=>" | "-" | "–" | "—" | "→" | "MOVES TO" | "MOVE TO" | "MOVES" | "MOVE"
+//            | "M" | "TO" | "ATTACKS" | "ATTACK" | "RETREATS TO" | "RETREAT TO" | "RETREATS"
+//            | "RETREAT" | "R" ;
+pub(crate) fn move_arrow(i: &str) -> PResult<'_, ()> {
+    let start = blanks(i);
+    for sym in ["->", "=>", "-", "\u{2013}", "\u{2014}", "\u{2192}"] {
+        if let Some(r) = start.strip_prefix(sym) {
+            return Ok((r, ()));
+        }
+    }
+    const WORDS: &[&str] = &[
+        "moves to",
+        "move to",
+        "moves",
+        "move",
+        "m",
+        "to",
+        "attacks",
+        "attack",
+        "retreats to",
+        "retreat to",
+        "retreats",
+        "retreat",
+        "r",
+    ];
+    let (rest, _) = one_of(WORDS, "\"-\" and a province")(start)?;
+    Ok((rest, ()))
+}
+
+// via_convoy = ( "VIA" | "BY" ) ( "CONVOY" | "C" ) ;
+fn via_convoy(i: &str) -> PResult<'_, ()> {
+    let (rest, _) = one_of(&["via", "by"], "VIA CONVOY")(i)?;
+    let (rest, _) = one_of(&["convoy", "c"], "CONVOY after VIA")(rest)?;
+    Ok((rest, ()))
+}
+
+// hold = "H" | "HOLD" | "HOLDS" | "STAND" | "STANDS" ;
+fn hold(i: &str) -> PResult<'_, ()> {
+    one_of(&["holds", "hold", "h", "stands", "stand"], "H")(i).map(|(r, _)| (r, ()))
+}
+
+// order = waive | build_order | remove_order | disband_order | unit_order ;
+pub(crate) fn order<'a>(map: &Map, i: &'a str) -> PResult<'a, Command> {
+    let start = blanks(i);
+    let mut best: Option<nom::Err<super::lexeme::PErr<'a>>> = None;
+    for branch in [waive, build_order, remove_order, disband_order, unit_order] {
+        match branch(map, start) {
+            Ok(r) => return Ok(r),
+            Err(nom::Err::Failure(e)) => return Err(nom::Err::Failure(e)),
+            Err(nom::Err::Error(e)) => {
+                best = Some(match best {
+                    Some(nom::Err::Error(b)) => nom::Err::Error(nom::error::ParseError::or(b, e)),
+                    _ => nom::Err::Error(e),
+                });
+            }
+            Err(other) => return Err(other),
+        }
+    }
+    match best {
+        Some(e) => Err(e),
+        None => fail(start, Why::Expected("an order")),
+    }
+}
+
+fn order_cmd(o: Order) -> Command {
+    Command::Order(OrderCommand::new(o))
+}
+
+// waive = "WAIVE" | "WAIVES" | "BUILD WAIVE" | "B WAIVE" ;
+fn waive<'a>(_map: &Map, i: &'a str) -> PResult<'a, Command> {
+    let i = one_of(&["build", "b"], "BUILD")(i).map_or(i, |(r, _)| r);
+    let (rest, _) = one_of(&["waives", "waive"], "WAIVE")(i)?;
+    let (rest, _) = end_of_line(rest)?;
+    Ok((rest, order_cmd(Order::Waive)))
+}
+
+// build_order = ( "BUILD" | "B" | "+" ) unit_kind [ dash ] location ;
+fn build_order<'a>(map: &Map, i: &'a str) -> PResult<'a, Command> {
+    let (rest, _) = one_of(&["build", "b", "+"], "BUILD")(i)?;
+    let (rest, kind) = cut(expect("a unit type (A or F) after BUILD", unit_kind)(rest))?;
+    let (rest, l) = cut(expect("a province", |j| location(map, j))(opt_dash(rest)))?;
+    let (rest, _) = cut(end_of_line(rest))?;
+    Ok((
+        rest,
+        order_cmd(Order::Build {
+            unit: UnitSpec::new(Some(kind), l),
+        }),
+    ))
+}
+
+// remove_order = ( "REMOVE" | "R" | "-" ) unit ;
+fn remove_order<'a>(map: &Map, i: &'a str) -> PResult<'a, Command> {
+    let (rest, _) = one_of(&["removes", "remove", "r", "-"], "REMOVE")(i)?;
+    let (rest, u) = unit(map, rest)?;
+    let (rest, _) = end_of_line(rest)?;
+    Ok((rest, order_cmd(Order::Remove { unit: u })))
+}
+
+// disband_order = ( "DISBAND" | "D" ) unit ;
+fn disband_order<'a>(map: &Map, i: &'a str) -> PResult<'a, Command> {
+    let (rest, _) = one_of(&["disbands", "disband", "d"], "DISBAND")(i)?;
+    let (rest, u) = unit(map, rest)?;
+    let (rest, _) = end_of_line(rest)?;
+    Ok((rest, order_cmd(Order::Disband { unit: u })))
+}
+
+// unit_order = unit ( hold_exchange | hold | soi | support | convoy | disband | remove
+//                   | build | move ) ;
+fn unit_order<'a>(map: &Map, i: &'a str) -> PResult<'a, Command> {
+    let (rest, u) = unit(map, i)?;
+    type Branch = for<'b> fn(&Map, UnitSpec, &'b str) -> PResult<'b, Command>;
+    let branches: [Branch; 9] = [
+        hold_exchange,
+        hold_order,
+        soi_order,
+        support_order,
+        convoy_order,
+        disband_suffix,
+        remove_suffix,
+        build_suffix,
+        move_order,
+    ];
+    let mut best: Option<super::lexeme::PErr<'a>> = None;
+    for b in branches {
+        match b(map, u, rest) {
+            Ok(r) => return Ok(r),
+            Err(nom::Err::Error(e)) => {
+                best = Some(match best {
+                    Some(prev) => nom::error::ParseError::or(prev, e),
+                    None => e,
+                });
+            }
+            Err(other) => return Err(other),
+        }
+    }
+    // Nothing after the unit matched: say what may follow a unit.
+    match best {
+        Some(e) if e.at.len() < blanks(rest).len() || matches!(e.why, Why::UnknownProvince(_)) => {
+            Err(nom::Err::Error(e))
+        }
+        _ => fail(
+            blanks(rest),
+            Why::Expected("an order after the unit (H, -, S, C or D)"),
+        ),
+    }
+}
+
+// hold_order = hold ;
+fn hold_order<'a>(_map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command> {
+    let (rest, _) = hold(i)?;
+    let (rest, _) = end_of_line(rest)?;
+    Ok((rest, order_cmd(Order::Hold { unit: u })))
+}
+
+// disband = "D" | "DISBAND" | "DISBANDS" ;
+fn disband_suffix<'a>(_map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command> {
+    let (rest, _) = one_of(&["disbands", "disband", "d"], "D")(i)?;
+    let (rest, _) = end_of_line(rest)?;
+    Ok((rest, order_cmd(Order::Disband { unit: u })))
+}
+
+// remove = "REMOVE" | "REMOVES" ;
+fn remove_suffix<'a>(_map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command> {
+    let (rest, _) = one_of(&["removes", "remove"], "REMOVE")(i)?;
+    let (rest, _) = end_of_line(rest)?;
+    Ok((rest, order_cmd(Order::Remove { unit: u })))
+}
+
+// build = "BUILD" | "BUILDS" ;   (the unit type must be written)
+fn build_suffix<'a>(_map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command> {
+    let (rest, _) = one_of(&["builds", "build"], "BUILD")(i)?;
+    let (rest, _) = end_of_line(rest)?;
+    if u.kind.is_none() {
+        return fail(
+            blanks(i),
+            Why::Expected("a unit type (A or F) in front of a build"),
+        );
+    }
+    Ok((rest, order_cmd(Order::Build { unit: u })))
+}
+
+// move = move_arrow location { move_arrow location } [ via_convoy ] ;
+fn move_order<'a>(map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command> {
+    let (mut rest, _) = move_arrow(i)?;
+    let (r, first) = expect("a province after \"-\"", |j| location(map, j))(rest)?;
+    rest = r;
+    let mut path = vec![first];
+    while let Ok((r, _)) = move_arrow(rest) {
+        let (r, l) = expect("a province after \"-\"", |j| location(map, j))(r)?;
+        path.push(l);
+        rest = r;
+    }
+    let (rest, via) = match via_convoy(rest) {
+        Ok((r, _)) => (r, true),
+        Err(_) => (rest, false),
+    };
+    let (rest, _) = end_of_line(rest)?;
+    let Some(dest) = path.pop() else {
+        return fail(blanks(i), Why::Expected("a province"));
+    };
+    let route: Vec<ProvinceId> = path.iter().map(|l| l.province).collect();
+    let via_convoy = via || !route.is_empty();
+    Ok((
+        rest,
+        Command::Order(OrderCommand {
+            order: Order::Move {
+                unit: u,
+                dest,
+                via_convoy,
+            },
+            route,
+        }),
+    ))
+}
+
+// support = ( "S" | "SUP" | "SUPP" | "SUPPORT" | "SUPPORTS" ) unit
+//           ( move_arrow location | "SOI" location | [ hold ] ) ;
+fn support_order<'a>(map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command> {
+    let (rest, _) = one_of(&["supports", "support", "supp", "sup", "s"], "S (support)")(i)?;
+    let (rest, target) = cut(unit(map, rest))?;
+    if let Ok((r, _)) = move_arrow(rest) {
+        let (r, dest) = cut(expect("a province after \"-\"", |j| location(map, j))(r))?;
+        let (r, _) = cut(end_of_line(r))?;
+        return Ok((
+            r,
+            order_cmd(Order::SupportMove {
+                unit: u,
+                target,
+                dest,
+            }),
+        ));
+    }
+    if let Ok((r, _)) = keyword("soi")(rest) {
+        let (r, dest) = cut(expect("a province after SOI", |j| location(map, j))(r))?;
+        let (r, _) = cut(end_of_line(r))?;
+        return Ok((
+            r,
+            Command::Variant(VariantCommand::SupportSoi {
+                unit: u,
+                target,
+                province: dest.province,
+            }),
+        ));
+    }
+    let rest = hold(rest).map_or(rest, |(r, _)| r);
+    let (rest, _) = cut(expect(
+        "the end of the line, or \"-\" and the province the supported unit moves to",
+        end_of_line,
+    )(rest))?;
+    Ok((rest, order_cmd(Order::SupportHold { unit: u, target })))
+}
+
+// convoy = ( "C" | "CONVOY" | "CONVOYS" | "T" | "TRANSPORT" | "TRANSPORTS" ) unit
+//          move_arrow location ;
+fn convoy_order<'a>(map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command> {
+    let (rest, _) = one_of(
+        &["convoys", "convoy", "c", "transports", "transport", "t"],
+        "C (convoy)",
+    )(i)?;
+    let (rest, army) = cut(unit(map, rest))?;
+    let (rest, _) = cut(expect("\"-\" and the army's destination", move_arrow)(rest))?;
+    let (rest, dest) = cut(expect("a province after \"-\"", |j| location(map, j))(rest))?;
+    let (rest, _) = cut(end_of_line(rest))?;
+    Ok((
+        rest,
+        order_cmd(Order::Convoy {
+            unit: u,
+            army,
+            dest,
+        }),
+    ))
+}
+
+// soi = "SOI" [ location ] ;   (Formal Diplomacy: in place, or an adjacent province)
+fn soi_order<'a>(map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command> {
+    let (rest, _) = one_of(&["soi", "sphere of influence"], "SOI")(i)?;
+    let (rest, target) = match location(map, rest) {
+        Ok((r, l)) => (r, Some(l.province)),
+        Err(nom::Err::Failure(e)) => return Err(nom::Err::Failure(e)),
+        Err(_) => (rest, None),
+    };
+    let (rest, _) = cut(end_of_line(rest))?;
+    Ok((
+        rest,
+        Command::Variant(VariantCommand::Soi {
+            unit: Some(u),
+            province: target,
+        }),
+    ))
+}
+
+// hold_exchange = [ dash ] ( "HOLD EXCHANGE" | "HOLD EXCH" | "H EXCHANGE" | "H EXCH" | "HX" )
+//                 [ "=" ] [ dash ] power [ dash ] unit_kind [ coast ] ;
+// (Surrender: `Fleet – London – Hold Exchange = England - Army`; the dashes are separators)
+fn hold_exchange<'a>(_map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command> {
+    let (rest, _) = one_of(
+        &["hold exchange", "hold exch", "h exchange", "h exch", "hx"],
+        "HOLD EXCHANGE",
+    )(opt_dash(i))?;
+    let rest = blanks(rest);
+    let rest = rest.strip_prefix('=').unwrap_or(rest);
+    let (rest, p) = cut(expect("a power", power)(opt_dash(rest)))?;
+    let (rest, kind) = cut(expect("a unit type (A or F)", unit_kind)(opt_dash(rest)))?;
+    // A coast for the new fleet: `F/sc`, `F (sc)`.
+    let (rest, coast) = match blanks(rest).strip_prefix('/') {
+        Some(after) => {
+            let (r, w) = cut(expect("a coast", super::lexeme::name_word)(after))?;
+            match crate::map::Coast::from_text(w) {
+                Some(c) => (r, Some(c)),
+                None => return super::lexeme::failure(after, Why::BadCoast(w.to_string())),
+            }
+        }
+        None => match blanks(rest).strip_prefix('(') {
+            Some(after) => {
+                let close = after.find(')').unwrap_or(after.len());
+                let inner = after.get(..close).unwrap_or("");
+                match crate::map::Coast::from_text(inner) {
+                    Some(c) => (after.get(close + 1..).unwrap_or(""), Some(c)),
+                    None => {
+                        return super::lexeme::failure(after, Why::BadCoast(inner.to_string()));
+                    }
+                }
+            }
+            None => (rest, None),
+        },
+    };
+    let (rest, _) = cut(end_of_line(rest))?;
+    Ok((
+        rest,
+        Command::Variant(VariantCommand::HoldExchange {
+            unit: u,
+            power: p,
+            kind,
+            coast,
+        }),
+    ))
+}
+
+/// Reads a [`Location`] (for the variant module's `PERMIT` orders).
+pub(crate) fn destination<'a>(map: &Map, i: &'a str) -> PResult<'a, Location> {
+    expect("a province", |j| location(map, j))(i)
+}

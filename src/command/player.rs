@@ -1,0 +1,484 @@
+//! Player commands (grammar/player.md): the njudge words for joining, watching, listing and
+//! setting one's own options. Press blocks are in [`super::press`].
+
+use std::fmt;
+
+use crate::map::Power;
+
+use super::lexeme::{
+    Date, GameName, PResult, Why, blanks, cut, date, end_of_line, expect, fail, game_name, keyword,
+    name_word, number, one_of, password, power_list, power_or_initial, token,
+};
+
+/// Who signs on: a power (by its initial), a new player joining a forming game (`?`), the
+/// master (`M`) or an observer (`O`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SignonAs {
+    Power(Power),
+    Join,
+    Master,
+    Observer,
+}
+
+impl fmt::Display for SignonAs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SignonAs::Power(p) => write!(f, "{}", p.initial()),
+            SignonAs::Join => f.write_str("?"),
+            SignonAs::Master => f.write_str("M"),
+            SignonAs::Observer => f.write_str("O"),
+        }
+    }
+}
+
+/// One player command, typed.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum PlayerCommand {
+    Help,
+    Version,
+    /// `LIST` (no game), `LIST game`.
+    List {
+        game: Option<GameName>,
+    },
+    /// `LIST FULL`.
+    ListFull,
+    Summary {
+        game: GameName,
+    },
+    History {
+        game: GameName,
+        from: Option<Date>,
+        to: Option<Date>,
+        lines: Option<u32>,
+    },
+    /// `CREATE ?game password [variant] [options]`; variant and options are words, checked
+    /// later by the game layer.
+    Create {
+        game: GameName,
+        password: String,
+        variant: Option<String>,
+        options: Vec<String>,
+    },
+    Signon {
+        who: SignonAs,
+        game: GameName,
+        password: String,
+    },
+    /// `OBSERVE game password` (also `WATCH`).
+    Observe {
+        game: GameName,
+        password: String,
+    },
+    SetPassword {
+        password: String,
+    },
+    SetAddress {
+        address: String,
+    },
+    SetWait,
+    SetNoWait,
+    SetAbsence {
+        from: Date,
+        to: Option<Date>,
+    },
+    /// `SET DRAW` (empty: a draw among all survivors) or `SET DRAW powers`.
+    SetDraw {
+        powers: Vec<Power>,
+    },
+    SetNoDraw,
+    SetConcede {
+        to: Power,
+    },
+    SetPreference {
+        powers: Vec<Power>,
+    },
+    Resign,
+    Signoff,
+    Clear,
+}
+
+fn names(ps: &[Power]) -> String {
+    ps.iter().map(|p| p.name()).collect::<Vec<_>>().join(" ")
+}
+
+impl PlayerCommand {
+    /// The normalised echo, which reads back as the same command.
+    pub fn render(&self) -> String {
+        match self {
+            PlayerCommand::Help => "HELP".into(),
+            PlayerCommand::Version => "VERSION".into(),
+            PlayerCommand::List { game: None } => "LIST".into(),
+            PlayerCommand::List { game: Some(g) } => format!("LIST {g}"),
+            PlayerCommand::ListFull => "LIST FULL".into(),
+            PlayerCommand::Summary { game } => format!("SUMMARY {game}"),
+            PlayerCommand::History {
+                game,
+                from,
+                to,
+                lines,
+            } => {
+                let mut s = format!("HISTORY {game}");
+                if let Some(d) = from {
+                    s.push_str(&format!(" FROM {d}"));
+                }
+                if let Some(d) = to {
+                    s.push_str(&format!(" TO {d}"));
+                }
+                if let Some(n) = lines {
+                    s.push_str(&format!(" LINES {n}"));
+                }
+                s
+            }
+            PlayerCommand::Create {
+                game,
+                password,
+                variant,
+                options,
+            } => {
+                let mut s = format!("CREATE ?{game} {password}");
+                if let Some(v) = variant {
+                    s.push(' ');
+                    s.push_str(v);
+                }
+                for o in options {
+                    s.push(' ');
+                    s.push_str(o);
+                }
+                s
+            }
+            PlayerCommand::Signon {
+                who,
+                game,
+                password,
+            } => format!("SIGNON {who}{game} {password}"),
+            PlayerCommand::Observe { game, password } => format!("OBSERVE {game} {password}"),
+            PlayerCommand::SetPassword { password } => format!("SET PASSWORD {password}"),
+            PlayerCommand::SetAddress { address } => format!("SET ADDRESS {address}"),
+            PlayerCommand::SetWait => "SET WAIT".into(),
+            PlayerCommand::SetNoWait => "SET NOWAIT".into(),
+            PlayerCommand::SetAbsence { from, to: None } => format!("SET ABSENCE {from}"),
+            PlayerCommand::SetAbsence { from, to: Some(t) } => {
+                format!("SET ABSENCE {from} TO {t}")
+            }
+            PlayerCommand::SetDraw { powers } if powers.is_empty() => "SET DRAW".into(),
+            PlayerCommand::SetDraw { powers } => format!("SET DRAW {}", names(powers)),
+            PlayerCommand::SetNoDraw => "SET NODRAW".into(),
+            PlayerCommand::SetConcede { to } => format!("SET CONCEDE {to}"),
+            PlayerCommand::SetPreference { powers } => {
+                format!("SET PREFERENCE {}", names(powers))
+            }
+            PlayerCommand::Resign => "RESIGN".into(),
+            PlayerCommand::Signoff => "SIGNOFF".into(),
+            PlayerCommand::Clear => "CLEAR".into(),
+        }
+    }
+
+    /// Whether this is one of the commands a message may hold only once (njudge).
+    pub fn is_signon(&self) -> bool {
+        matches!(
+            self,
+            PlayerCommand::Signon { .. }
+                | PlayerCommand::Create { .. }
+                | PlayerCommand::Observe { .. }
+        )
+    }
+}
+
+/// The first words of player commands (`SET` is shared with the master's settings).
+pub(crate) const KEYWORDS: &[&str] = &[
+    "help", "version", "list", "summary", "history", "create", "signon", "sign", "observe",
+    "watch", "resign", "signoff", "clear",
+];
+
+// player_command = "HELP" | "VERSION" | list | summary | history | create | signon
+//                | observe | "RESIGN" | "SIGNOFF" | "CLEAR" ;
+pub(crate) fn player_command(i: &str) -> PResult<'_, PlayerCommand> {
+    let start = blanks(i);
+    let first = start.split(' ').next().unwrap_or("").to_ascii_lowercase();
+    let (rest, cmd) = match first.as_str() {
+        "help" => (keyword("help")(start)?.0, PlayerCommand::Help),
+        "version" => (keyword("version")(start)?.0, PlayerCommand::Version),
+        "resign" => (keyword("resign")(start)?.0, PlayerCommand::Resign),
+        "clear" => (keyword("clear")(start)?.0, PlayerCommand::Clear),
+        "list" => list(start)?,
+        "summary" => {
+            let (r, _) = keyword("summary")(start)?;
+            let (r, g) = cut(game_name(r))?;
+            (r, PlayerCommand::Summary { game: g })
+        }
+        "history" => history(start)?,
+        "create" => create(start)?,
+        "observe" | "watch" => {
+            let (r, _) = one_of(&["observe", "watch"], "OBSERVE")(start)?;
+            let (r, g) = cut(game_name(r))?;
+            let (r, pw) = cut(password(r))?;
+            (
+                r,
+                PlayerCommand::Observe {
+                    game: g,
+                    password: pw,
+                },
+            )
+        }
+        _ => {
+            if let Ok((r, _)) = keyword("sign off")(start) {
+                (r, PlayerCommand::Signoff)
+            } else if let Ok((r, _)) = keyword("sign on")(start) {
+                signon(r)?
+            } else {
+                return fail(start, Why::Expected("a player command"));
+            }
+        }
+    };
+    let (rest, _) = cut(end_of_line(rest))?;
+    Ok((rest, cmd))
+}
+
+// list = "LIST" [ "FULL" | game_name ] ;
+fn list(i: &str) -> PResult<'_, PlayerCommand> {
+    let (r, _) = keyword("list")(i)?;
+    if let Ok((r, _)) = keyword("full")(r) {
+        return Ok((r, PlayerCommand::ListFull));
+    }
+    if end_of_line(r).is_ok() {
+        return Ok((r, PlayerCommand::List { game: None }));
+    }
+    let (r, g) = cut(game_name(r))?;
+    Ok((r, PlayerCommand::List { game: Some(g) }))
+}
+
+// history = "HISTORY" game_name [ "FROM" date ] [ "TO" date ] [ "LINES" number ] ;
+fn history(i: &str) -> PResult<'_, PlayerCommand> {
+    let (r, _) = keyword("history")(i)?;
+    let (mut r, game) = cut(game_name(r))?;
+    let (mut from, mut to, mut lines) = (None, None, None);
+    if let Ok((a, _)) = keyword("from")(r) {
+        let (a, d) = cut(date(a))?;
+        from = Some(d);
+        r = a;
+    }
+    if let Ok((a, _)) = keyword("to")(r) {
+        let (a, d) = cut(date(a))?;
+        to = Some(d);
+        r = a;
+    }
+    if let Ok((a, _)) = keyword("lines")(r) {
+        let (a, n) = cut(expect("a number of lines", number)(a))?;
+        lines = Some(n);
+        r = a;
+    }
+    Ok((
+        r,
+        PlayerCommand::History {
+            game,
+            from,
+            to,
+            lines,
+        },
+    ))
+}
+
+// create = "CREATE" "?" game_name password [ variant_name { option } ] ;
+fn create(i: &str) -> PResult<'_, PlayerCommand> {
+    let (r, _) = keyword("create")(i)?;
+    let r = blanks(r);
+    let r = r.strip_prefix('?').unwrap_or(r);
+    let (r, game) = cut(game_name(r))?;
+    let (mut r, pw) = cut(password(r))?;
+    let mut words = Vec::new();
+    while let Ok((a, w)) = name_word(r) {
+        words.push(w.to_ascii_lowercase());
+        r = a;
+    }
+    let mut words = words.into_iter();
+    let variant = words.next();
+    Ok((
+        r,
+        PlayerCommand::Create {
+            game,
+            password: pw,
+            variant,
+            options: words.collect(),
+        },
+    ))
+}
+
+// signon = ( "SIGNON" | "SIGN ON" ) signon_id password ;
+// signon_id = ( initial | "?" | "M" | "O" ) game_name ;   (`Fgame`, `?game`, `Mgame`)
+fn signon(i: &str) -> PResult<'_, PlayerCommand> {
+    let start = blanks(i);
+    let (r, id) = cut(expect(
+        "a power initial and a game name (like Fgame)",
+        token,
+    )(start))?;
+    let mut chars = id.chars();
+    let first = chars.next().unwrap_or(' ');
+    let who = match first.to_ascii_uppercase() {
+        '?' => Some(SignonAs::Join),
+        'M' => Some(SignonAs::Master),
+        'O' => Some(SignonAs::Observer),
+        c => Power::from_initial(c).map(SignonAs::Power),
+    };
+    let (Some(who), Some(game)) = (who, GameName::new(chars.as_str())) else {
+        return super::lexeme::failure(
+            start,
+            Why::Expected("a power initial and a game name (like Fgame)"),
+        );
+    };
+    let (r, pw) = cut(password(r))?;
+    Ok((
+        r,
+        PlayerCommand::Signon {
+            who,
+            game,
+            password: pw,
+        },
+    ))
+}
+
+// player_setting = "PASSWORD" password | "ADDRESS" address | "WAIT" | "NOWAIT"
+//                | "ABSENCE" date [ "TO" date ] | "DRAW" [ power_list ] | "NODRAW"
+//                | "CONCEDE" power | "PREFERENCE" power_list ;   (after SET)
+pub(crate) fn player_setting(i: &str) -> PResult<'_, PlayerCommand> {
+    let start = blanks(i);
+    let (r, w) = one_of(
+        &[
+            "password",
+            "address",
+            "no wait",
+            "wait",
+            "absence",
+            "no draw",
+            "draw",
+            "concede",
+            "preference",
+            "preferences",
+        ],
+        "a setting",
+    )(start)?;
+    let (r, cmd) = match w {
+        "password" => {
+            let (r, pw) = cut(password(r))?;
+            (r, PlayerCommand::SetPassword { password: pw })
+        }
+        "address" => {
+            let (r, a) = cut(expect("an e-mail address", token)(r))?;
+            if !a.contains('@') {
+                return super::lexeme::failure(blanks(r), Why::Expected("an e-mail address"));
+            }
+            (
+                r,
+                PlayerCommand::SetAddress {
+                    address: a.to_string(),
+                },
+            )
+        }
+        "no wait" => (r, PlayerCommand::SetNoWait),
+        "wait" => (r, PlayerCommand::SetWait),
+        "absence" => {
+            let (r, from) = cut(date(r))?;
+            match keyword("to")(r) {
+                Ok((r, _)) => {
+                    let (r, to) = cut(date(r))?;
+                    (r, PlayerCommand::SetAbsence { from, to: Some(to) })
+                }
+                Err(_) => (r, PlayerCommand::SetAbsence { from, to: None }),
+            }
+        }
+        "no draw" => (r, PlayerCommand::SetNoDraw),
+        "draw" => {
+            if end_of_line(r).is_ok() {
+                (r, PlayerCommand::SetDraw { powers: Vec::new() })
+            } else {
+                let (r, ps) = cut(power_list(r))?;
+                (r, PlayerCommand::SetDraw { powers: ps })
+            }
+        }
+        "concede" => {
+            let (r, p) = cut(expect("a power", power_or_initial)(r))?;
+            (r, PlayerCommand::SetConcede { to: p })
+        }
+        _ => {
+            let (r, ps) = cut(power_list(r))?;
+            (r, PlayerCommand::SetPreference { powers: ps })
+        }
+    };
+    let (r, _) = cut(end_of_line(r))?;
+    Ok((r, cmd))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    macro_rules! pc {
+        ($name:ident, $text:expr, $want:expr) => {
+            #[test]
+            fn $name() {
+                let got = player_command($text).map(|(_, c)| c.render());
+                assert_eq!(got.ok().as_deref(), $want);
+            }
+        };
+    }
+
+    pc!(help, "help", Some("HELP"));
+    pc!(list_none, "LIST", Some("LIST"));
+    pc!(list_game, "list Alpha", Some("LIST alpha"));
+    pc!(list_full, "list full", Some("LIST FULL"));
+    pc!(summary, "summary alpha", Some("SUMMARY alpha"));
+    pc!(
+        history,
+        "history alpha from dec 1 2025 to 2026-01-31 lines 500",
+        Some("HISTORY alpha FROM 2025-12-01 TO 2026-01-31 LINES 500")
+    );
+    pc!(
+        create,
+        "create ?Beta Secret standard gunboat",
+        Some("CREATE ?beta Secret standard gunboat")
+    );
+    pc!(signon, "signon Fgame pw", Some("SIGNON Fgame pw"));
+    pc!(signon_split, "SIGN ON egame pw", Some("SIGNON Egame pw"));
+    pc!(signon_join, "signon ?game pw", Some("SIGNON ?game pw"));
+    pc!(signon_master, "signon mgame pw", Some("SIGNON Mgame pw"));
+    pc!(signon_bad_initial, "signon xgame pw", None);
+    pc!(signon_no_password, "signon fgame", None);
+    pc!(observe, "watch game pw", Some("OBSERVE game pw"));
+    pc!(signoff_split, "sign off", Some("SIGNOFF"));
+    pc!(help_trailing, "help me", None);
+
+    macro_rules! ps {
+        ($name:ident, $text:expr, $want:expr) => {
+            #[test]
+            fn $name() {
+                let got = player_setting($text).map(|(_, c)| c.render());
+                assert_eq!(got.ok().as_deref(), $want);
+            }
+        };
+    }
+
+    ps!(set_draw_all, "draw", Some("SET DRAW"));
+    ps!(
+        set_draw_some,
+        "draw AEF",
+        Some("SET DRAW Austria England France")
+    );
+    ps!(set_nodraw, "no draw", Some("SET NODRAW"));
+    ps!(set_concede, "concede F", Some("SET CONCEDE France"));
+    ps!(
+        set_pref,
+        "preference ERFGTAI",
+        Some("SET PREFERENCE England Russia France Germany Turkey Austria Italy")
+    );
+    ps!(
+        set_absence,
+        "absence dec 24 to dec 27",
+        Some("SET ABSENCE Dec 24 TO Dec 27")
+    );
+    ps!(
+        set_address,
+        "address me@example.org",
+        Some("SET ADDRESS me@example.org")
+    );
+    ps!(set_address_bad, "address nowhere", None);
+}

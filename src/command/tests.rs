@@ -1,0 +1,325 @@
+//! Message-level tests: framing, splitting, errors, context.
+
+use super::*;
+
+fn map() -> &'static Map {
+    Map::standard().unwrap()
+}
+
+fn replies(text: &str) -> Vec<String> {
+    parse_message(text, map())
+        .iter()
+        .map(|r| r.reply(map()))
+        .collect()
+}
+
+fn one(text: &str) -> String {
+    let r = replies(text);
+    assert_eq!(r.len(), 1, "{r:?}");
+    r.into_iter().next().unwrap()
+}
+
+macro_rules! line {
+    ($name:ident, $text:expr, $want:expr) => {
+        #[test]
+        fn $name() {
+            assert_eq!(one($text), $want);
+        }
+    };
+}
+
+line!(hold_short, "a par h", "OK A Par H");
+line!(hold_word, "Army Paris HOLDS", "OK A Par H");
+line!(hold_stand, "F Brest stand", "OK F Bre H");
+line!(move_dash, "A Par-Bur", "OK A Par - Bur");
+line!(move_arrow, "A par -> bur", "OK A Par - Bur");
+line!(move_words, "army paris moves to burgundy", "OK A Par - Bur");
+line!(move_to, "A Par to Bur", "OK A Par - Bur");
+line!(move_m, "A Par M Bur", "OK A Par - Bur");
+line!(move_en_dash, "A Par \u{2013} Bur", "OK A Par - Bur");
+line!(move_no_kind, "par - bur", "OK Par - Bur");
+line!(move_coast, "F Mao - Spa(nc)", "OK F MAO - Spa/nc");
+line!(
+    move_coast_long,
+    "F Mid-Atlantic Ocean - Spain (north coast)",
+    "OK F MAO - Spa/nc"
+);
+line!(
+    move_coast_slash_long,
+    "F Gulf of Bothnia - St. Petersburg/south coast",
+    "OK F BOT - StP/sc"
+);
+line!(move_alias, "F Gol - Tyn", "OK F LYO - TYS");
+line!(
+    move_via,
+    "A Lon - Nwy via convoy",
+    "OK A Lon - Nwy via convoy"
+);
+line!(move_route, "A lon-nth-nwy", "OK A Lon - NTH - Nwy");
+line!(
+    move_route_long,
+    "A Tun - Tys - Lyo - Mar",
+    "OK A Tun - TYS - LYO - Mar"
+);
+line!(support_hold, "A Mar S A Par", "OK A Mar S A Par");
+line!(support_hold_h, "A Mar supports Par H", "OK A Mar S Par");
+line!(
+    support_move,
+    "a mar s a par - bur",
+    "OK A Mar S A Par - Bur"
+);
+line!(
+    support_move_words,
+    "Army Marseilles Supports Army Paris Moves To Burgundy",
+    "OK A Mar S A Par - Bur"
+);
+line!(convoy, "F Nth C A Lon - Nwy", "OK F NTH C A Lon - Nwy");
+line!(
+    support_from_lyon,
+    "F Gulf of Lyon S F Wes - Tys",
+    "OK F LYO S F WES - TYS"
+);
+line!(
+    convoy_words,
+    "fleet north sea convoys army london to norway",
+    "OK F NTH C A Lon - Nwy"
+);
+line!(convoy_t, "F nth t lon - nwy", "OK F NTH C Lon - Nwy");
+line!(retreat_disband, "A Bur D", "OK A Bur D");
+line!(retreat_disband_word, "A Bur DISBAND", "OK A Bur D");
+line!(build_prefix, "BUILD A par", "OK Build A Par");
+line!(build_b, "B F bre", "OK Build F Bre");
+line!(build_plus, "+A par", "OK Build A Par");
+line!(build_coast, "build f stp/nc", "OK Build F StP/nc");
+line!(remove_prefix, "REMOVE F bre", "OK Remove F Bre");
+line!(remove_r, "R F bre", "OK Remove F Bre");
+line!(remove_minus, "-F bre", "OK Remove F Bre");
+line!(disband_prefix, "D A Par", "OK A Par D");
+line!(waive, "WAIVE", "OK Waive");
+line!(bullet, "- A Par - Bur", "OK A Par - Bur");
+line!(numbered, "2) F Nth C A Lon - Nwy", "OK F NTH C A Lon - Nwy");
+line!(trailing_dot, "A Par - Bur.", "OK A Par - Bur");
+line!(tabs, "A\tPar\t-\tBur", "OK A Par - Bur");
+line!(nbsp, "A\u{a0}Par&nbsp;-&nbsp;Bur", "OK A Par - Bur");
+line!(
+    hold_exchange,
+    "Fleet London Hold Exchange = England Army",
+    "OK F Lon HOLD EXCHANGE England A"
+);
+line!(
+    hold_exchange_dashes,
+    "Fleet \u{2013} London \u{2013} Hold Exchange = England - Army",
+    "OK F Lon HOLD EXCHANGE England A"
+);
+line!(
+    hold_exchange_short,
+    "F Lon H EXCH ENG F",
+    "OK F Lon HOLD EXCHANGE England F"
+);
+line!(
+    hold_exchange_hx,
+    "A Par HX france F/sc",
+    "OK A Par HOLD EXCHANGE France F/sc"
+);
+line!(soi_in_place, "A Bur SOI", "OK A Bur SOI");
+line!(soi_adjacent, "A Bur SOI Bel", "OK A Bur SOI Bel");
+line!(
+    support_soi,
+    "A Mar S A Bur SOI Bel",
+    "OK A Mar S A Bur SOI Bel"
+);
+
+line!(
+    err_province,
+    "A Par - Bru",
+    "ERROR UNKNOWN-PROVINCE: line 1: \"A Par - Bru\": no province called \"Bru\"; did you mean Bur (Burgundy)?"
+);
+line!(
+    err_coast,
+    "F Mao - Por/nc",
+    "ERROR NO-SUCH-COAST: line 1: \"F Mao - Por/nc\": Portugal has no north coast"
+);
+line!(
+    err_bad_coast,
+    "F Mao - Spa/xc",
+    "ERROR BAD-COAST: line 1: \"F Mao - Spa/xc\": \"xc\" is not a coast; write nc, sc or ec (or north coast, south coast, east coast)"
+);
+line!(
+    err_trailing,
+    "A Par - Bur now",
+    "ERROR SYNTAX: line 1: \"A Par - Bur now\": expected the end of the line after \"Bur\", found \"now\""
+);
+line!(
+    err_after_unit,
+    "A Par",
+    "ERROR SYNTAX: line 1: \"A Par\": expected an order after the unit (H, -, S, C or D) after \"Par\", found the end of the line"
+);
+line!(
+    err_support_target,
+    "A Mar S A Xyz",
+    "ERROR UNKNOWN-PROVINCE: line 1: \"A Mar S A Xyz\": no province called \"Xyz\""
+);
+line!(
+    err_unknown_command,
+    "HLEP",
+    "ERROR UNKNOWN-COMMAND: line 1: \"HLEP\": \"HLEP\" is not a command, and no province is called that; did you mean HELP?"
+);
+line!(
+    err_vote,
+    "VOTE Frnace 2",
+    "ERROR SRV-E7: line 1: cannot read the ballot \"VOTE Frnace 2\". Ballot not recorded."
+);
+line!(
+    err_dwo,
+    "DWO Frnace",
+    "ERROR FD-E3: line 1: Frnace is not a power still in this game."
+);
+line!(
+    err_enter,
+    "ENTER MDT WITH Atlantis",
+    "ERROR IR-X2: line 1: Atlantis is not another power in this game."
+);
+line!(
+    err_set,
+    "SET COLOUR blue",
+    "ERROR SYNTAX: line 1: \"SET COLOUR blue\": expected a setting after SET (PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE, DEADLINE, GRACE, START, NMR, PRESS, PARTIAL, OBSERVER, VARIANT or CENTRES) after \"SET\", found \"COLOUR blue\""
+);
+line!(
+    err_endpress,
+    "ENDPRESS",
+    "ERROR NO-PRESS-OPEN: line 1: \"ENDPRESS\": ENDPRESS without a PRESS or BROADCAST before it"
+);
+line!(
+    err_date,
+    "SET DEADLINE Feb 30 2026",
+    "ERROR BAD-DATE: line 1: \"SET DEADLINE Feb 30 2026\": cannot read the date \"Feb 30 2026\"; write it like 2026-12-01 23:00 or Dec 1 2026 23:00"
+);
+
+#[test]
+fn several_orders_on_one_line() {
+    assert_eq!(
+        replies("A Par - Bur, A Mar - Spa; F Bre - Mao"),
+        vec!["OK A Par - Bur", "OK A Mar - Spa", "OK F Bre - MAO"]
+    );
+}
+
+#[test]
+fn one_bad_order_on_a_shared_line_leaves_the_others() {
+    let r = replies("A Par - Bur, A Mar - Spx");
+    assert_eq!(r.len(), 2);
+    assert_eq!(r[0], "OK A Par - Bur");
+    assert!(r[1].starts_with("ERROR UNKNOWN-PROVINCE: line 1: \"A Mar - Spx\""));
+}
+
+#[test]
+fn prose_with_commas_is_one_error() {
+    let r = replies("Hello team, here are my orders");
+    assert_eq!(r.len(), 1);
+    assert!(r[0].starts_with("ERROR UNKNOWN-COMMAND"), "{}", r[0]);
+}
+
+#[test]
+fn framing_skips_quotes_comments_and_stops_at_signature() {
+    let text = "signon fgame pw\r\n> A Par - Bur\r\n// note to self\r\nA Par - Pic\r\n-- \r\nA Mar - Spa\r\n";
+    assert_eq!(replies(text), vec!["OK SIGNON Fgame pw", "OK A Par - Pic"]);
+}
+
+#[test]
+fn signoff_stops_reading() {
+    assert_eq!(
+        replies("A Par H\nSIGN OFF\nA Mar H"),
+        vec!["OK A Par H", "OK SIGNOFF"]
+    );
+}
+
+#[test]
+fn second_signon_is_refused() {
+    let r = replies("signon fgame a\nsignon egame b");
+    assert_eq!(r[0], "OK SIGNON Fgame a");
+    assert!(r[1].starts_with("ERROR SECOND-SIGNON: line 2"));
+}
+
+#[test]
+fn press_block_is_counted_and_not_parsed() {
+    let text = "press to ef grey\nA Par - Bur? No way.\n// dropped\n\nLove, F\nendpress\nA Par H";
+    assert_eq!(
+        replies(text),
+        vec!["OK PRESS TO England France GREY (3 lines)", "OK A Par H"]
+    );
+    let r = parse_message(text, map());
+    let Ok(Command::Press(p)) = &r[0].outcome else {
+        panic!()
+    };
+    assert_eq!(p.body, vec!["A Par - Bur? No way.", "", "Love, F"]);
+}
+
+#[test]
+fn unterminated_press_runs_to_the_end() {
+    assert_eq!(
+        replies("broadcast\nhi all\n-- \nme"),
+        vec!["OK BROADCAST (1 line; no ENDBROADCAST before the end of the message)"]
+    );
+}
+
+#[test]
+fn ballots_are_read_out_of_press_to_the_master() {
+    let text = "press to m\nHere is my vote.\nVOTE France 2, Germany 1\nendpress";
+    assert_eq!(
+        replies(text),
+        vec!["OK PRESS TO M (1 line)", "OK VOTE France 2, Germany 1"]
+    );
+    let cx = ParseContext {
+        phase: None,
+        variant: Some(VariantName::Standard),
+    };
+    let r = parse_message_with(text, map(), &cx);
+    assert_eq!(r.len(), 1);
+}
+
+#[test]
+fn phase_context_decides_retreat_and_removal() {
+    let cx = ParseContext {
+        phase: Some(PhaseKind::Retreat),
+        variant: None,
+    };
+    let r = parse_command("A Bur - Gas", map(), &cx).unwrap();
+    assert!(matches!(
+        r,
+        Command::Order(OrderCommand {
+            order: Order::Retreat { .. },
+            ..
+        })
+    ));
+    let cx = ParseContext {
+        phase: Some(PhaseKind::Adjustment),
+        variant: None,
+    };
+    let r = parse_command("disband a par", map(), &cx).unwrap();
+    assert!(matches!(
+        r,
+        Command::Order(OrderCommand {
+            order: Order::Remove { .. },
+            ..
+        })
+    ));
+}
+
+#[test]
+fn no_province_name_swallows_an_order_keyword() {
+    // Province names are matched longest-first over several words; no province followed by
+    // an order keyword may read as another province.
+    let keywords = [
+        "h", "s", "c", "d", "r", "m", "t", "to", "hold", "holds", "stand", "support", "supports",
+        "convoy", "convoys", "move", "moves", "via", "by", "disband", "remove", "build", "soi",
+        "hx", "a", "f", "army", "fleet", "and",
+    ];
+    let m = map();
+    for p in m.province_ids() {
+        for name in [m.code(p).to_string(), m.province(p).name.clone()] {
+            for k in keywords.iter().filter(|k| k.len() > 1) {
+                let joined = format!("{name} {k}");
+                assert_eq!(m.find_province(&joined), None, "{joined}");
+            }
+        }
+    }
+}
