@@ -30,9 +30,13 @@
     )
 )]
 
+pub mod bulletin;
 pub mod cases;
 pub mod command;
+pub mod game;
+pub mod judge;
 pub mod mail;
 pub mod map;
 pub mod rules;
 pub mod sim;
+pub mod store;

@@ -14,7 +14,9 @@ use std::sync::LazyLock;
 pub use load::MapError;
 
 /// One of the seven great powers of the standard game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Power {
     Austria,
     England,
@@ -130,7 +132,9 @@ pub enum Terrain {
 }
 
 /// One coast of a split-coast province (Bulgaria, Spain, St Petersburg).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Coast {
     North,
     South,
@@ -173,7 +177,9 @@ impl Coast {
 }
 
 /// A province, by its index in the map (the map sorts provinces by canonical code).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct ProvinceId(u8);
 
 impl ProvinceId {
@@ -184,7 +190,9 @@ impl ProvinceId {
 }
 
 /// Where a unit stands or goes: a province and, on a split-coast province, a coast.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct Location {
     pub province: ProvinceId,
     pub coast: Option<Coast>,

@@ -103,6 +103,47 @@ pub fn check_movement_orders(
     out
 }
 
+/// Checks one power's new orders for any phase, in the order given, against the position
+/// and the orders already accepted before them (`standing`): for each new order, the
+/// reason it would be refused, or None. Adjustment orders are checked as a set (a second
+/// build beyond the count is refused).
+pub fn check_orders(
+    map: &Map,
+    rules: &dyn Rules,
+    position: &Position,
+    standing: &[PowerOrder],
+    new: &[PowerOrder],
+) -> Vec<Option<Refusal>> {
+    match position.phase.kind {
+        PhaseKind::Movement => check_movement_orders(map, rules, position, new),
+        PhaseKind::Retreat | PhaseKind::Adjustment => {
+            let mut accepted: Vec<PowerOrder> = standing.to_vec();
+            let mut out = Vec::with_capacity(new.len());
+            for po in new {
+                let mut trial = accepted.clone();
+                if position.phase.kind == PhaseKind::Retreat {
+                    // A new retreat order for a unit replaces the standing one.
+                    let unit = po.order.unit().map(|u| u.province());
+                    trial.retain(|o| o.order.unit().map(|u| u.province()) != unit);
+                }
+                trial.push(*po);
+                let outcome = adjudicate(map, rules, position, &trial);
+                let refusal = outcome.results.iter().find_map(|r| match &r.failure {
+                    Some(Failure::Illegal(refusal)) if r.given && r.order == po.order => {
+                        Some(refusal.clone())
+                    }
+                    _ => None,
+                });
+                if refusal.is_none() {
+                    accepted = trial;
+                }
+                out.push(refusal);
+            }
+            out
+        }
+    }
+}
+
 /// The position at the start of the next phase that needs orders.
 pub fn next_phase(map: &Map, rules: &dyn Rules, after: &Position) -> Position {
     let mut next = after.clone();

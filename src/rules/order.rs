@@ -7,7 +7,7 @@ use crate::map::{Location, Map, Power, ProvinceId};
 use super::position::UnitKind;
 
 /// A unit as an order names it: a location, and the kind when the player wrote it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct UnitSpec {
     pub kind: Option<UnitKind>,
     pub location: Location,
@@ -24,7 +24,7 @@ impl UnitSpec {
 }
 
 /// One order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Order {
     /// `A Par H`
     Hold { unit: UnitSpec },
@@ -115,7 +115,7 @@ impl Order {
 }
 
 /// An order and the power that gave it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct PowerOrder {
     pub power: Power,
     pub order: Order,

@@ -5,7 +5,9 @@ use std::fmt;
 use crate::map::{Location, Map, Power, ProvinceId, UnitKindData};
 
 /// Army or fleet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum UnitKind {
     Army,
     Fleet,
@@ -30,7 +32,9 @@ impl UnitKind {
 }
 
 /// Who a unit belongs to (H12): a power, or nobody (a neutral unit, which always holds).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Owner {
     Power(Power),
     Neutral,
@@ -55,7 +59,9 @@ impl fmt::Display for Owner {
 }
 
 /// A unit on the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct Unit {
     pub owner: Owner,
     pub kind: UnitKind,
@@ -74,7 +80,9 @@ impl Unit {
 }
 
 /// Spring, Fall or Winter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum Season {
     Spring,
     Fall,
@@ -82,7 +90,9 @@ pub enum Season {
 }
 
 /// What is ordered in a phase.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum PhaseKind {
     Movement,
     Retreat,
@@ -90,7 +100,9 @@ pub enum PhaseKind {
 }
 
 /// A phase of the game, written as njudge writes it: `S1901M`, `F1901R`, `W1901A`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct Phase {
     pub year: u16,
     pub season: Season,
@@ -158,7 +170,7 @@ impl fmt::Display for Phase {
 }
 
 /// A unit dislodged in the movement phase, waiting for its retreat order.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DislodgedUnit {
     pub unit: Unit,
     /// The province the dislodging unit came from.
@@ -169,7 +181,7 @@ pub struct DislodgedUnit {
 }
 
 /// Everything the adjudicator needs to know about the board at the start of a phase.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Position {
     pub phase: Phase,
     /// Units on the board, at most one per province.

@@ -1,0 +1,232 @@
+//! The judge: one incoming message (or one instant of time) in, the state change and every
+//! mail to send out, inside one SQLite transaction.
+//!
+//! [`Judge::handle`] records the message's key (a second copy is a no-op), reads its
+//! commands, applies them to the games they name and queues the reply and any bulletins in
+//! the outbox. [`Judge::tick`] processes the games whose deadlines have come. Nothing is
+//! sent here and no clock is read: `now` is a parameter.
+
+mod password;
+mod process;
+mod replies;
+mod session;
+
+use chrono::{DateTime, Utc};
+
+use crate::map::Map;
+use crate::store::{NewMail, QueuedMail, Store, StoreError};
+
+pub use password::PasswordCost;
+
+/// The judge's identity and defaults (from `judge.toml`).
+#[derive(Clone, Debug)]
+pub struct JudgeConfig {
+    /// The judge's short name, in subjects and bulletins: `DIP`.
+    pub name: String,
+    /// The judge's mail address.
+    pub address: String,
+    /// The seed for salts and power assignment (the CLI passes randomness; tests a
+    /// constant).
+    pub seed: u64,
+    pub password_cost: PasswordCost,
+    /// Default deadline settings for new games.
+    pub deadlines: crate::game::DeadlineSettings,
+    /// Default time zone for new games.
+    pub time_zone: String,
+}
+
+impl Default for JudgeConfig {
+    fn default() -> Self {
+        JudgeConfig {
+            name: "DIP".to_string(),
+            address: "judge@example.test".to_string(),
+            seed: 1901,
+            password_cost: PasswordCost::default(),
+            deadlines: crate::game::DeadlineSettings::default(),
+            time_zone: "UTC".to_string(),
+        }
+    }
+}
+
+/// One incoming message, as the mail layer hands it over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Incoming {
+    /// The Message-ID, or a fallback key when the mail had none.
+    pub key: String,
+    /// The Message-ID as sent (for In-Reply-To), if any.
+    pub message_id: Option<String>,
+    pub from: String,
+    pub reply_to: Option<String>,
+    pub subject: String,
+    pub text: String,
+    /// The body was cut at the size cap.
+    pub size_capped: bool,
+}
+
+impl Incoming {
+    /// Where replies go: Reply-To, else From.
+    pub fn reply_address(&self) -> &str {
+        self.reply_to.as_deref().unwrap_or(&self.from)
+    }
+}
+
+/// What handling a message did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Handled {
+    /// Applied; this many mails were queued.
+    Applied { queued: usize, games: Vec<String> },
+    /// The same key was handled before: nothing done.
+    Duplicate,
+}
+
+/// A system failure (never a player's mistake: those are replies).
+#[derive(Debug, thiserror::Error)]
+pub enum JudgeError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("the standard map does not load: {0}")]
+    Map(String),
+}
+
+/// The judge over one database.
+pub struct Judge {
+    map: &'static Map,
+    store: Store,
+    config: JudgeConfig,
+}
+
+impl Judge {
+    pub fn new(store: Store, config: JudgeConfig) -> Result<Judge, JudgeError> {
+        let map = Map::standard().map_err(|e| JudgeError::Map(e.to_string()))?;
+        Ok(Judge { map, store, config })
+    }
+
+    pub fn config(&self) -> &JudgeConfig {
+        &self.config
+    }
+
+    /// Handles one message in one transaction.
+    pub fn handle(&mut self, msg: &Incoming, now: DateTime<Utc>) -> Result<Handled, JudgeError> {
+        let map = self.map;
+        let config = &self.config;
+        self.store.transaction(|tx| {
+            if !tx.record_message(&msg.key, now, &msg.from)? {
+                tracing::info!(key = %msg.key, from = %msg.from, "duplicate message ignored");
+                return Ok(Handled::Duplicate);
+            }
+            let mut s = session::Session::new(map, config, tx, msg, now);
+            s.run()?;
+            let (queued, games) = s.finish()?;
+            tracing::info!(from = %msg.from, games = ?games, queued, "message handled");
+            Ok(Handled::Applied { queued, games })
+        })
+    }
+
+    /// Processes every game whose deadline event has come; returns how many games acted.
+    pub fn tick(&mut self, now: DateTime<Utc>) -> Result<usize, JudgeError> {
+        let map = self.map;
+        let config = &self.config;
+        self.store.transaction(|tx| {
+            let last_tick = tx
+                .get_value("last_tick")?
+                .as_deref()
+                .and_then(crate::store::read_time);
+            // Reminders come before the deadline: look ahead by the reminder window.
+            let horizon = now + chrono::Duration::hours(config.deadlines.reminder_hours.max(0) + 1);
+            let mut acted = 0;
+            for name in tx.games_due(horizon)? {
+                if process::tick_game(map, config, tx, &name, now, last_tick)? {
+                    acted += 1;
+                }
+            }
+            tx.set_value("last_tick", &crate::store::write_time(now))?;
+            Ok(acted)
+        })
+    }
+
+    /// Mail waiting to be sent, oldest first.
+    pub fn queued_mail(&mut self, limit: usize) -> Result<Vec<QueuedMail>, JudgeError> {
+        Ok(self.store.transaction(|tx| tx.queued_mail(limit))?)
+    }
+
+    /// Every mail ever queued (tests, goldens).
+    pub fn all_mail(&mut self) -> Result<Vec<QueuedMail>, JudgeError> {
+        Ok(self.store.transaction(|tx| tx.all_mail())?)
+    }
+
+    pub fn mark_sent(&mut self, id: i64, now: DateTime<Utc>) -> Result<(), JudgeError> {
+        Ok(self.store.transaction(|tx| tx.mark_sent(id, now))?)
+    }
+
+    /// Counts an attempt to send mail `id` before it is made.
+    pub fn bump_attempts(&mut self, id: i64) -> Result<i64, JudgeError> {
+        Ok(self.store.transaction(|tx| tx.bump_attempts(id))?)
+    }
+
+    /// Marks a mail failed for good and tells the master of its game once.
+    pub fn mark_failed(
+        &mut self,
+        id: i64,
+        reason: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), JudgeError> {
+        let judge = self.config.name.clone();
+        Ok(self.store.transaction(|tx| {
+            tx.mark_failed(id, reason)?;
+            let failed = tx.all_mail()?.into_iter().find(|m| m.id == id);
+            if let Some(m) = failed
+                && let Some(game) = m.game.as_deref()
+                && m.audience != "master"
+                && let Some(g) = tx.load_game(game)?
+            {
+                tx.queue_mail(
+                    &NewMail {
+                        game: Some(g.name.clone()),
+                        audience: "master".into(),
+                        recipient: g.master.address.clone(),
+                        subject: format!("{judge}:{} - Undeliverable mail", g.name),
+                        body: format!(
+                            "A mail to {} ({}) could not be delivered:\n{reason}\n",
+                            m.recipient, m.subject
+                        ),
+                        kind: "generated",
+                        in_reply_to: None,
+                    },
+                    now,
+                )?;
+            }
+            Ok::<(), StoreError>(())
+        })?)
+    }
+
+    /// The earliest deadline event of any game.
+    pub fn next_event(&mut self) -> Result<Option<DateTime<Utc>>, JudgeError> {
+        Ok(self.store.transaction(|tx| tx.next_event())?)
+    }
+
+    /// A canonical dump of every game (the golden tests' `state.txt`).
+    pub fn dump_state(&mut self) -> Result<String, JudgeError> {
+        let map = self.map;
+        Ok(self.store.transaction(|tx| {
+            let mut out = String::new();
+            for name in tx.game_names()? {
+                if let Some(g) = tx.load_game(&name)? {
+                    out.push_str(&replies::dump_game(map, &g));
+                }
+            }
+            Ok::<String, StoreError>(out)
+        })?)
+    }
+
+    /// A judge-wide stored value (the daemon keeps its IMAP cursor here).
+    pub fn get_value(&mut self, key: &str) -> Result<Option<String>, JudgeError> {
+        Ok(self.store.transaction(|tx| tx.get_value(key))?)
+    }
+
+    pub fn set_value(&mut self, key: &str, value: &str) -> Result<(), JudgeError> {
+        Ok(self.store.transaction(|tx| tx.set_value(key, value))?)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,356 @@
+//! Running a game's phases: the start of a game, processing a phase into a results
+//! bulletin, the end of a game, and what a clock tick does at each deadline.
+
+use chrono::{DateTime, Utc};
+
+use crate::bulletin::results::{ResultsHeader, render_results, results_subject};
+use crate::game::{self, Audience, DueEvent, Ending, Game, ObserverLevel, Player, Status};
+use crate::map::Map;
+use crate::rules::{self, Standard};
+use crate::store::{NewMail, StoreError, Tx};
+
+use super::JudgeConfig;
+use super::session::format_time;
+
+/// The mails for a list of readers.
+pub(super) fn mails_for(
+    g: &Game,
+    readers: &[Audience],
+    subject: &str,
+    body: &str,
+    in_reply_to: Option<String>,
+) -> Vec<NewMail> {
+    let mut out = Vec::new();
+    for r in readers {
+        match r {
+            Audience::Power(p) => {
+                if let Some(pl) = g.player(*p).filter(|pl| !pl.resigned) {
+                    out.push(NewMail {
+                        game: Some(g.name.clone()),
+                        audience: p.name().to_string(),
+                        recipient: pl.seat.address.clone(),
+                        subject: subject.to_string(),
+                        body: body.to_string(),
+                        kind: "generated",
+                        in_reply_to: in_reply_to.clone(),
+                    });
+                }
+            }
+            Audience::Master => out.push(NewMail {
+                game: Some(g.name.clone()),
+                audience: "master".into(),
+                recipient: g.master.address.clone(),
+                subject: subject.to_string(),
+                body: body.to_string(),
+                kind: "generated",
+                in_reply_to: in_reply_to.clone(),
+            }),
+            Audience::Observers => {
+                for o in &g.observers {
+                    out.push(NewMail {
+                        game: Some(g.name.clone()),
+                        audience: "observer".into(),
+                        recipient: o.clone(),
+                        subject: subject.to_string(),
+                        body: body.to_string(),
+                        kind: "generated",
+                        in_reply_to: in_reply_to.clone(),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Everyone who follows the game: its players, the master and (if allowed) observers.
+pub(super) fn everyone(
+    g: &Game,
+    subject: &str,
+    body: &str,
+    in_reply_to: Option<String>,
+) -> Vec<NewMail> {
+    mails_for(g, &public_readers(g), subject, body, in_reply_to)
+}
+
+fn public_readers(g: &Game) -> Vec<Audience> {
+    let mut readers: Vec<Audience> = g.players.iter().map(|p| Audience::Power(p.power)).collect();
+    readers.push(Audience::Master);
+    if g.settings.press.observers != ObserverLevel::None {
+        readers.push(Audience::Observers);
+    }
+    readers
+}
+
+/// Seven players have joined: assign the powers (seeded), open Spring 1901.
+pub(super) fn start_game(
+    map: &Map,
+    config: &JudgeConfig,
+    tx: &Tx<'_>,
+    g: &mut Game,
+    now: DateTime<Utc>,
+) -> Result<Vec<NewMail>, StoreError> {
+    let assigned = game::assign_powers(&g.joiners, g.seed);
+    g.players = assigned
+        .into_iter()
+        .map(|(power, seat)| Player {
+            power,
+            seat,
+            wait: false,
+            draw: None,
+            abandoned: false,
+            resigned: false,
+            concede: None,
+        })
+        .collect();
+    g.joiners.clear();
+    g.status = Status::Active;
+    g.open_phase(rules::Position::standard_start(map));
+    let d = game::next_deadline(&g.settings.deadlines, g.position.phase.kind, now);
+    g.deadline = Some(d);
+    tx.save_snapshot(g)?;
+    let mut text = format!("Game '{}' has started. The powers are:\n\n", g.name);
+    for p in &g.players {
+        text.push_str(&format!(
+            "  {:<9} {}\n",
+            format!("{}:", p.power),
+            p.seat.address
+        ));
+    }
+    text.push_str(&format!(
+        "\nThe first phase is Movement for Spring of 1901.\nThe deadline for orders will be {}.\n",
+        format_time(g, d)
+    ));
+    text.push_str(&format!(
+        "Sign on with SIGNON <power initial>{} <your password>, e.g. SIGNON E{} for England.\n",
+        g.name, g.name
+    ));
+    let subject = format!("{}:{} - Game starting", config.name, g.name);
+    tx.add_history(&g.name, now, &g.position.phase.to_string(), &subject, &text)?;
+    Ok(everyone(g, &subject, &text, None))
+}
+
+/// Ends the game and announces it.
+pub(super) fn finish(
+    config: &JudgeConfig,
+    tx: &Tx<'_>,
+    g: &mut Game,
+    ending: Ending,
+    now: DateTime<Utc>,
+) -> Result<Vec<NewMail>, StoreError> {
+    let text = format!("{}\n\nThe game '{}' is over.\n", ending.sentence(), g.name);
+    g.status = Status::Finished(ending);
+    g.deadline = None;
+    let subject = format!("{}:{} - Game over", config.name, g.name);
+    tx.add_history(&g.name, now, &g.position.phase.to_string(), &subject, &text)?;
+    Ok(everyone(g, &subject, &text, None))
+}
+
+fn header(config: &JudgeConfig, g: &Game, next_deadline: Option<DateTime<Utc>>) -> ResultsHeader {
+    ResultsHeader {
+        judge: config.name.clone(),
+        game: g.name.clone(),
+        variant: g.variant.clone(),
+        next_deadline: next_deadline.map(|d| format_time(g, d)),
+    }
+}
+
+/// The results the standing orders would give now, for the master's PREVIEW.
+pub(super) fn preview(map: &Map, config: &JudgeConfig, g: &Game) -> String {
+    let outcome = rules::adjudicate(map, &Standard, &g.position, &g.all_orders());
+    render_results(map, &header(config, g, None), &g.position, &outcome)
+}
+
+/// Adjudicates the current phase with the standing orders (missing ones take the
+/// civil-disorder defaults), mails the results to everyone, opens the next phase (or ends
+/// the game), and saves a snapshot of it.
+pub(super) fn process_game(
+    map: &Map,
+    config: &JudgeConfig,
+    tx: &Tx<'_>,
+    g: &mut Game,
+    now: DateTime<Utc>,
+) -> Result<Vec<NewMail>, StoreError> {
+    let before = g.position.clone();
+    let outcome = rules::adjudicate(map, &Standard, &before, &g.all_orders());
+    let next_kind = outcome.next.phase.kind;
+    g.turn += 1;
+    g.open_phase(outcome.next.clone());
+    let ending = g.solo_winner().map(Ending::Solo);
+    let next_deadline = if ending.is_none() {
+        Some(game::next_deadline(&g.settings.deadlines, next_kind, now))
+    } else {
+        None
+    };
+    g.deadline = next_deadline;
+    let mut text = render_results(map, &header(config, g, next_deadline), &before, &outcome);
+    let subject = results_subject(&config.name, &g.name, before.phase);
+    if let Some(e) = &ending {
+        text.push('\n');
+        text.push_str(&e.sentence());
+        text.push('\n');
+    }
+    tx.add_history(&g.name, now, &before.phase.to_string(), &subject, &text)?;
+    let mut mails = everyone(g, &subject, &text, None);
+    // Postal press goes out with the results.
+    for (readers, subject, body) in std::mem::take(&mut g.postal) {
+        mails.extend(mails_for(g, &readers, &subject, &body, None));
+    }
+    tx.save_snapshot(g)?;
+    if let Some(e) = ending {
+        mails.extend(finish(config, tx, g, e, now)?);
+    }
+    Ok(mails)
+}
+
+/// What a tick does for one game; true if anything happened.
+pub(super) fn tick_game(
+    map: &Map,
+    config: &JudgeConfig,
+    tx: &Tx<'_>,
+    name: &str,
+    now: DateTime<Utc>,
+    last_tick: Option<DateTime<Utc>>,
+) -> Result<bool, StoreError> {
+    let Some(mut g) = tx.load_game(name)? else {
+        return Ok(false);
+    };
+    let Some(deadline) = g.deadline else {
+        return Ok(false);
+    };
+    if g.status != Status::Active {
+        return Ok(false);
+    }
+    let all_in = g.all_in(map, &Standard);
+    let event = game::due_event(
+        &g.settings.deadlines,
+        deadline,
+        now,
+        last_tick,
+        all_in,
+        g.all_in_since,
+        g.late_notified,
+        g.reminded,
+    );
+    let judge = &config.name;
+    let phase = g.position.phase;
+    let mails = match event {
+        DueEvent::Nothing => return Ok(false),
+        DueEvent::Remind => {
+            g.reminded = true;
+            let mut mails = Vec::new();
+            for p in g.powers_to_order(map, &Standard) {
+                if g.order_status(p) != game::OrderStatus::Received {
+                    let text = format!(
+                        "Reminder: the deadline for {phase} in '{}' is {}.\nYour orders for {p} are {}.\n",
+                        g.name,
+                        format_time(&g, deadline),
+                        g.order_status(p).word()
+                    );
+                    mails.extend(mails_for(
+                        &g,
+                        &[Audience::Power(p)],
+                        &format!("{judge}:{} - {phase} Reminder", g.name),
+                        &text,
+                        None,
+                    ));
+                }
+            }
+            mails
+        }
+        DueEvent::Late => {
+            g.late_notified = true;
+            let late: Vec<_> = g
+                .powers_to_order(map, &Standard)
+                .into_iter()
+                .filter(|p| g.order_status(*p) != game::OrderStatus::Received)
+                .collect();
+            let grace_end = deadline + chrono::Duration::hours(g.settings.deadlines.grace_hours);
+            let mut mails = Vec::new();
+            for p in &late {
+                let text = format!(
+                    "The deadline for {phase} in '{}' has passed and your orders for {p} are {}.\nSend them before {}, the end of the grace period.\n",
+                    g.name,
+                    g.order_status(*p).word(),
+                    format_time(&g, grace_end)
+                );
+                mails.extend(mails_for(
+                    &g,
+                    &[Audience::Power(*p)],
+                    &format!("{judge}:{} - {phase} Late Notice", g.name),
+                    &text,
+                    None,
+                ));
+            }
+            let text = format!(
+                "The deadline for {phase} has passed. Orders are missing from: {}.\nThe grace period ends {}.\n",
+                game::list_powers(&late),
+                format_time(&g, grace_end)
+            );
+            mails.extend(everyone(
+                &g,
+                &format!("{judge}:{} - {phase} Late Powers", g.name),
+                &text,
+                None,
+            ));
+            mails
+        }
+        DueEvent::Process | DueEvent::ProcessEarly => process_game(map, config, tx, &mut g, now)?,
+        DueEvent::GraceOver => {
+            if g.settings.nmr {
+                process_game(map, config, tx, &mut g, now)?
+            } else {
+                let late: Vec<_> = g
+                    .powers_to_order(map, &Standard)
+                    .into_iter()
+                    .filter(|p| g.order_status(*p) != game::OrderStatus::Received)
+                    .collect();
+                for p in &late {
+                    if let Some(pl) = g.player_mut(*p) {
+                        pl.abandoned = true;
+                    }
+                }
+                // Wait for a replacement: the master decides (PROCESS, or a new player).
+                g.deadline = None;
+                let text = format!(
+                    "The grace period for {phase} has ended without orders from {}. This game does not process missing orders (NONMR): {} abandoned and open for takeover. The master decides how to go on.\n",
+                    game::list_powers(&late),
+                    if late.len() == 1 {
+                        "that power is"
+                    } else {
+                        "those powers are"
+                    }
+                );
+                everyone(
+                    &g,
+                    &format!("{judge}:{} - {phase} Abandoned", g.name),
+                    &text,
+                    None,
+                )
+            }
+        }
+        DueEvent::TimeWarp => {
+            let new = game::next_deadline(&g.settings.deadlines, phase.kind, now);
+            g.deadline = Some(new);
+            g.late_notified = false;
+            g.reminded = false;
+            let text = format!(
+                "Time warp: the judge was not running from {} to {}, past the deadline of {phase}. Nothing was processed; the deadline is now {}.\n",
+                last_tick.map(|t| format_time(&g, t)).unwrap_or_default(),
+                format_time(&g, now),
+                format_time(&g, new)
+            );
+            everyone(
+                &g,
+                &format!("{judge}:{} - Deadline extended", g.name),
+                &text,
+                None,
+            )
+        }
+    };
+    for m in &mails {
+        tx.queue_mail(m, now)?;
+    }
+    tx.save_game(&g)?;
+    Ok(true)
+}

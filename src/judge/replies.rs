@@ -1,0 +1,177 @@
+//! The texts of informational replies: HELP, LIST, SUMMARY, and the canonical game dump.
+
+use crate::game::{Game, Status};
+use crate::map::{Map, Power};
+use crate::rules::{Owner, Standard};
+
+use super::session::format_time;
+
+/// The full help text, sent by mail for HELP.
+pub(super) fn help_text() -> &'static str {
+    include_str!("help.txt")
+}
+
+fn status_word(g: &Game) -> String {
+    match &g.status {
+        Status::Forming => format!("forming ({} of 7 joined)", g.joiners.len()),
+        Status::Active => "active".into(),
+        Status::Paused => "paused".into(),
+        Status::Finished(e) => format!("finished: {}", e.sentence()),
+    }
+}
+
+/// One line of `LIST`.
+pub(super) fn list_line(g: &Game) -> String {
+    match g.status {
+        Status::Forming => format!("  {:<12} {:<10} {}", g.name, g.variant, status_word(g)),
+        _ => format!(
+            "  {:<12} {:<10} {} {}",
+            g.name,
+            g.variant,
+            g.position.phase,
+            status_word(g)
+        ),
+    }
+}
+
+/// `LIST game`: the game, its phase, deadline, players and whose orders are in.
+pub(super) fn list_game(map: &Map, g: &Game) -> String {
+    let mut s = format!(
+        "Game: {}   Variant: {}   Status: {}\n",
+        g.name,
+        g.variant,
+        status_word(g)
+    );
+    if g.status != Status::Forming {
+        s.push_str(&format!("Phase: {}\n", g.position.phase));
+    }
+    if let Some(d) = g.deadline {
+        s.push_str(&format!("Deadline: {}\n", format_time(g, d)));
+    }
+    s.push_str(&format!(
+        "Press: {:?}{}   Missed deadlines: {}\n",
+        g.settings.press.level,
+        if g.settings.press.partial {
+            ", partial allowed"
+        } else {
+            ", no partial"
+        },
+        if g.settings.nmr {
+            "processed (NMR)"
+        } else {
+            "wait (NONMR)"
+        }
+    ));
+    if g.status == Status::Forming {
+        return s;
+    }
+    let must = g.powers_to_order(map, &Standard);
+    for p in Power::ALL {
+        let Some(pl) = g.player(p) else { continue };
+        let orders = if must.contains(&p) {
+            g.order_status(p).word()
+        } else {
+            "no orders needed"
+        };
+        let flags = [
+            (pl.abandoned, "abandoned"),
+            (pl.resigned, "resigned"),
+            (pl.wait, "waiting"),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, w)| *w)
+        .collect::<Vec<_>>()
+        .join(", ");
+        s.push_str(&format!(
+            "  {:<8} {:>2} centres, {:>2} units, orders {orders}{}\n",
+            p.name(),
+            g.position.centre_count(p),
+            g.position
+                .units
+                .iter()
+                .filter(|u| u.owner == Owner::Power(p))
+                .count(),
+            if flags.is_empty() {
+                String::new()
+            } else {
+                format!(" ({flags})")
+            }
+        ));
+    }
+    s
+}
+
+/// `SUMMARY game`: who played what, and the centre counts.
+pub(super) fn summary(map: &Map, g: &Game) -> String {
+    let mut s = format!(
+        "Summary of '{}' ({}), {}.\n",
+        g.name,
+        g.variant,
+        status_word(g)
+    );
+    if g.status != Status::Forming {
+        s.push_str(&format!("Current phase: {}\n\n", g.position.phase));
+        for p in Power::ALL {
+            let centres: Vec<String> = map
+                .supply_centres()
+                .filter(|c| g.position.owner_of(*c) == Some(p))
+                .map(|c| map.province(c).name.clone())
+                .collect();
+            s.push_str(&format!(
+                "{:<8} {:>2}: {}\n",
+                p.name(),
+                centres.len(),
+                centres.join(", ")
+            ));
+        }
+    }
+    s
+}
+
+/// A canonical, stable dump of a game: what the golden tests compare.
+pub(super) fn dump_game(map: &Map, g: &Game) -> String {
+    let mut s = format!("GAME {} ({})\n", g.name, status_word(g));
+    s.push_str(&format!("  master {}\n", g.master.address));
+    if g.status == Status::Forming {
+        for j in &g.joiners {
+            s.push_str(&format!("  joined {}\n", j.seat.address));
+        }
+        return s;
+    }
+    s.push_str(&format!("  phase {} turn {}\n", g.position.phase, g.turn));
+    if let Some(d) = g.deadline {
+        s.push_str(&format!("  deadline {}\n", crate::store::write_time(d)));
+    }
+    for p in &g.players {
+        s.push_str(&format!(
+            "  player {} {}{}{}\n",
+            p.power,
+            p.seat.address,
+            if p.abandoned { " abandoned" } else { "" },
+            if p.resigned { " resigned" } else { "" }
+        ));
+    }
+    for o in &g.observers {
+        s.push_str(&format!("  observer {o}\n"));
+    }
+    for u in &g.position.units {
+        s.push_str(&format!("  unit {} {}\n", u.owner, u.display(map)));
+    }
+    for d in &g.position.dislodged {
+        s.push_str(&format!(
+            "  dislodged {} {}\n",
+            d.unit.owner,
+            d.unit.display(map)
+        ));
+    }
+    for c in map.supply_centres() {
+        if let Some(p) = g.position.owner_of(c) {
+            s.push_str(&format!("  centre {} {}\n", map.display_code(c), p));
+        }
+    }
+    for o in g.all_orders() {
+        s.push_str(&format!("  order {}: {}\n", o.power, o.order.display(map)));
+    }
+    s
+}

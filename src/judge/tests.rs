@@ -1,0 +1,259 @@
+//! The judge core without mail: messages in, queued mail out, on an in-memory database.
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+
+use super::*;
+use crate::store::QueuedMail;
+
+fn t0() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 1, 12, 0, 0)
+        .single()
+        .expect("valid time")
+}
+
+fn judge() -> Judge {
+    let config = JudgeConfig {
+        password_cost: PasswordCost::TEST,
+        ..JudgeConfig::default()
+    };
+    Judge::new(Store::open_in_memory().expect("store"), config).expect("judge")
+}
+
+struct Mailer {
+    n: u32,
+}
+
+impl Mailer {
+    fn send(&mut self, j: &mut Judge, from: &str, body: &str, at: DateTime<Utc>) -> Handled {
+        self.n += 1;
+        let msg = Incoming {
+            key: format!("<m{}@test>", self.n),
+            message_id: Some(format!("<m{}@test>", self.n)),
+            from: from.to_string(),
+            reply_to: None,
+            subject: "orders".to_string(),
+            text: body.to_string(),
+            size_capped: false,
+        };
+        j.handle(&msg, at).expect("handled")
+    }
+}
+
+fn last_reply_to(j: &mut Judge, addr: &str) -> String {
+    j.all_mail()
+        .expect("mail")
+        .into_iter()
+        .rev()
+        .find(|m| m.recipient == addr && m.audience == "reply")
+        .map(|m| m.body)
+        .unwrap_or_default()
+}
+
+fn mails_to(j: &mut Judge, addr: &str) -> Vec<QueuedMail> {
+    j.all_mail()
+        .expect("mail")
+        .into_iter()
+        .filter(|m| m.recipient == addr)
+        .collect()
+}
+
+const PLAYERS: [&str; 7] = [
+    "p1@example.test",
+    "p2@example.test",
+    "p3@example.test",
+    "p4@example.test",
+    "p5@example.test",
+    "p6@example.test",
+    "p7@example.test",
+];
+
+/// Creates `demo` and fills it; returns the address of each power's player.
+fn started(j: &mut Judge, m: &mut Mailer) -> Vec<(crate::map::Power, String)> {
+    m.send(j, "gm@example.test", "CREATE ?demo gmpass", t0());
+    for (i, p) in PLAYERS.iter().enumerate() {
+        m.send(j, p, &format!("SIGNON ?demo pw{i}"), t0());
+    }
+    let state = j.dump_state().expect("dump");
+    assert!(state.contains("GAME demo (active)"), "{state}");
+    state
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("player "))
+        .filter_map(|l| {
+            let (power, addr) = l.split_once(' ')?;
+            Some((crate::map::Power::from_name(power)?, addr.to_string()))
+        })
+        .collect()
+}
+
+fn password_of(addr: &str) -> String {
+    let i = PLAYERS.iter().position(|p| *p == addr).expect("a player");
+    format!("pw{i}")
+}
+
+#[test]
+fn a_game_forms_starts_and_processes() {
+    let mut j = judge();
+    let mut m = Mailer { n: 0 };
+    let seats = started(&mut j, &mut m);
+    assert_eq!(seats.len(), 7);
+    let start_mail = mails_to(&mut j, "gm@example.test");
+    assert!(
+        start_mail
+            .iter()
+            .any(|m| m.subject == "DIP:demo - Game starting"),
+        "{start_mail:?}"
+    );
+
+    // England orders; a bad order is answered and the rest stands.
+    let (_, eng) = seats
+        .iter()
+        .find(|(p, _)| *p == crate::map::Power::England)
+        .expect("England");
+    let body = format!(
+        "SIGNON Edemo {}\nF Lon - NTH\nF Edi - Nwg\nA Lvp - Bru\nA Lvp - Yor\n",
+        password_of(eng)
+    );
+    m.send(&mut j, eng, &body, t0() + Duration::hours(1));
+    let reply = last_reply_to(&mut j, eng);
+    assert!(reply.contains("OK F Lon - NTH"), "{reply}");
+    assert!(reply.contains("ERROR UNKNOWN-PROVINCE: line 4"), "{reply}");
+    assert!(reply.contains("OK A Lvp - Yor"), "{reply}");
+    assert!(
+        !reply.contains(&password_of(eng)),
+        "the password is never echoed: {reply}"
+    );
+
+    // Nothing happens before the deadline; at it, late notices; at the end of grace the
+    // phase is processed with holds (NMR).
+    assert_eq!(j.tick(t0() + Duration::hours(2)).expect("tick"), 0);
+    let deadline = t0() + Duration::hours(72);
+    j.tick(deadline - Duration::hours(23))
+        .expect("reminder tick");
+    j.tick(deadline).expect("late tick");
+    let late: Vec<_> = mails_to(&mut j, "gm@example.test")
+        .into_iter()
+        .filter(|m| m.subject.contains("Late Powers"))
+        .collect();
+    assert_eq!(late.len(), 1);
+    assert!(!late[0].body.contains("England"), "{}", late[0].body);
+    j.tick(deadline + Duration::hours(24)).expect("grace tick");
+    let results: Vec<_> = mails_to(&mut j, eng)
+        .into_iter()
+        .filter(|m| m.subject == "DIP:demo - S1901M Results")
+        .collect();
+    assert_eq!(results.len(), 1, "one results bulletin each");
+    assert!(
+        results[0]
+            .body
+            .contains("England: Fleet London -> North Sea."),
+        "{}",
+        results[0].body
+    );
+    let state = j.dump_state().expect("dump");
+    assert!(state.contains("phase F1901M"), "{state}");
+}
+
+#[test]
+fn duplicates_wrong_passwords_and_unknown_games() {
+    let mut j = judge();
+    let mut m = Mailer { n: 0 };
+    let seats = started(&mut j, &mut m);
+    let (_, fra) = seats
+        .iter()
+        .find(|(p, _)| *p == crate::map::Power::France)
+        .expect("France");
+
+    // The same Message-ID twice: the second is a no-op.
+    let msg = Incoming {
+        key: "<same@test>".into(),
+        message_id: Some("<same@test>".into()),
+        from: fra.clone(),
+        reply_to: None,
+        subject: "x".into(),
+        text: format!("SIGNON Fdemo {}\nA Par - Bur\n", password_of(fra)),
+        size_capped: false,
+    };
+    let before = j.all_mail().expect("mail").len();
+    assert!(matches!(
+        j.handle(&msg, t0()).expect("ok"),
+        Handled::Applied { .. }
+    ));
+    assert_eq!(j.handle(&msg, t0()).expect("ok"), Handled::Duplicate);
+    assert_eq!(j.all_mail().expect("mail").len(), before + 1);
+
+    // Wrong password and unknown game read the same: no hint which was wrong.
+    m.send(&mut j, fra, "SIGNON Fdemo wrong\nA Par - Bur", t0());
+    let a = last_reply_to(&mut j, fra);
+    m.send(&mut j, fra, "SIGNON Fnosuch wrong\nA Par - Bur", t0());
+    let b = last_reply_to(&mut j, fra);
+    assert!(
+        a.contains("ERROR BAD-SIGNON") && b.contains("ERROR BAD-SIGNON"),
+        "{a}\n{b}"
+    );
+    assert!(
+        !a.contains("wrong\"") && !b.contains("\"SIGNON Fnosuch wrong"),
+        "password masked: {a}"
+    );
+    assert_eq!(
+        a.lines().next().map(|l| l.replace("Fdemo", "X")),
+        b.lines().next().map(|l| l.replace("Fnosuch", "X"))
+    );
+    // Orders for another power's unit are refused.
+    m.send(
+        &mut j,
+        fra,
+        &format!("SIGNON Fdemo {}\nA Ber - Kie", password_of(fra)),
+        t0(),
+    );
+    let r = last_reply_to(&mut j, fra);
+    assert!(r.contains("ERROR FOREIGN-UNIT"), "{r}");
+}
+
+#[test]
+fn press_goes_only_to_its_readers() {
+    let mut j = judge();
+    let mut m = Mailer { n: 0 };
+    let seats = started(&mut j, &mut m);
+    let addr = |p: crate::map::Power| {
+        seats
+            .iter()
+            .find(|(q, _)| *q == p)
+            .map(|(_, a)| a.clone())
+            .expect("seat")
+    };
+    let (eng, fra, ger) = (
+        addr(crate::map::Power::England),
+        addr(crate::map::Power::France),
+        addr(crate::map::Power::Germany),
+    );
+    let body = format!(
+        "SIGNON Edemo {}\nPRESS TO F\nThe secret plan.\nENDPRESS\n",
+        password_of(&eng)
+    );
+    m.send(&mut j, &eng, &body, t0());
+    let all = j.all_mail().expect("mail");
+    let readers: Vec<&str> = all
+        .iter()
+        .filter(|m| m.body.contains("The secret plan."))
+        .map(|m| m.recipient.as_str())
+        .collect();
+    assert_eq!(readers, vec![fra.as_str()], "only France reads it");
+    assert!(
+        !mails_to(&mut j, &ger)
+            .iter()
+            .any(|m| m.body.contains("secret plan"))
+    );
+    // Broadcasts reach everyone, and go into the history.
+    let body = format!(
+        "SIGNON Edemo {}\nBROADCAST\nHello all.\nENDBROADCAST\n",
+        password_of(&eng)
+    );
+    m.send(&mut j, &eng, &body, t0());
+    let n = j
+        .all_mail()
+        .expect("mail")
+        .iter()
+        .filter(|m| m.body.contains("Hello all."))
+        .count();
+    assert_eq!(n, 7, "six other players and the master");
+}

@@ -1,0 +1,84 @@
+//! Schema migrations: an ordered list of (version, SQL) steps, each applied in its own
+//! transaction together with the version bump.
+
+use rusqlite::Connection;
+
+use super::StoreError;
+
+/// The steps, in order. Never edit a step that has shipped; add a new one.
+const STEPS: &[(i64, &str)] = &[(
+    1,
+    "CREATE TABLE config (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+     CREATE TABLE messages (
+         key TEXT PRIMARY KEY,
+         received_at TEXT NOT NULL,
+         sender TEXT NOT NULL
+     ) STRICT;
+     CREATE TABLE games (
+         name TEXT PRIMARY KEY COLLATE NOCASE,
+         state TEXT NOT NULL,
+         status TEXT NOT NULL,
+         next_event TEXT
+     ) STRICT;
+     CREATE INDEX games_next_event ON games (next_event) WHERE next_event IS NOT NULL;
+     CREATE TABLE snapshots (
+         game TEXT NOT NULL,
+         seq INTEGER NOT NULL,
+         phase TEXT NOT NULL,
+         state TEXT NOT NULL,
+         PRIMARY KEY (game, seq)
+     ) STRICT;
+     CREATE TABLE outbox (
+         id INTEGER PRIMARY KEY,
+         game TEXT,
+         audience TEXT NOT NULL,
+         recipient TEXT NOT NULL,
+         subject TEXT NOT NULL,
+         body TEXT NOT NULL,
+         kind TEXT NOT NULL,
+         in_reply_to TEXT,
+         created_at TEXT NOT NULL,
+         status TEXT NOT NULL DEFAULT 'queued',
+         attempts INTEGER NOT NULL DEFAULT 0,
+         last_error TEXT,
+         sent_at TEXT
+     ) STRICT;
+     CREATE INDEX outbox_queued ON outbox (id) WHERE status = 'queued';
+     CREATE TABLE history (
+         id INTEGER PRIMARY KEY,
+         game TEXT NOT NULL,
+         at TEXT NOT NULL,
+         phase TEXT NOT NULL,
+         subject TEXT NOT NULL,
+         body TEXT NOT NULL
+     ) STRICT;
+     CREATE INDEX history_game ON history (game, id);",
+)];
+
+/// The schema version this judge writes.
+pub(crate) const LATEST: i64 = 1;
+
+fn version(conn: &Connection) -> Result<i64, StoreError> {
+    Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)
+}
+
+/// Applies every step newer than the database's version.
+pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    let found = version(conn)?;
+    if found > LATEST {
+        return Err(StoreError::TooNew {
+            found,
+            known: LATEST,
+        });
+    }
+    for (v, sql) in STEPS {
+        if *v <= version(conn)? {
+            continue;
+        }
+        let tx = conn.transaction()?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", v)?;
+        tx.commit()?;
+    }
+    Ok(())
+}

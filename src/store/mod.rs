@@ -1,0 +1,446 @@
+//! SQLite storage: the schema, its migrations, and every query. The only place SQL is
+//! written; no `rusqlite` type leaves this module.
+//!
+//! One closure-based [`Store::transaction`] commits when the closure returns `Ok` and rolls
+//! back on `Err`, so no caller can forget either (chatmail's habit). A game is stored as a
+//! JSON document the store does not interpret, with columns only where a query needs them
+//! (the next deadline, for `tick`).
+
+mod migrations;
+
+use std::path::Path;
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::game::Game;
+
+/// A storage failure: the database could not be opened, read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database error: {0}")]
+    Sql(#[from] rusqlite::Error),
+    #[error("stored game {game:?} cannot be read: {reason}")]
+    Corrupt { game: String, reason: String },
+    #[error("database schema version {found} is newer than this judge knows ({known})")]
+    TooNew { found: i64, known: i64 },
+}
+
+/// The database.
+pub struct Store {
+    conn: Connection,
+}
+
+/// A transaction in progress; all queries go through it.
+pub struct Tx<'a> {
+    tx: rusqlite::Transaction<'a>,
+}
+
+fn ts(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Secs, true)
+}
+
+fn parse_ts(s: &str) -> Option<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(s)
+        .ok()
+        .map(|t| t.with_timezone(&Utc))
+}
+
+/// A mail waiting in (or gone from) the outbox.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueuedMail {
+    pub id: i64,
+    pub game: Option<String>,
+    /// Who it is for, as the audience filter named it (`England`, `master`, `observer`,
+    /// `reply`).
+    pub audience: String,
+    pub recipient: String,
+    pub subject: String,
+    pub body: String,
+    /// `replied` (an answer to a mail) or `generated` (a bulletin).
+    pub kind: String,
+    pub in_reply_to: Option<String>,
+}
+
+/// A mail to queue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewMail {
+    pub game: Option<String>,
+    pub audience: String,
+    pub recipient: String,
+    pub subject: String,
+    pub body: String,
+    pub kind: &'static str,
+    pub in_reply_to: Option<String>,
+}
+
+/// One entry of a game's public history (what an observer saw).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HistoryEntry {
+    pub at: DateTime<Utc>,
+    pub phase: String,
+    pub subject: String,
+    pub body: String,
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path` in WAL mode and brings its schema
+    /// up to date.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let conn = Connection::open(path)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        let mut store = Store { conn };
+        migrations::migrate(&mut store.conn)?;
+        Ok(store)
+    }
+
+    /// A database in memory (tests, previews).
+    pub fn open_in_memory() -> Result<Store, StoreError> {
+        let mut conn = Connection::open_in_memory()?;
+        migrations::migrate(&mut conn)?;
+        Ok(Store { conn })
+    }
+
+    /// Runs `f` in one transaction: commit on `Ok`, roll back on `Err`.
+    pub fn transaction<T, E>(&mut self, f: impl FnOnce(&Tx<'_>) -> Result<T, E>) -> Result<T, E>
+    where
+        E: From<StoreError>,
+    {
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(StoreError::from)?;
+        let t = Tx { tx };
+        let out = f(&t)?;
+        t.tx.commit().map_err(StoreError::from)?;
+        Ok(out)
+    }
+
+    /// `PRAGMA integrity_check`: "ok" when the file is sound.
+    pub fn integrity_check(&self) -> Result<String, StoreError> {
+        Ok(self
+            .conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))?)
+    }
+}
+
+impl Tx<'_> {
+    /// Records a message key; false if it was already there (a duplicate: do nothing).
+    pub fn record_message(
+        &self,
+        key: &str,
+        at: DateTime<Utc>,
+        sender: &str,
+    ) -> Result<bool, StoreError> {
+        let n = self.tx.execute(
+            "INSERT OR IGNORE INTO messages (key, received_at, sender) VALUES (?1, ?2, ?3)",
+            params![key, ts(at), sender],
+        )?;
+        Ok(n == 1)
+    }
+
+    pub fn load_game(&self, name: &str) -> Result<Option<Game>, StoreError> {
+        let json: Option<String> = self
+            .tx
+            .query_row(
+                "SELECT state FROM games WHERE name = ?1 COLLATE NOCASE",
+                params![name],
+                |r| r.get(0),
+            )
+            .optional()?;
+        json.map(|j| {
+            serde_json::from_str(&j).map_err(|e| StoreError::Corrupt {
+                game: name.to_string(),
+                reason: e.to_string(),
+            })
+        })
+        .transpose()
+    }
+
+    pub fn save_game(&self, game: &Game) -> Result<(), StoreError> {
+        let json = serde_json::to_string(game).map_err(|e| StoreError::Corrupt {
+            game: game.name.clone(),
+            reason: e.to_string(),
+        })?;
+        let status = match &game.status {
+            crate::game::Status::Forming => "forming",
+            crate::game::Status::Active => "active",
+            crate::game::Status::Paused => "paused",
+            crate::game::Status::Finished(_) => "finished",
+        };
+        let next = match game.status {
+            crate::game::Status::Active => game.deadline.map(ts),
+            _ => None,
+        };
+        self.tx.execute(
+            "INSERT INTO games (name, state, status, next_event) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT(name) DO UPDATE SET state = excluded.state, status = excluded.status,
+             next_event = excluded.next_event",
+            params![game.name, json, status, next],
+        )?;
+        Ok(())
+    }
+
+    /// Names of the games whose next event is at or before `horizon` (uses the index).
+    pub fn games_due(&self, horizon: DateTime<Utc>) -> Result<Vec<String>, StoreError> {
+        let mut st = self
+            .tx
+            .prepare_cached("SELECT name FROM games WHERE next_event IS NOT NULL AND next_event <= ?1 ORDER BY name")?;
+        let rows = st.query_map(params![ts(horizon)], |r| r.get::<_, String>(0))?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    /// The earliest next event of any game (for the daemon's wait).
+    pub fn next_event(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
+        let s: Option<String> = self.tx.query_row(
+            "SELECT MIN(next_event) FROM games WHERE next_event IS NOT NULL",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(s.as_deref().and_then(parse_ts))
+    }
+
+    /// Every game's name, sorted.
+    pub fn game_names(&self) -> Result<Vec<String>, StoreError> {
+        let mut st = self
+            .tx
+            .prepare_cached("SELECT name FROM games ORDER BY name")?;
+        let rows = st.query_map([], |r| r.get::<_, String>(0))?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    pub fn queue_mail(&self, mail: &NewMail, at: DateTime<Utc>) -> Result<i64, StoreError> {
+        self.tx.execute(
+            "INSERT INTO outbox (game, audience, recipient, subject, body, kind, in_reply_to, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![
+                mail.game,
+                mail.audience,
+                mail.recipient,
+                mail.subject,
+                mail.body,
+                mail.kind,
+                mail.in_reply_to,
+                ts(at)
+            ],
+        )?;
+        Ok(self.tx.last_insert_rowid())
+    }
+
+    /// Queued mail, oldest first.
+    pub fn queued_mail(&self, limit: usize) -> Result<Vec<QueuedMail>, StoreError> {
+        let mut st = self.tx.prepare_cached(
+            "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to FROM outbox
+             WHERE status = 'queued' ORDER BY id LIMIT ?1",
+        )?;
+        let rows = st.query_map(params![limit as i64], |r| {
+            Ok(QueuedMail {
+                id: r.get(0)?,
+                game: r.get(1)?,
+                audience: r.get(2)?,
+                recipient: r.get(3)?,
+                subject: r.get(4)?,
+                body: r.get(5)?,
+                kind: r.get(6)?,
+                in_reply_to: r.get(7)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    /// Every mail ever queued, in order (tests and goldens).
+    pub fn all_mail(&self) -> Result<Vec<QueuedMail>, StoreError> {
+        let mut st = self.tx.prepare_cached(
+            "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to FROM outbox ORDER BY id",
+        )?;
+        let rows = st.query_map([], |r| {
+            Ok(QueuedMail {
+                id: r.get(0)?,
+                game: r.get(1)?,
+                audience: r.get(2)?,
+                recipient: r.get(3)?,
+                subject: r.get(4)?,
+                body: r.get(5)?,
+                kind: r.get(6)?,
+                in_reply_to: r.get(7)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    /// Counts an attempt before it is made (so a mail that always fails leaves after a
+    /// bound), and returns the new count.
+    pub fn bump_attempts(&self, id: i64) -> Result<i64, StoreError> {
+        self.tx.execute(
+            "UPDATE outbox SET attempts = attempts + 1 WHERE id = ?1",
+            params![id],
+        )?;
+        Ok(self.tx.query_row(
+            "SELECT attempts FROM outbox WHERE id = ?1",
+            params![id],
+            |r| r.get(0),
+        )?)
+    }
+
+    pub fn mark_sent(&self, id: i64, at: DateTime<Utc>) -> Result<(), StoreError> {
+        self.tx.execute(
+            "UPDATE outbox SET status = 'sent', sent_at = ?2 WHERE id = ?1",
+            params![id, ts(at)],
+        )?;
+        Ok(())
+    }
+
+    pub fn mark_failed(&self, id: i64, reason: &str) -> Result<(), StoreError> {
+        self.tx.execute(
+            "UPDATE outbox SET status = 'failed', last_error = ?2 WHERE id = ?1",
+            params![id, reason],
+        )?;
+        Ok(())
+    }
+
+    /// Saves the game as it stood at the start of a phase (for ROLLBACK).
+    pub fn save_snapshot(&self, game: &Game) -> Result<(), StoreError> {
+        let json = serde_json::to_string(game).map_err(|e| StoreError::Corrupt {
+            game: game.name.clone(),
+            reason: e.to_string(),
+        })?;
+        self.tx.execute(
+            "INSERT OR REPLACE INTO snapshots (game, seq, phase, state) VALUES (?1, ?2, ?3, ?4)",
+            params![
+                game.name,
+                i64::from(game.turn),
+                game.position.phase.to_string(),
+                json
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// The snapshot of a game at turn `seq`, or at the latest turn with phase `phase`.
+    pub fn load_snapshot(
+        &self,
+        name: &str,
+        seq: Option<u32>,
+        phase: Option<&str>,
+    ) -> Result<Option<Game>, StoreError> {
+        let json: Option<String> = match (seq, phase) {
+            (Some(n), _) => self
+                .tx
+                .query_row(
+                    "SELECT state FROM snapshots WHERE game = ?1 AND seq = ?2",
+                    params![name, i64::from(n)],
+                    |r| r.get(0),
+                )
+                .optional()?,
+            (None, Some(p)) => self
+                .tx
+                .query_row(
+                    "SELECT state FROM snapshots WHERE game = ?1 AND phase = ?2 ORDER BY seq DESC LIMIT 1",
+                    params![name, p],
+                    |r| r.get(0),
+                )
+                .optional()?,
+            (None, None) => None,
+        };
+        json.map(|j| {
+            serde_json::from_str(&j).map_err(|e| StoreError::Corrupt {
+                game: name.to_string(),
+                reason: e.to_string(),
+            })
+        })
+        .transpose()
+    }
+
+    /// Drops snapshots after turn `seq` (a rollback rewrites the future).
+    pub fn drop_snapshots_after(&self, name: &str, seq: u32) -> Result<(), StoreError> {
+        self.tx.execute(
+            "DELETE FROM snapshots WHERE game = ?1 AND seq > ?2",
+            params![name, i64::from(seq)],
+        )?;
+        Ok(())
+    }
+
+    pub fn add_history(
+        &self,
+        game: &str,
+        at: DateTime<Utc>,
+        phase: &str,
+        subject: &str,
+        body: &str,
+    ) -> Result<(), StoreError> {
+        self.tx.execute(
+            "INSERT INTO history (game, at, phase, subject, body) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![game, ts(at), phase, subject, body],
+        )?;
+        Ok(())
+    }
+
+    pub fn history(&self, game: &str) -> Result<Vec<HistoryEntry>, StoreError> {
+        let mut st = self.tx.prepare_cached(
+            "SELECT at, phase, subject, body FROM history WHERE game = ?1 ORDER BY id",
+        )?;
+        let rows = st.query_map(params![game], |r| {
+            Ok((r.get::<_, String>(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (at, phase, subject, body) = row?;
+            if let Some(at) = parse_ts(&at) {
+                out.push(HistoryEntry {
+                    at,
+                    phase,
+                    subject,
+                    body,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// A judge-wide value (`last_tick`, IMAP cursors, counters).
+    pub fn get_value(&self, key: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT value FROM config WHERE key = ?1",
+                params![key],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    pub fn set_value(&self, key: &str, value: &str) -> Result<(), StoreError> {
+        self.tx.execute(
+            "INSERT INTO config (key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            params![key, value],
+        )?;
+        Ok(())
+    }
+
+    /// The next number of a judge-wide counter (message ids, salts), starting at 1.
+    pub fn next_counter(&self, key: &str) -> Result<u64, StoreError> {
+        let n = self
+            .get_value(key)?
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(0)
+            + 1;
+        self.set_value(key, &n.to_string())?;
+        Ok(n)
+    }
+}
+
+/// Reads a stored timestamp.
+pub fn read_time(s: &str) -> Option<DateTime<Utc>> {
+    parse_ts(s)
+}
+
+/// Writes a timestamp the way the store does (RFC 3339, UTC, seconds).
+pub fn write_time(t: DateTime<Utc>) -> String {
+    ts(t)
+}
+
+#[cfg(test)]
+mod tests;
