@@ -14,6 +14,7 @@
 //! | [`rules`] | positions, orders, DATC adjudication of movement, retreats, adjustments; the variant hooks |
 //! | [`cases`] | the DATC-style case-file format and its runner |
 //! | [`sim`] | random legal play from a fixed seed, for benchmarks and property tests |
+//! | [`bulletin`] | rendering results bulletins, replies and press for each audience; never decides a rule |
 //! | [`mail`] | IMAP / Maildir in, SMTP / Maildir out, MIME, loop and bounce protection |
 //!
 //! The core (map, rules) does no I/O and reads no clock: the same inputs give the same
@@ -29,6 +30,7 @@
     )
 )]
 
+pub mod bulletin;
 pub mod cases;
 pub mod mail;
 pub mod map;
