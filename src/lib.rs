@@ -12,12 +12,16 @@
 //! | --- | --- |
 //! | [`map`] | provinces, coasts, adjacency, supply centres; the standard map as data |
 //! | [`rules`] | positions, orders, DATC adjudication of movement, retreats, adjustments; the variant hooks |
+//! | [`command`] | the command language: mail text in, typed orders and commands (or errors) out |
+//! | [`game`] | a game's life as data: seats, settings, orders, deadlines, press policy, the end |
+//! | [`store`] | SQLite: schema, migrations, every query; the only place SQL is written |
+//! | [`bulletin`] | rendering results bulletins and replies; never decides a rule |
+//! | [`judge`] | one message = one transaction: dedupe, authenticate, apply, queue; `tick(now)` |
+//! | [`mail`] | IMAP / Maildir in, SMTP / Maildir out, MIME, loop and bounce protection |
 //! | [`cases`] | the DATC-style case-file format and its runner |
 //! | [`sim`] | random legal play from a fixed seed, for benchmarks and property tests |
-//! | [`mail`] | IMAP / Maildir in, SMTP / Maildir out, MIME, loop and bounce protection |
-//! | [`command`] | the command language: mail text in, typed orders and commands (or errors) out |
 //!
-//! The core (map, rules) does no I/O and reads no clock: the same inputs give the same
+//! The core (map, rules, command, game, bulletin) does no I/O and reads no clock: the same inputs give the same
 //! results, byte for byte.
 #![forbid(unsafe_code)]
 #![cfg_attr(
