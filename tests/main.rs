@@ -4,6 +4,9 @@
 mod cases;
 /// The `dipjudge` binary itself: exit codes and output of its subcommands.
 mod cli;
+/// Golden mail tests: numbered input mails and clock ticks in, every mail out and the final
+/// state compared byte for byte (`tests/golden/<scenario>/`).
+mod golden;
 /// The mail transports against real Dovecot and Postfix on 127.0.0.1
 /// (`scripts/mail-servers.sh start`; required when `DIPJUDGE_MAIL_SERVERS=1`).
 mod servers;

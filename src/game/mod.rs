@@ -403,8 +403,9 @@ impl OrderStatus {
     }
 }
 
-/// Assigns powers to the seven joiners: each in turn (in an order shuffled by the seed)
-/// gets their most preferred free power, else a random free one. Deterministic for a seed.
+/// Assigns powers to the seven joiners, random by preference: in an order shuffled by the
+/// seed, each joiner gets their most preferred power still free; then the joiners left
+/// without one get the remaining powers at random. Deterministic for a seed.
 pub fn assign_powers(joiners: &[Joiner], seed: u64) -> Vec<(Power, Seat)> {
     let mut rng = crate::sim::Rng::new(seed);
     let mut order: Vec<usize> = (0..joiners.len()).collect();
@@ -414,18 +415,23 @@ pub fn assign_powers(joiners: &[Joiner], seed: u64) -> Vec<(Power, Seat)> {
     }
     let mut free: Vec<Power> = Power::ALL.to_vec();
     let mut out = Vec::new();
+    let mut unplaced = Vec::new();
     for i in order {
         let Some(j) = joiners.get(i) else { continue };
-        let pick = j
-            .preferences
-            .iter()
-            .copied()
-            .find(|p| free.contains(p))
-            .or_else(|| free.get(rng.below(free.len())).copied());
-        if let Some(p) = pick {
-            free.retain(|x| *x != p);
-            out.push((p, j.seat.clone()));
+        match j.preferences.iter().copied().find(|p| free.contains(p)) {
+            Some(p) => {
+                free.retain(|x| *x != p);
+                out.push((p, j.seat.clone()));
+            }
+            None => unplaced.push(j),
         }
+    }
+    for j in unplaced {
+        if free.is_empty() {
+            break;
+        }
+        let p = free.remove(rng.below(free.len()));
+        out.push((p, j.seat.clone()));
     }
     out.sort_by_key(|(p, _)| *p);
     out

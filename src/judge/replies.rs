@@ -48,9 +48,14 @@ pub(super) fn list_game(map: &Map, g: &Game) -> String {
     if let Some(d) = g.deadline {
         s.push_str(&format!("Deadline: {}\n", format_time(g, d)));
     }
+    let press = match g.settings.press.level {
+        crate::game::PressLevel::None => "none",
+        crate::game::PressLevel::White => "white (signed)",
+        crate::game::PressLevel::Grey => "grey (anonymous)",
+        crate::game::PressLevel::WhiteGrey => "white and grey",
+    };
     s.push_str(&format!(
-        "Press: {:?}{}   Missed deadlines: {}\n",
-        g.settings.press.level,
+        "Press: {press}{}   Missed deadlines: {}\n",
         if g.settings.press.partial {
             ", partial allowed"
         } else {

@@ -122,6 +122,20 @@ impl<'a, 't> Session<'a, 't> {
         for line in &lines {
             self.line(line)?;
         }
+        // A forming game that is full starts once the whole message is read, so that the
+        // last joiner's SET PREFERENCE counts.
+        if let Some(g) = self.game.as_mut()
+            && g.status == Status::Forming
+            && g.joiners.len() == 7
+        {
+            let mails = process::start_game(self.map, self.config, self.tx, g, self.now)?;
+            self.mails.extend(mails);
+            self.dirty = true;
+            self.reply.push(format!(
+                "{} starts now; the powers are assigned (see the announcement).",
+                g.name
+            ));
+        }
         if self.msg.size_capped {
             self.reply.push(
                 "NOTE: your message was longer than this judge reads; only its beginning was read."
@@ -139,7 +153,15 @@ impl<'a, 't> Session<'a, 't> {
             }
             Ok(c) => c.clone(),
         };
-        match self.apply(&cmd)? {
+        let outcome = self.apply(&cmd)?;
+        // Later lines (LIST, a second command) read the game from the database: keep it
+        // current within the transaction.
+        if self.dirty
+            && let Some(g) = self.game.as_ref()
+        {
+            self.tx.save_game(g)?;
+        }
+        match outcome {
             Ok(done) => {
                 self.reply.push(format!("OK {}", done.echo));
                 self.reply.extend(done.more);
@@ -473,12 +495,9 @@ impl<'a, 't> Session<'a, 't> {
                 let gname = g.name.clone();
                 let mut more = vec![format!("{count} of 7 players have joined {gname}.")];
                 if count == 7 {
-                    let mails =
-                        process::start_game(self.map, self.config, self.tx, &mut g, self.now)?;
                     more.push(format!(
-                        "{gname} starts now; the powers are assigned (see the announcement)."
+                        "{gname} is full: it starts when this message has been read."
                     ));
-                    self.mails.extend(mails);
                 }
                 self.touched.push(gname.clone());
                 self.game = Some(g);
@@ -976,7 +995,9 @@ impl<'a, 't> Session<'a, 't> {
                 "Orders standing for {p} in {} ({}):",
                 g.name, g.position.phase
             ));
-            for o in g.orders_of(p) {
+            let mut standing: Vec<&PowerOrder> = g.orders_of(p).iter().collect();
+            standing.sort_by_key(|o| o.order.unit().map(|u| u.province()));
+            for o in standing {
                 self.reply.push(format!("  {}", o.order.display(self.map)));
             }
             let missing = g.unordered_units(p);

@@ -43,3 +43,17 @@ pub(crate) fn is_loopback(host: &str, port: u16) -> bool {
         Err(_) => false,
     }
 }
+
+/// What the judge core needs of a parsed mail: the dedupe key (Message-ID, or the
+/// fallback hash when the mail has none), the sender, the reply address and the text.
+pub fn incoming(env: &envelope::Envelope) -> crate::judge::Incoming {
+    crate::judge::Incoming {
+        key: env.dedupe_key(),
+        message_id: env.message_id.clone(),
+        from: env.from.clone(),
+        reply_to: env.reply_to.clone(),
+        subject: env.subject.clone(),
+        text: env.text.clone(),
+        size_capped: env.size_capped,
+    }
+}
