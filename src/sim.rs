@@ -178,7 +178,8 @@ pub fn movement_orders(map: &Map, position: &Position, rng: &mut Rng) -> Vec<Pow
         .collect()
 }
 
-fn retreat_orders(position: &Position, rng: &mut Rng) -> Vec<PowerOrder> {
+/// Random retreat orders: most dislodged units retreat to a random option, some disband.
+pub fn retreat_orders(position: &Position, rng: &mut Rng) -> Vec<PowerOrder> {
     position
         .dislodged
         .iter()
@@ -198,7 +199,9 @@ fn retreat_orders(position: &Position, rng: &mut Rng) -> Vec<PowerOrder> {
         .collect()
 }
 
-fn adjustment_orders(
+/// Random adjustment orders: builds in random free home centres, some removals (the rest
+/// are left to civil disorder).
+pub fn adjustment_orders(
     map: &Map,
     rules: &dyn Rules,
     position: &Position,

@@ -4,6 +4,8 @@
 mod cases;
 /// The `dipjudge` binary itself: exit codes and output of its subcommands.
 mod cli;
+/// Whole games by mail through the judge core, with a leak scanner.
+mod game;
 /// Golden mail tests: numbered input mails and clock ticks in, every mail out and the final
 /// state compared byte for byte (`tests/golden/<scenario>/`).
 mod golden;

@@ -371,6 +371,27 @@ impl Game {
         self.orders.get(&power).map(Vec::as_slice).unwrap_or(&[])
     }
 
+    /// When a clock tick next has something to do for this game: the reminder, the
+    /// deadline, the end of grace, or processing once every order is in (the store indexes
+    /// it, so a tick looks only at games that are due).
+    pub fn next_event(&self) -> Option<DateTime<Utc>> {
+        if self.status != Status::Active {
+            return None;
+        }
+        let deadline = self.deadline?;
+        let s = &self.settings.deadlines;
+        let at = if let Some(since) = self.all_in_since {
+            deadline.min(since + chrono::Duration::minutes(s.delay_minutes.max(0)))
+        } else if !self.reminded && s.reminder_hours > 0 {
+            deadline - chrono::Duration::hours(s.reminder_hours)
+        } else if !self.late_notified {
+            deadline
+        } else {
+            deadline + chrono::Duration::hours(s.grace_hours.max(0))
+        };
+        Some(at)
+    }
+
     /// Starts a new phase: clear orders and notices.
     pub fn open_phase(&mut self, position: Position) {
         self.position = position;

@@ -131,10 +131,8 @@ impl Judge {
                 .get_value("last_tick")?
                 .as_deref()
                 .and_then(crate::store::read_time);
-            // Reminders come before the deadline: look ahead by the reminder window.
-            let horizon = now + chrono::Duration::hours(config.deadlines.reminder_hours.max(0) + 1);
             let mut acted = 0;
-            for name in tx.games_due(horizon)? {
+            for name in tx.games_due(now)? {
                 if process::tick_game(map, config, tx, &name, now, last_tick)? {
                     acted += 1;
                 }
@@ -216,6 +214,16 @@ impl Judge {
             }
             Ok::<String, StoreError>(out)
         })?)
+    }
+
+    /// A game as stored (read-only: changes go through messages).
+    pub fn game(&mut self, name: &str) -> Result<Option<crate::game::Game>, JudgeError> {
+        Ok(self.store.transaction(|tx| tx.load_game(name))?)
+    }
+
+    /// A game's public history (what an observer saw), oldest first.
+    pub fn history(&mut self, name: &str) -> Result<Vec<crate::store::HistoryEntry>, JudgeError> {
+        Ok(self.store.transaction(|tx| tx.history(name))?)
     }
 
     /// A judge-wide stored value (the daemon keeps its IMAP cursor here).

@@ -171,10 +171,7 @@ impl Tx<'_> {
             crate::game::Status::Paused => "paused",
             crate::game::Status::Finished(_) => "finished",
         };
-        let next = match game.status {
-            crate::game::Status::Active => game.deadline.map(ts),
-            _ => None,
-        };
+        let next = game.next_event().map(ts);
         self.tx.execute(
             "INSERT INTO games (name, state, status, next_event) VALUES (?1, ?2, ?3, ?4)
              ON CONFLICT(name) DO UPDATE SET state = excluded.state, status = excluded.status,

@@ -1,0 +1,461 @@
+//! Whole games by mail through the judge core: seven players and a master from CREATE to
+//! the end, with press, retreats, builds, a late power, a grace expiry, a rollback, and an
+//! end by draw; another ending in a solo. A leak scanner reads every mail each game sent.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use dipjudge::game::{Ending, Game, Status};
+use dipjudge::judge::{Handled, Incoming, Judge, JudgeConfig, PasswordCost};
+use dipjudge::map::{Map, Power};
+use dipjudge::rules::{Owner, PhaseKind, Rules, Standard};
+use dipjudge::sim::{self, Rng};
+use dipjudge::store::{QueuedMail, Store};
+
+const GM: &str = "gm@example.test";
+
+/// Seven players, a master, a judge, a clock.
+struct Table {
+    judge: Judge,
+    map: &'static Map,
+    now: DateTime<Utc>,
+    sent: u32,
+    name: String,
+    /// Private press sent: (token, sender, readers).
+    secrets: Vec<(String, Power, Vec<Power>)>,
+}
+
+fn addr(p: Power) -> String {
+    format!("{}@example.test", p.name().to_lowercase())
+}
+
+fn password(p: Power) -> String {
+    format!("pw-{}", p.code().to_lowercase())
+}
+
+impl Table {
+    fn new(name: &str) -> Table {
+        let config = JudgeConfig {
+            password_cost: PasswordCost::TEST,
+            ..JudgeConfig::default()
+        };
+        let judge = Judge::new(Store::open_in_memory().expect("store"), config).expect("judge");
+        Table {
+            judge,
+            map: Map::standard().expect("map"),
+            now: Utc
+                .with_ymd_and_hms(2026, 11, 1, 9, 0, 0)
+                .single()
+                .expect("time"),
+            sent: 0,
+            name: name.to_string(),
+            secrets: Vec::new(),
+        }
+    }
+
+    fn mail(&mut self, from: &str, body: &str) -> String {
+        self.sent += 1;
+        let key = format!("<{}-{}@test>", self.name, self.sent);
+        let msg = Incoming {
+            key: key.clone(),
+            message_id: Some(key.clone()),
+            from: from.to_string(),
+            reply_to: None,
+            subject: "game".into(),
+            text: body.to_string(),
+            size_capped: false,
+        };
+        let h = self.judge.handle(&msg, self.now).expect("handled");
+        assert!(matches!(h, Handled::Applied { .. }));
+        self.judge
+            .all_mail()
+            .expect("mail")
+            .into_iter()
+            .rev()
+            .find(|m| m.in_reply_to.as_deref() == Some(key.as_str()))
+            .map(|m| m.body)
+            .unwrap_or_default()
+    }
+
+    fn as_power(&mut self, p: Power, lines: &str) -> String {
+        let body = format!(
+            "SIGNON {}{} {}\n{lines}",
+            p.initial(),
+            self.name,
+            password(p)
+        );
+        self.mail(&addr(p), &body)
+    }
+
+    fn as_master(&mut self, lines: &str) -> String {
+        let body = format!("SIGNON M{} gmpw\n{lines}", self.name);
+        self.mail(GM, &body)
+    }
+
+    fn game(&mut self) -> Game {
+        let name = self.name.clone();
+        self.judge.game(&name).expect("load").expect("game exists")
+    }
+
+    fn start(&mut self) {
+        let name = self.name.clone();
+        let r = self.mail(GM, &format!("CREATE ?{name} gmpw"));
+        assert!(r.starts_with("OK CREATE"), "{r}");
+        for p in Power::ALL {
+            let r = self.mail(
+                &addr(p),
+                &format!(
+                    "SIGNON ?{name} {}\nSET PREFERENCE {}",
+                    password(p),
+                    p.name()
+                ),
+            );
+            assert!(!r.contains("ERROR"), "{r}");
+        }
+        let g = self.game();
+        assert_eq!(g.status, Status::Active);
+        for p in Power::ALL {
+            assert_eq!(
+                g.player(p).map(|pl| pl.seat.address.clone()),
+                Some(addr(p)),
+                "preferences honoured"
+            );
+        }
+    }
+
+    fn tick(&mut self, at: DateTime<Utc>) {
+        self.now = at;
+        self.judge.tick(at).expect("tick");
+    }
+
+    /// Every power that must order sends random legal orders (except `skip`), with some
+    /// private press and a broadcast.
+    fn orders(&mut self, rng: &mut Rng, skip: &[Power]) {
+        let g = self.game();
+        let pos = g.position.clone();
+        let orders = match pos.phase.kind {
+            PhaseKind::Movement => sim::movement_orders(self.map, &pos, rng),
+            PhaseKind::Retreat => sim::retreat_orders(&pos, rng),
+            PhaseKind::Adjustment => sim::adjustment_orders(self.map, &Standard, &pos, rng),
+        };
+        let mut by_power: BTreeMap<Power, Vec<String>> = BTreeMap::new();
+        for o in &orders {
+            by_power
+                .entry(o.power)
+                .or_default()
+                .push(o.order.display(self.map));
+        }
+        // Players order every unit: the ones the generator left out hold.
+        if pos.phase.kind == PhaseKind::Movement {
+            for u in &pos.units {
+                let Owner::Power(p) = u.owner else { continue };
+                let ordered = orders.iter().any(|o| {
+                    o.order
+                        .unit()
+                        .is_some_and(|s| s.province() == u.location.province)
+                });
+                if !ordered {
+                    by_power
+                        .entry(p)
+                        .or_default()
+                        .push(format!("{} H", u.display(self.map)));
+                }
+            }
+        }
+        for p in g.powers_to_order(self.map, &Standard) {
+            if skip.contains(&p) {
+                continue;
+            }
+            let mut lines = by_power.get(&p).cloned().unwrap_or_default().join("\n");
+            if pos.phase.kind == PhaseKind::Adjustment {
+                // Players make their removals themselves; a power with nothing to build
+                // or that builds nothing waives.
+                let count = Standard.adjustment_count(&pos, p);
+                let given = by_power.get(&p).map(Vec::len).unwrap_or(0) as i32;
+                if count < 0 {
+                    let named: Vec<String> = by_power.get(&p).cloned().unwrap_or_default();
+                    let mut extra: Vec<String> = pos
+                        .units
+                        .iter()
+                        .filter(|u| u.owner == Owner::Power(p))
+                        .map(|u| format!("REMOVE {}", u.display(self.map)))
+                        .filter(|r| {
+                            !named
+                                .iter()
+                                .any(|n| n.eq_ignore_ascii_case(r) || n.ends_with(&r[7..]))
+                        })
+                        .take((-count - given).max(0) as usize)
+                        .collect();
+                    let mut all = named;
+                    all.append(&mut extra);
+                    lines = all.join("\n");
+                } else if lines.is_empty() {
+                    lines = "WAIVE".into();
+                }
+            }
+            // Private press to one or two others, with a token the leak scanner follows.
+            let others: Vec<Power> = Power::ALL.into_iter().filter(|q| *q != p).collect();
+            let a = others[rng.below(others.len())];
+            let b = others[rng.below(others.len())];
+            let mut readers = vec![a, b];
+            readers.sort();
+            readers.dedup();
+            let token = format!("SECRET-{}-{}-{}", p.code(), pos.phase, self.secrets.len());
+            self.secrets.push((token.clone(), p, readers.clone()));
+            let to: String = readers.iter().map(|r| r.initial()).collect();
+            let grey = if rng.below(2) == 0 { " GREY" } else { "" };
+            let r = self.as_power(
+                p,
+                &format!("{lines}\nPRESS TO {to}{grey}\n{token}\nENDPRESS\n"),
+            );
+            assert!(!r.contains("ERROR"), "{p} {}: {r}", pos.phase);
+        }
+    }
+
+    fn mails(&mut self) -> Vec<QueuedMail> {
+        self.judge.all_mail().expect("mail")
+    }
+
+    fn results(&mut self, phase: &str) -> Vec<QueuedMail> {
+        let subject = format!("DIP:{} - {phase} Results", self.name);
+        self.mails()
+            .into_iter()
+            .filter(|m| m.subject == subject)
+            .collect()
+    }
+
+    /// Every mail that carries a private press token went only to its readers (and the
+    /// sender's reply never carried it back to others).
+    fn scan_for_leaks(&mut self) {
+        let mails = self.mails();
+        let mut leaks = Vec::new();
+        for (token, sender, readers) in &self.secrets {
+            for m in mails.iter().filter(|m| m.body.contains(token.as_str())) {
+                let allowed = readers.iter().any(|r| addr(*r) == m.recipient);
+                if !allowed {
+                    leaks.push(format!(
+                        "{token} (from {sender} to {readers:?}) reached {} in {:?}",
+                        m.recipient, m.subject
+                    ));
+                }
+            }
+        }
+        assert!(leaks.is_empty(), "press leaked:\n{}", leaks.join("\n"));
+        // And it did reach every reader, once.
+        assert!(!self.secrets.is_empty());
+        for (token, _, readers) in &self.secrets {
+            for r in readers {
+                let n = mails
+                    .iter()
+                    .filter(|m| m.recipient == addr(*r) && m.body.contains(token.as_str()))
+                    .count();
+                assert_eq!(n, 1, "{token} reached {r} {n} times");
+            }
+        }
+        // Partial press never enters the history observers can read.
+        let name = self.name.clone();
+        let history = self.judge.history(&name).expect("history");
+        for (token, _, _) in &self.secrets {
+            assert!(
+                !history.iter().any(|h| h.body.contains(token.as_str())),
+                "{token} in HISTORY"
+            );
+        }
+    }
+
+    /// Processes the current phase: everything is in, so a tick after the delay does it.
+    fn process_early(&mut self) {
+        let at = self.now + Duration::minutes(11);
+        self.tick(at);
+    }
+}
+
+#[test]
+fn a_full_game_to_a_draw() {
+    let mut t = Table::new("full");
+    t.start();
+    let seed = std::env::var("GAME_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(6);
+    let mut rng = Rng::new(seed);
+    let mut seen_retreat = false;
+    let mut seen_builds = false;
+    let mut rolled_back = false;
+    loop {
+        let g = t.game();
+        let phase = g.position.phase;
+        let label = phase.to_string();
+        if g.status != Status::Active {
+            panic!("game stopped at {label}: {:?}", g.status);
+        }
+        match label.as_str() {
+            // A late power: Italy misses the deadline, gets its notice, orders in grace.
+            "S1902M" => {
+                t.orders(&mut rng, &[Power::Italy]);
+                let deadline = g.deadline.expect("deadline");
+                t.tick(deadline);
+                let late = t.mails().into_iter().any(|m| {
+                    m.recipient == addr(Power::Italy) && m.subject.ends_with("S1902M Late Notice")
+                });
+                assert!(late, "Italy was told it is late");
+                assert!(
+                    t.results("S1902M").is_empty(),
+                    "not processed while Italy is missing"
+                );
+                t.now = deadline + Duration::hours(2);
+                t.orders(
+                    &mut rng,
+                    &[
+                        Power::Austria,
+                        Power::England,
+                        Power::France,
+                        Power::Germany,
+                        Power::Russia,
+                        Power::Turkey,
+                    ],
+                );
+                t.tick(deadline + Duration::hours(3));
+                assert_eq!(
+                    t.results("S1902M").len(),
+                    8,
+                    "processed once Italy's orders were in"
+                );
+            }
+            // A grace expiry in an NMR game: Austria never orders; its units hold.
+            "F1902M" => {
+                t.orders(&mut rng, &[Power::Austria]);
+                let deadline = g.deadline.expect("deadline");
+                t.tick(deadline);
+                t.tick(deadline + Duration::hours(g.settings.deadlines.grace_hours));
+                let r = t.results("F1902M");
+                assert_eq!(r.len(), 8, "processed at the end of grace");
+                assert!(r[0].body.contains("Austria: "), "{}", r[0].body);
+                assert!(r[0].body.contains("No Order Processed"), "{}", r[0].body);
+            }
+            // A rollback: the master rolls S1903M back once and it is played again.
+            "F1903M" if !rolled_back => {
+                rolled_back = true;
+                let r = t.as_master("ROLLBACK S1903M");
+                assert!(r.contains("OK ROLLBACK S1903M"), "{r}");
+                assert_eq!(t.game().position.phase.to_string(), "S1903M");
+                continue;
+            }
+            _ => {
+                t.orders(&mut rng, &[]);
+                t.process_early();
+            }
+        }
+        let after = t.game();
+        assert_ne!(after.position.phase, phase, "{label} was processed");
+        seen_retreat |= phase.kind == PhaseKind::Retreat;
+        seen_builds |= phase.kind == PhaseKind::Adjustment
+            && t.results(&label)
+                .first()
+                .is_some_and(|m| m.body.contains("Builds "));
+        if after.position.phase.year == 1904 {
+            break;
+        }
+    }
+    assert!(seen_retreat, "the game had a retreat phase");
+    assert!(seen_builds, "the game had builds");
+    assert!(rolled_back);
+    assert_eq!(
+        t.results("S1903M").len(),
+        16,
+        "S1903M was processed twice (before and after the rollback)"
+    );
+
+    // A draw: every surviving power sets DRAW.
+    let survivors = t.game().surviving_powers();
+    for (i, p) in survivors.iter().enumerate() {
+        let r = t.as_power(*p, "SET DRAW");
+        assert!(r.contains("OK SET DRAW"), "{r}");
+        let g = t.game();
+        if i + 1 < survivors.len() {
+            assert_eq!(g.status, Status::Active);
+        } else {
+            assert_eq!(g.status, Status::Finished(Ending::Draw(survivors.clone())));
+        }
+    }
+    let over = t
+        .mails()
+        .into_iter()
+        .filter(|m| m.subject == "DIP:full - Game over")
+        .count();
+    assert_eq!(over, 8, "everyone is told");
+    // No more orders are taken.
+    let r = t.as_power(survivors[0], "A Par H");
+    assert!(r.contains("ERROR"), "{r}");
+    t.scan_for_leaks();
+}
+
+#[test]
+fn a_game_ends_in_a_solo() {
+    let mut t = Table::new("solo");
+    t.start();
+    // The master lowers the bar, as masters of short games do.
+    let r = t.as_master("SET CENTERS 6");
+    assert!(r.contains("OK SET CENTRES 6"), "{r}");
+    let mut rng = Rng::new(11);
+    for _ in 0..60 {
+        let g = t.game();
+        if let Status::Finished(e) = &g.status {
+            let Ending::Solo(winner) = e else {
+                panic!("ended otherwise: {e:?}");
+            };
+            assert!(g.position.centre_count(*winner) >= 6);
+            let over: Vec<_> = t
+                .mails()
+                .into_iter()
+                .filter(|m| m.subject == "DIP:solo - Game over")
+                .collect();
+            assert_eq!(over.len(), 8);
+            assert!(
+                over[0].body.contains("has won a solo victory"),
+                "{}",
+                over[0].body
+            );
+            assert!(g.deadline.is_none());
+            t.scan_for_leaks();
+            return;
+        }
+        t.orders(&mut rng, &[]);
+        t.process_early();
+    }
+    panic!("no solo in 60 phases");
+}
+
+#[test]
+fn a_nonmr_game_waits_and_declares_the_power_abandoned() {
+    let mut t = Table::new("wait");
+    t.start();
+    t.as_master("SET NONMR");
+    let mut rng = Rng::new(3);
+    t.orders(&mut rng, &[Power::Turkey]);
+    let g = t.game();
+    let deadline = g.deadline.expect("deadline");
+    t.tick(deadline);
+    t.tick(deadline + Duration::hours(g.settings.deadlines.grace_hours));
+    let g = t.game();
+    assert_eq!(g.position.phase.to_string(), "S1901M", "not processed");
+    assert!(g.player(Power::Turkey).is_some_and(|p| p.abandoned));
+    assert!(
+        t.mails()
+            .iter()
+            .any(|m| m.subject == "DIP:wait - S1901M Abandoned")
+    );
+    // The master processes by hand: Turkey's units hold.
+    let r = t.as_master("PROCESS");
+    assert!(r.contains("OK PROCESS"), "{r}");
+    let g = t.game();
+    assert_eq!(g.position.phase.to_string(), "F1901M");
+    assert!(
+        g.position
+            .units
+            .iter()
+            .filter(|u| u.owner == Owner::Power(Power::Turkey))
+            .count()
+            == 3
+    );
+}
