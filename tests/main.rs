@@ -9,6 +9,8 @@ mod game;
 /// Golden mail tests: numbered input mails and clock ticks in, every mail out and the final
 /// state compared byte for byte (`tests/golden/<scenario>/`).
 mod golden;
+/// A message far over the size cap.
+mod oversize;
 /// The mail transports against real Dovecot and Postfix on 127.0.0.1
 /// (`scripts/mail-servers.sh start`; required when `DIPJUDGE_MAIL_SERVERS=1`).
 mod servers;

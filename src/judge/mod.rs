@@ -16,7 +16,7 @@ use chrono::{DateTime, Utc};
 use crate::map::Map;
 use crate::store::{NewMail, QueuedMail, Store, StoreError};
 
-pub use password::PasswordCost;
+pub use password::{PasswordCost, hash as hash_password};
 
 /// The judge's identity and defaults (from `judge.toml`).
 #[derive(Clone, Debug)]

@@ -68,6 +68,10 @@ pub(super) struct Session<'a, 't> {
     copy_to: Option<String>,
 }
 
+/// After this many unreadable lines the rest of a message is not read (a mail of junk
+/// gets a short answer, not an echo of itself).
+const MAX_ERRORS: usize = 50;
+
 const NO_SIGNON: &str = "sign on first: SIGNON <power initial><game> <password>";
 
 impl<'a, 't> Session<'a, 't> {
@@ -119,7 +123,19 @@ impl<'a, 't> Session<'a, 't> {
                 "No commands found in your message. Send HELP for the list of commands.".into(),
             );
         }
-        for line in &lines {
+        let mut errors = 0;
+        for (i, line) in lines.iter().enumerate() {
+            if line.outcome.is_err() {
+                errors += 1;
+            }
+            if errors > MAX_ERRORS {
+                self.reply.push(format!(
+                    "Too many lines could not be read; the judge stopped at line {} and ignored the {} command lines after it.",
+                    line.line,
+                    lines.len() - i
+                ));
+                break;
+            }
             self.line(line)?;
         }
         // A forming game that is full starts once the whole message is read, so that the

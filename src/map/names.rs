@@ -44,7 +44,9 @@ impl NameTable {
     /// at most three, each named once.
     pub(super) fn suggest(&self, text: &str) -> Vec<ProvinceId> {
         let key = normalise(text);
-        if key.is_empty() {
+        // No name is longer than 40 letters: a longer word is not a misspelt province, and
+        // comparing it would cost time on junk lines.
+        if key.is_empty() || key.len() > 40 {
             return Vec::new();
         }
         let limit = if key.len() <= 4 { 1 } else { 2 + key.len() / 8 };
@@ -52,6 +54,10 @@ impl NameTable {
             .entries
             .iter()
             .filter_map(|(k, id)| {
+                // The distance is at least the difference in length.
+                if k.len().abs_diff(key.len()) > limit {
+                    return None;
+                }
                 let d = edit_distance(&key, k);
                 (d <= limit).then_some((d, *id))
             })
