@@ -457,29 +457,28 @@ pub(crate) fn validate_movement(
     // Convoy intent (DATC 4.A.3, the 1982/2000/2023 rulebooks): an army ordered to an
     // adjacent province goes by convoy when a fleet of its own power orders a legal convoy
     // of exactly that move. There is then no fallback to the land route (DATC 6.G.8).
-    for a in 0..n {
-        let Some(Legal::Move {
-            dest,
-            convoy: false,
-        }) = legal.get(a).copied()
-        else {
+    let convoys: Vec<(usize, usize, ProvinceId)> = legal
+        .iter()
+        .enumerate()
+        .filter_map(|(f, l)| match l {
+            Legal::Convoy { army, dest } => Some((f, *army, *dest)),
+            _ => None,
+        })
+        .collect();
+    for (f, a, to) in convoys {
+        let (Some(fleet), Some(army)) = (position.units.get(f), position.units.get(a)) else {
             continue;
         };
-        let Some(army) = position.units.get(a) else {
-            continue;
-        };
-        if army.kind != UnitKind::Army {
+        if fleet.owner != army.owner || army.kind != UnitKind::Army {
             continue;
         }
-        let intent = legal.iter().enumerate().any(|(f, l)| {
-            matches!(l, Legal::Convoy { army: x, dest: d } if *x == a && *d == dest.province)
-                && position.units.get(f).is_some_and(|u| u.owner == army.owner)
-        });
-        if intent && let Some(Legal::Move { convoy, .. }) = legal.get_mut(a) {
+        if let Some(Legal::Move { dest, convoy }) = legal.get_mut(a)
+            && dest.province == to
+        {
             *convoy = true;
         }
     }
-    refused.sort_by_key(|(k, _)| *k);
+    refused.sort_unstable_by_key(|(k, _)| *k);
     Validated {
         legal,
         source,
