@@ -95,8 +95,12 @@ impl CommandError {
             v
         };
         let key_letters = sorted(&key);
-        let mut candidates: Vec<(u8, u8, usize, ProvinceId)> = map
-            .suggest(text)
+        let near = if text.len() <= super::lexeme::MAX_SUGGEST_LEN {
+            map.suggest(text)
+        } else {
+            Vec::new()
+        };
+        let mut candidates: Vec<(u8, u8, usize, ProvinceId)> = near
             .into_iter()
             .enumerate()
             .map(|(rank, p)| {

@@ -332,32 +332,35 @@ pub fn parse_message_with(text: &str, map: &Map, cx: &ParseContext) -> Vec<LineR
 }
 
 /// Reads one normalised line that holds commands: a single command, or several orders
-/// separated by `,` or `;`.
+/// separated by `,` or `;`. Errors are turned into sentences only for what is reported
+/// (suggestions cost an edit distance against every name).
 fn parse_line(
     norm: &str,
     map: &Map,
     cx: &ParseContext,
 ) -> Vec<(String, Result<Command, CommandError>)> {
-    let whole = parse_command(norm, map, cx);
+    let whole = read_command(norm, map);
+    let finish_whole =
+        |r: Result<Command, Pending<'_>>| vec![(norm.to_string(), finish(norm, r, map, cx))];
     if whole.is_ok() || !norm.contains([',', ';']) || is_command_word(first_word(norm)) {
-        return vec![(norm.to_string(), whole)];
+        return finish_whole(whole);
     }
-    let pieces: Vec<String> = norm
+    let pieces: Vec<&str> = norm
         .split([',', ';'])
-        .map(|p| p.trim().to_string())
+        .map(str::trim)
         .filter(|p| !p.is_empty())
         .collect();
-    let results: Vec<(String, Result<Command, CommandError>)> = pieces
+    let results: Vec<(&str, Result<Command, Pending<'_>>)> = pieces
         .into_iter()
-        .map(|p| {
-            let r = parse_command(&p, map, cx);
-            (p, r)
-        })
+        .map(|p| (p, read_command(p, map)))
         .collect();
     if results.iter().any(|(_, r)| r.is_ok()) {
         results
+            .into_iter()
+            .map(|(p, r)| (p.to_string(), finish(p, r, map, cx)))
+            .collect()
     } else {
-        vec![(norm.to_string(), whole)]
+        finish_whole(whole)
     }
 }
 
@@ -425,13 +428,41 @@ const ALL_COMMAND_WORDS: &[&str] = &[
 
 /// Reads exactly one command from one normalised line (no `,` splitting).
 pub fn parse_command(norm: &str, map: &Map, cx: &ParseContext) -> Result<Command, CommandError> {
+    finish(norm, read_command(norm, map), map, cx)
+}
+
+/// A failure not yet put into words.
+enum Pending<'a> {
+    Ballot,
+    Unknown,
+    Parse(PErr<'a>),
+}
+
+/// The phase context applied to a command, or the error put into words.
+fn finish(
+    norm: &str,
+    r: Result<Command, Pending<'_>>,
+    map: &Map,
+    cx: &ParseContext,
+) -> Result<Command, CommandError> {
+    match r {
+        Ok(cmd) => Ok(apply_context(cmd, cx)),
+        Err(Pending::Ballot) => Err(CommandError::BallotUnreadable {
+            text: norm.to_string(),
+        }),
+        Err(Pending::Unknown) => Err(unknown_command(norm, map)),
+        Err(Pending::Parse(e)) => Err(convert(norm, e, map)),
+    }
+}
+
+// command = vote | "SET" setting | player_command | master_command | variant_command
+//         | order ;   (chosen by the first word)
+fn read_command<'a>(norm: &'a str, map: &Map) -> Result<Command, Pending<'a>> {
     let first = first_word(norm);
     if first == "vote" {
-        return variant::vote(norm).map(Command::Variant).ok_or_else(|| {
-            CommandError::BallotUnreadable {
-                text: norm.to_string(),
-            }
-        });
+        return variant::vote(norm)
+            .map(Command::Variant)
+            .ok_or(Pending::Ballot);
     }
     let result = if first == "set" {
         set_command(norm)
@@ -452,17 +483,20 @@ pub fn parse_command(norm: &str, map: &Map, cx: &ParseContext) -> Result<Command
         })
     };
     match result {
-        Ok((_, cmd)) => Ok(apply_context(cmd, cx)),
+        Ok((_, cmd)) => Ok(cmd),
         Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
             if e.at.len() >= norm.len()
                 && matches!(e.why, Why::UnknownProvince(_) | Why::Expected(_) | Why::Nom)
             {
-                Err(unknown_command(norm, map))
+                Err(Pending::Unknown)
             } else {
-                Err(convert(norm, e, map))
+                Err(Pending::Parse(e))
             }
         }
-        Err(nom::Err::Incomplete(_)) => Err(syntax_error(norm, "a command or an order")),
+        Err(nom::Err::Incomplete(_)) => Err(Pending::Parse(PErr {
+            at: norm,
+            why: Why::Expected("a command or an order"),
+        })),
     }
 }
 
@@ -533,6 +567,12 @@ fn unknown_command(norm: &str, map: &Map) -> CommandError {
     let word = norm.split(' ').next().unwrap_or("").to_string();
     let lower = word.to_ascii_lowercase();
     let limit = if lower.chars().count() <= 3 { 1 } else { 2 };
+    if word.len() > lexeme::MAX_SUGGEST_LEN {
+        return CommandError::UnknownCommand {
+            word: shorten(&word),
+            suggestion: None,
+        };
+    }
     let command = ALL_COMMAND_WORDS
         .iter()
         .map(|k| (edit_distance(&lower, k), *k))
@@ -602,7 +642,17 @@ fn convert(norm: &str, e: PErr<'_>, map: &Map) -> CommandError {
             after,
             found,
         },
-        Why::UnknownProvince(t) => CommandError::unknown_province(map, &t),
+        Why::UnknownProvince(candidates) => {
+            // Name the first word, or the first two or three when only those look like a
+            // province ("North Atlantc").
+            let first = candidates.first().cloned().unwrap_or_default();
+            let shown = candidates
+                .iter()
+                .find(|t| t.len() <= lexeme::MAX_SUGGEST_LEN && !map.suggest(t).is_empty())
+                .cloned()
+                .unwrap_or(first);
+            CommandError::unknown_province(map, &shorten(&shown))
+        }
         Why::NoSuchCoast(p, coast) => CommandError::NoSuchCoast {
             province: map.province(p).name.clone(),
             coast,
