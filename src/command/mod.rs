@@ -529,7 +529,7 @@ fn set_command(norm: &str) -> lexeme::PResult<'_, Command> {
         Err(_) => lexeme::failure(
             lexeme::blanks(rest),
             Why::Expected(
-                "a setting after SET (PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE, DEADLINE, GRACE, START, NMR, PRESS, PARTIAL, OBSERVER, VARIANT or CENTRES)",
+                "a setting (PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE, DEADLINE, GRACE, START, NMR, PRESS, PARTIAL, OBSERVER, VARIANT or CENTRES)",
             ),
         ),
     }
@@ -695,5 +695,7 @@ pub fn run_parse_cli(
     Ok(())
 }
 
+#[cfg(test)]
+mod proptests;
 #[cfg(test)]
 mod tests;

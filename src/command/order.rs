@@ -74,8 +74,7 @@ pub(crate) fn unit<'a>(map: &Map, i: &'a str) -> PResult<'a, UnitSpec> {
     if let Ok((rest, k)) = unit_kind(i) {
         // No province is called `A` or `F`, so after a unit type a province must follow
         // (`Fleet – London` in the long forms may put a dash between them).
-        let (rest, l) =
-            expect("a province after the unit type", |j| location(map, j))(opt_dash(rest))?;
+        let (rest, l) = expect("a province", |j| location(map, j))(opt_dash(rest))?;
         return Ok((rest, UnitSpec::new(Some(k), l)));
     }
     let (rest, l) = expect("a unit (A or F and a province)", |j| location(map, j))(i)?;
@@ -114,7 +113,7 @@ pub(crate) fn move_arrow(i: &str) -> PResult<'_, ()> {
 // via_convoy = ( "VIA" | "BY" ) ( "CONVOY" | "C" ) ;
 fn via_convoy(i: &str) -> PResult<'_, ()> {
     let (rest, _) = one_of(&["via", "by"], "VIA CONVOY")(i)?;
-    let (rest, _) = one_of(&["convoy", "c"], "CONVOY after VIA")(rest)?;
+    let (rest, _) = one_of(&["convoy", "c"], "CONVOY")(rest)?;
     Ok((rest, ()))
 }
 
@@ -161,7 +160,7 @@ fn waive<'a>(_map: &Map, i: &'a str) -> PResult<'a, Command> {
 // build_order = ( "BUILD" | "B" | "+" ) unit_kind [ dash ] location ;
 fn build_order<'a>(map: &Map, i: &'a str) -> PResult<'a, Command> {
     let (rest, _) = one_of(&["build", "b", "+"], "BUILD")(i)?;
-    let (rest, kind) = cut(expect("a unit type (A or F) after BUILD", unit_kind)(rest))?;
+    let (rest, kind) = cut(expect("a unit type (A or F)", unit_kind)(rest))?;
     let (rest, l) = cut(expect("a province", |j| location(map, j))(opt_dash(rest)))?;
     let (rest, _) = cut(end_of_line(rest))?;
     Ok((
@@ -224,7 +223,7 @@ fn unit_order<'a>(map: &Map, i: &'a str) -> PResult<'a, Command> {
         }
         _ => fail(
             blanks(rest),
-            Why::Expected("an order after the unit (H, -, S, C or D)"),
+            Why::Expected("H, -, S, C or D (hold, move, support, convoy, disband)"),
         ),
     }
 }
@@ -266,11 +265,11 @@ fn build_suffix<'a>(_map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command>
 // move = move_arrow location { move_arrow location } [ via_convoy ] ;
 fn move_order<'a>(map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command> {
     let (mut rest, _) = move_arrow(i)?;
-    let (r, first) = expect("a province after \"-\"", |j| location(map, j))(rest)?;
+    let (r, first) = expect("a province", |j| location(map, j))(rest)?;
     rest = r;
     let mut path = vec![first];
     while let Ok((r, _)) = move_arrow(rest) {
-        let (r, l) = expect("a province after \"-\"", |j| location(map, j))(r)?;
+        let (r, l) = expect("a province", |j| location(map, j))(r)?;
         path.push(l);
         rest = r;
     }
@@ -303,7 +302,7 @@ fn support_order<'a>(map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command>
     let (rest, _) = one_of(&["supports", "support", "supp", "sup", "s"], "S (support)")(i)?;
     let (rest, target) = cut(unit(map, rest))?;
     if let Ok((r, _)) = move_arrow(rest) {
-        let (r, dest) = cut(expect("a province after \"-\"", |j| location(map, j))(r))?;
+        let (r, dest) = cut(expect("a province", |j| location(map, j))(r))?;
         let (r, _) = cut(end_of_line(r))?;
         return Ok((
             r,
@@ -315,7 +314,7 @@ fn support_order<'a>(map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command>
         ));
     }
     if let Ok((r, _)) = keyword("soi")(rest) {
-        let (r, dest) = cut(expect("a province after SOI", |j| location(map, j))(r))?;
+        let (r, dest) = cut(expect("a province", |j| location(map, j))(r))?;
         let (r, _) = cut(end_of_line(r))?;
         return Ok((
             r,
@@ -343,7 +342,7 @@ fn convoy_order<'a>(map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command> 
     )(i)?;
     let (rest, army) = cut(unit(map, rest))?;
     let (rest, _) = cut(expect("\"-\" and the army's destination", move_arrow)(rest))?;
-    let (rest, dest) = cut(expect("a province after \"-\"", |j| location(map, j))(rest))?;
+    let (rest, dest) = cut(expect("a province", |j| location(map, j))(rest))?;
     let (rest, _) = cut(end_of_line(rest))?;
     Ok((
         rest,

@@ -152,7 +152,7 @@ line!(
 line!(
     err_after_unit,
     "A Par",
-    "ERROR SYNTAX: line 1: \"A Par\": expected an order after the unit (H, -, S, C or D) after \"Par\", found the end of the line"
+    "ERROR SYNTAX: line 1: \"A Par\": expected H, -, S, C or D (hold, move, support, convoy, disband) after \"Par\", found the end of the line"
 );
 line!(
     err_support_target,
@@ -182,7 +182,7 @@ line!(
 line!(
     err_set,
     "SET COLOUR blue",
-    "ERROR SYNTAX: line 1: \"SET COLOUR blue\": expected a setting after SET (PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE, DEADLINE, GRACE, START, NMR, PRESS, PARTIAL, OBSERVER, VARIANT or CENTRES) after \"SET\", found \"COLOUR blue\""
+    "ERROR SYNTAX: line 1: \"SET COLOUR blue\": expected a setting (PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE, DEADLINE, GRACE, START, NMR, PRESS, PARTIAL, OBSERVER, VARIANT or CENTRES) after \"SET\", found \"COLOUR blue\""
 );
 line!(
     err_endpress,
