@@ -476,8 +476,15 @@ fn read_command<'a>(norm: &'a str, map: &Map) -> Result<Command, Pending<'a>> {
         order::order(map, norm).or_else(|e| {
             // A line that is not an order after all may still be a bulleted or numbered
             // one: `- A Par - Bur`, `* F Bre H`, `1. A Mar S A Par`, `2) …`.
+            // If that fails too, the error that read further into the line is reported.
             match strip_list_marker(norm) {
-                Some(rest) => order::order(map, rest).map_err(|_| e),
+                Some(rest) => order::order(map, rest).map_err(|e2| match (e, e2) {
+                    (
+                        nom::Err::Error(a) | nom::Err::Failure(a),
+                        nom::Err::Error(b) | nom::Err::Failure(b),
+                    ) if b.at.len() < a.at.len() => nom::Err::Failure(b),
+                    (e, _) => e,
+                }),
                 None => Err(e),
             }
         })
@@ -566,7 +573,7 @@ fn syntax_error(norm: &str, expected: &'static str) -> CommandError {
 fn unknown_command(norm: &str, map: &Map) -> CommandError {
     let word = norm.split(' ').next().unwrap_or("").to_string();
     let lower = word.to_ascii_lowercase();
-    let limit = if lower.chars().count() <= 3 { 1 } else { 2 };
+    let limit = if lower.chars().count() <= 5 { 1 } else { 2 };
     if word.len() > lexeme::MAX_SUGGEST_LEN {
         return CommandError::UnknownCommand {
             word: shorten(&word),
@@ -587,26 +594,34 @@ fn unknown_command(norm: &str, map: &Map) -> CommandError {
     CommandError::UnknownCommand { word, suggestion }
 }
 
-/// Levenshtein distance on chars (for "did you mean" on command words).
+/// Edit distance with adjacent transpositions (optimal string alignment), for "did you
+/// mean" on command words: `HLEP` is one slip from `HELP`.
 fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row.first().copied().unwrap_or(0);
-        if let Some(x) = row.first_mut() {
-            *x = i + 1;
-        }
-        for (j, cb) in b.iter().enumerate() {
-            let up = row.get(j + 1).copied().unwrap_or(usize::MAX / 2);
-            let left = row.get(j).copied().unwrap_or(usize::MAX / 2);
-            let v = (up + 1).min(left + 1).min(prev + usize::from(ca != *cb));
-            prev = up;
-            if let Some(x) = row.get_mut(j + 1) {
+    let w = b.len() + 1;
+    let mut d: Vec<usize> = vec![0; (a.len() + 1) * w];
+    let get = |d: &[usize], i: usize, j: usize| d.get(i * w + j).copied().unwrap_or(usize::MAX / 2);
+    for i in 0..=a.len() {
+        for j in 0..=b.len() {
+            let v = if i == 0 || j == 0 {
+                i + j
+            } else {
+                let cost = usize::from(a.get(i - 1) != b.get(j - 1));
+                let mut v = (get(&d, i - 1, j) + 1)
+                    .min(get(&d, i, j - 1) + 1)
+                    .min(get(&d, i - 1, j - 1) + cost);
+                if i > 1 && j > 1 && a.get(i - 1) == b.get(j - 2) && a.get(i - 2) == b.get(j - 1) {
+                    v = v.min(get(&d, i - 2, j - 2) + 1);
+                }
+                v
+            };
+            if let Some(x) = d.get_mut(i * w + j) {
                 *x = v;
             }
         }
     }
-    row.last().copied().unwrap_or(0)
+    get(&d, a.len(), b.len())
 }
 
 /// At most 40 characters of what was found, for error sentences.
@@ -643,11 +658,12 @@ fn convert(norm: &str, e: PErr<'_>, map: &Map) -> CommandError {
             found,
         },
         Why::UnknownProvince(candidates) => {
-            // Name the first word, or the first two or three when only those look like a
-            // province ("North Atlantc").
+            // Name the longest run of words (up to three) that looks like a province
+            // ("North Atlantc Ocean", not "North"), else the first word.
             let first = candidates.first().cloned().unwrap_or_default();
             let shown = candidates
                 .iter()
+                .rev()
                 .find(|t| t.len() <= lexeme::MAX_SUGGEST_LEN && !map.suggest(t).is_empty())
                 .cloned()
                 .unwrap_or(first);
