@@ -233,6 +233,16 @@ pub fn parse_message_with(text: &str, map: &Map, cx: &ParseContext) -> Vec<LineR
     let mut press: Option<OpenPress> = None;
     let mut signed_on = false;
     let ballots_in_press = matches!(cx.variant, None | Some(VariantName::Survive));
+    // The last ENDPRESS line: a press header that cannot be read swallows its block only
+    // when an ENDPRESS follows (the player meant a block); otherwise it is one bad line
+    // ("Press releases are …") and the lines after it are read as commands.
+    let last_press_end = text
+        .split('\n')
+        .enumerate()
+        .filter(|(_, raw)| press::is_press_end(&normalise_line(raw)))
+        .map(|(n, _)| n + 1)
+        .last()
+        .unwrap_or(0);
     for (n, raw) in text.split('\n').enumerate() {
         let line = n + 1;
         let raw = raw.trim_end_matches('\r');
@@ -275,11 +285,13 @@ pub fn parse_message_with(text: &str, map: &Map, cx: &ParseContext) -> Vec<LineR
                 Err(nom::Err::Error(e) | nom::Err::Failure(e)) => Err(convert(&norm, e, map)),
                 Err(nom::Err::Incomplete(_)) => Err(syntax_error(&norm, "a press line")),
             };
-            press = Some(OpenPress {
-                slot: out.len(),
-                header: header.clone(),
-                body: Vec::new(),
-            });
+            if header.is_ok() || last_press_end > line {
+                press = Some(OpenPress {
+                    slot: out.len(),
+                    header: header.clone(),
+                    body: Vec::new(),
+                });
+            }
             out.push(LineResult {
                 line,
                 outcome: header.map(|h| {

@@ -323,3 +323,17 @@ fn no_province_name_swallows_an_order_keyword() {
         }
     }
 }
+
+#[test]
+fn a_bad_press_header_swallows_only_a_real_block() {
+    // With an ENDPRESS after it, the block is press even though its header is wrong.
+    let r = replies("press to xyz\nA Par - Bur\nendpress\nA Mar H");
+    assert_eq!(r.len(), 2);
+    assert!(r[0].starts_with("ERROR UNKNOWN-POWER: line 1"));
+    assert_eq!(r[1], "OK A Mar H");
+    // Without one, it is one bad line and the orders after it are read.
+    let r = replies("Press releases are boring\nA Par - Bur");
+    assert_eq!(r.len(), 2);
+    assert!(r[0].starts_with("ERROR SYNTAX: line 1"), "{}", r[0]);
+    assert_eq!(r[1], "OK A Par - Bur");
+}
