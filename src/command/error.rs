@@ -80,7 +80,8 @@ impl CommandError {
         )
     }
 
-    pub(crate) fn unknown_province(map: &Map, text: &str) -> CommandError {
+    /// An unknown province, given the map's suggestions for it (closest first).
+    pub(crate) fn unknown_province(map: &Map, text: &str, near: Vec<ProvinceId>) -> CommandError {
         // The map gives up to three names at the smallest edit distance; of those, a
         // transposition (`Bru` for `Bur`) and then a matching first letter are the likelier
         // slips. The player gets the single closest one.
@@ -95,11 +96,6 @@ impl CommandError {
             v
         };
         let key_letters = sorted(&key);
-        let near = if text.len() <= super::lexeme::MAX_SUGGEST_LEN {
-            map.suggest(text)
-        } else {
-            Vec::new()
-        };
         let mut candidates: Vec<(u8, u8, usize, ProvinceId)> = near
             .into_iter()
             .enumerate()

@@ -672,14 +672,19 @@ fn convert(norm: &str, e: PErr<'_>, map: &Map) -> CommandError {
         Why::UnknownProvince(candidates) => {
             // Name the longest run of words (up to three) that looks like a province
             // ("North Atlantc Ocean", not "North"), else the first word.
-            let first = candidates.first().cloned().unwrap_or_default();
-            let shown = candidates
+            let fitting = candidates
                 .iter()
                 .rev()
-                .find(|t| t.len() <= lexeme::MAX_SUGGEST_LEN && !map.suggest(t).is_empty())
-                .cloned()
-                .unwrap_or(first);
-            CommandError::unknown_province(map, &shorten(&shown))
+                .filter(|t| t.len() <= lexeme::MAX_SUGGEST_LEN)
+                .map(|t| (t, map.suggest(t)))
+                .find(|(_, near)| !near.is_empty());
+            match fitting {
+                Some((t, near)) => CommandError::unknown_province(map, t, near),
+                None => {
+                    let first = candidates.first().map_or("", String::as_str);
+                    CommandError::unknown_province(map, &shorten(first), Vec::new())
+                }
+            }
         }
         Why::NoSuchCoast(p, coast) => CommandError::NoSuchCoast {
             province: map.province(p).name.clone(),
