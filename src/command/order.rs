@@ -2,6 +2,9 @@
 //! DPjudge forms players write, read into [`rules::Order`](crate::rules::Order) values, plus
 //! the two variant orders that start with a unit (Surrender's hold exchange, Formal's SOI).
 
+use nom::Parser;
+use nom::branch::alt;
+
 use crate::map::{Location, Map, ProvinceId};
 use crate::rules::{Order, UnitKind, UnitSpec};
 
@@ -124,25 +127,15 @@ fn hold(i: &str) -> PResult<'_, ()> {
 
 // order = waive | build_order | remove_order | disband_order | unit_order ;
 pub(crate) fn order<'a>(map: &Map, i: &'a str) -> PResult<'a, Command> {
-    let start = blanks(i);
-    let mut best: Option<nom::Err<super::lexeme::PErr<'a>>> = None;
-    for branch in [waive, build_order, remove_order, disband_order, unit_order] {
-        match branch(map, start) {
-            Ok(r) => return Ok(r),
-            Err(nom::Err::Failure(e)) => return Err(nom::Err::Failure(e)),
-            Err(nom::Err::Error(e)) => {
-                best = Some(match best {
-                    Some(nom::Err::Error(b)) => nom::Err::Error(nom::error::ParseError::or(b, e)),
-                    _ => nom::Err::Error(e),
-                });
-            }
-            Err(other) => return Err(other),
-        }
-    }
-    match best {
-        Some(e) => Err(e),
-        None => fail(start, Why::Expected("an order")),
-    }
+    // `alt` keeps the failure that read furthest (see `PErr::or`).
+    alt((
+        |j| waive(map, j),
+        |j| build_order(map, j),
+        |j| remove_order(map, j),
+        |j| disband_order(map, j),
+        |j| unit_order(map, j),
+    ))
+    .parse(blanks(i))
 }
 
 fn order_cmd(o: Order) -> Command {
@@ -191,40 +184,31 @@ fn disband_order<'a>(map: &Map, i: &'a str) -> PResult<'a, Command> {
 //                   | build | move ) ;
 fn unit_order<'a>(map: &Map, i: &'a str) -> PResult<'a, Command> {
     let (rest, u) = unit(map, i)?;
-    type Branch = for<'b> fn(&Map, UnitSpec, &'b str) -> PResult<'b, Command>;
-    let branches: [Branch; 9] = [
-        hold_exchange,
-        hold_order,
-        soi_order,
-        support_order,
-        convoy_order,
-        disband_suffix,
-        remove_suffix,
-        build_suffix,
-        move_order,
-    ];
-    let mut best: Option<super::lexeme::PErr<'a>> = None;
-    for b in branches {
-        match b(map, u, rest) {
-            Ok(r) => return Ok(r),
-            Err(nom::Err::Error(e)) => {
-                best = Some(match best {
-                    Some(prev) => nom::error::ParseError::or(prev, e),
-                    None => e,
-                });
-            }
-            Err(other) => return Err(other),
-        }
-    }
+    let after_unit = alt((
+        |j| hold_exchange(map, u, j),
+        |j| hold_order(map, u, j),
+        |j| soi_order(map, u, j),
+        |j| support_order(map, u, j),
+        |j| convoy_order(map, u, j),
+        |j| disband_suffix(map, u, j),
+        |j| remove_suffix(map, u, j),
+        |j| build_suffix(map, u, j),
+        |j| move_order(map, u, j),
+    ))
+    .parse(rest);
+    let best = match after_unit {
+        Ok(r) => return Ok(r),
+        Err(nom::Err::Error(e)) => e,
+        Err(other) => return Err(other),
+    };
     // Nothing after the unit matched: say what may follow a unit.
-    match best {
-        Some(e) if e.at.len() < blanks(rest).len() || matches!(e.why, Why::UnknownProvince(_)) => {
-            Err(nom::Err::Error(e))
-        }
-        _ => fail(
+    if best.at.len() < blanks(rest).len() || matches!(best.why, Why::UnknownProvince(_)) {
+        Err(nom::Err::Error(best))
+    } else {
+        fail(
             blanks(rest),
             Why::Expected("H, -, S, C or D (hold, move, support, convoy, disband)"),
-        ),
+        )
     }
 }
 
