@@ -407,3 +407,67 @@ fn hold_exchange<'a>(_map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command
 pub(crate) fn destination<'a>(map: &Map, i: &'a str) -> PResult<'a, Location> {
     expect("a province", |j| location(map, j))(i)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map() -> &'static Map {
+        Map::standard().unwrap()
+    }
+
+    /// `ord!(name, text, Some(echo))` reads `text` as an order; `None` means refused.
+    macro_rules! ord {
+        ($name:ident, $text:expr, $want:expr) => {
+            #[test]
+            fn $name() {
+                let got = order(map(), $text).map(|(_, c)| c.render(map()));
+                assert_eq!(got.ok().as_deref(), $want);
+            }
+        };
+    }
+
+    ord!(hold, "A Par H", Some("A Par H"));
+    ord!(hold_no_kind, "Par holds", Some("Par H"));
+    ord!(
+        move_retreat_word,
+        "A Bur retreats to Gas",
+        Some("A Bur - Gas")
+    );
+    ord!(move_attack, "A Bur attacks Mun", Some("A Bur - Mun"));
+    ord!(
+        move_by_convoy,
+        "A Lon - Nwy by convoy",
+        Some("A Lon - Nwy via convoy")
+    );
+    ord!(
+        route_with_coasts,
+        "A Lon - Nth - Nwg - StP",
+        Some("A Lon - NTH - NWG - StP")
+    );
+    ord!(
+        support_hold_word,
+        "F Kie SUPPORTS F Den",
+        Some("F Kie S F Den")
+    );
+    ord!(
+        support_move_coast,
+        "A Gas S F Mao - Spa/nc",
+        Some("A Gas S F MAO - Spa/nc")
+    );
+    ord!(
+        convoy_fleet_target,
+        "F Nth C F Lon - Nwy",
+        Some("F NTH C F Lon - Nwy")
+    );
+    ord!(build_dash, "Build Fleet - Kiel", Some("Build F Kie"));
+    ord!(build_suffix, "F Kie build", Some("Build F Kie"));
+    ord!(build_suffix_no_kind, "Kie build", None);
+    ord!(remove_suffix, "F Kie remove", Some("Remove F Kie"));
+    ord!(waive_word, "build waive", Some("Waive"));
+    ord!(coast_on_army_ok, "A Spa/nc H", Some("A Spa/nc H"));
+    ord!(two_orders_no_separator, "A Par - Bur A Mar - Spa", None);
+    ord!(support_route, "A Mar S A Par - Bur - Mun", None);
+    ord!(bare_coast_letter, "F Spa s H", None);
+    ord!(empty, "", None);
+}
