@@ -314,8 +314,14 @@ pub fn parse_message_with(text: &str, map: &Map, cx: &ParseContext) -> Vec<LineR
             });
             continue;
         }
+        // A trailing comment (`A Par - Bur // into Burgundy`) is dropped; `//` must follow a
+        // blank, so `http://…` inside a word is kept.
+        let command_text = match norm.find(" //") {
+            Some(n) => norm.get(..n).unwrap_or(&norm),
+            None => &norm,
+        };
         let mut stop = false;
-        for (text, mut outcome) in parse_line(&norm, map, cx) {
+        for (text, mut outcome) in parse_line(command_text, map, cx) {
             let (is_signon, is_signoff) = match &outcome {
                 Ok(Command::Player(p)) => (p.is_signon(), *p == PlayerCommand::Signoff),
                 _ => (false, false),

@@ -99,6 +99,11 @@ line!(waive, "WAIVE", "OK Waive");
 line!(bullet, "- A Par - Bur", "OK A Par - Bur");
 line!(numbered, "2) F Nth C A Lon - Nwy", "OK F NTH C A Lon - Nwy");
 line!(trailing_dot, "A Par - Bur.", "OK A Par - Bur");
+line!(
+    trailing_comment,
+    "A Par - Bur // take Burgundy",
+    "OK A Par - Bur"
+);
 line!(tabs, "A\tPar\t-\tBur", "OK A Par - Bur");
 line!(nbsp, "A\u{a0}Par&nbsp;-&nbsp;Bur", "OK A Par - Bur");
 line!(
