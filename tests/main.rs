@@ -9,6 +9,8 @@ mod game;
 /// Golden mail tests: numbered input mails and clock ticks in, every mail out and the final
 /// state compared byte for byte (`tests/golden/<scenario>/`).
 mod golden;
+/// The command language: grammar/examples golden files and fuzz crashers.
+mod grammar;
 /// A message far over the size cap.
 mod oversize;
 /// The mail transports against real Dovecot and Postfix on 127.0.0.1

@@ -80,7 +80,8 @@ impl CommandError {
         )
     }
 
-    pub(crate) fn unknown_province(map: &Map, text: &str) -> CommandError {
+    /// An unknown province, given the map's suggestions for it (closest first).
+    pub(crate) fn unknown_province(map: &Map, text: &str, near: Vec<ProvinceId>) -> CommandError {
         // The map gives up to three names at the smallest edit distance; of those, a
         // transposition (`Bru` for `Bur`) and then a matching first letter are the likelier
         // slips. The player gets the single closest one.
@@ -95,8 +96,7 @@ impl CommandError {
             v
         };
         let key_letters = sorted(&key);
-        let mut candidates: Vec<(u8, u8, usize, ProvinceId)> = map
-            .suggest(text)
+        let mut candidates: Vec<(u8, u8, usize, ProvinceId)> = near
             .into_iter()
             .enumerate()
             .map(|(rank, p)| {
@@ -211,3 +211,93 @@ impl fmt::Display for CommandError {
 }
 
 impl std::error::Error for CommandError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map() -> &'static Map {
+        Map::standard().unwrap()
+    }
+
+    /// `says!(name, error, code, sentence)`.
+    macro_rules! says {
+        ($name:ident, $e:expr, $code:expr, $text:expr) => {
+            #[test]
+            fn $name() {
+                let e: CommandError = $e;
+                assert_eq!((e.code(), e.to_string()), ($code, $text.to_string()));
+            }
+        };
+    }
+
+    says!(
+        typo_transposed,
+        CommandError::unknown_province(map(), "Bru", map().suggest("Bru")),
+        "UNKNOWN-PROVINCE",
+        "no province called \"Bru\"; did you mean Bur (Burgundy)?"
+    );
+    says!(
+        typo_none,
+        CommandError::unknown_province(map(), "Qqq", Vec::new()),
+        "UNKNOWN-PROVINCE",
+        "no province called \"Qqq\""
+    );
+    says!(
+        syntax_end,
+        CommandError::Syntax {
+            expected: "a province",
+            after: Some("-".into()),
+            found: None
+        },
+        "SYNTAX",
+        "expected a province after \"-\", found the end of the line"
+    );
+    says!(
+        syntax_found,
+        CommandError::Syntax {
+            expected: "H",
+            after: None,
+            found: Some("x".into())
+        },
+        "SYNTAX",
+        "expected H, found \"x\""
+    );
+    says!(
+        coast,
+        CommandError::NoSuchCoast {
+            province: "Paris".into(),
+            coast: Coast::North
+        },
+        "NO-SUCH-COAST",
+        "Paris has no north coast"
+    );
+    says!(
+        ballot,
+        CommandError::BallotUnreadable {
+            text: "VOTE x".into()
+        },
+        "SRV-E7",
+        "cannot read the ballot \"VOTE x\". Ballot not recorded."
+    );
+    says!(
+        dwo,
+        CommandError::NotAPower { text: "Xy".into() },
+        "FD-E3",
+        "Xy is not a power still in this game."
+    );
+    says!(
+        enter,
+        CommandError::NotAnotherPower { text: "Xy".into() },
+        "IR-X2",
+        "Xy is not another power in this game."
+    );
+
+    #[test]
+    fn or_list_reads_as_english() {
+        let s = |v: &[&str]| or_list(&v.iter().map(|x| x.to_string()).collect::<Vec<_>>());
+        assert_eq!(s(&["A"]), "A");
+        assert_eq!(s(&["A", "B"]), "A or B");
+        assert_eq!(s(&["A", "B", "C"]), "A, B or C");
+    }
+}

@@ -30,7 +30,8 @@ pub(crate) enum Why {
     Nom,
     /// What the grammar wanted here, in words ("a province").
     Expected(&'static str),
-    UnknownProvince(String),
+    /// No province by this name: the first one, two and three words from here.
+    UnknownProvince(Vec<String>),
     NoSuchCoast(ProvinceId, Coast),
     BadCoast(String),
     UnknownPower(String),
@@ -269,6 +270,10 @@ fn name_word_ends(i: &str, max: usize) -> Vec<usize> {
     ends
 }
 
+/// Words longer than this get no "did you mean": no province name is near that long, and
+/// the edit distance would cost time in proportion to the word (a fuzzer's 4 KB word).
+pub(crate) const MAX_SUGGEST_LEN: usize = 32;
+
 /// province = province_name ;   the longest run of up to four words that the map's name
 /// table knows (codes, full names, aliases; case, blanks, `.` and `-` ignored).
 pub(crate) fn province<'a>(map: &Map, i: &'a str) -> PResult<'a, ProvinceId> {
@@ -291,23 +296,19 @@ pub(crate) fn province<'a>(map: &Map, i: &'a str) -> PResult<'a, ProvinceId> {
             return Ok((rest, p));
         }
     }
-    let Some(first) = ends.first() else {
+    if ends.is_empty() {
         return fail(start, Why::Expected("a province"));
-    };
-    // Name the word the player most likely meant: the first word, or the first two or three
-    // when only those look like a province ("North Atlantc").
-    let mut shown = start.get(..*first).unwrap_or(start);
-    if map.suggest(shown).is_empty() {
-        for end in ends.iter().skip(1).take(2) {
-            if let Some(t) = start.get(..*end)
-                && !map.suggest(t).is_empty()
-            {
-                shown = t;
-                break;
-            }
-        }
     }
-    fail(start, Why::UnknownProvince(shown.to_string()))
+    // Which words to name in the error ("Bru", or "North Atlantc") is decided once, when the
+    // error reaches the player: suggestions cost an edit distance against every name, and
+    // the parser may try several readings of a line.
+    let candidates = ends
+        .iter()
+        .take(3)
+        .filter_map(|e| start.get(..*e))
+        .map(str::to_string)
+        .collect();
+    fail(start, Why::UnknownProvince(candidates))
 }
 
 /// coast = "/" coast_name | "(" coast_name ")" | " " coast_code ;
@@ -848,7 +849,7 @@ mod tests {
     fn unknown_province_names_the_word() {
         let e = location(map(), "Bru - Par").unwrap_err();
         assert!(
-            matches!(e, nom::Err::Error(PErr { why: Why::UnknownProvince(ref t), .. }) if t == "Bru")
+            matches!(e, nom::Err::Error(PErr { why: Why::UnknownProvince(ref t), .. }) if t[0] == "Bru")
         );
     }
 

@@ -7,8 +7,8 @@ use crate::map::Power;
 use crate::rules::Phase;
 
 use super::lexeme::{
-    Date, PResult, Why, blanks, cut, date, end_of_line, expect, fail, keyword, name_word, number,
-    one_of, power_or_initial,
+    Date, PResult, Why, blanks, cut, date, end_of_line, expect, fail, name_word, number, one_of,
+    power_or_initial,
 };
 
 /// What kind of press a game allows (`SET NO PRESS`, `SET GREY`, …).
@@ -295,7 +295,6 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
         _ => (r, MasterCommand::SetPress(PressSetting::WhiteGrey)),
     };
     let (r, _) = cut(end_of_line(r))?;
-    let _ = keyword;
     Ok((r, cmd))
 }
 

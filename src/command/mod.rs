@@ -233,6 +233,16 @@ pub fn parse_message_with(text: &str, map: &Map, cx: &ParseContext) -> Vec<LineR
     let mut press: Option<OpenPress> = None;
     let mut signed_on = false;
     let ballots_in_press = matches!(cx.variant, None | Some(VariantName::Survive));
+    // The last ENDPRESS line: a press header that cannot be read swallows its block only
+    // when an ENDPRESS follows (the player meant a block); otherwise it is one bad line
+    // ("Press releases are …") and the lines after it are read as commands.
+    let last_press_end = text
+        .split('\n')
+        .enumerate()
+        .filter(|(_, raw)| press::is_press_end(&normalise_line(raw)))
+        .map(|(n, _)| n + 1)
+        .last()
+        .unwrap_or(0);
     for (n, raw) in text.split('\n').enumerate() {
         let line = n + 1;
         let raw = raw.trim_end_matches('\r');
@@ -275,11 +285,13 @@ pub fn parse_message_with(text: &str, map: &Map, cx: &ParseContext) -> Vec<LineR
                 Err(nom::Err::Error(e) | nom::Err::Failure(e)) => Err(convert(&norm, e, map)),
                 Err(nom::Err::Incomplete(_)) => Err(syntax_error(&norm, "a press line")),
             };
-            press = Some(OpenPress {
-                slot: out.len(),
-                header: header.clone(),
-                body: Vec::new(),
-            });
+            if header.is_ok() || last_press_end > line {
+                press = Some(OpenPress {
+                    slot: out.len(),
+                    header: header.clone(),
+                    body: Vec::new(),
+                });
+            }
             out.push(LineResult {
                 line,
                 outcome: header.map(|h| {
@@ -302,8 +314,14 @@ pub fn parse_message_with(text: &str, map: &Map, cx: &ParseContext) -> Vec<LineR
             });
             continue;
         }
+        // A trailing comment (`A Par - Bur // into Burgundy`) is dropped; `//` must follow a
+        // blank, so `http://…` inside a word is kept.
+        let command_text = match norm.find(" //") {
+            Some(n) => norm.get(..n).unwrap_or(&norm),
+            None => &norm,
+        };
         let mut stop = false;
-        for (text, mut outcome) in parse_line(&norm, map, cx) {
+        for (text, mut outcome) in parse_line(command_text, map, cx) {
             let (is_signon, is_signoff) = match &outcome {
                 Ok(Command::Player(p)) => (p.is_signon(), *p == PlayerCommand::Signoff),
                 _ => (false, false),
@@ -332,32 +350,35 @@ pub fn parse_message_with(text: &str, map: &Map, cx: &ParseContext) -> Vec<LineR
 }
 
 /// Reads one normalised line that holds commands: a single command, or several orders
-/// separated by `,` or `;`.
+/// separated by `,` or `;`. Errors are turned into sentences only for what is reported
+/// (suggestions cost an edit distance against every name).
 fn parse_line(
     norm: &str,
     map: &Map,
     cx: &ParseContext,
 ) -> Vec<(String, Result<Command, CommandError>)> {
-    let whole = parse_command(norm, map, cx);
+    let whole = read_command(norm, map);
+    let finish_whole =
+        |r: Result<Command, Pending<'_>>| vec![(norm.to_string(), finish(norm, r, map, cx))];
     if whole.is_ok() || !norm.contains([',', ';']) || is_command_word(first_word(norm)) {
-        return vec![(norm.to_string(), whole)];
+        return finish_whole(whole);
     }
-    let pieces: Vec<String> = norm
+    let pieces: Vec<&str> = norm
         .split([',', ';'])
-        .map(|p| p.trim().to_string())
+        .map(str::trim)
         .filter(|p| !p.is_empty())
         .collect();
-    let results: Vec<(String, Result<Command, CommandError>)> = pieces
+    let results: Vec<(&str, Result<Command, Pending<'_>>)> = pieces
         .into_iter()
-        .map(|p| {
-            let r = parse_command(&p, map, cx);
-            (p, r)
-        })
+        .map(|p| (p, read_command(p, map)))
         .collect();
     if results.iter().any(|(_, r)| r.is_ok()) {
         results
+            .into_iter()
+            .map(|(p, r)| (p.to_string(), finish(p, r, map, cx)))
+            .collect()
     } else {
-        vec![(norm.to_string(), whole)]
+        finish_whole(whole)
     }
 }
 
@@ -425,13 +446,41 @@ const ALL_COMMAND_WORDS: &[&str] = &[
 
 /// Reads exactly one command from one normalised line (no `,` splitting).
 pub fn parse_command(norm: &str, map: &Map, cx: &ParseContext) -> Result<Command, CommandError> {
+    finish(norm, read_command(norm, map), map, cx)
+}
+
+/// A failure not yet put into words.
+enum Pending<'a> {
+    Ballot,
+    Unknown,
+    Parse(PErr<'a>),
+}
+
+/// The phase context applied to a command, or the error put into words.
+fn finish(
+    norm: &str,
+    r: Result<Command, Pending<'_>>,
+    map: &Map,
+    cx: &ParseContext,
+) -> Result<Command, CommandError> {
+    match r {
+        Ok(cmd) => Ok(apply_context(cmd, cx)),
+        Err(Pending::Ballot) => Err(CommandError::BallotUnreadable {
+            text: norm.to_string(),
+        }),
+        Err(Pending::Unknown) => Err(unknown_command(norm, map)),
+        Err(Pending::Parse(e)) => Err(convert(norm, e, map)),
+    }
+}
+
+// command = vote | "SET" setting | player_command | master_command | variant_command
+//         | order ;   (chosen by the first word)
+fn read_command<'a>(norm: &'a str, map: &Map) -> Result<Command, Pending<'a>> {
     let first = first_word(norm);
     if first == "vote" {
-        return variant::vote(norm).map(Command::Variant).ok_or_else(|| {
-            CommandError::BallotUnreadable {
-                text: norm.to_string(),
-            }
-        });
+        return variant::vote(norm)
+            .map(Command::Variant)
+            .ok_or(Pending::Ballot);
     }
     let result = if first == "set" {
         set_command(norm)
@@ -445,24 +494,34 @@ pub fn parse_command(norm: &str, map: &Map, cx: &ParseContext) -> Result<Command
         order::order(map, norm).or_else(|e| {
             // A line that is not an order after all may still be a bulleted or numbered
             // one: `- A Par - Bur`, `* F Bre H`, `1. A Mar S A Par`, `2) …`.
+            // If that fails too, the error that read further into the line is reported.
             match strip_list_marker(norm) {
-                Some(rest) => order::order(map, rest).map_err(|_| e),
+                Some(rest) => order::order(map, rest).map_err(|e2| match (e, e2) {
+                    (
+                        nom::Err::Error(a) | nom::Err::Failure(a),
+                        nom::Err::Error(b) | nom::Err::Failure(b),
+                    ) if b.at.len() < a.at.len() => nom::Err::Failure(b),
+                    (e, _) => e,
+                }),
                 None => Err(e),
             }
         })
     };
     match result {
-        Ok((_, cmd)) => Ok(apply_context(cmd, cx)),
+        Ok((_, cmd)) => Ok(cmd),
         Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
             if e.at.len() >= norm.len()
                 && matches!(e.why, Why::UnknownProvince(_) | Why::Expected(_) | Why::Nom)
             {
-                Err(unknown_command(norm, map))
+                Err(Pending::Unknown)
             } else {
-                Err(convert(norm, e, map))
+                Err(Pending::Parse(e))
             }
         }
-        Err(nom::Err::Incomplete(_)) => Err(syntax_error(norm, "a command or an order")),
+        Err(nom::Err::Incomplete(_)) => Err(Pending::Parse(PErr {
+            at: norm,
+            why: Why::Expected("a command or an order"),
+        })),
     }
 }
 
@@ -495,7 +554,7 @@ fn set_command(norm: &str) -> lexeme::PResult<'_, Command> {
         Err(_) => lexeme::failure(
             lexeme::blanks(rest),
             Why::Expected(
-                "a setting after SET (PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE, DEADLINE, GRACE, START, NMR, PRESS, PARTIAL, OBSERVER, VARIANT or CENTRES)",
+                "a setting (PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE, DEADLINE, GRACE, START, NMR, PRESS, PARTIAL, OBSERVER, VARIANT or CENTRES)",
             ),
         ),
     }
@@ -532,7 +591,13 @@ fn syntax_error(norm: &str, expected: &'static str) -> CommandError {
 fn unknown_command(norm: &str, map: &Map) -> CommandError {
     let word = norm.split(' ').next().unwrap_or("").to_string();
     let lower = word.to_ascii_lowercase();
-    let limit = if lower.chars().count() <= 3 { 1 } else { 2 };
+    let limit = if lower.chars().count() <= 5 { 1 } else { 2 };
+    if word.len() > lexeme::MAX_SUGGEST_LEN {
+        return CommandError::UnknownCommand {
+            word: shorten(&word),
+            suggestion: None,
+        };
+    }
     let command = ALL_COMMAND_WORDS
         .iter()
         .map(|k| (edit_distance(&lower, k), *k))
@@ -547,26 +612,34 @@ fn unknown_command(norm: &str, map: &Map) -> CommandError {
     CommandError::UnknownCommand { word, suggestion }
 }
 
-/// Levenshtein distance on chars (for "did you mean" on command words).
+/// Edit distance with adjacent transpositions (optimal string alignment), for "did you
+/// mean" on command words: `HLEP` is one slip from `HELP`.
 fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row.first().copied().unwrap_or(0);
-        if let Some(x) = row.first_mut() {
-            *x = i + 1;
-        }
-        for (j, cb) in b.iter().enumerate() {
-            let up = row.get(j + 1).copied().unwrap_or(usize::MAX / 2);
-            let left = row.get(j).copied().unwrap_or(usize::MAX / 2);
-            let v = (up + 1).min(left + 1).min(prev + usize::from(ca != *cb));
-            prev = up;
-            if let Some(x) = row.get_mut(j + 1) {
+    let w = b.len() + 1;
+    let mut d: Vec<usize> = vec![0; (a.len() + 1) * w];
+    let get = |d: &[usize], i: usize, j: usize| d.get(i * w + j).copied().unwrap_or(usize::MAX / 2);
+    for i in 0..=a.len() {
+        for j in 0..=b.len() {
+            let v = if i == 0 || j == 0 {
+                i + j
+            } else {
+                let cost = usize::from(a.get(i - 1) != b.get(j - 1));
+                let mut v = (get(&d, i - 1, j) + 1)
+                    .min(get(&d, i, j - 1) + 1)
+                    .min(get(&d, i - 1, j - 1) + cost);
+                if i > 1 && j > 1 && a.get(i - 1) == b.get(j - 2) && a.get(i - 2) == b.get(j - 1) {
+                    v = v.min(get(&d, i - 2, j - 2) + 1);
+                }
+                v
+            };
+            if let Some(x) = d.get_mut(i * w + j) {
                 *x = v;
             }
         }
     }
-    row.last().copied().unwrap_or(0)
+    get(&d, a.len(), b.len())
 }
 
 /// At most 40 characters of what was found, for error sentences.
@@ -602,7 +675,23 @@ fn convert(norm: &str, e: PErr<'_>, map: &Map) -> CommandError {
             after,
             found,
         },
-        Why::UnknownProvince(t) => CommandError::unknown_province(map, &t),
+        Why::UnknownProvince(candidates) => {
+            // Name the longest run of words (up to three) that looks like a province
+            // ("North Atlantc Ocean", not "North"), else the first word.
+            let fitting = candidates
+                .iter()
+                .rev()
+                .filter(|t| t.len() <= lexeme::MAX_SUGGEST_LEN)
+                .map(|t| (t, map.suggest(t)))
+                .find(|(_, near)| !near.is_empty());
+            match fitting {
+                Some((t, near)) => CommandError::unknown_province(map, t, near),
+                None => {
+                    let first = candidates.first().map_or("", String::as_str);
+                    CommandError::unknown_province(map, &shorten(first), Vec::new())
+                }
+            }
+        }
         Why::NoSuchCoast(p, coast) => CommandError::NoSuchCoast {
             province: map.province(p).name.clone(),
             coast,
@@ -645,5 +734,7 @@ pub fn run_parse_cli(
     Ok(())
 }
 
+#[cfg(test)]
+mod proptests;
 #[cfg(test)]
 mod tests;

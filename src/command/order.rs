@@ -2,6 +2,9 @@
 //! DPjudge forms players write, read into [`rules::Order`](crate::rules::Order) values, plus
 //! the two variant orders that start with a unit (Surrender's hold exchange, Formal's SOI).
 
+use nom::Parser;
+use nom::branch::alt;
+
 use crate::map::{Location, Map, ProvinceId};
 use crate::rules::{Order, UnitKind, UnitSpec};
 
@@ -74,8 +77,7 @@ pub(crate) fn unit<'a>(map: &Map, i: &'a str) -> PResult<'a, UnitSpec> {
     if let Ok((rest, k)) = unit_kind(i) {
         // No province is called `A` or `F`, so after a unit type a province must follow
         // (`Fleet – London` in the long forms may put a dash between them).
-        let (rest, l) =
-            expect("a province after the unit type", |j| location(map, j))(opt_dash(rest))?;
+        let (rest, l) = expect("a province", |j| location(map, j))(opt_dash(rest))?;
         return Ok((rest, UnitSpec::new(Some(k), l)));
     }
     let (rest, l) = expect("a unit (A or F and a province)", |j| location(map, j))(i)?;
@@ -114,7 +116,7 @@ pub(crate) fn move_arrow(i: &str) -> PResult<'_, ()> {
 // via_convoy = ( "VIA" | "BY" ) ( "CONVOY" | "C" ) ;
 fn via_convoy(i: &str) -> PResult<'_, ()> {
     let (rest, _) = one_of(&["via", "by"], "VIA CONVOY")(i)?;
-    let (rest, _) = one_of(&["convoy", "c"], "CONVOY after VIA")(rest)?;
+    let (rest, _) = one_of(&["convoy", "c"], "CONVOY")(rest)?;
     Ok((rest, ()))
 }
 
@@ -125,25 +127,15 @@ fn hold(i: &str) -> PResult<'_, ()> {
 
 // order = waive | build_order | remove_order | disband_order | unit_order ;
 pub(crate) fn order<'a>(map: &Map, i: &'a str) -> PResult<'a, Command> {
-    let start = blanks(i);
-    let mut best: Option<nom::Err<super::lexeme::PErr<'a>>> = None;
-    for branch in [waive, build_order, remove_order, disband_order, unit_order] {
-        match branch(map, start) {
-            Ok(r) => return Ok(r),
-            Err(nom::Err::Failure(e)) => return Err(nom::Err::Failure(e)),
-            Err(nom::Err::Error(e)) => {
-                best = Some(match best {
-                    Some(nom::Err::Error(b)) => nom::Err::Error(nom::error::ParseError::or(b, e)),
-                    _ => nom::Err::Error(e),
-                });
-            }
-            Err(other) => return Err(other),
-        }
-    }
-    match best {
-        Some(e) => Err(e),
-        None => fail(start, Why::Expected("an order")),
-    }
+    // `alt` keeps the failure that read furthest (see `PErr::or`).
+    alt((
+        |j| waive(map, j),
+        |j| build_order(map, j),
+        |j| remove_order(map, j),
+        |j| disband_order(map, j),
+        |j| unit_order(map, j),
+    ))
+    .parse(blanks(i))
 }
 
 fn order_cmd(o: Order) -> Command {
@@ -161,7 +153,7 @@ fn waive<'a>(_map: &Map, i: &'a str) -> PResult<'a, Command> {
 // build_order = ( "BUILD" | "B" | "+" ) unit_kind [ dash ] location ;
 fn build_order<'a>(map: &Map, i: &'a str) -> PResult<'a, Command> {
     let (rest, _) = one_of(&["build", "b", "+"], "BUILD")(i)?;
-    let (rest, kind) = cut(expect("a unit type (A or F) after BUILD", unit_kind)(rest))?;
+    let (rest, kind) = cut(expect("a unit type (A or F)", unit_kind)(rest))?;
     let (rest, l) = cut(expect("a province", |j| location(map, j))(opt_dash(rest)))?;
     let (rest, _) = cut(end_of_line(rest))?;
     Ok((
@@ -192,40 +184,31 @@ fn disband_order<'a>(map: &Map, i: &'a str) -> PResult<'a, Command> {
 //                   | build | move ) ;
 fn unit_order<'a>(map: &Map, i: &'a str) -> PResult<'a, Command> {
     let (rest, u) = unit(map, i)?;
-    type Branch = for<'b> fn(&Map, UnitSpec, &'b str) -> PResult<'b, Command>;
-    let branches: [Branch; 9] = [
-        hold_exchange,
-        hold_order,
-        soi_order,
-        support_order,
-        convoy_order,
-        disband_suffix,
-        remove_suffix,
-        build_suffix,
-        move_order,
-    ];
-    let mut best: Option<super::lexeme::PErr<'a>> = None;
-    for b in branches {
-        match b(map, u, rest) {
-            Ok(r) => return Ok(r),
-            Err(nom::Err::Error(e)) => {
-                best = Some(match best {
-                    Some(prev) => nom::error::ParseError::or(prev, e),
-                    None => e,
-                });
-            }
-            Err(other) => return Err(other),
-        }
-    }
+    let after_unit = alt((
+        |j| hold_exchange(map, u, j),
+        |j| hold_order(map, u, j),
+        |j| soi_order(map, u, j),
+        |j| support_order(map, u, j),
+        |j| convoy_order(map, u, j),
+        |j| disband_suffix(map, u, j),
+        |j| remove_suffix(map, u, j),
+        |j| build_suffix(map, u, j),
+        |j| move_order(map, u, j),
+    ))
+    .parse(rest);
+    let best = match after_unit {
+        Ok(r) => return Ok(r),
+        Err(nom::Err::Error(e)) => e,
+        Err(other) => return Err(other),
+    };
     // Nothing after the unit matched: say what may follow a unit.
-    match best {
-        Some(e) if e.at.len() < blanks(rest).len() || matches!(e.why, Why::UnknownProvince(_)) => {
-            Err(nom::Err::Error(e))
-        }
-        _ => fail(
+    if best.at.len() < blanks(rest).len() || matches!(best.why, Why::UnknownProvince(_)) {
+        Err(nom::Err::Error(best))
+    } else {
+        fail(
             blanks(rest),
-            Why::Expected("an order after the unit (H, -, S, C or D)"),
-        ),
+            Why::Expected("H, -, S, C or D (hold, move, support, convoy, disband)"),
+        )
     }
 }
 
@@ -266,11 +249,11 @@ fn build_suffix<'a>(_map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command>
 // move = move_arrow location { move_arrow location } [ via_convoy ] ;
 fn move_order<'a>(map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command> {
     let (mut rest, _) = move_arrow(i)?;
-    let (r, first) = expect("a province after \"-\"", |j| location(map, j))(rest)?;
+    let (r, first) = expect("a province", |j| location(map, j))(rest)?;
     rest = r;
     let mut path = vec![first];
     while let Ok((r, _)) = move_arrow(rest) {
-        let (r, l) = expect("a province after \"-\"", |j| location(map, j))(r)?;
+        let (r, l) = expect("a province", |j| location(map, j))(r)?;
         path.push(l);
         rest = r;
     }
@@ -303,7 +286,7 @@ fn support_order<'a>(map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command>
     let (rest, _) = one_of(&["supports", "support", "supp", "sup", "s"], "S (support)")(i)?;
     let (rest, target) = cut(unit(map, rest))?;
     if let Ok((r, _)) = move_arrow(rest) {
-        let (r, dest) = cut(expect("a province after \"-\"", |j| location(map, j))(r))?;
+        let (r, dest) = cut(expect("a province", |j| location(map, j))(r))?;
         let (r, _) = cut(end_of_line(r))?;
         return Ok((
             r,
@@ -315,7 +298,7 @@ fn support_order<'a>(map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command>
         ));
     }
     if let Ok((r, _)) = keyword("soi")(rest) {
-        let (r, dest) = cut(expect("a province after SOI", |j| location(map, j))(r))?;
+        let (r, dest) = cut(expect("a province", |j| location(map, j))(r))?;
         let (r, _) = cut(end_of_line(r))?;
         return Ok((
             r,
@@ -343,7 +326,7 @@ fn convoy_order<'a>(map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command> 
     )(i)?;
     let (rest, army) = cut(unit(map, rest))?;
     let (rest, _) = cut(expect("\"-\" and the army's destination", move_arrow)(rest))?;
-    let (rest, dest) = cut(expect("a province after \"-\"", |j| location(map, j))(rest))?;
+    let (rest, dest) = cut(expect("a province", |j| location(map, j))(rest))?;
     let (rest, _) = cut(end_of_line(rest))?;
     Ok((
         rest,
@@ -423,4 +406,68 @@ fn hold_exchange<'a>(_map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command
 /// Reads a [`Location`] (for the variant module's `PERMIT` orders).
 pub(crate) fn destination<'a>(map: &Map, i: &'a str) -> PResult<'a, Location> {
     expect("a province", |j| location(map, j))(i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map() -> &'static Map {
+        Map::standard().unwrap()
+    }
+
+    /// `ord!(name, text, Some(echo))` reads `text` as an order; `None` means refused.
+    macro_rules! ord {
+        ($name:ident, $text:expr, $want:expr) => {
+            #[test]
+            fn $name() {
+                let got = order(map(), $text).map(|(_, c)| c.render(map()));
+                assert_eq!(got.ok().as_deref(), $want);
+            }
+        };
+    }
+
+    ord!(hold, "A Par H", Some("A Par H"));
+    ord!(hold_no_kind, "Par holds", Some("Par H"));
+    ord!(
+        move_retreat_word,
+        "A Bur retreats to Gas",
+        Some("A Bur - Gas")
+    );
+    ord!(move_attack, "A Bur attacks Mun", Some("A Bur - Mun"));
+    ord!(
+        move_by_convoy,
+        "A Lon - Nwy by convoy",
+        Some("A Lon - Nwy via convoy")
+    );
+    ord!(
+        route_with_coasts,
+        "A Lon - Nth - Nwg - StP",
+        Some("A Lon - NTH - NWG - StP")
+    );
+    ord!(
+        support_hold_word,
+        "F Kie SUPPORTS F Den",
+        Some("F Kie S F Den")
+    );
+    ord!(
+        support_move_coast,
+        "A Gas S F Mao - Spa/nc",
+        Some("A Gas S F MAO - Spa/nc")
+    );
+    ord!(
+        convoy_fleet_target,
+        "F Nth C F Lon - Nwy",
+        Some("F NTH C F Lon - Nwy")
+    );
+    ord!(build_dash, "Build Fleet - Kiel", Some("Build F Kie"));
+    ord!(build_suffix, "F Kie build", Some("Build F Kie"));
+    ord!(build_suffix_no_kind, "Kie build", None);
+    ord!(remove_suffix, "F Kie remove", Some("Remove F Kie"));
+    ord!(waive_word, "build waive", Some("Waive"));
+    ord!(coast_on_army_ok, "A Spa/nc H", Some("A Spa/nc H"));
+    ord!(two_orders_no_separator, "A Par - Bur A Mar - Spa", None);
+    ord!(support_route, "A Mar S A Par - Bur - Mun", None);
+    ord!(bare_coast_letter, "F Spa s H", None);
+    ord!(empty, "", None);
 }

@@ -99,6 +99,11 @@ line!(waive, "WAIVE", "OK Waive");
 line!(bullet, "- A Par - Bur", "OK A Par - Bur");
 line!(numbered, "2) F Nth C A Lon - Nwy", "OK F NTH C A Lon - Nwy");
 line!(trailing_dot, "A Par - Bur.", "OK A Par - Bur");
+line!(
+    trailing_comment,
+    "A Par - Bur // take Burgundy",
+    "OK A Par - Bur"
+);
 line!(tabs, "A\tPar\t-\tBur", "OK A Par - Bur");
 line!(nbsp, "A\u{a0}Par&nbsp;-&nbsp;Bur", "OK A Par - Bur");
 line!(
@@ -152,7 +157,7 @@ line!(
 line!(
     err_after_unit,
     "A Par",
-    "ERROR SYNTAX: line 1: \"A Par\": expected an order after the unit (H, -, S, C or D) after \"Par\", found the end of the line"
+    "ERROR SYNTAX: line 1: \"A Par\": expected H, -, S, C or D (hold, move, support, convoy, disband) after \"Par\", found the end of the line"
 );
 line!(
     err_support_target,
@@ -182,7 +187,7 @@ line!(
 line!(
     err_set,
     "SET COLOUR blue",
-    "ERROR SYNTAX: line 1: \"SET COLOUR blue\": expected a setting after SET (PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE, DEADLINE, GRACE, START, NMR, PRESS, PARTIAL, OBSERVER, VARIANT or CENTRES) after \"SET\", found \"COLOUR blue\""
+    "ERROR SYNTAX: line 1: \"SET COLOUR blue\": expected a setting (PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE, DEADLINE, GRACE, START, NMR, PRESS, PARTIAL, OBSERVER, VARIANT or CENTRES) after \"SET\", found \"COLOUR blue\""
 );
 line!(
     err_endpress,
@@ -322,4 +327,18 @@ fn no_province_name_swallows_an_order_keyword() {
             }
         }
     }
+}
+
+#[test]
+fn a_bad_press_header_swallows_only_a_real_block() {
+    // With an ENDPRESS after it, the block is press even though its header is wrong.
+    let r = replies("press to xyz\nA Par - Bur\nendpress\nA Mar H");
+    assert_eq!(r.len(), 2);
+    assert!(r[0].starts_with("ERROR UNKNOWN-POWER: line 1"));
+    assert_eq!(r[1], "OK A Mar H");
+    // Without one, it is one bad line and the orders after it are read.
+    let r = replies("Press releases are boring\nA Par - Bur");
+    assert_eq!(r.len(), 2);
+    assert!(r[0].starts_with("ERROR SYNTAX: line 1"), "{}", r[0]);
+    assert_eq!(r[1], "OK A Par - Bur");
 }
