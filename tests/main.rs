@@ -4,6 +4,9 @@
 mod cases;
 /// The `dipjudge` binary itself: exit codes and output of its subcommands.
 mod cli;
+/// The daemon against the real servers: a full game by IMAP and SMTP, SIGKILL at random
+/// points, a server restart under the live daemon, bad mail (same switch as `servers`).
+mod daemon;
 /// The mail transports against real Dovecot and Postfix on 127.0.0.1
 /// (`scripts/mail-servers.sh start`; required when `DIPJUDGE_MAIL_SERVERS=1`).
 mod servers;
