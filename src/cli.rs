@@ -53,6 +53,55 @@ enum Command {
         #[arg(long, default_value_t = 1901)]
         seed: u64,
     },
+    /// Run the judge: read mail, process deadlines, send mail, until SIGTERM or SIGINT.
+    Run {
+        /// The configuration file.
+        #[arg(long, default_value = "judge.toml")]
+        config: PathBuf,
+        /// Log lines as human text or as JSON objects.
+        #[arg(long, value_enum, default_value_t = crate::cli_daemon::LogFormat::Text)]
+        log_format: crate::cli_daemon::LogFormat,
+    },
+    /// One pass: read all new mail, process due deadlines, send the outbox; then exit.
+    Process {
+        /// The configuration file.
+        #[arg(long, default_value = "judge.toml")]
+        config: PathBuf,
+        /// The time to act at (RFC 3339), instead of the clock.
+        #[arg(long)]
+        now: Option<String>,
+        /// Log lines as human text or as JSON objects.
+        #[arg(long, value_enum, default_value_t = crate::cli_daemon::LogFormat::Text)]
+        log_format: crate::cli_daemon::LogFormat,
+    },
+    /// Put a mail into the configured Maildir inbox (headers are added to a bare body).
+    Inject {
+        /// The sender's address (used when the file has no From header).
+        #[arg(long)]
+        from: String,
+        /// The configuration file.
+        #[arg(long, default_value = "judge.toml")]
+        config: PathBuf,
+        /// The mail or body, or `-` for standard input.
+        file: PathBuf,
+    },
+    /// Play a short scripted game through the real pipeline (temporary Maildirs and
+    /// database) and print the mail the judge sent.
+    Demo {
+        /// Print every mail, not only the results bulletins.
+        #[arg(long)]
+        all: bool,
+    },
+    /// Print the canonical dump of every game in the configured database.
+    #[command(hide = true)]
+    DumpState {
+        /// The configuration file.
+        #[arg(long, default_value = "judge.toml")]
+        config: PathBuf,
+    },
+    /// Measure the daemon's throughput through real mail servers (see the report).
+    #[command(hide = true)]
+    BenchMail(crate::cli_daemon::BenchMailArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -65,6 +114,16 @@ pub fn main() -> ExitCode {
             seed,
         } => bench(phases, rounds, seed),
         Command::Parse { variant } => parse(variant.as_deref()),
+        Command::Run { config, log_format } => crate::cli_daemon::run(&config, log_format),
+        Command::Process {
+            config,
+            now,
+            log_format,
+        } => crate::cli_daemon::process(&config, now.as_deref(), log_format),
+        Command::Inject { from, config, file } => crate::cli_daemon::inject(&config, &from, &file),
+        Command::Demo { all } => crate::cli_daemon::demo(all),
+        Command::DumpState { config } => crate::cli_daemon::dump_state(&config),
+        Command::BenchMail(args) => crate::cli_daemon::bench_mail(&args),
     };
     match result {
         Ok(code) => code,

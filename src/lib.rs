@@ -18,6 +18,7 @@
 //! | [`bulletin`] | rendering results bulletins and replies; never decides a rule |
 //! | [`judge`] | one message = one transaction: dedupe, authenticate, apply, queue; `tick(now)` |
 //! | [`mail`] | IMAP / Maildir in, SMTP / Maildir out, MIME, loop and bounce protection |
+//! | [`daemon`] | `judge.toml`, the pass (mail in, tick, outbox out), the loop, signals |
 //! | [`cases`] | the DATC-style case-file format and its runner |
 //! | [`sim`] | random legal play from a fixed seed, for benchmarks and property tests |
 //!
@@ -37,6 +38,7 @@
 pub mod bulletin;
 pub mod cases;
 pub mod command;
+pub mod daemon;
 pub mod game;
 pub mod judge;
 pub mod mail;

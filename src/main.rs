@@ -3,6 +3,7 @@
 //! checked failed, e.g. a case) or 2 (could not run: unreadable file, bad arguments).
 
 mod cli;
+mod cli_daemon;
 
 use std::process::ExitCode;
 

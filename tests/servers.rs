@@ -20,7 +20,7 @@ use dipjudge::mail::{
 const PASSWORD: &str = "dipjudge-test-password";
 
 /// Readers: ordinary tests. Writer: the test that stops and starts the servers.
-static SERVERS: RwLock<()> = RwLock::new(());
+pub(crate) static SERVERS: RwLock<()> = RwLock::new(());
 
 fn servers_expected() -> bool {
     std::env::var("DIPJUDGE_MAIL_SERVERS").is_ok_and(|v| v == "1")

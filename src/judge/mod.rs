@@ -73,8 +73,13 @@ impl Incoming {
 /// What handling a message did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Handled {
-    /// Applied; this many mails were queued.
-    Applied { queued: usize, games: Vec<String> },
+    /// Applied: the games it touched, how many command lines it had, how many mails were
+    /// queued.
+    Applied {
+        queued: usize,
+        games: Vec<String>,
+        commands: usize,
+    },
     /// The same key was handled before: nothing done.
     Duplicate,
 }
@@ -116,9 +121,13 @@ impl Judge {
             }
             let mut s = session::Session::new(map, config, tx, msg, now);
             s.run()?;
+            let commands = s.command_count();
             let (queued, games) = s.finish()?;
-            tracing::info!(from = %msg.from, games = ?games, queued, "message handled");
-            Ok(Handled::Applied { queued, games })
+            Ok(Handled::Applied {
+                queued,
+                games,
+                commands,
+            })
         })
     }
 

@@ -66,6 +66,8 @@ pub(super) struct Session<'a, 't> {
     touched: Vec<String>,
     /// The registered address a SIGNON from elsewhere must be copied to.
     copy_to: Option<String>,
+    /// How many command lines the message had.
+    commands: usize,
 }
 
 /// After this many unreadable lines the rest of a message is not read (a mail of junk
@@ -96,7 +98,12 @@ impl<'a, 't> Session<'a, 't> {
             mails: Vec::new(),
             touched: Vec::new(),
             copy_to: None,
+            commands: 0,
         }
+    }
+
+    pub(super) fn command_count(&self) -> usize {
+        self.commands
     }
 
     /// Reads and applies every line.
@@ -118,6 +125,7 @@ impl<'a, 't> Session<'a, 't> {
             };
             lines = command::parse_message_with(&self.msg.text, self.map, &cx);
         }
+        self.commands = lines.len();
         if lines.is_empty() {
             self.reply.push(
                 "No commands found in your message. Send HELP for the list of commands.".into(),

@@ -1,0 +1,516 @@
+//! `judge.toml`: the daemon's configuration as typed structs, read with serde + toml, and
+//! turned into the judge's [`JudgeConfig`] and the mail transports.
+//!
+//! Unknown keys are refused (a typo must not silently fall back to a default), and every
+//! error names the key. Relative paths are taken from the directory of the configuration
+//! file, so `judge.toml` at the top of the repository finds `./var/...` wherever the judge is
+//! started from.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use serde::Deserialize;
+
+use crate::game::DeadlineSettings;
+use crate::judge::{JudgeConfig, PasswordCost};
+use crate::mail::Security;
+use crate::mail::inbound::imap::{ImapConfig, ImapCursor, ImapInbox};
+use crate::mail::inbound::maildir::MaildirInbox;
+use crate::mail::outbound::maildir::MaildirOutbox;
+use crate::mail::outbound::smtp::{SmtpConfig, SmtpOutbox};
+use crate::mail::{Inbox, Outbox, ParseLimits};
+
+/// The whole file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// `[judge]`: identity, database, defaults for new games.
+    pub judge: JudgeSection,
+    /// `[deadlines]`: default deadline settings for new games.
+    #[serde(default)]
+    pub deadlines: DeadlineSection,
+    /// `[daemon]`: the loop's pace and limits.
+    #[serde(default)]
+    pub daemon: DaemonSection,
+    /// `[inbound]`: where mail is read.
+    pub inbound: InboundSection,
+    /// `[outbound]`: where mail is sent.
+    pub outbound: OutboundSection,
+    /// The directory relative paths are taken from (the file's own directory).
+    #[serde(skip)]
+    pub base: PathBuf,
+}
+
+/// `[judge]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JudgeSection {
+    /// The judge's short name in subjects (`DIP`).
+    pub name: String,
+    /// The judge's own mail address.
+    pub address: String,
+    /// The SQLite database file.
+    pub database: PathBuf,
+    /// Default time zone of new games (an IANA name, e.g. `UTC`, `Europe/Paris`).
+    #[serde(default = "utc")]
+    pub time_zone: String,
+    /// A fixed seed for salts and power assignment; unset: fresh randomness from the OS.
+    pub seed: Option<u64>,
+    /// `default` (argon2id, 19 MiB, 2 passes) or `test` (the cheapest: tests only).
+    #[serde(default)]
+    pub password_cost: PasswordCostSetting,
+}
+
+fn utc() -> String {
+    "UTC".into()
+}
+
+/// `password_cost`.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum PasswordCostSetting {
+    /// OWASP's argon2id minimum.
+    #[default]
+    Default,
+    /// The cheapest setting: for tests and benchmarks only.
+    Test,
+}
+
+/// `[deadlines]`: hours unless named otherwise.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DeadlineSection {
+    pub movement_hours: i64,
+    pub retreat_hours: i64,
+    pub adjustment_hours: i64,
+    pub grace_hours: i64,
+    pub delay_minutes: i64,
+    pub reminder_hours: i64,
+    pub time_warp_hours: i64,
+    pub max_absence_days: i64,
+}
+
+impl Default for DeadlineSection {
+    fn default() -> Self {
+        let d = DeadlineSettings::default();
+        DeadlineSection {
+            movement_hours: d.movement_hours,
+            retreat_hours: d.retreat_hours,
+            adjustment_hours: d.adjustment_hours,
+            grace_hours: d.grace_hours,
+            delay_minutes: d.delay_minutes,
+            reminder_hours: d.reminder_hours,
+            time_warp_hours: d.time_warp_hours,
+            max_absence_days: d.max_absence_days,
+        }
+    }
+}
+
+/// `[daemon]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DaemonSection {
+    /// Longest sleep between two passes when nothing wakes the daemon, in seconds.
+    pub poll_interval_secs: u64,
+    /// Bytes of text kept from one mail (the rest is cut and the reply says so).
+    pub max_text_bytes: usize,
+    /// Bytes of raw mail parsed at all.
+    pub max_message_bytes: usize,
+    /// Replies (`auto-replied` mail) to one address per window; more wait in the outbox.
+    pub reply_rate_limit: usize,
+    /// The rate limiter's window, in seconds.
+    pub reply_rate_window_secs: u64,
+    /// Send attempts before a mail is given up (marked failed, the master told).
+    pub max_send_attempts: i64,
+    /// Mails sent through one connection per pass.
+    pub send_batch: usize,
+    /// Failed transactions on one message before it is set aside in the rejected folder.
+    pub max_message_attempts: u32,
+}
+
+impl Default for DaemonSection {
+    fn default() -> Self {
+        DaemonSection {
+            poll_interval_secs: 60,
+            max_text_bytes: crate::mail::envelope::DEFAULT_MAX_TEXT_BYTES,
+            max_message_bytes: crate::mail::envelope::DEFAULT_MAX_MESSAGE_BYTES,
+            reply_rate_limit: 30,
+            reply_rate_window_secs: 3600,
+            max_send_attempts: 10,
+            send_batch: 100,
+            max_message_attempts: 5,
+        }
+    }
+}
+
+/// Which transport a section uses.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Transport {
+    /// Files on disk (no server).
+    Maildir,
+    /// An IMAP mailbox (`[inbound]` only).
+    Imap,
+    /// An SMTP server (`[outbound]` only).
+    Smtp,
+}
+
+/// `[inbound]`: `kind = "maildir"` with `path`, or `kind = "imap"` with the server keys.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InboundSection {
+    pub kind: Transport,
+    /// Maildir: the directory.
+    pub path: Option<PathBuf>,
+    /// IMAP: the mailbox read.
+    #[serde(default = "inbox")]
+    pub mailbox: String,
+    /// Where processed mail is moved (IMAP folder or Maildir++ folder).
+    #[serde(default = "processed")]
+    pub processed: String,
+    /// Where unparsable mail is moved.
+    #[serde(default = "rejected")]
+    pub rejected: String,
+    pub host: Option<String>,
+    pub port: Option<u16>,
+    /// `tls`, `starttls` or `plain` (plain only to a loopback host).
+    #[serde(default)]
+    pub tls: TlsMode,
+    pub user: Option<String>,
+    pub password: Option<String>,
+    /// A PEM root certificate to trust besides the system's.
+    pub root_certificate: Option<PathBuf>,
+}
+
+fn processed() -> String {
+    "Processed".into()
+}
+fn rejected() -> String {
+    "Rejected".into()
+}
+fn inbox() -> String {
+    "INBOX".into()
+}
+
+/// `[outbound]`: `kind = "maildir"` with `path`, or `kind = "smtp"` with the server keys.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutboundSection {
+    pub kind: Transport,
+    /// Maildir: the directory.
+    pub path: Option<PathBuf>,
+    pub host: Option<String>,
+    pub port: Option<u16>,
+    /// `tls`, `starttls` or `plain` (plain only to a loopback host).
+    #[serde(default)]
+    pub tls: TlsMode,
+    /// Login name; omit both for no AUTH.
+    pub user: Option<String>,
+    pub password: Option<String>,
+    /// A PEM root certificate to trust besides the system's.
+    pub root_certificate: Option<PathBuf>,
+    /// The name sent in EHLO.
+    #[serde(default = "localhost")]
+    pub hello_name: String,
+}
+
+fn localhost() -> String {
+    "localhost".into()
+}
+
+/// `tls`.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum TlsMode {
+    #[default]
+    Tls,
+    Starttls,
+    Plain,
+}
+
+impl From<TlsMode> for Security {
+    fn from(t: TlsMode) -> Security {
+        match t {
+            TlsMode::Tls => Security::Tls,
+            TlsMode::Starttls => Security::StartTls,
+            TlsMode::Plain => Security::Plain,
+        }
+    }
+}
+
+impl Config {
+    /// Reads and checks `path`.
+    pub fn load(path: &Path) -> anyhow::Result<Config> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("while reading the configuration {}", path.display()))?;
+        let base = path
+            .parent()
+            .map(Path::to_path_buf)
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or_else(|| PathBuf::from("."));
+        Config::parse(&text, &base).with_context(|| format!("in {}", path.display()))
+    }
+
+    /// Parses configuration text; relative paths are taken from `base`.
+    pub fn parse(text: &str, base: &Path) -> anyhow::Result<Config> {
+        // toml's message names the key and shows the line.
+        let mut config: Config = toml::from_str(text).map_err(|e| anyhow::anyhow!("{e}"))?;
+        config.base = base.to_path_buf();
+        config.check()?;
+        Ok(config)
+    }
+
+    fn check(&self) -> anyhow::Result<()> {
+        if self.judge.name.trim().is_empty() {
+            bail!("judge.name must not be empty");
+        }
+        if !self.judge.address.contains('@') {
+            bail!(
+                "judge.address {:?} is not a mail address",
+                self.judge.address
+            );
+        }
+        if self.judge.time_zone.parse::<chrono_tz::Tz>().is_err() {
+            bail!(
+                "judge.time_zone {:?} is not an IANA time zone name",
+                self.judge.time_zone
+            );
+        }
+        if self.daemon.poll_interval_secs == 0 {
+            bail!("daemon.poll_interval_secs must be at least 1");
+        }
+        if self.daemon.reply_rate_limit == 0 {
+            bail!("daemon.reply_rate_limit must be at least 1");
+        }
+        if self.daemon.send_batch == 0 {
+            bail!("daemon.send_batch must be at least 1");
+        }
+        let i = &self.inbound;
+        match i.kind {
+            Transport::Maildir if i.path.is_none() => bail!("inbound.path is needed for a Maildir"),
+            Transport::Maildir => {}
+            Transport::Imap => {
+                for (key, missing) in [
+                    ("inbound.host", i.host.is_none()),
+                    ("inbound.port", i.port.is_none()),
+                    ("inbound.user", i.user.is_none()),
+                    ("inbound.password", i.password.is_none()),
+                ] {
+                    if missing {
+                        bail!("{key} is needed for IMAP");
+                    }
+                }
+            }
+            Transport::Smtp => bail!("inbound.kind must be \"maildir\" or \"imap\", not \"smtp\""),
+        }
+        let o = &self.outbound;
+        match o.kind {
+            Transport::Maildir if o.path.is_none() => {
+                bail!("outbound.path is needed for a Maildir")
+            }
+            Transport::Maildir => {}
+            Transport::Smtp => {
+                if o.host.is_none() || o.port.is_none() {
+                    bail!("outbound.host and outbound.port are needed for SMTP");
+                }
+                if o.user.is_some() != o.password.is_some() {
+                    bail!("outbound.user and outbound.password go together");
+                }
+            }
+            Transport::Imap => bail!("outbound.kind must be \"maildir\" or \"smtp\", not \"imap\""),
+        }
+        Ok(())
+    }
+
+    /// `p` taken from the configuration file's directory when relative.
+    pub fn resolve(&self, p: &Path) -> PathBuf {
+        if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            self.base.join(p)
+        }
+    }
+
+    /// The database file.
+    pub fn database(&self) -> PathBuf {
+        self.resolve(&self.judge.database)
+    }
+
+    /// The judge's configuration; `seed` comes from the file if fixed there, else from
+    /// `fallback_seed` (the caller's OS randomness).
+    pub fn judge_config(&self, fallback_seed: u64) -> JudgeConfig {
+        let d = &self.deadlines;
+        JudgeConfig {
+            name: self.judge.name.clone(),
+            address: self.judge.address.clone(),
+            seed: self.judge.seed.unwrap_or(fallback_seed),
+            password_cost: match self.judge.password_cost {
+                PasswordCostSetting::Default => PasswordCost::default(),
+                PasswordCostSetting::Test => PasswordCost::TEST,
+            },
+            deadlines: DeadlineSettings {
+                movement_hours: d.movement_hours,
+                retreat_hours: d.retreat_hours,
+                adjustment_hours: d.adjustment_hours,
+                grace_hours: d.grace_hours,
+                delay_minutes: d.delay_minutes,
+                reminder_hours: d.reminder_hours,
+                time_warp_hours: d.time_warp_hours,
+                max_absence_days: d.max_absence_days,
+            },
+            time_zone: self.judge.time_zone.clone(),
+        }
+    }
+
+    /// Parse limits for inbound mail.
+    pub fn parse_limits(&self) -> ParseLimits {
+        ParseLimits {
+            max_text_bytes: self.daemon.max_text_bytes,
+            max_message_bytes: self.daemon.max_message_bytes,
+        }
+    }
+
+    /// The inbox, resuming after `cursor` (IMAP only).
+    pub fn inbox(&self, cursor: Option<ImapCursor>) -> Box<dyn Inbox> {
+        let poll = Duration::from_secs(self.daemon.poll_interval_secs);
+        let i = &self.inbound;
+        match (i.kind, &i.path) {
+            (Transport::Maildir, Some(path)) => Box::new(
+                MaildirInbox::new(self.resolve(path))
+                    .with_folders(&i.processed, &i.rejected)
+                    .with_poll_interval(poll.min(Duration::from_secs(1))),
+            ),
+            _ => {
+                let mut c = ImapConfig::new(
+                    i.host.clone().unwrap_or_default(),
+                    i.port.unwrap_or(993),
+                    i.user.clone().unwrap_or_default(),
+                    i.password.clone().unwrap_or_default(),
+                );
+                c.security = i.tls.into();
+                c.root_certificate = i.root_certificate.as_deref().map(|p| self.resolve(p));
+                i.mailbox.clone_into(&mut c.mailbox);
+                i.processed.clone_into(&mut c.processed);
+                i.rejected.clone_into(&mut c.rejected);
+                c.poll_interval = poll;
+                c.backoff_max = c.backoff_max.min(Duration::from_secs(60));
+                Box::new(ImapInbox::new(c, cursor))
+            }
+        }
+    }
+
+    /// The outbox.
+    pub fn outbox(&self) -> Box<dyn Outbox> {
+        let o = &self.outbound;
+        match (o.kind, &o.path) {
+            (Transport::Maildir, Some(path)) => Box::new(MaildirOutbox::new(self.resolve(path))),
+            _ => {
+                let mut c =
+                    SmtpConfig::new(o.host.clone().unwrap_or_default(), o.port.unwrap_or(587));
+                c.security = o.tls.into();
+                c.root_certificate = o.root_certificate.as_deref().map(|p| self.resolve(p));
+                c.credentials = o.user.clone().zip(o.password.clone());
+                o.hello_name.clone_into(&mut c.hello_name);
+                Box::new(SmtpOutbox::new(c))
+            }
+        }
+    }
+
+    /// True when the inbox is IMAP (its cursor is kept in the database).
+    pub fn is_imap(&self) -> bool {
+        self.inbound.kind == Transport::Imap
+    }
+
+    /// The Maildir `inject` writes into, if the inbox is a Maildir.
+    pub fn inbox_maildir(&self) -> Option<PathBuf> {
+        match (self.inbound.kind, &self.inbound.path) {
+            (Transport::Maildir, Some(p)) => Some(self.resolve(p)),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINIMAL: &str = r#"
+[judge]
+name = "DIP"
+address = "judge@example.test"
+database = "var/judge.db"
+
+[inbound]
+kind = "maildir"
+path = "var/inbox"
+
+[outbound]
+kind = "maildir"
+path = "var/outbox"
+"#;
+
+    #[test]
+    fn the_shipped_judge_toml_parses() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("judge.toml");
+        let c = Config::load(&path).unwrap();
+        assert_eq!(c.judge.name, "DIP");
+        assert_eq!(c.judge.address, "judge@example.test");
+        assert!(c.database().ends_with("var/judge.db"));
+        assert_eq!(c.judge_config(7).seed, 7);
+        assert!(c.inbox_maildir().unwrap().ends_with("var/inbox"));
+    }
+
+    #[test]
+    fn minimal_file_takes_defaults_and_resolves_paths() {
+        let c = Config::parse(MINIMAL, Path::new("/srv/judge")).unwrap();
+        assert_eq!(c.database(), PathBuf::from("/srv/judge/var/judge.db"));
+        assert_eq!(c.daemon.max_send_attempts, 10);
+        let j = c.judge_config(42);
+        assert_eq!(j.seed, 42);
+        assert_eq!(j.deadlines.movement_hours, 72);
+        assert_eq!(j.password_cost, PasswordCost::default());
+    }
+
+    #[test]
+    fn errors_name_the_key() {
+        let bad = MINIMAL.replace("name = \"DIP\"", "name = \"DIP\"\nnmae = 1");
+        let e = format!("{:#}", Config::parse(&bad, Path::new(".")).unwrap_err());
+        assert!(e.contains("nmae"), "{e}");
+        let bad = MINIMAL.replace(
+            "kind = \"maildir\"\npath = \"var/inbox\"",
+            "kind = \"pop3\"",
+        );
+        let e = format!("{:#}", Config::parse(&bad, Path::new(".")).unwrap_err());
+        assert!(e.contains("pop3"), "{e}");
+        let bad = format!("{MINIMAL}\n[daemon]\npoll_interval_secs = \"soon\"\n");
+        let e = format!("{:#}", Config::parse(&bad, Path::new(".")).unwrap_err());
+        assert!(e.contains("poll_interval_secs"), "{e}");
+        let bad = MINIMAL.replace("database", "time_zone = \"Mars/Olympus\"\ndatabase");
+        let e = format!("{:#}", Config::parse(&bad, Path::new(".")).unwrap_err());
+        assert!(e.contains("judge.time_zone"), "{e}");
+    }
+
+    #[test]
+    fn imap_and_smtp_sections() {
+        let text = MINIMAL
+            .replace(
+                "kind = \"maildir\"\npath = \"var/inbox\"",
+                "kind = \"imap\"\nhost = \"localhost\"\nport = 1993\ntls = \"tls\"\nuser = \"j\"\npassword = \"p\"\nroot_certificate = \"ca.pem\"",
+            )
+            .replace(
+                "kind = \"maildir\"\npath = \"var/outbox\"",
+                "kind = \"smtp\"\nhost = \"localhost\"\nport = 2525\ntls = \"starttls\"",
+            );
+        let c = Config::parse(&text, Path::new("/etc/dip")).unwrap();
+        assert_eq!(c.inbound.kind, Transport::Imap);
+        assert_eq!(c.inbound.port, Some(1993));
+        assert_eq!(c.inbound.tls, TlsMode::Tls);
+        assert_eq!(c.inbound.processed, "Processed");
+        assert!(c.is_imap());
+        assert!(c.inbox_maildir().is_none());
+        let no_pw = text.replace("password = \"p\"\n", "");
+        let e = format!("{:#}", Config::parse(&no_pw, Path::new(".")).unwrap_err());
+        assert!(e.contains("inbound.password"), "{e}");
+    }
+}

@@ -1,0 +1,554 @@
+//! The daemon: wires the mail layer to the judge. One pass ([`Daemon::process_once`]) reads
+//! new mail, hands each message to [`Judge::handle`] (one transaction), files it away in the
+//! mailbox only after that transaction committed, ticks the clock, and drains the outbox;
+//! [`Daemon::run`] repeats passes until SIGTERM or SIGINT. It never decides a game rule.
+//!
+//! Crash safety, step by step (a SIGKILL may land anywhere):
+//! - a message is committed in the mailbox (flagged and moved) only after its transaction;
+//!   killed in between, it is fetched again and its key makes it a no-op;
+//! - the IMAP cursor is stored in the judge's key/value table after the messages it covers
+//!   are committed, so a restart resumes (a stale cursor only costs a search);
+//! - outgoing mail lives in SQLite; each attempt is counted *before* it is made, and a mail
+//!   is marked sent only after the server accepted it. Killed between the two, it is sent
+//!   again: a duplicate, never a loss.
+//!
+//! Mail the guard silences (bounces, auto-replies, lists, the judge's own mail) is committed
+//! without being handled: it is logged and never answered, and its commands are not read.
+//! Replies to one address are rate-limited ([`DaemonSection::reply_rate_limit`] per window);
+//! a reply over the limit waits in the outbox for a later pass (nothing is dropped; the
+//! limit bounds what a mail loop can make the judge send).
+
+pub mod config;
+pub mod script;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant, SystemTime};
+
+use anyhow::Context;
+use chrono::{DateTime, Utc};
+use tracing::{debug, error, info, warn};
+
+pub use config::{Config, DaemonSection};
+
+use crate::judge::{Handled, Judge};
+use crate::mail::inbound::imap::ImapCursor;
+use crate::mail::{
+    AutoSubmitted, Envelope, Inbox, Outbox, OutgoingMail, ParseLimits, RateLimiter, RawMessage,
+    render, silence_reason,
+};
+use crate::store::{QueuedMail, Store};
+
+/// The key of the IMAP cursor in the judge's key/value table.
+pub const CURSOR_KEY: &str = "daemon.imap_cursor";
+
+/// Longest single wait, so a signal is noticed within about a second.
+const WAIT_SLICE: Duration = Duration::from_secs(1);
+
+/// What one pass did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PassReport {
+    /// Messages fetched from the inbox.
+    pub fetched: usize,
+    /// Messages handled (applied).
+    pub applied: usize,
+    /// Messages whose key was seen before (no-ops).
+    pub duplicates: usize,
+    /// Messages the guard silenced (committed, not handled).
+    pub silenced: usize,
+    /// Unparsable messages moved to the rejected folder.
+    pub rejected: usize,
+    /// Messages whose transaction failed (left for the next pass).
+    pub failed: usize,
+    /// Games the tick acted on.
+    pub ticked: usize,
+    /// Mails the server accepted.
+    pub sent: usize,
+    /// Mails that failed for now (stay queued).
+    pub deferred: usize,
+    /// Replies held back by the rate limiter (stay queued).
+    pub rate_limited: usize,
+    /// Mails given up (permanent failure or too many attempts).
+    pub given_up: usize,
+}
+
+/// The daemon over one judge, one inbox and one outbox.
+pub struct Daemon {
+    judge: Judge,
+    config: Config,
+    inbox: Box<dyn Inbox>,
+    outbox: Box<dyn Outbox>,
+    limits: ParseLimits,
+    limiter: RateLimiter,
+    domain: String,
+    /// No sending before this instant (back-off after a temporary failure).
+    send_not_before: Option<Instant>,
+    send_backoff: Duration,
+    stop: Arc<AtomicBool>,
+}
+
+/// Eight bytes from the OS for the judge's seed.
+pub fn os_seed() -> anyhow::Result<u64> {
+    use std::io::Read;
+    let mut bytes = [0u8; 8];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut bytes))
+        .context("while reading a seed from /dev/urandom")?;
+    Ok(u64::from_le_bytes(bytes))
+}
+
+fn read_cursor(s: &str) -> Option<ImapCursor> {
+    let mut parts = s.rsplitn(3, ' ');
+    let last_uid = parts.next()?.parse().ok()?;
+    let uidvalidity = parts.next()?.parse().ok()?;
+    let mailbox = parts.next()?.to_string();
+    Some(ImapCursor {
+        mailbox,
+        uidvalidity,
+        last_uid,
+    })
+}
+
+fn write_cursor(c: &ImapCursor) -> String {
+    format!("{} {} {}", c.mailbox, c.uidvalidity, c.last_uid)
+}
+
+fn system_time(t: DateTime<Utc>) -> SystemTime {
+    let secs = t.timestamp();
+    if secs >= 0 {
+        SystemTime::UNIX_EPOCH + Duration::from_secs(secs.unsigned_abs())
+    } else {
+        SystemTime::UNIX_EPOCH
+    }
+}
+
+impl Daemon {
+    /// Opens the database and builds the transports from `config`. `seed` overrides the
+    /// configured seed; without either, the OS gives one.
+    pub fn open(config: Config, seed: Option<u64>) -> anyhow::Result<Daemon> {
+        Daemon::with_transports(config, seed, None, None)
+    }
+
+    /// As [`Daemon::open`], with an inbox or outbox other than the configured ones (tests).
+    pub fn with_transports(
+        config: Config,
+        seed: Option<u64>,
+        inbox: Option<Box<dyn Inbox>>,
+        outbox: Option<Box<dyn Outbox>>,
+    ) -> anyhow::Result<Daemon> {
+        let seed = match (seed, config.judge.seed) {
+            (Some(s), _) | (None, Some(s)) => s,
+            (None, None) => os_seed()?,
+        };
+        let db = config.database();
+        if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("while creating {}", dir.display()))?;
+        }
+        let store = Store::open(&db).with_context(|| format!("while opening {}", db.display()))?;
+        let mut judge =
+            Judge::new(store, config.judge_config(seed)).context("while starting the judge")?;
+        let cursor = if config.is_imap() {
+            judge
+                .get_value(CURSOR_KEY)
+                .context("while reading the IMAP cursor")?
+                .as_deref()
+                .and_then(read_cursor)
+        } else {
+            None
+        };
+        let domain = config
+            .judge
+            .address
+            .rsplit_once('@')
+            .map(|(_, d)| d.to_string())
+            .unwrap_or_else(|| "localhost".into());
+        Ok(Daemon {
+            inbox: inbox.unwrap_or_else(|| config.inbox(cursor)),
+            outbox: outbox.unwrap_or_else(|| config.outbox()),
+            limits: config.parse_limits(),
+            limiter: RateLimiter::new(
+                config.daemon.reply_rate_limit,
+                Duration::from_secs(config.daemon.reply_rate_window_secs),
+            ),
+            domain,
+            send_not_before: None,
+            send_backoff: Duration::from_secs(1),
+            stop: Arc::new(AtomicBool::new(false)),
+            judge,
+            config,
+        })
+    }
+
+    /// The judge (tests, `dump-state`).
+    pub fn judge(&mut self) -> &mut Judge {
+        &mut self.judge
+    }
+
+    /// The flag that stops [`Daemon::run`] and cuts a pass short between two steps.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    fn stopping(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// One pass: all new mail, the clock, the outbox.
+    pub fn process_once(&mut self, now: DateTime<Utc>) -> anyhow::Result<PassReport> {
+        let mut report = PassReport::default();
+        self.read_mail(now, &mut report)?;
+        if self.stopping() {
+            return Ok(report);
+        }
+        report.ticked = self.judge.tick(now).context("while ticking the clock")?;
+        self.drain_outbox(now, &mut report)?;
+        Ok(report)
+    }
+
+    fn read_mail(&mut self, now: DateTime<Utc>, report: &mut PassReport) -> anyhow::Result<()> {
+        // Whatever was handed out but not committed last time is fetched again.
+        self.inbox.rewind();
+        loop {
+            let batch = match self.inbox.fetch_new() {
+                Ok(b) => b,
+                Err(e) => {
+                    warn!(error = %e, "cannot read the mailbox now");
+                    return Ok(());
+                }
+            };
+            if batch.is_empty() {
+                return Ok(());
+            }
+            let mut cursor: Option<ImapCursor> = None;
+            let mut interrupted = false;
+            for raw in &batch {
+                if self.stopping() {
+                    interrupted = true;
+                    break;
+                }
+                report.fetched += 1;
+                match self.one_message(raw, now, report)? {
+                    Step::Committed => {
+                        if let Some(c) = ImapCursor::of(&raw.id)
+                            && cursor.as_ref().is_none_or(|old| {
+                                old.uidvalidity != c.uidvalidity || old.last_uid < c.last_uid
+                            })
+                        {
+                            cursor = Some(c);
+                        }
+                    }
+                    Step::Kept => {}
+                    Step::Retry => {
+                        interrupted = true;
+                        break;
+                    }
+                }
+            }
+            if let Some(c) = cursor {
+                self.judge
+                    .set_value(CURSOR_KEY, &write_cursor(&c))
+                    .context("while storing the IMAP cursor")?;
+            }
+            if interrupted {
+                return Ok(());
+            }
+        }
+    }
+
+    fn one_message(
+        &mut self,
+        raw: &RawMessage,
+        now: DateTime<Utc>,
+        report: &mut PassReport,
+    ) -> anyhow::Result<Step> {
+        let env = match Envelope::parse_with(&raw.bytes, self.limits) {
+            Ok(env) => env,
+            Err(e) => {
+                warn!(message = %raw.id, reason = %e, "unparsable mail rejected");
+                report.rejected += 1;
+                return Ok(self.file(raw, Some(&e.to_string())));
+            }
+        };
+        if let Some(why) = silence_reason(&env) {
+            info!(from = %env.from, message_id = ?env.message_id, reason = %why, "not answered: silenced by the guard");
+            report.silenced += 1;
+            return Ok(self.file(raw, None));
+        }
+        let incoming = crate::mail::incoming(&env);
+        match self.judge.handle(&incoming, now) {
+            Ok(Handled::Applied {
+                queued,
+                games,
+                commands,
+            }) => {
+                info!(from = %incoming.from, games = ?games, commands, queued, result = "applied", "message");
+                report.applied += 1;
+            }
+            Ok(Handled::Duplicate) => {
+                info!(from = %incoming.from, key = %incoming.key, result = "duplicate", "message");
+                report.duplicates += 1;
+            }
+            Err(e) => {
+                report.failed += 1;
+                // Counted after the failure: a message that keeps failing is set aside.
+                let key = format!("daemon.failures.{}", incoming.key);
+                let n = self
+                    .judge
+                    .get_value(&key)
+                    .ok()
+                    .flatten()
+                    .and_then(|v| v.parse::<u32>().ok())
+                    .unwrap_or(0)
+                    + 1;
+                let _ = self.judge.set_value(&key, &n.to_string());
+                if n >= self.config.daemon.max_message_attempts {
+                    error!(from = %incoming.from, key = %incoming.key, error = %e, attempts = n, "message set aside after repeated failures");
+                    let reason = format!("the judge failed {n} times on it: {e}");
+                    return Ok(self.file(raw, Some(&reason)));
+                }
+                error!(from = %incoming.from, key = %incoming.key, error = %e, attempts = n, "message failed; it will be retried");
+                return Ok(Step::Retry);
+            }
+        }
+        Ok(self.file(raw, None))
+    }
+
+    /// Commits (or, with a reason, rejects) a message in the mailbox.
+    fn file(&mut self, raw: &RawMessage, reject: Option<&str>) -> Step {
+        let result = match reject {
+            None => self.inbox.commit(&raw.id),
+            Some(reason) => self.inbox.reject(&raw.id, reason),
+        };
+        match result {
+            Ok(()) => Step::Committed,
+            Err(e) => {
+                // The transaction stands; the message comes back and is a no-op then.
+                warn!(message = %raw.id, error = %e, "cannot file the message away now");
+                Step::Kept
+            }
+        }
+    }
+
+    fn outgoing(&self, m: &QueuedMail) -> OutgoingMail {
+        let mut extra_headers = Vec::new();
+        if let Some(g) = &m.game {
+            extra_headers.push(("X-Dipjudge-Game".to_string(), g.clone()));
+        }
+        OutgoingMail {
+            from: self.config.judge.address.clone(),
+            to: vec![m.recipient.clone()],
+            subject: m.subject.clone(),
+            body: m.body.clone(),
+            auto_submitted: if m.kind == "replied" {
+                AutoSubmitted::Replied
+            } else {
+                AutoSubmitted::Generated
+            },
+            message_id: message_id(&self.config.judge.name, m.id, &self.domain),
+            in_reply_to: m.in_reply_to.clone(),
+            extra_headers,
+        }
+    }
+
+    fn drain_outbox(&mut self, now: DateTime<Utc>, report: &mut PassReport) -> anyhow::Result<()> {
+        if self.send_not_before.is_some_and(|t| Instant::now() < t) {
+            return Ok(());
+        }
+        let batch_size = self.config.daemon.send_batch;
+        let max_attempts = self.config.daemon.max_send_attempts;
+        let date = system_time(now);
+        self.limiter.prune(date);
+        loop {
+            if self.stopping() {
+                return Ok(());
+            }
+            // Read past rate-limited replies so they cannot block the queue's head.
+            let queued = self
+                .judge
+                .queued_mail(batch_size.saturating_mul(4))
+                .context("while reading the outbox")?;
+            let full = queued.len() >= batch_size.saturating_mul(4);
+            let mut ids = Vec::new();
+            let mut rendered = Vec::new();
+            for m in &queued {
+                if rendered.len() >= batch_size {
+                    break;
+                }
+                if m.kind == "replied" && !self.limiter.allow(&m.recipient, date) {
+                    debug!(id = m.id, to = %m.recipient, "reply held back by the rate limiter");
+                    report.rate_limited += 1;
+                    continue;
+                }
+                let attempts = self
+                    .judge
+                    .bump_attempts(m.id)
+                    .context("while counting a send attempt")?;
+                if attempts > max_attempts {
+                    let reason = format!("not delivered after {max_attempts} attempts");
+                    warn!(id = m.id, to = %m.recipient, "{reason}");
+                    self.judge
+                        .mark_failed(m.id, &reason, now)
+                        .context("while giving up a mail")?;
+                    report.given_up += 1;
+                    continue;
+                }
+                match render(&self.outgoing(m), date) {
+                    Ok(r) => {
+                        ids.push(m.id);
+                        rendered.push(r);
+                    }
+                    Err(e) => {
+                        warn!(id = m.id, to = %m.recipient, error = %e, "mail cannot be rendered");
+                        self.judge
+                            .mark_failed(m.id, &e.to_string(), now)
+                            .context("while giving up a mail")?;
+                        report.given_up += 1;
+                    }
+                }
+            }
+            if rendered.is_empty() {
+                return Ok(());
+            }
+            let results = self.outbox.send_batch(&rendered);
+            let mut temporary = false;
+            for (id, result) in ids.iter().zip(results) {
+                match result {
+                    Ok(()) => {
+                        self.judge
+                            .mark_sent(*id, now)
+                            .context("while marking a mail sent")?;
+                        report.sent += 1;
+                    }
+                    Err(e) if e.is_temporary() => {
+                        temporary = true;
+                        report.deferred += 1;
+                        debug!(id, error = %e, "send failed for now");
+                    }
+                    Err(e) => {
+                        warn!(id, error = %e, "mail refused for good");
+                        self.judge
+                            .mark_failed(*id, &e.to_string(), now)
+                            .context("while giving up a mail")?;
+                        report.given_up += 1;
+                    }
+                }
+            }
+            if temporary {
+                warn!(
+                    deferred = report.deferred,
+                    retry_in = ?self.send_backoff,
+                    "sending failed for now; mail stays queued"
+                );
+                self.send_not_before = Some(Instant::now() + self.send_backoff);
+                self.send_backoff = (self.send_backoff * 2).min(Duration::from_secs(300));
+                return Ok(());
+            }
+            self.send_backoff = Duration::from_secs(1);
+            self.send_not_before = None;
+            if rendered.len() < batch_size && !full {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Passes until the stop flag is set (SIGTERM / SIGINT when `signals` is true): each
+    /// pass, then a wait for new mail bounded by the next deadline and the poll interval.
+    pub fn run(&mut self, signals: bool) -> anyhow::Result<()> {
+        if signals {
+            for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
+                // A second signal while stopping ends the process at once.
+                signal_hook::flag::register_conditional_shutdown(sig, 1, self.stop_flag())
+                    .context("while installing a signal handler")?;
+                signal_hook::flag::register(sig, self.stop_flag())
+                    .context("while installing a signal handler")?;
+            }
+        }
+        let poll = Duration::from_secs(self.config.daemon.poll_interval_secs);
+        info!(judge = %self.config.judge.name, address = %self.config.judge.address, "daemon started");
+        let mut error_backoff = Duration::from_secs(1);
+        while !self.stopping() {
+            let now = Utc::now();
+            let busy;
+            match self.process_once(now) {
+                Ok(r) => {
+                    error_backoff = Duration::from_secs(1);
+                    // Progress made: look again at once (a failing message is no progress).
+                    busy = r.applied + r.duplicates + r.silenced + r.rejected > 0;
+                    if r != PassReport::default() {
+                        debug!(report = ?r, "pass");
+                    }
+                }
+                Err(e) => {
+                    error!(error = format!("{e:#}"), "pass failed; retrying");
+                    self.sleep(error_backoff);
+                    error_backoff = (error_backoff * 2).min(Duration::from_secs(60));
+                    continue;
+                }
+            }
+            if busy || self.stopping() {
+                continue;
+            }
+            let mut until = Instant::now() + poll;
+            if let Some(next) = self.judge.next_event().ok().flatten() {
+                let secs = (next - Utc::now()).num_milliseconds().max(0);
+                let at = Instant::now() + Duration::from_millis(secs.unsigned_abs());
+                until = until.min(at);
+            }
+            if let Some(t) = self.send_not_before {
+                until = until.min(t);
+            }
+            self.wait_until(until);
+        }
+        info!("daemon stopped");
+        Ok(())
+    }
+
+    fn wait_until(&mut self, until: Instant) {
+        while !self.stopping() {
+            let now = Instant::now();
+            if now >= until {
+                return;
+            }
+            let slice = until.min(now + WAIT_SLICE);
+            if let Err(e) = self.inbox.wait(slice) {
+                warn!(error = %e, "waiting for mail failed");
+                self.sleep(Duration::from_secs(1));
+                return;
+            }
+            if Instant::now() < slice {
+                // Woken before the slice ended: new mail may be there.
+                return;
+            }
+        }
+    }
+
+    fn sleep(&self, d: Duration) {
+        let end = Instant::now() + d;
+        while !self.stopping() && Instant::now() < end {
+            std::thread::sleep(
+                end.saturating_duration_since(Instant::now())
+                    .min(WAIT_SLICE),
+            );
+        }
+    }
+}
+
+/// What became of one message.
+enum Step {
+    /// Filed away (committed or rejected) in the mailbox.
+    Committed,
+    /// Handled, but filing failed: it comes back next pass.
+    Kept,
+    /// The transaction failed: stop this batch, retry next pass.
+    Retry,
+}
+
+/// The Message-ID of outbox mail `id`: deterministic, so a resend after a crash carries
+/// the same id (receivers can see the duplicate for what it is).
+pub fn message_id(judge: &str, id: i64, domain: &str) -> String {
+    format!("{}.{id}@{domain}", judge.to_ascii_lowercase())
+}
+
+#[cfg(test)]
+mod tests;

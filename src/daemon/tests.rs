@@ -1,0 +1,222 @@
+//! Daemon tests: the pipeline over Maildirs, and a scripted outbox for send failures.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use chrono::TimeZone;
+
+use super::*;
+use crate::mail::{RenderedMail, SendError};
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        let nanos = SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        let p = std::env::temp_dir().join(format!(
+            "dipjudge-daemon-{tag}-{}-{nanos}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&p).unwrap();
+        TempDir(p)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+const CONFIG: &str = r#"
+[judge]
+name = "DIP"
+address = "judge@example.test"
+database = "judge.db"
+seed = 1901
+password_cost = "test"
+
+[daemon]
+reply_rate_limit = 3
+max_send_attempts = 2
+
+[inbound]
+kind = "maildir"
+path = "inbox"
+
+[outbound]
+kind = "maildir"
+path = "outbox"
+"#;
+
+fn t0() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 3, 1, 12, 0, 0).single().unwrap()
+}
+
+fn put(dir: &TempDir, name: &str, mail: &str) {
+    let inbox = dir.0.join("inbox");
+    for sub in ["tmp", "new", "cur"] {
+        std::fs::create_dir_all(inbox.join(sub)).unwrap();
+    }
+    std::fs::write(inbox.join("new").join(name), mail).unwrap();
+}
+
+fn mail(from: &str, id: Option<&str>, body: &str) -> String {
+    let id = id.map_or(String::new(), |i| format!("Message-ID: <{i}>\r\n"));
+    format!(
+        "From: {from}\r\nTo: judge@example.test\r\nSubject: x\r\nDate: Sun, 1 Mar 2026 12:00:00 +0000\r\n{id}\r\n{body}\r\n"
+    )
+}
+
+fn files(dir: &std::path::Path) -> usize {
+    std::fs::read_dir(dir).map_or(0, |d| d.count())
+}
+
+#[test]
+fn a_pass_handles_answers_silences_and_rejects() {
+    let dir = TempDir::new("pass");
+    let config = Config::parse(CONFIG, &dir.0).unwrap();
+    let mut d = Daemon::open(config, None).unwrap();
+    put(
+        &dir,
+        "1.a",
+        &mail("gm@example.test", Some("c1@x"), "CREATE ?pass gmpass"),
+    );
+    // The same Message-ID again: a no-op.
+    put(
+        &dir,
+        "2.a",
+        &mail("gm@example.test", Some("c1@x"), "CREATE ?pass gmpass"),
+    );
+    // A bounce: committed, never answered.
+    put(
+        &dir,
+        "3.a",
+        "From: MAILER-DAEMON@example.test\r\nTo: judge@example.test\r\nSubject: Undelivered\r\nMessage-ID: <b1@x>\r\n\r\nsorry\r\n",
+    );
+    // No header block: rejected.
+    put(&dir, "4.a", "");
+    // No Message-ID: the fallback key.
+    put(&dir, "5.a", &mail("p@example.test", None, "HELP"));
+    let r = d.process_once(t0()).unwrap();
+    assert_eq!(
+        (r.fetched, r.applied, r.duplicates, r.silenced, r.rejected),
+        (5, 2, 1, 1, 1),
+        "{r:?}"
+    );
+    assert_eq!(r.sent, 2, "one reply to CREATE, one to HELP: {r:?}");
+    assert_eq!(files(&dir.0.join("outbox/new")), 2);
+    assert_eq!(files(&dir.0.join("inbox/.Processed/cur")), 4);
+    assert_eq!(files(&dir.0.join("inbox/.Rejected/cur")), 1);
+    assert_eq!(files(&dir.0.join("inbox/new")), 0);
+    // A second pass finds nothing and sends nothing again.
+    assert_eq!(d.process_once(t0()).unwrap(), PassReport::default());
+    let sent: Vec<_> = std::fs::read_dir(dir.0.join("outbox/new"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert!(
+        sent.iter()
+            .any(|m| m.contains("Message-ID: <dip.1@example.test>")
+                && m.contains("Auto-Submitted: auto-replied")
+                && m.contains("In-Reply-To: <c1@x>")),
+        "{sent:?}"
+    );
+}
+
+/// An outbox that answers from a script and records what it was given.
+#[derive(Clone, Default)]
+struct Scripted {
+    answers: Arc<Mutex<Vec<Result<(), bool>>>>,
+    seen: Arc<Mutex<Vec<String>>>,
+}
+
+impl Outbox for Scripted {
+    fn send_batch(&mut self, mails: &[RenderedMail]) -> Vec<Result<(), SendError>> {
+        mails
+            .iter()
+            .map(|m| {
+                self.seen.lock().unwrap().push(m.message_id.clone());
+                let mut a = self.answers.lock().unwrap();
+                let answer = if a.is_empty() { Ok(()) } else { a.remove(0) };
+                answer.map_err(|temporary| {
+                    let message_id = m.message_id.clone();
+                    let reason = "scripted".to_string();
+                    if temporary {
+                        SendError::Temporary { message_id, reason }
+                    } else {
+                        SendError::Permanent { message_id, reason }
+                    }
+                })
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn send_failures_retry_then_give_up_and_rate_limit_holds_replies() {
+    let dir = TempDir::new("send");
+    let config = Config::parse(CONFIG, &dir.0).unwrap();
+    let outbox = Scripted::default();
+    let mut d =
+        Daemon::with_transports(config, None, None, Some(Box::new(outbox.clone()))).unwrap();
+    // Five HELPs from one address: three replies pass the limiter, two wait.
+    for i in 0..5 {
+        put(
+            &dir,
+            &format!("{i}.h"),
+            &mail("loop@example.test", Some(&format!("h{i}@x")), "HELP"),
+        );
+    }
+    *outbox.answers.lock().unwrap() = vec![Ok(()), Err(true), Err(false)];
+    let r = d.process_once(t0()).unwrap();
+    assert_eq!(r.applied, 5);
+    assert_eq!((r.sent, r.deferred, r.given_up), (1, 1, 1), "{r:?}");
+    assert_eq!(r.rate_limited, 2, "{r:?}");
+    let queued = d.judge().queued_mail(100).unwrap();
+    assert_eq!(queued.len(), 3, "one temporary failure and two held back");
+    // The temporary failure waits for the back-off; afterwards, with the limiter's window
+    // still full, nothing more goes to that address.
+    d.send_not_before = None;
+    let r = d.process_once(t0()).unwrap();
+    assert_eq!(r.sent, 0, "{r:?}");
+    assert_eq!(r.rate_limited, 3, "{r:?}");
+    // An hour later the window has passed: the three go; attempts were counted.
+    let later = t0() + chrono::Duration::hours(2);
+    let r = d.process_once(later).unwrap();
+    assert_eq!(r.sent, 3, "{r:?}");
+    assert!(d.judge().queued_mail(100).unwrap().is_empty());
+}
+
+#[test]
+fn a_mail_that_always_fails_leaves_after_the_bound() {
+    let dir = TempDir::new("bound");
+    let config = Config::parse(CONFIG, &dir.0).unwrap();
+    let outbox = Scripted::default();
+    let mut d =
+        Daemon::with_transports(config, None, None, Some(Box::new(outbox.clone()))).unwrap();
+    put(&dir, "1.h", &mail("p@example.test", Some("x1@x"), "HELP"));
+    *outbox.answers.lock().unwrap() = vec![Err(true); 10];
+    for _ in 0..4 {
+        d.send_not_before = None;
+        d.process_once(t0()).unwrap();
+    }
+    // max_send_attempts = 2: two tries, then given up without a third.
+    assert_eq!(outbox.seen.lock().unwrap().len(), 2);
+    assert!(d.judge().queued_mail(100).unwrap().is_empty());
+}
+
+#[test]
+fn the_imap_cursor_round_trips() {
+    let c = ImapCursor {
+        mailbox: "Judge Mail".into(),
+        uidvalidity: 7,
+        last_uid: 42,
+    };
+    assert_eq!(read_cursor(&write_cursor(&c)), Some(c));
+    assert_eq!(read_cursor("garbage"), None);
+    assert_eq!(message_id("DIP", 9, "example.test"), "dip.9@example.test");
+}

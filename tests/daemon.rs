@@ -1,0 +1,764 @@
+//! The daemon against the real servers: players send mail through Postfix (SMTP 2525), the
+//! judge reads its own Dovecot mailbox (IMAPS 1993) and answers through SMTP, and every
+//! player reads the answers from their own IMAP mailbox. A full short game, the same game
+//! with the daemon SIGKILLed at random points, the servers restarted mid-game, and bad mail.
+//!
+//! Each test has its own addresses (unique local parts under example.test) and its own
+//! database. Required when `DIPJUDGE_MAIL_SERVERS=1`, skipped otherwise.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant, SystemTime};
+
+use chrono::{DateTime, TimeZone, Utc};
+
+use dipjudge::daemon::script::{self, SHORT_GAME};
+use dipjudge::daemon::{Config, Daemon};
+use dipjudge::mail::inbound::imap::{ImapConfig, ImapInbox};
+use dipjudge::mail::outbound::smtp::{SmtpConfig, SmtpOutbox};
+use dipjudge::mail::{Envelope, Inbox, Outbox, RenderedMail, Security};
+use dipjudge::map::Power;
+use dipjudge::sim::Rng;
+
+const PASSWORD: &str = "dipjudge-test-password";
+
+fn servers_expected() -> bool {
+    std::env::var("DIPJUDGE_MAIL_SERVERS").is_ok_and(|v| v == "1")
+}
+
+macro_rules! needs_servers {
+    () => {
+        if !servers_expected() {
+            eprintln!("note: DIPJUDGE_MAIL_SERVERS is not 1: skipping a real-server test");
+            return;
+        }
+    };
+}
+
+fn ca() -> PathBuf {
+    std::env::var_os("DIPJUDGE_MAIL_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/var/tmp/dipjudge-mail"))
+        .join("tls/ca.pem")
+}
+
+fn unique(tag: &str) -> String {
+    let nanos = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!("{tag}-{}-{nanos}", std::process::id())
+}
+
+fn smtp(user: &str) -> SmtpOutbox {
+    let mut c = SmtpConfig::new("localhost", 2525);
+    c.security = Security::StartTls;
+    c.root_certificate = Some(ca());
+    c.credentials = Some((user.to_string(), PASSWORD.to_string()));
+    SmtpOutbox::new(c)
+}
+
+fn imap(user: &str) -> ImapInbox {
+    let mut c = ImapConfig::new("localhost", 1993, user, PASSWORD);
+    c.root_certificate = Some(ca());
+    c.poll_interval = Duration::from_millis(100);
+    c.backoff_min = Duration::from_millis(200);
+    c.backoff_max = Duration::from_secs(1);
+    ImapInbox::new(c, None)
+}
+
+/// Raw bytes from `from` to `to` through Postfix.
+fn deliver(from: &str, to: &str, bytes: Vec<u8>) {
+    let mail = RenderedMail {
+        message_id: "test".into(),
+        envelope_from: Some(from.to_string()),
+        recipients: vec![to.to_string()],
+        bytes,
+    };
+    let r = smtp(from).send_batch(&[mail]);
+    assert_eq!(r, vec![Ok(())], "SMTP from {from}");
+}
+
+fn plain_mail(from: &str, to: &str, id: Option<&str>, body: &str) -> Vec<u8> {
+    let id = id.map_or(String::new(), |i| format!("Message-ID: <{i}>\r\n"));
+    format!(
+        "From: {from}\r\nTo: {to}\r\nSubject: orders\r\nDate: Mon, 5 Jan 2026 12:00:00 +0000\r\n{id}MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}",
+        body.replace('\n', "\r\n")
+    )
+    .into_bytes()
+}
+
+/// The judge's configuration for a test: its own IMAP mailbox and database.
+fn config_text(judge: &str, db: &Path) -> String {
+    format!(
+        r#"[judge]
+name = "DIP"
+address = "{judge}"
+database = "{db}"
+seed = 1901
+password_cost = "test"
+
+[daemon]
+poll_interval_secs = 1
+reply_rate_limit = 1000
+
+[inbound]
+kind = "imap"
+host = "localhost"
+port = 1993
+tls = "tls"
+user = "{judge}"
+password = "{PASSWORD}"
+root_certificate = "{ca}"
+
+[outbound]
+kind = "smtp"
+host = "localhost"
+port = 2525
+tls = "starttls"
+user = "{judge}"
+password = "{PASSWORD}"
+root_certificate = "{ca}"
+"#,
+        db = db.display(),
+        ca = ca().display()
+    )
+}
+
+/// A mail a participant received.
+#[derive(Clone, Debug)]
+struct Got {
+    message_id: String,
+    in_reply_to: Option<String>,
+    subject: String,
+    text: String,
+}
+
+fn in_reply_to(raw: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(raw);
+    let head = text.split("\r\n\r\n").next().unwrap_or_default();
+    head.lines()
+        .find_map(|l| l.strip_prefix("In-Reply-To:"))
+        .map(|v| v.trim().trim_matches(['<', '>']).to_string())
+}
+
+/// One participant: an address and their IMAP mailbox.
+struct Person {
+    address: String,
+    inbox: ImapInbox,
+    got: Vec<Got>,
+}
+
+impl Person {
+    fn new(address: String) -> Person {
+        Person {
+            inbox: imap(&address),
+            address,
+            got: Vec::new(),
+        }
+    }
+
+    fn poll(&mut self) {
+        let Ok(batch) = self.inbox.fetch_new() else {
+            return;
+        };
+        for raw in batch {
+            let env = Envelope::parse(&raw.bytes).unwrap();
+            self.got.push(Got {
+                message_id: env.message_id.clone().unwrap_or_default(),
+                in_reply_to: in_reply_to(&raw.bytes),
+                subject: env.subject,
+                text: env.text,
+            });
+        }
+    }
+}
+
+/// How the daemon runs while the game is played.
+trait Runner {
+    /// Lets the daemon make progress once (a pass, or a moment of the live daemon).
+    fn pass(&mut self, now: DateTime<Utc>);
+}
+
+/// `dipjudge process --now` as a child, to the end (or killed at random points).
+struct ProcessRunner {
+    config: PathBuf,
+    rng: Option<Rng>,
+    kills: usize,
+    passes: usize,
+}
+
+impl Runner for ProcessRunner {
+    fn pass(&mut self, now: DateTime<Utc>) {
+        self.passes += 1;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_dipjudge"))
+            .args(["process", "--config"])
+            .arg(&self.config)
+            .args(["--now", &now.to_rfc3339()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        if let Some(rng) = self.rng.as_mut()
+            && rng.next_u64() % 10 < 7
+        {
+            let delay = Duration::from_millis(rng.next_u64() % 150);
+            std::thread::sleep(delay);
+            if child.try_wait().unwrap().is_none() {
+                child.kill().unwrap();
+                self.kills += 1;
+            }
+            child.wait().unwrap();
+            return;
+        }
+        let status = child.wait().unwrap();
+        assert!(status.success(), "dipjudge process: {status}");
+    }
+}
+
+/// The live daemon (`dipjudge run`) does the work; the driver only gives it time.
+struct LiveRunner;
+
+impl Runner for LiveRunner {
+    fn pass(&mut self, _now: DateTime<Utc>) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Each role's mail, unique by Message-ID, as (subject, text), sorted.
+type Received = BTreeMap<String, Vec<(String, String)>>;
+
+/// A short game's participants and bookkeeping.
+struct Table {
+    tag: String,
+    judge: String,
+    game: String,
+    master: Person,
+    players: Vec<Person>,
+    seats: BTreeMap<Power, usize>,
+    sent: u32,
+    step: i64,
+}
+
+fn t0() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 1, 5, 12, 0, 0).single().unwrap()
+}
+
+impl Table {
+    fn new(tag: &str) -> Table {
+        let u = unique(tag);
+        Table {
+            judge: format!("{u}-judge@example.test"),
+            game: "g".to_string(),
+            master: Person::new(format!("{u}-master@example.test")),
+            players: (1..=7)
+                .map(|i| Person::new(format!("{u}-p{i}@example.test")))
+                .collect(),
+            seats: BTreeMap::new(),
+            tag: u,
+            sent: 0,
+            step: 0,
+        }
+    }
+
+    fn now(&self) -> DateTime<Utc> {
+        t0() + chrono::Duration::minutes(self.step)
+    }
+
+    fn person(&mut self, who: Option<usize>) -> &mut Person {
+        match who {
+            None => &mut self.master,
+            Some(i) => &mut self.players[i],
+        }
+    }
+
+    /// Sends `body` from the master (`None`) or player `i`, and runs the daemon until the
+    /// answer is in the sender's mailbox.
+    fn send(&mut self, runner: &mut dyn Runner, who: Option<usize>, body: &str) {
+        self.sent += 1;
+        self.step += 1;
+        let id = format!("{}-{}@example.test", self.tag, self.sent);
+        let judge = self.judge.clone();
+        let from = self.person(who).address.clone();
+        deliver(&from, &judge, plain_mail(&from, &judge, Some(&id), body));
+        let now = self.now();
+        let start = Instant::now();
+        loop {
+            runner.pass(now);
+            let p = self.person(who);
+            p.poll();
+            if p.got.iter().any(|g| g.in_reply_to.as_deref() == Some(&id)) {
+                return;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "no answer to {id} from {from}: {body}"
+            );
+        }
+    }
+
+    fn wait_for(&mut self, runner: &mut dyn Runner, who: Option<usize>, subject: &str) -> Got {
+        let start = Instant::now();
+        let now = self.now();
+        loop {
+            let p = self.person(who);
+            p.poll();
+            if let Some(g) = p.got.iter().find(|g| g.subject.contains(subject)) {
+                return g.clone();
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "no mail {subject:?} for {:?}",
+                who
+            );
+            runner.pass(now);
+        }
+    }
+
+    /// CREATE, seven SIGNONs, then every scripted phase with the master's PROCESS.
+    /// `between` is called after each phase is processed, with the phase's name.
+    fn play(&mut self, runner: &mut dyn Runner, between: &mut dyn FnMut(&str)) {
+        let game = self.game.clone();
+        self.send(runner, None, &script::create(&game));
+        for i in 0..7 {
+            self.send(runner, Some(i), &script::join(&game, i));
+        }
+        let start = self.wait_for(runner, Some(0), "Game starting");
+        for (power, addr) in script::seats_in_start_mail(&start.text) {
+            let i = self.players.iter().position(|p| p.address == addr).unwrap();
+            self.seats.insert(power, i);
+        }
+        assert_eq!(self.seats.len(), 7, "{}", start.text);
+        for phase in SHORT_GAME {
+            for (power, body) in phase.orders {
+                let i = self.seats[power];
+                self.send(runner, Some(i), &script::signed(&game, *power, i, body));
+            }
+            self.send(runner, None, &script::process(&game));
+            between(phase.phase);
+        }
+        // Everyone has the last bulletin.
+        for i in 0..7 {
+            self.wait_for(runner, Some(i), "W1902A Results");
+        }
+    }
+
+    /// Each role's mail: unique by Message-ID, addresses replaced by roles, sorted; and the
+    /// number of duplicates.
+    fn received(&mut self) -> (Received, usize) {
+        let mut names = vec![
+            (self.judge.clone(), "JUDGE".to_string()),
+            (self.master.address.clone(), "MASTER".to_string()),
+        ];
+        for (i, p) in self.players.iter().enumerate() {
+            names.push((p.address.clone(), format!("PLAYER{}", i + 1)));
+        }
+        let norm = |s: &str| {
+            let mut s = s.to_string();
+            for (a, n) in &names {
+                s = s.replace(a.as_str(), n);
+            }
+            s
+        };
+        let mut out = BTreeMap::new();
+        let mut duplicates = 0;
+        let mut people: Vec<&Person> = vec![&self.master];
+        people.extend(self.players.iter());
+        for p in people {
+            let mut seen = std::collections::HashSet::new();
+            let mut mails = Vec::new();
+            for g in &p.got {
+                if seen.insert(g.message_id.clone()) {
+                    mails.push((norm(&g.subject), norm(&g.text)));
+                } else {
+                    duplicates += 1;
+                }
+            }
+            mails.sort();
+            out.insert(norm(&p.address), mails);
+        }
+        (out, duplicates)
+    }
+
+    fn normalised(&self, text: &str) -> String {
+        let mut s = text.replace(&self.judge, "JUDGE");
+        s = s.replace(&self.master.address, "MASTER");
+        for (i, p) in self.players.iter().enumerate() {
+            s = s.replace(&p.address, &format!("PLAYER{}", i + 1));
+        }
+        s
+    }
+}
+
+/// A scratch directory for a test's database and configuration.
+fn scratch(tag: &str) -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("daemon")
+        .join(unique(tag));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn write_config(dir: &Path, judge: &str) -> PathBuf {
+    let path = dir.join("judge.toml");
+    std::fs::write(&path, config_text(judge, &dir.join("judge.db"))).unwrap();
+    path
+}
+
+fn dump_state(config: &Path) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_dipjudge"))
+        .args(["dump-state", "--config"])
+        .arg(config)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// Plays the short game with `dipjudge process` children, killing them at random points
+/// when `kill_seed` is given. Returns the normalised mail, duplicates, state, kills.
+fn play_with_process(tag: &str, kill_seed: Option<u64>) -> (Received, usize, String, usize) {
+    let dir = scratch(tag);
+    let mut table = Table::new(tag);
+    let config = write_config(&dir, &table.judge);
+    let mut runner = ProcessRunner {
+        config: config.clone(),
+        rng: kill_seed.map(Rng::new),
+        kills: 0,
+        passes: 0,
+    };
+    table.play(&mut runner, &mut |_| {});
+    // A last clean pass: whatever a kill left queued goes out.
+    runner.rng = None;
+    runner.pass(table.now());
+    std::thread::sleep(Duration::from_millis(500));
+    table.master.poll();
+    for p in &mut table.players {
+        p.poll();
+    }
+    let (mail, duplicates) = table.received();
+    let state = table.normalised(&dump_state(&config));
+    eprintln!(
+        "{tag}: {} passes, {} kills, {duplicates} duplicate mails",
+        runner.passes, runner.kills
+    );
+    (mail, duplicates, state, runner.kills)
+}
+
+#[test]
+fn a_short_game_through_imap_and_smtp() {
+    needs_servers!();
+    let _g = crate::servers::SERVERS
+        .read()
+        .unwrap_or_else(|e| e.into_inner());
+    let (mail, duplicates, state, _) = play_with_process("game", None);
+    assert_eq!(duplicates, 0);
+    assert!(state.contains("phase S1903M"), "{state}");
+    for i in 1..=7 {
+        let got = &mail[&format!("PLAYER{i}")];
+        let results: Vec<&String> = got
+            .iter()
+            .map(|(s, _)| s)
+            .filter(|s| s.contains("Results"))
+            .collect();
+        assert_eq!(results.len(), 7, "PLAYER{i}: {results:?}");
+    }
+    // The retreat and the builds are in everyone's bulletins; the press only France's.
+    let p1 = &mail["PLAYER1"];
+    let body = |sub: &str| {
+        p1.iter()
+            .find(|(s, _)| s.contains(sub))
+            .map(|(_, b)| b.clone())
+            .unwrap()
+    };
+    assert!(body("F1901R Results").contains("France: Army Burgundy -> Gascony."));
+    assert!(body("W1901A Results").contains("Germany: Builds an army in Berlin."));
+    let press: Vec<&String> = mail
+        .iter()
+        .filter(|(_, m)| {
+            m.iter()
+                .any(|(_, b)| b.contains("Shall we split the Channel?"))
+        })
+        .map(|(who, _)| who)
+        .collect();
+    assert_eq!(
+        press.len(),
+        1,
+        "only France reads England's press: {press:?}"
+    );
+}
+
+#[test]
+fn sigkill_at_random_points_loses_nothing() {
+    needs_servers!();
+    let _g = crate::servers::SERVERS
+        .read()
+        .unwrap_or_else(|e| e.into_inner());
+    let (base_mail, base_dups, base_state, _) = play_with_process("calm", None);
+    assert_eq!(base_dups, 0);
+    let (mail, duplicates, state, kills) = play_with_process("crash", Some(20_261_105));
+    assert!(kills >= 20, "only {kills} kills");
+    eprintln!("crash test: {kills} SIGKILLs, {duplicates} duplicate mails, no mail lost");
+    assert_eq!(state, base_state, "the final state differs");
+    for (who, expected) in &base_mail {
+        let got = &mail[who];
+        for m in expected {
+            assert!(got.contains(m), "{who} lost a mail: {m:?}");
+        }
+        assert_eq!(got, expected, "{who} received different mail");
+    }
+}
+
+/// Stops and starts the servers (`scripts/mail-servers.sh`).
+fn mail_servers(cmd: &str) {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/mail-servers.sh");
+    let status = Command::new(script)
+        .arg(cmd)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "mail-servers.sh {cmd}: {status}");
+}
+
+/// Kills the live daemon if the test fails; restarts the servers if they were stopped.
+struct Guard {
+    child: Option<Child>,
+    servers_down: bool,
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        if let Some(c) = self.child.as_mut() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+        if self.servers_down {
+            mail_servers("start");
+        }
+    }
+}
+
+#[test]
+fn the_live_daemon_survives_a_server_restart_and_stops_on_sigterm() {
+    needs_servers!();
+    // Exclusive: the servers go away for everyone.
+    let _g = crate::servers::SERVERS
+        .write()
+        .unwrap_or_else(|e| e.into_inner());
+    let dir = scratch("live");
+    let mut table = Table::new("live");
+    let config = write_config(&dir, &table.judge);
+    let child = Command::new(env!("CARGO_BIN_EXE_dipjudge"))
+        .args(["run", "--config"])
+        .arg(&config)
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(dir.join("daemon.log")).unwrap())
+        .spawn()
+        .unwrap();
+    let mut guard = Guard {
+        child: Some(child),
+        servers_down: false,
+    };
+    let mut restarted = false;
+    table.play(&mut LiveRunner, &mut |phase| {
+        if phase == "F1901M" {
+            guard.servers_down = true;
+            mail_servers("stop");
+            std::thread::sleep(Duration::from_secs(1));
+            mail_servers("start");
+            guard.servers_down = false;
+            restarted = true;
+        }
+    });
+    assert!(restarted);
+    let (mail, _dups) = table.received();
+    for i in 1..=7 {
+        let n = mail[&format!("PLAYER{i}")]
+            .iter()
+            .filter(|(s, _)| s.contains("Results"))
+            .count();
+        assert_eq!(n, 7, "PLAYER{i} has every results bulletin");
+    }
+    // SIGTERM: the daemon finishes its step and exits 0.
+    let mut child = guard.child.take().unwrap();
+    let pid = child.id().to_string();
+    let status = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+    assert!(status.success());
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the daemon did not stop on SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "exit status after SIGTERM: {status}");
+    let state = dump_state(&config);
+    assert!(state.contains("phase S1903M"), "{state}");
+}
+
+fn fixture(name: &str) -> String {
+    String::from_utf8(
+        std::fs::read(format!(
+            "{}/fixtures/mail/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap(),
+    )
+    .unwrap()
+}
+
+/// `text` with its From header (and Return-Path) replaced by `from`.
+fn from_header(text: &str, from: &str) -> Vec<u8> {
+    text.lines()
+        .filter(|l| !l.starts_with("Return-Path:"))
+        .map(|l| {
+            if l.starts_with("From:") {
+                format!("From: {from}")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\r\n")
+        .into_bytes()
+}
+
+#[test]
+fn bad_mail_through_the_real_servers() {
+    needs_servers!();
+    let _g = crate::servers::SERVERS
+        .read()
+        .unwrap_or_else(|e| e.into_inner());
+    let dir = scratch("bad");
+    let u = unique("bad");
+    let judge = format!("{u}-judge@example.test");
+    let config = Config::load(&write_config(&dir, &judge)).unwrap();
+    let mut d = Daemon::open(config, None).unwrap();
+    let addr = |t: &str| format!("{u}-{t}@example.test");
+    let who = [
+        "html", "eight", "b64", "big", "bounce", "ooo", "noid", "twice",
+    ];
+    let mut people: BTreeMap<&str, Person> =
+        who.iter().map(|w| (*w, Person::new(addr(w)))).collect();
+
+    deliver(
+        &addr("html"),
+        &judge,
+        from_header(&fixture("html-only.eml"), &addr("html")),
+    );
+    let eight = "From: {f}\r\nTo: {j}\r\nSubject: =?UTF-8?Q?=C3=A9t=C3=A9?=\r\nMessage-ID: <{u}-8bit@example.test>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\nHELP\r\nÉté à Paris ☺\r\n"
+        .replace("{f}", &addr("eight"))
+        .replace("{j}", &judge)
+        .replace("{u}", &u);
+    deliver(&addr("eight"), &judge, eight.into_bytes());
+    deliver(
+        &addr("b64"),
+        &judge,
+        from_header(&fixture("base64-utf8.eml"), &addr("b64")),
+    );
+    let attachment = "QUJD"
+        .repeat(5 * 1024 * 1024 / 4)
+        .as_bytes()
+        .chunks(76)
+        .map(|c| String::from_utf8_lossy(c).into_owned())
+        .collect::<Vec<_>>()
+        .join("\r\n");
+    let big = format!(
+        "From: {f}\r\nTo: {judge}\r\nSubject: big\r\nMessage-ID: <{u}-big@example.test>\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nHELP\r\n--b\r\nContent-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n\r\n{attachment}\r\n--b--\r\n",
+        f = addr("big")
+    );
+    deliver(&addr("big"), &judge, big.into_bytes());
+    // A bounce keeps its mail-system sender: it must not be answered.
+    deliver(&addr("bounce"), &judge, fixture("bounce.eml").into_bytes());
+    deliver(
+        &addr("ooo"),
+        &judge,
+        from_header(&fixture("auto-reply.eml"), &addr("ooo")),
+    );
+    deliver(
+        &addr("noid"),
+        &judge,
+        plain_mail(&addr("noid"), &judge, None, "HELP\n"),
+    );
+    let twice = format!("{u}-twice@example.test");
+    for _ in 0..2 {
+        deliver(
+            &addr("twice"),
+            &judge,
+            plain_mail(&addr("twice"), &judge, Some(&twice), "HELP\n"),
+        );
+    }
+
+    let state_before = d.judge().dump_state().unwrap();
+    let start = Instant::now();
+    let mut total = dipjudge::daemon::PassReport::default();
+    while total.fetched < 9 {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "only {total:?} after 60 s"
+        );
+        let r = d.process_once(t0()).unwrap();
+        total.fetched += r.fetched;
+        total.applied += r.applied;
+        total.duplicates += r.duplicates;
+        total.silenced += r.silenced;
+        total.sent += r.sent;
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(
+        (total.applied, total.duplicates, total.silenced),
+        (6, 1, 2),
+        "{total:?}"
+    );
+    // Nothing here touches a game.
+    assert_eq!(d.judge().dump_state().unwrap(), state_before);
+    let outbox = d.judge().all_mail().unwrap();
+    let to = |w: &str| outbox.iter().filter(|m| m.recipient == addr(w)).count();
+    assert_eq!(
+        to("bounce") + to("ooo"),
+        0,
+        "silenced mail is never answered"
+    );
+    assert!(
+        outbox
+            .iter()
+            .all(|m| !m.recipient.to_ascii_lowercase().contains("mailer-daemon"))
+    );
+    assert_eq!(to("twice"), 1, "the same Message-ID twice is answered once");
+
+    // The answers arrive by IMAP.
+    let expect = |p: &mut Person, what: &str| {
+        let start = Instant::now();
+        loop {
+            p.poll();
+            if let Some(g) = p.got.first() {
+                assert!(g.text.contains(what), "{}: {}", p.address, g.text);
+                return;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "{} got nothing",
+                p.address
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    };
+    expect(people.get_mut("html").unwrap(), "SIGNON");
+    expect(people.get_mut("eight").unwrap(), "HELP");
+    expect(people.get_mut("b64").unwrap(), "PAR");
+    expect(people.get_mut("big").unwrap(), "HELP");
+    expect(people.get_mut("noid").unwrap(), "HELP");
+    expect(people.get_mut("twice").unwrap(), "HELP");
+    std::thread::sleep(Duration::from_millis(700));
+    for w in ["ooo", "twice"] {
+        let p = people.get_mut(w).unwrap();
+        p.poll();
+        let n = if w == "ooo" { 0 } else { 1 };
+        assert_eq!(p.got.len(), n, "{w}: {:?}", p.got);
+    }
+}
