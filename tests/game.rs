@@ -447,7 +447,12 @@ fn a_nonmr_game_waits_and_declares_the_power_abandoned() {
     );
     // The master processes by hand: Turkey's units hold.
     let r = t.as_master("PROCESS");
-    assert!(r.contains("OK PROCESS"), "{r}");
+    assert!(
+        r.contains("ERROR ORDERS-MISSING") && r.contains("Turkey"),
+        "{r}"
+    );
+    let r = t.as_master("PROCESS!");
+    assert!(r.contains("OK PROCESS!"), "{r}");
     let g = t.game();
     assert_eq!(g.position.phase.to_string(), "F1901M");
     assert!(

@@ -77,6 +77,10 @@ pub enum MasterCommand {
     SetNoNmr,
     SetPress(PressSetting),
     SetPartial,
+    /// `SET ALL PRESS`: the master receives a copy of every piece of private press.
+    SetAllPress,
+    /// `SET NO ALL PRESS`.
+    SetNoAllPress,
     SetNoPartial,
     SetObserver(ObserverSetting),
     /// `SET VARIANT name`: the name is checked by the variant registry later.
@@ -120,6 +124,8 @@ impl MasterCommand {
                 PressSetting::WhiteGrey => "SET WHITE/GREY".into(),
             },
             MasterCommand::SetPartial => "SET PARTIAL".into(),
+            MasterCommand::SetAllPress => "SET ALL PRESS".into(),
+            MasterCommand::SetNoAllPress => "SET NO ALL PRESS".into(),
             MasterCommand::SetNoPartial => "SET NO PARTIAL".into(),
             MasterCommand::SetObserver(o) => match o {
                 ObserverSetting::Any => "SET OBSERVER ANY".into(),
@@ -219,7 +225,8 @@ pub(crate) fn master_command(i: &str) -> PResult<'_, MasterCommand> {
 
 // master_setting = "DEADLINE" date | "GRACE" date | "START" date | "NMR" | "NONMR"
 //                | "NO PRESS" | "WHITE/GREY" | "GREY/WHITE" | "GREY" | "WHITE"
-//                | "PARTIAL" | "NO PARTIAL" | "OBSERVER" ( "ANY" | "WHITE" | "NONE" )
+//                | "PARTIAL" | "NO PARTIAL" | "ALL PRESS" | "NO ALL PRESS"
+//                | "OBSERVER" ( "ANY" | "WHITE" | "NONE" )
 //                | "VARIANT" name | ( "CENTERS" | "CENTRES" ) number ;   (after SET)
 pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
     let start = blanks(i);
@@ -230,6 +237,8 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
             "start",
             "no nmr",
             "nmr",
+            "no all press",
+            "all press",
             "no press",
             "white/grey",
             "white/gray",
@@ -267,6 +276,8 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
         "grey" | "gray" => (r, MasterCommand::SetPress(PressSetting::Grey)),
         "white" => (r, MasterCommand::SetPress(PressSetting::White)),
         "no partial" => (r, MasterCommand::SetNoPartial),
+        "all press" => (r, MasterCommand::SetAllPress),
+        "no all press" => (r, MasterCommand::SetNoAllPress),
         "partial" => (r, MasterCommand::SetPartial),
         "observers" | "observer" => {
             let (r, o) = cut(one_of(&["any", "white", "none"], "ANY, WHITE or NONE")(r))?;

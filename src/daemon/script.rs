@@ -8,7 +8,8 @@
 
 use crate::map::Power;
 
-/// Orders for one phase, per power; the master sends `PROCESS` after them.
+/// Orders for one phase, per power; the master sends `PROCESS!` after them (powers with
+/// no orders take the civil-disorder defaults).
 pub struct ScriptPhase {
     /// The phase, as the judge names it (`S1901M`).
     pub phase: &'static str,
@@ -103,7 +104,7 @@ pub fn signed(game: &str, power: Power, i: usize, body: &str) -> String {
 
 /// The master processes the current phase.
 pub fn process(game: &str) -> String {
-    format!("SIGNON M{game} {MASTER_PASSWORD}\nPROCESS\n")
+    format!("SIGNON M{game} {MASTER_PASSWORD}\nPROCESS!\n")
 }
 
 /// The seats announced in the judge's "Game starting" mail: its `  England:  address`

@@ -809,6 +809,20 @@ impl<'a, 't> Session<'a, 't> {
                         format!("the current phase is {}, not {ph}", g.position.phase),
                     ));
                 }
+                if !g.all_in(map, &Standard) {
+                    let missing: Vec<Power> = g
+                        .powers_to_order(map, &Standard)
+                        .into_iter()
+                        .filter(|p| g.order_status(*p) != game::OrderStatus::Received)
+                        .collect();
+                    return Ok(refuse(
+                        "ORDERS-MISSING",
+                        format!(
+                            "orders are missing from {} (or someone waits); PROCESS! processes now with civil-disorder defaults",
+                            game::list_powers(&missing)
+                        ),
+                    ));
+                }
                 let mails = process::process_game(map, config, tx, g, now)?;
                 self.mails.extend(mails);
             }
@@ -912,6 +926,8 @@ impl<'a, 't> Session<'a, 't> {
                 }
             }
             MasterCommand::SetPartial => g.settings.press.partial = true,
+            MasterCommand::SetAllPress => g.settings.master_reads_all_press = true,
+            MasterCommand::SetNoAllPress => g.settings.master_reads_all_press = false,
             MasterCommand::SetNoPartial => g.settings.press.partial = false,
             MasterCommand::SetObserver(o) => {
                 g.settings.press.observers = match o {
