@@ -32,17 +32,12 @@ fn setup(cost: PasswordCost, dir: &std::path::Path) -> Judge {
                 let mut g = Game::new(&format!("g{i:04}"), "Standard", seat, i as u64, map);
                 g.players = Power::ALL
                     .into_iter()
-                    .map(|p| Player {
-                        power: p,
-                        seat: Seat {
+                    .map(|p| {
+                        let seat = Seat {
                             address: format!("{}{i}@example.test", p.code().to_lowercase()),
                             password_hash: hash.clone(),
-                        },
-                        wait: false,
-                        draw: None,
-                        abandoned: false,
-                        resigned: false,
-                        concede: None,
+                        };
+                        Player::new(p, seat)
                     })
                     .collect();
                 g.status = Status::Active;

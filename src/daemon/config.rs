@@ -29,7 +29,7 @@ pub struct Config {
     pub judge: JudgeSection,
     /// `[deadlines]`: default deadline settings for new games.
     #[serde(default)]
-    pub deadlines: DeadlineSection,
+    pub deadlines: DeadlineSettings,
     /// `[daemon]`: the loop's pace and limits.
     #[serde(default)]
     pub daemon: DaemonSection,
@@ -75,36 +75,6 @@ pub enum PasswordCostSetting {
     Default,
     /// The cheapest setting: for tests and benchmarks only.
     Test,
-}
-
-/// `[deadlines]`: hours unless named otherwise.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct DeadlineSection {
-    pub movement_hours: i64,
-    pub retreat_hours: i64,
-    pub adjustment_hours: i64,
-    pub grace_hours: i64,
-    pub delay_minutes: i64,
-    pub reminder_hours: i64,
-    pub time_warp_hours: i64,
-    pub max_absence_days: i64,
-}
-
-impl Default for DeadlineSection {
-    fn default() -> Self {
-        let d = DeadlineSettings::default();
-        DeadlineSection {
-            movement_hours: d.movement_hours,
-            retreat_hours: d.retreat_hours,
-            adjustment_hours: d.adjustment_hours,
-            grace_hours: d.grace_hours,
-            delay_minutes: d.delay_minutes,
-            reminder_hours: d.reminder_hours,
-            time_warp_hours: d.time_warp_hours,
-            max_absence_days: d.max_absence_days,
-        }
-    }
 }
 
 /// `[daemon]`.
@@ -340,7 +310,6 @@ impl Config {
     /// The judge's configuration; `seed` comes from the file if fixed there, else from
     /// `fallback_seed` (the caller's OS randomness).
     pub fn judge_config(&self, fallback_seed: u64) -> JudgeConfig {
-        let d = &self.deadlines;
         JudgeConfig {
             name: self.judge.name.clone(),
             address: self.judge.address.clone(),
@@ -349,16 +318,7 @@ impl Config {
                 PasswordCostSetting::Default => PasswordCost::default(),
                 PasswordCostSetting::Test => PasswordCost::TEST,
             },
-            deadlines: DeadlineSettings {
-                movement_hours: d.movement_hours,
-                retreat_hours: d.retreat_hours,
-                adjustment_hours: d.adjustment_hours,
-                grace_hours: d.grace_hours,
-                delay_minutes: d.delay_minutes,
-                reminder_hours: d.reminder_hours,
-                time_warp_hours: d.time_warp_hours,
-                max_absence_days: d.max_absence_days,
-            },
+            deadlines: self.deadlines.clone(),
             time_zone: self.judge.time_zone.clone(),
         }
     }

@@ -6,8 +6,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::rules::PhaseKind;
 
-/// How long each kind of phase runs, and the grace after it.
+/// How long each kind of phase runs, and the grace after it (also the `[deadlines]` table
+/// of `judge.toml`: hours unless named otherwise; a key left out keeps its default).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct DeadlineSettings {
     pub movement_hours: i64,
     pub retreat_hours: i64,

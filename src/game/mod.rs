@@ -53,6 +53,21 @@ pub struct Player {
     pub concede: Option<Power>,
 }
 
+impl Player {
+    /// A new player of `power`, with no settings made yet.
+    pub fn new(power: Power, seat: Seat) -> Player {
+        Player {
+            power,
+            seat,
+            wait: false,
+            draw: None,
+            abandoned: false,
+            resigned: false,
+            concede: None,
+        }
+    }
+}
+
 /// Where the game is in its life.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Status {

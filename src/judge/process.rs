@@ -93,15 +93,7 @@ pub(super) fn start_game(
     let assigned = game::assign_powers(&g.joiners, g.seed);
     g.players = assigned
         .into_iter()
-        .map(|(power, seat)| Player {
-            power,
-            seat,
-            wait: false,
-            draw: None,
-            abandoned: false,
-            resigned: false,
-            concede: None,
-        })
+        .map(|(power, seat)| Player::new(power, seat))
         .collect();
     g.joiners.clear();
     g.status = Status::Active;

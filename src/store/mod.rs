@@ -62,6 +62,21 @@ pub struct QueuedMail {
     pub in_reply_to: Option<String>,
 }
 
+/// Reads an outbox row selected as `id, game, audience, recipient, subject, body, kind,
+/// in_reply_to`.
+fn queued_mail_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<QueuedMail> {
+    Ok(QueuedMail {
+        id: r.get(0)?,
+        game: r.get(1)?,
+        audience: r.get(2)?,
+        recipient: r.get(3)?,
+        subject: r.get(4)?,
+        body: r.get(5)?,
+        kind: r.get(6)?,
+        in_reply_to: r.get(7)?,
+    })
+}
+
 /// A mail to queue.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewMail {
@@ -233,18 +248,7 @@ impl Tx<'_> {
             "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to FROM outbox
              WHERE status = 'queued' ORDER BY id LIMIT ?1",
         )?;
-        let rows = st.query_map(params![limit as i64], |r| {
-            Ok(QueuedMail {
-                id: r.get(0)?,
-                game: r.get(1)?,
-                audience: r.get(2)?,
-                recipient: r.get(3)?,
-                subject: r.get(4)?,
-                body: r.get(5)?,
-                kind: r.get(6)?,
-                in_reply_to: r.get(7)?,
-            })
-        })?;
+        let rows = st.query_map(params![limit as i64], queued_mail_row)?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
 
@@ -253,18 +257,7 @@ impl Tx<'_> {
         let mut st = self.tx.prepare_cached(
             "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to FROM outbox ORDER BY id",
         )?;
-        let rows = st.query_map([], |r| {
-            Ok(QueuedMail {
-                id: r.get(0)?,
-                game: r.get(1)?,
-                audience: r.get(2)?,
-                recipient: r.get(3)?,
-                subject: r.get(4)?,
-                body: r.get(5)?,
-                kind: r.get(6)?,
-                in_reply_to: r.get(7)?,
-            })
-        })?;
+        let rows = st.query_map([], queued_mail_row)?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
 
