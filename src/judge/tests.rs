@@ -257,3 +257,165 @@ fn press_goes_only_to_its_readers() {
         .count();
     assert_eq!(n, 7, "six other players and the master");
 }
+
+fn master(j: &mut Judge, m: &mut Mailer, lines: &str, at: DateTime<Utc>) -> String {
+    m.send(
+        j,
+        "gm@example.test",
+        &format!("SIGNON Mdemo gmpass\n{lines}"),
+        at,
+    );
+    last_reply_to(j, "gm@example.test")
+}
+
+#[test]
+fn master_commands() {
+    let mut j = judge();
+    let mut m = Mailer { n: 0 };
+    let seats = started(&mut j, &mut m);
+    let t = t0() + Duration::hours(1);
+
+    // PREVIEW shows results and saves nothing.
+    let r = master(&mut j, &mut m, "PREVIEW", t);
+    assert!(r.contains("Movement results for Spring of 1901."), "{r}");
+    assert!(j.dump_state().expect("state").contains("phase S1901M"));
+
+    // PAUSE stops the clock; RESUME starts a new deadline.
+    let r = master(&mut j, &mut m, "PAUSE", t);
+    assert!(r.contains("OK PAUSE"), "{r}");
+    assert_eq!(
+        j.tick(t0() + Duration::hours(200)).expect("tick"),
+        0,
+        "a paused game waits"
+    );
+    let r = master(&mut j, &mut m, "RESUME", t0() + Duration::hours(200));
+    assert!(r.contains("OK RESUME"), "{r}");
+    assert!(
+        j.dump_state()
+            .expect("state")
+            .contains("deadline 2026-11-12T20:00:00Z")
+    );
+
+    // OFFICIAL reaches every player; BECOME lets the master order for a power.
+    master(&mut j, &mut m, "OFFICIAL New rules\nBe nice.\nENDPRESS", t);
+    let official = j
+        .all_mail()
+        .expect("mail")
+        .into_iter()
+        .filter(|x| x.body.contains("Be nice."))
+        .count();
+    assert_eq!(official, 7, "the seven players");
+    let r = master(&mut j, &mut m, "BECOME Italy\nA Ven - Tyr", t);
+    assert!(
+        r.contains("OK BECOME Italy") && r.contains("OK A Ven - Tyr"),
+        "{r}"
+    );
+
+    // PROCESS waits for every order; PROCESS! does not.
+    let r = master(&mut j, &mut m, "PROCESS", t);
+    assert!(r.contains("ERROR ORDERS-MISSING"), "{r}");
+    let r = master(&mut j, &mut m, "PROCESS!", t);
+    assert!(r.contains("OK PROCESS!"), "{r}");
+    let state = j.dump_state().expect("state");
+    assert!(
+        state.contains("phase F1901M") && state.contains("unit Italy A Tyr"),
+        "{state}"
+    );
+
+    // ROLLBACK returns to the start of S1901M.
+    let r = master(&mut j, &mut m, "ROLLBACK", t);
+    assert!(r.contains("OK ROLLBACK"), "{r}");
+    let state = j.dump_state().expect("state");
+    assert!(
+        state.contains("phase S1901M") && state.contains("unit Italy A Ven"),
+        "{state}"
+    );
+
+    // A player may not use master commands.
+    let (_, eng) = seats
+        .iter()
+        .find(|(p, _)| *p == crate::map::Power::England)
+        .expect("England");
+    m.send(
+        &mut j,
+        eng,
+        &format!("SIGNON Edemo {}\nPAUSE", password_of(eng)),
+        t,
+    );
+    assert!(last_reply_to(&mut j, eng).contains("ERROR NOT-MASTER"));
+}
+
+#[test]
+fn a_time_warp_extends_instead_of_processing() {
+    let mut j = judge();
+    let mut m = Mailer { n: 0 };
+    started(&mut j, &mut m);
+    j.tick(t0() + Duration::hours(1)).expect("tick");
+    // The judge was down for four days: the deadline and the grace passed meanwhile.
+    j.tick(t0() + Duration::hours(97)).expect("tick");
+    let mails = j.all_mail().expect("mail");
+    assert!(
+        mails
+            .iter()
+            .any(|x| x.subject == "DIP:demo - Deadline extended")
+    );
+    assert!(
+        !mails.iter().any(|x| x.subject.ends_with("Results")),
+        "nothing processed"
+    );
+    assert!(
+        j.dump_state()
+            .expect("state")
+            .contains("deadline 2026-11-08T13:00:00Z")
+    );
+}
+
+#[test]
+fn concession_and_absence() {
+    let mut j = judge();
+    let mut m = Mailer { n: 0 };
+    let seats = started(&mut j, &mut m);
+    let t = t0() + Duration::hours(1);
+    // Absence over the deadline moves it to the end of the absence.
+    let (_, fra) = seats
+        .iter()
+        .find(|(p, _)| *p == crate::map::Power::France)
+        .expect("France");
+    m.send(
+        &mut j,
+        fra,
+        &format!(
+            "SIGNON Fdemo {}\nSET ABSENCE Nov 3 TO Nov 6",
+            password_of(fra)
+        ),
+        t,
+    );
+    let r = last_reply_to(&mut j, fra);
+    assert!(r.contains("OK SET ABSENCE"), "{r}");
+    assert!(
+        j.dump_state()
+            .expect("state")
+            .contains("deadline 2026-11-06T23:59:00Z")
+    );
+    // Everyone but England concedes to England.
+    for (p, a) in &seats {
+        if *p == crate::map::Power::England {
+            continue;
+        }
+        m.send(
+            &mut j,
+            a,
+            &format!(
+                "SIGNON {}demo {}\nSET CONCEDE England",
+                p.initial(),
+                password_of(a)
+            ),
+            t,
+        );
+    }
+    assert!(
+        j.dump_state()
+            .expect("state")
+            .contains("finished: The game was conceded to England.")
+    );
+}
