@@ -212,7 +212,7 @@ impl<'a, 't> Session<'a, 't> {
         Ok(match cmd {
             Command::Player(p) => self.player(p)?,
             Command::Master(m) => self.master(m)?,
-            Command::Order(o) => self.order(PowerOrderInput(o.order)),
+            Command::Order(o) => self.order(o.order),
             Command::Press(p) => self.press(p),
             Command::Variant(_) => refuse(
                 "NOT-IN-VARIANT",
@@ -669,7 +669,7 @@ impl<'a, 't> Session<'a, 't> {
 
     // ---- orders ------------------------------------------------------------------------
 
-    fn order(&mut self, input: PowerOrderInput) -> Result<Done, Refused> {
+    fn order(&mut self, order: rules::Order) -> Result<Done, Refused> {
         let Who::Power(power) = self.who else {
             return refuse(
                 "NOT-SIGNED-ON",
@@ -684,7 +684,7 @@ impl<'a, 't> Session<'a, 't> {
                 format!("{} is not running (no orders are taken now)", g.name),
             );
         }
-        let po = PowerOrder::new(power, input.0);
+        let po = PowerOrder::new(power, order);
         let standing: Vec<PowerOrder> = g.orders_of(power).to_vec();
         let verdict = rules::check_orders(map, &Standard, &g.position, &standing, &[po]);
         if let Some(Some(refusal)) = verdict.first() {
@@ -1120,9 +1120,6 @@ impl<'a, 't> Session<'a, 't> {
         Ok((count, self.touched))
     }
 }
-
-/// An order as the parser gave it.
-struct PowerOrderInput(rules::Order);
 
 /// A stable hash of a game name (its seed).
 fn fnv(s: &str) -> u64 {
