@@ -302,8 +302,8 @@ impl<'a, 't> Session<'a, 't> {
                 game,
                 password: pw,
                 variant,
-                ..
-            } => self.create(game.as_str(), pw, variant.as_deref())?,
+                options,
+            } => self.create(game.as_str(), pw, variant.as_deref(), options)?,
             PlayerCommand::Signon {
                 who,
                 game,
@@ -443,6 +443,7 @@ impl<'a, 't> Session<'a, 't> {
         name: &str,
         pw: &str,
         variant: Option<&str>,
+        options: &[String],
     ) -> Result<Result<Done, Refused>, StoreError> {
         if self.tx.load_game(name)?.is_some() {
             return Ok(refuse(
@@ -467,6 +468,11 @@ impl<'a, 't> Session<'a, 't> {
         let mut g = Game::new(name, "Standard", seat, seed, self.map);
         g.settings.deadlines = self.config.deadlines.clone();
         g.settings.time_zone = self.config.time_zone.clone();
+        for o in options {
+            if let Err(r) = apply_option(&mut g.settings, o) {
+                return Ok(Err(r));
+            }
+        }
         self.tx.save_game(&g)?;
         self.touched.push(g.name.clone());
         self.game = Some(g);
@@ -1119,6 +1125,38 @@ impl<'a, 't> Session<'a, 't> {
         self.touched.dedup();
         Ok((count, self.touched))
     }
+}
+
+/// A CREATE option: the press and deadline settings a master would otherwise SET.
+fn apply_option(settings: &mut game::Settings, word: &str) -> Result<(), Refused> {
+    let w: String = word
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '/')
+        .collect::<String>()
+        .to_ascii_lowercase();
+    match w.as_str() {
+        "nmr" => settings.nmr = true,
+        "nonmr" => settings.nmr = false,
+        "nopress" => settings.press.level = PressLevel::None,
+        "white" => settings.press.level = PressLevel::White,
+        "grey" | "gray" => settings.press.level = PressLevel::Grey,
+        "whitegrey" | "white/grey" | "greywhite" | "grey/white" => {
+            settings.press.level = PressLevel::WhiteGrey
+        }
+        "partial" => settings.press.partial = true,
+        "nopartial" => settings.press.partial = false,
+        "allpress" => settings.master_reads_all_press = true,
+        "noobservers" => settings.press.observers = ObserverLevel::None,
+        _ => {
+            return refuse(
+                "BAD-OPTION",
+                format!(
+                    "no game option called {word:?}; the options are NMR, NONMR, NOPRESS, WHITE, GREY, WHITEGREY, PARTIAL, NOPARTIAL, ALLPRESS, NOOBSERVERS"
+                ),
+            );
+        }
+    }
+    Ok(())
 }
 
 /// A stable hash of a game name (its seed).

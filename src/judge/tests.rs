@@ -419,3 +419,33 @@ fn concession_and_absence() {
             .contains("finished: The game was conceded to England.")
     );
 }
+
+#[test]
+fn create_options_set_the_game_up() {
+    let mut j = judge();
+    let mut m = Mailer { n: 0 };
+    m.send(
+        &mut j,
+        "gm@example.test",
+        "CREATE ?quiet pw standard nonmr nopartial grey",
+        t0(),
+    );
+    let g = j.game("quiet").expect("load").expect("created");
+    assert!(!g.settings.nmr && !g.settings.press.partial);
+    assert_eq!(g.settings.press.level, crate::game::PressLevel::Grey);
+    m.send(
+        &mut j,
+        "gm@example.test",
+        "CREATE ?loud pw standard fast",
+        t0(),
+    );
+    let r = last_reply_to(&mut j, "gm@example.test");
+    assert!(
+        r.contains("ERROR BAD-OPTION") && r.contains("\"fast\""),
+        "{r}"
+    );
+    assert!(
+        j.game("loud").expect("load").is_none(),
+        "nothing created on a bad option"
+    );
+}
