@@ -213,6 +213,13 @@ pub struct OutboundSection {
     /// The name sent in EHLO.
     #[serde(default = "localhost")]
     pub hello_name: String,
+    /// SMTP: most connections one batch uses in parallel (1 to 64).
+    #[serde(default = "connections")]
+    pub connections: usize,
+}
+
+fn connections() -> usize {
+    crate::mail::outbound::smtp::DEFAULT_CONNECTIONS
 }
 
 fn localhost() -> String {
@@ -317,6 +324,9 @@ impl Config {
                 if o.user.is_some() != o.password.is_some() {
                     bail!("outbound.user and outbound.password go together");
                 }
+                if !(1..=64).contains(&o.connections) {
+                    bail!("outbound.connections must be 1 to 64");
+                }
             }
             Transport::Imap => bail!("outbound.kind must be \"maildir\" or \"smtp\", not \"imap\""),
         }
@@ -412,6 +422,7 @@ impl Config {
                 c.root_certificate = o.root_certificate.as_deref().map(|p| self.resolve(p));
                 c.credentials = o.user.clone().zip(o.password.clone());
                 o.hello_name.clone_into(&mut c.hello_name);
+                c.connections = o.connections;
                 Box::new(SmtpOutbox::new(c))
             }
         }
@@ -512,5 +523,12 @@ path = "var/outbox"
         let no_pw = text.replace("password = \"p\"\n", "");
         let e = format!("{:#}", Config::parse(&no_pw, Path::new(".")).unwrap_err());
         assert!(e.contains("inbound.password"), "{e}");
+        assert_eq!(c.outbound.connections, 8);
+        let four = text.replace("tls = \"starttls\"", "tls = \"starttls\"\nconnections = 4");
+        let c = Config::parse(&four, Path::new(".")).unwrap();
+        assert_eq!(c.outbound.connections, 4);
+        let zero = text.replace("tls = \"starttls\"", "tls = \"starttls\"\nconnections = 0");
+        let e = format!("{:#}", Config::parse(&zero, Path::new(".")).unwrap_err());
+        assert!(e.contains("outbound.connections"), "{e}");
     }
 }
