@@ -28,7 +28,7 @@ pub struct BenchMailArgs {
     /// Games in the database for the memory measurement (0: skip it).
     #[arg(long, default_value_t = 1000)]
     pub rss_games: usize,
-    /// Password hashing cost: `test` (cheapest) or `default` (argon2id 19 MiB).
+    /// Password hashing cost: `test` (cheapest) or `default` (argon2id 4 MiB, 1 pass).
     #[arg(long, default_value = "test")]
     pub password_cost: String,
     /// SMTP connections the judge's outbox uses (judge.toml `[outbound] connections`).

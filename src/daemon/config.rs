@@ -57,7 +57,7 @@ pub struct JudgeSection {
     pub time_zone: String,
     /// A fixed seed for salts and power assignment; unset: fresh randomness from the OS.
     pub seed: Option<u64>,
-    /// `default` (argon2id, 19 MiB, 2 passes) or `test` (the cheapest: tests only).
+    /// `default` (argon2id, 4 MiB, 1 pass) or `test` (the cheapest: tests only).
     #[serde(default)]
     pub password_cost: PasswordCostSetting,
 }
