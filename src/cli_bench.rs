@@ -28,9 +28,15 @@ pub struct BenchMailArgs {
     /// Games in the database for the memory measurement (0: skip it).
     #[arg(long, default_value_t = 1000)]
     pub rss_games: usize,
-    /// Password hashing cost: `test` (cheapest) or `default` (argon2id 19 MiB).
+    /// Password hashing cost: `test` (cheapest) or `default` (argon2id 4 MiB, 1 pass).
     #[arg(long, default_value = "test")]
     pub password_cost: String,
+    /// SMTP connections the judge's outbox uses (judge.toml `[outbound] connections`).
+    #[arg(long, default_value_t = 8)]
+    pub judge_connections: usize,
+    /// SMTP connections the players' side sends over in parallel.
+    #[arg(long, default_value_t = 8)]
+    pub sender_connections: usize,
     /// The test servers' CA certificate.
     #[arg(long, default_value = "/var/tmp/dipjudge-mail/tls/ca.pem")]
     pub ca: PathBuf,
@@ -60,8 +66,8 @@ fn config_text(args: &BenchMailArgs, judge: &str, db: &Path, servers: bool) -> S
         format!(
             "{common}[inbound]\n{}\n[outbound]\n{}",
             server("imap", 1993, "tls"),
-            server("smtp", 2525, "starttls")
-        )
+            server("smtp", 2525, "starttls"),
+        ) + &format!("connections = {}\n", args.judge_connections)
     } else {
         let dir = db.parent().unwrap_or(Path::new("."));
         format!(
@@ -232,6 +238,9 @@ fn throughput(args: &BenchMailArgs, dir: &Path) -> anyhow::Result<()> {
         games.len(),
         args.password_cost
     );
+    // The players' side sends with the same parallel outbox as the judge, so the figure
+    // measures the daemon and not the benchmark's own client.
+    smtp.connections = args.sender_connections;
     let start = Instant::now();
     let sender = std::thread::spawn(move || {
         let mut outbox = SmtpOutbox::new(smtp);
@@ -248,6 +257,10 @@ fn throughput(args: &BenchMailArgs, dir: &Path) -> anyhow::Result<()> {
     let (mut applied, mut sent) = (0usize, 0usize);
     let limit = Duration::from_secs(600);
     while sent < total && start.elapsed() < limit {
+        if sender.is_finished() && applied + sent == 0 && start.elapsed() > Duration::from_secs(30)
+        {
+            bail!("no mail arrived in 30 s: are the servers running (scripts/mail-servers.sh)?");
+        }
         let r = daemon.process_once(Utc::now())?;
         applied += r.applied;
         sent += r.sent;

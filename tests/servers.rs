@@ -203,6 +203,40 @@ fn smtp_batch_to_imap_commit_and_cursor() {
 }
 
 #[test]
+fn parallel_smtp_batch_and_one_commit_for_all() {
+    needs_servers!();
+    let _g = SERVERS.read().unwrap_or_else(|e| e.into_inner());
+    let user = address("parallel");
+    // 26 mails over 7 connections (at least 4 mails each, at most 8 connections), one of
+    // them refused for good in the middle: the results come back in input order.
+    let mut rendered: Vec<_> = (1..=26)
+        .map(|n| render(&judge_mail(&user, n), SystemTime::now()).unwrap())
+        .collect();
+    rendered[13].recipients = vec!["not an address".into()];
+    let results = smtp(&user).send_batch(&rendered);
+    assert_eq!(results.len(), 26);
+    for (i, r) in results.iter().enumerate() {
+        if i == 13 {
+            assert!(
+                matches!(r, Err(SendError::Permanent { message_id, .. }) if *message_id == rendered[13].message_id),
+                "{r:?}"
+            );
+        } else {
+            assert_eq!(*r, Ok(()), "mail {i}");
+        }
+    }
+    let mut inbox = imap(&user);
+    let got = fetch_n(&mut inbox, 25);
+    assert_eq!(got.len(), 25);
+    let ids: Vec<_> = got.iter().map(|m| m.id.clone()).collect();
+    inbox.commit_all(&ids).unwrap();
+    assert_eq!(inbox.cursor(), ImapCursor::of(&ids[24]).as_ref());
+    assert_eq!(count_in(&user, "Processed"), (25, 25));
+    assert_eq!(count_in(&user, "INBOX"), (0, 0));
+    inbox.commit_all(&[]).unwrap();
+}
+
+#[test]
 fn starttls_imap_and_smtps_work() {
     needs_servers!();
     let _g = SERVERS.read().unwrap_or_else(|e| e.into_inner());

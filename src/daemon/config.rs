@@ -57,7 +57,7 @@ pub struct JudgeSection {
     pub time_zone: String,
     /// A fixed seed for salts and power assignment; unset: fresh randomness from the OS.
     pub seed: Option<u64>,
-    /// `default` (argon2id, 19 MiB, 2 passes) or `test` (the cheapest: tests only).
+    /// `default` (argon2id, 4 MiB, 1 pass) or `test` (the cheapest: tests only).
     #[serde(default)]
     pub password_cost: PasswordCostSetting,
 }
@@ -183,6 +183,13 @@ pub struct OutboundSection {
     /// The name sent in EHLO.
     #[serde(default = "localhost")]
     pub hello_name: String,
+    /// SMTP: most connections one batch uses in parallel (1 to 64).
+    #[serde(default = "connections")]
+    pub connections: usize,
+}
+
+fn connections() -> usize {
+    crate::mail::outbound::smtp::DEFAULT_CONNECTIONS
 }
 
 fn localhost() -> String {
@@ -287,6 +294,9 @@ impl Config {
                 if o.user.is_some() != o.password.is_some() {
                     bail!("outbound.user and outbound.password go together");
                 }
+                if !(1..=64).contains(&o.connections) {
+                    bail!("outbound.connections must be 1 to 64");
+                }
             }
             Transport::Imap => bail!("outbound.kind must be \"maildir\" or \"smtp\", not \"imap\""),
         }
@@ -372,6 +382,7 @@ impl Config {
                 c.root_certificate = o.root_certificate.as_deref().map(|p| self.resolve(p));
                 c.credentials = o.user.clone().zip(o.password.clone());
                 o.hello_name.clone_into(&mut c.hello_name);
+                c.connections = o.connections;
                 Box::new(SmtpOutbox::new(c))
             }
         }
@@ -472,5 +483,12 @@ path = "var/outbox"
         let no_pw = text.replace("password = \"p\"\n", "");
         let e = format!("{:#}", Config::parse(&no_pw, Path::new(".")).unwrap_err());
         assert!(e.contains("inbound.password"), "{e}");
+        assert_eq!(c.outbound.connections, 8);
+        let four = text.replace("tls = \"starttls\"", "tls = \"starttls\"\nconnections = 4");
+        let c = Config::parse(&four, Path::new(".")).unwrap();
+        assert_eq!(c.outbound.connections, 4);
+        let zero = text.replace("tls = \"starttls\"", "tls = \"starttls\"\nconnections = 0");
+        let e = format!("{:#}", Config::parse(&zero, Path::new(".")).unwrap_err());
+        assert!(e.contains("outbound.connections"), "{e}");
     }
 }

@@ -5,7 +5,9 @@
 //!
 //! Crash safety, step by step (a SIGKILL may land anywhere):
 //! - a message is committed in the mailbox (flagged and moved) only after its transaction;
-//!   killed in between, it is fetched again and its key makes it a no-op;
+//!   the handled messages of a fetched batch are committed together after the last of their
+//!   transactions (one `UID STORE` and one `UID MOVE` instead of two per message); killed in
+//!   between, they are fetched again and their keys make them no-ops;
 //! - the IMAP cursor is stored in the judge's key/value table after the messages it covers
 //!   are committed, so a restart resumes (a stale cursor only costs a search);
 //! - outgoing mail lives in SQLite; each attempt is counted *before* it is made, and a mail
@@ -34,8 +36,8 @@ pub use config::{Config, DaemonSection};
 use crate::judge::{Handled, Judge};
 use crate::mail::inbound::imap::ImapCursor;
 use crate::mail::{
-    AutoSubmitted, Envelope, Inbox, Outbox, OutgoingMail, ParseLimits, RateLimiter, RawMessage,
-    render, silence_reason,
+    AutoSubmitted, Envelope, Inbox, MessageRef, Outbox, OutgoingMail, ParseLimits, RateLimiter,
+    RawMessage, render, silence_reason,
 };
 use crate::store::{QueuedMail, Store};
 
@@ -221,6 +223,16 @@ impl Daemon {
                 return Ok(());
             }
             let mut cursor: Option<ImapCursor> = None;
+            let mut note = |id: &MessageRef| {
+                if let Some(c) = ImapCursor::of(id)
+                    && cursor.as_ref().is_none_or(|old| {
+                        old.uidvalidity != c.uidvalidity || old.last_uid < c.last_uid
+                    })
+                {
+                    cursor = Some(c);
+                }
+            };
+            let mut handled: Vec<MessageRef> = Vec::new();
             let mut interrupted = false;
             for raw in &batch {
                 if self.stopping() {
@@ -229,20 +241,20 @@ impl Daemon {
                 }
                 report.fetched += 1;
                 match self.one_message(raw, now, report)? {
-                    Step::Committed => {
-                        if let Some(c) = ImapCursor::of(&raw.id)
-                            && cursor.as_ref().is_none_or(|old| {
-                                old.uidvalidity != c.uidvalidity || old.last_uid < c.last_uid
-                            })
-                        {
-                            cursor = Some(c);
-                        }
-                    }
+                    Step::Committed => note(&raw.id),
+                    Step::Handled => handled.push(raw.id.clone()),
                     Step::Kept => {}
                     Step::Retry => {
                         interrupted = true;
                         break;
                     }
+                }
+            }
+            match self.inbox.commit_all(&handled) {
+                Ok(()) => handled.iter().for_each(&mut note),
+                // The transactions stand; the messages come back and are no-ops then.
+                Err(e) => {
+                    warn!(messages = handled.len(), error = %e, "cannot file the messages away now");
                 }
             }
             if let Some(c) = cursor {
@@ -273,7 +285,7 @@ impl Daemon {
         if let Some(why) = silence_reason(&env) {
             info!(from = %env.from, message_id = ?env.message_id, reason = %why, "not answered: silenced by the guard");
             report.silenced += 1;
-            return Ok(self.file(raw, None));
+            return Ok(Step::Handled);
         }
         let incoming = crate::mail::incoming(&env);
         match self.judge.handle(&incoming, now) {
@@ -311,10 +323,10 @@ impl Daemon {
                 return Ok(Step::Retry);
             }
         }
-        Ok(self.file(raw, None))
+        Ok(Step::Handled)
     }
 
-    /// Commits (or, with a reason, rejects) a message in the mailbox.
+    /// Commits (or, with a reason, rejects) one message in the mailbox at once.
     fn file(&mut self, raw: &RawMessage, reject: Option<&str>) -> Step {
         let result = match reject {
             None => self.inbox.commit(&raw.id),
@@ -538,6 +550,8 @@ impl Daemon {
 enum Step {
     /// Filed away (committed or rejected) in the mailbox.
     Committed,
+    /// Handled (or silenced) and its transaction committed: to be filed with its batch.
+    Handled,
     /// Handled, but filing failed: it comes back next pass.
     Kept,
     /// The transaction failed: stop this batch, retry next pass.

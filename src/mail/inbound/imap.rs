@@ -467,13 +467,22 @@ impl ImapInbox {
         }
     }
 
-    /// Flags `\Seen` and moves `uid` into `folder`.
-    fn file_away(&mut self, id: &MessageRef, folder: String) -> Result<(), InboundError> {
-        let uid = self.check_ref(id)?;
+    /// Flags `\Seen` and moves the messages `ids` into `folder`: one `UID STORE` and one
+    /// `UID MOVE` for all of them (each command costs a round trip and a write at the server).
+    fn file_away(&mut self, ids: &[MessageRef], folder: String) -> Result<(), InboundError> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let mut uids = Vec::with_capacity(ids.len());
+        for id in ids {
+            uids.push(self.check_ref(id)?);
+        }
         let conn = self.ensure_connected()?;
         // The connection may be new: check the UIDVALIDITY again.
-        let uid = match id {
-            MessageRef::Imap { uidvalidity, .. } if *uidvalidity != conn.uidvalidity => {
+        for id in ids {
+            if let MessageRef::Imap { uidvalidity, .. } = id
+                && *uidvalidity != conn.uidvalidity
+            {
                 return Err(InboundError::UnknownMessage {
                     id: id.clone(),
                     reason: format!(
@@ -482,9 +491,12 @@ impl ImapInbox {
                     ),
                 });
             }
-            _ => uid,
-        };
-        let set = uid.to_string();
+        }
+        let set = uids
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
         let result: Result<(), (String, Failure)> = (|| {
             conn.session
                 .uid_store(&set, "+FLAGS.SILENT (\\Seen)")
@@ -674,23 +686,29 @@ impl Inbox for ImapInbox {
     }
 
     fn commit(&mut self, id: &MessageRef) -> Result<(), InboundError> {
+        self.commit_all(std::slice::from_ref(id))
+    }
+
+    fn commit_all(&mut self, ids: &[MessageRef]) -> Result<(), InboundError> {
         let folder = self.config.processed.clone();
-        self.file_away(id, folder)?;
-        if let Some(cur) = ImapCursor::of(id)
-            && self
-                .committed
-                .as_ref()
-                .is_none_or(|c| c.uidvalidity != cur.uidvalidity || c.last_uid < cur.last_uid)
-        {
-            self.committed = Some(cur);
+        self.file_away(ids, folder)?;
+        for id in ids {
+            if let Some(cur) = ImapCursor::of(id)
+                && self
+                    .committed
+                    .as_ref()
+                    .is_none_or(|c| c.uidvalidity != cur.uidvalidity || c.last_uid < cur.last_uid)
+            {
+                self.committed = Some(cur);
+            }
+            debug!(message = %id, "committed");
         }
-        debug!(message = %id, "committed");
         Ok(())
     }
 
     fn reject(&mut self, id: &MessageRef, reason: &str) -> Result<(), InboundError> {
         let folder = self.config.rejected.clone();
-        self.file_away(id, folder.clone())?;
+        self.file_away(std::slice::from_ref(id), folder.clone())?;
         warn!(message = %id, folder = %folder, reason, "rejected unparsable mail");
         Ok(())
     }

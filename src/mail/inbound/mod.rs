@@ -112,6 +112,16 @@ pub trait Inbox {
     /// The caller has committed `id`: mark it seen and move it to the processed folder.
     fn commit(&mut self, id: &MessageRef) -> Result<(), InboundError>;
 
+    /// The caller has committed every message of `ids`: as [`Inbox::commit`] for each, in
+    /// as few server round trips as the transport allows. On an error some may be filed and
+    /// others not; those not filed come back from [`Inbox::fetch_new`] after a rewind.
+    fn commit_all(&mut self, ids: &[MessageRef]) -> Result<(), InboundError> {
+        for id in ids {
+            self.commit(id)?;
+        }
+        Ok(())
+    }
+
     /// `id` cannot be parsed at all: move it to the rejected folder, logging `reason`.
     fn reject(&mut self, id: &MessageRef, reason: &str) -> Result<(), InboundError>;
 
