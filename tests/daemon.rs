@@ -21,27 +21,7 @@ use dipjudge::mail::{Envelope, Inbox, Outbox, RenderedMail, Security};
 use dipjudge::map::Power;
 use dipjudge::sim::Rng;
 
-const PASSWORD: &str = "dipjudge-test-password";
-
-fn servers_expected() -> bool {
-    std::env::var("DIPJUDGE_MAIL_SERVERS").is_ok_and(|v| v == "1")
-}
-
-macro_rules! needs_servers {
-    () => {
-        if !servers_expected() {
-            eprintln!("note: DIPJUDGE_MAIL_SERVERS is not 1: skipping a real-server test");
-            return;
-        }
-    };
-}
-
-fn ca() -> PathBuf {
-    std::env::var_os("DIPJUDGE_MAIL_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/var/tmp/dipjudge-mail"))
-        .join("tls/ca.pem")
-}
+use crate::{MAIL_PASSWORD as PASSWORD, mail_ca as ca};
 
 fn unique(tag: &str) -> String {
     let nanos = SystemTime::now()

@@ -1,5 +1,38 @@
 //! Integration tests: one binary, a table of contents, one module per feature.
 
+use std::path::PathBuf;
+
+/// The test servers' one password (every `*@example.test` user has it).
+pub(crate) const MAIL_PASSWORD: &str = "dipjudge-test-password";
+
+/// Whether the real mail servers are expected (`scripts/test.sh` sets
+/// `DIPJUDGE_MAIL_SERVERS=1`); then the server tests fail, not skip, without them.
+pub(crate) fn servers_expected() -> bool {
+    std::env::var("DIPJUDGE_MAIL_SERVERS").is_ok_and(|v| v == "1")
+}
+
+/// Returns early (with a note) when the servers are not expected.
+macro_rules! needs_servers {
+    () => {
+        if !crate::servers_expected() {
+            eprintln!("note: DIPJUDGE_MAIL_SERVERS is not 1: skipping a real-server test");
+            return;
+        }
+    };
+}
+
+/// Where `scripts/mail-servers.sh` keeps the servers' data.
+pub(crate) fn mail_data_dir() -> PathBuf {
+    std::env::var_os("DIPJUDGE_MAIL_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/var/tmp/dipjudge-mail"))
+}
+
+/// The test CA that signed the servers' certificate.
+pub(crate) fn mail_ca() -> PathBuf {
+    mail_data_dir().join("tls/ca.pem")
+}
+
 /// Case files: the DATC v3.0 and our own cases, run as `dipjudge adjudicate` runs them.
 mod cases;
 /// The `dipjudge` binary itself: exit codes and output of its subcommands.

@@ -6,7 +6,6 @@
 //! reads its own mailbox (a unique `*@example.test` address), so they run in parallel; the
 //! one test that restarts the servers takes [`SERVERS`] for writing.
 
-use std::path::PathBuf;
 use std::sync::RwLock;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -17,34 +16,10 @@ use dipjudge::mail::{
     Security, SendError, Silence, render, silence_reason,
 };
 
-const PASSWORD: &str = "dipjudge-test-password";
-
 /// Readers: ordinary tests. Writer: the test that stops and starts the servers.
 pub(crate) static SERVERS: RwLock<()> = RwLock::new(());
 
-fn servers_expected() -> bool {
-    std::env::var("DIPJUDGE_MAIL_SERVERS").is_ok_and(|v| v == "1")
-}
-
-/// Returns early (with a note) when the servers are not expected.
-macro_rules! needs_servers {
-    () => {
-        if !servers_expected() {
-            eprintln!("note: DIPJUDGE_MAIL_SERVERS is not 1: skipping a real-server test");
-            return;
-        }
-    };
-}
-
-fn data_dir() -> PathBuf {
-    std::env::var_os("DIPJUDGE_MAIL_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/var/tmp/dipjudge-mail"))
-}
-
-fn ca() -> PathBuf {
-    data_dir().join("tls/ca.pem")
-}
+use crate::{MAIL_PASSWORD as PASSWORD, mail_ca as ca};
 
 fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(format!(
