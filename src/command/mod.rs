@@ -395,54 +395,30 @@ fn is_command_word(w: String) -> bool {
         || variant::KEYWORDS.contains(&w.as_str())
 }
 
-/// Every word that can start a command, for "did you mean" on a mistyped first word.
-const ALL_COMMAND_WORDS: &[&str] = &[
-    "help",
-    "version",
-    "list",
-    "summary",
-    "history",
-    "create",
-    "signon",
-    "observe",
-    "watch",
-    "resign",
-    "signoff",
-    "clear",
+/// Words that start a command besides the player, master and variant keywords: `SET`,
+/// press blocks and adjustment orders written with a verb first.
+const OTHER_COMMAND_WORDS: &[&str] = &[
     "set",
     "press",
     "broadcast",
     "endpress",
     "endbroadcast",
-    "become",
-    "process",
-    "preview",
-    "pause",
-    "resume",
-    "terminate",
-    "eject",
-    "promote",
-    "rollback",
     "official",
     "build",
     "remove",
     "disband",
     "waive",
-    "surrender",
-    "withdraw",
-    "accept",
-    "decline",
-    "vote",
-    "jury",
-    "dwo",
-    "declare",
-    "undo",
-    "enter",
-    "abrogate",
-    "permit",
-    "transfer",
-    "claim",
 ];
+
+/// Every word that can start a command, for "did you mean" on a mistyped first word.
+fn all_command_words() -> impl Iterator<Item = &'static str> {
+    OTHER_COMMAND_WORDS
+        .iter()
+        .chain(player::KEYWORDS)
+        .chain(master::KEYWORDS)
+        .chain(variant::KEYWORDS)
+        .copied()
+}
 
 /// Reads exactly one command from one normalised line (no `,` splitting).
 pub fn parse_command(norm: &str, map: &Map, cx: &ParseContext) -> Result<Command, CommandError> {
@@ -598,9 +574,8 @@ fn unknown_command(norm: &str, map: &Map) -> CommandError {
             suggestion: None,
         };
     }
-    let command = ALL_COMMAND_WORDS
-        .iter()
-        .map(|k| (edit_distance(&lower, k), *k))
+    let command = all_command_words()
+        .map(|k| (crate::map::edit_distance(&lower, k), k))
         .filter(|(d, _)| *d <= limit)
         .min()
         .map(|(_, k)| k.to_ascii_uppercase());
@@ -610,36 +585,6 @@ fn unknown_command(norm: &str, map: &Map) -> CommandError {
             .map(|p| error::province_label(map, *p))
     });
     CommandError::UnknownCommand { word, suggestion }
-}
-
-/// Edit distance with adjacent transpositions (optimal string alignment), for "did you
-/// mean" on command words: `HLEP` is one slip from `HELP`.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let w = b.len() + 1;
-    let mut d: Vec<usize> = vec![0; (a.len() + 1) * w];
-    let get = |d: &[usize], i: usize, j: usize| d.get(i * w + j).copied().unwrap_or(usize::MAX / 2);
-    for i in 0..=a.len() {
-        for j in 0..=b.len() {
-            let v = if i == 0 || j == 0 {
-                i + j
-            } else {
-                let cost = usize::from(a.get(i - 1) != b.get(j - 1));
-                let mut v = (get(&d, i - 1, j) + 1)
-                    .min(get(&d, i, j - 1) + 1)
-                    .min(get(&d, i - 1, j - 1) + cost);
-                if i > 1 && j > 1 && a.get(i - 1) == b.get(j - 2) && a.get(i - 2) == b.get(j - 1) {
-                    v = v.min(get(&d, i - 2, j - 2) + 1);
-                }
-                v
-            };
-            if let Some(x) = d.get_mut(i * w + j) {
-                *x = v;
-            }
-        }
-    }
-    get(&d, a.len(), b.len())
 }
 
 /// At most 40 characters of what was found, for error sentences.

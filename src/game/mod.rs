@@ -13,7 +13,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::map::{Map, Power};
-use crate::rules::{Order, Owner, PhaseKind, Position, PowerOrder, Rules, UnitSpec};
+use crate::rules::{Owner, PhaseKind, Position, PowerOrder, Rules, UnitSpec};
 
 pub use deadline::{DeadlineSettings, DueEvent, due_event, next_deadline};
 pub use press::{
@@ -250,7 +250,6 @@ impl Game {
     /// A power's order status: `received` (every unit ordered, or an adjustment set sent),
     /// `incomplete` (some), `none`.
     pub fn order_status(&self, power: Power) -> OrderStatus {
-        let given = self.orders.get(&power).map(Vec::len).unwrap_or(0);
         let pos = &self.position;
         let needed = match pos.phase.kind {
             PhaseKind::Movement => pos
@@ -263,15 +262,16 @@ impl Game {
                 .iter()
                 .filter(|d| d.unit.owner == Owner::Power(power))
                 .count(),
-            PhaseKind::Adjustment => usize::from(!self.submitted.contains(&power)),
+            // Any adjustment set counts: a power may choose to build fewer.
+            PhaseKind::Adjustment => {
+                return if self.submitted.contains(&power) {
+                    OrderStatus::Received
+                } else {
+                    OrderStatus::None
+                };
+            }
         };
-        if pos.phase.kind == PhaseKind::Adjustment {
-            return if self.submitted.contains(&power) {
-                OrderStatus::Received
-            } else {
-                OrderStatus::None
-            };
-        }
+        let given = self.orders.get(&power).map(Vec::len).unwrap_or(0);
         if given == 0 && needed > 0 {
             OrderStatus::None
         } else if given < needed {
@@ -313,10 +313,20 @@ impl Game {
 
     /// Whether everyone who must order has a complete set and nobody waits.
     pub fn all_in(&self, map: &Map, rules: &dyn Rules) -> bool {
-        self.powers_to_order(map, rules).into_iter().all(|p| {
-            self.order_status(p) == OrderStatus::Received
-                && !self.player(p).is_some_and(|pl| pl.wait)
-        })
+        self.missing_powers(map, rules).is_empty()
+            && !self
+                .powers_to_order(map, rules)
+                .into_iter()
+                .any(|p| self.player(p).is_some_and(|pl| pl.wait))
+    }
+
+    /// The powers that must order and have not sent a complete set (the late powers at a
+    /// deadline).
+    pub fn missing_powers(&self, map: &Map, rules: &dyn Rules) -> Vec<Power> {
+        self.powers_to_order(map, rules)
+            .into_iter()
+            .filter(|p| self.order_status(*p) != OrderStatus::Received)
+            .collect()
     }
 
     /// The end of the game after a phase, if any: a solo (H17's standard default).
@@ -471,12 +481,6 @@ pub fn assign_powers(joiners: &[Joiner], seed: u64) -> Vec<(Power, Seat)> {
     }
     out.sort_by_key(|(p, _)| *p);
     out
-}
-
-/// The default order a unit gets when its power sent none (civil disorder): hold. Retreats
-/// and adjustments fall to the adjudicator's own defaults (disband; waive / remove).
-pub fn default_order(unit: UnitSpec) -> Order {
-    Order::Hold { unit }
 }
 
 #[cfg(test)]

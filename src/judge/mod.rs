@@ -180,8 +180,7 @@ impl Judge {
         let judge = self.config.name.clone();
         Ok(self.store.transaction(|tx| {
             tx.mark_failed(id, reason)?;
-            let failed = tx.all_mail()?.into_iter().find(|m| m.id == id);
-            if let Some(m) = failed
+            if let Some(m) = tx.mail(id)?
                 && let Some(game) = m.game.as_deref()
                 && m.audience != "master"
                 && let Some(g) = tx.load_game(game)?

@@ -231,32 +231,26 @@ pub(super) fn tick_game(
         DueEvent::Remind => {
             g.reminded = true;
             let mut mails = Vec::new();
-            for p in g.powers_to_order(map, &Standard) {
-                if g.order_status(p) != game::OrderStatus::Received {
-                    let text = format!(
-                        "Reminder: the deadline for {phase} in '{}' is {}.\nYour orders for {p} are {}.\n",
-                        g.name,
-                        format_time(&g, deadline),
-                        g.order_status(p).word()
-                    );
-                    mails.extend(mails_for(
-                        &g,
-                        &[Audience::Power(p)],
-                        &format!("{judge}:{} - {phase} Reminder", g.name),
-                        &text,
-                        None,
-                    ));
-                }
+            for p in g.missing_powers(map, &Standard) {
+                let text = format!(
+                    "Reminder: the deadline for {phase} in '{}' is {}.\nYour orders for {p} are {}.\n",
+                    g.name,
+                    format_time(&g, deadline),
+                    g.order_status(p).word()
+                );
+                mails.extend(mails_for(
+                    &g,
+                    &[Audience::Power(p)],
+                    &format!("{judge}:{} - {phase} Reminder", g.name),
+                    &text,
+                    None,
+                ));
             }
             mails
         }
         DueEvent::Late => {
             g.late_notified = true;
-            let late: Vec<_> = g
-                .powers_to_order(map, &Standard)
-                .into_iter()
-                .filter(|p| g.order_status(*p) != game::OrderStatus::Received)
-                .collect();
+            let late = g.missing_powers(map, &Standard);
             let grace_end = deadline + chrono::Duration::hours(g.settings.deadlines.grace_hours);
             let mut mails = Vec::new();
             for p in &late {
@@ -292,11 +286,7 @@ pub(super) fn tick_game(
             if g.settings.nmr {
                 process_game(map, config, tx, &mut g, now)?
             } else {
-                let late: Vec<_> = g
-                    .powers_to_order(map, &Standard)
-                    .into_iter()
-                    .filter(|p| g.order_status(*p) != game::OrderStatus::Received)
-                    .collect();
+                let late = g.missing_powers(map, &Standard);
                 for p in &late {
                     if let Some(pl) = g.player_mut(*p) {
                         pl.abandoned = true;

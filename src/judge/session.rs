@@ -816,11 +816,7 @@ impl<'a, 't> Session<'a, 't> {
                     ));
                 }
                 if !g.all_in(map, &Standard) {
-                    let missing: Vec<Power> = g
-                        .powers_to_order(map, &Standard)
-                        .into_iter()
-                        .filter(|p| g.order_status(*p) != game::OrderStatus::Received)
-                        .collect();
+                    let missing = g.missing_powers(map, &Standard);
                     return Ok(refuse(
                         "ORDERS-MISSING",
                         format!(

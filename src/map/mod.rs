@@ -12,6 +12,7 @@ use std::fmt;
 use std::sync::LazyLock;
 
 pub use load::MapError;
+pub(crate) use names::edit_distance;
 
 /// One of the seven great powers of the standard game.
 #[derive(

@@ -252,6 +252,18 @@ impl Tx<'_> {
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
 
+    /// One outbox row.
+    pub fn mail(&self, id: i64) -> Result<Option<QueuedMail>, StoreError> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to FROM outbox WHERE id = ?1",
+                params![id],
+                queued_mail_row,
+            )
+            .optional()?)
+    }
+
     /// Every mail ever queued, in order (tests and goldens).
     pub fn all_mail(&self) -> Result<Vec<QueuedMail>, StoreError> {
         let mut st = self.tx.prepare_cached(
