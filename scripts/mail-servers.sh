@@ -180,6 +180,11 @@ smtpd_relay_restrictions = permit_mynetworks permit_sasl_authenticated reject_un
 message_size_limit = 26214400
 maillog_file = $DATA/log/postfix.log
 service_throttle_time = 1s
+# A delivery deferred while Dovecot restarts (the restart test) is retried within seconds,
+# not after Postfix's default five minutes.
+queue_run_delay = 1s
+minimal_backoff_time = 1s
+maximal_backoff_time = 5s
 CONF
     cat >/etc/postfix/master.cf <<CONF
 # Written by scripts/mail-servers.sh. Loopback listeners only; no chroot.
@@ -290,6 +295,13 @@ cmd_stop() {
     if postfix_running; then
         postfix stop </dev/null >>"$DATA/log/postfix.out" 2>&1 || true
     fi
+    # postfix stop returns before its master has exited: wait for the port to close, so no
+    # delivery agent is still handing mail to the Dovecot about to stop.
+    local i
+    for ((i = 0; i < 100; i++)); do
+        (exec 5<>"/dev/tcp/127.0.0.1/$SMTP_PORT") 2>/dev/null || break
+        sleep 0.1
+    done
     if dovecot_running; then
         local pid session i
         pid=$(cat "$DATA/run/dovecot/master.pid")
@@ -302,12 +314,6 @@ cmd_stop() {
         # shellcheck disable=SC2086
         [[ -n ${session// /} ]] && kill $session 2>/dev/null || true
     fi
-    # postfix stop returns before its master has exited: wait for the port to close.
-    local i
-    for ((i = 0; i < 100; i++)); do
-        (exec 5<>"/dev/tcp/127.0.0.1/$SMTP_PORT") 2>/dev/null || break
-        sleep 0.1
-    done
     log "stopped"
 }
 

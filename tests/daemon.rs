@@ -519,8 +519,24 @@ impl Drop for Guard {
     }
 }
 
+/// Starts `dipjudge run` on `config`, its log appended to `log`.
+fn spawn_run(config: &Path, log: &Path) -> Child {
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+        .unwrap();
+    Command::new(env!("CARGO_BIN_EXE_dipjudge"))
+        .args(["run", "--config"])
+        .arg(config)
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .unwrap()
+}
+
 #[test]
-fn the_live_daemon_survives_a_server_restart_and_stops_on_sigterm() {
+fn the_live_daemon_survives_a_server_restart_and_a_kill_and_stops_on_sigterm() {
     needs_servers!();
     // Exclusive: the servers go away for everyone.
     let _g = crate::servers::SERVERS
@@ -529,18 +545,13 @@ fn the_live_daemon_survives_a_server_restart_and_stops_on_sigterm() {
     let dir = scratch("live");
     let mut table = Table::new("live");
     let config = write_config(&dir, &table.judge);
-    let child = Command::new(env!("CARGO_BIN_EXE_dipjudge"))
-        .args(["run", "--config"])
-        .arg(&config)
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(dir.join("daemon.log")).unwrap())
-        .spawn()
-        .unwrap();
+    let log = dir.join("daemon.log");
     let mut guard = Guard {
-        child: Some(child),
+        child: Some(spawn_run(&config, &log)),
         servers_down: false,
     };
     let mut restarted = false;
+    let mut killed = false;
     table.play(&mut LiveRunner, &mut |phase| {
         if phase == "F1901M" {
             guard.servers_down = true;
@@ -550,7 +561,19 @@ fn the_live_daemon_survives_a_server_restart_and_stops_on_sigterm() {
             guard.servers_down = false;
             restarted = true;
         }
+        if phase == "S1902M" {
+            // SIGKILL while the daemon reads the PROCESS mail, adjudicates or sends the
+            // bulletins; the new process picks up where the database says.
+            std::thread::sleep(Duration::from_millis(150));
+            if let Some(mut c) = guard.child.take() {
+                c.kill().unwrap();
+                c.wait().unwrap();
+            }
+            guard.child = Some(spawn_run(&config, &log));
+            killed = true;
+        }
     });
+    assert!(killed);
     assert!(restarted);
     let (mail, _dups) = table.received();
     for i in 1..=7 {

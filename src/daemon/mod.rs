@@ -16,9 +16,12 @@
 //!
 //! Mail the guard silences (bounces, auto-replies, lists, the judge's own mail) is committed
 //! without being handled: it is logged and never answered, and its commands are not read.
+//! Its key is recorded with the outcome (`silenced: …`), so it too is processed once.
 //! Replies to one address are rate-limited ([`DaemonSection::reply_rate_limit`] per window);
 //! a reply over the limit waits in the outbox for a later pass (nothing is dropped; the
-//! limit bounds what a mail loop can make the judge send).
+//! limit bounds what a mail loop can make the judge send). The limiter reads the replies
+//! of the current window back from the outbox when the process starts, so a loop that
+//! crashes or restarts the judge cannot reset it.
 
 pub mod config;
 pub mod script;
@@ -82,6 +85,8 @@ pub struct Daemon {
     outbox: Box<dyn Outbox>,
     limits: ParseLimits,
     limiter: RateLimiter,
+    /// Whether the limiter has read back the replies sent before this process started.
+    limiter_loaded: bool,
     domain: String,
     /// No sending before this instant (back-off after a temporary failure).
     send_not_before: Option<Instant>,
@@ -173,6 +178,7 @@ impl Daemon {
                 config.daemon.reply_rate_limit,
                 Duration::from_secs(config.daemon.reply_rate_window_secs),
             ),
+            limiter_loaded: false,
             domain,
             send_not_before: None,
             send_backoff: Duration::from_secs(1),
@@ -282,12 +288,23 @@ impl Daemon {
                 return Ok(self.file(raw, Some(&e.to_string())));
             }
         };
+        let incoming = crate::mail::incoming(&env);
         if let Some(why) = silence_reason(&env) {
-            info!(from = %env.from, message_id = ?env.message_id, reason = %why, "not answered: silenced by the guard");
-            report.silenced += 1;
+            // Recorded under its key like any message, so the record shows it arrived and
+            // why nothing answered it; seen again (a restart before filing), it is a no-op.
+            let first = self
+                .judge
+                .record_unhandled(&incoming, &format!("silenced: {why}"), now)
+                .context("while recording a silenced message")?;
+            if first {
+                info!(from = %env.from, key = %incoming.key, reason = %why, result = "silenced", "message");
+                report.silenced += 1;
+            } else {
+                info!(from = %env.from, key = %incoming.key, result = "duplicate", "message");
+                report.duplicates += 1;
+            }
             return Ok(Step::Handled);
         }
-        let incoming = crate::mail::incoming(&env);
         match self.judge.handle(&incoming, now) {
             Ok(Handled::Applied {
                 queued,
@@ -370,6 +387,23 @@ impl Daemon {
         let batch_size = self.config.daemon.send_batch;
         let max_attempts = self.config.daemon.max_send_attempts;
         let date = system_time(now);
+        if !self.limiter_loaded {
+            // The replies of the last window count after a restart too: a loop that kills
+            // the judge cannot reset the limit.
+            let window =
+                chrono::Duration::from_std(self.limiter.window()).unwrap_or(chrono::Duration::MAX);
+            let since = now
+                .checked_sub_signed(window)
+                .unwrap_or(DateTime::<Utc>::MIN_UTC);
+            for (to, at) in self
+                .judge
+                .replies_sent_since(since)
+                .context("while reading the replies sent recently")?
+            {
+                self.limiter.record(&to, system_time(at));
+            }
+            self.limiter_loaded = true;
+        }
         self.limiter.prune(date);
         loop {
             if self.stopping() {

@@ -220,3 +220,44 @@ fn the_imap_cursor_round_trips() {
     assert_eq!(read_cursor("garbage"), None);
     assert_eq!(message_id("DIP", 9, "example.test"), "dip.9@example.test");
 }
+
+#[test]
+fn the_reply_limit_holds_across_a_restart() {
+    let dir = TempDir::new("limit-restart");
+    for i in 0..5 {
+        put(
+            &dir,
+            &format!("{i}.h"),
+            &mail("loop@example.test", Some(&format!("r{i}@x")), "HELP"),
+        );
+    }
+    {
+        let config = Config::parse(CONFIG, &dir.0).unwrap();
+        let mut d = Daemon::open(config, None).unwrap();
+        let r = d.process_once(t0()).unwrap();
+        assert_eq!((r.applied, r.sent, r.rate_limited), (5, 3, 2), "{r:?}");
+    }
+    // A new process (a crash, a restart) reads the three replies of this window back.
+    let config = Config::parse(CONFIG, &dir.0).unwrap();
+    let mut d = Daemon::open(config, None).unwrap();
+    let r = d.process_once(t0() + chrono::Duration::minutes(5)).unwrap();
+    assert_eq!((r.sent, r.rate_limited), (0, 2), "{r:?}");
+    let r = d.process_once(t0() + chrono::Duration::hours(2)).unwrap();
+    assert_eq!((r.sent, r.rate_limited), (2, 0), "{r:?}");
+    assert_eq!(files(&dir.0.join("outbox/new")), 5);
+}
+
+#[test]
+fn a_silenced_mail_is_recorded_once() {
+    let dir = TempDir::new("silenced");
+    let config = Config::parse(CONFIG, &dir.0).unwrap();
+    let mut d = Daemon::open(config, None).unwrap();
+    let bounce = "From: MAILER-DAEMON@example.test\r\nTo: judge@example.test\r\nSubject: Undelivered\r\nMessage-ID: <b2@x>\r\n\r\nsorry\r\n";
+    put(&dir, "1.b", bounce);
+    // The same bounce again, as after a crash before it was filed away.
+    put(&dir, "2.b", bounce);
+    let r = d.process_once(t0()).unwrap();
+    assert_eq!((r.silenced, r.duplicates, r.sent), (1, 1, 0), "{r:?}");
+    assert_eq!(files(&dir.0.join("inbox/.Processed/cur")), 2);
+    assert_eq!(files(&dir.0.join("outbox/new")), 0);
+}

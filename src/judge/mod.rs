@@ -234,6 +234,28 @@ impl Judge {
         Ok(self.store.transaction(|tx| tx.history(name))?)
     }
 
+    /// Records a message the judge does not handle (the mail guard silenced it) under its
+    /// key, with why; false if that key was seen before.
+    pub fn record_unhandled(
+        &mut self,
+        msg: &Incoming,
+        outcome: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, JudgeError> {
+        Ok(self
+            .store
+            .transaction(|tx| tx.record_unhandled(&msg.key, now, &msg.from, outcome))?)
+    }
+
+    /// Recipients and times of the replies sent at or after `since` (the daemon's rate
+    /// limiter reads them back after a restart).
+    pub fn replies_sent_since(
+        &mut self,
+        since: DateTime<Utc>,
+    ) -> Result<Vec<(String, DateTime<Utc>)>, JudgeError> {
+        Ok(self.store.transaction(|tx| tx.replies_sent_since(since))?)
+    }
+
     /// A judge-wide stored value (the daemon keeps its IMAP cursor here).
     pub fn get_value(&mut self, key: &str) -> Result<Option<String>, JudgeError> {
         Ok(self.store.transaction(|tx| tx.get_value(key))?)

@@ -137,6 +137,20 @@ impl RateLimiter {
         true
     }
 
+    /// Counts a reply sent to `address` at `at` without asking (replies sent before a
+    /// restart, read back from the outbox, in the order they were sent).
+    pub fn record(&mut self, address: &str, at: SystemTime) {
+        self.sent
+            .entry(address.to_ascii_lowercase())
+            .or_default()
+            .push_back(at);
+    }
+
+    /// The window this limiter counts replies in.
+    pub fn window(&self) -> Duration {
+        self.window
+    }
+
     /// Forgets addresses with no reply inside the window at `now` (bounds memory).
     pub fn prune(&mut self, now: SystemTime) {
         let window = self.window;

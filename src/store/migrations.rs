@@ -6,9 +6,10 @@ use rusqlite::Connection;
 use super::StoreError;
 
 /// The steps, in order. Never edit a step that has shipped; add a new one.
-const STEPS: &[(i64, &str)] = &[(
-    1,
-    "CREATE TABLE config (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+pub(crate) const STEPS: &[(i64, &str)] = &[
+    (
+        1,
+        "CREATE TABLE config (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
      CREATE TABLE messages (
          key TEXT PRIMARY KEY,
          received_at TEXT NOT NULL,
@@ -53,10 +54,20 @@ const STEPS: &[(i64, &str)] = &[(
          body TEXT NOT NULL
      ) STRICT;
      CREATE INDEX history_game ON history (game, id);",
-)];
+    ),
+    (
+        2,
+        // The outcome of a message the judge did not handle (NULL: handled), so a silenced
+        // bounce is recorded once like any other message; replies sent recently are read
+        // back at start-up by the per-address rate limiter.
+        "ALTER TABLE messages ADD COLUMN outcome TEXT;
+     CREATE INDEX outbox_replies_sent ON outbox (sent_at)
+         WHERE kind = 'replied' AND status = 'sent';",
+    ),
+];
 
 /// The schema version this judge writes.
-pub(crate) const LATEST: i64 = 1;
+pub(crate) const LATEST: i64 = 2;
 
 fn version(conn: &Connection) -> Result<i64, StoreError> {
     Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)

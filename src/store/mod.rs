@@ -157,6 +157,45 @@ impl Tx<'_> {
         Ok(n == 1)
     }
 
+    /// Records the key of a message the judge did not handle, with why (a silenced bounce or
+    /// auto-reply); false if the key was already there.
+    pub fn record_unhandled(
+        &self,
+        key: &str,
+        at: DateTime<Utc>,
+        sender: &str,
+        outcome: &str,
+    ) -> Result<bool, StoreError> {
+        let n = self.tx.execute(
+            "INSERT OR IGNORE INTO messages (key, received_at, sender, outcome) \
+             VALUES (?1, ?2, ?3, ?4)",
+            params![key, ts(at), sender, outcome],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// Recipients and times of the replies sent at or after `since`, oldest first.
+    pub fn replies_sent_since(
+        &self,
+        since: DateTime<Utc>,
+    ) -> Result<Vec<(String, DateTime<Utc>)>, StoreError> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT recipient, sent_at FROM outbox \
+             WHERE kind = 'replied' AND status = 'sent' AND sent_at >= ?1 ORDER BY sent_at, id",
+        )?;
+        let rows = stmt.query_map(params![ts(since)], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (recipient, at) = row?;
+            if let Some(at) = read_time(&at) {
+                out.push((recipient, at));
+            }
+        }
+        Ok(out)
+    }
+
     pub fn load_game(&self, name: &str) -> Result<Option<Game>, StoreError> {
         let json: Option<String> = self
             .tx

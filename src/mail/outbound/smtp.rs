@@ -13,8 +13,9 @@ use std::time::Duration;
 use lettre::address::Envelope as SmtpEnvelope;
 use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 use lettre::transport::smtp::client::{Certificate, SmtpConnection, TlsParameters};
-use lettre::transport::smtp::commands::Rset;
+use lettre::transport::smtp::commands::{Data, Mail, Rcpt, Rset};
 use lettre::transport::smtp::extension::ClientId;
+use lettre::transport::smtp::response::Response;
 use tracing::{debug, warn};
 
 use crate::mail::Security;
@@ -239,6 +240,65 @@ fn smtp_envelope(mail: &RenderedMail) -> Result<SmtpEnvelope, SendError> {
     SmtpEnvelope::new(from, to).map_err(|e| permanent(format!("bad envelope: {e}")))
 }
 
+/// The message content, dot-stuffed, and the end-of-data line: one piece of text.
+struct DataBlock(String);
+
+impl std::fmt::Display for DataBlock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// `message` with a `.` doubled at the start of every line (RFC 5321 4.5.2), then
+/// `CRLF . CRLF`, exactly as lettre writes it.
+fn dot_stuffed(message: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(message.len() + 8);
+    let mut line_start = true;
+    let mut after_cr = false;
+    for &b in message {
+        if line_start && b == b'.' {
+            out.push(b'.');
+        }
+        out.push(b);
+        line_start = after_cr && b == b'\n';
+        after_cr = b == b'\r';
+    }
+    out.extend_from_slice(b"\r\n.\r\n");
+    out
+}
+
+/// What `SmtpConnection::send` does, with the content and its final `.` in one write:
+/// lettre 0.11.23 writes them apart, and the second, small write waits for the server's
+/// delayed ACK (~40 ms a mail). Non-ASCII envelopes or content (which need SMTPUTF8 or
+/// 8BITMIME) go through lettre's own `send`. Any failure aborts the connection, as there.
+fn send_one(
+    conn: &mut SmtpConnection,
+    envelope: &SmtpEnvelope,
+    email: &[u8],
+) -> Result<Response, lettre::transport::smtp::Error> {
+    let ascii = |a: &lettre::Address| AsRef::<str>::as_ref(a).is_ascii();
+    let ascii_envelope = envelope.from().is_none_or(ascii) && envelope.to().iter().all(ascii);
+    if !ascii_envelope || !email.is_ascii() {
+        return conn.send(envelope, email);
+    }
+    let Ok(block) = String::from_utf8(dot_stuffed(email)) else {
+        return conn.send(envelope, email);
+    };
+    let transaction = || {
+        conn.command(Mail::new(envelope.from().cloned(), vec![]))?;
+        for to in envelope.to() {
+            conn.command(Rcpt::new(to.clone(), vec![]))?;
+        }
+        conn.command(Data)?;
+        conn.command(DataBlock(block))
+    };
+    let result = transaction();
+    if result.is_err() {
+        conn.abort();
+    }
+    result
+}
+
 /// How many connections a batch of `mails` uses: at most `connections`, and no fewer than
 /// [`MIN_MAILS_PER_CONNECTION`] mails each (at least one connection for a non-empty batch).
 fn connections_for(mails: usize, connections: usize) -> usize {
@@ -284,7 +344,7 @@ impl SmtpOutbox {
             let Some(c) = conn.as_mut() else {
                 continue;
             };
-            match c.send(&envelope, &mail.bytes) {
+            match send_one(c, &envelope, &mail.bytes) {
                 Ok(_) => {
                     debug!(message_id = %mail.message_id, "sent by SMTP");
                     results.push(Ok(()));
@@ -348,6 +408,17 @@ impl Outbox for SmtpOutbox {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dot_stuffing_doubles_leading_dots_only() {
+        assert_eq!(dot_stuffed(b""), b"\r\n.\r\n");
+        assert_eq!(
+            dot_stuffed(b".a\r\nb.c\r\n..\r\n.\r\nx"),
+            b"..a\r\nb.c\r\n...\r\n..\r\nx\r\n.\r\n"
+        );
+        // A bare LF does not start a line (as in lettre's codec).
+        assert_eq!(dot_stuffed(b"a\n.b"), b"a\n.b\r\n.\r\n");
+    }
 
     #[test]
     fn a_batch_is_split_among_a_bounded_number_of_connections() {
