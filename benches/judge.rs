@@ -1,6 +1,8 @@
 //! The judge core's speed with 1,000 live games in a real SQLite file: handling one
-//! ordinary order mail end to end (parse, transaction, reply queued), and a tick with
-//! no game due. Run: `cargo bench --bench judge`.
+//! ordinary order mail end to end (parse, transaction, reply queued) at the test password
+//! cost, at the default argon2 cost with every password verified afresh, and at the default
+//! cost with verified passwords remembered (a player's second mail); and a tick with no game
+//! due. Run: `cargo bench --bench judge`.
 
 use chrono::{Duration, TimeZone, Utc};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
@@ -12,7 +14,7 @@ use dipjudge::store::Store;
 
 const GAMES: usize = 1000;
 
-fn setup(cost: PasswordCost, dir: &std::path::Path) -> Judge {
+fn setup(cost: PasswordCost, remember: bool, dir: &std::path::Path) -> Judge {
     let map = Map::standard().expect("map");
     let path = dir.join("bench.db");
     let _ = std::fs::remove_file(&path);
@@ -50,6 +52,7 @@ fn setup(cost: PasswordCost, dir: &std::path::Path) -> Judge {
         .expect("games");
     let config = JudgeConfig {
         password_cost: cost,
+        remember_passwords: remember,
         ..JudgeConfig::default()
     };
     Judge::new(store, config).expect("judge")
@@ -62,11 +65,16 @@ fn bench(c: &mut Criterion) {
         .with_ymd_and_hms(2026, 11, 1, 10, 0, 0)
         .single()
         .expect("time");
-    for (label, cost) in [
-        ("test-cost password", PasswordCost::TEST),
-        ("default argon2", PasswordCost::default()),
+    for (label, cost, remember) in [
+        ("test-cost password", PasswordCost::TEST, false),
+        (
+            "default argon2, verified afresh",
+            PasswordCost::default(),
+            false,
+        ),
+        ("default argon2, remembered", PasswordCost::default(), true),
     ] {
-        let mut judge = setup(cost, &dir);
+        let mut judge = setup(cost, remember, &dir);
         let mut n = 0u64;
         c.bench_function(
             &format!("handle one order mail, {GAMES} games, {label}"),
@@ -93,7 +101,7 @@ fn bench(c: &mut Criterion) {
             },
         );
     }
-    let mut judge = setup(PasswordCost::TEST, &dir);
+    let mut judge = setup(PasswordCost::TEST, false, &dir);
     c.bench_function(&format!("tick, {GAMES} games, none due"), |b| {
         b.iter(|| judge.tick(now).expect("tick"))
     });

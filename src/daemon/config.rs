@@ -60,6 +60,14 @@ pub struct JudgeSection {
     /// `default` (argon2id, 4 MiB, 1 pass) or `test` (the cheapest: tests only).
     #[serde(default)]
     pub password_cost: PasswordCostSetting,
+    /// Remember passwords this process verified (keyed MACs in memory only), so a player's
+    /// next mail skips the argon2 verify. Off: every SIGNON pays the full cost.
+    #[serde(default = "yes")]
+    pub remember_passwords: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn utc() -> String {
@@ -328,6 +336,7 @@ impl Config {
                 PasswordCostSetting::Default => PasswordCost::default(),
                 PasswordCostSetting::Test => PasswordCost::TEST,
             },
+            remember_passwords: self.judge.remember_passwords,
             deadlines: self.deadlines.clone(),
             time_zone: self.judge.time_zone.clone(),
         }
@@ -441,6 +450,7 @@ path = "var/outbox"
         assert_eq!(j.seed, 42);
         assert_eq!(j.deadlines.movement_hours, 72);
         assert_eq!(j.password_cost, PasswordCost::default());
+        assert!(j.remember_passwords, "on unless the file says otherwise");
     }
 
     #[test]

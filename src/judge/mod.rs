@@ -29,6 +29,9 @@ pub struct JudgeConfig {
     /// constant).
     pub seed: u64,
     pub password_cost: PasswordCost,
+    /// Remember verified passwords for the process (as keyed MACs,
+    /// [`password::Verified`]), so a player's next mail skips the argon2 verify.
+    pub remember_passwords: bool,
     /// Default deadline settings for new games.
     pub deadlines: crate::game::DeadlineSettings,
     /// Default time zone for new games.
@@ -42,6 +45,7 @@ impl Default for JudgeConfig {
             address: "judge@example.test".to_string(),
             seed: 1901,
             password_cost: PasswordCost::default(),
+            remember_passwords: true,
             deadlines: crate::game::DeadlineSettings::default(),
             time_zone: "UTC".to_string(),
         }
@@ -98,12 +102,24 @@ pub struct Judge {
     map: &'static Map,
     store: Store,
     config: JudgeConfig,
+    /// Passwords verified by this process (a MAC each; see [`password::Verified`]).
+    verified: password::Verified,
 }
 
 impl Judge {
     pub fn new(store: Store, config: JudgeConfig) -> Result<Judge, JudgeError> {
         let map = Map::standard().map_err(|e| JudgeError::Map(e.to_string()))?;
-        Ok(Judge { map, store, config })
+        let verified = if config.remember_passwords {
+            password::Verified::from_os()
+        } else {
+            password::Verified::new(None)
+        };
+        Ok(Judge {
+            map,
+            store,
+            config,
+            verified,
+        })
     }
 
     pub fn config(&self) -> &JudgeConfig {
@@ -114,12 +130,13 @@ impl Judge {
     pub fn handle(&mut self, msg: &Incoming, now: DateTime<Utc>) -> Result<Handled, JudgeError> {
         let map = self.map;
         let config = &self.config;
+        let verified = &mut self.verified;
         self.store.transaction(|tx| {
             if !tx.record_message(&msg.key, now, &msg.from)? {
                 tracing::info!(key = %msg.key, from = %msg.from, "duplicate message ignored");
                 return Ok(Handled::Duplicate);
             }
-            let mut s = session::Session::new(map, config, tx, msg, now);
+            let mut s = session::Session::new(map, config, verified, tx, msg, now);
             s.run()?;
             let commands = s.command_count();
             let (queued, games) = s.finish()?;

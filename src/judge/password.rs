@@ -1,8 +1,13 @@
 //! Passwords: argon2id hashes with salts from the judge's seed; never stored or echoed in
-//! clear.
+//! clear; a verified password remembered for the process as a keyed MAC only.
+
+use std::collections::HashSet;
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
+use blake2::Blake2bMac;
+use blake2::digest::consts::U32;
+use blake2::digest::{KeyInit, Mac};
 
 /// How expensive a hash is. Every order mail verifies one password, so the cost bounds the
 /// judge's throughput: the default (4 MiB, 1 pass, a few milliseconds) keeps a judge above
@@ -61,9 +66,111 @@ pub fn verify(stored: &str, password: &str) -> bool {
     }
 }
 
+/// Most (hash, password) pairs [`Verified`] remembers before it starts again.
+const VERIFIED_CAPACITY: usize = 4096;
+
+/// The passwords this process has verified, so a player's next mail with the same password
+/// costs a MAC instead of an argon2 verify (every order mail carries a SIGNON; one argon2
+/// verify at the default cost is ~3 ms of CPU, the largest part of handling an order mail).
+///
+/// Only successes are remembered, and only as a BLAKE2b MAC under a key drawn from the OS
+/// when the process starts: no password or hash is kept in clear, the MACs are useless to
+/// anyone without the key, and a wrong password always pays the full argon2 cost. The key
+/// covers the stored hash, so a changed password (or a new game with the same one) misses.
+/// Bounded: at [`VERIFIED_CAPACITY`] entries it is emptied and fills again.
+pub struct Verified {
+    key: Option<[u8; 32]>,
+    entries: HashSet<[u8; 32]>,
+}
+
+impl Verified {
+    /// A cache under `key`; `None` disables it (every check is an argon2 verify).
+    pub fn new(key: Option<[u8; 32]>) -> Self {
+        Verified {
+            key,
+            entries: HashSet::new(),
+        }
+    }
+
+    /// A cache keyed from `/dev/urandom`, or a disabled one if that cannot be read.
+    pub fn from_os() -> Self {
+        use std::io::Read;
+        let mut key = [0u8; 32];
+        let ok = std::fs::File::open("/dev/urandom")
+            .and_then(|mut f| f.read_exact(&mut key))
+            .is_ok();
+        if !ok {
+            tracing::warn!("no OS randomness: every password check pays the full argon2 cost");
+        }
+        Verified::new(ok.then_some(key))
+    }
+
+    fn tag(&self, stored: &str, password: &str) -> Option<[u8; 32]> {
+        let key = self.key.as_ref()?;
+        let mut mac = <Blake2bMac<U32> as KeyInit>::new_from_slice(key).ok()?;
+        // Length-prefixed, so no two (hash, password) pairs give the same input.
+        mac.update(&(stored.len() as u64).to_le_bytes());
+        mac.update(stored.as_bytes());
+        mac.update(password.as_bytes());
+        Some(mac.finalize().into_bytes().into())
+    }
+
+    /// Whether `password` matches the stored hash, as [`verify`] says.
+    pub fn verify(&mut self, stored: &str, password: &str) -> bool {
+        let tag = self.tag(stored, password);
+        if tag.is_some_and(|t| self.entries.contains(&t)) {
+            return true;
+        }
+        let ok = verify(stored, password);
+        if ok && let Some(t) = tag {
+            if self.entries.len() >= VERIFIED_CAPACITY {
+                self.entries.clear();
+            }
+            self.entries.insert(t);
+        }
+        ok
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn verified_passwords_are_remembered_and_wrong_ones_never() {
+        let h = hash(PasswordCost::TEST, "secret", 7);
+        let mut v = Verified::new(Some([9; 32]));
+        assert!(!v.verify(&h, "wrong"));
+        assert!(v.entries.is_empty(), "a failure is not remembered");
+        assert!(v.verify(&h, "secret"));
+        assert!(v.verify(&h, "secret"));
+        assert_eq!(v.entries.len(), 1);
+        assert!(!v.verify(&h, "Secret"));
+        // Another hash of the same password (a changed password, another seat) is a miss
+        // that argon2 decides.
+        let other = hash(PasswordCost::TEST, "other", 8);
+        assert!(!v.verify(&other, "secret"));
+        assert!(v.verify(&other, "other"));
+        assert_eq!(v.entries.len(), 2);
+        // Length-prefixing: moving bytes between hash and password changes the tag.
+        assert_ne!(v.tag("ab", "c"), v.tag("a", "bc"));
+        // Disabled: always argon2, nothing kept.
+        let mut off = Verified::new(None);
+        assert!(off.verify(&h, "secret"));
+        assert!(!off.verify(&h, "wrong"));
+        assert!(off.entries.is_empty());
+    }
+
+    #[test]
+    fn the_cache_is_bounded() {
+        let h = hash(PasswordCost::TEST, "pw", 1);
+        let mut v = Verified::new(Some([1; 32]));
+        for i in 0..VERIFIED_CAPACITY {
+            v.entries.insert(v.tag(&h, &format!("fake{i}")).unwrap());
+        }
+        assert!(v.verify(&h, "pw"));
+        assert_eq!(v.entries.len(), 1, "emptied, then the new entry");
+    }
 
     #[test]
     fn hash_and_verify() {

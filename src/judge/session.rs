@@ -54,6 +54,7 @@ impl Done {
 pub(super) struct Session<'a, 't> {
     map: &'static Map,
     config: &'a JudgeConfig,
+    verified: &'a mut password::Verified,
     tx: &'a Tx<'t>,
     msg: &'a Incoming,
     now: DateTime<Utc>,
@@ -80,6 +81,7 @@ impl<'a, 't> Session<'a, 't> {
     pub(super) fn new(
         map: &'static Map,
         config: &'a JudgeConfig,
+        verified: &'a mut password::Verified,
         tx: &'a Tx<'t>,
         msg: &'a Incoming,
         now: DateTime<Utc>,
@@ -87,6 +89,7 @@ impl<'a, 't> Session<'a, 't> {
         Session {
             map,
             config,
+            verified,
             tx,
             msg,
             now,
@@ -541,7 +544,7 @@ impl<'a, 't> Session<'a, 't> {
                 let Some(pl) = g.player(p) else {
                     return Ok(wrong());
                 };
-                if !password::verify(&pl.seat.password_hash, pw) {
+                if !self.verified.verify(&pl.seat.password_hash, pw) {
                     return Ok(wrong());
                 }
                 if !pl.seat.address.eq_ignore_ascii_case(&from) {
@@ -554,7 +557,7 @@ impl<'a, 't> Session<'a, 't> {
                 Ok(Done::ok(echo))
             }
             SignonAs::Master => {
-                if !password::verify(&g.master.password_hash, pw) {
+                if !self.verified.verify(&g.master.password_hash, pw) {
                     return Ok(wrong());
                 }
                 self.who = Who::Master;
