@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The project's one test command: install and start the real mail servers (Dovecot and
-# Postfix on 127.0.0.1, see scripts/mail-servers.sh), run every test with them required
-# (DIPJUDGE_MAIL_SERVERS=1 makes the server tests fail, not skip, if they are missing),
-# then stop the servers whatever happened. Exits with cargo's status.
+# Postfix on 127.0.0.1, see scripts/mail-servers.sh) from an empty mail store, run every
+# test with them required (DIPJUDGE_MAIL_SERVERS=1 makes the server tests fail, not skip,
+# if they are missing), then stop the servers whatever happened. Exits with cargo's status.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/mail-servers.sh install
+scripts/mail-servers.sh clean
 trap 'scripts/mail-servers.sh stop || true' EXIT
 scripts/mail-servers.sh start
 
