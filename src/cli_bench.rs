@@ -31,6 +31,9 @@ pub struct BenchMailArgs {
     /// Password hashing cost: `test` (cheapest) or `default` (argon2id 4 MiB, 1 pass).
     #[arg(long, default_value = "test")]
     pub password_cost: String,
+    /// Verify every password afresh (judge.toml `remember_passwords = false`).
+    #[arg(long)]
+    pub no_remember_passwords: bool,
     /// SMTP connections the judge's outbox uses (judge.toml `[outbound] connections`).
     #[arg(long, default_value_t = 8)]
     pub judge_connections: usize,
@@ -51,9 +54,10 @@ fn stamp() -> String {
 
 fn config_text(args: &BenchMailArgs, judge: &str, db: &Path, servers: bool) -> String {
     let common = format!(
-        "[judge]\nname = \"DIP\"\naddress = \"{judge}\"\ndatabase = \"{}\"\nseed = 1901\npassword_cost = \"{}\"\n\n[daemon]\npoll_interval_secs = 1\nreply_rate_limit = 100000\n\n",
+        "[judge]\nname = \"DIP\"\naddress = \"{judge}\"\ndatabase = \"{}\"\nseed = 1901\npassword_cost = \"{}\"\nremember_passwords = {}\n\n[daemon]\npoll_interval_secs = 1\nreply_rate_limit = 100000\n\n",
         db.display(),
-        args.password_cost
+        args.password_cost,
+        !args.no_remember_passwords
     );
     if servers {
         let server = |kind: &str, port: u16, tls: &str| {
@@ -234,9 +238,14 @@ fn throughput(args: &BenchMailArgs, dir: &Path) -> anyhow::Result<()> {
     smtp.credentials = Some((judge.clone(), args.mail_password.clone()));
     let total = bodies.len();
     println!(
-        "throughput: {} games live, {total} order mails (password cost {})",
+        "throughput: {} games live, {total} order mails (password cost {}, {})",
         games.len(),
-        args.password_cost
+        args.password_cost,
+        if args.no_remember_passwords {
+            "every password verified afresh"
+        } else {
+            "verified passwords remembered"
+        }
     );
     // The players' side sends with the same parallel outbox as the judge, so the figure
     // measures the daemon and not the benchmark's own client.
