@@ -140,11 +140,16 @@ fn create_games(
                     .next()
                     .unwrap_or_default()
                     .to_string();
-                let i = addr
-                    .rsplit_once('p')
-                    .and_then(|(_, r)| r.split('@').next())
-                    .and_then(|d| d.parse::<usize>().ok())
-                    .unwrap_or(0);
+                // `bench-TAG-gGpI@example.test`: I from the local part (the domain has a
+                // `p` too).
+                let Some(i) = addr
+                    .split('@')
+                    .next()
+                    .and_then(|local| local.rsplit_once('p'))
+                    .and_then(|(_, d)| d.parse::<usize>().ok())
+                else {
+                    bail!("cannot read the seat number of {addr}");
+                };
                 seats.push((power, addr, format!("pw{i}")));
             }
         }
@@ -203,7 +208,13 @@ fn throughput(args: &BenchMailArgs, dir: &Path) -> anyhow::Result<()> {
     let local = Config::parse(&config_text(args, &judge, &db, false), dir)?;
     let mut setup = Daemon::open(local, None)?;
     let games = create_games(&mut setup, args.games, &tag)?;
-    setup.process_once(Utc::now())?;
+    // Everything the set-up queued leaves now, so the clock below counts acknowledgements.
+    loop {
+        setup.process_once(Utc::now())?;
+        if setup.judge().queued_mail(1)?.is_empty() {
+            break;
+        }
+    }
     drop(setup);
 
     let mut bodies = Vec::new();
@@ -278,6 +289,16 @@ fn throughput(args: &BenchMailArgs, dir: &Path) -> anyhow::Result<()> {
         }
     }
     let elapsed = start.elapsed();
+    // A figure for refused mail measures nothing: every acknowledgement must be an OK.
+    let refused = daemon
+        .judge()
+        .all_mail()?
+        .iter()
+        .filter(|m| m.kind == "replied" && m.body.lines().any(|l| l.starts_with("ERROR")))
+        .count();
+    if refused > 0 {
+        bail!("{refused} replies report an error: the benchmark's order mails are wrong");
+    }
     let (send_time, failed) = sender
         .join()
         .map_err(|_| anyhow::anyhow!("the sender thread panicked"))?;

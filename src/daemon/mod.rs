@@ -205,73 +205,85 @@ impl Daemon {
     /// One pass: all new mail, the clock, the outbox.
     pub fn process_once(&mut self, now: DateTime<Utc>) -> anyhow::Result<PassReport> {
         let mut report = PassReport::default();
-        self.read_mail(now, &mut report)?;
-        if self.stopping() {
-            return Ok(report);
+        // Whatever was handed out but not committed last time is fetched again.
+        self.inbox.rewind();
+        // One fetched batch at a time, each followed by the clock and the outbox: under a
+        // steady stream of mail, replies go out while more mail is read, instead of after
+        // the inbox is empty.
+        let mut first = true;
+        loop {
+            let fetched = report.fetched;
+            let more = self.read_batch(now, &mut report)?;
+            if self.stopping() {
+                return Ok(report);
+            }
+            // The clock and the outbox once per pass, and again after each batch read.
+            if first || report.fetched > fetched {
+                report.ticked += self.judge.tick(now).context("while ticking the clock")?;
+                self.drain_outbox(now, &mut report)?;
+            }
+            first = false;
+            if !more || self.stopping() {
+                break;
+            }
         }
-        report.ticked = self.judge.tick(now).context("while ticking the clock")?;
-        self.drain_outbox(now, &mut report)?;
         Ok(report)
     }
 
-    fn read_mail(&mut self, now: DateTime<Utc>, report: &mut PassReport) -> anyhow::Result<()> {
-        // Whatever was handed out but not committed last time is fetched again.
-        self.inbox.rewind();
-        loop {
-            let batch = match self.inbox.fetch_new() {
-                Ok(b) => b,
-                Err(e) => {
-                    warn!(error = %e, "cannot read the mailbox now");
-                    return Ok(());
-                }
-            };
-            if batch.is_empty() {
-                return Ok(());
+    /// Reads and handles one fetched batch of new mail, files it, and stores the cursor.
+    /// True when a batch was handled in full (more mail may be waiting).
+    fn read_batch(&mut self, now: DateTime<Utc>, report: &mut PassReport) -> anyhow::Result<bool> {
+        let batch = match self.inbox.fetch_new() {
+            Ok(b) => b,
+            Err(e) => {
+                warn!(error = %e, "cannot read the mailbox now");
+                return Ok(false);
             }
-            let mut cursor: Option<ImapCursor> = None;
-            let mut note = |id: &MessageRef| {
-                if let Some(c) = ImapCursor::of(id)
-                    && cursor.as_ref().is_none_or(|old| {
-                        old.uidvalidity != c.uidvalidity || old.last_uid < c.last_uid
-                    })
-                {
-                    cursor = Some(c);
-                }
-            };
-            let mut handled: Vec<MessageRef> = Vec::new();
-            let mut interrupted = false;
-            for raw in &batch {
-                if self.stopping() {
+        };
+        if batch.is_empty() {
+            return Ok(false);
+        }
+        let mut cursor: Option<ImapCursor> = None;
+        let mut note = |id: &MessageRef| {
+            if let Some(c) = ImapCursor::of(id)
+                && cursor
+                    .as_ref()
+                    .is_none_or(|old| old.uidvalidity != c.uidvalidity || old.last_uid < c.last_uid)
+            {
+                cursor = Some(c);
+            }
+        };
+        let mut handled: Vec<MessageRef> = Vec::new();
+        let mut interrupted = false;
+        for raw in &batch {
+            if self.stopping() {
+                interrupted = true;
+                break;
+            }
+            report.fetched += 1;
+            match self.one_message(raw, now, report)? {
+                Step::Committed => note(&raw.id),
+                Step::Handled => handled.push(raw.id.clone()),
+                Step::Kept => {}
+                Step::Retry => {
                     interrupted = true;
                     break;
                 }
-                report.fetched += 1;
-                match self.one_message(raw, now, report)? {
-                    Step::Committed => note(&raw.id),
-                    Step::Handled => handled.push(raw.id.clone()),
-                    Step::Kept => {}
-                    Step::Retry => {
-                        interrupted = true;
-                        break;
-                    }
-                }
-            }
-            match self.inbox.commit_all(&handled) {
-                Ok(()) => handled.iter().for_each(&mut note),
-                // The transactions stand; the messages come back and are no-ops then.
-                Err(e) => {
-                    warn!(messages = handled.len(), error = %e, "cannot file the messages away now");
-                }
-            }
-            if let Some(c) = cursor {
-                self.judge
-                    .set_value(CURSOR_KEY, &write_cursor(&c))
-                    .context("while storing the IMAP cursor")?;
-            }
-            if interrupted {
-                return Ok(());
             }
         }
+        match self.inbox.commit_all(&handled) {
+            Ok(()) => handled.iter().for_each(&mut note),
+            // The transactions stand; the messages come back and are no-ops then.
+            Err(e) => {
+                warn!(messages = handled.len(), error = %e, "cannot file the messages away now");
+            }
+        }
+        if let Some(c) = cursor {
+            self.judge
+                .set_value(CURSOR_KEY, &write_cursor(&c))
+                .context("while storing the IMAP cursor")?;
+        }
+        Ok(!interrupted)
     }
 
     fn one_message(

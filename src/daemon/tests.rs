@@ -261,3 +261,81 @@ fn a_silenced_mail_is_recorded_once() {
     assert_eq!(files(&dir.0.join("inbox/.Processed/cur")), 2);
     assert_eq!(files(&dir.0.join("outbox/new")), 0);
 }
+
+/// An inbox that hands out scripted batches and logs each fetch into a shared log.
+struct Batches {
+    batches: Vec<Vec<RawMessage>>,
+    log: Arc<Mutex<Vec<String>>>,
+}
+
+impl Inbox for Batches {
+    fn fetch_new(&mut self) -> Result<Vec<RawMessage>, crate::mail::inbound::InboundError> {
+        let batch = if self.batches.is_empty() {
+            Vec::new()
+        } else {
+            self.batches.remove(0)
+        };
+        self.log.lock().unwrap().push(format!("fetch {}", batch.len()));
+        Ok(batch)
+    }
+    fn wait(&mut self, _until: Instant) -> Result<(), crate::mail::inbound::InboundError> {
+        Ok(())
+    }
+    fn commit(&mut self, _id: &MessageRef) -> Result<(), crate::mail::inbound::InboundError> {
+        Ok(())
+    }
+    fn reject(
+        &mut self,
+        _id: &MessageRef,
+        _reason: &str,
+    ) -> Result<(), crate::mail::inbound::InboundError> {
+        Ok(())
+    }
+    fn rewind(&mut self) {}
+}
+
+/// An outbox that accepts everything and logs each batch into the same log.
+struct LoggedOutbox(Arc<Mutex<Vec<String>>>);
+
+impl Outbox for LoggedOutbox {
+    fn send_batch(&mut self, mails: &[RenderedMail]) -> Vec<Result<(), SendError>> {
+        self.0.lock().unwrap().push(format!("send {}", mails.len()));
+        mails.iter().map(|_| Ok(())).collect()
+    }
+}
+
+#[test]
+fn replies_go_out_between_batches_not_after_the_inbox_is_empty() {
+    let dir = TempDir::new("interleave");
+    let config = Config::parse(CONFIG, &dir.0).unwrap();
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let raw = |i: usize| RawMessage {
+        id: MessageRef::Maildir {
+            path: PathBuf::from(format!("m{i}")),
+        },
+        bytes: mail(
+            &format!("p{i}@example.test"),
+            Some(&format!("i{i}@x")),
+            "HELP",
+        )
+        .into_bytes(),
+    };
+    let inbox = Batches {
+        batches: vec![vec![raw(1), raw(2)], vec![raw(3), raw(4)]],
+        log: Arc::clone(&log),
+    };
+    let mut d = Daemon::with_transports(
+        config,
+        None,
+        Some(Box::new(inbox)),
+        Some(Box::new(LoggedOutbox(Arc::clone(&log)))),
+    )
+    .unwrap();
+    let r = d.process_once(t0()).unwrap();
+    assert_eq!((r.applied, r.sent), (4, 4), "{r:?}");
+    assert_eq!(
+        *log.lock().unwrap(),
+        ["fetch 2", "send 2", "fetch 2", "send 2", "fetch 0"],
+        "one pass still reads everything, sending after each batch"
+    );
+}
