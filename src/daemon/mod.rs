@@ -40,7 +40,7 @@ use crate::judge::{Handled, Judge};
 use crate::mail::inbound::imap::ImapCursor;
 use crate::mail::{
     AutoSubmitted, Envelope, Inbox, MessageRef, Outbox, OutgoingMail, ParseLimits, RateLimiter,
-    RawMessage, render, silence_reason,
+    RawMessage, RenderedMail, render, silence_reason,
 };
 use crate::store::{QueuedMail, Store};
 
@@ -82,7 +82,12 @@ pub struct Daemon {
     judge: Judge,
     config: Config,
     inbox: Box<dyn Inbox>,
-    outbox: Box<dyn Outbox>,
+    /// The outbox, on its own thread.
+    sender: SendWorker,
+    /// The ids of the batch the sender thread is delivering.
+    in_flight: Option<Vec<i64>>,
+    /// Replies the rate limiter held back in this pass (counted once each).
+    held: std::collections::HashSet<i64>,
     limits: ParseLimits,
     limiter: RateLimiter,
     /// Whether the limiter has read back the replies sent before this process started.
@@ -92,6 +97,82 @@ pub struct Daemon {
     send_not_before: Option<Instant>,
     send_backoff: Duration,
     stop: Arc<AtomicBool>,
+}
+
+/// A batch taken off the outbox: the rows' ids and their rendered mail, in order.
+struct Batch {
+    ids: Vec<i64>,
+    rendered: Vec<RenderedMail>,
+    /// The queue may hold more than was looked at.
+    more: bool,
+}
+
+/// The outbox on a thread of its own: [`SendWorker::start`] hands a batch over and returns,
+/// [`SendWorker::finish`] waits for its results. One batch at a time.
+struct SendWorker {
+    jobs: Option<std::sync::mpsc::Sender<Vec<RenderedMail>>>,
+    results: std::sync::mpsc::Receiver<Vec<Result<(), crate::mail::SendError>>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl SendWorker {
+    fn new(mut outbox: Box<dyn Outbox>) -> SendWorker {
+        let (jobs, job_rx) = std::sync::mpsc::channel::<Vec<RenderedMail>>();
+        let (result_tx, results) = std::sync::mpsc::channel();
+        let thread = std::thread::Builder::new()
+            .name("outbox".into())
+            .spawn(move || {
+                for batch in job_rx {
+                    if result_tx.send(outbox.send_batch(&batch)).is_err() {
+                        break;
+                    }
+                }
+            })
+            .ok();
+        if thread.is_none() {
+            error!("cannot start the outbox thread: no mail will be sent");
+        }
+        SendWorker {
+            jobs: Some(jobs),
+            results,
+            thread,
+        }
+    }
+
+    fn start(&mut self, batch: Vec<RenderedMail>) {
+        // A send error means the thread is gone; `finish` reports every mail deferred.
+        if let Some(jobs) = &self.jobs {
+            let _ = jobs.send(batch);
+        }
+    }
+
+    /// The results of the batch handed over last (`n` mails). If the thread is gone, every
+    /// mail failed for now: it stays queued.
+    fn finish(&mut self, n: usize) -> Vec<Result<(), crate::mail::SendError>> {
+        match self.results.recv() {
+            Ok(r) if r.len() == n => r,
+            _ => {
+                error!("the outbox thread is gone; the mail stays queued");
+                (0..n)
+                    .map(|_| {
+                        Err(crate::mail::SendError::Temporary {
+                            message_id: String::new(),
+                            reason: "the outbox thread is gone".into(),
+                        })
+                    })
+                    .collect()
+            }
+        }
+    }
+}
+
+impl Drop for SendWorker {
+    fn drop(&mut self) {
+        self.jobs = None;
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
 }
 
 /// Eight bytes from the OS for the judge's seed.
@@ -172,7 +253,9 @@ impl Daemon {
             .unwrap_or_else(|| "localhost".into());
         Ok(Daemon {
             inbox: inbox.unwrap_or_else(|| config.inbox(cursor)),
-            outbox: outbox.unwrap_or_else(|| config.outbox()),
+            sender: SendWorker::new(outbox.unwrap_or_else(|| config.outbox())),
+            in_flight: None,
+            held: std::collections::HashSet::new(),
             limits: config.parse_limits(),
             limiter: RateLimiter::new(
                 config.daemon.reply_rate_limit,
@@ -205,29 +288,36 @@ impl Daemon {
     /// One pass: all new mail, the clock, the outbox.
     pub fn process_once(&mut self, now: DateTime<Utc>) -> anyhow::Result<PassReport> {
         let mut report = PassReport::default();
+        self.held.clear();
+        let result = self.pass(now, &mut report);
+        // Whatever happened, the batch the sender thread took is recorded before returning
+        // (a stop or an error must not leave sent mail unmarked, to be sent again).
+        let collected = self.collect_sent(now, &mut report);
+        result.and(collected).map(|()| report)
+    }
+
+    fn pass(&mut self, now: DateTime<Utc>, report: &mut PassReport) -> anyhow::Result<()> {
         // Whatever was handed out but not committed last time is fetched again.
         self.inbox.rewind();
-        // One fetched batch at a time, each followed by the clock and the outbox: under a
-        // steady stream of mail, replies go out while more mail is read, instead of after
-        // the inbox is empty.
-        let mut first = true;
+        // One fetched batch at a time. After each, the clock, and the outbox on the sender
+        // thread: under a steady stream of mail the replies to one batch go out while the
+        // next is read, instead of after the inbox is empty.
         loop {
             let fetched = report.fetched;
-            let more = self.read_batch(now, &mut report)?;
+            let more = self.read_batch(now, report)?;
             if self.stopping() {
-                return Ok(report);
+                return Ok(());
             }
-            // The clock and the outbox once per pass, and again after each batch read.
-            if first || report.fetched > fetched {
+            if report.fetched > fetched {
                 report.ticked += self.judge.tick(now).context("while ticking the clock")?;
-                self.drain_outbox(now, &mut report)?;
+                self.start_sending(now, report)?;
             }
-            first = false;
             if !more || self.stopping() {
                 break;
             }
         }
-        Ok(report)
+        report.ticked += self.judge.tick(now).context("while ticking the clock")?;
+        self.drain_outbox(now, report)
     }
 
     /// Reads and handles one fetched batch of new mail, files it, and stores the cursor.
@@ -392,119 +482,186 @@ impl Daemon {
         }
     }
 
-    fn drain_outbox(&mut self, now: DateTime<Utc>, report: &mut PassReport) -> anyhow::Result<()> {
-        if self.send_not_before.is_some_and(|t| Instant::now() < t) {
+    /// Reads the replies sent in the rate limiter's window back from the outbox, once per
+    /// process: a loop that kills or restarts the judge cannot reset the limit.
+    fn load_limiter(&mut self, now: DateTime<Utc>) -> anyhow::Result<()> {
+        if self.limiter_loaded {
             return Ok(());
         }
+        let window =
+            chrono::Duration::from_std(self.limiter.window()).unwrap_or(chrono::Duration::MAX);
+        let since = now
+            .checked_sub_signed(window)
+            .unwrap_or(DateTime::<Utc>::MIN_UTC);
+        for (to, at) in self
+            .judge
+            .replies_sent_since(since)
+            .context("while reading the replies sent recently")?
+        {
+            self.limiter.record(&to, system_time(at));
+        }
+        self.limiter_loaded = true;
+        Ok(())
+    }
+
+    /// Takes the next batch off the outbox: rate-limited replies are skipped (they stay
+    /// queued), each attempt is counted before it is made, mail over the attempt bound or
+    /// that cannot be rendered is given up. `None` when nothing can be sent now.
+    fn next_batch(
+        &mut self,
+        now: DateTime<Utc>,
+        report: &mut PassReport,
+    ) -> anyhow::Result<Option<Batch>> {
+        if self.send_not_before.is_some_and(|t| Instant::now() < t) {
+            return Ok(None);
+        }
+        self.load_limiter(now)?;
         let batch_size = self.config.daemon.send_batch;
         let max_attempts = self.config.daemon.max_send_attempts;
         let date = system_time(now);
-        if !self.limiter_loaded {
-            // The replies of the last window count after a restart too: a loop that kills
-            // the judge cannot reset the limit.
-            let window =
-                chrono::Duration::from_std(self.limiter.window()).unwrap_or(chrono::Duration::MAX);
-            let since = now
-                .checked_sub_signed(window)
-                .unwrap_or(DateTime::<Utc>::MIN_UTC);
-            for (to, at) in self
-                .judge
-                .replies_sent_since(since)
-                .context("while reading the replies sent recently")?
-            {
-                self.limiter.record(&to, system_time(at));
-            }
-            self.limiter_loaded = true;
-        }
         self.limiter.prune(date);
+        // Read past rate-limited replies so they cannot block the queue's head.
+        let queued = self
+            .judge
+            .queued_mail(batch_size.saturating_mul(4))
+            .context("while reading the outbox")?;
+        let full = queued.len() >= batch_size.saturating_mul(4);
+        let mut ids = Vec::new();
+        let mut rendered = Vec::new();
+        for m in &queued {
+            if rendered.len() >= batch_size {
+                break;
+            }
+            if m.kind == "replied" && !self.limiter.allow(&m.recipient, date) {
+                debug!(id = m.id, to = %m.recipient, "reply held back by the rate limiter");
+                if self.held.insert(m.id) {
+                    report.rate_limited += 1;
+                }
+                continue;
+            }
+            let attempts = self
+                .judge
+                .bump_attempts(m.id)
+                .context("while counting a send attempt")?;
+            if attempts > max_attempts {
+                let reason = format!("not delivered after {max_attempts} attempts");
+                warn!(id = m.id, to = %m.recipient, "{reason}");
+                self.judge
+                    .mark_failed(m.id, &reason, now)
+                    .context("while giving up a mail")?;
+                report.given_up += 1;
+                continue;
+            }
+            match render(&self.outgoing(m), date) {
+                Ok(r) => {
+                    ids.push(m.id);
+                    rendered.push(r);
+                }
+                Err(e) => {
+                    warn!(id = m.id, to = %m.recipient, error = %e, "mail cannot be rendered");
+                    self.judge
+                        .mark_failed(m.id, &e.to_string(), now)
+                        .context("while giving up a mail")?;
+                    report.given_up += 1;
+                }
+            }
+        }
+        if rendered.is_empty() {
+            return Ok(None);
+        }
+        let more = rendered.len() >= batch_size || full;
+        Ok(Some(Batch {
+            ids,
+            rendered,
+            more,
+        }))
+    }
+
+    /// Records what the server said about each mail of a batch: sent, deferred (back-off
+    /// before the next try) or refused for good. True when nothing failed for now.
+    fn record_results(
+        &mut self,
+        ids: &[i64],
+        results: Vec<Result<(), crate::mail::SendError>>,
+        now: DateTime<Utc>,
+        report: &mut PassReport,
+    ) -> anyhow::Result<bool> {
+        let mut temporary = false;
+        for (id, result) in ids.iter().zip(results) {
+            match result {
+                Ok(()) => {
+                    self.judge
+                        .mark_sent(*id, now)
+                        .context("while marking a mail sent")?;
+                    report.sent += 1;
+                }
+                Err(e) if e.is_temporary() => {
+                    temporary = true;
+                    report.deferred += 1;
+                    debug!(id, error = %e, "send failed for now");
+                }
+                Err(e) => {
+                    warn!(id, error = %e, "mail refused for good");
+                    self.judge
+                        .mark_failed(*id, &e.to_string(), now)
+                        .context("while giving up a mail")?;
+                    report.given_up += 1;
+                }
+            }
+        }
+        if temporary {
+            warn!(
+                deferred = report.deferred,
+                retry_in = ?self.send_backoff,
+                "sending failed for now; mail stays queued"
+            );
+            self.send_not_before = Some(Instant::now() + self.send_backoff);
+            self.send_backoff = (self.send_backoff * 2).min(Duration::from_secs(300));
+            return Ok(false);
+        }
+        self.send_backoff = Duration::from_secs(1);
+        self.send_not_before = None;
+        Ok(true)
+    }
+
+    /// Waits for the batch the sender thread is delivering, if any, and records it.
+    fn collect_sent(&mut self, now: DateTime<Utc>, report: &mut PassReport) -> anyhow::Result<()> {
+        if let Some(ids) = self.in_flight.take() {
+            let results = self.sender.finish(ids.len());
+            self.record_results(&ids, results, now, report)?;
+        }
+        Ok(())
+    }
+
+    /// Hands the next outbox batch to the sender thread and returns at once: the server
+    /// takes the mail while the next inbox batch is read. The batch is recorded by the
+    /// next [`Daemon::collect_sent`].
+    fn start_sending(&mut self, now: DateTime<Utc>, report: &mut PassReport) -> anyhow::Result<()> {
+        self.collect_sent(now, report)?;
+        if self.stopping() {
+            return Ok(());
+        }
+        if let Some(batch) = self.next_batch(now, report)? {
+            self.sender.start(batch.rendered);
+            self.in_flight = Some(batch.ids);
+        }
+        Ok(())
+    }
+
+    /// Sends until the outbox is empty, a temporary failure calls for a back-off, or the
+    /// daemon is stopping.
+    fn drain_outbox(&mut self, now: DateTime<Utc>, report: &mut PassReport) -> anyhow::Result<()> {
+        self.collect_sent(now, report)?;
         loop {
             if self.stopping() {
                 return Ok(());
             }
-            // Read past rate-limited replies so they cannot block the queue's head.
-            let queued = self
-                .judge
-                .queued_mail(batch_size.saturating_mul(4))
-                .context("while reading the outbox")?;
-            let full = queued.len() >= batch_size.saturating_mul(4);
-            let mut ids = Vec::new();
-            let mut rendered = Vec::new();
-            for m in &queued {
-                if rendered.len() >= batch_size {
-                    break;
-                }
-                if m.kind == "replied" && !self.limiter.allow(&m.recipient, date) {
-                    debug!(id = m.id, to = %m.recipient, "reply held back by the rate limiter");
-                    report.rate_limited += 1;
-                    continue;
-                }
-                let attempts = self
-                    .judge
-                    .bump_attempts(m.id)
-                    .context("while counting a send attempt")?;
-                if attempts > max_attempts {
-                    let reason = format!("not delivered after {max_attempts} attempts");
-                    warn!(id = m.id, to = %m.recipient, "{reason}");
-                    self.judge
-                        .mark_failed(m.id, &reason, now)
-                        .context("while giving up a mail")?;
-                    report.given_up += 1;
-                    continue;
-                }
-                match render(&self.outgoing(m), date) {
-                    Ok(r) => {
-                        ids.push(m.id);
-                        rendered.push(r);
-                    }
-                    Err(e) => {
-                        warn!(id = m.id, to = %m.recipient, error = %e, "mail cannot be rendered");
-                        self.judge
-                            .mark_failed(m.id, &e.to_string(), now)
-                            .context("while giving up a mail")?;
-                        report.given_up += 1;
-                    }
-                }
-            }
-            if rendered.is_empty() {
+            let Some(batch) = self.next_batch(now, report)? else {
                 return Ok(());
-            }
-            let results = self.outbox.send_batch(&rendered);
-            let mut temporary = false;
-            for (id, result) in ids.iter().zip(results) {
-                match result {
-                    Ok(()) => {
-                        self.judge
-                            .mark_sent(*id, now)
-                            .context("while marking a mail sent")?;
-                        report.sent += 1;
-                    }
-                    Err(e) if e.is_temporary() => {
-                        temporary = true;
-                        report.deferred += 1;
-                        debug!(id, error = %e, "send failed for now");
-                    }
-                    Err(e) => {
-                        warn!(id, error = %e, "mail refused for good");
-                        self.judge
-                            .mark_failed(*id, &e.to_string(), now)
-                            .context("while giving up a mail")?;
-                        report.given_up += 1;
-                    }
-                }
-            }
-            if temporary {
-                warn!(
-                    deferred = report.deferred,
-                    retry_in = ?self.send_backoff,
-                    "sending failed for now; mail stays queued"
-                );
-                self.send_not_before = Some(Instant::now() + self.send_backoff);
-                self.send_backoff = (self.send_backoff * 2).min(Duration::from_secs(300));
-                return Ok(());
-            }
-            self.send_backoff = Duration::from_secs(1);
-            self.send_not_before = None;
-            if rendered.len() < batch_size && !full {
+            };
+            self.sender.start(batch.rendered);
+            let results = self.sender.finish(batch.ids.len());
+            if !self.record_results(&batch.ids, results, now, report)? || !batch.more {
                 return Ok(());
             }
         }

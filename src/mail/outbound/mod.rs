@@ -194,8 +194,8 @@ impl SendError {
     }
 }
 
-/// A way to deliver rendered mail.
-pub trait Outbox {
+/// A way to deliver rendered mail. `Send`: the daemon delivers on a thread of its own.
+pub trait Outbox: Send {
     /// Delivers a batch, reusing one connection where the transport has one. Returns one
     /// result per mail, in order; a failure of one mail does not stop the others.
     fn send_batch(&mut self, mails: &[RenderedMail]) -> Vec<Result<(), SendError>>;
