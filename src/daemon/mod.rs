@@ -1,6 +1,8 @@
 //! The daemon: wires the mail layer to the judge. One pass ([`Daemon::process_once`]) reads
-//! new mail, hands each message to [`Judge::handle`] (one transaction), files it away in the
-//! mailbox only after that transaction committed, ticks the clock, and drains the outbox;
+//! new mail one fetched batch at a time, hands each message to [`Judge::handle`] (one
+//! transaction), files the batch away in the mailbox only after those transactions
+//! committed, ticks the clock, and gives the outbox's next batch to the sender thread, which
+//! delivers it while the next inbox batch is read; the pass ends by draining the outbox.
 //! [`Daemon::run`] repeats passes until SIGTERM or SIGINT. It never decides a game rule.
 //!
 //! Crash safety, step by step (a SIGKILL may land anywhere):
@@ -11,8 +13,9 @@
 //! - the IMAP cursor is stored in the judge's key/value table after the messages it covers
 //!   are committed, so a restart resumes (a stale cursor only costs a search);
 //! - outgoing mail lives in SQLite; each attempt is counted *before* it is made, and a mail
-//!   is marked sent only after the server accepted it. Killed between the two, it is sent
-//!   again: a duplicate, never a loss.
+//!   is marked sent only after the server accepted it (the sender thread reports back; a
+//!   pass always collects its last batch before it returns, also on a stop or an error).
+//!   Killed between the two, it is sent again: a duplicate, never a loss.
 //!
 //! Mail the guard silences (bounces, auto-replies, lists, the judge's own mail) is committed
 //! without being handled: it is logged and never answered, and its commands are not read.

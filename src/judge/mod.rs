@@ -30,7 +30,7 @@ pub struct JudgeConfig {
     pub seed: u64,
     pub password_cost: PasswordCost,
     /// Remember verified passwords for the process (as keyed MACs,
-    /// [`password::Verified`]), so a player's next mail skips the argon2 verify.
+    /// `password::Verified`), so a player's next mail skips the argon2 verify.
     pub remember_passwords: bool,
     /// Default deadline settings for new games.
     pub deadlines: crate::game::DeadlineSettings,
@@ -102,7 +102,7 @@ pub struct Judge {
     map: &'static Map,
     store: Store,
     config: JudgeConfig,
-    /// Passwords verified by this process (a MAC each; see [`password::Verified`]).
+    /// Passwords verified by this process (a MAC each; see `password::Verified`).
     verified: password::Verified,
 }
 
