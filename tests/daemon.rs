@@ -324,6 +324,30 @@ impl Table {
         }
     }
 
+    /// Reads every mailbox until nothing new has arrived for two seconds (at most a
+    /// minute). Postfix and Dovecot deliver in parallel, so the last bulletin sent may reach
+    /// a mailbox before an earlier one: having the last is not having them all.
+    fn settle(&mut self) {
+        let start = Instant::now();
+        let mut quiet_since = Instant::now();
+        let mut count = usize::MAX;
+        while start.elapsed() < Duration::from_secs(60) {
+            self.master.poll();
+            for p in &mut self.players {
+                p.poll();
+            }
+            let now: usize =
+                self.master.got.len() + self.players.iter().map(|p| p.got.len()).sum::<usize>();
+            if now != count {
+                count = now;
+                quiet_since = Instant::now();
+            } else if quiet_since.elapsed() >= Duration::from_secs(2) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+
     /// Each role's mail: unique by Message-ID, addresses replaced by roles, sorted; and the
     /// number of duplicates.
     fn received(&mut self) -> (Received, usize) {
@@ -412,11 +436,7 @@ fn play_with_process(tag: &str, kill_seed: Option<u64>) -> (Received, usize, Str
     // A last clean pass: whatever a kill left queued goes out.
     runner.rng = None;
     runner.pass(table.now());
-    std::thread::sleep(Duration::from_millis(500));
-    table.master.poll();
-    for p in &mut table.players {
-        p.poll();
-    }
+    table.settle();
     let (mail, duplicates) = table.received();
     let state = table.normalised(&dump_state(&config));
     eprintln!(
@@ -575,6 +595,7 @@ fn the_live_daemon_survives_a_server_restart_and_a_kill_and_stops_on_sigterm() {
     });
     assert!(killed);
     assert!(restarted);
+    table.settle();
     let (mail, _dups) = table.received();
     for i in 1..=7 {
         let n = mail[&format!("PLAYER{i}")]

@@ -178,8 +178,30 @@ pub struct ImapInbox {
     committed: Option<ImapCursor>,
     /// Last UID handed out on the current connection.
     handed: u32,
+    /// A UID the search found but the fetch did not return, and how many times in a row.
+    missing: Option<(u32, u32)>,
     backoff: Duration,
     next_attempt: Option<Instant>,
+}
+
+/// Fetches in a row that may miss a searched message before it is skipped.
+const MISSING_ATTEMPTS: u32 = 3;
+
+/// Of the UIDs a search found (ascending) and those the fetch returned (ascending): the last
+/// UID of the leading run that came back in full, and the first UID missing. Only that run
+/// is handed out: a fetch cut short (a connection lost mid-response) must not let a later
+/// message be committed past an earlier one, which the committed cursor would then skip
+/// for good.
+fn leading_run(searched: &[u32], returned: &[u32]) -> (Option<u32>, Option<u32>) {
+    let mut upto = None;
+    for &u in searched {
+        if returned.binary_search(&u).is_ok() {
+            upto = Some(u);
+        } else {
+            return (upto, Some(u));
+        }
+    }
+    (upto, None)
 }
 
 impl std::fmt::Debug for ImapInbox {
@@ -220,6 +242,7 @@ impl ImapInbox {
             config,
             conn: None,
             handed: 0,
+            missing: None,
             backoff,
             next_attempt: None,
         }
@@ -608,14 +631,42 @@ impl Inbox for ImapInbox {
                 })
             })
             .collect();
-        out.sort_by_key(|m| match m.id {
+        let uid_of = |m: &RawMessage| match m.id {
             MessageRef::Imap { uid, .. } => uid,
             MessageRef::Maildir { .. } => 0,
-        });
-        // Skip past everything searched, even if it vanished before the FETCH.
-        if let Some(max) = uids.last() {
-            self.handed = self.handed.max(*max);
+        };
+        out.sort_by_key(uid_of);
+        out.dedup_by_key(|m| uid_of(m));
+        let returned: Vec<u32> = out.iter().map(uid_of).collect();
+        let (upto, missing) = leading_run(&uids, &returned);
+        if let Some(m) = missing {
+            let times = match self.missing {
+                Some((uid, n)) if uid == m => n + 1,
+                _ => 1,
+            };
+            if upto.is_none() && times >= MISSING_ATTEMPTS {
+                // Expunged by another client, or a server that will not return it: go on
+                // past it (it stays in the mailbox for the operator).
+                warn!(
+                    uid = m,
+                    times, "a message the search found is never fetched; skipped"
+                );
+                self.handed = self.handed.max(m);
+                self.missing = None;
+            } else {
+                debug!(
+                    uid = m,
+                    times, "a searched message did not come back; it is fetched again"
+                );
+                self.missing = Some((m, times));
+            }
+        } else {
+            self.missing = None;
         }
+        if let Some(u) = upto {
+            self.handed = self.handed.max(u);
+        }
+        out.retain(|m| upto.is_some_and(|u| uid_of(m) <= u));
         debug!(count = out.len(), handed = self.handed, "fetched");
         Ok(out)
     }
@@ -721,6 +772,16 @@ impl Inbox for ImapInbox {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_the_leading_run_of_a_fetch_is_handed_out() {
+        assert_eq!(leading_run(&[], &[]), (None, None));
+        assert_eq!(leading_run(&[3, 5, 9], &[3, 5, 9]), (Some(9), None));
+        // 5 did not come back: 3 goes out, 5 and 9 are fetched again.
+        assert_eq!(leading_run(&[3, 5, 9], &[3, 9]), (Some(3), Some(5)));
+        assert_eq!(leading_run(&[3, 5, 9], &[5, 9]), (None, Some(3)));
+        assert_eq!(leading_run(&[3, 5], &[]), (None, Some(3)));
+    }
 
     #[test]
     fn plain_is_refused_off_loopback() {
