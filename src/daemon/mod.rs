@@ -149,23 +149,23 @@ impl SendWorker {
         }
     }
 
-    /// The results of the batch handed over last (`n` mails). If the thread is gone, every
-    /// mail failed for now: it stays queued.
+    /// The results of the batch handed over last (`n` mails). If the thread is gone (or
+    /// breaks the one-result-per-mail contract), every mail failed for now: it stays queued.
     fn finish(&mut self, n: usize) -> Vec<Result<(), crate::mail::SendError>> {
-        match self.results.recv() {
-            Ok(r) if r.len() == n => r,
-            _ => {
-                error!("the outbox thread is gone; the mail stays queued");
-                (0..n)
-                    .map(|_| {
-                        Err(crate::mail::SendError::Temporary {
-                            message_id: String::new(),
-                            reason: "the outbox thread is gone".into(),
-                        })
-                    })
-                    .collect()
-            }
-        }
+        let why = match self.results.recv() {
+            Ok(r) if r.len() == n => return r,
+            Ok(r) => format!("the outbox answered {} results for {n} mails", r.len()),
+            Err(_) => "the outbox thread is gone".to_string(),
+        };
+        error!(reason = %why, "the mail stays queued");
+        (0..n)
+            .map(|_| {
+                Err(crate::mail::SendError::Temporary {
+                    message_id: String::new(),
+                    reason: why.clone(),
+                })
+            })
+            .collect()
     }
 }
 
@@ -180,12 +180,7 @@ impl Drop for SendWorker {
 
 /// Eight bytes from the OS for the judge's seed.
 pub fn os_seed() -> anyhow::Result<u64> {
-    use std::io::Read;
-    let mut bytes = [0u8; 8];
-    std::fs::File::open("/dev/urandom")
-        .and_then(|mut f| f.read_exact(&mut bytes))
-        .context("while reading a seed from /dev/urandom")?;
-    Ok(u64::from_le_bytes(bytes))
+    getrandom::u64().map_err(|e| anyhow::anyhow!("no randomness from the OS for a seed: {e}"))
 }
 
 fn read_cursor(s: &str) -> Option<ImapCursor> {

@@ -132,7 +132,7 @@ impl Judge {
         let config = &self.config;
         let verified = &mut self.verified;
         self.store.transaction(|tx| {
-            if !tx.record_message(&msg.key, now, &msg.from)? {
+            if !tx.record_message(&msg.key, now, &msg.from, None)? {
                 tracing::info!(key = %msg.key, from = %msg.from, "duplicate message ignored");
                 return Ok(Handled::Duplicate);
             }
@@ -261,7 +261,7 @@ impl Judge {
     ) -> Result<bool, JudgeError> {
         Ok(self
             .store
-            .transaction(|tx| tx.record_unhandled(&msg.key, now, &msg.from, outcome))?)
+            .transaction(|tx| tx.record_message(&msg.key, now, &msg.from, Some(outcome)))?)
     }
 
     /// Recipients and times of the replies sent at or after `since` (the daemon's rate

@@ -92,13 +92,10 @@ impl Verified {
         }
     }
 
-    /// A cache keyed from `/dev/urandom`, or a disabled one if that cannot be read.
+    /// A cache keyed with the OS's randomness, or a disabled one if there is none.
     pub fn from_os() -> Self {
-        use std::io::Read;
         let mut key = [0u8; 32];
-        let ok = std::fs::File::open("/dev/urandom")
-            .and_then(|mut f| f.read_exact(&mut key))
-            .is_ok();
+        let ok = getrandom::fill(&mut key).is_ok();
         if !ok {
             tracing::warn!("no OS randomness: every password check pays the full argon2 cost");
         }

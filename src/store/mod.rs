@@ -144,27 +144,13 @@ impl Store {
 
 impl Tx<'_> {
     /// Records a message key; false if it was already there (a duplicate: do nothing).
+    /// `outcome` says why a message was not handled (`silenced: bounce`); `None`: handled.
     pub fn record_message(
         &self,
         key: &str,
         at: DateTime<Utc>,
         sender: &str,
-    ) -> Result<bool, StoreError> {
-        let n = self.tx.execute(
-            "INSERT OR IGNORE INTO messages (key, received_at, sender) VALUES (?1, ?2, ?3)",
-            params![key, ts(at), sender],
-        )?;
-        Ok(n == 1)
-    }
-
-    /// Records the key of a message the judge did not handle, with why (a silenced bounce or
-    /// auto-reply); false if the key was already there.
-    pub fn record_unhandled(
-        &self,
-        key: &str,
-        at: DateTime<Utc>,
-        sender: &str,
-        outcome: &str,
+        outcome: Option<&str>,
     ) -> Result<bool, StoreError> {
         let n = self.tx.execute(
             "INSERT OR IGNORE INTO messages (key, received_at, sender, outcome) \

@@ -20,6 +20,13 @@ fn reply(to: &str) -> NewMail {
     }
 }
 
+/// A fresh in-memory store after `f` ran in one transaction (which must succeed).
+fn store_after(f: impl FnOnce(&Tx<'_>) -> Result<(), StoreError>) -> Store {
+    let mut store = Store::open_in_memory().unwrap();
+    store.transaction(f).unwrap();
+    store
+}
+
 fn temp_db(tag: &str) -> std::path::PathBuf {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -52,7 +59,7 @@ fn a_version_1_database_is_brought_up_to_date_and_keeps_its_rows() {
         .unwrap();
     assert_eq!(version, migrations::LATEST);
     let again = store
-        .transaction(|tx| tx.record_message("k1", t(13, 0), "a@x"))
+        .transaction(|tx| tx.record_message("k1", t(13, 0), "a@x", None))
         .unwrap();
     assert!(!again, "the old key is still known");
     drop(store);
@@ -79,24 +86,21 @@ fn a_database_from_a_newer_judge_is_refused() {
 
 #[test]
 fn a_message_key_is_recorded_once_whether_handled_or_silenced() {
-    let mut store = Store::open_in_memory().unwrap();
-    store
-        .transaction(|tx| {
-            assert!(tx.record_message("a", t(12, 0), "p@x")?);
-            assert!(!tx.record_message("a", t(12, 1), "p@x")?);
-            assert!(!tx.record_unhandled("a", t(12, 1), "p@x", "silenced: bounce")?);
-            assert!(tx.record_unhandled("b", t(12, 2), "MAILER-DAEMON@x", "silenced: bounce")?);
-            assert!(!tx.record_message("b", t(12, 3), "MAILER-DAEMON@x")?);
-            Ok::<(), StoreError>(())
-        })
-        .unwrap();
+    store_after(|tx| {
+        assert!(tx.record_message("a", t(12, 0), "p@x", None)?);
+        assert!(!tx.record_message("a", t(12, 1), "p@x", None)?);
+        assert!(!tx.record_message("a", t(12, 1), "p@x", Some("silenced: bounce"))?);
+        assert!(tx.record_message("b", t(12, 2), "MAILER-DAEMON@x", Some("silenced: bounce"))?);
+        assert!(!tx.record_message("b", t(12, 3), "MAILER-DAEMON@x", None)?);
+        Ok(())
+    });
 }
 
 #[test]
 fn an_error_rolls_the_whole_transaction_back() {
     let mut store = Store::open_in_memory().unwrap();
     let r: Result<(), StoreError> = store.transaction(|tx| {
-        tx.record_message("gone", t(12, 0), "p@x")?;
+        tx.record_message("gone", t(12, 0), "p@x", None)?;
         tx.queue_mail(&reply("p@x"), t(12, 0))?;
         Err(StoreError::Corrupt {
             game: "g".into(),
@@ -107,7 +111,7 @@ fn an_error_rolls_the_whole_transaction_back() {
     store
         .transaction(|tx| {
             assert!(tx.queued_mail(10)?.is_empty());
-            assert!(tx.record_message("gone", t(12, 0), "p@x")?);
+            assert!(tx.record_message("gone", t(12, 0), "p@x", None)?);
             Ok::<(), StoreError>(())
         })
         .unwrap();
@@ -115,52 +119,46 @@ fn an_error_rolls_the_whole_transaction_back() {
 
 #[test]
 fn the_outbox_goes_in_order_and_remembers_what_was_sent() {
-    let mut store = Store::open_in_memory().unwrap();
-    store
-        .transaction(|tx| {
-            let a = tx.queue_mail(&reply("a@x"), t(12, 0))?;
-            let b = tx.queue_mail(&reply("b@x"), t(12, 0))?;
-            let mut bulletin = reply("a@x");
-            bulletin.kind = "generated";
-            let c = tx.queue_mail(&bulletin, t(12, 0))?;
-            let ids: Vec<i64> = tx.queued_mail(10)?.iter().map(|m| m.id).collect();
-            assert_eq!(ids, [a, b, c]);
-            assert_eq!(tx.bump_attempts(a)?, 1);
-            assert_eq!(tx.bump_attempts(a)?, 2);
-            tx.mark_sent(a, t(12, 5))?;
-            tx.mark_sent(c, t(12, 6))?;
-            tx.mark_failed(b, "550 no such user")?;
-            assert!(tx.queued_mail(10)?.is_empty());
-            // Only replies count for the rate limiter, and only from `since` on.
-            assert_eq!(
-                tx.replies_sent_since(t(12, 0))?,
-                vec![("a@x".to_string(), t(12, 5))]
-            );
-            assert!(tx.replies_sent_since(t(12, 6))?.is_empty());
-            assert_eq!(tx.all_mail()?.len(), 3);
-            Ok::<(), StoreError>(())
-        })
-        .unwrap();
+    store_after(|tx| {
+        let a = tx.queue_mail(&reply("a@x"), t(12, 0))?;
+        let b = tx.queue_mail(&reply("b@x"), t(12, 0))?;
+        let mut bulletin = reply("a@x");
+        bulletin.kind = "generated";
+        let c = tx.queue_mail(&bulletin, t(12, 0))?;
+        let ids: Vec<i64> = tx.queued_mail(10)?.iter().map(|m| m.id).collect();
+        assert_eq!(ids, [a, b, c]);
+        assert_eq!(tx.bump_attempts(a)?, 1);
+        assert_eq!(tx.bump_attempts(a)?, 2);
+        tx.mark_sent(a, t(12, 5))?;
+        tx.mark_sent(c, t(12, 6))?;
+        tx.mark_failed(b, "550 no such user")?;
+        assert!(tx.queued_mail(10)?.is_empty());
+        // Only replies count for the rate limiter, and only from `since` on.
+        assert_eq!(
+            tx.replies_sent_since(t(12, 0))?,
+            vec![("a@x".to_string(), t(12, 5))]
+        );
+        assert!(tx.replies_sent_since(t(12, 6))?.is_empty());
+        assert_eq!(tx.all_mail()?.len(), 3);
+        Ok(())
+    });
 }
 
 #[test]
 fn values_counters_and_history() {
-    let mut store = Store::open_in_memory().unwrap();
-    store
-        .transaction(|tx| {
-            assert_eq!(tx.get_value("k")?, None);
-            tx.set_value("k", "1")?;
-            tx.set_value("k", "2")?;
-            assert_eq!(tx.get_value("k")?.as_deref(), Some("2"));
-            assert_eq!(tx.next_counter("n")?, 1);
-            assert_eq!(tx.next_counter("n")?, 2);
-            tx.add_history("g", t(12, 0), "S1901M", "first", "a")?;
-            tx.add_history("h", t(12, 0), "S1901M", "other game", "b")?;
-            tx.add_history("g", t(12, 1), "F1901M", "second", "c")?;
-            let subjects: Vec<String> = tx.history("g")?.into_iter().map(|e| e.subject).collect();
-            assert_eq!(subjects, ["first", "second"]);
-            Ok::<(), StoreError>(())
-        })
-        .unwrap();
+    let store = store_after(|tx| {
+        assert_eq!(tx.get_value("k")?, None);
+        tx.set_value("k", "1")?;
+        tx.set_value("k", "2")?;
+        assert_eq!(tx.get_value("k")?.as_deref(), Some("2"));
+        assert_eq!(tx.next_counter("n")?, 1);
+        assert_eq!(tx.next_counter("n")?, 2);
+        tx.add_history("g", t(12, 0), "S1901M", "first", "a")?;
+        tx.add_history("h", t(12, 0), "S1901M", "other game", "b")?;
+        tx.add_history("g", t(12, 1), "F1901M", "second", "c")?;
+        let subjects: Vec<String> = tx.history("g")?.into_iter().map(|e| e.subject).collect();
+        assert_eq!(subjects, ["first", "second"]);
+        Ok(())
+    });
     assert_eq!(store.integrity_check().unwrap(), "ok");
 }

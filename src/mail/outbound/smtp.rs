@@ -46,7 +46,9 @@ pub struct SmtpConfig {
 }
 
 /// Default of [`SmtpConfig::connections`]: the best of 1, 4, 8 and 16 on the test servers
-/// (115, 122, 172 and 145 msgs/s, one run each on a shared 2-core machine).
+/// (115, 122, 172 and 145 msgs/s, one run each on a shared 2-core machine, measured before
+/// the daemon sent on its own thread and while `bench-mail` still sent wrong passwords:
+/// relative figures only).
 pub const DEFAULT_CONNECTIONS: usize = 8;
 
 /// Fewest mails worth a connection of their own: a TLS handshake and AUTH cost about as much
