@@ -137,6 +137,7 @@ impl Table {
             PhaseKind::Movement => sim::movement_orders(self.map, &pos, rng),
             PhaseKind::Retreat => sim::retreat_orders(&pos, rng),
             PhaseKind::Adjustment => sim::adjustment_orders(self.map, &Standard, &pos, rng),
+            PhaseKind::Alliance | PhaseKind::Jury | PhaseKind::Conference => Vec::new(),
         };
         let mut by_power: BTreeMap<Power, Vec<String>> = BTreeMap::new();
         for o in &orders {

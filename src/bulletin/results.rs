@@ -64,8 +64,8 @@ use std::fmt::Write as _;
 
 use crate::map::{Location, Map, Power};
 use crate::rules::{
-    DislodgedUnit, Failure, Order, OrderResult, Owner, PhaseKind, PhaseOutcome, Position, Season,
-    Unit, UnitKind, UnitSpec,
+    DislodgedUnit, Failure, Order, OrderResult, Owner, Phase, PhaseKind, PhaseOutcome, Position,
+    Season, Unit, UnitKind, UnitSpec,
 };
 
 /// Lines are wrapped between words to stay within this many columns.
@@ -113,16 +113,7 @@ pub fn render_results(
     }
     b.blank();
     let phase = before.phase;
-    let title = match phase.kind {
-        PhaseKind::Movement => "Movement results",
-        PhaseKind::Retreat => "Retreat orders",
-        PhaseKind::Adjustment => "Adjustment orders",
-    };
-    b.line(&format!(
-        "{title} for {} of {}.",
-        phase.season_name(),
-        phase.year
-    ));
+    b.line(&phase_title(phase));
 
     order_lines(&mut b, map, before, outcome);
 
@@ -142,21 +133,43 @@ pub fn render_results(
     }
 
     b.blank();
-    let kind = match next.phase.kind {
-        PhaseKind::Movement => "Movement",
-        PhaseKind::Retreat => "Retreats",
-        PhaseKind::Adjustment => "Adjustments",
-    };
     b.line(&format!(
-        "The next phase of '{}' will be {kind} for {} of {}.",
+        "The next phase of '{}' will be {}.",
         header.game,
-        next.phase.season_name(),
-        next.phase.year
+        phase_words(next.phase)
     ));
     if let Some(deadline) = &header.next_deadline {
         b.line(&format!("The deadline for orders will be {deadline}."));
     }
     b.text
+}
+
+/// The first line of a phase's results: `Movement results for Spring of 1901.`
+fn phase_title(phase: Phase) -> String {
+    let title = match phase.kind {
+        PhaseKind::Movement => "Movement results",
+        PhaseKind::Retreat => "Retreat orders",
+        PhaseKind::Adjustment => "Adjustment orders",
+        PhaseKind::Alliance | PhaseKind::Conference | PhaseKind::Jury => "Results",
+    };
+    match phase.kind {
+        PhaseKind::Alliance | PhaseKind::Conference | PhaseKind::Jury => {
+            format!("{title} of the {}.", phase_words(phase))
+        }
+        _ => format!("{title} for {} of {}.", phase.season_name(), phase.year),
+    }
+}
+
+/// A phase in njudge's words: `Movement for Spring of 1901`, `Adjustments for Winter of
+/// 1901`; a phase a rule set adds: `Alliance phase of 1901`, `Jury phase of Winter 1910`,
+/// `Conference phase of 1904`.
+pub fn phase_words(phase: Phase) -> String {
+    match phase.kind {
+        PhaseKind::Alliance => format!("Alliance phase of {}", phase.year),
+        PhaseKind::Conference => format!("Conference phase of {}", phase.year),
+        PhaseKind::Jury => format!("Jury phase of Winter {}", phase.year),
+        k => format!("{} for {} of {}", k.name(), phase.season_name(), phase.year),
+    }
 }
 
 /// The bulletin text being built, one line at a time.
@@ -511,6 +524,7 @@ mod tests {
             given: true,
             failure,
             dislodged,
+            note: None,
         };
         assert_eq!(marker(&r(None, false)), "");
         assert_eq!(

@@ -189,11 +189,11 @@ fn s1902m() -> Position {
     );
     // A neutral unit (variants place them): it takes no orders and always holds.
     let swe = map().find_province("swe").expect("swe");
-    pos.units.push(Unit {
-        owner: Owner::Neutral,
-        kind: UnitKind::Army,
-        location: Location::province(swe),
-    });
+    pos.units.push(Unit::new(
+        Owner::Neutral,
+        UnitKind::Army,
+        Location::province(swe),
+    ));
     pos.sort_units();
     pos
 }

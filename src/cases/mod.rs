@@ -126,11 +126,8 @@ fn replay_movement(
             )));
         };
         if pos.unit_in(spec.province()).is_none() {
-            pos.units.push(Unit {
-                owner: Owner::Power(r.order.power),
-                kind,
-                location: spec.location,
-            });
+            pos.units
+                .push(Unit::new(Owner::Power(r.order.power), kind, spec.location));
         }
         orders.push(r.order);
     }
@@ -206,6 +203,7 @@ fn setup(map: &Map, rules: &dyn Rules, case: &Case) -> Result<Position, RunError
         pos.dislodged.push(rules::DislodgedUnit {
             unit: *u,
             attacker_from: u.location.province,
+            attacker: rules::UnitId::NONE,
             retreat_options: options,
         });
     }

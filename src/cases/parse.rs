@@ -322,11 +322,7 @@ fn parse_unit(map: &Map, line: usize, power: Owner, text: &str) -> Result<Unit, 
         UnitKind::Army => Location::province(spec.province()),
         UnitKind::Fleet => spec.location,
     };
-    Ok(Unit {
-        owner: power,
-        kind,
-        location,
-    })
+    Ok(Unit::new(power, kind, location))
 }
 
 fn parse_owners(map: &Map, line: usize, text: &str) -> Result<Vec<(Power, ProvinceId)>, CaseError> {

@@ -175,17 +175,17 @@ fn phase() -> impl Strategy<Value = Phase> {
     (
         1901u16..2100,
         prop_oneof![
-            Just(Season::Spring),
-            Just(Season::Fall),
-            Just(Season::Winter)
-        ],
-        prop_oneof![
-            Just(PhaseKind::Movement),
-            Just(PhaseKind::Retreat),
-            Just(PhaseKind::Adjustment)
+            Just((Season::Spring, PhaseKind::Movement)),
+            Just((Season::Spring, PhaseKind::Retreat)),
+            Just((Season::Fall, PhaseKind::Movement)),
+            Just((Season::Fall, PhaseKind::Retreat)),
+            Just((Season::Winter, PhaseKind::Adjustment)),
+            Just((Season::Spring, PhaseKind::Alliance)),
+            Just((Season::Winter, PhaseKind::Jury)),
+            Just((Season::Winter, PhaseKind::Conference)),
         ],
     )
-        .prop_map(|(y, s, k)| Phase::new(y, s, k))
+        .prop_map(|(y, (s, k))| Phase::new(y, s, k))
 }
 
 fn master() -> impl Strategy<Value = MasterCommand> {

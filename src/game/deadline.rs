@@ -42,18 +42,21 @@ impl Default for DeadlineSettings {
     }
 }
 
-/// The deadline of a phase that opens at `now`.
+/// The deadline of a phase that opens at `now`. The phases a rule set adds take the
+/// lengths their specs give: an alliance or conference phase one and a half movement
+/// deadlines (IR-H1, IR-I3), a jury phase one movement deadline (SRV-5b.3).
 pub fn next_deadline(
     settings: &DeadlineSettings,
     kind: PhaseKind,
     now: DateTime<Utc>,
 ) -> DateTime<Utc> {
-    let hours = match kind {
-        PhaseKind::Movement => settings.movement_hours,
-        PhaseKind::Retreat => settings.retreat_hours,
-        PhaseKind::Adjustment => settings.adjustment_hours,
+    let minutes = match kind {
+        PhaseKind::Movement | PhaseKind::Jury => settings.movement_hours * 60,
+        PhaseKind::Retreat => settings.retreat_hours * 60,
+        PhaseKind::Adjustment => settings.adjustment_hours * 60,
+        PhaseKind::Alliance | PhaseKind::Conference => settings.movement_hours * 90,
     };
-    now + Duration::hours(hours.max(0))
+    now + Duration::minutes(minutes.max(0))
 }
 
 /// What a tick at `now` must do for a game with this deadline.

@@ -243,6 +243,7 @@ impl Game {
                                 .iter()
                                 .any(|s| pos.unit_in(*s).is_none())
                 }
+                PhaseKind::Alliance | PhaseKind::Jury | PhaseKind::Conference => false,
             })
             .collect()
     }
@@ -263,7 +264,10 @@ impl Game {
                 .filter(|d| d.unit.owner == Owner::Power(power))
                 .count(),
             // Any adjustment set counts: a power may choose to build fewer.
-            PhaseKind::Adjustment => {
+            PhaseKind::Adjustment
+            | PhaseKind::Alliance
+            | PhaseKind::Jury
+            | PhaseKind::Conference => {
                 return if self.submitted.contains(&power) {
                     OrderStatus::Received
                 } else {

@@ -5,8 +5,8 @@ use crate::map::{Location, Map, Power, ProvinceId, Terrain};
 
 use super::hooks::Rules;
 use super::order::{Order, PowerOrder, Refusal, UnitSpec};
-use super::outcome::{Failure, OrderResult};
-use super::position::{Owner, Position, Unit, UnitKind};
+use super::outcome::{Failure, OrderResult, PhaseRecord, UnitRecord};
+use super::position::{Owner, Position, Unit, UnitId, UnitKind};
 
 /// Whether any power has an adjustment to make (used to skip an empty Winter).
 pub(crate) fn adjustments_needed(map: &Map, rules: &dyn Rules, position: &Position) -> bool {
@@ -70,11 +70,7 @@ fn check_build(
             }
         }
     };
-    Ok(Unit {
-        owner: Owner::Power(power),
-        kind,
-        location,
-    })
+    Ok(Unit::new(Owner::Power(power), kind, location))
 }
 
 /// The number of steps from `from` to the nearest province in `targets`, over any border
@@ -124,14 +120,30 @@ fn civil_disorder_order(map: &Map, position: &Position, power: Power, units: &mu
     });
 }
 
+/// A unit the phase record lists as removed.
+fn removed_record(u: &Unit, order: Order, given: bool) -> UnitRecord {
+    UnitRecord {
+        id: u.id,
+        owner: u.owner,
+        from: u.location,
+        order,
+        given,
+        moved_to: None,
+        dislodged_by: None,
+        gone: true,
+        built: false,
+    }
+}
+
 pub(crate) fn adjudicate_adjustments(
     map: &Map,
     rules: &dyn Rules,
     position: &Position,
     orders: &[PowerOrder],
-) -> (Vec<OrderResult>, Position) {
+) -> (Vec<OrderResult>, Position, PhaseRecord) {
     let mut after = position.clone();
     let mut results = Vec::new();
+    let mut record = PhaseRecord::default();
     for power in Power::ALL {
         let count = rules.adjustment_count(position, power);
         let mut left = count.unsigned_abs() as usize;
@@ -147,7 +159,18 @@ pub(crate) fn adjudicate_adjustments(
                     } else {
                         check_build(map, rules, position, power, unit, &built).map(|u| {
                             built.push(u.location.province);
-                            after.units.push(u);
+                            let id = after.place_unit(u);
+                            record.units.push(UnitRecord {
+                                id,
+                                owner: u.owner,
+                                from: u.location,
+                                order: po.order,
+                                given: true,
+                                moved_to: Some(u.location),
+                                dislodged_by: None,
+                                gone: false,
+                                built: true,
+                            });
                             left -= 1;
                         })
                     }
@@ -165,10 +188,8 @@ pub(crate) fn adjudicate_adjustments(
                 Order::Remove { unit } | Order::Disband { unit } => {
                     let p = unit.province();
                     let place = map.location_name(Location::province(p));
+                    let must_remove = count < 0 && left > 0;
                     match position.unit_in(p) {
-                        _ if count >= 0 || left == 0 => Err(Refusal::NoRemovals {
-                            power: power.name().to_string(),
-                        }),
                         None => Err(Refusal::NoUnit(place)),
                         Some(u) if u.owner != Owner::Power(power) => Err(Refusal::ForeignUnit {
                             place,
@@ -188,12 +209,18 @@ pub(crate) fn adjudicate_adjustments(
                         Some(_) if removed.contains(&p) => Err(Refusal::Duplicate {
                             unit: map.location_name(Location::province(p)),
                         }),
-                        Some(_) => {
+                        Some(u) if must_remove || rules.may_disband(map, position, u) => {
                             removed.push(p);
-                            after.units.retain(|u| u.location.province != p);
-                            left -= 1;
+                            after.units.retain(|x| x.location.province != p);
+                            record.units.push(removed_record(u, po.order, true));
+                            if must_remove {
+                                left -= 1;
+                            }
                             Ok(())
                         }
+                        Some(_) => Err(Refusal::NoRemovals {
+                            power: power.name().to_string(),
+                        }),
                     }
                 }
                 _ => Err(Refusal::WrongPhase {
@@ -210,6 +237,7 @@ pub(crate) fn adjudicate_adjustments(
                 given: true,
                 failure: verdict.err().map(Failure::Illegal),
                 dislodged: false,
+                note: None,
             });
         }
         if count < 0 && left > 0 {
@@ -219,19 +247,34 @@ pub(crate) fn adjudicate_adjustments(
                 .filter(|u| u.owner == Owner::Power(power))
                 .copied()
                 .collect();
-            civil_disorder_order(map, &after, power, &mut candidates);
-            for u in candidates.into_iter().take(left) {
+            let chosen: Vec<Unit> =
+                match rules.civil_disorder_removals(map, &after, power, &candidates, left) {
+                    Some(ids) => ids
+                        .iter()
+                        .filter_map(|id: &UnitId| candidates.iter().find(|u| u.id == *id))
+                        .copied()
+                        .take(left)
+                        .collect(),
+                    None => {
+                        civil_disorder_order(map, &after, power, &mut candidates);
+                        candidates.into_iter().take(left).collect()
+                    }
+                };
+            for u in chosen {
                 after
                     .units
                     .retain(|x| x.location.province != u.location.province);
+                let order = Order::Remove {
+                    unit: UnitSpec::new(Some(u.kind), u.location),
+                };
+                record.units.push(removed_record(&u, order, false));
                 results.push(OrderResult {
                     owner: Owner::Power(power),
-                    order: Order::Remove {
-                        unit: UnitSpec::new(Some(u.kind), u.location),
-                    },
+                    order,
                     given: false,
                     failure: None,
                     dislodged: false,
+                    note: None,
                 });
             }
         } else if count > 0 {
@@ -242,10 +285,11 @@ pub(crate) fn adjudicate_adjustments(
                     given: false,
                     failure: None,
                     dislodged: false,
+                    note: None,
                 });
             }
         }
     }
     after.sort_units();
-    (results, after)
+    (results, after, record)
 }

@@ -2,11 +2,57 @@
 //! every default *is* the standard game. A variant overrides only its own hooks; the
 //! adjudicator calls them through `&dyn Rules` and never names a variant.
 
+use std::fmt;
+
 use crate::map::{Location, Map, Power, ProvinceId};
 
-use super::order::{PowerOrder, Refusal};
-use super::position::{Owner, Position, Unit};
+use super::order::{Order, PowerOrder, Refusal};
+use super::position::{Owner, Position, Unit, UnitId};
 use super::ratio::Strength;
+
+/// A refusal by a rule set's own rule: its spec code (`SRV-E8`, `FD-E9`) and the sentence
+/// its spec gives, already filled in. Each rule set keeps its errors as a typed enum and
+/// turns them into this at the boundary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantRefusal {
+    pub code: &'static str,
+    pub sentence: String,
+}
+
+impl VariantRefusal {
+    pub fn new(code: &'static str, sentence: impl Into<String>) -> VariantRefusal {
+        VariantRefusal {
+            code,
+            sentence: sentence.into(),
+        }
+    }
+}
+
+impl fmt::Display for VariantRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.sentence)
+    }
+}
+
+/// A remark on an order that is accepted all the same (`WARNING SS-W1: …`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    pub code: &'static str,
+    pub sentence: String,
+}
+
+/// How a rule set rewrote an order before resolution (H4).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rewrite {
+    /// The order the resolver sees instead (a hold, usually).
+    pub order: Order,
+    /// Whether the result line shows the order as given (a void move) or as rewritten
+    /// (a forced hold).
+    pub show_given: bool,
+    /// What the result line adds in parentheses: `out of the game`,
+    /// `void: not at war with Germany`.
+    pub note: String,
+}
 
 /// What a move is doing when H8 and H10 are asked about it.
 #[derive(Clone, Copy, Debug)]
@@ -41,15 +87,33 @@ pub trait Rules {
         Ok(())
     }
 
-    /// H4: rewrite the order set before resolution (force holds, drop orders). Gets the
-    /// orders that passed validation; returns the new set, or None to keep them as they
-    /// are (the standard game).
+    /// H3: the rule set's own refusal in place of a generic one, where its spec says its
+    /// code covers that fault (an order for a unit the rule set made neutral).
+    fn replace_refusal(
+        &self,
+        _map: &Map,
+        _position: &Position,
+        _order: &PowerOrder,
+        _refusal: &Refusal,
+    ) -> Option<Refusal> {
+        None
+    }
+
+    /// H3: a warning for an order that is accepted (it will be rewritten, say).
+    fn warning(&self, _map: &Map, _position: &Position, _order: &PowerOrder) -> Option<Warning> {
+        None
+    }
+
+    /// H4: rewrite one movement-phase order before resolution (force a hold, void a move).
+    /// Called for every unit's order that passed validation, default holds included
+    /// (`given` false); None keeps it (the standard game).
     fn rewrite(
         &self,
         _map: &Map,
         _position: &Position,
-        _orders: &[PowerOrder],
-    ) -> Option<Vec<PowerOrder>> {
+        _order: &PowerOrder,
+        _given: bool,
+    ) -> Option<Rewrite> {
         None
     }
 
@@ -141,6 +205,26 @@ pub trait Rules {
         map.home_centres(power)
             .filter(|p| position.owner_of(*p) == Some(power))
             .collect()
+    }
+
+    /// H15: the units the judge removes for a power that did not order all its removals
+    /// (`count` of them, from `candidates`, the power's units still on the board), in the
+    /// order they go; None: the standard civil-disorder rule (DATC 6.J, farthest first).
+    fn civil_disorder_removals(
+        &self,
+        _map: &Map,
+        _position: &Position,
+        _power: Power,
+        _candidates: &[Unit],
+        _count: usize,
+    ) -> Option<Vec<UnitId>> {
+        None
+    }
+
+    /// H15: whether a power may remove this unit in a Winter although it has no removal
+    /// to make (a voluntary disband).
+    fn may_disband(&self, _map: &Map, _position: &Position, _unit: &Unit) -> bool {
+        false
     }
 }
 

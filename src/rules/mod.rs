@@ -5,9 +5,12 @@
 //! order is already made of map keys. Three steps, as TedDriggs' crate does it: orders are
 //! *validated* against the position (illegal ones are refused with a reason and the unit
 //! holds), the legal set is *resolved*, and the outcome says for each order whether it
-//! succeeded and why not. [`adjudicate`] runs one phase and sequences the next.
+//! succeeded and why not. [`adjudicate_with`] runs one phase and sequences the next, calling
+//! a [`Calendar`] at every step where a rule set may act (H16, H18); [`adjudicate`] is the
+//! same with the standard calendar.
 
 mod adjustment;
+mod calendar;
 mod hooks;
 mod movement;
 mod order;
@@ -18,39 +21,97 @@ mod resolve;
 mod retreat;
 mod validate;
 
-pub use hooks::{MoveContext, PseudoMove, Rules, Standard};
+pub use calendar::{Calendar, StandardCalendar, Step};
+pub use hooks::{MoveContext, PseudoMove, Rewrite, Rules, Standard, VariantRefusal, Warning};
 pub use order::{Order, PowerOrder, Refusal, UnitSpec};
-pub use outcome::{Failure, OrderResult, PhaseOutcome};
-pub use position::{DislodgedUnit, Owner, Phase, PhaseKind, Position, Season, Unit, UnitKind};
+pub use outcome::{
+    AttackRecord, Failure, OrderResult, PhaseOutcome, PhaseRecord, SupportRecord, UnitRecord,
+};
+pub use position::{
+    DislodgedUnit, Owner, Phase, PhaseKind, Position, Season, Unit, UnitId, UnitKind,
+};
 pub use ratio::Strength;
 
 use crate::map::Map;
 
-/// Adjudicates the phase `position.phase` with `orders` (the order set standing at the
-/// deadline; units without an order hold, dislodged units without one disband, missing
-/// builds are waived and missing removals made by the civil-disorder rule).
-///
-/// Returns each order's result, the board right after the phase, and the position at the
-/// start of the next phase that needs orders: Spring → (Spring retreats) → Fall → (Fall
-/// retreats) → centre ownership update → (Winter adjustments) → next Spring. A retreat
-/// phase with nobody dislodged and a Winter with no adjustment to make are skipped.
+/// Adjudicates the phase `position.phase` with `orders` under the standard calendar (no
+/// phase added, none kept that the standard game skips, no step acted on). See
+/// [`adjudicate_with`].
 pub fn adjudicate(
     map: &Map,
     rules: &dyn Rules,
     position: &Position,
     orders: &[PowerOrder],
 ) -> PhaseOutcome {
-    let (results, after) = match position.phase.kind {
+    adjudicate_with(
+        map,
+        rules,
+        &mut StandardCalendar { rules },
+        position,
+        orders,
+    )
+}
+
+/// Adjudicates the phase `position.phase` with `orders` (the order set standing at the
+/// deadline; units without an order hold, dislodged units without one disband, missing
+/// builds are waived and missing removals made by the civil-disorder rule), resolving with
+/// `rules`, then sequences the next phase with `calendar`.
+///
+/// Returns each order's result, the board right after the phase, and the position at the
+/// start of the next phase that needs orders: Spring → (Spring retreats) → Fall → (Fall
+/// retreats) → centre ownership update → (Winter adjustments) → next Spring. A retreat
+/// phase in which no dislodged unit has anywhere to go is skipped (those units are
+/// disbanded with the movement results), as is a Winter with no adjustment to make, unless
+/// the calendar holds it (H18). The calendar's own phases (an alliance, jury or conference
+/// phase) are resolved by the calendar alone: their outcome has no order results.
+pub fn adjudicate_with(
+    map: &Map,
+    rules: &dyn Rules,
+    calendar: &mut dyn Calendar,
+    position: &Position,
+    orders: &[PowerOrder],
+) -> PhaseOutcome {
+    let (results, mut after, record) = match position.phase.kind {
         PhaseKind::Movement => {
             let m = movement::adjudicate_movement(map, rules, position, orders);
-            (m.results, m.after)
+            (m.results, m.after, m.record)
         }
-        PhaseKind::Retreat => retreat::adjudicate_retreats(map, rules, position, orders),
-        PhaseKind::Adjustment => adjustment::adjudicate_adjustments(map, rules, position, orders),
+        PhaseKind::Retreat => {
+            let (r, a, rec) = retreat::adjudicate_retreats(map, rules, position, orders);
+            (r, a, rec)
+        }
+        PhaseKind::Adjustment => {
+            let (r, a, rec) = adjustment::adjudicate_adjustments(map, rules, position, orders);
+            (r, a, rec)
+        }
+        PhaseKind::Alliance | PhaseKind::Jury | PhaseKind::Conference => {
+            (Vec::new(), position.clone(), PhaseRecord::default())
+        }
     };
-    // Unit listing order: powers alphabetical (neutral units last), then province code;
-    // a unit's own order before the defaults standing in for it. Results are large, so
-    // sort small keys and move each result once.
+    let results = in_listing_order(results);
+    calendar.step(
+        map,
+        Step::Resolved {
+            results: &results,
+            record: &record,
+        },
+        &mut after,
+    );
+    after.sort_units();
+    let (next, ownership_updated) = sequence(map, calendar, &after);
+    PhaseOutcome {
+        results,
+        after,
+        next,
+        record,
+        ownership_updated,
+    }
+}
+
+/// Unit listing order: powers alphabetical (neutral units last), then province code; a
+/// unit's own order before the defaults standing in for it. Results are large, so sort
+/// small keys and move each result once.
+fn in_listing_order(results: Vec<OrderResult>) -> Vec<OrderResult> {
     let mut keys: Vec<u64> = results
         .iter()
         .enumerate()
@@ -68,20 +129,13 @@ pub fn adjudicate(
         .collect();
     keys.sort_unstable();
     let mut slots: Vec<Option<OrderResult>> = results.into_iter().map(Some).collect();
-    let results: Vec<OrderResult> = keys
-        .iter()
+    keys.iter()
         .filter_map(|k| {
             slots
                 .get_mut((k & 0xFFFF_FFFF) as usize)
                 .and_then(Option::take)
         })
-        .collect();
-    let next = next_phase(map, rules, &after);
-    PhaseOutcome {
-        results,
-        after,
-        next,
-    }
+        .collect()
 }
 
 /// Checks movement-phase orders against the position without adjudicating: for each
@@ -106,7 +160,8 @@ pub fn check_movement_orders(
 /// Checks one power's new orders for any phase, in the order given, against the position
 /// and the orders already accepted before them (`standing`): for each new order, the
 /// reason it would be refused, or None. Adjustment orders are checked as a set (a second
-/// build beyond the count is refused).
+/// build beyond the count is refused). In a phase without unit orders every order is
+/// refused.
 pub fn check_orders(
     map: &Map,
     rules: &dyn Rules,
@@ -114,7 +169,7 @@ pub fn check_orders(
     standing: &[PowerOrder],
     new: &[PowerOrder],
 ) -> Vec<Option<Refusal>> {
-    match position.phase.kind {
+    let refusals = match position.phase.kind {
         PhaseKind::Movement => check_movement_orders(map, rules, position, new),
         PhaseKind::Retreat | PhaseKind::Adjustment => {
             let mut accepted: Vec<PowerOrder> = standing.to_vec();
@@ -141,39 +196,99 @@ pub fn check_orders(
             }
             out
         }
-    }
+        PhaseKind::Alliance | PhaseKind::Jury | PhaseKind::Conference => new
+            .iter()
+            .map(|_| {
+                Some(Refusal::NoUnitOrders {
+                    phase: position.phase.long_name(),
+                })
+            })
+            .collect(),
+    };
+    // H3 may replace a generic refusal with its own (an order for a unit the rule set
+    // treats specially), and the first of the rule set's own errors applies.
+    refusals
+        .into_iter()
+        .zip(new)
+        .map(|(r, po)| match r {
+            Some(r) => Some(rules.replace_refusal(map, position, po, &r).unwrap_or(r)),
+            None => None,
+        })
+        .collect()
 }
 
-/// The position at the start of the next phase that needs orders.
-pub fn next_phase(map: &Map, rules: &dyn Rules, after: &Position) -> Position {
+/// The next phase after `after`, the board right after a phase: the standard succession,
+/// with the calendar's steps and phases (H16, H18). Returns the position at the start of
+/// the next phase that needs orders (or that the calendar holds), and whether the centre
+/// ownership was updated on the way (the end of a Fall).
+fn sequence(map: &Map, calendar: &mut dyn Calendar, after: &Position) -> (Position, bool) {
     let mut next = after.clone();
-    let Phase { year, season, kind } = after.phase;
-    let fall_ends = |next: &mut Position| {
-        rules.update_ownership(map, next);
-        if adjustment::adjustments_needed(map, rules, next) {
-            next.phase = Phase::new(year, Season::Winter, PhaseKind::Adjustment);
-        } else {
-            next.phase = Phase::new(year.saturating_add(1), Season::Spring, PhaseKind::Movement);
-        }
-    };
-    match (season, kind) {
-        (_, PhaseKind::Movement) if !after.dislodged.is_empty() => {
+    let done = after.phase;
+    let Phase { year, season, kind } = done;
+    if kind == PhaseKind::Movement {
+        // Units with nowhere to go are disbanded with the movement results; a retreat
+        // phase is held only for units that can retreat.
+        next.dislodged.retain(|d| !d.retreat_options.is_empty());
+        if !next.dislodged.is_empty() {
             next.phase = Phase::new(year, season, PhaseKind::Retreat);
+            calendar.step(map, Step::Opens(next.phase), &mut next);
+            return (next, false);
+        }
+    }
+    next.dislodged.clear();
+    let mut ownership_updated = false;
+    match (season, kind) {
+        (_, PhaseKind::Alliance) => {
+            next.phase = Phase::new(year, Season::Spring, PhaseKind::Movement);
         }
         (Season::Spring, _) => {
-            next.dislodged.clear();
+            calendar.step(map, Step::SpringEnds, &mut next);
             next.phase = Phase::new(year, Season::Fall, PhaseKind::Movement);
         }
         (Season::Fall, _) => {
-            next.dislodged.clear();
-            fall_ends(&mut next);
+            calendar.rules().update_ownership(map, &mut next);
+            ownership_updated = true;
+            calendar.step(map, Step::OwnershipUpdated, &mut next);
+            let winter = Phase::new(year, Season::Winter, PhaseKind::Adjustment);
+            let needed = {
+                let rules = calendar.rules();
+                adjustment::adjustments_needed(map, rules, &next)
+            };
+            if needed || calendar.must_hold(winter, &next) {
+                next.phase = winter;
+            } else {
+                // The Winter is skipped: the season ends where it would have ended.
+                next.phase = winter;
+                calendar.step(map, Step::FallEnds, &mut next);
+                next.phase = after_winter(calendar, winter, &next);
+            }
+        }
+        (Season::Winter, PhaseKind::Adjustment) => {
+            calendar.step(map, Step::FallEnds, &mut next);
+            next.phase = after_winter(calendar, done, &next);
         }
         (Season::Winter, _) => {
-            next.dislodged.clear();
-            next.phase = Phase::new(year.saturating_add(1), Season::Spring, PhaseKind::Movement);
+            next.phase = after_winter(calendar, done, &next);
         }
     }
-    next
+    next.sort_units();
+    calendar.step(map, Step::Opens(next.phase), &mut next);
+    (next, ownership_updated)
+}
+
+/// After a Winter (or a phase the calendar put after it): the calendar's next phase of its
+/// own, else the next Spring.
+fn after_winter(calendar: &mut dyn Calendar, done: Phase, position: &Position) -> Phase {
+    calendar
+        .inserted_after(done, position)
+        .filter(|p| *p > done)
+        .unwrap_or_else(|| done.next_spring())
+}
+
+/// The position at the start of the next phase that needs orders, under the standard
+/// calendar (used where only the succession matters).
+pub fn next_phase(map: &Map, rules: &dyn Rules, after: &Position) -> Position {
+    sequence(map, &mut StandardCalendar { rules }, after).0
 }
 
 #[cfg(test)]

@@ -193,8 +193,11 @@ pub enum Refusal {
     DoubleBuild(String),
     #[error("neutral units take no orders")]
     NeutralUnit,
+    #[error("{phase} takes no orders for units")]
+    NoUnitOrders { phase: String },
+    /// A rule set's own refusal, with its spec code.
     #[error("{0}")]
-    Variant(String),
+    Variant(super::hooks::VariantRefusal),
 }
 
 impl Refusal {
@@ -226,7 +229,8 @@ impl Refusal {
             Refusal::BuildCoastNeeded(_) => "COAST-NEEDED",
             Refusal::DoubleBuild(_) => "DOUBLE-BUILD",
             Refusal::NeutralUnit => "NEUTRAL-UNIT",
-            Refusal::Variant(_) => "VARIANT",
+            Refusal::NoUnitOrders { .. } => "WRONG-PHASE",
+            Refusal::Variant(v) => v.code,
         }
     }
 }

@@ -58,6 +58,41 @@ impl fmt::Display for Owner {
     }
 }
 
+/// A unit's identity: the same from the turn it is built (or the game starts) until it is
+/// disbanded, through moves and retreats, whoever owns it. `UnitId(0)` is "not assigned
+/// yet" (a unit read from a game saved before units had identities, or a test's unit);
+/// [`Position::assign_unit_ids`] gives every such unit a fresh one.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(transparent)]
+pub struct UnitId(pub u32);
+
+impl UnitId {
+    /// Not assigned yet.
+    pub const NONE: UnitId = UnitId(0);
+
+    pub fn is_assigned(self) -> bool {
+        self != UnitId::NONE
+    }
+}
+
+impl fmt::Display for UnitId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
 /// A unit on the board.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
@@ -66,9 +101,26 @@ pub struct Unit {
     pub owner: Owner,
     pub kind: UnitKind,
     pub location: Location,
+    /// Who the unit is (kept through moves and retreats; a built unit is new).
+    #[serde(default, skip_serializing_if = "is_unassigned")]
+    pub id: UnitId,
+}
+
+fn is_unassigned(id: &UnitId) -> bool {
+    !id.is_assigned()
 }
 
 impl Unit {
+    /// A unit not yet given an identity (the position gives it one when it is placed).
+    pub fn new(owner: Owner, kind: UnitKind, location: Location) -> Unit {
+        Unit {
+            owner,
+            kind,
+            location,
+            id: UnitId::NONE,
+        }
+    }
+
     /// `A Bur`, `F StP/nc`: the short form used in orders and bulletins.
     pub fn display(&self, map: &Map) -> String {
         format!(
@@ -89,14 +141,48 @@ pub enum Season {
     Winter,
 }
 
-/// What is ordered in a phase.
+/// What is ordered in a phase. Besides the three phases of the standard game, a rule set
+/// may add phases that take no unit orders (hook H18, `shared/rules/README.md` §2.3):
+/// proposals of treaties before the first Spring (`A1901`), a jury vote after a Winter
+/// (`W1910J`), and a conference after a Winter (`C1904`). The declaration order is the
+/// order within one season of one year.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
 )]
 pub enum PhaseKind {
+    /// Before the first Spring movement (season Spring): `A1901`.
+    Alliance,
     Movement,
     Retreat,
     Adjustment,
+    /// After a Winter's adjustments (season Winter): `W1910J`.
+    Jury,
+    /// After a Winter's adjustments (season Winter): `C1904`.
+    Conference,
+}
+
+impl PhaseKind {
+    /// Whether units are ordered in this phase (movement, retreats, adjustments); the
+    /// other kinds take only the commands of the rule set that added them.
+    pub fn has_unit_orders(self) -> bool {
+        matches!(
+            self,
+            PhaseKind::Movement | PhaseKind::Retreat | PhaseKind::Adjustment
+        )
+    }
+
+    /// `Movement`, `Retreats`, `Adjustments`, `Alliance`, `Jury`, `Conference`: the word
+    /// bulletins and case files use.
+    pub fn name(self) -> &'static str {
+        match self {
+            PhaseKind::Alliance => "Alliance",
+            PhaseKind::Movement => "Movement",
+            PhaseKind::Retreat => "Retreats",
+            PhaseKind::Adjustment => "Adjustments",
+            PhaseKind::Jury => "Jury",
+            PhaseKind::Conference => "Conference",
+        }
+    }
 }
 
 /// A phase of the game, written as njudge writes it: `S1901M`, `F1901R`, `W1901A`.
@@ -121,26 +207,74 @@ impl Phase {
         Phase { year, season, kind }
     }
 
-    /// Reads `S1901M` (case-insensitive).
+    /// Reads `S1901M`, `F1901R`, `W1901A` (also `W1901B`), and the added phases `A1901`,
+    /// `C1904`, `W1910J` (case-insensitive).
     pub fn parse(text: &str) -> Option<Phase> {
         let t = text.trim();
         let mut chars = t.chars();
-        let season = match chars.next()?.to_ascii_uppercase() {
+        let first = chars.next()?.to_ascii_uppercase();
+        let rest = chars.as_str();
+        let whole_year = |r: &str| -> Option<u16> {
+            if r.is_empty() || !r.chars().all(|c| c.is_ascii_digit()) {
+                return None;
+            }
+            r.parse().ok()
+        };
+        match first {
+            'A' => return whole_year(rest).map(Phase::alliance),
+            'C' => return whole_year(rest).map(Phase::conference),
+            _ => {}
+        }
+        let season = match first {
             'S' => Season::Spring,
             'F' => Season::Fall,
             'W' => Season::Winter,
             _ => return None,
         };
-        let rest = chars.as_str();
         let kind_char = rest.chars().last()?;
-        let year: u16 = rest.strip_suffix(kind_char)?.parse().ok()?;
-        let kind = match kind_char.to_ascii_uppercase() {
-            'M' => PhaseKind::Movement,
-            'R' => PhaseKind::Retreat,
-            'A' | 'B' => PhaseKind::Adjustment,
+        let year: u16 = whole_year(rest.strip_suffix(kind_char)?)?;
+        let kind = match (season, kind_char.to_ascii_uppercase()) {
+            (Season::Spring | Season::Fall, 'M') => PhaseKind::Movement,
+            (Season::Spring | Season::Fall, 'R') => PhaseKind::Retreat,
+            (Season::Winter, 'A' | 'B') => PhaseKind::Adjustment,
+            (Season::Winter, 'J') => PhaseKind::Jury,
             _ => return None,
         };
         Some(Phase { year, season, kind })
+    }
+
+    /// The alliance phase before Spring movement of `year`: `A1901`.
+    pub fn alliance(year: u16) -> Phase {
+        Phase::new(year, Season::Spring, PhaseKind::Alliance)
+    }
+
+    /// The conference phase after the Winter of `year`: `C1904`.
+    pub fn conference(year: u16) -> Phase {
+        Phase::new(year, Season::Winter, PhaseKind::Conference)
+    }
+
+    /// The jury phase after the Winter of `year`: `W1910J`.
+    pub fn jury(year: u16) -> Phase {
+        Phase::new(year, Season::Winter, PhaseKind::Jury)
+    }
+
+    /// Spring movement of the next year.
+    pub fn next_spring(&self) -> Phase {
+        Phase::new(
+            self.year.saturating_add(1),
+            Season::Spring,
+            PhaseKind::Movement,
+        )
+    }
+
+    /// The phase in the words case files and bulletins use: `Spring 1901, Movement`,
+    /// `Winter 1901, Adjustments`, `Alliance 1901`, `Conference 1904`, `Winter 1910, Jury`.
+    pub fn long_name(&self) -> String {
+        match self.kind {
+            PhaseKind::Alliance => format!("Alliance {}", self.year),
+            PhaseKind::Conference => format!("Conference {}", self.year),
+            k => format!("{} {}, {}", self.season_name(), self.year, k.name()),
+        }
     }
 
     /// `Spring of 1901` style words for bulletins: (`Movement`, `Spring`, 1901).
@@ -160,12 +294,14 @@ impl fmt::Display for Phase {
             Season::Fall => 'F',
             Season::Winter => 'W',
         };
-        let k = match self.kind {
-            PhaseKind::Movement => 'M',
-            PhaseKind::Retreat => 'R',
-            PhaseKind::Adjustment => 'A',
-        };
-        write!(f, "{s}{}{k}", self.year)
+        match self.kind {
+            PhaseKind::Alliance => write!(f, "A{}", self.year),
+            PhaseKind::Conference => write!(f, "C{}", self.year),
+            PhaseKind::Movement => write!(f, "{s}{}M", self.year),
+            PhaseKind::Retreat => write!(f, "{s}{}R", self.year),
+            PhaseKind::Adjustment => write!(f, "{s}{}A", self.year),
+            PhaseKind::Jury => write!(f, "{s}{}J", self.year),
+        }
     }
 }
 
@@ -175,6 +311,9 @@ pub struct DislodgedUnit {
     pub unit: Unit,
     /// The province the dislodging unit came from.
     pub attacker_from: ProvinceId,
+    /// The dislodging unit.
+    #[serde(default, skip_serializing_if = "is_unassigned")]
+    pub attacker: UnitId,
     /// Where the unit may retreat to (already computed: not occupied, not a standoff, not
     /// the attacker's origin unless the attacker came by convoy, and H13).
     pub retreat_options: Vec<Location>,
@@ -190,6 +329,9 @@ pub struct Position {
     pub dislodged: Vec<DislodgedUnit>,
     /// The owner of each supply centre, indexed by province (None: unowned or no centre).
     pub owners: Vec<Option<Power>>,
+    /// The identity the next placed unit gets (0: none given yet).
+    #[serde(default)]
+    pub next_unit_id: u32,
 }
 
 impl Position {
@@ -200,7 +342,70 @@ impl Position {
             units: Vec::new(),
             dislodged: Vec::new(),
             owners: vec![None; map.province_count()],
+            next_unit_id: 0,
         }
+    }
+
+    /// Places a unit with a fresh identity; returns it. (The caller keeps the units sorted.)
+    pub fn place_unit(&mut self, mut unit: Unit) -> UnitId {
+        let id = self.fresh_unit_id();
+        unit.id = id;
+        self.units.push(unit);
+        id
+    }
+
+    /// A new identity, never given before in this game.
+    pub fn fresh_unit_id(&mut self) -> UnitId {
+        if self.next_unit_id == 0 {
+            self.next_unit_id = 1;
+        }
+        let id = UnitId(self.next_unit_id);
+        self.next_unit_id = self.next_unit_id.saturating_add(1);
+        id
+    }
+
+    /// Gives every unit without an identity (a game saved before units had them, a test's
+    /// hand-made position) a fresh one, in unit listing order, dislodged units after the
+    /// units on the board. Units that have one keep it.
+    pub fn assign_unit_ids(&mut self) {
+        let highest = self
+            .units
+            .iter()
+            .map(|u| u.id.0)
+            .chain(self.dislodged.iter().map(|d| d.unit.id.0))
+            .max()
+            .unwrap_or(0);
+        if self.next_unit_id <= highest {
+            self.next_unit_id = highest.saturating_add(1);
+        }
+        for i in 0..self.units.len() {
+            if self.units.get(i).is_some_and(|u| !u.id.is_assigned()) {
+                let id = self.fresh_unit_id();
+                if let Some(u) = self.units.get_mut(i) {
+                    u.id = id;
+                }
+            }
+        }
+        for i in 0..self.dislodged.len() {
+            if self
+                .dislodged
+                .get(i)
+                .is_some_and(|d| !d.unit.id.is_assigned())
+            {
+                let id = self.fresh_unit_id();
+                if let Some(d) = self.dislodged.get_mut(i) {
+                    d.unit.id = id;
+                }
+            }
+        }
+    }
+
+    /// The unit with this identity, on the board or dislodged.
+    pub fn unit_by_id(&self, id: UnitId) -> Option<&Unit> {
+        self.units
+            .iter()
+            .find(|u| u.id == id)
+            .or_else(|| self.dislodged.iter().map(|d| &d.unit).find(|u| u.id == id))
     }
 
     /// The standard opening: 22 units, 22 home centres owned, Spring 1901 movement.
@@ -208,16 +413,17 @@ impl Position {
         let mut p = Position::empty(map, Phase::FIRST);
         p.set_home_ownership(map);
         for (power, kind, loc) in map.starting_units() {
-            p.units.push(Unit {
-                owner: Owner::Power(*power),
-                kind: match kind {
+            p.units.push(Unit::new(
+                Owner::Power(*power),
+                match kind {
                     UnitKindData::Army => UnitKind::Army,
                     UnitKindData::Fleet => UnitKind::Fleet,
                 },
-                location: *loc,
-            });
+                *loc,
+            ));
         }
         p.sort_units();
+        p.assign_unit_ids();
         p
     }
 

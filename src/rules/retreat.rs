@@ -5,10 +5,19 @@ use crate::map::{Location, Map};
 
 use super::hooks::Rules;
 use super::order::{Order, PowerOrder, Refusal, UnitSpec};
-use super::outcome::{Failure, OrderResult};
+use super::outcome::{Failure, OrderResult, PhaseRecord, UnitRecord};
 use super::position::{DislodgedUnit, Owner, Position, UnitKind};
 
-fn choose_destination(map: &Map, d: &DislodgedUnit, dest: Location) -> Result<Location, Refusal> {
+/// The place a retreat order sends its unit to: one of the options offered after the
+/// movement phase that the rules still allow now (H13 is asked again: what a rule set
+/// allows may have changed since, by an order of this phase).
+fn choose_destination(
+    map: &Map,
+    rules: &dyn Rules,
+    position: &Position,
+    d: &DislodgedUnit,
+    dest: Location,
+) -> Result<Location, Refusal> {
     let refuse = || Refusal::RetreatNotAllowed {
         unit: d.unit.display(map),
         dest: map.location_name(dest),
@@ -18,6 +27,7 @@ fn choose_destination(map: &Map, d: &DislodgedUnit, dest: Location) -> Result<Lo
         .iter()
         .copied()
         .filter(|o| o.province == dest.province)
+        .filter(|o| rules.retreat_allowed(map, position, &d.unit, *o))
         .collect();
     match (d.unit.kind, dest.coast, candidates.as_slice()) {
         (UnitKind::Army, _, [only, ..]) => Ok(*only),
@@ -35,10 +45,10 @@ fn choose_destination(map: &Map, d: &DislodgedUnit, dest: Location) -> Result<Lo
 /// dislodged units left).
 pub(crate) fn adjudicate_retreats(
     map: &Map,
-    _rules: &dyn Rules,
+    rules: &dyn Rules,
     position: &Position,
     orders: &[PowerOrder],
-) -> (Vec<OrderResult>, Position) {
+) -> (Vec<OrderResult>, Position, PhaseRecord) {
     let n = position.dislodged.len();
     // For each dislodged unit: the input order it follows and its destination (None:
     // disband).
@@ -51,6 +61,7 @@ pub(crate) fn adjudicate_retreats(
             given: true,
             failure: Some(Failure::Illegal(r)),
             dislodged: false,
+            note: None,
         };
         let (unit, dest) = match po.order {
             Order::Retreat { unit, dest } => (unit, Some(dest)),
@@ -107,7 +118,10 @@ pub(crate) fn adjudicate_retreats(
             }));
             continue;
         }
-        let dest = match dest.map(|l| choose_destination(map, d, l)).transpose() {
+        let dest = match dest
+            .map(|l| choose_destination(map, rules, position, d, l))
+            .transpose()
+        {
             Ok(dest) => dest,
             Err(r) => {
                 results.push(refused(r));
@@ -126,6 +140,7 @@ pub(crate) fn adjudicate_retreats(
                         unit: d.unit.display(map),
                     })),
                     dislodged: false,
+                    note: None,
                 });
             }
             *slot = Some((k, dest));
@@ -134,6 +149,7 @@ pub(crate) fn adjudicate_retreats(
 
     let mut after = position.clone();
     after.dislodged.clear();
+    let mut record = PhaseRecord::default();
     for (i, d) in position.dislodged.iter().enumerate() {
         let choice = chosen.get(i).copied().flatten();
         let dest = choice.and_then(|(_, dest)| dest);
@@ -155,7 +171,8 @@ pub(crate) fn adjudicate_retreats(
         } else {
             None
         };
-        if let (Some(l), false) = (dest, bounced) {
+        let arrived = dest.filter(|_| !bounced);
+        if let Some(l) = arrived {
             let mut u = d.unit;
             u.location = l;
             after.units.push(u);
@@ -166,8 +183,20 @@ pub(crate) fn adjudicate_retreats(
             given: choice.is_some(),
             failure,
             dislodged: false,
+            note: None,
+        });
+        record.units.push(UnitRecord {
+            id: d.unit.id,
+            owner: d.unit.owner,
+            from: d.unit.location,
+            order,
+            given: choice.is_some(),
+            moved_to: arrived,
+            dislodged_by: None,
+            gone: arrived.is_none(),
+            built: false,
         });
     }
     after.sort_units();
-    (results, after)
+    (results, after, record)
 }

@@ -32,13 +32,10 @@ fn position(units: &[&str]) -> Position {
         let location = map
             .find_location(words.next().expect("place"))
             .expect("location");
-        p.units.push(Unit {
-            owner,
-            kind,
-            location,
-        });
+        p.units.push(Unit::new(owner, kind, location));
     }
     p.sort_units();
+    p.assign_unit_ids();
     p
 }
 
@@ -318,9 +315,9 @@ struct Restricted;
 impl Rules for Restricted {
     fn validate(&self, map: &Map, _position: &Position, order: &PowerOrder) -> Result<(), Refusal> {
         match order.order {
-            Order::Move { dest, .. } if Some(dest.province) == map.find_province("bel") => {
-                Err(Refusal::Variant("nobody may enter Belgium".into()))
-            }
+            Order::Move { dest, .. } if Some(dest.province) == map.find_province("bel") => Err(
+                Refusal::Variant(VariantRefusal::new("TEST-E1", "nobody may enter Belgium")),
+            ),
             _ => Ok(()),
         }
     }
@@ -328,17 +325,15 @@ impl Rules for Restricted {
         &self,
         _map: &Map,
         _position: &Position,
-        orders: &[PowerOrder],
-    ) -> Option<Vec<PowerOrder>> {
-        let mut out = orders.to_vec();
-        for po in out.iter_mut() {
-            if po.power == Power::Turkey
-                && let Some(unit) = po.order.unit()
-            {
-                po.order = Order::Hold { unit };
-            }
-        }
-        Some(out)
+        po: &PowerOrder,
+        _given: bool,
+    ) -> Option<Rewrite> {
+        let unit = po.order.unit()?;
+        (po.power == Power::Turkey && !matches!(po.order, Order::Hold { .. })).then(|| Rewrite {
+            order: Order::Hold { unit },
+            show_given: false,
+            note: "Turkey holds".into(),
+        })
     }
 }
 
@@ -358,9 +353,20 @@ fn h3_validity_and_h4_rewrite() {
         .and_then(|r| r.failure.clone());
     assert_eq!(
         french,
-        Some(Failure::Illegal(Refusal::Variant(
-            "nobody may enter Belgium".into()
-        )))
+        Some(Failure::Illegal(Refusal::Variant(VariantRefusal::new(
+            "TEST-E1",
+            "nobody may enter Belgium"
+        ))))
+    );
+    let turkish = out
+        .results
+        .iter()
+        .find(|r| r.owner == Owner::Power(Power::Turkey))
+        .expect("Turkey's result");
+    assert_eq!(turkish.note.as_deref(), Some("Turkey holds"));
+    assert!(
+        matches!(turkish.order, Order::Hold { .. }),
+        "shown as rewritten"
     );
 }
 

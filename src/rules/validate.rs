@@ -3,7 +3,7 @@
 
 use crate::map::{Location, Map, ProvinceId, Terrain};
 
-use super::hooks::Rules;
+use super::hooks::{Rewrite, Rules};
 use super::order::{Order, PowerOrder, Refusal, UnitSpec};
 use super::position::{Owner, Position, Unit, UnitKind};
 
@@ -40,6 +40,8 @@ pub(crate) struct Validated {
     /// For each unit, the index in the input of the order it follows (None: no order).
     pub source: Vec<Option<usize>>,
     pub refused: Vec<(usize, Refusal)>,
+    /// Per unit, how the rule set rewrote its order (H4); empty when nothing was.
+    pub rewrites: Vec<Option<Rewrite>>,
 }
 
 /// The position with a province → unit table and the fleets at sea, built once per
@@ -409,30 +411,12 @@ pub(crate) fn validate_movement(
     let mut legal = vec![Legal::Hold; n];
     let mut source: Vec<Option<usize>> = vec![None; n];
     let mut refused = Vec::with_capacity(orders.len());
-
-    // H4 sees the orders that pass the standard checks and may rewrite them; rewritten
-    // orders are checked again.
     let board = Board::new(map, position);
     let mut accepted: Vec<(usize, usize, Legal)> = Vec::with_capacity(orders.len());
     for (k, po) in orders.iter().enumerate() {
         match check(map, rules, &board, po) {
             Ok((i, l)) => accepted.push((k, i, l)),
             Err(r) => refused.push((k, r)),
-        }
-    }
-    let passed: Vec<PowerOrder> = accepted
-        .iter()
-        .filter_map(|(k, _, _)| orders.get(*k).copied())
-        .collect();
-    if let Some(rewritten) = rules.rewrite(map, position, &passed) {
-        let sources: Vec<usize> = accepted.iter().map(|(k, _, _)| *k).collect();
-        accepted.clear();
-        for (n, po) in rewritten.iter().enumerate() {
-            // A rewritten order keeps the input line of the order it replaced.
-            let k = sources.get(n).copied().unwrap_or(usize::MAX);
-            if let Ok((i, l)) = check(map, rules, &board, po) {
-                accepted.push((k, i, l));
-            }
         }
     }
     for (k, i, l) in accepted {
@@ -450,7 +434,42 @@ pub(crate) fn validate_movement(
                 ));
             }
             *slot = l;
-            *src = (k != usize::MAX).then_some(k);
+            *src = Some(k);
+        }
+    }
+
+    // H4: the rule set may rewrite any unit's order, a given one or its default hold. A
+    // rewritten order is checked again; one that is no longer legal holds.
+    let mut rewrites: Vec<Option<Rewrite>> = Vec::new();
+    for (i, unit) in position.units.iter().enumerate() {
+        let Owner::Power(power) = unit.owner else {
+            continue;
+        };
+        let k = source.get(i).copied().flatten();
+        let given = k.and_then(|k| orders.get(k)).copied();
+        let po = given.unwrap_or_else(|| {
+            PowerOrder::new(
+                power,
+                Order::Hold {
+                    unit: UnitSpec::new(Some(unit.kind), unit.location),
+                },
+            )
+        });
+        let Some(rw) = rules.rewrite(map, position, &po, given.is_some()) else {
+            continue;
+        };
+        let l = match check(map, rules, &board, &PowerOrder::new(power, rw.order)) {
+            Ok((j, l)) if j == i => l,
+            _ => Legal::Hold,
+        };
+        if let Some(slot) = legal.get_mut(i) {
+            *slot = l;
+        }
+        if rewrites.is_empty() {
+            rewrites = vec![None; n];
+        }
+        if let Some(slot) = rewrites.get_mut(i) {
+            *slot = Some(rw);
         }
     }
 
@@ -483,5 +502,6 @@ pub(crate) fn validate_movement(
         legal,
         source,
         refused,
+        rewrites,
     }
 }
