@@ -210,10 +210,7 @@ pub fn check_orders(
     refusals
         .into_iter()
         .zip(new)
-        .map(|(r, po)| match r {
-            Some(r) => Some(rules.replace_refusal(map, position, po, &r).unwrap_or(r)),
-            None => None,
-        })
+        .map(|(r, po)| r.map(|r| rules.replace_refusal(map, position, po, &r).unwrap_or(r)))
         .collect()
 }
 
