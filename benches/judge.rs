@@ -31,7 +31,13 @@ fn setup(cost: PasswordCost, remember: bool, dir: &std::path::Path) -> Judge {
                     address: format!("gm{i}@example.test"),
                     password_hash: hash.clone(),
                 };
-                let mut g = Game::new(&format!("g{i:04}"), "Standard", seat, i as u64, map);
+                let mut g = Game::new(
+                    &format!("g{i:04}"),
+                    &dipjudge::variant::Standard,
+                    seat,
+                    i as u64,
+                    map,
+                );
                 g.players = Power::ALL
                     .into_iter()
                     .map(|p| {

@@ -257,14 +257,30 @@ fn bench(count: usize, rounds: usize, seed: u64) -> anyhow::Result<ExitCode> {
 }
 
 fn parse(variant: Option<&str>) -> anyhow::Result<ExitCode> {
+    use dipjudge::command::ParseContext;
+    use dipjudge::variant::{Lookup, Registry};
     use std::io::Read;
+    let registry = Registry::default();
+    let cx = match variant.map(|name| (name, registry.by_name(name))) {
+        None => ParseContext::default(),
+        Some((_, Lookup::Found(v))) => ParseContext {
+            phase: None,
+            ballots_in_press: v.reads_ballots_in_press(),
+        },
+        // Not implemented yet: read everything the language has.
+        Some((_, Lookup::NotImplemented(_))) => ParseContext::default(),
+        Some((name, Lookup::Unknown)) => anyhow::bail!(
+            "unknown variant \"{name}\"; known: {}",
+            registry.names().join(", ")
+        ),
+    };
     let mut bytes = Vec::new();
     std::io::stdin()
         .read_to_end(&mut bytes)
         .context("while reading standard input")?;
     let input = String::from_utf8_lossy(&bytes);
     let stdout = std::io::stdout();
-    match dipjudge::command::run_parse_cli(&input, variant, &mut stdout.lock()) {
+    match dipjudge::command::run_parse_cli(&input, &cx, &mut stdout.lock()) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
         Err(e) => Err(e).context("while writing standard output"),

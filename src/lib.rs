@@ -13,6 +13,7 @@
 //! | [`map`] | provinces, coasts, adjacency, supply centres; the standard map as data |
 //! | [`rules`] | positions, orders, DATC adjudication of movement, retreats, adjustments; the variant hooks |
 //! | [`command`] | the command language: mail text in, typed orders and commands (or errors) out |
+//! | [`variant`] | the rule sets: the `Variant` hooks, their registry and state, processing a phase through them |
 //! | [`game`] | a game's life as data: seats, settings, orders, deadlines, press policy, the end |
 //! | [`store`] | SQLite: schema, migrations, every query; the only place SQL is written |
 //! | [`bulletin`] | rendering results bulletins and replies; never decides a rule |
@@ -46,3 +47,4 @@ pub mod map;
 pub mod rules;
 pub mod sim;
 pub mod store;
+pub mod variant;

@@ -163,7 +163,7 @@ impl Table {
                 }
             }
         }
-        for p in g.powers_to_order(self.map, &Standard) {
+        for p in g.powers_to_order(self.map, &dipjudge::variant::Standard) {
             if skip.contains(&p) {
                 continue;
             }

@@ -19,7 +19,8 @@ fn examples() -> Vec<PathBuf> {
 
 fn render(body: &str) -> String {
     let mut out = Vec::new();
-    dipjudge::command::run_parse_cli(body, None, &mut out).unwrap();
+    dipjudge::command::run_parse_cli(body, &dipjudge::command::ParseContext::default(), &mut out)
+        .unwrap();
     String::from_utf8(out).unwrap()
 }
 

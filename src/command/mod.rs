@@ -62,48 +62,25 @@ impl Command {
     }
 }
 
-/// The rule sets the parser knows by name. (Only used to decide whether `VOTE` lines are
-/// read out of `PRESS TO M`; the variant registry will own the names.)
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum VariantName {
-    Standard,
-    Surrender,
-    Survive,
-    ShellShock,
-    Formal,
-    InternationalRelations,
-}
-
-impl VariantName {
-    /// Reads `standard`, `surrender`, `survive`, `shellshock`, `formal`,
-    /// `international-relations` (also `ir`), case-insensitively.
-    pub fn from_name(text: &str) -> Option<VariantName> {
-        let t: String = text
-            .chars()
-            .filter(|c| c.is_alphanumeric())
-            .collect::<String>()
-            .to_ascii_lowercase();
-        Some(match t.as_str() {
-            "standard" => VariantName::Standard,
-            "surrender" => VariantName::Surrender,
-            "survive" => VariantName::Survive,
-            "shellshock" => VariantName::ShellShock,
-            "formal" | "formaldiplomacy" => VariantName::Formal,
-            "ir" | "internationalrelations" => VariantName::InternationalRelations,
-            _ => return None,
-        })
-    }
-}
-
-/// What the parser may know about the game a message is for. Everything is optional: with
-/// the default context the parser reads orders as written.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// What the parser may know about the game a message is for. With the default context the
+/// parser reads everything as written, ballots in press to the master included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParseContext {
     /// In a retreat phase `A Bur - Gas` is a [`Order::Retreat`]; in an adjustment phase
     /// `A Par D` / `DISBAND A Par` is a [`Order::Remove`].
     pub phase: Option<PhaseKind>,
-    /// In a game of another variant than Survive, `VOTE` lines in `PRESS TO M` are press.
-    pub variant: Option<VariantName>,
+    /// Whether `VOTE` lines inside press to the master are read as commands (the game's
+    /// rule set says so, hook H19); otherwise they are press like any other line.
+    pub ballots_in_press: bool,
+}
+
+impl Default for ParseContext {
+    fn default() -> Self {
+        ParseContext {
+            phase: None,
+            ballots_in_press: true,
+        }
+    }
 }
 
 /// The outcome of one command line (or one order of a line holding several).
@@ -232,7 +209,7 @@ pub fn parse_message_with(text: &str, map: &Map, cx: &ParseContext) -> Vec<LineR
     let mut out: Vec<LineResult> = Vec::new();
     let mut press: Option<OpenPress> = None;
     let mut signed_on = false;
-    let ballots_in_press = matches!(cx.variant, None | Some(VariantName::Survive));
+    let ballots_in_press = cx.ballots_in_press;
     // The last ENDPRESS line: a press header that cannot be read swallows its block only
     // when an ENDPRESS follows (the player meant a block); otherwise it is one bad line
     // ("Press releases are …") and the lines after it are read as commands.
@@ -649,31 +626,16 @@ fn convert(norm: &str, e: PErr<'_>, map: &Map) -> CommandError {
     }
 }
 
-/// `dipjudge parse [--variant NAME]`: reads a mail body and prints one line per command,
-/// `OK <normalised>` or `ERROR <CODE>: <sentence>`. An unknown variant name is an
-/// `InvalidInput` error (the caller prints it and exits with status 2).
+/// `dipjudge parse`: reads a mail body and prints one line per command, `OK <normalised>`
+/// or `ERROR <CODE>: <sentence>`, in the context given (the CLI builds it from the rule set
+/// named with `--variant`).
 pub fn run_parse_cli(
     input: &str,
-    variant: Option<&str>,
+    cx: &ParseContext,
     out: &mut impl std::io::Write,
 ) -> std::io::Result<()> {
-    let variant = match variant {
-        None => None,
-        Some(name) => Some(VariantName::from_name(name).ok_or_else(|| {
-            std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                format!(
-                    "unknown variant \"{name}\"; known: standard, surrender, survive, shellshock, formal, international-relations"
-                ),
-            )
-        })?),
-    };
     let map = Map::standard().map_err(|e| std::io::Error::other(e.to_string()))?;
-    let cx = ParseContext {
-        phase: None,
-        variant,
-    };
-    for r in parse_message_with(input, map, &cx) {
+    for r in parse_message_with(input, map, cx) {
         writeln!(out, "{}", r.reply(map))?;
     }
     Ok(())

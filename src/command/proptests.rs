@@ -334,7 +334,7 @@ proptest! {
 
     #[test]
     fn retreats_read_back_in_a_retreat_phase(u in unit(), dest in location()) {
-        let cx = ParseContext { phase: Some(PhaseKind::Retreat), variant: None };
+        let cx = ParseContext { phase: Some(PhaseKind::Retreat), ..ParseContext::default() };
         let cmd = Command::Order(OrderCommand::new(Order::Retreat { unit: u, dest }));
         let back = parse_command(&cmd.render(map()), map(), &cx);
         prop_assert_eq!(back, Ok(cmd));

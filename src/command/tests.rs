@@ -275,7 +275,7 @@ fn ballots_are_read_out_of_press_to_the_master() {
     );
     let cx = ParseContext {
         phase: None,
-        variant: Some(VariantName::Standard),
+        ballots_in_press: false,
     };
     let r = parse_message_with(text, map(), &cx);
     assert_eq!(r.len(), 1);
@@ -285,7 +285,7 @@ fn ballots_are_read_out_of_press_to_the_master() {
 fn phase_context_decides_retreat_and_removal() {
     let cx = ParseContext {
         phase: Some(PhaseKind::Retreat),
-        variant: None,
+        ..ParseContext::default()
     };
     let r = parse_command("A Bur - Gas", map(), &cx).unwrap();
     assert!(matches!(
@@ -297,7 +297,7 @@ fn phase_context_decides_retreat_and_removal() {
     ));
     let cx = ParseContext {
         phase: Some(PhaseKind::Adjustment),
-        variant: None,
+        ..ParseContext::default()
     };
     let r = parse_command("disband a par", map(), &cx).unwrap();
     assert!(matches!(

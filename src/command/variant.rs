@@ -14,7 +14,7 @@ use super::lexeme::{
 use super::order::{destination, move_arrow, render_unit, unit};
 
 /// A treaty of International Relations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum TreatyKind {
     /// Mutual defence treaty.
     Mdt,
@@ -32,7 +32,7 @@ impl fmt::Display for TreatyKind {
 }
 
 /// A Survive ballot.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Ballot {
     /// `VOTE France 2 Germany 1`: votes per power, in the order written.
     Split(Vec<(Power, u32)>),
@@ -43,7 +43,7 @@ pub enum Ballot {
 }
 
 /// One variant command, typed.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub enum VariantCommand {
     /// Surrender: `SURRENDER TO England` (immediate).

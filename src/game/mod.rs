@@ -14,6 +14,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::map::{Map, Power};
 use crate::rules::{Owner, PhaseKind, Position, PowerOrder, Rules, UnitSpec};
+use crate::variant::{GameView, Line, Slot, Variant, VariantOrder, VariantState};
+
+pub use crate::variant::{Ending, OrderStatus, list_powers};
 
 pub use deadline::{DeadlineSettings, DueEvent, due_event, next_deadline};
 pub use press::{
@@ -79,43 +82,6 @@ pub enum Status {
     Finished(Ending),
 }
 
-/// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Ending {
-    Solo(Power),
-    Draw(Vec<Power>),
-    Concession(Power),
-    Terminated,
-}
-
-impl Ending {
-    /// A sentence for the last bulletin.
-    pub fn sentence(&self) -> String {
-        match self {
-            Ending::Solo(p) => format!("{p} has won a solo victory."),
-            Ending::Draw(ps) => format!(
-                "The game ended in a draw between {}.",
-                crate::game::list_powers(ps)
-            ),
-            Ending::Concession(p) => format!("The game was conceded to {p}."),
-            Ending::Terminated => "The game was terminated by the master.".to_string(),
-        }
-    }
-}
-
-/// `A`, `A and B`, `A, B and C`, alphabetical (rules/README §2.1).
-pub fn list_powers(powers: &[Power]) -> String {
-    let mut v: Vec<Power> = powers.to_vec();
-    v.sort();
-    v.dedup();
-    let names: Vec<&str> = v.iter().map(|p| p.name()).collect();
-    match names.as_slice() {
-        [] => String::new(),
-        [one] => (*one).to_string(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    }
-}
-
 /// Game settings a master may change.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Settings {
@@ -173,14 +139,31 @@ pub struct Game {
     pub turn: u32,
     /// Postal press held back until the next results: (readers, subject, body).
     pub postal: Vec<(Vec<Audience>, String, String)>,
+    /// The rule set's state (empty for the standard game).
+    #[serde(default, skip_serializing_if = "VariantState::is_empty")]
+    pub variant_state: VariantState,
+    /// The rule set's commands kept with this phase's orders, in arrival order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variant_orders: Vec<VariantOrder>,
+    /// The lines of immediate commands since the last results bulletin, which repeats them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub immediate: Vec<Line>,
+}
+
+/// What a [`GameView`] borrows that the game does not store as such: every standing order
+/// in one list, and the powers whose player resigned.
+#[derive(Clone, Debug, Default)]
+pub struct ViewParts {
+    pub orders: Vec<PowerOrder>,
+    pub resigned: Vec<Power>,
 }
 
 impl Game {
-    /// A forming game.
-    pub fn new(name: &str, variant: &str, master: Seat, seed: u64, map: &Map) -> Game {
+    /// A forming game of a rule set.
+    pub fn new(name: &str, variant: &dyn Variant, master: Seat, seed: u64, map: &Map) -> Game {
         Game {
             name: name.to_string(),
-            variant: variant.to_string(),
+            variant: variant.name().to_string(),
             status: Status::Forming,
             master,
             joiners: Vec::new(),
@@ -197,6 +180,34 @@ impl Game {
             seed,
             turn: 0,
             postal: Vec::new(),
+            variant_state: variant.new_state(),
+            variant_orders: Vec::new(),
+            immediate: Vec::new(),
+        }
+    }
+
+    /// What a view of this game borrows (see [`Game::view`]).
+    pub fn view_parts(&self) -> ViewParts {
+        ViewParts {
+            orders: self.all_orders(),
+            resigned: self
+                .players
+                .iter()
+                .filter(|p| p.resigned)
+                .map(|p| p.power)
+                .collect(),
+        }
+    }
+
+    /// The game as its rule set's hooks see it.
+    pub fn view<'a>(&'a self, map: &'a Map, parts: &'a ViewParts) -> GameView<'a> {
+        GameView {
+            map,
+            position: &self.position,
+            orders: &parts.orders,
+            variant_orders: &self.variant_orders,
+            resigned: &parts.resigned,
+            centres_to_win: self.settings.centres_to_win,
         }
     }
 
@@ -223,34 +234,51 @@ impl Game {
             .collect()
     }
 
-    /// The powers that must order in the current phase.
-    pub fn powers_to_order(&self, map: &Map, rules: &dyn Rules) -> Vec<Power> {
-        let pos = &self.position;
-        Power::ALL
+    /// The powers that must order in the current phase (H18 may leave some out).
+    pub fn powers_to_order(&self, map: &Map, variant: &dyn Variant) -> Vec<Power> {
+        self.statuses(map, variant)
             .into_iter()
-            .filter(|p| match pos.phase.kind {
-                PhaseKind::Movement => pos.units.iter().any(|u| u.owner == Owner::Power(*p)),
-                PhaseKind::Retreat => pos
-                    .dislodged
-                    .iter()
-                    .any(|d| d.unit.owner == Owner::Power(*p)),
-                PhaseKind::Adjustment => {
-                    let n = rules.adjustment_count(pos, *p);
-                    n < 0
-                        || n > 0
-                            && rules
-                                .build_sites(map, pos, *p)
-                                .iter()
-                                .any(|s| pos.unit_in(*s).is_none())
-                }
-                PhaseKind::Alliance | PhaseKind::Jury | PhaseKind::Conference => false,
-            })
+            .filter_map(|(p, s)| s.map(|_| p))
             .collect()
     }
 
     /// A power's order status: `received` (every unit ordered, or an adjustment set sent),
-    /// `incomplete` (some), `none`.
-    pub fn order_status(&self, power: Power) -> OrderStatus {
+    /// `incomplete` (some), `none`; None when it has nothing to order (H18 may say
+    /// otherwise).
+    pub fn order_status(
+        &self,
+        map: &Map,
+        variant: &dyn Variant,
+        power: Power,
+    ) -> Option<OrderStatus> {
+        let parts = self.view_parts();
+        let view = self.view(map, &parts);
+        let rules = variant.rules(&view, &self.variant_state);
+        let standard = self.standard_status(map, rules.as_ref(), power);
+        variant.order_status(&view, &self.variant_state, power, standard)
+    }
+
+    /// Every power's order status (see [`Game::order_status`]), with one view and one
+    /// set of rules.
+    fn statuses(&self, map: &Map, variant: &dyn Variant) -> Vec<(Power, Option<OrderStatus>)> {
+        let parts = self.view_parts();
+        let view = self.view(map, &parts);
+        let rules = variant.rules(&view, &self.variant_state);
+        Power::ALL
+            .into_iter()
+            .map(|p| {
+                let standard = self.standard_status(map, rules.as_ref(), p);
+                (
+                    p,
+                    variant.order_status(&view, &self.variant_state, p, standard),
+                )
+            })
+            .collect()
+    }
+
+    /// The standard game's answer: whether a power must order, and how complete its
+    /// orders are.
+    fn standard_status(&self, map: &Map, rules: &dyn Rules, power: Power) -> Option<OrderStatus> {
         let pos = &self.position;
         let needed = match pos.phase.kind {
             PhaseKind::Movement => pos
@@ -264,30 +292,41 @@ impl Game {
                 .filter(|d| d.unit.owner == Owner::Power(power))
                 .count(),
             // Any adjustment set counts: a power may choose to build fewer.
-            PhaseKind::Adjustment
-            | PhaseKind::Alliance
-            | PhaseKind::Jury
-            | PhaseKind::Conference => {
-                return if self.submitted.contains(&power) {
-                    OrderStatus::Received
-                } else {
-                    OrderStatus::None
-                };
+            PhaseKind::Adjustment => {
+                let n = rules.adjustment_count(pos, power);
+                let must = n < 0
+                    || n > 0
+                        && rules
+                            .build_sites(map, pos, power)
+                            .iter()
+                            .any(|s| pos.unit_in(*s).is_none());
+                return must.then(|| {
+                    if self.submitted.contains(&power) {
+                        OrderStatus::Received
+                    } else {
+                        OrderStatus::None
+                    }
+                });
             }
+            PhaseKind::Alliance | PhaseKind::Jury | PhaseKind::Conference => return None,
         };
+        if needed == 0 {
+            return None;
+        }
         let given = self.orders.get(&power).map(Vec::len).unwrap_or(0);
-        if given == 0 && needed > 0 {
+        Some(if given == 0 {
             OrderStatus::None
         } else if given < needed {
             OrderStatus::Incomplete
         } else {
             OrderStatus::Received
-        }
+        })
     }
 
     /// Stores a power's new orders. Each order replaces the power's earlier order for the
-    /// same unit (njudge semantics: a later message corrects an earlier one unit by unit);
-    /// adjustment orders replace the whole earlier set.
+    /// same unit (njudge semantics: a later message corrects an earlier one unit by unit),
+    /// a variant order for that unit included; adjustment orders replace the whole earlier
+    /// set.
     pub fn set_orders(&mut self, power: Power, new: Vec<PowerOrder>) {
         let list = self.orders.entry(power).or_default();
         if self.position.phase.kind == PhaseKind::Adjustment {
@@ -296,6 +335,10 @@ impl Game {
             for o in new {
                 let unit = o.order.unit().map(|u| u.province());
                 list.retain(|old| old.order.unit().map(|u| u.province()) != unit);
+                if let Some(p) = unit {
+                    self.variant_orders
+                        .retain(|v| !(v.from == Sender::Power(power) && v.slot == Slot::Unit(p)));
+                }
                 list.push(o);
             }
         }
@@ -304,43 +347,54 @@ impl Game {
         }
     }
 
+    /// Keeps a variant command with this phase's orders (H1), replacing the sender's
+    /// earlier one in the same slot; a command for a unit replaces the unit's order.
+    pub fn set_variant_order(&mut self, order: VariantOrder) {
+        if let (Sender::Power(power), Slot::Unit(p)) = (order.from, &order.slot)
+            && let Some(list) = self.orders.get_mut(&power)
+        {
+            list.retain(|o| o.order.unit().map(|u| u.province()) != Some(*p));
+        }
+        self.variant_orders
+            .retain(|v| !(v.from == order.from && v.slot == order.slot));
+        if let Sender::Power(power) = order.from
+            && !self.submitted.contains(&power)
+        {
+            self.submitted.push(power);
+        }
+        self.variant_orders.push(order);
+    }
+
     /// Every standing order, in a stable order (powers alphabetical, then as given).
     pub fn all_orders(&self) -> Vec<PowerOrder> {
         self.orders.values().flatten().copied().collect()
     }
 
-    /// Clears a power's orders (`CLEAR`).
+    /// Clears a power's orders (`CLEAR`), its variant orders included.
     pub fn clear_orders(&mut self, power: Power) {
         self.orders.remove(&power);
+        self.variant_orders
+            .retain(|v| v.from != Sender::Power(power));
         self.submitted.retain(|p| *p != power);
     }
 
     /// Whether everyone who must order has a complete set and nobody waits.
-    pub fn all_in(&self, map: &Map, rules: &dyn Rules) -> bool {
-        self.missing_powers(map, rules).is_empty()
-            && !self
-                .powers_to_order(map, rules)
-                .into_iter()
-                .any(|p| self.player(p).is_some_and(|pl| pl.wait))
+    pub fn all_in(&self, map: &Map, variant: &dyn Variant) -> bool {
+        let statuses = self.statuses(map, variant);
+        statuses.iter().all(|(p, s)| match s {
+            None => true,
+            Some(s) => *s == OrderStatus::Received && !self.player(*p).is_some_and(|pl| pl.wait),
+        })
     }
 
     /// The powers that must order and have not sent a complete set (the late powers at a
     /// deadline).
-    pub fn missing_powers(&self, map: &Map, rules: &dyn Rules) -> Vec<Power> {
-        self.powers_to_order(map, rules)
+    pub fn missing_powers(&self, map: &Map, variant: &dyn Variant) -> Vec<Power> {
+        self.statuses(map, variant)
             .into_iter()
-            .filter(|p| self.order_status(*p) != OrderStatus::Received)
+            .filter(|(_, s)| s.is_some_and(|s| s != OrderStatus::Received))
+            .map(|(p, _)| p)
             .collect()
-    }
-
-    /// The end of the game after a phase, if any: a solo (H17's standard default).
-    pub fn solo_winner(&self) -> Option<Power> {
-        if self.position.phase.kind == PhaseKind::Retreat {
-            return None;
-        }
-        Power::ALL
-            .into_iter()
-            .find(|p| self.position.centre_count(*p) >= self.settings.centres_to_win)
     }
 
     /// The draw every surviving power accepts (DIAS), if any.
@@ -425,30 +479,13 @@ impl Game {
     pub fn open_phase(&mut self, position: Position) {
         self.position = position;
         self.orders.clear();
+        self.variant_orders.clear();
         self.submitted.clear();
         self.all_in_since = None;
         self.late_notified = false;
         self.reminded = false;
         for p in &mut self.players {
             p.wait = false;
-        }
-    }
-}
-
-/// A power's order status, as LIST shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OrderStatus {
-    Received,
-    Incomplete,
-    None,
-}
-
-impl OrderStatus {
-    pub fn word(self) -> &'static str {
-        match self {
-            OrderStatus::Received => "received",
-            OrderStatus::Incomplete => "incomplete",
-            OrderStatus::None => "none",
         }
     }
 }

@@ -4,7 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::command::{Attribution, PressHeader, PressKind, PressTo, Recipient};
-use crate::map::Power;
+use crate::map::{Map, Power};
+use crate::variant::Variant;
 
 use super::Game;
 
@@ -51,12 +52,7 @@ impl Default for PressPolicy {
     }
 }
 
-/// Who is sending.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sender {
-    Power(Power),
-    Master,
-}
+pub use crate::variant::Sender;
 
 /// One reader of a mail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -97,6 +93,9 @@ pub enum PressRefusal {
     OfficialNeedsMaster,
     #[error("the press names no one who could read it")]
     NoReaders,
+    /// The game's rule set refuses it (H19).
+    #[error("{0}")]
+    Variant(crate::rules::VariantRefusal),
 }
 
 impl PressRefusal {
@@ -108,13 +107,45 @@ impl PressRefusal {
             PressRefusal::GreyOnly => "GREY-ONLY",
             PressRefusal::OfficialNeedsMaster => "NOT-MASTER",
             PressRefusal::NoReaders => "NO-READERS",
+            PressRefusal::Variant(v) => v.code,
         }
     }
 }
 
 /// Decides who reads a press block. The master is a reader of private press only when
 /// the game says so (`master_reads_all_press`); press to the master reaches only the master.
+/// The game's rule set has the last word (H19), once the readers are known.
 pub fn press_route(
+    game: &Game,
+    map: &Map,
+    variant: &dyn Variant,
+    from: Sender,
+    header: &PressHeader,
+) -> Result<PressRoute, PressRefusal> {
+    let route = standard_press_route(game, from, header)?;
+    let powers: Vec<Power> = route
+        .readers
+        .iter()
+        .filter_map(|a| match a {
+            Audience::Power(p) => Some(*p),
+            _ => None,
+        })
+        .collect();
+    let parts = game.view_parts();
+    variant
+        .press_allowed(
+            &game.view(map, &parts),
+            &game.variant_state,
+            from,
+            &powers,
+            route.public,
+        )
+        .map_err(PressRefusal::Variant)?;
+    Ok(route)
+}
+
+/// The standard game's press routing (njudge's rules).
+fn standard_press_route(
     game: &Game,
     from: Sender,
     header: &PressHeader,

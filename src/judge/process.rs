@@ -168,7 +168,10 @@ pub(super) fn process_game(
     let next_kind = outcome.next.phase.kind;
     g.turn += 1;
     g.open_phase(outcome.next.clone());
-    let ending = g.solo_winner().map(Ending::Solo);
+    let ending = {
+        let parts = g.view_parts();
+        crate::variant::standard_solo(&g.view(map, &parts)).map(Ending::Solo)
+    };
     let next_deadline = if ending.is_none() {
         Some(game::next_deadline(&g.settings.deadlines, next_kind, now))
     } else {
@@ -213,7 +216,7 @@ pub(super) fn tick_game(
     if g.status != Status::Active {
         return Ok(false);
     }
-    let all_in = g.all_in(map, &Standard);
+    let all_in = g.all_in(map, &crate::variant::Standard);
     let event = game::due_event(
         &g.settings.deadlines,
         deadline,
@@ -231,12 +234,13 @@ pub(super) fn tick_game(
         DueEvent::Remind => {
             g.reminded = true;
             let mut mails = Vec::new();
-            for p in g.missing_powers(map, &Standard) {
+            for p in g.missing_powers(map, &crate::variant::Standard) {
                 let text = format!(
                     "Reminder: the deadline for {phase} in '{}' is {}.\nYour orders for {p} are {}.\n",
                     g.name,
                     format_time(&g, deadline),
-                    g.order_status(p).word()
+                    g.order_status(map, &crate::variant::Standard, p)
+                        .map_or("none", |s| s.word())
                 );
                 mails.extend(mails_for(
                     &g,
@@ -250,14 +254,15 @@ pub(super) fn tick_game(
         }
         DueEvent::Late => {
             g.late_notified = true;
-            let late = g.missing_powers(map, &Standard);
+            let late = g.missing_powers(map, &crate::variant::Standard);
             let grace_end = deadline + chrono::Duration::hours(g.settings.deadlines.grace_hours);
             let mut mails = Vec::new();
             for p in &late {
                 let text = format!(
                     "The deadline for {phase} in '{}' has passed and your orders for {p} are {}.\nSend them before {}, the end of the grace period.\n",
                     g.name,
-                    g.order_status(*p).word(),
+                    g.order_status(map, &crate::variant::Standard, *p)
+                        .map_or("none", |s| s.word()),
                     format_time(&g, grace_end)
                 );
                 mails.extend(mails_for(
@@ -286,7 +291,7 @@ pub(super) fn tick_game(
             if g.settings.nmr {
                 process_game(map, config, tx, &mut g, now)?
             } else {
-                let late = g.missing_powers(map, &Standard);
+                let late = g.missing_powers(map, &crate::variant::Standard);
                 for p in &late {
                     if let Some(pl) = g.player_mut(*p) {
                         pl.abandoned = true;

@@ -2,7 +2,7 @@
 
 use crate::game::{Game, Status};
 use crate::map::{Map, Power};
-use crate::rules::{Owner, Standard};
+use crate::rules::Owner;
 
 use super::session::format_time;
 
@@ -70,11 +70,12 @@ pub(super) fn list_game(map: &Map, g: &Game) -> String {
     if g.status == Status::Forming {
         return s;
     }
-    let must = g.powers_to_order(map, &Standard);
+    let must = g.powers_to_order(map, &crate::variant::Standard);
     for p in Power::ALL {
         let Some(pl) = g.player(p) else { continue };
         let orders = if must.contains(&p) {
-            g.order_status(p).word()
+            g.order_status(map, &crate::variant::Standard, p)
+                .map_or("none", |s| s.word())
         } else {
             "no orders needed"
         };

@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 
 use crate::command::{
     self, Command, LineResult, MasterCommand, ObserverSetting, ParseContext, PlayerCommand,
-    PressSetting, SignonAs, Turn, VariantName,
+    PressSetting, SignonAs, Turn,
 };
 use crate::game::{self, Audience, Game, Joiner, ObserverLevel, PressLevel, Seat, Sender, Status};
 use crate::map::{Map, Power};
@@ -124,7 +124,7 @@ impl<'a, 't> Session<'a, 't> {
         {
             let cx = ParseContext {
                 phase: Some(g.position.phase.kind),
-                variant: Some(VariantName::Standard),
+                ballots_in_press: false,
             };
             lines = command::parse_message_with(&self.msg.text, self.map, &cx);
         }
@@ -468,7 +468,7 @@ impl<'a, 't> Session<'a, 't> {
             password_hash: password::hash(self.config.password_cost, pw, self.salt()?),
         };
         let seed = self.config.seed ^ fnv(name);
-        let mut g = Game::new(name, "Standard", seat, seed, self.map);
+        let mut g = Game::new(name, &crate::variant::Standard, seat, seed, self.map);
         g.settings.deadlines = self.config.deadlines.clone();
         g.settings.time_zone = self.config.time_zone.clone();
         for o in options {
@@ -719,12 +719,13 @@ impl<'a, 't> Session<'a, 't> {
             }
         };
         let judge = self.config.name.clone();
+        let map = self.map;
         let now_phase;
         let route;
         {
             let g = self.game_mut()?;
             now_phase = g.position.phase;
-            route = match game::press_route(g, sender, &p.header) {
+            route = match game::press_route(g, map, &crate::variant::Standard, sender, &p.header) {
                 Ok(r) => r,
                 Err(e) => return refuse(e.code(), e.to_string()),
             };
@@ -818,8 +819,8 @@ impl<'a, 't> Session<'a, 't> {
                         format!("the current phase is {}, not {ph}", g.position.phase),
                     ));
                 }
-                if !g.all_in(map, &Standard) {
-                    let missing = g.missing_powers(map, &Standard);
+                if !g.all_in(map, &crate::variant::Standard) {
+                    let missing = g.missing_powers(map, &crate::variant::Standard);
                     return Ok(refuse(
                         "ORDERS-MISSING",
                         format!(
@@ -1066,7 +1067,7 @@ impl<'a, 't> Session<'a, 't> {
         if let Some(g) = self.game.as_mut()
             && self.dirty
         {
-            if g.status == Status::Active && g.all_in(self.map, &Standard) {
+            if g.status == Status::Active && g.all_in(self.map, &crate::variant::Standard) {
                 if g.all_in_since.is_none() {
                     g.all_in_since = Some(self.now);
                 }

@@ -1,0 +1,100 @@
+//! Processing one phase through a rule set's hooks: H5 before resolution, the
+//! adjudication with the rule set's rules (H3–H15), every step of the calendar (H16, H18),
+//! the summary (H20) and the end of the game (H17). Pure: the judge stores what comes out
+//! and mails it.
+
+use crate::map::Map;
+use crate::rules::{self, Calendar, Phase, PhaseOutcome, Position, Rules, Step};
+
+use super::{GameEnd, GameView, Line, Variant, VariantState};
+
+/// What processing a phase gave: the adjudicator's outcome and the rule set's lines, by the
+/// part of the results bulletin they go in (`shared/rules/README.md` §2.2).
+#[derive(Debug)]
+pub struct Processed {
+    pub outcome: PhaseOutcome,
+    /// Part 2, *before resolution* (H5).
+    pub before: Vec<Line>,
+    /// Part 4, *after resolution*, in the order of the steps (H16).
+    pub after: Vec<Line>,
+    /// Part 5, the *summary* tables (H20).
+    pub summary: Vec<Line>,
+    /// Part 6: the game ends (H17).
+    pub end: Option<GameEnd>,
+}
+
+/// The game a phase is processed in.
+pub type PhaseInput<'a> = GameView<'a>;
+
+/// Processes the phase `game.position.phase` with the standing orders of `game`.
+pub fn process_phase(
+    variant: &dyn Variant,
+    state: &mut VariantState,
+    game: &PhaseInput<'_>,
+) -> Processed {
+    let before = variant.before_resolution(game, state);
+    let resolving = variant.rules(game, state);
+    let mut calendar = EngineCalendar {
+        variant,
+        game: *game,
+        rules: variant.rules(game, state),
+        state,
+        lines: Vec::new(),
+    };
+    let outcome = rules::adjudicate_with(
+        game.map,
+        resolving.as_ref(),
+        &mut calendar,
+        game.position,
+        game.orders,
+    );
+    let after = calendar.lines;
+    let next = GameView {
+        position: &outcome.next,
+        ..*game
+    };
+    let summary = variant.summary(&next, state, &outcome);
+    let end = variant.game_result(&next, state);
+    Processed {
+        outcome,
+        before,
+        after,
+        summary,
+        end,
+    }
+}
+
+/// The calendar of a rule set: each step goes to the rule set, which may change the state;
+/// the rules are built again after each step, so the sequencing sees the state as it is.
+struct EngineCalendar<'a, 's> {
+    variant: &'a dyn Variant,
+    game: GameView<'a>,
+    rules: Box<dyn Rules>,
+    state: &'s mut VariantState,
+    lines: Vec<Line>,
+}
+
+impl Calendar for EngineCalendar<'_, '_> {
+    fn rules(&self) -> &dyn Rules {
+        self.rules.as_ref()
+    }
+
+    fn step(&mut self, map: &Map, step: Step<'_>, position: &mut Position) {
+        let lines = self.variant.step(&self.game, self.state, step, position);
+        self.lines.extend(lines);
+        let view = GameView {
+            map,
+            position: &*position,
+            ..self.game
+        };
+        self.rules = self.variant.rules(&view, self.state);
+    }
+
+    fn must_hold(&self, phase: Phase, position: &Position) -> bool {
+        self.variant.must_hold(self.state, phase, position)
+    }
+
+    fn inserted_after(&self, phase: Phase, position: &Position) -> Option<Phase> {
+        self.variant.inserted_after(self.state, phase, position)
+    }
+}

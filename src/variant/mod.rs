@@ -1,0 +1,491 @@
+//! The rule sets: one [`Variant`] per set of rules (the standard game, and the five of
+//! `shared/rules/`), their registry, their state in a game, and the engine that processes a
+//! phase through their hooks.
+//!
+//! Pure: no SQL, no mail, no clock. A variant is hooks plus data (`shared/rules/README.md`
+//! §3): [`crate::rules::Rules`] carries the adjudication hooks H3–H15 and [`Variant`] the
+//! hooks around the adjudicator:
+//!
+//! | hook | method |
+//! | --- | --- |
+//! | H1 which commands are taken, when, from whom | [`Variant::take_command`], [`Variant::allows_player_command`] |
+//! | H2 immediate commands | [`Variant::apply_now`] |
+//! | H3–H15 adjudication | [`Variant::rules`] builds a [`crate::rules::Rules`] from the state |
+//! | H5 before resolution | [`Variant::before_resolution`] |
+//! | H16 after-phase and end-of-season steps | [`Variant::step`] (the steps of [`crate::rules::Step`]) |
+//! | H17 the game's result | [`Variant::game_result`] |
+//! | H18 the calendar | [`Variant::first_phase`], [`Variant::must_hold`], [`Variant::inserted_after`], [`Variant::order_status`] |
+//! | H19 press | [`Variant::press_allowed`], [`Variant::reads_ballots_in_press`] |
+//! | H20 publicity | every [`Line`] has its [`Reader`]; [`Variant::summary`], [`Variant::result_line`], [`Variant::not_public`] |
+//!
+//! The registry ([`ALL`], [`Registry::by_name`]) is the only place a variant's name is
+//! matched; nothing outside this module names one.
+
+mod engine;
+mod registry;
+mod standard;
+mod state;
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::command::{PlayerCommand, VariantCommand};
+use crate::map::{Map, Power, ProvinceId};
+use crate::rules::{
+    OrderResult, Phase, PhaseOutcome, Position, PowerOrder, Rules, Step, Unit, VariantRefusal,
+};
+
+pub use engine::{PhaseInput, Processed, process_phase};
+pub use registry::{ALL, Entry, Lookup, Registry};
+pub use standard::Standard;
+pub use state::{StateError, VariantState};
+
+/// Who sends a command: a power's player or the game's master.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Sender {
+    Power(Power),
+    Master,
+}
+
+impl fmt::Display for Sender {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Sender::Power(p) => f.write_str(p.name()),
+            Sender::Master => f.write_str("Master"),
+        }
+    }
+}
+
+/// Who may read a line a rule set writes (H20): everyone who follows the game (players,
+/// master, observers), one power's player, or the master alone. The master reads every
+/// line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Reader {
+    Everyone,
+    Power(Power),
+    Master,
+}
+
+/// One line a rule set adds to what the judge mails (`SURVIVE: Germany has been voted out
+/// of the game.`), with who may read it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Line {
+    pub reader: Reader,
+    pub text: String,
+}
+
+impl Line {
+    /// A line for everyone.
+    pub fn public(text: impl Into<String>) -> Line {
+        Line {
+            reader: Reader::Everyone,
+            text: text.into(),
+        }
+    }
+
+    /// A line for one reader.
+    pub fn to(reader: Reader, text: impl Into<String>) -> Line {
+        Line {
+            reader,
+            text: text.into(),
+        }
+    }
+
+    /// Whether `reader` may read it (the master reads everything).
+    pub fn is_for(&self, reader: Reader) -> bool {
+        self.reader == Reader::Everyone || self.reader == reader || reader == Reader::Master
+    }
+}
+
+/// What replaces what in a phase's order set: a unit's order (a variant order for a unit
+/// replaces its standard order and the other way round), or one named slot of the
+/// sender's (`ballot`, `war on France`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Slot {
+    Unit(ProvinceId),
+    Named(String),
+}
+
+/// A variant command kept with the phase's orders (H1: "order-set" commands), in arrival
+/// order; a later one in the same slot from the same sender replaces it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VariantOrder {
+    pub from: Sender,
+    pub command: VariantCommand,
+    pub slot: Slot,
+}
+
+/// How a rule set takes a command (H1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Taken {
+    /// Applied on receipt ([`Variant::apply_now`]).
+    Immediate,
+    /// Kept with the sender's orders of this phase, in `slot`; `echo` replaces the
+    /// normalised command after `OK` in the reply (`OK ballot recorded: …`).
+    Order { slot: Slot, echo: Option<String> },
+}
+
+/// What an immediate command did (H2): the reply's echo (None: the normalised command) and
+/// the lines it made (public ones are broadcast at once and repeated in the next results
+/// bulletin; private ones are mailed to their reader at once).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Applied {
+    pub echo: Option<String>,
+    pub lines: Vec<Line>,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Ending {
+    Solo(Power),
+    Draw(Vec<Power>),
+    Concession(Power),
+    Terminated,
+}
+
+impl Ending {
+    /// A sentence for the last bulletin.
+    pub fn sentence(&self) -> String {
+        match self {
+            Ending::Solo(p) => format!("{p} has won a solo victory."),
+            Ending::Draw(ps) => format!("The game ended in a draw between {}.", list_powers(ps)),
+            Ending::Concession(p) => format!("The game was conceded to {p}."),
+            Ending::Terminated => "The game was terminated by the master.".to_string(),
+        }
+    }
+}
+
+/// The end of a game a rule set declares (H17): how it ended, and the lines that say so
+/// in the last results bulletin (None: the standard sentence of [`Ending::sentence`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    pub ending: Ending,
+    pub lines: Option<Vec<Line>>,
+}
+
+/// `A`, `A and B`, `A, B and C`, alphabetical (rules/README §2.1).
+pub fn list_powers(powers: &[Power]) -> String {
+    let mut v: Vec<Power> = powers.to_vec();
+    v.sort();
+    v.dedup();
+    let names: Vec<&str> = v.iter().map(|p| p.name()).collect();
+    match names.as_slice() {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// A power's orders in the current phase, as LIST shows them and as the judge decides
+/// whether to wait.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OrderStatus {
+    Received,
+    Incomplete,
+    None,
+}
+
+impl OrderStatus {
+    pub fn word(self) -> &'static str {
+        match self {
+            OrderStatus::Received => "received",
+            OrderStatus::Incomplete => "incomplete",
+            OrderStatus::None => "none",
+        }
+    }
+}
+
+/// What a rule set may know about a game when a hook is called: the board, the orders of
+/// the phase, the players who resigned, the centres a solo needs.
+#[derive(Clone, Copy, Debug)]
+pub struct GameView<'a> {
+    pub map: &'a Map,
+    pub position: &'a Position,
+    /// The standing unit orders of the phase, every power's, powers alphabetical.
+    pub orders: &'a [PowerOrder],
+    /// The standing variant orders of the phase, in arrival order.
+    pub variant_orders: &'a [VariantOrder],
+    /// Powers whose player has resigned.
+    pub resigned: &'a [Power],
+    /// Centres needed for a solo victory (the game's setting).
+    pub centres_to_win: usize,
+}
+
+/// A command being taken (H1, H2): the game as it stands, who sent it, and its text as
+/// received (the `{text}` of spec sentences).
+#[derive(Clone, Copy, Debug)]
+pub struct CommandContext<'a> {
+    pub game: GameView<'a>,
+    pub sender: Sender,
+    pub text: &'a str,
+}
+
+/// A string that must not reach anyone but its readers (and the master): the leak
+/// scanner's list (H20).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Secret {
+    pub text: String,
+    pub readers: Vec<Reader>,
+}
+
+/// What a case file's `PRESTATE_VARIANT` facts may set up.
+pub struct Setup<'a> {
+    pub map: &'a Map,
+    pub position: &'a mut Position,
+    pub state: &'a mut VariantState,
+    /// Powers whose player has resigned.
+    pub resigned: &'a mut Vec<Power>,
+}
+
+/// What a case file's `POSTSTATE_VARIANT` facts are checked against.
+#[derive(Clone, Copy, Debug)]
+pub struct Check<'a> {
+    pub map: &'a Map,
+    pub position: &'a Position,
+    /// The state before the run (for facts such as `(no new penalties)`).
+    pub before: &'a VariantState,
+    pub after: &'a VariantState,
+}
+
+/// One set of rules. Every method but [`Variant::name`] defaults to the standard game, so
+/// a rule set overrides only its own hooks (`shared/rules/README.md` §3.2) and the
+/// standard game is the empty implementation.
+pub trait Variant: Sync {
+    /// The name games and case files use: `Standard`, `Survive`, `ShellShock`.
+    fn name(&self) -> &'static str;
+
+    /// The state of a new game of this rule set (its settings at their defaults).
+    fn new_state(&self) -> VariantState {
+        VariantState::default()
+    }
+
+    /// A game setting of this rule set (`SETTING survive_draws=on` in a case file, a CREATE
+    /// option `key=value`). Err: why it is refused, as a sentence.
+    fn apply_setting(
+        &self,
+        _state: &mut VariantState,
+        key: &str,
+        _value: &str,
+    ) -> Result<(), String> {
+        Err(format!(
+            "the {} rules have no setting called \"{key}\"",
+            self.name()
+        ))
+    }
+
+    /// Checks a stored state when a game is loaded (so that a state this code cannot read
+    /// is found at once, not in the middle of a phase).
+    fn check_state(&self, _state: &VariantState) -> Result<(), StateError> {
+        Ok(())
+    }
+
+    // ---- H1, H2: commands --------------------------------------------------------------
+
+    /// H1: whether and how a variant command is taken now, from this sender. The default
+    /// refuses every variant command.
+    fn take_command(
+        &self,
+        _cx: &CommandContext<'_>,
+        _state: &VariantState,
+        _command: &VariantCommand,
+    ) -> Result<Taken, VariantRefusal> {
+        Err(VariantRefusal::new(
+            "NOT-IN-VARIANT",
+            format!(
+                "this game is played with the {} rules, which have no such command",
+                self.name().to_lowercase()
+            ),
+        ))
+    }
+
+    /// H1: whether a player command is allowed in this rule set (a draw vote where there
+    /// are no draws, say).
+    fn allows_player_command(
+        &self,
+        _cx: &CommandContext<'_>,
+        _state: &VariantState,
+        _command: &PlayerCommand,
+    ) -> Result<(), VariantRefusal> {
+        Ok(())
+    }
+
+    /// H2: applies an immediate command (one [`Variant::take_command`] answered
+    /// [`Taken::Immediate`]).
+    fn apply_now(
+        &self,
+        _cx: &CommandContext<'_>,
+        _state: &mut VariantState,
+        command: &VariantCommand,
+    ) -> Result<Applied, VariantRefusal> {
+        Err(VariantRefusal::new(
+            "NOT-IN-VARIANT",
+            format!("{command:?} is not an immediate command"),
+        ))
+    }
+
+    // ---- H3–H15: adjudication ----------------------------------------------------------
+
+    /// H3–H15: the adjudication rules for the game as it stands (its state and its
+    /// standing variant orders). Called before a phase is resolved, after each step, and
+    /// when an order is checked on receipt.
+    fn rules(&self, _game: &GameView<'_>, _state: &VariantState) -> Box<dyn Rules> {
+        Box::new(crate::rules::Standard)
+    }
+
+    // ---- H5, H16: around resolution ----------------------------------------------------
+
+    /// H5: before the phase's orders are resolved (wars declared, votes counted). The lines
+    /// go in the bulletin's *before resolution* part.
+    fn before_resolution(&self, _game: &GameView<'_>, _state: &mut VariantState) -> Vec<Line> {
+        Vec::new()
+    }
+
+    /// H16: a step of the phase's processing has happened ([`Step`]). `position` is the
+    /// board now, which the rule set may change (and its state); `game.position` is the
+    /// position the phase started from. The lines go in the *after resolution* part, in
+    /// the order of the steps.
+    fn step(
+        &self,
+        _game: &GameView<'_>,
+        _state: &mut VariantState,
+        _step: Step<'_>,
+        _position: &mut Position,
+    ) -> Vec<Line> {
+        Vec::new()
+    }
+
+    /// H20: the state tables printed in every results bulletin of this kind (`WARS:`,
+    /// `CENTRES:`), the *summary* part; `outcome` is the phase just processed.
+    fn summary(
+        &self,
+        _game: &GameView<'_>,
+        _state: &VariantState,
+        _outcome: &PhaseOutcome,
+    ) -> Vec<Line> {
+        Vec::new()
+    }
+
+    // ---- H17: the end -------------------------------------------------------------------
+
+    /// H17: whether the game ends after the phase just processed (`game.position` is the
+    /// position at the start of the next phase). Standard: a power owning the centres to
+    /// win, after a Fall or a Winter.
+    fn game_result(&self, game: &GameView<'_>, _state: &VariantState) -> Option<GameEnd> {
+        standard_solo(game).map(|p| GameEnd {
+            ending: Ending::Solo(p),
+            lines: None,
+        })
+    }
+
+    // ---- H18: the calendar --------------------------------------------------------------
+
+    /// H18: the first phase of a game (an alliance phase before Spring 1901, say).
+    fn first_phase(&self, _state: &VariantState) -> Phase {
+        Phase::FIRST
+    }
+
+    /// H18: whether a phase the standard calendar would skip is held all the same.
+    fn must_hold(&self, _state: &VariantState, _phase: Phase, _position: &Position) -> bool {
+        false
+    }
+
+    /// H18: a phase of the rule set's own right after `phase`, before the next Spring.
+    fn inserted_after(
+        &self,
+        _state: &VariantState,
+        _phase: Phase,
+        _position: &Position,
+    ) -> Option<Phase> {
+        None
+    }
+
+    /// H18: whether the judge waits for `power` in the current phase and how complete its
+    /// orders are; `standard` is what the standard game says (None: nothing to order). A
+    /// rule set may never wait for a power (it is out of the game) or wait for more (a
+    /// ballot), and decides for the phases it adds.
+    fn order_status(
+        &self,
+        _game: &GameView<'_>,
+        _state: &VariantState,
+        _power: Power,
+        standard: Option<OrderStatus>,
+    ) -> Option<OrderStatus> {
+        standard
+    }
+
+    // ---- H19: press ---------------------------------------------------------------------
+
+    /// H19: whether `from` may send press read by `to` (the powers that would read it;
+    /// broadcasts included).
+    fn press_allowed(
+        &self,
+        _game: &GameView<'_>,
+        _state: &VariantState,
+        _from: Sender,
+        _to: &[Power],
+        _broadcast: bool,
+    ) -> Result<(), VariantRefusal> {
+        Ok(())
+    }
+
+    /// H19: whether `VOTE` lines in press to the master are read as commands (ballots).
+    fn reads_ballots_in_press(&self) -> bool {
+        false
+    }
+
+    // ---- H20: publicity -----------------------------------------------------------------
+
+    /// H20: the text of an order's line in the results bulletin, when the rule set writes
+    /// it itself (after `Power: `, without a full stop); None: the standard line.
+    fn result_line(&self, _map: &Map, _result: &OrderResult) -> Option<String> {
+        None
+    }
+
+    /// H20: the strings of this game that only their readers (and the master) may see:
+    /// what the leak scanner looks for in every mail.
+    fn not_public(&self, _state: &VariantState) -> Vec<Secret> {
+        Vec::new()
+    }
+
+    // ---- case files ---------------------------------------------------------------------
+
+    /// Reads one `PRESTATE_VARIANT` fact of a case file into the set-up game.
+    fn read_fact(&self, _setup: &mut Setup<'_>, fact: &str) -> Result<(), String> {
+        Err(format!("the {} rules have no fact \"{fact}\"", self.name()))
+    }
+
+    /// Reads a note on a unit of a case file's position (`Neutral: A Par (rebel of
+    /// France)`).
+    fn read_unit_note(
+        &self,
+        _setup: &mut Setup<'_>,
+        _unit: &Unit,
+        note: &str,
+    ) -> Result<(), String> {
+        Err(format!(
+            "the {} rules have no unit note \"({note})\"",
+            self.name()
+        ))
+    }
+
+    /// Checks one `POSTSTATE_VARIANT` fact (a line in parentheses states facts that must
+    /// not hold). Err: what differs, as a sentence.
+    fn check_fact(&self, _check: &Check<'_>, fact: &str) -> Result<(), String> {
+        Err(format!("the {} rules have no fact \"{fact}\"", self.name()))
+    }
+}
+
+/// The standard victory (H17's default): unless a retreat phase comes next, the first
+/// power (alphabetically) owning at least the centres to win.
+pub fn standard_solo(game: &GameView<'_>) -> Option<Power> {
+    if game.position.phase.kind == crate::rules::PhaseKind::Retreat {
+        return None;
+    }
+    Power::ALL
+        .into_iter()
+        .find(|p| game.position.centre_count(*p) >= game.centres_to_win)
+}
+
+#[cfg(test)]
+mod tests;
