@@ -13,7 +13,7 @@ pub mod results;
 
 pub use audience::Audience;
 pub use reply::{LineVerdict, render_reply};
-pub use results::{ResultsHeader, render_results, results_subject};
+pub use results::{Extras, Parts, ResultsHeader, phase_words, render_results, results_subject};
 
 #[cfg(test)]
 mod tests;

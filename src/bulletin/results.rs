@@ -59,13 +59,23 @@
 //!   unit listing order; owned centres alphabetically by full name, as njudge lists them
 //!   (`Edinburgh, Liverpool, London`).
 //! - With no deadline (`next_deadline: None`) the two deadline lines are left out.
+//!
+//! A rule set's lines take the parts of rules/README §2.2 around the standard results, each
+//! part after a blank line: (1) the immediate lines since the last bulletin and (2) the
+//! lines before resolution come after the title; (4) the lines after resolution and (5) the
+//! summary tables after the standard results; the next-phase lines follow, and (6) the end
+//! of the game closes the bulletin (for the standard game, the sentence of its ending).
+//! Every line is rendered for one [`Reader`]: a reader sees the public lines and its own.
+//! An order the rule set rewrote (H4) prints as the rule set writes it (H20), or by
+//! default as `Power: <order in short form> (<note>)`, the form the specs give.
 
 use std::fmt::Write as _;
 
 use crate::map::{Location, Map, Power};
+use crate::variant::{Line, Reader, Variant};
 use crate::rules::{
     DislodgedUnit, Failure, Order, OrderResult, Owner, Phase, PhaseKind, PhaseOutcome, Position,
-    Season, Unit, UnitKind, UnitSpec,
+    Unit, UnitKind, UnitSpec,
 };
 
 /// Lines are wrapped between words to stay within this many columns.
@@ -93,15 +103,49 @@ pub fn results_subject(judge: &str, game: &str, phase: crate::rules::Phase) -> S
     format!("{judge}:{game} - {phase} Results")
 }
 
-/// Renders the public results bulletin of the phase `before.phase`, adjudicated into
-/// `outcome`. Every line ends with `\n`; no line has trailing blanks.
+/// A rule set's lines in a results bulletin, by part (rules/README §2.2).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Parts<'a> {
+    /// 1: the lines of immediate commands since the last results bulletin.
+    pub immediate: &'a [Line],
+    /// 2: before resolution (H5).
+    pub before: &'a [Line],
+    /// 4: after resolution, by step (H16).
+    pub after: &'a [Line],
+    /// 5: the summary tables (H20).
+    pub summary: &'a [Line],
+    /// 6: the end of the game (H17).
+    pub end: &'a [Line],
+}
+
+/// What a results bulletin prints besides the adjudicator's outcome: the rule set (for
+/// the lines it writes itself), its lines by part, and who reads this copy.
+#[derive(Clone, Copy)]
+pub struct Extras<'a> {
+    pub variant: &'a dyn Variant,
+    pub parts: Parts<'a>,
+    pub reader: Reader,
+}
+
+/// Renders the results bulletin of the phase `before.phase`, adjudicated into `outcome`,
+/// for one reader. Every line ends with `\n`; no line has trailing blanks.
 pub fn render_results(
     map: &Map,
     header: &ResultsHeader,
     before: &Position,
     outcome: &PhaseOutcome,
+    extras: &Extras<'_>,
 ) -> String {
     let mut b = Bulletin::default();
+    let part = |b: &mut Bulletin, lines: &[Line]| {
+        let mine: Vec<&Line> = lines.iter().filter(|l| l.is_for(extras.reader)).collect();
+        if !mine.is_empty() {
+            b.blank();
+            for l in mine {
+                b.line(&l.text);
+            }
+        }
+    };
     let next = &outcome.next;
 
     b.line(&format!(
@@ -114,8 +158,10 @@ pub fn render_results(
     b.blank();
     let phase = before.phase;
     b.line(&phase_title(phase));
+    part(&mut b, extras.parts.immediate);
+    part(&mut b, extras.parts.before);
 
-    order_lines(&mut b, map, before, outcome);
+    order_lines(&mut b, map, before, outcome, extras.variant);
 
     if phase.kind == PhaseKind::Movement && !outcome.after.dislodged.is_empty() {
         b.blank();
@@ -128,9 +174,11 @@ pub fn render_results(
         }
     }
 
-    if phase.season == Season::Fall && next.phase.season != Season::Fall {
+    if outcome.ownership_updated {
         ownership(&mut b, map, next);
     }
+    part(&mut b, extras.parts.after);
+    part(&mut b, extras.parts.summary);
 
     b.blank();
     b.line(&format!(
@@ -141,6 +189,7 @@ pub fn render_results(
     if let Some(deadline) = &header.next_deadline {
         b.line(&format!("The deadline for orders will be {deadline}."));
     }
+    part(&mut b, extras.parts.end);
     b.text
 }
 
@@ -371,7 +420,13 @@ fn marker(r: &OrderResult) -> String {
 }
 
 /// The orders part: one paragraph per owner.
-fn order_lines(b: &mut Bulletin, map: &Map, before: &Position, outcome: &PhaseOutcome) {
+fn order_lines(
+    b: &mut Bulletin,
+    map: &Map,
+    before: &Position,
+    outcome: &PhaseOutcome,
+    variant: &dyn Variant,
+) {
     let mut shown: Vec<&OrderResult> = outcome
         .results
         .iter()
@@ -389,12 +444,21 @@ fn order_lines(b: &mut Bulletin, map: &Map, before: &Position, outcome: &PhaseOu
             b.blank();
             current = Some(r.owner);
         }
-        b.line(&format!(
-            "{}: {}.{}",
-            owner_label(r.owner),
-            order_text(map, before, outcome, r),
-            marker(r)
-        ));
+        let line = match (variant.result_line(map, r), &r.note) {
+            (Some(text), _) => format!("{}: {text}", owner_label(r.owner)),
+            (None, Some(note)) => format!(
+                "{}: {} ({note})",
+                owner_label(r.owner),
+                r.order.display(map)
+            ),
+            (None, None) => format!(
+                "{}: {}.{}",
+                owner_label(r.owner),
+                order_text(map, before, outcome, r),
+                marker(r)
+            ),
+        };
+        b.line(&line);
     }
 }
 

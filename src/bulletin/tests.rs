@@ -7,7 +7,8 @@
 
 use std::path::PathBuf;
 
-use crate::bulletin::{ResultsHeader, render_results, results_subject};
+use crate::bulletin::{Extras, Parts, ResultsHeader, render_results, results_subject};
+use crate::variant::{Line, Reader};
 use crate::cases::{parse_cases, parse_order};
 use crate::map::{Location, Map, Power};
 use crate::rules::{
@@ -16,6 +17,15 @@ use crate::rules::{
 
 fn map() -> &'static Map {
     Map::standard().expect("standard map")
+}
+
+/// A standard bulletin for everyone.
+fn plain() -> Extras<'static> {
+    Extras {
+        variant: &crate::variant::Standard,
+        parts: Parts::default(),
+        reader: Reader::Everyone,
+    }
 }
 
 fn header(deadline: Option<&str>) -> ResultsHeader {
@@ -101,12 +111,14 @@ fn check_shape(before: &Position, out: &PhaseOutcome, text: &str) {
         &header(Some("Mon Nov 23 2026 20:00 UTC")),
         before,
         out,
+        &plain(),
     );
     let once = render_results(
         map(),
         &header(Some("Mon Nov 23 2026 20:00 UTC")),
         before,
         out,
+        &plain(),
     );
     assert_eq!(again, once);
 }
@@ -117,6 +129,7 @@ fn render(before: &Position, out: &PhaseOutcome) -> String {
         &header(Some("Mon Nov 23 2026 20:00 UTC")),
         before,
         out,
+        &plain(),
     );
     check_shape(before, out, &text);
     text
@@ -339,7 +352,7 @@ fn w1902a_adjustments() {
 fn no_deadline_no_deadline_lines() {
     let before = Position::standard_start(map());
     let out = adjudicate(&before, "");
-    let text = render_results(map(), &header(None), &before, &out);
+    let text = render_results(map(), &header(None), &before, &out, &plain());
     assert!(!text.contains("Deadline"));
     assert!(!text.contains("deadline"));
     assert!(text.ends_with("The next phase of 'demo' will be Movement for Fall of 1901.\n"));
@@ -396,4 +409,64 @@ fn results_arrive_in_unit_listing_order() {
     let mut sorted = keys.clone();
     sorted.sort();
     assert_eq!(keys, sorted);
+}
+
+/// A rule set's lines take the parts of rules/README §2.2 around the standard results, and
+/// each reader sees the public lines and its own (the master every line).
+#[test]
+fn variant_lines_by_part_and_reader() {
+    let before = Position::standard_start(map());
+    let mut out = adjudicate(&before, "France: A par - bur");
+    if let Some(r) = out
+        .results
+        .iter_mut()
+        .find(|r| r.owner == Owner::Power(Power::Germany) && r.order.unit().is_some())
+    {
+        r.note = Some("out of the game".into());
+    }
+    let immediate = [Line::public("IMMEDIATE: first")];
+    let before_lines = [Line::public("BEFORE: second")];
+    let after = [
+        Line::public("AFTER: fourth"),
+        Line::to(Reader::Power(Power::France), "AFTER: for France only"),
+        Line::to(Reader::Master, "AFTER: for the master only"),
+    ];
+    let summary = [Line::public("SUMMARY: fifth")];
+    let end = [Line::public("END: sixth")];
+    let render_for = |reader| {
+        let extras = Extras {
+            variant: &crate::variant::Standard,
+            parts: Parts {
+                immediate: &immediate,
+                before: &before_lines,
+                after: &after,
+                summary: &summary,
+                end: &end,
+            },
+            reader,
+        };
+        render_results(map(), &header(None), &before, &out, &extras)
+    };
+    let public = render_for(Reader::Everyone);
+    let at = |text: &str, what: &str| text.find(what).unwrap_or_else(|| panic!("{what} in {text}"));
+    let order = [
+        at(&public, "Movement results for Spring of 1901."),
+        at(&public, "IMMEDIATE: first"),
+        at(&public, "BEFORE: second"),
+        at(&public, "France: Army Paris -> Burgundy."),
+        at(&public, "AFTER: fourth"),
+        at(&public, "SUMMARY: fifth"),
+        at(&public, "The next phase of 'demo'"),
+        at(&public, "END: sixth"),
+    ];
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{public}");
+    assert!(public.contains("Germany: A Ber H (out of the game)\n"), "{public}");
+    assert!(!public.contains("only"));
+    let france = render_for(Reader::Power(Power::France));
+    assert!(france.contains("AFTER: for France only"));
+    assert!(!france.contains("for the master only"));
+    let italy = render_for(Reader::Power(Power::Italy));
+    assert_eq!(italy, public);
+    let master = render_for(Reader::Master);
+    assert!(master.contains("AFTER: for France only") && master.contains("for the master only"));
 }

@@ -339,6 +339,7 @@ impl Config {
             remember_passwords: self.judge.remember_passwords,
             deadlines: self.deadlines.clone(),
             time_zone: self.judge.time_zone.clone(),
+            variants: crate::variant::Registry::default(),
         }
     }
 

@@ -36,6 +36,8 @@ pub struct JudgeConfig {
     pub deadlines: crate::game::DeadlineSettings,
     /// Default time zone for new games.
     pub time_zone: String,
+    /// The rule sets this judge runs (all of [`crate::variant::ALL`]; tests add their own).
+    pub variants: crate::variant::Registry,
 }
 
 impl Default for JudgeConfig {
@@ -48,6 +50,7 @@ impl Default for JudgeConfig {
             remember_passwords: true,
             deadlines: crate::game::DeadlineSettings::default(),
             time_zone: "UTC".to_string(),
+            variants: crate::variant::Registry::default(),
         }
     }
 }

@@ -3,11 +3,11 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::bulletin::results::{ResultsHeader, render_results, results_subject};
+use crate::bulletin::results::{Extras, Parts, ResultsHeader, render_results, results_subject};
 use crate::game::{self, Audience, DueEvent, Ending, Game, ObserverLevel, Player, Status};
 use crate::map::Map;
-use crate::rules::{self, Standard};
 use crate::store::{NewMail, StoreError, Tx};
+use crate::variant::{self, Line, Lookup, Reader, Variant};
 
 use super::JudgeConfig;
 use super::session::format_time;
@@ -73,6 +73,57 @@ pub(super) fn everyone(
     mails_for(g, &public_readers(g), subject, body, in_reply_to)
 }
 
+/// The game's rule set, from the registry. A stored game whose rule set this judge does
+/// not run cannot be played: it is reported as unreadable, not played by other rules.
+pub(super) fn variant_of(config: &JudgeConfig, g: &Game) -> Result<&'static dyn Variant, StoreError> {
+    match config.variants.by_name(&g.variant) {
+        Lookup::Found(v) => Ok(v),
+        Lookup::NotImplemented(name) => Err(StoreError::Corrupt {
+            game: g.name.clone(),
+            reason: format!("its variant {name} is not implemented by this judge"),
+        }),
+        Lookup::Unknown => Err(StoreError::Corrupt {
+            game: g.name.clone(),
+            reason: format!("its variant {:?} is unknown to this judge", g.variant),
+        }),
+    }
+}
+
+/// The reader a mailing audience reads as: a power's player sees its power's lines, the
+/// master every line, observers the public ones.
+fn reader_of(a: Audience) -> Reader {
+    match a {
+        Audience::Power(p) => Reader::Power(p),
+        Audience::Master => Reader::Master,
+        Audience::Observers => Reader::Everyone,
+    }
+}
+
+/// A bulletin for everyone who follows the game, each reader's copy rendered for that
+/// reader (H20: private lines reach only their reader and the master). Readers whose copies
+/// are the same get the same bytes.
+pub(super) fn bulletin_for_everyone(
+    g: &Game,
+    subject: &str,
+    render: &dyn Fn(Reader) -> String,
+) -> Vec<NewMail> {
+    let mut out = Vec::new();
+    let mut rendered: Vec<(Reader, String)> = Vec::new();
+    for a in public_readers(g) {
+        let reader = reader_of(a);
+        let body = match rendered.iter().find(|(r, _)| *r == reader) {
+            Some((_, b)) => b.clone(),
+            None => {
+                let b = render(reader);
+                rendered.push((reader, b.clone()));
+                b
+            }
+        };
+        out.extend(mails_for(g, &[a], subject, &body, None));
+    }
+    out
+}
+
 fn public_readers(g: &Game) -> Vec<Audience> {
     let mut readers: Vec<Audience> = g.players.iter().map(|p| Audience::Power(p.power)).collect();
     readers.push(Audience::Master);
@@ -82,7 +133,8 @@ fn public_readers(g: &Game) -> Vec<Audience> {
     readers
 }
 
-/// Seven players have joined: assign the powers (seeded), open Spring 1901.
+/// Seven players have joined: assign the powers (seeded), open the rule set's first phase
+/// (Spring 1901 in the standard game).
 pub(super) fn start_game(
     map: &Map,
     config: &JudgeConfig,
@@ -90,6 +142,7 @@ pub(super) fn start_game(
     g: &mut Game,
     now: DateTime<Utc>,
 ) -> Result<Vec<NewMail>, StoreError> {
+    let variant = variant_of(config, g)?;
     let assigned = game::assign_powers(&g.joiners, g.seed);
     g.players = assigned
         .into_iter()
@@ -97,7 +150,9 @@ pub(super) fn start_game(
         .collect();
     g.joiners.clear();
     g.status = Status::Active;
-    g.open_phase(rules::Position::standard_start(map));
+    let mut start = crate::rules::Position::standard_start(map);
+    start.phase = variant.first_phase(&g.variant_state);
+    g.open_phase(start);
     let d = game::next_deadline(&g.settings.deadlines, g.position.phase.kind, now);
     g.deadline = Some(d);
     tx.save_snapshot(g)?;
@@ -110,7 +165,8 @@ pub(super) fn start_game(
         ));
     }
     text.push_str(&format!(
-        "\nThe first phase is Movement for Spring of 1901.\nThe deadline for orders will be {}.\n",
+        "\nThe first phase is {}.\nThe deadline for orders will be {}.\n",
+        crate::bulletin::phase_words(g.position.phase),
         format_time(g, d)
     ));
     text.push_str(&format!(
@@ -147,15 +203,48 @@ fn header(config: &JudgeConfig, g: &Game, next_deadline: Option<DateTime<Utc>>) 
     }
 }
 
-/// The results the standing orders would give now, for the master's PREVIEW.
-pub(super) fn preview(map: &Map, config: &JudgeConfig, g: &Game) -> String {
-    let outcome = rules::adjudicate(map, &Standard, &g.position, &g.all_orders());
-    render_results(map, &header(config, g, None), &g.position, &outcome)
+/// The results the standing orders would give now, for the master's PREVIEW: the phase
+/// processed on a copy of the game, rendered as the master would read it.
+pub(super) fn preview(map: &Map, config: &JudgeConfig, g: &Game) -> Result<String, StoreError> {
+    let variant = variant_of(config, g)?;
+    let parts = g.view_parts();
+    let mut state = g.variant_state.clone();
+    let processed = variant::process_phase(variant, &mut state, &g.view(map, &parts));
+    let end = end_lines(processed.end.as_ref());
+    let extras = Extras {
+        variant,
+        parts: Parts {
+            immediate: &g.immediate,
+            before: &processed.before,
+            after: &processed.after,
+            summary: &processed.summary,
+            end: &end,
+        },
+        reader: Reader::Master,
+    };
+    Ok(render_results(
+        map,
+        &header(config, g, None),
+        &g.position,
+        &processed.outcome,
+        &extras,
+    ))
+}
+
+/// The lines that end a game: the rule set's, or the standard sentence.
+fn end_lines(end: Option<&variant::GameEnd>) -> Vec<Line> {
+    match end {
+        None => Vec::new(),
+        Some(e) => e
+            .lines
+            .clone()
+            .unwrap_or_else(|| vec![Line::public(e.ending.sentence())]),
+    }
 }
 
 /// Adjudicates the current phase with the standing orders (missing ones take the
-/// civil-disorder defaults), mails the results to everyone, opens the next phase (or ends
-/// the game), and saves a snapshot of it.
+/// civil-disorder defaults) through the game's rule set, mails each reader its copy of the
+/// results, opens the next phase (or ends the game), and saves a snapshot of it.
 pub(super) fn process_game(
     map: &Map,
     config: &JudgeConfig,
@@ -163,30 +252,48 @@ pub(super) fn process_game(
     g: &mut Game,
     now: DateTime<Utc>,
 ) -> Result<Vec<NewMail>, StoreError> {
+    let variant = variant_of(config, g)?;
     let before = g.position.clone();
-    let outcome = rules::adjudicate(map, &Standard, &before, &g.all_orders());
-    let next_kind = outcome.next.phase.kind;
+    let parts = g.view_parts();
+    let mut state = g.variant_state.clone();
+    let processed = variant::process_phase(variant, &mut state, &g.view(map, &parts));
+    g.variant_state = state;
+    let next_kind = processed.outcome.next.phase.kind;
+    let immediate = std::mem::take(&mut g.immediate);
     g.turn += 1;
-    g.open_phase(outcome.next.clone());
-    let ending = {
-        let parts = g.view_parts();
-        crate::variant::standard_solo(&g.view(map, &parts)).map(Ending::Solo)
-    };
+    g.open_phase(processed.outcome.next.clone());
+    let ending = processed.end.as_ref().map(|e| e.ending.clone());
     let next_deadline = if ending.is_none() {
         Some(game::next_deadline(&g.settings.deadlines, next_kind, now))
     } else {
         None
     };
     g.deadline = next_deadline;
-    let mut text = render_results(map, &header(config, g, next_deadline), &before, &outcome);
+    let end = end_lines(processed.end.as_ref());
+    let head = header(config, g, next_deadline);
+    let render = |reader: Reader| {
+        let extras = Extras {
+            variant,
+            parts: Parts {
+                immediate: &immediate,
+                before: &processed.before,
+                after: &processed.after,
+                summary: &processed.summary,
+                end: &end,
+            },
+            reader,
+        };
+        render_results(map, &head, &before, &processed.outcome, &extras)
+    };
     let subject = results_subject(&config.name, &g.name, before.phase);
-    if let Some(e) = &ending {
-        text.push('\n');
-        text.push_str(&e.sentence());
-        text.push('\n');
-    }
-    tx.add_history(&g.name, now, &before.phase.to_string(), &subject, &text)?;
-    let mut mails = everyone(g, &subject, &text, None);
+    tx.add_history(
+        &g.name,
+        now,
+        &before.phase.to_string(),
+        &subject,
+        &render(Reader::Everyone),
+    )?;
+    let mut mails = bulletin_for_everyone(g, &subject, &render);
     // Postal press goes out with the results.
     for (readers, subject, body) in std::mem::take(&mut g.postal) {
         mails.extend(mails_for(g, &readers, &subject, &body, None));
@@ -216,7 +323,8 @@ pub(super) fn tick_game(
     if g.status != Status::Active {
         return Ok(false);
     }
-    let all_in = g.all_in(map, &crate::variant::Standard);
+    let variant = variant_of(config, &g)?;
+    let all_in = g.all_in(map, variant);
     let event = game::due_event(
         &g.settings.deadlines,
         deadline,
@@ -234,7 +342,7 @@ pub(super) fn tick_game(
         DueEvent::Remind => {
             g.reminded = true;
             let mut mails = Vec::new();
-            for p in g.missing_powers(map, &crate::variant::Standard) {
+            for p in g.missing_powers(map, variant) {
                 let text = format!(
                     "Reminder: the deadline for {phase} in '{}' is {}.\nYour orders for {p} are {}.\n",
                     g.name,
@@ -254,7 +362,7 @@ pub(super) fn tick_game(
         }
         DueEvent::Late => {
             g.late_notified = true;
-            let late = g.missing_powers(map, &crate::variant::Standard);
+            let late = g.missing_powers(map, variant);
             let grace_end = deadline + chrono::Duration::hours(g.settings.deadlines.grace_hours);
             let mut mails = Vec::new();
             for p in &late {
@@ -291,7 +399,7 @@ pub(super) fn tick_game(
             if g.settings.nmr {
                 process_game(map, config, tx, &mut g, now)?
             } else {
-                let late = g.missing_powers(map, &crate::variant::Standard);
+                let late = g.missing_powers(map, variant);
                 for p in &late {
                     if let Some(pl) = g.player_mut(*p) {
                         pl.abandoned = true;

@@ -847,7 +847,7 @@ impl<'a, 't> Session<'a, 't> {
                     "Preview of the results with the orders standing now (nothing is saved):"
                         .into(),
                 );
-                more.extend(process::preview(map, config, g).lines().map(str::to_string));
+                more.extend(process::preview(map, config, g)?.lines().map(str::to_string));
             }
             MasterCommand::Pause => {
                 if g.status != Status::Active {

@@ -66,6 +66,12 @@ pub struct Registry {
     entries: Vec<Entry>,
 }
 
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.names()).finish()
+    }
+}
+
 impl Default for Registry {
     fn default() -> Self {
         Registry {
