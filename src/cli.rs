@@ -25,7 +25,7 @@ enum Command {
     /// Ends with the line `N passed, M failed`. Exit status 1 when a case failed, 2 when
     /// a file cannot be read or parsed.
     Adjudicate {
-        /// Case files (`.txt` or `.case`).
+        /// Case files (`.txt` or `.case`), or folders of them (read recursively).
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Also print the median and total adjudication time per phase kind.
@@ -138,11 +138,38 @@ fn map() -> anyhow::Result<&'static Map> {
     Map::standard().map_err(|e| anyhow::anyhow!("the standard map does not load: {e}"))
 }
 
-fn adjudicate(files: &[PathBuf], timing: bool) -> anyhow::Result<ExitCode> {
+/// The case files a path names: the file itself, or every `.case` and `.txt` file under a
+/// folder (sorted, recursively).
+fn case_files(path: &PathBuf, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    if !path.is_dir() {
+        out.push(path.clone());
+        return Ok(());
+    }
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
+        .with_context(|| format!("while reading the folder {}", path.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            case_files(&p, out)?;
+        } else if p.extension().is_some_and(|e| e == "txt" || e == "case") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+fn adjudicate(paths: &[PathBuf], timing: bool) -> anyhow::Result<ExitCode> {
     let map = map()?;
+    let registry = dipjudge::variant::Registry::default();
+    let mut files = Vec::new();
+    for p in paths {
+        case_files(p, &mut files)?;
+    }
     // Read and parse everything first: a broken file is exit 2 before any case runs.
     let mut all = Vec::new();
-    for f in files {
+    for f in &files {
         let text =
             std::fs::read_to_string(f).with_context(|| format!("while reading {}", f.display()))?;
         let parsed =
@@ -150,10 +177,11 @@ fn adjudicate(files: &[PathBuf], timing: bool) -> anyhow::Result<ExitCode> {
         all.push((f, parsed));
     }
     let (mut passed, mut failed) = (0usize, 0usize);
+    let mut unreadable = false;
     let mut times: Vec<(PhaseKind, Duration)> = Vec::new();
     for (file, list) in &all {
         for case in list {
-            match cases::run_case(map, case) {
+            match cases::run_case(map, &registry, case) {
                 Ok(report) if report.differences.is_empty() => {
                     passed += 1;
                     times.push((report.phase_kind, report.elapsed));
@@ -168,7 +196,17 @@ fn adjudicate(files: &[PathBuf], timing: bool) -> anyhow::Result<ExitCode> {
                         report.differences.join(" | ")
                     );
                 }
-                Err(e @ RunError::UnknownVariant(_)) | Err(e @ RunError::Inconsistent(_)) => {
+                Err(RunError::Unreadable(e)) => {
+                    // A line only the rule set reads (a fact, a setting): the file's error.
+                    unreadable = true;
+                    eprintln!("dipjudge: {}: {e}", file.display());
+                }
+                Err(
+                    e @ (RunError::NotImplemented(_)
+                    | RunError::UnknownVariant(_)
+                    | RunError::Inconsistent(_)
+                    | RunError::Judge(_)),
+                ) => {
                     failed += 1;
                     println!(
                         "FAILED {} ({}:{}): {e}",
@@ -206,7 +244,9 @@ fn adjudicate(files: &[PathBuf], timing: bool) -> anyhow::Result<ExitCode> {
         }
     }
     println!("{passed} passed, {failed} failed");
-    Ok(if failed == 0 {
+    Ok(if unreadable {
+        ExitCode::from(2)
+    } else if failed == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

@@ -123,14 +123,15 @@ fn malformed_files_name_file_and_line() {
     );
 }
 
-/// A variant that is not implemented is a clear per-case failure, not a crash, and the
-/// other cases still run.
+/// An unknown variant, and a variant that is not implemented yet, are clear per-case
+/// failures, not a crash, and the other cases still run.
 #[test]
 fn unknown_variant_is_a_per_case_error() {
     let f = scratch(
         "variant.case",
         &format!(
             "CASE v\nVARIANT Nonesuch\nPRESTATE_SETPHASE Spring 1901, Movement\nPRESTATE\n  England: A lon\nEND\n\
+             CASE w\nVARIANT shell-shock\nPRESTATE_SETPHASE Spring 1901, Movement\nPRESTATE\n  England: A lon\nEND\n\
              {HEADER}  England: A lon\nORDERS\n  England: A lon H\nPOSTSTATE\n  England: A lon\nEND\n"
         ),
     );
@@ -138,8 +139,28 @@ fn unknown_variant_is_a_per_case_error() {
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(
-        out.contains("FAILED v") && out.contains("variant \"Nonesuch\" is not implemented yet"),
+        out.contains("FAILED v") && out.contains("unknown variant \"Nonesuch\""),
         "{out}"
     );
-    assert_eq!(out.lines().last(), Some("1 passed, 1 failed"));
+    assert!(
+        out.contains("FAILED w") && out.contains("variant \"ShellShock\" is not implemented yet"),
+        "{out}"
+    );
+    assert_eq!(out.lines().last(), Some("1 passed, 2 failed"));
+}
+
+/// A folder is read recursively: every variant case of the five specs is read (exit 1, not
+/// 2), each failing only because its variant is not implemented yet.
+#[test]
+fn adjudicate_reads_a_folder_of_cases() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/cases");
+    let o = dipjudge(&["adjudicate", dir.to_str().unwrap_or_default()]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{}", stderr(&o));
+    let failed: Vec<&str> = out.lines().filter(|l| l.starts_with("FAILED")).collect();
+    assert!(!failed.is_empty());
+    assert!(
+        failed.iter().all(|l| l.ends_with("is not implemented yet")),
+        "{out}"
+    );
 }

@@ -72,11 +72,11 @@
 use std::fmt::Write as _;
 
 use crate::map::{Location, Map, Power};
-use crate::variant::{Line, Reader, Variant};
 use crate::rules::{
     DislodgedUnit, Failure, Order, OrderResult, Owner, Phase, PhaseKind, PhaseOutcome, Position,
     Unit, UnitKind, UnitSpec,
 };
+use crate::variant::{Line, Reader, Variant};
 
 /// Lines are wrapped between words to stay within this many columns.
 const WIDTH: usize = 78;

@@ -8,12 +8,12 @@
 use std::path::PathBuf;
 
 use crate::bulletin::{Extras, Parts, ResultsHeader, render_results, results_subject};
-use crate::variant::{Line, Reader};
-use crate::cases::{parse_cases, parse_order};
+use crate::cases::{parse_cases, parse_power_order};
 use crate::map::{Location, Map, Power};
 use crate::rules::{
     self, Owner, PhaseKind, PhaseOutcome, Position, PowerOrder, Standard, Unit, UnitKind,
 };
+use crate::variant::{Line, Reader};
 
 fn map() -> &'static Map {
     Map::standard().expect("standard map")
@@ -62,13 +62,7 @@ fn orders(kind: PhaseKind, text: &str) -> Vec<PowerOrder> {
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())
-        .enumerate()
-        .map(|(i, l)| {
-            let (power, order) = l.split_once(':').expect("Power: order");
-            let power = Power::from_name(power).expect("a power");
-            let order = parse_order(map(), i + 1, order, kind).expect("an order");
-            PowerOrder::new(power, order)
-        })
+        .map(|l| parse_power_order(map(), l, kind).expect("an order"))
         .collect()
 }
 
@@ -448,7 +442,10 @@ fn variant_lines_by_part_and_reader() {
         render_results(map(), &header(None), &before, &out, &extras)
     };
     let public = render_for(Reader::Everyone);
-    let at = |text: &str, what: &str| text.find(what).unwrap_or_else(|| panic!("{what} in {text}"));
+    let at = |text: &str, what: &str| {
+        text.find(what)
+            .unwrap_or_else(|| panic!("{what} in {text}"))
+    };
     let order = [
         at(&public, "Movement results for Spring of 1901."),
         at(&public, "IMMEDIATE: first"),
@@ -460,7 +457,10 @@ fn variant_lines_by_part_and_reader() {
         at(&public, "END: sixth"),
     ];
     assert!(order.windows(2).all(|w| w[0] < w[1]), "{public}");
-    assert!(public.contains("Germany: A Ber H (out of the game)\n"), "{public}");
+    assert!(
+        public.contains("Germany: A Ber H (out of the game)\n"),
+        "{public}"
+    );
     assert!(!public.contains("only"));
     let france = render_for(Reader::Power(Power::France));
     assert!(france.contains("AFTER: for France only"));

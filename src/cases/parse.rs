@@ -1,8 +1,12 @@
-//! Reads DATC-style case files (jDip/godip format plus the extensions of
-//! `fixtures/README.md`) into [`Case`] values. Every error names the file's line.
+//! Reads DATC-style case files (jDip/godip format plus the sections of
+//! `shared/rules/README.md` §2.3 and `fixtures/README.md`) into [`Case`] values. Orders are
+//! read by the judge's own command parser (one order grammar); a rule set's facts are kept
+//! as lines for the rule set to read. Every error names the file's line.
 
+use crate::command::{self, Command, ParseContext};
 use crate::map::{Location, Map, Power, ProvinceId, Terrain};
-use crate::rules::{Order, Owner, Phase, PhaseKind, PowerOrder, Season, Unit, UnitKind, UnitSpec};
+use crate::rules::{Order, Owner, Phase, PhaseKind, PowerOrder, Season, Unit, UnitKind};
+use crate::variant::Sender;
 
 /// A case file that cannot be read: the line and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -24,8 +28,11 @@ fn err<T>(line: usize, reason: impl Into<String>) -> Result<T, CaseError> {
 pub struct ExpectedResult {
     pub line: usize,
     pub success: bool,
-    pub order: PowerOrder,
+    pub power: Power,
+    /// The order as written (sent as it is when the phase is replayed).
     pub text: String,
+    /// The unit order, if it is one (a rule set's command is not).
+    pub order: Option<Order>,
 }
 
 /// One expected list of retreat options: `England: A bur -> par gas`.
@@ -36,6 +43,85 @@ pub struct ExpectedOptions {
     pub options: Vec<Location>,
 }
 
+/// An event the lines after a marker wait for (README §2.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Marker {
+    /// `(after the Fall 1904 results)`: every phase of that season part has been processed
+    /// (for a Fall: its movement and retreats; for a Winter: its adjustments).
+    AfterResults { year: u16, season: Season },
+    /// `(Winter 1904 opens)`, `(jury phase W1910J opens)`, `(conference phase C1904
+    /// opens)`, `(Spring 1906 opens)`: that phase is the current one.
+    Opens(Phase),
+}
+
+impl Marker {
+    /// When the event happens, as a point in the game's time: phases compare as they come.
+    pub fn at(&self) -> (Phase, u8) {
+        match *self {
+            Marker::AfterResults { year, season } => {
+                let last = match season {
+                    Season::Spring => Phase::new(year, Season::Spring, PhaseKind::Retreat),
+                    Season::Fall => Phase::new(year, Season::Fall, PhaseKind::Retreat),
+                    Season::Winter => Phase::conference(year),
+                };
+                (last, 1)
+            }
+            Marker::Opens(p) => (p, 0),
+        }
+    }
+
+    /// Whether the event has happened when `current` is the game's phase.
+    pub fn happened(&self, current: Phase) -> bool {
+        match *self {
+            Marker::AfterResults { .. } => current > self.at().0,
+            Marker::Opens(p) => current == p,
+        }
+    }
+}
+
+/// What the judge must answer to an `ORDERS` line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expect {
+    /// No remark: the order is accepted.
+    Accepted,
+    /// `# ERROR <code>`: refused with that code.
+    Refused(String),
+    /// `# illegal: …` (the DATC file's remark): refused, whatever the code.
+    Illegal,
+}
+
+/// One line of `COMMANDS` or `ORDERS`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScriptLine {
+    Marker {
+        line: usize,
+        marker: Marker,
+    },
+    Text {
+        line: usize,
+        from: Sender,
+        text: String,
+        /// `(retreat phase)` in front: it goes into the retreat phase that follows.
+        retreat: bool,
+        /// A `\` at its end: the next line of the same sender is in the same message.
+        continued: bool,
+        expect: Expect,
+    },
+}
+
+/// One expected reply line: `France: ERROR SRV-E5: a power cannot vote for itself.`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExpectedReply {
+    pub line: usize,
+    pub to: Sender,
+    /// `OK`, `ERROR` or `WARNING`.
+    pub kind: String,
+    /// The code (ERROR and WARNING), or what follows `OK ` (empty: any OK line).
+    pub code: String,
+    /// The sentence (ERROR and WARNING).
+    pub sentence: String,
+}
+
 /// One test case.
 #[derive(Debug, Clone, Default)]
 pub struct Case {
@@ -43,13 +129,18 @@ pub struct Case {
     pub line: usize,
     /// `VARIANT <name>` of the case, or the file's `VARIANT_ALL`.
     pub variant: String,
-    pub settings: Vec<(String, String)>,
+    /// `SETTING key=value`, with their lines.
+    pub settings: Vec<(usize, String, String)>,
     pub phase: Option<Phase>,
     pub owners: Option<Vec<(Power, ProvinceId)>>,
     pub prestate: Vec<Unit>,
+    /// Notes on units (`Neutral: A Par (rebel of France)`): line, unit, note.
+    pub unit_notes: Vec<(usize, Unit, String)>,
     pub dislodged: Vec<Unit>,
     pub prestate_results: Option<Vec<ExpectedResult>>,
-    pub orders: Vec<(usize, PowerOrder)>,
+    pub prestate_variant: Vec<(usize, String)>,
+    pub commands: Vec<ScriptLine>,
+    pub orders: Vec<ScriptLine>,
     pub poststate: Option<Vec<Unit>>,
     pub poststate_same: bool,
     pub post_dislodged: Option<Vec<Unit>>,
@@ -57,9 +148,18 @@ pub struct Case {
     pub post_options: Option<Vec<ExpectedOptions>>,
     pub post_owners: Option<Vec<(Power, ProvinceId)>>,
     pub post_phase: Option<Phase>,
-    /// Variant sections (PRESTATE_VARIANT, COMMANDS, REPLIES, POSTSTATE_VARIANT, BULLETIN,
-    /// NOT_PUBLIC): kept as lines for the variant that reads them.
-    pub variant_sections: Vec<(String, Vec<(usize, String)>)>,
+    pub poststate_variant: Option<Vec<(usize, String)>>,
+    pub replies: Option<Vec<ExpectedReply>>,
+    pub bulletin: Option<Vec<(usize, String)>>,
+    pub not_public: Option<Vec<(usize, String)>>,
+}
+
+impl Case {
+    /// Whether the case checks anything beyond the standard position and results (so that
+    /// the runner may go on through the season until it holds).
+    pub fn has_variant_checks(&self) -> bool {
+        self.bulletin.is_some() || self.poststate_variant.is_some()
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -69,28 +169,74 @@ enum Block {
     Prestate,
     Dislodged,
     PreResults,
+    PreVariant,
+    Commands,
     Orders,
     Poststate,
     PostDislodged,
     PostResults,
     PostOptions,
     PostOwners,
-    Variant,
+    PostVariant,
+    Replies,
+    Bulletin,
+    NotPublic,
 }
 
-/// Strips a `#` comment and surrounding blanks.
-fn clean(line: &str) -> &str {
-    line.split('#').next().unwrap_or("").trim()
+/// The keywords that stand alone on their line and open a block.
+const BLOCKS: &[(&str, Block)] = &[
+    ("PRESTATE_SUPPLYCENTER_OWNERS", Block::Owners),
+    ("PRESTATE", Block::Prestate),
+    ("PRESTATE_DISLODGED", Block::Dislodged),
+    ("PRESTATE_RESULTS", Block::PreResults),
+    ("PRESTATE_VARIANT", Block::PreVariant),
+    ("COMMANDS", Block::Commands),
+    ("ORDERS", Block::Orders),
+    ("POSTSTATE", Block::Poststate),
+    ("POSTSTATE_DISLODGED", Block::PostDislodged),
+    ("POSTSTATE_RESULTS", Block::PostResults),
+    ("POSTSTATE_RETREAT_OPTIONS", Block::PostOptions),
+    ("POSTSTATE_SUPPLYCENTER_OWNERS", Block::PostOwners),
+    ("POSTSTATE_VARIANT", Block::PostVariant),
+    ("REPLIES", Block::Replies),
+    ("BULLETIN", Block::Bulletin),
+    ("NOT_PUBLIC", Block::NotPublic),
+];
+
+/// The keywords that carry their argument on their own line.
+const SINGLE_LINE: &[&str] = &[
+    "VARIANT_ALL",
+    "CASE",
+    "END",
+    "VARIANT",
+    "SETTING",
+    "PRESTATE_SETPHASE",
+    "POSTSTATE_SETPHASE",
+    "POSTSTATE_SAME",
+];
+
+/// Splits a line at its `#` comment: (text before it, trimmed; the comment, trimmed).
+fn split_comment(line: &str) -> (&str, Option<&str>) {
+    match line.split_once('#') {
+        Some((text, comment)) => (text.trim(), Some(comment.trim())),
+        None => (line.trim(), None),
+    }
 }
 
-/// Reads `Spring 1901, Movement`, `Fall 1901, Adjustment` (= Winter), `Retreats`, or
-/// njudge's `S1901M`.
+/// Reads `Spring 1901, Movement`, `Fall 1901, Adjustment` (= Winter), `Retreats`,
+/// `Alliance 1901`, `Conference 1904`, `Winter 1910, Jury`, or njudge's `S1901M`, `A1901`,
+/// `C1904`, `W1910J`.
 pub fn parse_phase(text: &str) -> Option<Phase> {
     if let Some(p) = Phase::parse(text) {
         return Some(p);
     }
     let t = text.replace(',', " ").to_ascii_lowercase();
     let words: Vec<&str> = t.split_whitespace().collect();
+    match words.as_slice() {
+        ["alliance", year] => return year.parse().ok().map(Phase::alliance),
+        ["conference", year] => return year.parse().ok().map(Phase::conference),
+        _ => {}
+    }
     let [season, year, kind] = words.as_slice() else {
         return None;
     };
@@ -99,15 +245,58 @@ pub fn parse_phase(text: &str) -> Option<Phase> {
         "movement" | "move" | "moves" => PhaseKind::Movement,
         "retreat" | "retreats" => PhaseKind::Retreat,
         "adjustment" | "adjustments" | "build" | "builds" => PhaseKind::Adjustment,
+        "jury" => PhaseKind::Jury,
         _ => return None,
     };
     let season = match (*season, kind) {
         (_, PhaseKind::Adjustment) => Season::Winter,
+        ("winter", PhaseKind::Jury) => Season::Winter,
+        (_, PhaseKind::Jury) => return None,
         ("spring", _) => Season::Spring,
         ("fall" | "autumn", _) => Season::Fall,
         _ => return None,
     };
     Some(Phase::new(year, season, kind))
+}
+
+/// `Spring 1906`, `Fall 1904`, `Winter 1903`: a season of a year.
+fn season_year(text: &str) -> Option<(Season, u16)> {
+    let mut words = text.split_whitespace();
+    let season = match words.next()?.to_ascii_lowercase().as_str() {
+        "spring" => Season::Spring,
+        "fall" | "autumn" => Season::Fall,
+        "winter" => Season::Winter,
+        _ => return None,
+    };
+    let year = words.next()?.parse().ok()?;
+    words.next().is_none().then_some((season, year))
+}
+
+/// Reads a marker line (its parentheses taken off); None: a comment.
+fn parse_marker(inner: &str) -> Option<Marker> {
+    // Anything after a `;` or `,` is a comment.
+    let head = inner.split([';', ',']).next().unwrap_or("").trim();
+    let lower = head.to_ascii_lowercase();
+    if let Some(rest) = lower.strip_prefix("after the ")
+        && let Some(sy) = rest.strip_suffix(" results")
+    {
+        let (season, year) = season_year(sy)?;
+        return Some(Marker::AfterResults { year, season });
+    }
+    let opened = lower.strip_suffix(" opens")?;
+    if let Some(code) = opened
+        .strip_prefix("jury phase ")
+        .or_else(|| opened.strip_prefix("conference phase "))
+        .or_else(|| opened.strip_prefix("alliance phase "))
+    {
+        return Phase::parse(code).map(Marker::Opens);
+    }
+    let (season, year) = season_year(opened)?;
+    let phase = match season {
+        Season::Winter => Phase::new(year, Season::Winter, PhaseKind::Adjustment),
+        s => Phase::new(year, s, PhaseKind::Movement),
+    };
+    Some(Marker::Opens(phase))
 }
 
 /// `Power: rest`.
@@ -121,190 +310,66 @@ fn split_power(line: usize, text: &str) -> Result<(Power, &str), CaseError> {
     }
 }
 
-/// Splits an order into words: blanks around `-` and `->` are optional (`A lon-nth`), and
-/// `stp(sc)` stays one word.
-fn words(text: &str) -> Vec<String> {
-    let spaced = text.replace("->", " - ").replace('-', " - ");
-    spaced.split_whitespace().map(str::to_string).collect()
+/// `Power: rest` or `Master: rest`.
+fn split_sender(line: usize, text: &str) -> Result<(Sender, &str), CaseError> {
+    if let Some((who, rest)) = text.split_once(':')
+        && who.trim().eq_ignore_ascii_case("master")
+    {
+        return Ok((Sender::Master, rest.trim()));
+    }
+    split_power(line, text).map(|(p, rest)| (Sender::Power(p), rest))
 }
 
-struct Words<'a> {
-    map: &'a Map,
-    line: usize,
-    w: Vec<String>,
-    at: usize,
-}
-
-impl Words<'_> {
-    fn peek(&self) -> Option<&str> {
-        self.w.get(self.at).map(String::as_str)
-    }
-
-    fn next(&mut self) -> Option<String> {
-        let w = self.w.get(self.at).cloned();
-        self.at += 1;
-        w
-    }
-
-    fn is(&self, options: &[&str]) -> bool {
-        self.peek()
-            .is_some_and(|w| options.iter().any(|o| w.eq_ignore_ascii_case(o)))
-    }
-
-    fn location(&mut self) -> Result<Location, CaseError> {
-        let Some(w) = self.next() else {
-            return err(self.line, "expected a province, found the end of the line");
-        };
-        self.map
-            .find_location(&w)
-            .ok_or(())
-            .or_else(|_| err(self.line, format!("no province or coast called {w:?}")))
-    }
-
-    fn unit_spec(&mut self) -> Result<UnitSpec, CaseError> {
-        let kind = if self.is(&["a", "army"]) {
-            self.at += 1;
-            Some(UnitKind::Army)
-        } else if self.is(&["f", "fleet"]) {
-            self.at += 1;
-            Some(UnitKind::Fleet)
-        } else {
-            None
-        };
-        Ok(UnitSpec::new(kind, self.location()?))
-    }
-
-    fn expect(&mut self, options: &[&str], what: &str) -> Result<(), CaseError> {
-        if self.is(options) {
-            self.at += 1;
-            Ok(())
-        } else {
-            err(
-                self.line,
-                format!(
-                    "expected {what}, found {:?}",
-                    self.peek().unwrap_or("the end of the line")
-                ),
-            )
-        }
-    }
-
-    fn done(&self) -> Result<(), CaseError> {
-        match self.peek() {
-            None => Ok(()),
-            Some(w) => err(
-                self.line,
-                format!("unexpected {w:?} at the end of the order"),
-            ),
-        }
-    }
-}
-
-/// Parses one order in case-file notation (a move in a retreat phase is a retreat).
-pub fn parse_order(
+/// Reads an order with the judge's command parser, in the phase it is given in.
+fn parse_order(
     map: &Map,
     line: usize,
     text: &str,
-    phase: PhaseKind,
-) -> Result<Order, CaseError> {
-    let mut w = Words {
-        map,
-        line,
-        w: words(text),
-        at: 0,
+    phase: Option<PhaseKind>,
+) -> Result<Command, CaseError> {
+    let cx = ParseContext {
+        phase,
+        ..ParseContext::default()
     };
-    if w.is(&["waive"]) {
-        w.at += 1;
-        w.done()?;
-        return Ok(Order::Waive);
-    }
-    if w.is(&["build", "b"]) {
-        w.at += 1;
-        let unit = w.unit_spec()?;
-        w.done()?;
-        return Ok(Order::Build { unit });
-    }
-    if w.is(&["remove", "r"]) || (w.is(&["disband"]) && phase == PhaseKind::Adjustment) {
-        w.at += 1;
-        let unit = w.unit_spec()?;
-        w.done()?;
-        return Ok(Order::Remove { unit });
-    }
-    let unit = w.unit_spec()?;
-    let order = if w.peek().is_none() || w.is(&["h", "hold", "holds"]) {
-        w.at += 1;
-        Order::Hold { unit }
-    } else if w.is(&["-"]) {
-        w.at += 1;
-        let dest = w.location()?;
-        let via_convoy = if w.is(&["via"]) {
-            w.at += 1;
-            w.expect(&["convoy"], "\"convoy\" after \"via\"")?;
-            true
-        } else {
-            false
-        };
-        match phase {
-            PhaseKind::Retreat => Order::Retreat { unit, dest },
-            _ => Order::Move {
-                unit,
-                dest,
-                via_convoy,
-            },
-        }
-    } else if w.is(&["s", "support", "supports"]) {
-        w.at += 1;
-        let target = w.unit_spec()?;
-        if w.is(&["-"]) {
-            w.at += 1;
-            let dest = w.location()?;
-            Order::SupportMove { unit, target, dest }
-        } else {
-            if w.is(&["h", "hold"]) {
-                w.at += 1;
-            }
-            Order::SupportHold { unit, target }
-        }
-    } else if w.is(&["c", "convoy", "convoys"]) {
-        w.at += 1;
-        let army = w.unit_spec()?;
-        w.expect(&["-"], "\"-\" and the destination of the convoy")?;
-        let dest = w.location()?;
-        Order::Convoy { unit, army, dest }
-    } else if w.is(&["d", "disband"]) {
-        w.at += 1;
-        match phase {
-            PhaseKind::Adjustment => Order::Remove { unit },
-            _ => Order::Disband { unit },
-        }
-    } else {
-        return err(
-            line,
-            format!(
-                "expected H, -, S, C or D after the unit, found {:?}",
-                w.peek().unwrap_or("")
-            ),
-        );
-    };
-    w.done()?;
-    Ok(order)
+    let norm = command::normalise_line(text);
+    command::parse_command(&norm, map, &cx).or_else(|e| err(line, format!("{text:?}: {e}")))
 }
 
-/// `A lon`, `F stp/sc`: a unit on the board. Checks that it can stand there.
-fn parse_unit(map: &Map, line: usize, power: Owner, text: &str) -> Result<Unit, CaseError> {
-    let mut w = Words {
-        map,
-        line,
-        w: words(text),
-        at: 0,
+/// The unit order of a command, if it is one.
+fn unit_order(c: &Command) -> Option<Order> {
+    match c {
+        Command::Order(oc) => Some(oc.order),
+        _ => None,
+    }
+}
+
+/// `A lon`, `F stp/sc`: a unit on the board, with an optional note in parentheses.
+/// Checks that it can stand there.
+fn parse_unit(
+    map: &Map,
+    line: usize,
+    owner: Owner,
+    text: &str,
+) -> Result<(Unit, Option<String>), CaseError> {
+    let (text, note) = match text.split_once('(') {
+        Some((unit, rest)) if rest.trim_end().ends_with(')') => (
+            unit.trim(),
+            Some(rest.trim_end().trim_end_matches(')').trim().to_string()),
+        ),
+        _ => (text.trim(), None),
     };
-    let spec = w.unit_spec()?;
-    w.done()?;
-    let Some(kind) = spec.kind else {
-        return err(line, "a unit needs its kind: A or F");
+    let mut words = text.split_whitespace();
+    let kind = match words.next().map(str::to_ascii_lowercase).as_deref() {
+        Some("a" | "army") => UnitKind::Army,
+        Some("f" | "fleet") => UnitKind::Fleet,
+        _ => return err(line, format!("a unit needs its kind, A or F: {text:?}")),
     };
-    let p = map.province(spec.province());
-    let name = map.location_name(spec.location);
+    let place: String = words.collect::<Vec<_>>().join(" ");
+    let Some(location) = map.find_location(&place) else {
+        return err(line, format!("no province or coast called {place:?}"));
+    };
+    let p = map.province(location.province);
+    let name = map.location_name(location);
     match kind {
         UnitKind::Army if p.terrain == Terrain::Sea => {
             return err(line, format!("an army cannot stand in {name}"));
@@ -312,17 +377,41 @@ fn parse_unit(map: &Map, line: usize, power: Owner, text: &str) -> Result<Unit, 
         UnitKind::Fleet if p.terrain == Terrain::Land => {
             return err(line, format!("a fleet cannot stand in {name}"));
         }
-        UnitKind::Fleet if !p.coasts.is_empty() && spec.location.coast.is_none() => {
+        UnitKind::Fleet if !p.coasts.is_empty() && location.coast.is_none() => {
             return err(line, format!("a fleet in {name} must name its coast"));
         }
         _ => {}
     }
     let location = match kind {
         // An army has no coast.
-        UnitKind::Army => Location::province(spec.province()),
-        UnitKind::Fleet => spec.location,
+        UnitKind::Army => Location::province(location.province),
+        UnitKind::Fleet => location,
     };
-    Ok(Unit::new(power, kind, location))
+    Ok((Unit::new(owner, kind, location), note))
+}
+
+/// `Austria: A Vie, A Tri` or `Neutral: A Par (rebel of France)`: units with their notes.
+fn parse_units(
+    map: &Map,
+    line: usize,
+    text: &str,
+) -> Result<Vec<(Unit, Option<String>)>, CaseError> {
+    let Some((who, rest)) = text.split_once(':') else {
+        return err(line, format!("expected \"Power: A lon\", found {text:?}"));
+    };
+    let owner = if who.trim().eq_ignore_ascii_case("neutral") {
+        Owner::Neutral
+    } else {
+        match Power::from_name(who) {
+            Some(p) => Owner::Power(p),
+            None => return err(line, format!("no power called {:?}", who.trim())),
+        }
+    };
+    rest.split(',')
+        .map(str::trim)
+        .filter(|u| !u.is_empty())
+        .map(|u| parse_unit(map, line, owner, u))
+        .collect()
 }
 
 fn parse_owners(map: &Map, line: usize, text: &str) -> Result<Vec<(Power, ProvinceId)>, CaseError> {
@@ -362,12 +451,13 @@ fn parse_result(
         v => return err(line, format!("expected SUCCESS or FAILURE, found {v:?}")),
     };
     let (power, order_text) = split_power(line, rest.trim())?;
-    let order = parse_order(map, line, order_text, phase)?;
+    let command = parse_order(map, line, order_text, Some(phase))?;
     Ok(ExpectedResult {
         line,
         success,
-        order: PowerOrder::new(power, order),
-        text: text.trim().to_string(),
+        power,
+        text: order_text.to_string(),
+        order: unit_order(&command),
     })
 }
 
@@ -377,7 +467,7 @@ fn parse_options(map: &Map, line: usize, text: &str) -> Result<ExpectedOptions, 
         Some((u, o)) => (u, o),
         None => return err(line, "expected \"Power: A bur -> par gas\""),
     };
-    let unit = parse_unit(map, line, Owner::Power(power), unit_text)?;
+    let (unit, _) = parse_unit(map, line, Owner::Power(power), unit_text)?;
     let mut opts = Vec::new();
     for w in options.split_whitespace() {
         match map.find_location(w) {
@@ -392,16 +482,110 @@ fn parse_options(map: &Map, line: usize, text: &str) -> Result<ExpectedOptions, 
     })
 }
 
+/// `France: ERROR SRV-E5: a power cannot vote for itself.`, `France: OK`, `Master: …`.
+fn parse_reply(line: usize, text: &str) -> Result<ExpectedReply, CaseError> {
+    let (to, rest) = split_sender(line, text)?;
+    let (kind, rest) = rest.split_once(' ').unwrap_or((rest, ""));
+    let kind = kind.to_ascii_uppercase();
+    let (code, sentence) = match kind.as_str() {
+        "OK" => (rest.trim().to_string(), String::new()),
+        "ERROR" | "WARNING" => match rest.split_once(": ") {
+            Some((code, sentence)) => (code.trim().to_string(), sentence.trim().to_string()),
+            None => return err(line, format!("expected \"{kind} CODE: sentence\"")),
+        },
+        _ => {
+            return err(
+                line,
+                format!("a reply is OK, ERROR or WARNING, not {kind:?}"),
+            );
+        }
+    };
+    Ok(ExpectedReply {
+        line,
+        to,
+        kind,
+        code,
+        sentence,
+    })
+}
+
+/// Reads a line of `COMMANDS` or `ORDERS`.
+fn parse_script_line(
+    map: &Map,
+    line: usize,
+    raw: &str,
+    orders: bool,
+    start: Option<PhaseKind>,
+    after_marker: bool,
+) -> Result<Option<ScriptLine>, CaseError> {
+    let (text, comment) = split_comment(raw);
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let mut text = text;
+    let mut retreat = false;
+    if let Some(inner) = text.strip_prefix('(') {
+        let Some((inner, rest)) = inner.split_once(')') else {
+            return err(line, format!("no closing parenthesis in {text:?}"));
+        };
+        if inner.trim().eq_ignore_ascii_case("retreat phase") {
+            retreat = true;
+            text = rest.trim();
+        } else if rest.trim().is_empty() {
+            return Ok(parse_marker(inner).map(|marker| ScriptLine::Marker { line, marker }));
+        } else {
+            return err(line, format!("unknown marker ({inner}) in front of a line"));
+        }
+    }
+    let (from, body) = split_sender(line, text)?;
+    let (body, continued) = match body.strip_suffix('\\') {
+        Some(b) => (b.trim_end(), true),
+        None => (body, false),
+    };
+    let expect = match comment {
+        Some(c) if c.to_ascii_uppercase().starts_with("ERROR") => {
+            let code = c.get(5..).unwrap_or("").trim();
+            if code.is_empty() {
+                return err(line, "expected \"# ERROR <code>\"");
+            }
+            Expect::Refused(code.to_string())
+        }
+        Some(c) if c.to_ascii_lowercase().starts_with("illegal") => Expect::Illegal,
+        _ => Expect::Accepted,
+    };
+    if orders && expect == Expect::Accepted {
+        // An order the judge must take has to be readable: read it now, so that a typo in
+        // a case file is the file's error, not a case that fails.
+        let phase = if retreat {
+            Some(PhaseKind::Retreat)
+        } else if after_marker {
+            None
+        } else {
+            start
+        };
+        parse_order(map, line, body, phase)?;
+    }
+    Ok(Some(ScriptLine::Text {
+        line,
+        from,
+        text: body.to_string(),
+        retreat,
+        continued,
+        expect,
+    }))
+}
+
 /// Reads every case of a file.
 pub fn parse_cases(map: &Map, text: &str) -> Result<Vec<Case>, CaseError> {
     let mut cases = Vec::new();
     let mut variant_all = "Standard".to_string();
     let mut case: Option<Case> = None;
     let mut block = Block::None;
+    let mut after_marker = false;
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let raw = raw.trim_start_matches('\u{feff}');
-        let t = clean(raw);
+        let (t, _) = split_comment(raw);
         if t.is_empty() {
             continue;
         }
@@ -409,18 +593,40 @@ pub fn parse_cases(map: &Map, text: &str) -> Result<Vec<Case>, CaseError> {
             Some((k, a)) => (k, a.trim()),
             None => (t, ""),
         };
-        let is_keyword =
-            keyword.chars().all(|c| c.is_ascii_uppercase() || c == '_') && keyword.len() > 2;
-        if is_keyword {
-            let need_case = |case: &mut Option<Case>| -> Result<(), CaseError> {
-                if case.is_none() {
+        let opens = BLOCKS.iter().find(|(k, _)| *k == keyword).map(|(_, b)| *b);
+        let single = SINGLE_LINE.contains(&keyword);
+        let looks_like_keyword = keyword.len() > 2
+            && keyword.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+            && block == Block::None;
+        if opens.is_some() || single || looks_like_keyword {
+            if let Some(b) = opens {
+                if !arg.is_empty() {
+                    return err(line, format!("{keyword} takes no argument on its line"));
+                }
+                let Some(c) = case.as_mut() else {
                     return err(
                         line,
                         format!("{keyword} outside a case (CASE must come first)"),
                     );
+                };
+                block = b;
+                after_marker = false;
+                match b {
+                    Block::Owners => c.owners = Some(Vec::new()),
+                    Block::PreResults => c.prestate_results = Some(Vec::new()),
+                    Block::Poststate => c.poststate = Some(Vec::new()),
+                    Block::PostDislodged => c.post_dislodged = Some(Vec::new()),
+                    Block::PostResults => c.post_results = Some(Vec::new()),
+                    Block::PostOptions => c.post_options = Some(Vec::new()),
+                    Block::PostOwners => c.post_owners = Some(Vec::new()),
+                    Block::PostVariant => c.poststate_variant = Some(Vec::new()),
+                    Block::Replies => c.replies = Some(Vec::new()),
+                    Block::Bulletin => c.bulletin = Some(Vec::new()),
+                    Block::NotPublic => c.not_public = Some(Vec::new()),
+                    _ => {}
                 }
-                Ok(())
-            };
+                continue;
+            }
             match keyword {
                 "VARIANT_ALL" => {
                     variant_all = arg.to_string();
@@ -443,8 +649,17 @@ pub fn parse_cases(map: &Map, text: &str) -> Result<Vec<Case>, CaseError> {
                     block = Block::None;
                     continue;
                 }
+                _ => {}
+            }
+            let Some(c) = case.as_mut() else {
+                return err(
+                    line,
+                    format!("{keyword} outside a case (CASE must come first)"),
+                );
+            };
+            block = Block::None;
+            match keyword {
                 "END" => {
-                    need_case(&mut case)?;
                     if let Some(c) = case.take() {
                         if c.phase.is_none() {
                             return err(
@@ -454,97 +669,34 @@ pub fn parse_cases(map: &Map, text: &str) -> Result<Vec<Case>, CaseError> {
                         }
                         cases.push(c);
                     }
-                    block = Block::None;
-                    continue;
                 }
-                _ => {}
-            }
-            need_case(&mut case)?;
-            let Some(c) = case.as_mut() else { continue };
-            block =
-                match keyword {
-                    "VARIANT" => {
-                        c.variant = arg.to_string();
-                        Block::Variant
+                "VARIANT" => c.variant = arg.to_string(),
+                "SETTING" => {
+                    let Some((k, v)) = arg.split_once('=') else {
+                        return err(line, "expected SETTING key=value");
+                    };
+                    c.settings
+                        .push((line, k.trim().to_string(), v.trim().to_string()));
+                }
+                "PRESTATE_SETPHASE" | "POSTSTATE_SETPHASE" => {
+                    let phase = parse_phase(arg)
+                        .ok_or(())
+                        .or_else(|_| err(line, format!("cannot read the phase {arg:?}")))?;
+                    if keyword == "PRESTATE_SETPHASE" {
+                        c.phase = Some(phase);
+                    } else {
+                        c.post_phase = Some(phase);
                     }
-                    "SETTING" => {
-                        let Some((k, v)) = arg.split_once('=') else {
-                            return err(line, "expected SETTING key=value");
-                        };
-                        c.settings
-                            .push((k.trim().to_string(), v.trim().to_string()));
-                        continue;
-                    }
-                    "PRESTATE_SETPHASE" => {
-                        c.phase =
-                            Some(parse_phase(arg).ok_or(()).or_else(|_| {
-                                err(line, format!("cannot read the phase {arg:?}"))
-                            })?);
-                        Block::None
-                    }
-                    "POSTSTATE_SETPHASE" => {
-                        c.post_phase =
-                            Some(parse_phase(arg).ok_or(()).or_else(|_| {
-                                err(line, format!("cannot read the phase {arg:?}"))
-                            })?);
-                        Block::None
-                    }
-                    "PRESTATE_SUPPLYCENTER_OWNERS" => {
-                        c.owners = Some(Vec::new());
-                        Block::Owners
-                    }
-                    "PRESTATE" => Block::Prestate,
-                    "PRESTATE_DISLODGED" => Block::Dislodged,
-                    "PRESTATE_RESULTS" => {
-                        c.prestate_results = Some(Vec::new());
-                        Block::PreResults
-                    }
-                    "ORDERS" => Block::Orders,
-                    "POSTSTATE" => {
-                        c.poststate = Some(Vec::new());
-                        Block::Poststate
-                    }
-                    "POSTSTATE_SAME" => {
-                        c.poststate_same = true;
-                        Block::None
-                    }
-                    "POSTSTATE_DISLODGED" => {
-                        c.post_dislodged = Some(Vec::new());
-                        Block::PostDislodged
-                    }
-                    "POSTSTATE_RESULTS" => {
-                        c.post_results = Some(Vec::new());
-                        Block::PostResults
-                    }
-                    "POSTSTATE_RETREAT_OPTIONS" => {
-                        c.post_options = Some(Vec::new());
-                        Block::PostOptions
-                    }
-                    "POSTSTATE_SUPPLYCENTER_OWNERS" => {
-                        c.post_owners = Some(Vec::new());
-                        Block::PostOwners
-                    }
-                    "PRESTATE_VARIANT" | "COMMANDS" | "REPLIES" | "POSTSTATE_VARIANT"
-                    | "BULLETIN" | "NOT_PUBLIC" => {
-                        c.variant_sections.push((keyword.to_string(), Vec::new()));
-                        Block::Variant
-                    }
-                    k => return err(line, format!("unknown keyword {k}")),
-                };
-            if !arg.is_empty()
-                && !matches!(
-                    keyword,
-                    "VARIANT" | "PRESTATE_SETPHASE" | "POSTSTATE_SETPHASE"
-                )
-            {
-                return err(line, format!("{keyword} takes no argument on its line"));
+                }
+                "POSTSTATE_SAME" => c.poststate_same = true,
+                k => return err(line, format!("unknown keyword {k}")),
             }
             continue;
         }
         let Some(c) = case.as_mut() else {
             return err(line, format!("{t:?} outside a case"));
         };
-        let phase_kind = c.phase.map(|p| p.kind).unwrap_or(PhaseKind::Movement);
+        let start_kind = c.phase.map(|p| p.kind);
         match block {
             Block::None => return err(line, format!("{t:?} is not in any block")),
             Block::Owners => {
@@ -556,56 +708,216 @@ pub fn parse_cases(map: &Map, text: &str) -> Result<Vec<Case>, CaseError> {
                 c.post_owners.get_or_insert_with(Vec::new).extend(owners);
             }
             Block::Prestate | Block::Dislodged | Block::Poststate | Block::PostDislodged => {
-                let (power, rest) = split_power(line, t)?;
-                let unit = parse_unit(map, line, Owner::Power(power), rest)?;
-                let list = match block {
-                    Block::Prestate => &mut c.prestate,
-                    Block::Dislodged => &mut c.dislodged,
-                    Block::Poststate => c.poststate.get_or_insert_with(Vec::new),
-                    _ => c.post_dislodged.get_or_insert_with(Vec::new),
-                };
-                if matches!(block, Block::Prestate | Block::Poststate)
-                    && list
-                        .iter()
-                        .any(|u| u.location.province == unit.location.province)
-                {
-                    return err(
-                        line,
-                        format!("two units in {}", map.province(unit.location.province).name),
-                    );
+                for (unit, note) in parse_units(map, line, t)? {
+                    let list = match block {
+                        Block::Prestate => &mut c.prestate,
+                        Block::Dislodged => &mut c.dislodged,
+                        Block::Poststate => c.poststate.get_or_insert_with(Vec::new),
+                        _ => c.post_dislodged.get_or_insert_with(Vec::new),
+                    };
+                    if matches!(block, Block::Prestate | Block::Poststate)
+                        && list
+                            .iter()
+                            .any(|u| u.location.province == unit.location.province)
+                    {
+                        return err(
+                            line,
+                            format!("two units in {}", map.province(unit.location.province).name),
+                        );
+                    }
+                    list.push(unit);
+                    if let Some(note) = note
+                        && matches!(block, Block::Prestate | Block::Dislodged)
+                    {
+                        c.unit_notes.push((line, unit, note));
+                    }
                 }
-                list.push(unit);
             }
             Block::PreResults => {
                 let r = parse_result(map, line, t, PhaseKind::Movement)?;
                 c.prestate_results.get_or_insert_with(Vec::new).push(r);
             }
             Block::PostResults => {
-                let r = parse_result(map, line, t, phase_kind)?;
+                let r = parse_result(map, line, t, start_kind.unwrap_or(PhaseKind::Movement))?;
                 c.post_results.get_or_insert_with(Vec::new).push(r);
             }
             Block::PostOptions => {
                 let o = parse_options(map, line, t)?;
                 c.post_options.get_or_insert_with(Vec::new).push(o);
             }
-            Block::Orders => {
-                let (power, rest) = split_power(line, t)?;
-                let order = parse_order(map, line, rest, phase_kind)?;
-                c.orders.push((line, PowerOrder::new(power, order)));
-            }
-            Block::Variant => {
-                if let Some((_, lines)) = c.variant_sections.last_mut() {
-                    lines.push((line, t.to_string()));
-                } else {
-                    // Lines right after `VARIANT name` (settings written without SETTING).
-                    c.variant_sections
-                        .push(("VARIANT".into(), vec![(line, t.to_string())]));
+            Block::PreVariant => c.prestate_variant.push((line, t.to_string())),
+            Block::PostVariant => c
+                .poststate_variant
+                .get_or_insert_with(Vec::new)
+                .push((line, t.to_string())),
+            Block::Commands | Block::Orders => {
+                let orders = block == Block::Orders;
+                if let Some(l) =
+                    parse_script_line(map, line, raw, orders, start_kind, after_marker)?
+                {
+                    if matches!(l, ScriptLine::Marker { .. }) {
+                        after_marker = true;
+                    }
+                    if orders {
+                        c.orders.push(l);
+                    } else {
+                        c.commands.push(l);
+                    }
                 }
             }
+            Block::Replies => {
+                let r = parse_reply(line, t)?;
+                c.replies.get_or_insert_with(Vec::new).push(r);
+            }
+            Block::Bulletin => c
+                .bulletin
+                .get_or_insert_with(Vec::new)
+                .push((line, t.to_string())),
+            Block::NotPublic => c
+                .not_public
+                .get_or_insert_with(Vec::new)
+                .push((line, t.to_string())),
         }
     }
     if let Some(c) = case {
         return err(c.line, format!("case {} has no END", c.name));
     }
     Ok(cases)
+}
+
+/// One order in case-file notation, read by the judge's command parser (tests build
+/// positions and orders with it).
+pub fn parse_power_order(map: &Map, text: &str, phase: PhaseKind) -> Result<PowerOrder, CaseError> {
+    let (power, rest) = split_power(0, text)?;
+    let command = parse_order(map, 0, rest, Some(phase))?;
+    match unit_order(&command) {
+        Some(order) => Ok(PowerOrder::new(power, order)),
+        None => err(0, format!("{rest:?} is not a unit order")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map() -> &'static Map {
+        Map::standard().expect("map")
+    }
+
+    #[test]
+    fn markers() {
+        assert_eq!(
+            parse_marker("after the Fall 1904 results; Winter 1904 open"),
+            Some(Marker::AfterResults {
+                year: 1904,
+                season: Season::Fall
+            })
+        );
+        assert_eq!(
+            parse_marker("Winter 1904 opens"),
+            Some(Marker::Opens(Phase::new(
+                1904,
+                Season::Winter,
+                PhaseKind::Adjustment
+            )))
+        );
+        assert_eq!(
+            parse_marker("jury phase W1910J opens; Russia's player has resigned, so four jurors"),
+            Some(Marker::Opens(Phase::jury(1910)))
+        );
+        assert_eq!(
+            parse_marker("conference phase C1904 opens"),
+            Some(Marker::Opens(Phase::conference(1904)))
+        );
+        assert_eq!(parse_marker("every playing power has ordered"), None);
+    }
+
+    #[test]
+    fn marker_events_in_time() {
+        let after_fall = Marker::AfterResults {
+            year: 1904,
+            season: Season::Fall,
+        };
+        let p = |s: &str| Phase::parse(s).expect("phase");
+        assert!(!after_fall.happened(p("F1904M")));
+        assert!(!after_fall.happened(p("F1904R")));
+        assert!(after_fall.happened(p("W1904A")));
+        assert!(after_fall.happened(p("S1905M")));
+        assert!(Marker::Opens(p("W1904A")).happened(p("W1904A")));
+        assert!(!Marker::Opens(p("W1904A")).happened(p("S1905M")));
+    }
+
+    #[test]
+    fn phases_of_every_kind() {
+        for (text, short) in [
+            ("Spring 1901, Movement", "S1901M"),
+            ("Fall 1904, Retreats", "F1904R"),
+            ("Fall 1901, Adjustment", "W1901A"),
+            ("Winter 1902, Adjustments", "W1902A"),
+            ("Alliance 1901", "A1901"),
+            ("Conference 1904", "C1904"),
+            ("Winter 1910, Jury", "W1910J"),
+            ("W1910J", "W1910J"),
+        ] {
+            assert_eq!(
+                parse_phase(text).map(|p| p.to_string()).as_deref(),
+                Some(short),
+                "{text}"
+            );
+        }
+        assert_eq!(parse_phase("Spring 1910, Jury"), None);
+    }
+
+    #[test]
+    fn several_units_neutrals_and_notes() {
+        let text = "CASE X\nPRESTATE_SETPHASE Spring 1901, Movement\nPRESTATE\nAustria: A Vie, A Tri\nNeutral: A Par (rebel of France)\nEND\n";
+        let c = parse_cases(map(), text).expect("reads");
+        let case = c.first().expect("one");
+        assert_eq!(case.prestate.len(), 3);
+        assert!(case.prestate.iter().any(|u| u.owner == Owner::Neutral));
+        assert_eq!(
+            case.unit_notes.first().map(|(_, _, n)| n.as_str()),
+            Some("rebel of France")
+        );
+    }
+
+    #[test]
+    fn orders_with_expected_errors_markers_and_retreats() {
+        let text = "CASE X\nVARIANT Formal\nPRESTATE_SETPHASE Spring 1903, Movement\nORDERS\nFrance: DWO Prussia   # ERROR FD-E3\nFrance: A Bur - Mun\n(every power has ordered)\n(retreat phase) France: A Bel - Pic\n(after the Spring 1903 results)\nFrance: A Par H\nEND\n";
+        let c = parse_cases(map(), text).expect("reads");
+        let orders = &c.first().expect("one").orders;
+        assert_eq!(orders.len(), 5);
+        assert!(matches!(
+            orders.first(),
+            Some(ScriptLine::Text { expect: Expect::Refused(code), .. }) if code == "FD-E3"
+        ));
+        assert!(matches!(
+            orders.get(2),
+            Some(ScriptLine::Text { retreat: true, .. })
+        ));
+        assert!(matches!(orders.get(3), Some(ScriptLine::Marker { .. })));
+    }
+
+    #[test]
+    fn an_unreadable_order_is_the_files_error_unless_it_is_expected() {
+        let bad =
+            "CASE X\nPRESTATE_SETPHASE Spring 1901, Movement\nORDERS\nFrance: A Par - Xyz\nEND\n";
+        let e = parse_cases(map(), bad).expect_err("unreadable");
+        assert_eq!(e.line, 4);
+        let expected = "CASE X\nPRESTATE_SETPHASE Spring 1901, Movement\nORDERS\nFrance: A Par - Xyz # ERROR UNKNOWN-PROVINCE\nEND\n";
+        assert!(parse_cases(map(), expected).is_ok());
+    }
+
+    #[test]
+    fn variant_blocks_keep_words_that_look_like_keywords() {
+        let text = "CASE X\nPRESTATE_SETPHASE Fall 1902, Movement\nBULLETIN\nGAME END: England wins.\nWARS: none\nPOSTSTATE_VARIANT\n(no wars)\nREPLIES\nFrance: ERROR SRV-E5: a power cannot vote for itself. Ballot not recorded.\nMaster: OK\nEND\n";
+        let c = parse_cases(map(), text).expect("reads");
+        let case = c.first().expect("one");
+        assert_eq!(case.bulletin.as_ref().map(Vec::len), Some(2));
+        assert_eq!(case.poststate_variant.as_ref().map(Vec::len), Some(1));
+        let replies = case.replies.as_ref().expect("replies");
+        assert_eq!(replies.len(), 2);
+        assert_eq!(replies.first().map(|r| r.code.as_str()), Some("SRV-E5"));
+        assert_eq!(replies.get(1).map(|r| r.to), Some(Sender::Master));
+    }
 }

@@ -323,6 +323,34 @@ impl Game {
         })
     }
 
+    /// The orders a power's next order is checked against: its standing orders, or none
+    /// when the order starts a new adjustment set (`fresh`: the first of its message).
+    pub fn standing_for(&self, power: Power, fresh: bool) -> &[PowerOrder] {
+        if fresh && self.position.phase.kind == PhaseKind::Adjustment {
+            &[]
+        } else {
+            self.orders_of(power)
+        }
+    }
+
+    /// Takes one order of a power's message (`fresh`: the first order taken from that
+    /// message). In an adjustment phase a message's orders replace the whole set of an
+    /// earlier message; otherwise each order replaces the earlier one for its unit (see
+    /// [`Game::set_orders`]).
+    pub fn take_order(&mut self, power: Power, order: PowerOrder, fresh: bool) {
+        if fresh && self.position.phase.kind == PhaseKind::Adjustment {
+            self.orders.remove(&power);
+        }
+        if self.position.phase.kind == PhaseKind::Adjustment {
+            self.orders.entry(power).or_default().push(order);
+            if !self.submitted.contains(&power) {
+                self.submitted.push(power);
+            }
+        } else {
+            self.set_orders(power, vec![order]);
+        }
+    }
+
     /// Stores a power's new orders. Each order replaces the power's earlier order for the
     /// same unit (njudge semantics: a later message corrects an earlier one unit by unit),
     /// a variant order for that unit included; adjustment orders replace the whole earlier

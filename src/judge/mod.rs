@@ -244,6 +244,42 @@ impl Judge {
         })?)
     }
 
+    /// Saves a game set up outside the mail (the case runner, tests), with a snapshot of
+    /// its current phase. A game of that name is replaced.
+    pub fn install_game(&mut self, game: &crate::game::Game) -> Result<(), JudgeError> {
+        Ok(self.store.transaction(|tx| {
+            tx.save_game(game)?;
+            tx.save_snapshot(game)
+        })?)
+    }
+
+    /// Processes a running game's current phase now, as the master's `PROCESS!` does
+    /// (missing orders take the civil-disorder defaults), queuing every mail it makes;
+    /// returns the adjudicator's outcome (None: no such game, or it is not running).
+    pub fn process_now(
+        &mut self,
+        name: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<crate::rules::PhaseOutcome>, JudgeError> {
+        let map = self.map;
+        let config = &self.config;
+        Ok(self.store.transaction(|tx| {
+            let Some(mut g) = tx.load_game(name)? else {
+                return Ok(None);
+            };
+            if g.status != crate::game::Status::Active {
+                return Ok(None);
+            }
+            let (mails, outcome) =
+                process::process_game_with_outcome(map, config, tx, &mut g, now)?;
+            for m in &mails {
+                tx.queue_mail(m, now)?;
+            }
+            tx.save_game(&g)?;
+            Ok::<_, StoreError>(Some(outcome))
+        })?)
+    }
+
     /// A game as stored (read-only: changes go through messages).
     pub fn game(&mut self, name: &str) -> Result<Option<crate::game::Game>, JudgeError> {
         Ok(self.store.transaction(|tx| tx.load_game(name))?)

@@ -75,7 +75,10 @@ pub(super) fn everyone(
 
 /// The game's rule set, from the registry. A stored game whose rule set this judge does
 /// not run cannot be played: it is reported as unreadable, not played by other rules.
-pub(super) fn variant_of(config: &JudgeConfig, g: &Game) -> Result<&'static dyn Variant, StoreError> {
+pub(super) fn variant_of(
+    config: &JudgeConfig,
+    g: &Game,
+) -> Result<&'static dyn Variant, StoreError> {
     match config.variants.by_name(&g.variant) {
         Lookup::Found(v) => Ok(v),
         Lookup::NotImplemented(name) => Err(StoreError::Corrupt {
@@ -252,6 +255,17 @@ pub(super) fn process_game(
     g: &mut Game,
     now: DateTime<Utc>,
 ) -> Result<Vec<NewMail>, StoreError> {
+    Ok(process_game_with_outcome(map, config, tx, g, now)?.0)
+}
+
+/// [`process_game`], also returning the adjudicator's outcome.
+pub(super) fn process_game_with_outcome(
+    map: &Map,
+    config: &JudgeConfig,
+    tx: &Tx<'_>,
+    g: &mut Game,
+    now: DateTime<Utc>,
+) -> Result<(Vec<NewMail>, crate::rules::PhaseOutcome), StoreError> {
     let variant = variant_of(config, g)?;
     let before = g.position.clone();
     let parts = g.view_parts();
@@ -302,7 +316,7 @@ pub(super) fn process_game(
     if let Some(e) = ending {
         mails.extend(finish(config, tx, g, e, now)?);
     }
-    Ok(mails)
+    Ok((mails, processed.outcome))
 }
 
 /// What a tick does for one game; true if anything happened.

@@ -686,6 +686,7 @@ impl<'a, 't> Session<'a, 't> {
             );
         };
         let map = self.map;
+        let fresh = !self.orders_changed;
         let g = self.game_mut()?;
         if g.status != Status::Active {
             return refuse(
@@ -694,12 +695,12 @@ impl<'a, 't> Session<'a, 't> {
             );
         }
         let po = PowerOrder::new(power, order);
-        let standing: Vec<PowerOrder> = g.orders_of(power).to_vec();
+        let standing: Vec<PowerOrder> = g.standing_for(power, fresh).to_vec();
         let verdict = rules::check_orders(map, &Standard, &g.position, &standing, &[po]);
         if let Some(Some(refusal)) = verdict.first() {
             return refuse(refusal.code(), refusal.to_string());
         }
-        g.set_orders(power, vec![po]);
+        g.take_order(power, po, fresh);
         self.dirty = true;
         self.orders_changed = true;
         Done::ok(po.order.display(map))
@@ -847,7 +848,11 @@ impl<'a, 't> Session<'a, 't> {
                     "Preview of the results with the orders standing now (nothing is saved):"
                         .into(),
                 );
-                more.extend(process::preview(map, config, g)?.lines().map(str::to_string));
+                more.extend(
+                    process::preview(map, config, g)?
+                        .lines()
+                        .map(str::to_string),
+                );
             }
             MasterCommand::Pause => {
                 if g.status != Status::Active {

@@ -2,7 +2,7 @@
 //! add modules and never edit the core (issue: "variant hooks").
 
 use super::*;
-use crate::cases::parse_order;
+use crate::cases::parse_power_order;
 use crate::map::{Location, Map, Power, ProvinceId};
 
 fn map() -> &'static Map {
@@ -42,13 +42,7 @@ fn position(units: &[&str]) -> Position {
 fn orders(lines: &[&str]) -> Vec<PowerOrder> {
     lines
         .iter()
-        .map(|l| {
-            let (who, rest) = l.split_once(':').expect("Power: order");
-            PowerOrder::new(
-                power(who),
-                parse_order(map(), 0, rest, PhaseKind::Movement).expect("order"),
-            )
-        })
+        .map(|l| parse_power_order(map(), l, PhaseKind::Movement).expect("order"))
         .collect()
 }
 
@@ -466,10 +460,8 @@ fn h14_h15_ownership_and_build_sites() {
         *slot = Some(Power::England);
     }
     let build = |rules: &dyn Rules| {
-        let order = PowerOrder::new(
-            Power::England,
-            parse_order(map, 0, "Build A nwy", PhaseKind::Adjustment).expect("order"),
-        );
+        let order =
+            parse_power_order(map, "England: Build A nwy", PhaseKind::Adjustment).expect("order");
         adjudicate(map, rules, &w, &[order])
     };
     assert!(at(&build(&Centres), "nwy").is_some(), "any owned centre");
