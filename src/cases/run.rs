@@ -206,14 +206,22 @@ fn season_of(phase: Phase) -> (u16, u8) {
     }
 }
 
+/// The judge's reply to one message of the run.
+struct Reply {
+    from: Sender,
+    /// The message's lines whose refusal the case expects, by message line number.
+    expected: Vec<(usize, Expect)>,
+    lines: Vec<String>,
+}
+
 /// A case being run: the judge, its clock, the mails queued before the run began.
 struct Harness<'a> {
     map: &'a Map,
     judge: Judge,
     now: DateTime<Utc>,
     sent: u32,
-    /// Replies to the run's messages: (sender, message key, reply lines).
-    replies: Vec<(Sender, Vec<(usize, Expect)>, Vec<String>)>,
+    /// The replies to the run's messages, in the order sent.
+    replies: Vec<Reply>,
     /// Mails with a larger id were queued during the run.
     first_mail: i64,
     /// Time spent processing the case's own phase.
@@ -271,7 +279,11 @@ impl Harness<'_> {
             .map(|m| m.body)
             .unwrap_or_default();
         let lines = reply.lines().map(str::to_string).collect();
-        self.replies.push((message.from, expected, lines));
+        self.replies.push(Reply {
+            from: message.from,
+            expected,
+            lines,
+        });
         Ok(())
     }
 
@@ -1042,7 +1054,10 @@ fn report(differences: Vec<String>, h: &Harness<'_>, phase: Phase) -> CaseReport
 /// succeed (a convoy no route needs, a support of an impossible move) may be refused when
 /// it arrives, and its unit holds all the same; the position shows the effect.
 fn check_order_replies(h: &Harness<'_>, diffs: &mut Vec<String>) {
-    for (_, expected, lines) in &h.replies {
+    for Reply {
+        expected, lines, ..
+    } in &h.replies
+    {
         for (n, expect) in expected {
             let locator = format!(": line {n}: ");
             let refusal = lines
@@ -1116,12 +1131,15 @@ fn refused_on_receipt(
     let phase = case.phase.map(|p| p.kind);
     h.replies
         .iter()
-        .filter(|(from, _, _)| *from == Sender::Power(power))
-        .any(|(_, expected, lines)| {
-            expected.iter().any(|(n, _)| {
-                let locator = format!(": line {n}: \"");
-                lines.iter().any(|l| {
-                    l.starts_with("ERROR ") && l.split_once(&locator).is_some_and(|(_, rest)| {
+        .filter(|r| r.from == Sender::Power(power))
+        .any(
+            |Reply {
+                 expected, lines, ..
+             }| {
+                expected.iter().any(|(n, _)| {
+                    let locator = format!(": line {n}: \"");
+                    lines.iter().any(|l| {
+                        l.starts_with("ERROR ") && l.split_once(&locator).is_some_and(|(_, rest)| {
                         let text = rest.split("\": ").next().unwrap_or("");
                         let cx = crate::command::ParseContext {
                             phase,
@@ -1132,9 +1150,10 @@ fn refused_on_receipt(
                             Ok(crate::command::Command::Order(oc)) if same_order(&oc.order, order)
                         )
                     })
+                    })
                 })
-            })
-        })
+            },
+        )
 }
 
 fn check_replies(h: &Harness<'_>, expected: &[ExpectedReply], diffs: &mut Vec<String>) {
@@ -1146,8 +1165,8 @@ fn check_replies(h: &Harness<'_>, expected: &[ExpectedReply], diffs: &mut Vec<St
         let lines: Vec<&str> = h
             .replies
             .iter()
-            .filter(|(from, _, _)| *from == who)
-            .flat_map(|(_, _, lines)| lines.iter().map(String::as_str))
+            .filter(|r| r.from == who)
+            .flat_map(|r| r.lines.iter().map(String::as_str))
             .collect();
         let mut at = 0;
         for e in expected.iter().filter(|e| e.to == who) {
