@@ -467,3 +467,406 @@ fn h14_h15_ownership_and_build_sites() {
     assert!(at(&build(&Centres), "nwy").is_some(), "any owned centre");
     assert!(at(&build(&Standard), "nwy").is_none(), "home centres only");
 }
+
+fn province(code: &str) -> ProvinceId {
+    map().find_province(code).expect("province")
+}
+
+/// Phases of every kind read and print as njudge (and the case files) write them, and
+/// come in calendar order.
+#[test]
+fn phases_of_every_kind_round_trip() {
+    for text in [
+        "A1901", "S1901M", "S1901R", "F1901M", "F1901R", "W1901A", "W1901J", "C1901",
+    ] {
+        let p = Phase::parse(text).expect(text);
+        assert_eq!(p.to_string(), text);
+    }
+    let order: Vec<Phase> = [
+        "A1901", "S1901M", "S1901R", "F1901M", "F1901R", "W1901A", "W1901J", "C1901", "S1902M",
+    ]
+    .iter()
+    .map(|t| Phase::parse(t).expect("phase"))
+    .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(
+        Phase::parse("W1901B").map(|p| p.kind),
+        Some(PhaseKind::Adjustment)
+    );
+    for bad in ["S1901A", "F1901J", "A1901M", "C19x4", "W1901"] {
+        assert_eq!(Phase::parse(bad), None, "{bad}");
+    }
+    assert_eq!(Phase::alliance(1901).long_name(), "Alliance 1901");
+    assert_eq!(Phase::jury(1910).long_name(), "Winter 1910, Jury");
+}
+
+/// A unit keeps its identity through a move and a retreat; a built unit gets a new one;
+/// the standard opening numbers its 22 units.
+#[test]
+fn units_keep_their_identity() {
+    let map = map();
+    let start = Position::standard_start(map);
+    let mut ids: Vec<u32> = start.units.iter().map(|u| u.id.0).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, (1..=22).collect::<Vec<_>>());
+
+    let p = position(&["France: A bur", "Germany: A mun", "Germany: A ruh"]);
+    let id_of = |pos: &Position, code: &str| pos.unit_in(province(code)).map(|u| u.id);
+    let mun = id_of(&p, "mun").expect("unit");
+    let bur = id_of(&p, "bur").expect("unit");
+    let out = run(
+        &Standard,
+        &["France: A bur", "Germany: A mun", "Germany: A ruh"],
+        &["Germany: A mun - bur", "Germany: A ruh S A mun - bur"],
+    );
+    assert_eq!(
+        id_of(&out.after, "bur"),
+        Some(mun),
+        "the mover keeps its identity"
+    );
+    assert_eq!(out.next.phase.kind, PhaseKind::Retreat);
+    let retreat = parse_power_order(map, "France: A bur - par", PhaseKind::Retreat).expect("order");
+    let after = adjudicate(map, &Standard, &out.next, &[retreat]);
+    assert_eq!(
+        id_of(&after.after, "par"),
+        Some(bur),
+        "the retreat keeps it too"
+    );
+
+    let mut w = position(&["England: F nth"]);
+    w.phase = Phase::new(1901, Season::Winter, PhaseKind::Adjustment);
+    let build =
+        parse_power_order(map, "England: Build A lvp", PhaseKind::Adjustment).expect("order");
+    w.owners[province("lvp").index()] = Some(Power::England);
+    w.owners[province("lon").index()] = Some(Power::England);
+    let out = adjudicate(map, &Standard, &w, &[build]);
+    let new = id_of(&out.after, "lvp").expect("built");
+    assert!(new.is_assigned());
+    assert!(w.units.iter().all(|u| u.id != new), "a built unit is new");
+    assert!(out.record.units.iter().any(|r| r.id == new && r.built));
+}
+
+/// The phase record says who moved, who dislodged whom, which supports were given and
+/// cut, and which moves went where.
+#[test]
+fn the_phase_record_says_what_every_unit_did() {
+    let units = [
+        "Germany: A mun",
+        "Germany: A ruh",
+        "France: A bur",
+        "France: A par",
+        "France: A bel",
+        "England: A hol",
+    ];
+    let p = position(&units);
+    let id = |code: &str| p.unit_in(province(code)).map(|u| u.id).expect("unit");
+    let out = run(
+        &Standard,
+        &units,
+        &[
+            "Germany: A mun - bur",
+            "Germany: A ruh S A mun - bur",
+            "France: A par S A bur",
+            "France: A bel - ruh",
+        ],
+    );
+    let unit = |code: &str| {
+        out.record
+            .units
+            .iter()
+            .find(|r| r.id == id(code))
+            .expect("record")
+    };
+    assert!(unit("mun").moved_to.is_none(), "bounced");
+    assert_eq!(unit("bur").dislodged_by, None);
+    let ruh_support = out
+        .record
+        .supports
+        .iter()
+        .find(|s| s.supporter == id("ruh"))
+        .expect("support");
+    assert_eq!(ruh_support.target, id("mun"));
+    assert_eq!(ruh_support.dest, Some(province("bur")));
+    assert!(
+        ruh_support.matched && ruh_support.cut,
+        "cut by the attack from Belgium"
+    );
+    let par_support = out
+        .record
+        .supports
+        .iter()
+        .find(|s| s.supporter == id("par"))
+        .expect("support");
+    assert!(par_support.effective());
+    let attack = out
+        .record
+        .attacks
+        .iter()
+        .find(|a| a.attacker == id("bel"))
+        .expect("attack");
+    assert_eq!(attack.defender, Some(id("ruh")));
+    assert!(!attack.succeeded && attack.has_path);
+}
+
+/// A dislodged unit with nowhere to go is disbanded with the movement results: no retreat
+/// phase waits for it, but it is still listed as dislodged (with no options).
+#[test]
+fn no_retreat_phase_when_nobody_can_retreat() {
+    let units = [
+        "Turkey: F rum",
+        "Russia: A sev",
+        "Russia: A ukr",
+        "Russia: F bla",
+        "Austria: A bud",
+        "Austria: A gal",
+        "Austria: A ser",
+        "Turkey: A bul",
+    ];
+    let out = run(
+        &Standard,
+        &units,
+        &["Russia: A sev - rum", "Russia: A ukr S A sev - rum"],
+    );
+    assert!(dislodged(&out, "rum"));
+    assert!(
+        out.after
+            .dislodged
+            .iter()
+            .all(|d| d.retreat_options.is_empty())
+    );
+    assert_eq!(
+        out.next.phase,
+        Phase::new(1901, Season::Fall, PhaseKind::Movement)
+    );
+    assert!(out.next.dislodged.is_empty());
+    let gone = out
+        .record
+        .units
+        .iter()
+        .find(|r| r.dislodged_by.is_some())
+        .expect("record");
+    assert!(gone.gone);
+
+    // With one unit that can retreat, the phase is held for it alone.
+    let units = [
+        "Turkey: F rum",
+        "Russia: A sev",
+        "Russia: A ukr",
+        "Russia: F bla",
+        "Austria: A bud",
+        "Austria: A gal",
+        "Austria: A ser",
+        "Turkey: A bul",
+        "Germany: A mun",
+        "France: A bur",
+        "France: A ruh",
+    ];
+    let out = run(
+        &Standard,
+        &units,
+        &[
+            "Russia: A sev - rum",
+            "Russia: A ukr S A sev - rum",
+            "France: A bur - mun",
+            "France: A ruh S A bur - mun",
+        ],
+    );
+    assert_eq!(out.next.phase.kind, PhaseKind::Retreat);
+    assert_eq!(out.next.dislodged.len(), 1);
+    assert_eq!(out.after.dislodged.len(), 2);
+}
+
+/// A calendar that records its steps, holds every Winter and adds a jury after Winter 1901.
+#[derive(Default)]
+struct Recording {
+    steps: Vec<String>,
+    hold: bool,
+}
+
+impl Calendar for Recording {
+    fn rules(&self) -> &dyn Rules {
+        &Standard
+    }
+    fn step(&mut self, _map: &Map, step: Step<'_>, position: &mut Position) {
+        self.steps.push(match step {
+            Step::Resolved { .. } => format!("resolved {}", position.phase),
+            Step::SpringEnds => "spring ends".into(),
+            Step::OwnershipUpdated => "ownership".into(),
+            Step::FallEnds => "fall ends".into(),
+            Step::Opens(p) => format!("opens {p}"),
+        });
+    }
+    fn must_hold(&self, _phase: Phase, _position: &Position) -> bool {
+        self.hold
+    }
+    fn inserted_after(&self, phase: Phase, _position: &Position) -> Option<Phase> {
+        (phase.kind == PhaseKind::Adjustment).then(|| Phase::jury(phase.year))
+    }
+}
+
+/// H16 and H18: the steps come in the order of README §2.2, a Winter with nothing to
+/// adjust is skipped (its end-of-season step still runs) unless the calendar holds it, and
+/// the calendar's own phase comes after the Winter.
+#[test]
+fn the_calendar_steps_and_phases() {
+    let map = map();
+    let p = position(&["France: A par"]);
+    let mut cal = Recording::default();
+    let out = adjudicate_with(map, &Standard, &mut cal, &p, &[]);
+    assert_eq!(
+        cal.steps,
+        ["resolved S1901M", "spring ends", "opens F1901M"]
+    );
+    assert!(!out.ownership_updated);
+
+    // Nobody owns a centre or has a unit to lose: nothing to adjust.
+    let mut p = position(&[]);
+    p.owners.iter_mut().for_each(|o| *o = None);
+    p.phase = Phase::new(1901, Season::Fall, PhaseKind::Movement);
+    let mut cal = Recording::default();
+    let out = adjudicate_with(map, &Standard, &mut cal, &p, &[]);
+    assert_eq!(
+        cal.steps,
+        ["resolved F1901M", "ownership", "fall ends", "opens W1901J"],
+        "the Winter is skipped, the jury is not"
+    );
+    assert!(out.ownership_updated);
+    assert_eq!(out.next.phase, Phase::jury(1901));
+
+    let mut cal = Recording {
+        hold: true,
+        ..Recording::default()
+    };
+    let out = adjudicate_with(map, &Standard, &mut cal, &p, &[]);
+    assert_eq!(cal.steps, ["resolved F1901M", "ownership", "opens W1901A"]);
+    let mut cal = Recording::default();
+    let winter = adjudicate_with(map, &Standard, &mut cal, &out.next, &[]);
+    assert_eq!(cal.steps, ["resolved W1901A", "fall ends", "opens W1901J"]);
+    let mut cal = Recording::default();
+    let jury = adjudicate_with(map, &Standard, &mut cal, &winter.next, &[]);
+    assert!(jury.results.is_empty());
+    assert_eq!(
+        jury.next.phase,
+        Phase::new(1902, Season::Spring, PhaseKind::Movement)
+    );
+    let mut cal = Recording::default();
+    let alliance = Position {
+        phase: Phase::alliance(1901),
+        ..position(&[])
+    };
+    let out = adjudicate_with(map, &Standard, &mut cal, &alliance, &[]);
+    assert_eq!(out.next.phase, Phase::FIRST);
+}
+
+/// H15: a rule set's own civil-disorder removal order, and voluntary disbands.
+struct Removals;
+
+impl Rules for Removals {
+    fn civil_disorder_removals(
+        &self,
+        _map: &Map,
+        _position: &Position,
+        _power: Power,
+        candidates: &[Unit],
+        count: usize,
+    ) -> Option<Vec<UnitId>> {
+        // The first units in listing order, whatever their distance.
+        Some(candidates.iter().take(count).map(|u| u.id).collect())
+    }
+    fn may_disband(&self, map: &Map, _position: &Position, unit: &Unit) -> bool {
+        Some(unit.location.province) == map.find_province("kie")
+    }
+}
+
+#[test]
+fn h15_removal_order_and_voluntary_disbands() {
+    let map = map();
+    let mut w = position(&["Germany: A ber", "Germany: A mos", "Germany: F kie"]);
+    w.phase = Phase::new(1901, Season::Winter, PhaseKind::Adjustment);
+    for p in map.province_ids() {
+        w.owners[p.index()] = None;
+    }
+    w.owners[province("ber").index()] = Some(Power::Germany);
+    w.owners[province("kie").index()] = Some(Power::Germany);
+    // One removal: the standard rule removes the unit farthest away (Moscow); this rule
+    // set removes the first listed (Berlin).
+    let standard = adjudicate(map, &Standard, &w, &[]);
+    assert!(at(&standard, "mos").is_none() && at(&standard, "ber").is_some());
+    let own = adjudicate(map, &Removals, &w, &[]);
+    assert!(at(&own, "ber").is_none() && at(&own, "mos").is_some());
+
+    // A power with nothing to remove may still disband where the rule set allows it.
+    w.owners[province("mos").index()] = Some(Power::Germany);
+    let disband =
+        parse_power_order(map, "Germany: Remove F kie", PhaseKind::Adjustment).expect("order");
+    let out = adjudicate(map, &Removals, &w, &[disband]);
+    assert!(at(&out, "kie").is_none(), "voluntary disband");
+    let out = adjudicate(map, &Standard, &w, &[disband]);
+    assert!(at(&out, "kie").is_some(), "no removal to make");
+}
+
+/// H13 is asked again when the retreat is adjudicated: a place allowed after the movement
+/// phase may be closed by then.
+struct ClosedHolland;
+
+impl Rules for ClosedHolland {
+    fn retreat_allowed(&self, map: &Map, _p: &Position, _unit: &Unit, dest: Location) -> bool {
+        Some(dest.province) != map.find_province("hol")
+    }
+}
+
+#[test]
+fn h13_is_asked_again_at_retreat_time() {
+    let map = map();
+    let units = ["England: A bel", "France: A bur", "France: A pic"];
+    let out = run(
+        &Standard,
+        &units,
+        &["France: A bur - bel", "France: A pic S A bur - bel"],
+    );
+    assert_eq!(out.next.phase.kind, PhaseKind::Retreat);
+    let retreat =
+        parse_power_order(map, "England: A bel - hol", PhaseKind::Retreat).expect("order");
+    let open = adjudicate(map, &Standard, &out.next, &[retreat]);
+    assert!(at(&open, "hol").is_some());
+    let closed = adjudicate(map, &ClosedHolland, &out.next, &[retreat]);
+    assert!(at(&closed, "hol").is_none());
+    assert!(closed.results.iter().any(|r| matches!(
+        r.failure,
+        Some(Failure::Illegal(Refusal::RetreatNotAllowed { .. }))
+    )));
+}
+
+/// H3: a rule set may replace a generic refusal with its own, and warn about an order it
+/// accepts.
+struct Replacing;
+
+impl Rules for Replacing {
+    fn replace_refusal(
+        &self,
+        _map: &Map,
+        _position: &Position,
+        _order: &PowerOrder,
+        refusal: &Refusal,
+    ) -> Option<Refusal> {
+        matches!(refusal, Refusal::NeutralUnit)
+            .then(|| Refusal::Variant(VariantRefusal::new("TEST-E2", "that unit is nobody's")))
+    }
+}
+
+#[test]
+fn h3_replaces_a_generic_refusal() {
+    let map = map();
+    let p = position(&["Neutral: A bel", "France: A pic"]);
+    let order = parse_power_order(map, "France: A bel H", PhaseKind::Movement).expect("order");
+    let got = check_orders(map, &Replacing, &p, &[], &[order]);
+    assert_eq!(
+        got.first().cloned().flatten().map(|r| r.code()),
+        Some("TEST-E2")
+    );
+    let got = check_orders(map, &Standard, &p, &[], &[order]);
+    assert_eq!(
+        got.first().cloned().flatten().map(|r| r.code()),
+        Some("NEUTRAL-UNIT")
+    );
+}
