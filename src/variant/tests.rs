@@ -1,1 +1,116 @@
+//! The registry, the state and the lines: what every rule set relies on.
 
+use super::*;
+
+#[test]
+fn every_spec_name_and_its_aliases_find_their_rule_set() {
+    let r = Registry::default();
+    assert!(matches!(r.by_name("Standard"), Lookup::Found(v) if v.name() == "Standard"));
+    assert!(matches!(r.by_name("standard"), Lookup::Found(_)));
+    for (name, canonical) in [
+        ("Surrender", "Surrender"),
+        ("survive", "Survive"),
+        ("SURVIVE DIPLOMACY", "Survive"),
+        ("ShellShock", "ShellShock"),
+        ("shell-shock", "ShellShock"),
+        ("Shell Shock", "ShellShock"),
+        ("formal", "Formal"),
+        ("Formal Diplomacy", "Formal"),
+        ("InternationalRelations", "InternationalRelations"),
+        ("international-relations", "InternationalRelations"),
+        ("IR", "InternationalRelations"),
+    ] {
+        assert!(
+            matches!(r.by_name(name), Lookup::NotImplemented(n) if n == canonical),
+            "{name}"
+        );
+    }
+    for unknown in ["", "chaos", "shell", "-"] {
+        assert!(matches!(r.by_name(unknown), Lookup::Unknown), "{unknown:?}");
+    }
+}
+
+#[test]
+fn names_are_unique_and_each_entry_is_its_variants_name() {
+    let names = Registry::default().names();
+    let mut keys: Vec<String> = names.iter().map(|n| n.to_lowercase()).collect();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), names.len());
+    for e in ALL {
+        if let Some(v) = e.variant {
+            assert_eq!(v.name(), e.name);
+        }
+    }
+}
+
+#[test]
+fn a_registry_takes_a_test_rule_set() {
+    struct Toy;
+    impl Variant for Toy {
+        fn name(&self) -> &'static str {
+            "Toy"
+        }
+    }
+    static TOY: Toy = Toy;
+    let r = Registry::default().with(Entry {
+        name: "Toy",
+        aliases: &["plaything"],
+        variant: Some(&TOY),
+    });
+    assert!(matches!(r.by_name("plaything"), Lookup::Found(v) if v.name() == "Toy"));
+    assert!(matches!(
+        Registry::default().by_name("toy"),
+        Lookup::Unknown
+    ));
+}
+
+#[derive(Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+struct Counter {
+    n: u32,
+    names: Vec<String>,
+}
+
+#[test]
+fn state_reads_its_type_and_an_empty_state_is_the_default() {
+    let mut s = VariantState::default();
+    assert!(s.is_empty());
+    assert_eq!(s.read::<Counter>(), Ok(Counter::default()));
+    s.update(|c: &mut Counter| {
+        c.n += 2;
+        c.names.push("Austria".into());
+    });
+    assert!(!s.is_empty());
+    let c: Counter = s.get();
+    assert_eq!(c.n, 2);
+    // It is stored as JSON, and a state of another shape does not read.
+    let json = serde_json::to_string(&s).expect("json");
+    assert_eq!(json, r#"{"n":2,"names":["Austria"]}"#);
+    assert!(s.read::<Vec<u8>>().is_err());
+}
+
+#[test]
+fn a_line_reaches_its_reader_and_the_master() {
+    let public = Line::public("X");
+    let french = Line::to(Reader::Power(Power::France), "Y");
+    let master = Line::to(Reader::Master, "Z");
+    assert!(public.is_for(Reader::Power(Power::Italy)) && public.is_for(Reader::Everyone));
+    assert!(french.is_for(Reader::Power(Power::France)));
+    assert!(!french.is_for(Reader::Power(Power::Italy)) && !french.is_for(Reader::Everyone));
+    assert!(french.is_for(Reader::Master) && master.is_for(Reader::Master));
+    assert!(!master.is_for(Reader::Power(Power::France)));
+}
+
+#[test]
+fn power_lists_read_as_players_write_them() {
+    assert_eq!(list_powers(&[]), "");
+    assert_eq!(list_powers(&[Power::Italy]), "Italy");
+    assert_eq!(
+        list_powers(&[Power::Italy, Power::England]),
+        "England and Italy"
+    );
+    assert_eq!(
+        list_powers(&[Power::Turkey, Power::Austria, Power::France, Power::Austria]),
+        "Austria, France and Turkey"
+    );
+}
