@@ -2,9 +2,16 @@
 # The project's one test command: install and start the real mail servers (Dovecot and
 # Postfix on 127.0.0.1, see scripts/mail-servers.sh) from an empty mail store, run every
 # test with them required (DIPJUDGE_MAIL_SERVERS=1 makes the server tests fail, not skip,
-# if they are missing), then stop the servers whatever happened. Exits with cargo's status.
+# if they are missing), then stop the servers whatever happened. Formatting and clippy
+# (warnings are errors) are checked first. Exits with cargo's status.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if command -v rustup >/dev/null; then
+  rustup component add clippy rustfmt >/dev/null 2>&1 || true
+fi
+cargo fmt --all -- --check
+cargo clippy --all-targets -- -D warnings
 
 scripts/mail-servers.sh install
 scripts/mail-servers.sh clean

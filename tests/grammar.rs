@@ -18,10 +18,8 @@ fn examples() -> Vec<PathBuf> {
 }
 
 fn render(body: &str) -> String {
-    let mut out = Vec::new();
-    dipjudge::command::run_parse_cli(body, &dipjudge::command::ParseContext::default(), &mut out)
-        .unwrap();
-    String::from_utf8(out).unwrap()
+    let map = dipjudge::map::Map::standard().unwrap();
+    dipjudge::bulletin::parse_report(map, body, &dipjudge::command::ParseContext::default())
 }
 
 #[test]
@@ -63,7 +61,7 @@ fn fuzz_crashers_are_replayed() {
         let path = entry.unwrap().path();
         let text = String::from_utf8_lossy(&fs::read(&path).unwrap()).into_owned();
         for r in dipjudge::command::parse_message(&text, map) {
-            let _ = r.reply(map);
+            let _ = dipjudge::bulletin::parsed_line(map, &r);
             if let Ok(cmd) = &r.outcome
                 && !matches!(cmd, dipjudge::command::Command::Press(_))
             {

@@ -10,7 +10,7 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let Ok(map) = Map::standard() else { return };
     for r in parse_message(&text, map) {
-        let _ = r.reply(map);
+        let _ = dipjudge::bulletin::parsed_line(map, &r);
         if let Ok(cmd) = &r.outcome {
             if matches!(cmd, Command::Press(_)) {
                 continue;

@@ -12,7 +12,10 @@ pub mod reply;
 pub mod results;
 
 pub use audience::Audience;
-pub use reply::{LineVerdict, render_reply};
+pub use reply::{
+    LineVerdict, ReplyLine, mask_password, parse_report, parsed_line, render_reply,
+    render_reply_lines, render_verdict,
+};
 pub use results::{Extras, Parts, ResultsHeader, phase_words, render_results, results_subject};
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use crate::rules::Phase;
 
 use super::lexeme::{
     Date, PResult, Why, blanks, cut, date, end_of_line, expect, fail, name_word, number, one_of,
-    power_or_initial,
+    power_or_initial, token,
 };
 
 /// What kind of press a game allows (`SET NO PRESS`, `SET GREY`, …).
@@ -291,11 +291,18 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
             )
         }
         "variant" => {
-            let (r, v) = cut(expect("a variant name", name_word)(r))?;
+            // The rest of the line: `shell-shock`, `International Relations`.
+            let (r, first) = cut(expect("a variant name", token)(r))?;
+            let rest = blanks(r).trim_end();
+            let name = if rest.is_empty() {
+                first.to_string()
+            } else {
+                format!("{first} {rest}")
+            };
             (
-                r,
+                "",
                 MasterCommand::SetVariant {
-                    name: v.to_ascii_lowercase(),
+                    name: name.to_ascii_lowercase(),
                 },
             )
         }

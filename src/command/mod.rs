@@ -94,23 +94,30 @@ pub struct LineResult {
 }
 
 impl LineResult {
-    /// The reply line: `OK <normalised>` or `ERROR <CODE>: line N: "<text>": <sentence>`.
-    /// A variant's fixed sentence (SRV-E7, FD-E3, IR-X2) is printed word for word after the
-    /// line number.
-    pub fn reply(&self, map: &Map) -> String {
+    /// The judge's verdict on the line, as far as reading it decides: accepted (with its
+    /// normalised form) or refused with the parser's code and sentence. A variant's fixed
+    /// sentence (SRV-E7, FD-E3, IR-X2) quotes the line itself (`stated`).
+    pub fn verdict(&self, map: &Map) -> ParsedVerdict {
         match &self.outcome {
-            Ok(c) => format!("OK {}", c.render(map)),
-            Err(e) if e.is_spec_sentence() => {
-                format!("ERROR {}: line {}: {e}", e.code(), self.line)
-            }
-            Err(e) => format!(
-                "ERROR {}: line {}: \"{}\": {e}",
-                e.code(),
-                self.line,
-                self.text
-            ),
+            Ok(c) => ParsedVerdict::Ok(c.render(map)),
+            Err(e) => ParsedVerdict::Refused {
+                code: e.code(),
+                sentence: e.to_string(),
+                stated: e.is_spec_sentence(),
+            },
         }
     }
+}
+
+/// What reading a line decided (see [`LineResult::verdict`]); `bulletin::reply` writes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParsedVerdict {
+    Ok(String),
+    Refused {
+        code: &'static str,
+        sentence: String,
+        stated: bool,
+    },
 }
 
 /// Parses a mail body with the default context.
@@ -624,21 +631,6 @@ fn convert(norm: &str, e: PErr<'_>, map: &Map) -> CommandError {
         Why::NotAPower(text) => CommandError::NotAPower { text },
         Why::NotAnotherPower(text) => CommandError::NotAnotherPower { text },
     }
-}
-
-/// `dipjudge parse`: reads a mail body and prints one line per command, `OK <normalised>`
-/// or `ERROR <CODE>: <sentence>`, in the context given (the CLI builds it from the rule set
-/// named with `--variant`).
-pub fn run_parse_cli(
-    input: &str,
-    cx: &ParseContext,
-    out: &mut impl std::io::Write,
-) -> std::io::Result<()> {
-    let map = Map::standard().map_err(|e| std::io::Error::other(e.to_string()))?;
-    for r in parse_message_with(input, map, cx) {
-        writeln!(out, "{}", r.reply(map))?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use crate::map::Power;
 
 use super::lexeme::{
     Date, GameName, PResult, Why, blanks, cut, date, end_of_line, expect, fail, game_name, keyword,
-    name_word, number, one_of, password, power_list, power_or_initial, token,
+    number, one_of, password, power_list, power_or_initial, token,
 };
 
 /// Who signs on: a power (by its initial), a new player joining a forming game (`?`), the
@@ -279,7 +279,8 @@ fn history(i: &str) -> PResult<'_, PlayerCommand> {
     ))
 }
 
-// create = "CREATE" "?" game_name password [ variant_name { option } ] ;
+// create = "CREATE" "?" game_name password [ word { word } ] ;   (a rule set's name, then options:
+//          NMR, WHITE, … or a rule set's key=value)
 fn create(i: &str) -> PResult<'_, PlayerCommand> {
     let (r, _) = keyword("create")(i)?;
     let r = blanks(r);
@@ -287,7 +288,8 @@ fn create(i: &str) -> PResult<'_, PlayerCommand> {
     let (r, game) = cut(game_name(r))?;
     let (mut r, pw) = cut(password(r))?;
     let mut words = Vec::new();
-    while let Ok((a, w)) = name_word(r) {
+    // Words as written, blanks apart: `shell-shock`, `survive_draws=on`.
+    while let Ok((a, w)) = token(r) {
         words.push(w.to_ascii_lowercase());
         r = a;
     }

@@ -9,7 +9,7 @@ fn map() -> &'static Map {
 fn replies(text: &str) -> Vec<String> {
     parse_message(text, map())
         .iter()
-        .map(|r| r.reply(map()))
+        .map(|r| crate::bulletin::parsed_line(map(), r))
         .collect()
 }
 
@@ -226,7 +226,7 @@ fn prose_with_commas_is_one_error() {
 #[test]
 fn framing_skips_quotes_comments_and_stops_at_signature() {
     let text = "signon fgame pw\r\n> A Par - Bur\r\n// note to self\r\nA Par - Pic\r\n-- \r\nA Mar - Spa\r\n";
-    assert_eq!(replies(text), vec!["OK SIGNON Fgame pw", "OK A Par - Pic"]);
+    assert_eq!(replies(text), vec!["OK SIGNON Fgame ********", "OK A Par - Pic"]);
 }
 
 #[test]
@@ -240,7 +240,7 @@ fn signoff_stops_reading() {
 #[test]
 fn second_signon_is_refused() {
     let r = replies("signon fgame a\nsignon egame b");
-    assert_eq!(r[0], "OK SIGNON Fgame a");
+    assert_eq!(r[0], "OK SIGNON Fgame ********");
     assert!(r[1].starts_with("ERROR SECOND-SIGNON: line 2"));
 }
 

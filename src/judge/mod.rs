@@ -8,8 +8,10 @@
 
 mod password;
 mod process;
+mod refusal;
 mod replies;
 mod session;
+mod time;
 
 use chrono::{DateTime, Utc};
 

@@ -10,7 +10,7 @@ use crate::store::{NewMail, StoreError, Tx};
 use crate::variant::{self, Line, Lookup, Reader, Variant};
 
 use super::JudgeConfig;
-use super::session::format_time;
+use super::time::format_time;
 
 /// The mails for a list of readers.
 pub(super) fn mails_for(
@@ -125,6 +125,30 @@ pub(super) fn bulletin_for_everyone(
         out.extend(mails_for(g, &[a], subject, &body, None));
     }
     out
+}
+
+/// Mails the lines of an immediate command at once (H2, H20): each reader who follows the
+/// game gets the lines they may read (the master all of them); a reader with none gets no
+/// mail.
+pub(super) fn announce(config: &JudgeConfig, g: &Game, lines: &[Line]) -> Vec<NewMail> {
+    if lines.is_empty() {
+        return Vec::new();
+    }
+    let subject = format!(
+        "{}:{} - {} Announcement",
+        config.name, g.name, g.position.phase
+    );
+    let render = |reader: Reader| {
+        lines
+            .iter()
+            .filter(|l| l.is_for(reader))
+            .map(|l| format!("{}\n", l.text))
+            .collect::<String>()
+    };
+    bulletin_for_everyone(g, &subject, &render)
+        .into_iter()
+        .filter(|m| !m.body.is_empty())
+        .collect()
 }
 
 fn public_readers(g: &Game) -> Vec<Audience> {
@@ -361,8 +385,7 @@ pub(super) fn tick_game(
                     "Reminder: the deadline for {phase} in '{}' is {}.\nYour orders for {p} are {}.\n",
                     g.name,
                     format_time(&g, deadline),
-                    g.order_status(map, &crate::variant::Standard, p)
-                        .map_or("none", |s| s.word())
+                    g.order_status(map, variant, p).map_or("none", |s| s.word())
                 );
                 mails.extend(mails_for(
                     &g,
@@ -383,7 +406,7 @@ pub(super) fn tick_game(
                 let text = format!(
                     "The deadline for {phase} in '{}' has passed and your orders for {p} are {}.\nSend them before {}, the end of the grace period.\n",
                     g.name,
-                    g.order_status(map, &crate::variant::Standard, *p)
+                    g.order_status(map, variant, *p)
                         .map_or("none", |s| s.word()),
                     format_time(&g, grace_end)
                 );

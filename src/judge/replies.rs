@@ -3,8 +3,9 @@
 use crate::game::{Game, Status};
 use crate::map::{Map, Power};
 use crate::rules::Owner;
+use crate::variant::Variant;
 
-use super::session::format_time;
+use super::time::format_time;
 
 /// The full help text, sent by mail for HELP.
 pub(super) fn help_text() -> &'static str {
@@ -35,7 +36,7 @@ pub(super) fn list_line(g: &Game) -> String {
 }
 
 /// `LIST game`: the game, its phase, deadline, players and whose orders are in.
-pub(super) fn list_game(map: &Map, g: &Game) -> String {
+pub(super) fn list_game(map: &Map, variant: &dyn Variant, g: &Game) -> String {
     let mut s = format!(
         "Game: {}   Variant: {}   Status: {}\n",
         g.name,
@@ -70,12 +71,11 @@ pub(super) fn list_game(map: &Map, g: &Game) -> String {
     if g.status == Status::Forming {
         return s;
     }
-    let must = g.powers_to_order(map, &crate::variant::Standard);
+    let must = g.powers_to_order(map, variant);
     for p in Power::ALL {
         let Some(pl) = g.player(p) else { continue };
         let orders = if must.contains(&p) {
-            g.order_status(map, &crate::variant::Standard, p)
-                .map_or("none", |s| s.word())
+            g.order_status(map, variant, p).map_or("none", |s| s.word())
         } else {
             "no orders needed"
         };

@@ -119,6 +119,15 @@ impl Registry {
         self.entries.iter().map(|e| e.name).collect()
     }
 
+    /// The names of the rule sets this judge runs.
+    pub fn implemented(&self) -> Vec<&'static str> {
+        self.entries
+            .iter()
+            .filter(|e| e.variant.is_some())
+            .map(|e| e.name)
+            .collect()
+    }
+
     /// The standard game.
     pub fn standard(&self) -> &'static dyn Variant {
         &Standard

@@ -1,0 +1,146 @@
+//! Why the judge refused a line of a mail: one typed value per refusal, each with its stable
+//! code (`NOT-SIGNED-ON`, `NO-UNIT`, `SRV-E5`) and its sentence for the player.
+//!
+//! The refusals of the judge itself are listed here; an order's refusal comes from the rules
+//! ([`crate::rules::Refusal`]), a press refusal from the game ([`PressRefusal`]) and a rule
+//! set's from its hooks ([`VariantRefusal`]), each carried as it is.
+
+use crate::game::PressRefusal;
+use crate::map::Power;
+use crate::rules::{self, Phase, VariantRefusal};
+
+/// A refused command line.
+#[derive(Clone, Debug, thiserror::Error)]
+pub(super) enum Refusal {
+    #[error("sign on first: SIGNON <power initial><game> <password>")]
+    NotSignedOn,
+    #[error("sign on as a power before ordering: SIGNON <initial><game> <password>")]
+    NotSignedOnToOrder,
+    #[error("sign on as a power or as the master before sending press")]
+    NotSignedOnForPress,
+    #[error("sign on as a power or as the master before giving {0}")]
+    NotSignedOnForVariant(String),
+    #[error("sign on as the master first: SIGNON M<game> <password>")]
+    NotMaster,
+    #[error("only one SIGNON per message")]
+    TwoSignons,
+    /// One answer for a missing game and a wrong password: no hint which it was.
+    #[error("no such game, or a wrong password")]
+    BadSignon,
+    #[error("there is no game called {0}")]
+    NoGame(String),
+    #[error("a game called {0} already exists")]
+    GameExists(String),
+    #[error("this judge does not run the {0} rules yet; it runs {1}")]
+    VariantNotImplemented(&'static str, String),
+    #[error("there are no rules called \"{0}\"; this judge knows {1}")]
+    UnknownVariant(String, String),
+    #[error("{0} has started: its rules can no longer change")]
+    VariantFixed(String),
+    #[error("{0}")]
+    BadSetting(String),
+    #[error("{0} is not taking new players")]
+    NotForming(String),
+    #[error("{from} has already joined {game}")]
+    AlreadyJoined { from: String, game: String },
+    #[error("{0} takes no observers")]
+    NoObservers(String),
+    #[error("preferences are for players waiting in a forming game")]
+    NotJoined,
+    #[error("that date cannot be placed in the game's calendar")]
+    BadDate,
+    #[error("the grace period must end after the deadline")]
+    BadGrace,
+    #[error("the new deadline must be in the future")]
+    PastDate,
+    #[error("an absence may end at most {0} days from now")]
+    AbsenceTooLong(i64),
+    #[error("{0} is not running (no orders are taken now)")]
+    NotTakingOrders(String),
+    #[error("{0} is not running")]
+    NotActive(String),
+    #[error("{0} is not paused")]
+    NotPaused(String),
+    #[error("{power} has no player in {game}")]
+    NoPlayer { power: Power, game: String },
+    #[error("the current phase is {current}, not {given}")]
+    WrongPhase { current: Phase, given: Phase },
+    #[error(
+        "orders are missing from {0} (or someone waits); PROCESS! processes now with civil-disorder defaults"
+    )]
+    OrdersMissing(String),
+    #[error("the centres for victory must be between 1 and 34")]
+    BadCentreCount,
+    #[error("there is no saved phase to roll back to")]
+    NoSnapshot,
+    #[error("this judge does not support that master command yet")]
+    NotSupported,
+    #[error(
+        "no game option called {0:?}; the options are NMR, NONMR, NOPRESS, WHITE, GREY, WHITEGREY, PARTIAL, NOPARTIAL, ALLPRESS, NOOBSERVERS, and the rules' settings as key=value"
+    )]
+    BadOption(String),
+    #[error(transparent)]
+    Order(rules::Refusal),
+    #[error(transparent)]
+    Press(PressRefusal),
+    /// A rule set's refusal (H1, H2, H19), with the code and sentence of its spec.
+    #[error("{}", .0.sentence)]
+    Variant(VariantRefusal),
+}
+
+impl Refusal {
+    /// The stable code players and tools read.
+    pub(super) fn code(&self) -> &'static str {
+        match self {
+            Refusal::NotSignedOn
+            | Refusal::NotSignedOnToOrder
+            | Refusal::NotSignedOnForPress
+            | Refusal::NotSignedOnForVariant(_) => "NOT-SIGNED-ON",
+            Refusal::NotMaster => "NOT-MASTER",
+            Refusal::TwoSignons => "TWO-SIGNONS",
+            Refusal::BadSignon => "BAD-SIGNON",
+            Refusal::NoGame(_) => "NO-GAME",
+            Refusal::GameExists(_) => "GAME-EXISTS",
+            Refusal::VariantNotImplemented(..) | Refusal::UnknownVariant(..) => "NO-VARIANT",
+            Refusal::VariantFixed(_) => "GAME-STARTED",
+            Refusal::BadSetting(_) => "BAD-SETTING",
+            Refusal::NotForming(_) => "NOT-FORMING",
+            Refusal::AlreadyJoined { .. } => "ALREADY-JOINED",
+            Refusal::NoObservers(_) => "NO-OBSERVERS",
+            Refusal::NotJoined => "NOT-JOINED",
+            Refusal::BadDate | Refusal::BadGrace => "BAD-DATE",
+            Refusal::PastDate => "PAST-DATE",
+            Refusal::AbsenceTooLong(_) => "ABSENCE-TOO-LONG",
+            Refusal::NotTakingOrders(_) | Refusal::NotActive(_) => "NOT-ACTIVE",
+            Refusal::NotPaused(_) => "NOT-PAUSED",
+            Refusal::NoPlayer { .. } => "NO-PLAYER",
+            Refusal::WrongPhase { .. } => "WRONG-PHASE",
+            Refusal::OrdersMissing(_) => "ORDERS-MISSING",
+            Refusal::BadCentreCount => "BAD-NUMBER",
+            Refusal::NoSnapshot => "NO-SNAPSHOT",
+            Refusal::NotSupported => "NOT-SUPPORTED",
+            Refusal::BadOption(_) => "BAD-OPTION",
+            Refusal::Order(r) => r.code(),
+            Refusal::Press(r) => r.code(),
+            Refusal::Variant(r) => r.code,
+        }
+    }
+}
+
+impl From<rules::Refusal> for Refusal {
+    fn from(r: rules::Refusal) -> Self {
+        Refusal::Order(r)
+    }
+}
+
+impl From<PressRefusal> for Refusal {
+    fn from(r: PressRefusal) -> Self {
+        Refusal::Press(r)
+    }
+}
+
+impl From<VariantRefusal> for Refusal {
+    fn from(r: VariantRefusal) -> Self {
+        Refusal::Variant(r)
+    }
+}

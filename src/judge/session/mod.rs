@@ -1,0 +1,433 @@
+//! One incoming message, line by line: who is speaking (SIGNON), each command applied to
+//! the game through the game's rule set, and the reply that answers every line.
+//!
+//! The parts: [`player`] (joining, signing on, the player's settings), [`master`] (the
+//! master's commands), [`play`] (orders, a rule set's commands, press). Refusals are typed
+//! ([`Refusal`]); the reply is written by `bulletin::reply`, the one renderer of replies.
+
+mod master;
+mod play;
+mod player;
+
+use chrono::{DateTime, Utc};
+
+use crate::bulletin::{LineVerdict, ReplyLine, render_reply_lines};
+use crate::command::{self, Command, LineResult, ParseContext, PlayerCommand};
+use crate::game::{Game, Status};
+use crate::map::{Map, Power};
+use crate::rules::{self, PowerOrder, Warning};
+use crate::store::{NewMail, StoreError, Tx};
+use crate::variant::{CommandContext, Sender, Variant};
+
+use super::refusal::Refusal;
+use super::{Incoming, JudgeConfig, password, process};
+
+/// Who the message speaks as, after its SIGNON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Who {
+    Nobody,
+    Power(Power),
+    Master,
+    Observer,
+}
+
+impl Who {
+    /// The sender of a command to the rule set (H1): a power or the master.
+    fn sender(self) -> Option<Sender> {
+        match self {
+            Who::Power(p) => Some(Sender::Power(p)),
+            Who::Master => Some(Sender::Master),
+            Who::Nobody | Who::Observer => None,
+        }
+    }
+}
+
+/// What an accepted command produced for the reply: the echo after `OK`, warnings on it,
+/// and lines after it.
+pub(super) struct Done {
+    echo: String,
+    warnings: Vec<Warning>,
+    more: Vec<String>,
+}
+
+impl Done {
+    fn ok(echo: impl Into<String>) -> Result<Done, Refusal> {
+        Ok(Done::new(echo))
+    }
+
+    fn new(echo: impl Into<String>) -> Done {
+        Done {
+            echo: echo.into(),
+            warnings: Vec::new(),
+            more: Vec::new(),
+        }
+    }
+
+    fn with_more(echo: impl Into<String>, more: Vec<String>) -> Result<Done, Refusal> {
+        Ok(Done {
+            more,
+            ..Done::new(echo)
+        })
+    }
+}
+
+/// What a command did: accepted, or refused with a reason.
+type Verdict = Result<Done, Refusal>;
+
+pub(super) struct Session<'a, 't> {
+    map: &'static Map,
+    config: &'a JudgeConfig,
+    verified: &'a mut password::Verified,
+    tx: &'a Tx<'t>,
+    msg: &'a Incoming,
+    now: DateTime<Utc>,
+    who: Who,
+    game: Option<Game>,
+    /// The rule set of `game`.
+    variant: Option<&'static dyn Variant>,
+    dirty: bool,
+    orders_changed: bool,
+    reply: Vec<ReplyLine>,
+    mails: Vec<NewMail>,
+    touched: Vec<String>,
+    /// The registered address a SIGNON from elsewhere must be copied to.
+    copy_to: Option<String>,
+    /// How many command lines the message had.
+    commands: usize,
+}
+
+/// After this many unreadable lines the rest of a message is not read (a mail of junk
+/// gets a short answer, not an echo of itself).
+const MAX_ERRORS: usize = 50;
+
+impl<'a, 't> Session<'a, 't> {
+    pub(super) fn new(
+        map: &'static Map,
+        config: &'a JudgeConfig,
+        verified: &'a mut password::Verified,
+        tx: &'a Tx<'t>,
+        msg: &'a Incoming,
+        now: DateTime<Utc>,
+    ) -> Self {
+        Session {
+            map,
+            config,
+            verified,
+            tx,
+            msg,
+            now,
+            who: Who::Nobody,
+            game: None,
+            variant: None,
+            dirty: false,
+            orders_changed: false,
+            reply: Vec::new(),
+            mails: Vec::new(),
+            touched: Vec::new(),
+            copy_to: None,
+            commands: 0,
+        }
+    }
+
+    pub(super) fn command_count(&self) -> usize {
+        self.commands
+    }
+
+    fn note(&mut self, line: impl Into<String>) {
+        self.reply.push(ReplyLine::Note(line.into()));
+    }
+
+    /// Reads and applies every line.
+    pub(super) fn run(&mut self) -> Result<(), StoreError> {
+        let lines = self.read_lines()?;
+        self.commands = lines.len();
+        if lines.is_empty() {
+            self.note("No commands found in your message. Send HELP for the list of commands.");
+        }
+        let mut errors = 0;
+        for (i, line) in lines.iter().enumerate() {
+            if line.outcome.is_err() {
+                errors += 1;
+            }
+            if errors > MAX_ERRORS {
+                self.note(format!(
+                    "Too many lines could not be read; the judge stopped at line {} and ignored the {} command lines after it.",
+                    line.line,
+                    lines.len() - i
+                ));
+                break;
+            }
+            self.line(line)?;
+        }
+        // A forming game that is full starts once the whole message is read, so that the
+        // last joiner's SET PREFERENCE counts.
+        if let Some(g) = self.game.as_mut()
+            && g.status == Status::Forming
+            && g.joiners.len() == 7
+        {
+            let mails = process::start_game(self.map, self.config, self.tx, g, self.now)?;
+            self.mails.extend(mails);
+            self.dirty = true;
+            let started = format!(
+                "{} starts now; the powers are assigned (see the announcement).",
+                g.name
+            );
+            self.note(started);
+        }
+        if self.msg.size_capped {
+            self.note(
+                "NOTE: your message was longer than this judge reads; only its beginning was read.",
+            );
+        }
+        Ok(())
+    }
+
+    /// The message's lines, read in the context of the game its SIGNON names: the phase
+    /// decides how orders read (a move in a retreat phase is a retreat), and the game's rule
+    /// set whether ballots are read from press to the master (H19).
+    fn read_lines(&self) -> Result<Vec<LineResult>, StoreError> {
+        let lines = command::parse_message(&self.msg.text, self.map);
+        let signon_game = lines.iter().find_map(|l| match &l.outcome {
+            Ok(Command::Player(PlayerCommand::Signon { game, .. })) => Some(game.to_string()),
+            _ => None,
+        });
+        let Some(name) = signon_game else {
+            return Ok(lines);
+        };
+        let Some(g) = self.tx.load_game(&name)? else {
+            return Ok(lines);
+        };
+        let cx = ParseContext {
+            phase: (g.status != Status::Forming).then_some(g.position.phase.kind),
+            ballots_in_press: process::variant_of(self.config, &g)?.reads_ballots_in_press(),
+        };
+        Ok(command::parse_message_with(&self.msg.text, self.map, &cx))
+    }
+
+    fn line(&mut self, line: &LineResult) -> Result<(), StoreError> {
+        let verdict = match &line.outcome {
+            Err(_) => {
+                self.reply.push(ReplyLine::Verdict {
+                    number: line.line,
+                    text: line.text.clone(),
+                    verdict: LineVerdict::parsed(line.verdict(self.map)),
+                });
+                return Ok(());
+            }
+            Ok(cmd) => self.apply(cmd, line)?,
+        };
+        // Later lines (LIST, a second command) read the game from the database: keep it
+        // current within the transaction.
+        if self.dirty
+            && let Some(g) = self.game.as_ref()
+        {
+            self.tx.save_game(g)?;
+        }
+        match verdict {
+            Ok(done) => {
+                self.reply.push(ReplyLine::Verdict {
+                    number: line.line,
+                    text: line.text.clone(),
+                    verdict: LineVerdict::Ok(done.echo),
+                });
+                for w in done.warnings {
+                    self.reply.push(ReplyLine::Verdict {
+                        number: line.line,
+                        text: line.text.clone(),
+                        verdict: LineVerdict::Warning {
+                            code: w.code.to_string(),
+                            sentence: w.sentence,
+                        },
+                    });
+                }
+                self.reply
+                    .extend(done.more.into_iter().map(ReplyLine::Note));
+            }
+            Err(r) => self.reply.push(ReplyLine::Verdict {
+                number: line.line,
+                text: line.text.clone(),
+                verdict: LineVerdict::Error {
+                    code: r.code().to_string(),
+                    sentence: r.to_string(),
+                },
+            }),
+        }
+        Ok(())
+    }
+
+    fn apply(&mut self, cmd: &Command, line: &LineResult) -> Result<Verdict, StoreError> {
+        Ok(match cmd {
+            Command::Player(p) => match self.variant_allows(p) {
+                Ok(()) => self.player(p)?,
+                Err(r) => Err(r),
+            },
+            Command::Master(m) => self.master(m)?,
+            Command::Order(o) => self.order(o.order),
+            Command::Press(p) => self.press(p),
+            Command::Variant(v) => self.variant_command(v, line),
+        })
+    }
+
+    /// Makes `g` the message's game, with its rule set.
+    fn enter_game(&mut self, g: Game) -> Result<(), StoreError> {
+        self.variant = Some(process::variant_of(self.config, &g)?);
+        self.touched.push(g.name.clone());
+        self.game = Some(g);
+        Ok(())
+    }
+
+    fn game_mut(&mut self) -> Result<&mut Game, Refusal> {
+        self.game.as_mut().ok_or(Refusal::NotSignedOn)
+    }
+
+    /// The game and its rule set, once signed on.
+    fn game_and_variant(&mut self) -> Result<(&mut Game, &'static dyn Variant), Refusal> {
+        match (self.game.as_mut(), self.variant) {
+            (Some(g), Some(v)) => Ok((g, v)),
+            _ => Err(Refusal::NotSignedOn),
+        }
+    }
+
+    /// H1: whether the game's rule set allows a player command now (a draw where there are
+    /// no draws, say). Only commands in a running game are asked about.
+    fn variant_allows(&self, cmd: &PlayerCommand) -> Result<(), Refusal> {
+        let (Some(g), Some(variant), Some(sender)) =
+            (self.game.as_ref(), self.variant, self.who.sender())
+        else {
+            return Ok(());
+        };
+        if g.status != Status::Active {
+            return Ok(());
+        }
+        let parts = g.view_parts();
+        let cx = CommandContext {
+            game: g.view(self.map, &parts),
+            sender,
+            text: "",
+        };
+        variant
+            .allows_player_command(&cx, &g.variant_state, cmd)
+            .map_err(Refusal::Variant)
+    }
+
+    fn salt(&self) -> Result<u64, StoreError> {
+        Ok(self.config.seed
+            ^ self
+                .tx
+                .next_counter("salt")?
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    }
+
+    /// The standing orders of the signed-on power, as the reply lists them after its
+    /// orders: unit orders in unit order, then the rule set's orders, and the units left
+    /// without an order.
+    fn standing_orders(&self, p: Power, g: &Game) -> Vec<String> {
+        let mut out = vec![
+            String::new(),
+            format!(
+                "Orders standing for {p} in {} ({}):",
+                g.name, g.position.phase
+            ),
+        ];
+        let mut standing: Vec<&PowerOrder> = g.orders_of(p).iter().collect();
+        standing.sort_by_key(|o| o.order.unit().map(|u| u.province()));
+        for o in standing {
+            out.push(format!("  {}", o.order.display(self.map)));
+        }
+        for v in g
+            .variant_orders
+            .iter()
+            .filter(|v| v.from == Sender::Power(p))
+        {
+            out.push(format!("  {}", v.command.render(self.map)));
+        }
+        let missing = g.unordered_units(p);
+        if g.position.phase.kind == rules::PhaseKind::Movement && !missing.is_empty() {
+            let names: Vec<String> = missing
+                .iter()
+                .map(|u| {
+                    format!(
+                        "{} {}",
+                        u.kind.map(|k| k.letter()).unwrap_or('?'),
+                        self.map.display_location(u.location)
+                    )
+                })
+                .collect();
+            out.push(format!(
+                "Units without orders (they will hold): {}",
+                names.join(", ")
+            ));
+        }
+        out
+    }
+
+    /// Saves the game, queues the reply and the other mails; returns how many were queued
+    /// and the games touched.
+    pub(super) fn finish(mut self) -> Result<(usize, Vec<String>), StoreError> {
+        if let (Who::Power(p), Some(g)) = (self.who, self.game.as_ref())
+            && self.orders_changed
+        {
+            let listing = self.standing_orders(p, g);
+            self.reply.extend(listing.into_iter().map(ReplyLine::Note));
+        }
+        if let (Some(g), Some(variant)) = (self.game.as_mut(), self.variant)
+            && self.dirty
+        {
+            if g.status == Status::Active && g.all_in(self.map, variant) {
+                if g.all_in_since.is_none() {
+                    g.all_in_since = Some(self.now);
+                }
+            } else {
+                g.all_in_since = None;
+            }
+            self.tx.save_game(g)?;
+        }
+        let game = self.game.as_ref().map(|g| g.name.clone());
+        let subject = if self.msg.subject.trim().is_empty() {
+            format!("{} reply", self.config.name)
+        } else if self.msg.subject.to_ascii_lowercase().starts_with("re:") {
+            self.msg.subject.clone()
+        } else {
+            format!("Re: {}", self.msg.subject)
+        };
+        let body = render_reply_lines(&self.reply);
+        let reply = NewMail {
+            game: game.clone(),
+            audience: "reply".into(),
+            recipient: self.msg.reply_address().to_string(),
+            subject: subject.clone(),
+            body: body.clone(),
+            kind: "replied",
+            in_reply_to: self.msg.message_id.clone(),
+        };
+        let mut count = 0;
+        self.tx.queue_mail(&reply, self.now)?;
+        count += 1;
+        if let Some(registered) = self.copy_to.take() {
+            self.tx.queue_mail(
+                &NewMail {
+                    game: game.clone(),
+                    audience: "signon-copy".into(),
+                    recipient: registered,
+                    subject: format!(
+                        "{} (copy: signed on from {})",
+                        subject,
+                        self.msg.reply_address()
+                    ),
+                    body,
+                    kind: "generated",
+                    in_reply_to: None,
+                },
+                self.now,
+            )?;
+            count += 1;
+        }
+        for m in &self.mails {
+            self.tx.queue_mail(m, self.now)?;
+            count += 1;
+        }
+        self.touched.sort();
+        self.touched.dedup();
+        Ok((count, self.touched))
+    }
+}

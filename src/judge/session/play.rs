@@ -1,0 +1,156 @@
+//! Playing the game: a power's orders (checked by the game's rules, H3), a rule set's own
+//! commands (taken as H1 says: applied at once, H2, or kept with the orders), and press
+//! (routed as the game and its rule set allow, H19).
+
+use crate::command::{self, LineResult, VariantCommand};
+use crate::game::{self, Audience, Status};
+use crate::rules::{self, PowerOrder};
+use crate::variant::{CommandContext, Sender, Taken, VariantOrder};
+
+use super::super::process;
+use super::super::refusal::Refusal;
+use super::{Done, Session, Verdict, Who};
+
+impl Session<'_, '_> {
+    pub(super) fn order(&mut self, order: rules::Order) -> Verdict {
+        let Who::Power(power) = self.who else {
+            return Err(Refusal::NotSignedOnToOrder);
+        };
+        let map = self.map;
+        let fresh = !self.orders_changed;
+        let (g, variant) = self.game_and_variant()?;
+        if g.status != Status::Active {
+            return Err(Refusal::NotTakingOrders(g.name.clone()));
+        }
+        let po = PowerOrder::new(power, order);
+        let warnings = {
+            let parts = g.view_parts();
+            let rules = variant.rules(&g.view(map, &parts), &g.variant_state);
+            let standing = g.standing_for(power, fresh);
+            let verdict = rules::check_orders(map, rules.as_ref(), &g.position, standing, &[po]);
+            if let Some(Some(refusal)) = verdict.into_iter().next() {
+                return Err(Refusal::Order(refusal));
+            }
+            rules.warning(map, &g.position, &po).into_iter().collect()
+        };
+        g.take_order(power, po, fresh);
+        self.dirty = true;
+        self.orders_changed = true;
+        Ok(Done {
+            warnings,
+            ..Done::new(po.order.display(map))
+        })
+    }
+
+    /// A rule set's command (H1): refused, applied at once (H2; its lines are mailed at
+    /// once to whoever may read them and repeated in the next results), or kept with the
+    /// sender's orders of this phase.
+    pub(super) fn variant_command(&mut self, cmd: &VariantCommand, line: &LineResult) -> Verdict {
+        let (map, config) = (self.map, self.config);
+        let Some(sender) = self.who.sender() else {
+            return Err(Refusal::NotSignedOnForVariant(cmd.render(map)));
+        };
+        let (g, variant) = self.game_and_variant()?;
+        if g.status != Status::Active {
+            return Err(Refusal::NotTakingOrders(g.name.clone()));
+        }
+        let parts = g.view_parts();
+        let taken = {
+            let cx = CommandContext {
+                game: g.view(map, &parts),
+                sender,
+                text: &line.text,
+            };
+            variant.take_command(&cx, &g.variant_state, cmd)?
+        };
+        let echo = match taken {
+            Taken::Immediate => {
+                let mut state = g.variant_state.clone();
+                let applied = {
+                    let cx = CommandContext {
+                        game: g.view(map, &parts),
+                        sender,
+                        text: &line.text,
+                    };
+                    variant.apply_now(&cx, &mut state, cmd)?
+                };
+                g.variant_state = state;
+                let mails = process::announce(config, g, &applied.lines);
+                g.immediate.extend(applied.lines);
+                self.mails.extend(mails);
+                applied.echo
+            }
+            Taken::Order { slot, echo } => {
+                g.set_variant_order(VariantOrder {
+                    from: sender,
+                    command: cmd.clone(),
+                    slot,
+                });
+                if matches!(sender, Sender::Power(_)) {
+                    self.orders_changed = true;
+                }
+                echo
+            }
+        };
+        self.dirty = true;
+        Done::ok(echo.unwrap_or_else(|| cmd.render(map)))
+    }
+
+    pub(super) fn press(&mut self, p: &command::Press) -> Verdict {
+        let sender = self.who.sender().ok_or(Refusal::NotSignedOnForPress)?;
+        let judge = self.config.name.clone();
+        let map = self.map;
+        let (g, variant) = self.game_and_variant()?;
+        let now_phase = g.position.phase;
+        let route = game::press_route(g, map, variant, sender, &p.header)?;
+        let from_name = match sender {
+            Sender::Power(pw) if route.signed => pw.name().to_string(),
+            Sender::Master => "the Master".to_string(),
+            Sender::Power(_) => "someone".to_string(),
+        };
+        let to_text = if route.public {
+            "everyone".to_string()
+        } else {
+            route
+                .named
+                .iter()
+                .map(|a| match a {
+                    Audience::Power(p) => p.name().to_string(),
+                    Audience::Master => "the Master".to_string(),
+                    Audience::Observers => "observers".to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let kind = if route.public { "Broadcast" } else { "Press" };
+        let subject = match &p.header.subject {
+            Some(s) if p.header.kind == command::PressKind::Official => {
+                format!("{judge}:{} - {s}", g.name)
+            }
+            _ => format!("{judge}:{} - {now_phase} {kind} from {from_name}", g.name),
+        };
+        let mut body = format!("Message from {from_name} to {to_text}:\n\n");
+        for l in &p.body {
+            body.push_str(l);
+            body.push('\n');
+        }
+        let readers = route.readers.clone();
+        if p.header.postal {
+            g.postal.push((readers, subject, body));
+            self.dirty = true;
+            return Done::ok(format!("{} (held until the next results)", p.render()));
+        }
+        let mails = process::mails_for(g, &readers, &subject, &body, None);
+        if route.public {
+            let name = g.name.clone();
+            if let Err(e) =
+                self.tx
+                    .add_history(&name, self.now, &now_phase.to_string(), &subject, &body)
+            {
+                tracing::error!(error = %e, "could not record press in history");
+            }
+        }
+        self.mails.extend(mails);
+        Done::ok(p.render())
+    }
+}

@@ -1,0 +1,466 @@
+//! A player's commands: HELP and the listings, CREATE, SIGNON and OBSERVE, and the settings
+//! a player makes for their seat (password, address, wait, draw, concession, absence).
+
+use crate::command::{self, PlayerCommand, SignonAs};
+use crate::game::{self, Game, Joiner, ObserverLevel, PressLevel, Seat, Status};
+use crate::map::Power;
+use crate::store::{NewMail, StoreError};
+use crate::variant::Lookup;
+
+use super::super::refusal::Refusal;
+use super::super::time::{format_time, game_tz, resolve_date};
+use super::super::{password, process, replies};
+use super::{Done, Session, Verdict, Who};
+
+impl Session<'_, '_> {
+    pub(super) fn player(&mut self, cmd: &PlayerCommand) -> Result<Verdict, StoreError> {
+        let tx = self.tx;
+        Ok(match cmd {
+            PlayerCommand::Help => Done::with_more(
+                "HELP",
+                replies::help_text().lines().map(str::to_string).collect(),
+            ),
+            PlayerCommand::Version => {
+                Done::ok(format!("VERSION: dipjudge {}", env!("CARGO_PKG_VERSION")))
+            }
+            PlayerCommand::List { game: None } => {
+                let mut more = vec!["Games on this judge:".to_string()];
+                for name in tx.game_names()? {
+                    if let Some(g) = tx.load_game(&name)? {
+                        more.push(replies::list_line(&g));
+                    }
+                }
+                Done::with_more("LIST", more)
+            }
+            PlayerCommand::List { game: Some(name) } => match tx.load_game(name.as_str())? {
+                Some(g) => {
+                    let variant = process::variant_of(self.config, &g)?;
+                    Done::with_more(
+                        format!("LIST {}", g.name),
+                        lines(&replies::list_game(self.map, variant, &g)),
+                    )
+                }
+                None => Err(Refusal::NoGame(name.to_string())),
+            },
+            PlayerCommand::ListFull => {
+                let mut more = Vec::new();
+                for name in tx.game_names()? {
+                    if let Some(g) = tx.load_game(&name)? {
+                        let variant = process::variant_of(self.config, &g)?;
+                        more.extend(lines(&replies::list_game(self.map, variant, &g)));
+                        more.push(String::new());
+                    }
+                }
+                Done::with_more("LIST FULL", more)
+            }
+            PlayerCommand::Summary { game } => match tx.load_game(game.as_str())? {
+                Some(g) => Done::with_more(
+                    format!("SUMMARY {}", g.name),
+                    lines(&replies::summary(self.map, &g)),
+                ),
+                None => Err(Refusal::NoGame(game.to_string())),
+            },
+            PlayerCommand::History { game, lines, .. } => match tx.load_game(game.as_str())? {
+                Some(g) => {
+                    let mut more = Vec::new();
+                    for h in tx.history(&g.name)? {
+                        more.push(format!("==== {} ({})", h.subject, h.phase));
+                        more.extend(h.body.lines().map(str::to_string));
+                    }
+                    if let Some(n) = lines {
+                        let n = *n as usize;
+                        if more.len() > n {
+                            more = more.split_off(more.len() - n);
+                        }
+                    }
+                    Done::with_more(format!("HISTORY {}", g.name), more)
+                }
+                None => Err(Refusal::NoGame(game.to_string())),
+            },
+            PlayerCommand::Create {
+                game,
+                password: pw,
+                variant,
+                options,
+            } => self.create(game.as_str(), pw, variant.as_deref(), options)?,
+            PlayerCommand::Signon {
+                who,
+                game,
+                password: pw,
+            } => self.signon(*who, game.as_str(), pw)?,
+            PlayerCommand::Observe { game, .. } => self.observe(game.as_str())?,
+            PlayerCommand::SetPassword { password: pw } => {
+                let hash = password::hash(self.config.password_cost, pw, self.salt()?);
+                match self.seat_mut() {
+                    Ok(seat) => {
+                        seat.password_hash = hash;
+                        self.dirty = true;
+                        Done::ok("SET PASSWORD (the new password is not shown)")
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            PlayerCommand::SetAddress { address } => match self.seat_mut() {
+                Ok(seat) => {
+                    seat.address = address.clone();
+                    self.dirty = true;
+                    Done::ok(format!("SET ADDRESS {address}"))
+                }
+                Err(e) => Err(e),
+            },
+            PlayerCommand::SetWait | PlayerCommand::SetNoWait => {
+                let wait = matches!(cmd, PlayerCommand::SetWait);
+                self.with_player(|p| p.wait = wait)
+                    .map(|_| Done::new(if wait { "SET WAIT" } else { "SET NOWAIT" }))
+            }
+            PlayerCommand::SetDraw { powers } => {
+                let powers = powers.clone();
+                let echo = if powers.is_empty() {
+                    "SET DRAW".to_string()
+                } else {
+                    format!("SET DRAW {}", game::list_powers(&powers))
+                };
+                match self.with_player(|p| p.draw = Some(powers)) {
+                    Ok(()) => {
+                        self.check_end();
+                        Done::ok(echo)
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            PlayerCommand::SetNoDraw => self
+                .with_player(|p| p.draw = None)
+                .map(|_| Done::new("SET NODRAW")),
+            PlayerCommand::SetConcede { to } => {
+                let to = *to;
+                match self.with_player(|p| p.concede = Some(to)) {
+                    Ok(()) => {
+                        self.check_end();
+                        Done::ok(format!("SET CONCEDE {to}"))
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            PlayerCommand::SetPreference { powers } => self.preference(powers),
+            PlayerCommand::SetAbsence { from, to } => self.absence(*from, *to),
+            PlayerCommand::Resign => self.resign(),
+            PlayerCommand::Signoff => Done::ok("SIGNOFF"),
+            PlayerCommand::Clear => match (self.who, self.game.as_mut()) {
+                (Who::Power(p), Some(g)) => {
+                    g.clear_orders(p);
+                    g.all_in_since = None;
+                    self.dirty = true;
+                    self.orders_changed = true;
+                    Done::ok("CLEAR")
+                }
+                _ => Err(Refusal::NotSignedOn),
+            },
+        })
+    }
+
+    fn resign(&mut self) -> Verdict {
+        let (Who::Power(p), Some(g)) = (self.who, self.game.as_mut()) else {
+            return Err(Refusal::NotSignedOn);
+        };
+        if let Some(pl) = g.player_mut(p) {
+            pl.resigned = true;
+            pl.abandoned = true;
+        }
+        let (name, master) = (g.name.clone(), g.master.address.clone());
+        self.dirty = true;
+        self.mails.push(NewMail {
+            game: Some(name.clone()),
+            audience: "master".into(),
+            recipient: master,
+            subject: format!("{}:{name} - {p} resigned", self.config.name),
+            body: format!(
+                "The player of {p} resigned from '{name}'. The power is open for takeover.\n"
+            ),
+            kind: "generated",
+            in_reply_to: None,
+        });
+        Done::ok("RESIGN")
+    }
+
+    fn seat_mut(&mut self) -> Result<&mut Seat, Refusal> {
+        let who = self.who;
+        let g = self.game_mut()?;
+        match who {
+            Who::Power(p) => g
+                .player_mut(p)
+                .map(|pl| &mut pl.seat)
+                .ok_or(Refusal::NotSignedOn),
+            Who::Master => Ok(&mut g.master),
+            _ => Err(Refusal::NotSignedOn),
+        }
+    }
+
+    fn with_player(&mut self, f: impl FnOnce(&mut game::Player)) -> Result<(), Refusal> {
+        let Who::Power(p) = self.who else {
+            return Err(Refusal::NotSignedOn);
+        };
+        let g = self.game_mut()?;
+        let pl = g.player_mut(p).ok_or(Refusal::NotSignedOn)?;
+        f(pl);
+        self.dirty = true;
+        Ok(())
+    }
+
+    fn create(
+        &mut self,
+        name: &str,
+        pw: &str,
+        variant: Option<&str>,
+        options: &[String],
+    ) -> Result<Verdict, StoreError> {
+        if self.tx.load_game(name)?.is_some() {
+            return Ok(Err(Refusal::GameExists(name.to_string())));
+        }
+        let variant = match variant {
+            None => self.config.variants.standard(),
+            Some(v) => match find_variant(self.config, v) {
+                Ok(v) => v,
+                Err(r) => return Ok(Err(r)),
+            },
+        };
+        let seat = Seat {
+            address: self.msg.reply_address().to_string(),
+            password_hash: password::hash(self.config.password_cost, pw, self.salt()?),
+        };
+        let seed = self.config.seed ^ game_seed(name);
+        let mut g = Game::new(name, variant, seat, seed, self.map);
+        g.settings.deadlines = self.config.deadlines.clone();
+        g.settings.time_zone = self.config.time_zone.clone();
+        for o in options {
+            let applied = match o.split_once('=') {
+                Some((key, value)) => variant
+                    .apply_setting(&mut g.variant_state, key.trim(), value.trim())
+                    .map_err(Refusal::BadSetting),
+                None => apply_option(&mut g.settings, o),
+            };
+            if let Err(r) = applied {
+                return Ok(Err(r));
+            }
+        }
+        self.tx.save_game(&g)?;
+        self.enter_game(g)?;
+        self.who = Who::Master;
+        let rules = if variant.name() == self.config.variants.standard().name() {
+            String::new()
+        } else {
+            format!(", {} rules", variant.name())
+        };
+        Ok(Done::ok(format!(
+            "CREATE ?{name}{rules} (you are its master; players join with SIGNON ?{name} <password>)"
+        )))
+    }
+
+    fn signon(&mut self, who: SignonAs, name: &str, pw: &str) -> Result<Verdict, StoreError> {
+        if self.who != Who::Nobody {
+            return Ok(Err(Refusal::TwoSignons));
+        }
+        let Some(mut g) = self.tx.load_game(name)? else {
+            return Ok(Err(Refusal::BadSignon));
+        };
+        let from = self.msg.reply_address().to_string();
+        match who {
+            SignonAs::Join => {
+                if g.status != Status::Forming {
+                    return Ok(Err(Refusal::NotForming(g.name)));
+                }
+                if g.joiners
+                    .iter()
+                    .any(|j| j.seat.address.eq_ignore_ascii_case(&from))
+                {
+                    return Ok(Err(Refusal::AlreadyJoined { from, game: g.name }));
+                }
+                g.joiners.push(Joiner {
+                    seat: Seat {
+                        address: from,
+                        password_hash: password::hash(self.config.password_cost, pw, self.salt()?),
+                    },
+                    preferences: Vec::new(),
+                });
+                let count = g.joiners.len();
+                let gname = g.name.clone();
+                let mut more = vec![format!("{count} of 7 players have joined {gname}.")];
+                if count == 7 {
+                    more.push(format!(
+                        "{gname} is full: it starts when this message has been read."
+                    ));
+                }
+                self.enter_game(g)?;
+                self.dirty = true;
+                Ok(Done::with_more(format!("SIGNON ?{gname}"), more))
+            }
+            SignonAs::Power(p) => {
+                let Some(pl) = g.player(p) else {
+                    return Ok(Err(Refusal::BadSignon));
+                };
+                if !self.verified.verify(&pl.seat.password_hash, pw) {
+                    return Ok(Err(Refusal::BadSignon));
+                }
+                if !pl.seat.address.eq_ignore_ascii_case(&from) {
+                    self.copy_to = Some(pl.seat.address.clone());
+                }
+                self.who = Who::Power(p);
+                let echo = format!("SIGNON {}{} ({p})", p.initial(), g.name);
+                self.enter_game(g)?;
+                Ok(Done::ok(echo))
+            }
+            SignonAs::Master => {
+                if !self.verified.verify(&g.master.password_hash, pw) {
+                    return Ok(Err(Refusal::BadSignon));
+                }
+                self.who = Who::Master;
+                let echo = format!("SIGNON M{} (master)", g.name);
+                self.enter_game(g)?;
+                Ok(Done::ok(echo))
+            }
+            SignonAs::Observer => self.observe(name),
+        }
+    }
+
+    fn observe(&mut self, name: &str) -> Result<Verdict, StoreError> {
+        let Some(mut g) = self.tx.load_game(name)? else {
+            return Ok(Err(Refusal::BadSignon));
+        };
+        if g.settings.press.observers == ObserverLevel::None {
+            return Ok(Err(Refusal::NoObservers(g.name)));
+        }
+        let from = self.msg.reply_address().to_string();
+        if !g.observers.iter().any(|o| o.eq_ignore_ascii_case(&from)) {
+            g.observers.push(from);
+            self.dirty = true;
+        }
+        self.who = Who::Observer;
+        let echo = format!(
+            "OBSERVE {} (you will receive its results and public press)",
+            g.name
+        );
+        self.enter_game(g)?;
+        Ok(Done::ok(echo))
+    }
+
+    fn preference(&mut self, powers: &[Power]) -> Verdict {
+        let from = self.msg.reply_address().to_string();
+        let g = self.game_mut()?;
+        let joiner = g
+            .joiners
+            .iter_mut()
+            .find(|j| j.seat.address.eq_ignore_ascii_case(&from))
+            .ok_or(Refusal::NotJoined)?;
+        joiner.preferences = powers.to_vec();
+        self.dirty = true;
+        Done::ok(format!(
+            "SET PREFERENCE {}",
+            powers
+                .iter()
+                .map(|p| p.name())
+                .collect::<Vec<_>>()
+                .join(" ")
+        ))
+    }
+
+    fn absence(&mut self, from: command::Date, to: Option<command::Date>) -> Verdict {
+        let Who::Power(p) = self.who else {
+            return Err(Refusal::NotSignedOn);
+        };
+        let now = self.now;
+        let judge = self.config.name.clone();
+        let g = self.game_mut()?;
+        let tz = game_tz(g);
+        let (Some(start), end) = (
+            resolve_date(from, &tz, now),
+            to.and_then(|d| resolve_date(d, &tz, now)),
+        ) else {
+            return Err(Refusal::BadDate);
+        };
+        let end = end.unwrap_or(start + chrono::Duration::days(1));
+        let limit = now + chrono::Duration::days(g.settings.deadlines.max_absence_days);
+        if end > limit || end < start {
+            return Err(Refusal::AbsenceTooLong(
+                g.settings.deadlines.max_absence_days,
+            ));
+        }
+        let mut moved = None;
+        if let Some(d) = g.deadline
+            && d >= start
+            && d < end
+        {
+            g.deadline = Some(end);
+            moved = Some(end);
+        }
+        let mut mails = Vec::new();
+        if let Some(d) = moved {
+            let text = format!(
+                "{p} will be absent; the deadline of {} moves to {}.\n",
+                g.position.phase,
+                format_time(g, d)
+            );
+            let subject = format!("{judge}:{} - Deadline moved", g.name);
+            mails = process::everyone(g, &subject, &text, None);
+        }
+        self.dirty = true;
+        self.mails.extend(mails);
+        Done::ok(format!(
+            "SET ABSENCE {from}{}",
+            to.map(|t| format!(" TO {t}")).unwrap_or_default()
+        ))
+    }
+}
+
+/// A text's lines, for the reply.
+fn lines(text: &str) -> Vec<String> {
+    text.lines().map(str::to_string).collect()
+}
+
+/// The rule set a CREATE or SET VARIANT names, from the judge's registry.
+pub(super) fn find_variant(
+    config: &super::super::JudgeConfig,
+    name: &str,
+) -> Result<&'static dyn crate::variant::Variant, Refusal> {
+    match config.variants.by_name(name) {
+        Lookup::Found(v) => Ok(v),
+        Lookup::NotImplemented(canonical) => Err(Refusal::VariantNotImplemented(
+            canonical,
+            config.variants.implemented().join(", "),
+        )),
+        Lookup::Unknown => Err(Refusal::UnknownVariant(
+            name.to_string(),
+            config.variants.names().join(", "),
+        )),
+    }
+}
+
+/// A CREATE option: the press and deadline settings a master would otherwise SET.
+fn apply_option(settings: &mut game::Settings, word: &str) -> Result<(), Refusal> {
+    let w: String = word
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '/')
+        .collect::<String>()
+        .to_ascii_lowercase();
+    match w.as_str() {
+        "nmr" => settings.nmr = true,
+        "nonmr" => settings.nmr = false,
+        "nopress" => settings.press.level = PressLevel::None,
+        "white" => settings.press.level = PressLevel::White,
+        "grey" | "gray" => settings.press.level = PressLevel::Grey,
+        "whitegrey" | "white/grey" | "greywhite" | "grey/white" => {
+            settings.press.level = PressLevel::WhiteGrey
+        }
+        "partial" => settings.press.partial = true,
+        "nopartial" => settings.press.partial = false,
+        "allpress" => settings.master_reads_all_press = true,
+        "noobservers" => settings.press.observers = ObserverLevel::None,
+        _ => return Err(Refusal::BadOption(word.to_string())),
+    }
+    Ok(())
+}
+
+/// A stable hash of a game name (its seed).
+fn game_seed(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}

@@ -1,0 +1,48 @@
+//! Dates as players read and write them: a game's time zone, a deadline in words, and a
+//! written date placed in the game's calendar.
+
+use chrono::{DateTime, Utc};
+
+use crate::command;
+use crate::game::Game;
+
+/// The game's time zone (UTC if the name is unknown).
+pub(super) fn game_tz(g: &Game) -> chrono_tz::Tz {
+    g.settings.time_zone.parse().unwrap_or(chrono_tz::UTC)
+}
+
+/// A deadline as players read it: `Mon Nov 23 2026 20:00 UTC`, in the game's zone.
+pub(super) fn format_time(g: &Game, t: DateTime<Utc>) -> String {
+    t.with_timezone(&game_tz(g))
+        .format("%a %b %d %Y %H:%M %Z")
+        .to_string()
+}
+
+/// Places a written date in the game's zone: a missing year is the next such date from
+/// now; a missing time is 23:59.
+pub(super) fn resolve_date(
+    d: command::Date,
+    tz: &chrono_tz::Tz,
+    now: DateTime<Utc>,
+) -> Option<DateTime<Utc>> {
+    use chrono::{Datelike, NaiveDate, TimeZone};
+    let (h, m) = d.time.unwrap_or((23, 59));
+    let local_now = now.with_timezone(tz);
+    let make = |y: i32| {
+        NaiveDate::from_ymd_opt(y, u32::from(d.month), u32::from(d.day))
+            .and_then(|nd| nd.and_hms_opt(u32::from(h), u32::from(m), 0))
+            .and_then(|ndt| tz.from_local_datetime(&ndt).earliest())
+            .map(|t| t.with_timezone(&Utc))
+    };
+    match d.year {
+        Some(y) => make(i32::from(y)),
+        None => {
+            let this = make(local_now.year())?;
+            if this >= now {
+                Some(this)
+            } else {
+                make(local_now.year() + 1)
+            }
+        }
+    }
+}
