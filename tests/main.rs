@@ -52,3 +52,5 @@ mod oversize;
 /// The mail transports against real Dovecot and Postfix on 127.0.0.1
 /// (`scripts/mail-servers.sh start`; required when `DIPJUDGE_MAIL_SERVERS=1`).
 mod servers;
+/// The variant platform: a toy rule set overriding every hook plays a game by mail.
+mod variant;

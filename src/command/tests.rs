@@ -226,7 +226,10 @@ fn prose_with_commas_is_one_error() {
 #[test]
 fn framing_skips_quotes_comments_and_stops_at_signature() {
     let text = "signon fgame pw\r\n> A Par - Bur\r\n// note to self\r\nA Par - Pic\r\n-- \r\nA Mar - Spa\r\n";
-    assert_eq!(replies(text), vec!["OK SIGNON Fgame ********", "OK A Par - Pic"]);
+    assert_eq!(
+        replies(text),
+        vec!["OK SIGNON Fgame ********", "OK A Par - Pic"]
+    );
 }
 
 #[test]

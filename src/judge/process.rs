@@ -73,14 +73,21 @@ pub(super) fn everyone(
     mails_for(g, &public_readers(g), subject, body, in_reply_to)
 }
 
-/// The game's rule set, from the registry. A stored game whose rule set this judge does
-/// not run cannot be played: it is reported as unreadable, not played by other rules.
+/// The game's rule set, from the registry, with its stored state checked. A stored game
+/// whose rule set this judge does not run, or whose state that rule set cannot read, cannot
+/// be played: it is reported as unreadable, not played by other rules.
 pub(super) fn variant_of(
     config: &JudgeConfig,
     g: &Game,
 ) -> Result<&'static dyn Variant, StoreError> {
     match config.variants.by_name(&g.variant) {
-        Lookup::Found(v) => Ok(v),
+        Lookup::Found(v) => match v.check_state(&g.variant_state) {
+            Ok(()) => Ok(v),
+            Err(e) => Err(StoreError::Corrupt {
+                game: g.name.clone(),
+                reason: e.to_string(),
+            }),
+        },
         Lookup::NotImplemented(name) => Err(StoreError::Corrupt {
             game: g.name.clone(),
             reason: format!("its variant {name} is not implemented by this judge"),
