@@ -955,3 +955,126 @@ fn a_rule_set_holds_a_winter_the_standard_game_skips() {
         "FallEnds waits for the held Winter"
     );
 }
+
+/// A database written before the variant platform (`fixtures/store/v2-before-variants.sql`:
+/// game `sample` in F1901M, France has two orders standing) opens, and its game plays on
+/// under the standard rules: no rule-set state, units without an identity, and the old
+/// snapshot still rolls back.
+#[test]
+fn a_game_saved_before_the_variant_platform_loads_and_plays_on() {
+    let dir = std::env::temp_dir().join(format!("dipjudge-v2-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("judge.db");
+    let _ = std::fs::remove_file(&path);
+    let sql = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/store/v2-before-variants.sql"),
+    )
+    .expect("fixture");
+    rusqlite::Connection::open(&path)
+        .expect("sqlite")
+        .execute_batch(&sql)
+        .expect("the old schema loads");
+    let config = JudgeConfig {
+        password_cost: PasswordCost::TEST,
+        ..JudgeConfig::default()
+    };
+    let mut judge = Judge::new(Store::open(&path).expect("store opens"), config).expect("judge");
+    let g = judge.game("sample").expect("load").expect("game");
+    assert_eq!(g.variant, "Standard");
+    assert!(g.variant_state.is_empty());
+    assert!(g.variant_orders.is_empty());
+    assert_eq!(
+        g.position.phase,
+        Phase::new(1901, dipjudge::rules::Season::Fall, PhaseKind::Movement)
+    );
+    let now = Utc
+        .with_ymd_and_hms(2026, 1, 6, 9, 0, 0)
+        .single()
+        .expect("time");
+    let mut n = 0;
+    let mut mail = |judge: &mut Judge, from: &str, body: &str| {
+        n += 1;
+        let key = format!("<v2-{n}@test>");
+        let msg = Incoming {
+            key: key.clone(),
+            message_id: Some(key.clone()),
+            from: from.to_string(),
+            reply_to: None,
+            subject: "orders".into(),
+            text: body.to_string(),
+            size_capped: false,
+        };
+        judge.handle(&msg, now).expect("handled");
+        judge
+            .all_mail()
+            .expect("mail")
+            .into_iter()
+            .rev()
+            .find(|m| m.in_reply_to.as_deref() == Some(key.as_str()))
+            .map(|m| m.body)
+            .unwrap_or_default()
+    };
+    // France corrects one order (its first army holds); England orders; the master
+    // processes.
+    let map = Map::standard().expect("map");
+    let army = g
+        .position
+        .units
+        .iter()
+        .find(|u| {
+            u.owner == Owner::Power(Power::France) && u.kind == dipjudge::rules::UnitKind::Army
+        })
+        .expect("a French army");
+    let hold = format!("A {} H", map.display_code(army.location.province));
+    let hold_long = format!("France: Army {} HOLD.", map.location_name(army.location));
+    let r = mail(
+        &mut judge,
+        "player1@example.test",
+        &format!("SIGNON Fsample pw0\n{hold}"),
+    );
+    assert!(r.contains(&format!("OK {hold}")), "{r}");
+    assert!(r.contains("Orders standing for France"), "{r}");
+    let r = mail(
+        &mut judge,
+        "player7@example.test",
+        "SIGNON Esample pw6\nCLEAR",
+    );
+    assert!(r.contains("OK CLEAR"), "{r}");
+    let r = mail(
+        &mut judge,
+        "master@example.test",
+        "SIGNON Msample gmpass\nPROCESS!",
+    );
+    assert!(r.contains("OK PROCESS!"), "{r}");
+    let results = judge
+        .all_mail()
+        .expect("mail")
+        .into_iter()
+        .rev()
+        .find(|m| m.subject.ends_with("F1901M Results") && m.recipient == "player1@example.test")
+        .map(|m| m.body)
+        .expect("the Fall results");
+    assert!(results.contains(&hold_long), "{results}");
+    let g = judge.game("sample").expect("load").expect("game");
+    assert!(
+        g.position.phase > Phase::new(1901, dipjudge::rules::Season::Fall, PhaseKind::Movement)
+    );
+    assert!(
+        g.position.units.iter().all(|u| u.id.is_assigned()),
+        "units have an identity now"
+    );
+    // The snapshot written by the old judge rolls back.
+    let r = mail(
+        &mut judge,
+        "master@example.test",
+        "SIGNON Msample gmpass\nROLLBACK F1901M",
+    );
+    assert!(r.contains("OK ROLLBACK"), "{r}");
+    let g = judge.game("sample").expect("load").expect("game");
+    assert_eq!(
+        g.position.phase,
+        Phase::new(1901, dipjudge::rules::Season::Fall, PhaseKind::Movement)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -191,13 +191,7 @@ impl Tx<'_> {
                 |r| r.get(0),
             )
             .optional()?;
-        json.map(|j| {
-            serde_json::from_str(&j).map_err(|e| StoreError::Corrupt {
-                game: name.to_string(),
-                reason: e.to_string(),
-            })
-        })
-        .transpose()
+        json.map(|j| read_game(name, &j)).transpose()
     }
 
     pub fn save_game(&self, game: &Game) -> Result<(), StoreError> {
@@ -372,13 +366,7 @@ impl Tx<'_> {
                 .optional()?,
             (None, None) => None,
         };
-        json.map(|j| {
-            serde_json::from_str(&j).map_err(|e| StoreError::Corrupt {
-                game: name.to_string(),
-                reason: e.to_string(),
-            })
-        })
-        .transpose()
+        json.map(|j| read_game(name, &j)).transpose()
     }
 
     /// Drops snapshots after turn `seq` (a rollback rewrites the future).
@@ -467,6 +455,18 @@ pub fn read_time(s: &str) -> Option<DateTime<Utc>> {
 /// Writes a timestamp the way the store does (RFC 3339, UTC, seconds).
 pub fn write_time(t: DateTime<Utc>) -> String {
     ts(t)
+}
+
+/// A stored game as the judge plays it: a game written before units had an identity gets
+/// one for each unit now (rules::Position::assign_unit_ids), so that rule sets that follow
+/// units (morale, frozen units, exchanges) can play on from it.
+fn read_game(name: &str, json: &str) -> Result<Game, StoreError> {
+    let mut g: Game = serde_json::from_str(json).map_err(|e| StoreError::Corrupt {
+        game: name.to_string(),
+        reason: e.to_string(),
+    })?;
+    g.position.assign_unit_ids();
+    Ok(g)
 }
 
 #[cfg(test)]
