@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use dipjudge::game::{Ending, Game, Status};
-use dipjudge::judge::{Handled, Incoming, Judge, JudgeConfig, PasswordCost};
+use dipjudge::judge::{Judge, JudgeConfig, PasswordCost};
 use dipjudge::map::{Map, Power};
 use dipjudge::rules::{Owner, PhaseKind, Rules, Standard};
 use dipjudge::sim::{self, Rng};
@@ -56,25 +56,7 @@ impl Table {
     fn mail(&mut self, from: &str, body: &str) -> String {
         self.sent += 1;
         let key = format!("<{}-{}@test>", self.name, self.sent);
-        let msg = Incoming {
-            key: key.clone(),
-            message_id: Some(key.clone()),
-            from: from.to_string(),
-            reply_to: None,
-            subject: "game".into(),
-            text: body.to_string(),
-            size_capped: false,
-        };
-        let h = self.judge.handle(&msg, self.now).expect("handled");
-        assert!(matches!(h, Handled::Applied { .. }));
-        self.judge
-            .all_mail()
-            .expect("mail")
-            .into_iter()
-            .rev()
-            .find(|m| m.in_reply_to.as_deref() == Some(key.as_str()))
-            .map(|m| m.body)
-            .unwrap_or_default()
+        crate::support::send(&mut self.judge, &key, from, body, self.now)
     }
 
     fn as_power(&mut self, p: Power, lines: &str) -> String {

@@ -52,5 +52,7 @@ mod oversize;
 /// The mail transports against real Dovecot and Postfix on 127.0.0.1
 /// (`scripts/mail-servers.sh start`; required when `DIPJUDGE_MAIL_SERVERS=1`).
 mod servers;
+/// Helpers the tests share (mailing the judge core).
+mod support;
 /// The variant platform: a toy rule set overriding every hook plays a game by mail.
 mod variant;

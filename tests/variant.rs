@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use dipjudge::command::{PlayerCommand, VariantCommand};
 use dipjudge::game::{Ending, Game, Status};
-use dipjudge::judge::{Handled, Incoming, Judge, JudgeConfig, PasswordCost};
+use dipjudge::judge::{Judge, JudgeConfig, PasswordCost};
 use dipjudge::map::{Map, Power, ProvinceId};
 use dipjudge::rules::{
     MoveContext, Order, OrderResult, Owner, Phase, PhaseKind, PhaseOutcome, Position, PowerOrder,
@@ -500,25 +500,7 @@ impl Table {
         self.sent += 1;
         self.now += Duration::minutes(1);
         let key = format!("<toy-{}@test>", self.sent);
-        let msg = Incoming {
-            key: key.clone(),
-            message_id: Some(key.clone()),
-            from: from.to_string(),
-            reply_to: None,
-            subject: "toy".into(),
-            text: body.to_string(),
-            size_capped: false,
-        };
-        let h = self.judge.handle(&msg, self.now).expect("handled");
-        assert!(matches!(h, Handled::Applied { .. }), "{h:?}");
-        self.judge
-            .all_mail()
-            .expect("mail")
-            .into_iter()
-            .rev()
-            .find(|m| m.in_reply_to.as_deref() == Some(key.as_str()))
-            .map(|m| m.body)
-            .unwrap_or_default()
+        crate::support::send(&mut self.judge, &key, from, body, self.now)
     }
 
     fn as_power(&mut self, p: Power, lines: &str) -> String {
@@ -995,25 +977,7 @@ fn a_game_saved_before_the_variant_platform_loads_and_plays_on() {
     let mut n = 0;
     let mut mail = |judge: &mut Judge, from: &str, body: &str| {
         n += 1;
-        let key = format!("<v2-{n}@test>");
-        let msg = Incoming {
-            key: key.clone(),
-            message_id: Some(key.clone()),
-            from: from.to_string(),
-            reply_to: None,
-            subject: "orders".into(),
-            text: body.to_string(),
-            size_capped: false,
-        };
-        judge.handle(&msg, now).expect("handled");
-        judge
-            .all_mail()
-            .expect("mail")
-            .into_iter()
-            .rev()
-            .find(|m| m.in_reply_to.as_deref() == Some(key.as_str()))
-            .map(|m| m.body)
-            .unwrap_or_default()
+        crate::support::send(judge, &format!("<v2-{n}@test>"), from, body, now)
     };
     // France corrects one order (its first army holds); England orders; the master
     // processes.
