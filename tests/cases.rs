@@ -68,10 +68,11 @@ fn own_standard_cases_pass() {
     assert!(passed > 0);
 }
 
-/// Every §7 case of the five specs is read without an error; until its rule set is
-/// implemented, a case fails with one line saying so, and with nothing else.
+/// Every §7 case of the five specs is read without an error; the cases of a rule set this
+/// judge runs pass, and until its rule set is implemented a case fails with one line saying
+/// so, and with nothing else.
 #[test]
-fn every_variant_case_is_read_and_waits_for_its_variant() {
+fn every_variant_case_passes_or_waits_for_its_variant() {
     let map = Map::standard().expect("standard map");
     let registry = Registry::default();
     let mut count = 0;
@@ -103,6 +104,16 @@ fn every_variant_case_is_read_and_waits_for_its_variant() {
                     f.display()
                 );
                 match run_case(map, &registry, &case) {
+                    // A rule set this judge runs: its cases pass.
+                    Ok(report) => {
+                        assert!(
+                            report.differences.is_empty(),
+                            "{}: {}",
+                            case.name,
+                            report.differences.join(" | ")
+                        );
+                        count += 1;
+                    }
                     Err(RunError::NotImplemented(v)) => {
                         assert_eq!(
                             RunError::NotImplemented(v.clone()).to_string(),

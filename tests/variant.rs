@@ -299,12 +299,14 @@ impl Variant for Toy {
                         format!("TOY: a word for {to} alone: kiwi-{to}."),
                     ),
                 ],
+                refused: None,
             }),
             (VariantCommand::Jury { power }, _) => {
                 state.update(|s: &mut ToyState| s.jury = Some(*power));
                 Ok(Applied {
                     echo: Some(format!("the jury names {power}")),
                     lines: vec![Line::public(format!("TOY: the jury names {power}."))],
+                    refused: None,
                 })
             }
             _ => Err(refusal("NOT-IN-VARIANT", "not immediate")),
@@ -564,7 +566,7 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
     );
     let r = t.mail(GM, "CREATE ?other gmpw survive");
     assert!(
-        r.contains("ERROR NO-VARIANT: line 1: \"CREATE ?other ******** survive\": this judge does not run the Survive rules yet; it runs Standard, Toy"),
+        r.contains("ERROR NO-VARIANT: line 1: \"CREATE ?other ******** survive\": this judge does not run the Survive rules yet; it runs Standard, Surrender, Toy"),
         "{r}"
     );
     let r = t.mail(GM, "CREATE ?other gmpw chaos");

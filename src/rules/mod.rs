@@ -31,6 +31,7 @@ pub use position::{
     DislodgedUnit, Owner, Phase, PhaseKind, Position, Season, Unit, UnitId, UnitKind,
 };
 pub use ratio::Strength;
+pub use validate::unit_named;
 
 use crate::map::Map;
 

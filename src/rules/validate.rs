@@ -117,6 +117,23 @@ fn find_unit(
     Ok(i)
 }
 
+/// The unit a rule set's own order names (`F Lon HOLD EXCHANGE …`), checked as every
+/// order's unit is: it exists, it is `owner`'s, it is of the kind written. The refusals are
+/// the judge's generic ones (`NO-UNIT`, `FOREIGN-UNIT`, `WRONG-UNIT-KIND`).
+pub fn unit_named<'p>(
+    map: &Map,
+    position: &'p Position,
+    spec: &UnitSpec,
+    owner: crate::map::Power,
+) -> Result<&'p Unit, Refusal> {
+    let board = Board::new(map, position);
+    let i = find_unit(map, &board, spec, Some(owner))?;
+    position
+        .units
+        .get(i)
+        .ok_or_else(|| Refusal::NoUnit(map.location_name(Location::province(spec.province()))))
+}
+
 /// Whether a unit could move to `dest` province in one step (any coast, for fleets). Used
 /// for supports: "the supporting unit must be able to move there itself".
 pub(crate) fn can_reach(map: &Map, unit: &Unit, dest: ProvinceId) -> bool {

@@ -25,6 +25,7 @@ mod engine;
 mod registry;
 mod standard;
 mod state;
+mod surrender;
 
 use std::fmt;
 
@@ -40,6 +41,7 @@ pub use engine::{PhaseInput, Processed, process_phase};
 pub use registry::{ALL, Entry, Lookup, Registry};
 pub use standard::Standard;
 pub use state::{StateError, VariantState};
+pub use surrender::Surrender;
 
 /// Who sends a command: a power's player or the game's master.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -128,11 +130,15 @@ pub enum Taken {
 
 /// What an immediate command did (H2): the reply's echo (None: the normalised command) and
 /// the lines it made (public ones are broadcast at once and repeated in the next results
-/// bulletin; private ones are mailed to their reader at once).
+/// bulletin; private ones are mailed to their reader at once). A command may be refused
+/// and still change the game (an acceptance whose conditions no longer hold is refused and
+/// the offer lapses, SUR-1.5): `refused` is then the reply's error, and the state and the
+/// lines stand.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Applied {
     pub echo: Option<String>,
     pub lines: Vec<Line>,
+    pub refused: Option<VariantRefusal>,
 }
 
 /// How a game ended.
@@ -175,6 +181,21 @@ pub fn list_powers(powers: &[Power]) -> String {
         [one] => (*one).to_string(),
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
+}
+
+/// The facts a case file's `POSTSTATE_VARIANT` line in parentheses rules out (README §2.3):
+/// `(no war France Germany; no wars)` gives `["war France Germany", "wars"]`. None: the line
+/// states a fact that must hold.
+pub fn negated_facts(fact: &str) -> Option<Vec<&str>> {
+    let inner = fact.trim().strip_prefix('(')?.strip_suffix(')')?;
+    Some(
+        inner
+            .split([',', ';'])
+            .map(str::trim)
+            .map(|f| f.strip_prefix("no ").unwrap_or(f).trim())
+            .filter(|f| !f.is_empty())
+            .collect(),
+    )
 }
 
 /// A power's orders in the current phase, as LIST shows them and as the judge decides

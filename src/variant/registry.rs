@@ -3,7 +3,7 @@
 //! case, with or without blanks and hyphens (`shell-shock`, `International Relations`,
 //! `ir`).
 
-use super::{Standard, Variant};
+use super::{Standard, Surrender, Variant};
 
 /// One rule set the judge knows by name, implemented or not yet.
 #[derive(Clone, Copy)]
@@ -27,7 +27,7 @@ pub const ALL: &[Entry] = &[
     Entry {
         name: "Surrender",
         aliases: &[],
-        variant: None,
+        variant: Some(&Surrender),
     },
     Entry {
         name: "Survive",

@@ -7,8 +7,10 @@ fn every_spec_name_and_its_aliases_find_their_rule_set() {
     let r = Registry::default();
     assert!(matches!(r.by_name("Standard"), Lookup::Found(v) if v.name() == "Standard"));
     assert!(matches!(r.by_name("standard"), Lookup::Found(_)));
+    for name in ["Surrender", "surrender", "SURRENDER"] {
+        assert!(matches!(r.by_name(name), Lookup::Found(v) if v.name() == "Surrender"));
+    }
     for (name, canonical) in [
-        ("Surrender", "Surrender"),
         ("survive", "Survive"),
         ("SURVIVE DIPLOMACY", "Survive"),
         ("ShellShock", "ShellShock"),

@@ -78,6 +78,10 @@ impl Session<'_, '_> {
                 let mails = process::announce(config, g, &applied.lines);
                 g.immediate.extend(applied.lines);
                 self.mails.extend(mails);
+                self.dirty = true;
+                if let Some(r) = applied.refused {
+                    return Err(Refusal::Variant(r));
+                }
                 applied.echo
             }
             Taken::Order { slot, echo } => {

@@ -1,0 +1,382 @@
+//! Surrender (`shared/rules/surrender.md`): a defeated power surrenders to a stronger one
+//! and plays on as its client. Offers and acceptances are immediate (SUR-1); a client may
+//! not attack, cut or help dislodge its protectorate (SUR-3, H8–H10); centres are counted
+//! with the clients' (SUR-2, SUR-9); a protectorate may exchange its unit on a client's home
+//! centre for a client unit (SUR-8); clients regain independence at the checkpoints of
+//! SUR-5.4.
+//!
+//! The parts: [`state`] (the relations, counts, conditions, checkpoints), [`rules`] (the
+//! adjudication hooks), [`commands`] (the commands and their errors), and here the
+//! [`Variant`] hooks: the exchange step, the summary, victory and the case facts.
+
+mod commands;
+mod rules;
+mod state;
+
+use crate::command::VariantCommand;
+use crate::map::{Location, Power};
+use crate::rules::{
+    Owner, PhaseKind, PhaseOutcome, Position, Step, Unit, UnitKind, VariantRefusal,
+};
+use crate::variant::{
+    Applied, Check, CommandContext, Ending, GameEnd, GameView, Line, Sender, Setup, StateError,
+    Taken, Variant, VariantState, negated_facts,
+};
+
+pub use state::SurrenderState;
+
+use rules::SurrenderRules;
+
+/// The Surrender rules.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Surrender;
+
+fn read(state: &VariantState) -> SurrenderState {
+    state.get()
+}
+
+impl Variant for Surrender {
+    fn name(&self) -> &'static str {
+        "Surrender"
+    }
+
+    fn new_state(&self) -> VariantState {
+        let mut s = VariantState::default();
+        s.set(&SurrenderState::default());
+        s
+    }
+
+    fn check_state(&self, state: &VariantState) -> Result<(), StateError> {
+        state.read::<SurrenderState>().map(|_| ())
+    }
+
+    fn take_command(
+        &self,
+        cx: &CommandContext<'_>,
+        state: &VariantState,
+        command: &VariantCommand,
+    ) -> Result<Taken, VariantRefusal> {
+        commands::take(cx, &read(state), command)
+    }
+
+    fn apply_now(
+        &self,
+        cx: &CommandContext<'_>,
+        state: &mut VariantState,
+        command: &VariantCommand,
+    ) -> Result<Applied, VariantRefusal> {
+        state.update(|s: &mut SurrenderState| commands::apply(cx, s, command))
+    }
+
+    fn rules(&self, game: &GameView<'_>, state: &VariantState) -> Box<dyn crate::rules::Rules> {
+        let s = read(state);
+        let exchanges = exchange_orders(game)
+            .into_iter()
+            .filter(|x| s.protector.get(&x.client) == Some(&x.protectorate))
+            .map(|x| {
+                (
+                    x.at,
+                    format!("exchange for {} {}", x.client, kind_letter(x.kind)),
+                )
+            })
+            .collect();
+        Box::new(SurrenderRules {
+            protector: s.protector,
+            exchanges,
+        })
+    }
+
+    /// H5: the standing `DECLINE EXCHANGES` / `ALLOW EXCHANGES` of the phase's orders take
+    /// effect before the exchanges are carried out (SUR-8.6).
+    fn before_resolution(&self, game: &GameView<'_>, state: &mut VariantState) -> Vec<Line> {
+        state.update(|s: &mut SurrenderState| {
+            for v in game.variant_orders {
+                let Sender::Power(c) = v.from else { continue };
+                match v.command {
+                    VariantCommand::DeclineExchanges => {
+                        s.standing_decline.insert(c);
+                    }
+                    VariantCommand::AllowExchanges => {
+                        s.standing_decline.remove(&c);
+                    }
+                    _ => {}
+                }
+            }
+        });
+        Vec::new()
+    }
+
+    /// H16 in the step order of §4: (1) the exchanges of a movement phase and (2) their
+    /// checkpoint SUR-5.4(b); (3) the Fall ownership update's checkpoint SUR-5.4(a) and the
+    /// victory check; (4) after the Winter adjustments, SUR-5.4(c).
+    fn step(
+        &self,
+        game: &GameView<'_>,
+        state: &mut VariantState,
+        step: Step<'_>,
+        position: &mut Position,
+    ) -> Vec<Line> {
+        let map = game.map;
+        let lines = state.update(|s: &mut SurrenderState| match step {
+            Step::Resolved { .. } if game.position.phase.kind == PhaseKind::Movement => {
+                let (mut lines, carried_out) = exchange(game, s, position);
+                if carried_out > 0 {
+                    lines.extend(s.checkpoint(map, position));
+                }
+                lines
+            }
+            Step::OwnershipUpdated => {
+                let lines = s.checkpoint(map, position);
+                s.winner = s.victor(position, game.centres_to_win);
+                lines
+            }
+            Step::FallEnds => s.checkpoint(map, position),
+            _ => {
+                s.note_presence(position);
+                Vec::new()
+            }
+        });
+        lines.into_iter().map(Line::public).collect()
+    }
+
+    /// H20: `RELATIONS:` and `CENTRES:` in every Fall bulletin with the ownership update and
+    /// every Winter bulletin (SUR-2.2).
+    fn summary(
+        &self,
+        _game: &GameView<'_>,
+        state: &VariantState,
+        outcome: &PhaseOutcome,
+    ) -> Vec<Line> {
+        let winter = outcome.after.phase.kind == PhaseKind::Adjustment;
+        if !(outcome.ownership_updated || winter) {
+            return Vec::new();
+        }
+        let s = read(state);
+        let position = &outcome.after;
+        let mut lines = Vec::new();
+        for p in Power::ALL {
+            let clients = s.clients_of(p);
+            if !clients.is_empty() {
+                let names: Vec<&str> = clients.iter().map(|c| c.name()).collect();
+                lines.push(Line::public(format!(
+                    "RELATIONS: {p} protects {}.",
+                    names.join(", ")
+                )));
+            }
+        }
+        for p in Power::ALL {
+            lines.push(Line::public(format!(
+                "CENTRES: {p} owns {}, counts {}.",
+                position.centre_count(p),
+                s.count(position, p)
+            )));
+        }
+        lines
+    }
+
+    /// H17: an independent power counting enough centres at the end of a Fall (SUR-9.1).
+    fn game_result(&self, game: &GameView<'_>, state: &VariantState) -> Option<GameEnd> {
+        let s = read(state);
+        let p = s.winner?;
+        let n = s.count(game.position, p);
+        Some(GameEnd {
+            ending: Ending::Solo(p),
+            lines: Some(vec![Line::public(format!(
+                "VICTORY: {p} counts {n} supply centres and wins the game."
+            ))]),
+        })
+    }
+
+    fn read_fact(&self, setup: &mut Setup<'_>, fact: &str) -> Result<(), String> {
+        let words: Vec<&str> = fact.split_whitespace().collect();
+        let power = |w: &str| Power::from_name(w).ok_or_else(|| format!("no power called {w:?}"));
+        let position = &*setup.position;
+        setup
+            .state
+            .update(|s: &mut SurrenderState| match words.as_slice() {
+                ["relation", p, "protects", c] => {
+                    let (p, c) = (power(p)?, power(c)?);
+                    s.bind(position, c, p);
+                    Ok(())
+                }
+                ["offer", c, p] => {
+                    s.offers.insert(power(c)?, power(p)?);
+                    Ok(())
+                }
+                ["declines", "exchanges", c] => {
+                    s.standing_decline.insert(power(c)?);
+                    Ok(())
+                }
+                _ => Err(format!("the Surrender rules have no fact \"{fact}\"")),
+            })
+    }
+
+    fn check_fact(&self, check: &Check<'_>, fact: &str) -> Result<(), String> {
+        let s: SurrenderState = check.after.get();
+        if let Some(negated) = negated_facts(fact) {
+            for f in negated {
+                let holds = match f {
+                    "relations" => !s.protector.is_empty(),
+                    "offers" => !s.offers.is_empty(),
+                    one => holds(&s, one)?,
+                };
+                if holds {
+                    return Err(format!("\"{f}\" holds: {}", describe(&s)));
+                }
+            }
+            return Ok(());
+        }
+        if holds(&s, fact)? {
+            Ok(())
+        } else {
+            Err(format!("it does not hold: {}", describe(&s)))
+        }
+    }
+}
+
+/// Whether one fact of §7 holds.
+fn holds(s: &SurrenderState, fact: &str) -> Result<bool, String> {
+    let words: Vec<&str> = fact.split_whitespace().collect();
+    let power = |w: &str| Power::from_name(w).ok_or_else(|| format!("no power called {w:?}"));
+    match words.as_slice() {
+        ["relation", p, "protects", c] => Ok(s.protector.get(&power(c)?) == Some(&power(p)?)),
+        ["offer", c, p] => Ok(s.offers.get(&power(c)?) == Some(&power(p)?)),
+        ["declines", "exchanges", c] => Ok(s.standing_decline.contains(&power(c)?)),
+        _ => Err(format!("the Surrender rules have no fact \"{fact}\"")),
+    }
+}
+
+/// The relations and offers, for a failed check.
+fn describe(s: &SurrenderState) -> String {
+    let rel: Vec<String> = s
+        .protector
+        .iter()
+        .map(|(c, p)| format!("{p} protects {c}"))
+        .collect();
+    let off: Vec<String> = s
+        .offers
+        .iter()
+        .map(|(c, p)| format!("{c} offers to {p}"))
+        .collect();
+    format!(
+        "relations [{}], offers [{}]",
+        rel.join("; "),
+        off.join("; ")
+    )
+}
+
+fn kind_letter(kind: UnitKind) -> char {
+    kind.letter()
+}
+
+/// A `HOLD EXCHANGE` order of the phase.
+struct ExchangeOrder {
+    protectorate: Power,
+    client: Power,
+    at: crate::map::ProvinceId,
+    kind: UnitKind,
+    coast: Option<crate::map::Coast>,
+}
+
+fn exchange_orders(game: &GameView<'_>) -> Vec<ExchangeOrder> {
+    game.variant_orders
+        .iter()
+        .filter_map(|v| match (&v.command, v.from) {
+            (
+                VariantCommand::HoldExchange {
+                    unit,
+                    power,
+                    kind,
+                    coast,
+                },
+                Sender::Power(p),
+            ) => Some(ExchangeOrder {
+                protectorate: p,
+                client: *power,
+                at: unit.province(),
+                kind: *kind,
+                coast: *coast,
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Carries out the exchanges of a movement phase (SUR-8.3–8.6) on the position right after
+/// its resolution: the lines (by the first power named, then by province code) and how many
+/// were carried out.
+fn exchange(
+    game: &GameView<'_>,
+    s: &mut SurrenderState,
+    position: &mut Position,
+) -> (Vec<String>, usize) {
+    let map = game.map;
+    let mut lines: Vec<(Power, String, String)> = Vec::new();
+    let mut carried_out = 0;
+    for x in exchange_orders(game) {
+        let (p, c) = (x.protectorate, x.client);
+        // SUR-8.2: void when the relation ended before the deadline.
+        if s.protector.get(&c) != Some(&p) {
+            continue;
+        }
+        let code = map.code(x.at).to_string();
+        let name = map.location_name(Location::province(x.at));
+        let dislodged = position
+            .dislodged
+            .iter()
+            .find(|d| d.unit.location.province == x.at && d.unit.owner == Owner::Power(p));
+        if let Some(d) = dislodged {
+            lines.push((
+                p,
+                code,
+                format!(
+                    "EXCHANGE: {p} {} {name} was dislodged; the exchange fails.",
+                    d.unit.kind.letter()
+                ),
+            ));
+            continue;
+        }
+        let Some(i) = position
+            .units
+            .iter()
+            .position(|u| u.location.province == x.at && u.owner == Owner::Power(p))
+        else {
+            continue;
+        };
+        let declined = s.standing_decline.contains(&c)
+            || game.variant_orders.iter().any(|v| {
+                v.from == Sender::Power(c)
+                    && matches!(v.command, VariantCommand::DeclineExchange { province } if province == x.at)
+            });
+        if declined {
+            lines.push((
+                c,
+                code,
+                format!("EXCHANGE: {c} declines the exchange in {name}."),
+            ));
+            continue;
+        }
+        let old = position.units.remove(i);
+        let location = Location {
+            province: x.at,
+            coast: x.coast,
+        };
+        position.place_unit(Unit::new(Owner::Power(c), x.kind, location));
+        if let Some(slot) = position.owners.get_mut(x.at.index()) {
+            *slot = Some(c);
+        }
+        carried_out += 1;
+        lines.push((
+            p,
+            code,
+            format!(
+                "EXCHANGE: {p} {} {name} is exchanged for {c} {} {name}; {c} now owns {name}.",
+                old.kind.letter(),
+                x.kind.letter()
+            ),
+        ));
+    }
+    position.sort_units();
+    lines.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    (lines.into_iter().map(|(_, _, l)| l).collect(), carried_out)
+}
