@@ -440,6 +440,11 @@ impl Variant for Toy {
         true
     }
 
+    fn help(&self) -> &'static str {
+        called("help");
+        "\nToy (this game's rules)\n  SURRENDER TO power   give up at once\n"
+    }
+
     fn result_line(&self, map: &Map, result: &OrderResult) -> Option<String> {
         called("result_line");
         (result.owner == Owner::Power(Power::Turkey))
@@ -633,6 +638,16 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
     assert!(
         r.contains("ERROR TOY-E2: line 2: \"SURRENDER TO Germany\": only a power may surrender"),
         "{r}"
+    );
+    let r = t.as_power(Power::England, "HELP");
+    in_order(
+        &r,
+        &[
+            "OK HELP",
+            "Master",
+            "Toy (this game's rules)",
+            "give up at once",
+        ],
     );
     let r = t.as_power(Power::England, "JURY France\nSET DRAW");
     assert!(
@@ -898,6 +913,7 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
         "order_status",
         "press_allowed",
         "reads_ballots_in_press",
+        "help",
         "result_line",
         "not_public",
     ];

@@ -8,7 +8,7 @@
 //!
 //! | hook | method |
 //! | --- | --- |
-//! | H1 which commands are taken, when, from whom | [`Variant::take_command`], [`Variant::allows_player_command`] |
+//! | H1 which commands are taken, when, from whom | [`Variant::take_command`], [`Variant::allows_player_command`], [`Variant::help`] |
 //! | H2 immediate commands | [`Variant::apply_now`] |
 //! | H3–H15 adjudication | [`Variant::rules`] builds a [`crate::rules::Rules`] from the state |
 //! | H5 before resolution | [`Variant::before_resolution`] |
@@ -448,6 +448,12 @@ pub trait Variant: Sync {
         _broadcast: bool,
     ) -> Result<(), VariantRefusal> {
         Ok(())
+    }
+
+    /// H1: what `HELP` adds in a game of this rule set: its commands, when and from whom
+    /// they are taken (text lines, each ending with a newline; empty for the standard game).
+    fn help(&self) -> &'static str {
+        ""
     }
 
     /// H19: whether `VOTE` lines in press to the master are read as commands (ballots).

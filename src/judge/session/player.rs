@@ -16,9 +16,14 @@ impl Session<'_, '_> {
     pub(super) fn player(&mut self, cmd: &PlayerCommand) -> Result<Verdict, StoreError> {
         let tx = self.tx;
         Ok(match cmd {
+            // In a game, its rule set's commands follow the judge's.
             PlayerCommand::Help => Done::with_more(
                 "HELP",
-                replies::help_text().lines().map(str::to_string).collect(),
+                replies::help_text()
+                    .lines()
+                    .chain(self.variant.map_or("", |v| v.help()).lines())
+                    .map(str::to_string)
+                    .collect(),
             ),
             PlayerCommand::Version => {
                 Done::ok(format!("VERSION: dipjudge {}", env!("CARGO_PKG_VERSION")))

@@ -50,6 +50,10 @@ impl Variant for Surrender {
         state.read::<SurrenderState>().map(|_| ())
     }
 
+    fn help(&self) -> &'static str {
+        include_str!("help.txt")
+    }
+
     fn take_command(
         &self,
         cx: &CommandContext<'_>,
