@@ -126,9 +126,9 @@ fn every_variant_case_passes_or_waits_for_its_variant() {
             }
         }
     }
-    // 26 Surrender (and 6 of the judge's own, SUR-J01–J06), 18 Survive, 28 Shell Shock,
+    // 26 Surrender (and 11 of the judge's own, SUR-J01–J11), 18 Survive, 28 Shell Shock,
     // 21 Formal, 52 International Relations.
-    assert_eq!(count, 151);
+    assert_eq!(count, 156);
 }
 
 #[test]
@@ -150,4 +150,92 @@ fn every_datc_id_is_present() {
     ids.sort();
     ids.dedup();
     assert_eq!(ids.len(), 164, "all 164 DATC v3.0 test cases");
+}
+
+/// The rule IDs a spec defines (`SUR-1.3`, `SUR-AMB-4`, `SUR-E11`): every ID with a number
+/// after a dot, every ambiguity and every error or warning code. Section numbers (`SUR-1`)
+/// and the spec's own cases (`SUR-T04`, files of their own) are not counted.
+fn rule_ids(spec: &str, prefix: &str) -> Vec<String> {
+    let mut ids: Vec<String> = Vec::new();
+    for (at, _) in spec.match_indices(prefix) {
+        let rest = spec.get(at + prefix.len()..).unwrap_or_default();
+        let id: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '-')
+            .collect();
+        let id = id.trim_end_matches(['.', '-']);
+        let counted = id.contains('.')
+            || id.starts_with("AMB-")
+            || (id.len() > 1
+                && (id.starts_with('E') || id.starts_with('W'))
+                && id
+                    .get(1..)
+                    .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit())));
+        if counted {
+            ids.push(format!("{prefix}{id}"));
+        }
+    }
+    ids.sort();
+    ids.dedup();
+    ids
+}
+
+/// Whether `text` names `id` as a whole (`SUR-E1` is not named by `SUR-E10`).
+fn names(text: &str, id: &str) -> bool {
+    text.match_indices(id).any(|(at, _)| {
+        let mut after = text.get(at + id.len()..).unwrap_or_default().chars();
+        match (after.next(), after.next()) {
+            (Some(c), _) if c.is_ascii_digit() => false,
+            // `SUR-1` in `SUR-1.3`; a full stop after the ID ends a sentence.
+            (Some('.'), Some(d)) if d.is_ascii_digit() => false,
+            _ => true,
+        }
+    })
+}
+
+/// Every rule ID of the spec of an implemented rule set is named by at least one test: a
+/// test module of its source (`src/variant/<rules>/`), an integration test, or one of its
+/// case files.
+#[test]
+fn every_rule_id_of_an_implemented_rule_set_is_named_by_a_test() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (spec, prefix, module, cases) in [("surrender.md", "SUR-", "surrender", "surrender")] {
+        let spec_path = root.join("../shared/rules").join(spec);
+        let text = std::fs::read_to_string(&spec_path).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e} (the specs are read from ../shared beside the checkout)",
+                spec_path.display()
+            )
+        });
+        let mut tests = String::new();
+        let mut files = Vec::new();
+        case_files(&root.join("fixtures/cases").join(cases), &mut files);
+        for dir in [root.join("tests"), root.join("src/variant").join(module)] {
+            for e in std::fs::read_dir(&dir).expect("a source folder").flatten() {
+                files.push(e.path());
+            }
+        }
+        for f in files {
+            let Ok(t) = std::fs::read_to_string(&f) else {
+                continue;
+            };
+            let is_case = f.extension().is_some_and(|e| e == "case");
+            let in_tests = f.starts_with(root.join("tests"));
+            if is_case || in_tests || f.file_name().is_some_and(|n| n == "tests.rs") {
+                tests.push_str(&t);
+            } else if let Some(at) = t.find("#[cfg(test)]") {
+                // A source file's own test module.
+                tests.push_str(t.get(at..).unwrap_or_default());
+            }
+        }
+        let missing: Vec<String> = rule_ids(&text, prefix)
+            .into_iter()
+            .filter(|id| !names(&tests, id))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "{spec}: no test names {}",
+            missing.join(", ")
+        );
+    }
 }

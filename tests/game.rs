@@ -447,3 +447,88 @@ fn a_nonmr_game_waits_and_declares_the_power_abandoned() {
             == 3
     );
 }
+
+/// SUR-9.2: in a Surrender game draws follow the judge's normal rules, and a client is a
+/// surviving power like any other: the draw needs its vote and includes it.
+#[test]
+fn a_surrender_draw_includes_the_client_states() {
+    use dipjudge::game::{Player, Seat};
+    use dipjudge::judge::hash_password;
+    use dipjudge::rules::{Phase, Position, Season};
+    use dipjudge::variant::{Surrender, Variant};
+
+    let map = Map::standard().expect("map");
+    let config = JudgeConfig {
+        password_cost: PasswordCost::TEST,
+        ..JudgeConfig::default()
+    };
+    let mut judge = Judge::new(Store::open_in_memory().expect("store"), config).expect("judge");
+    let hash = hash_password(PasswordCost::TEST, "pw", 1);
+    let seat = |address: &str| Seat {
+        address: address.to_string(),
+        password_hash: hash.clone(),
+    };
+    let mut g = Game::new("sd", &Surrender, seat(GM), 7, map);
+    g.status = Status::Active;
+    g.players = Power::ALL
+        .into_iter()
+        .map(|p| Player::new(p, seat(&addr(p))))
+        .collect();
+    // Russia, Turkey and their client Austria are the survivors.
+    let mut position = Position::empty(map, Phase::new(1907, Season::Spring, PhaseKind::Movement));
+    for (power, centres) in [
+        (
+            Power::Russia,
+            &["mos", "stp", "war", "sev", "bud", "rum"][..],
+        ),
+        (
+            Power::Turkey,
+            &["ank", "con", "smy", "bul", "gre", "ser"][..],
+        ),
+        (Power::Austria, &["vie", "tri"][..]),
+    ] {
+        for c in centres {
+            let id = map.find_province(c).expect("centre");
+            position.owners[id.index()] = Some(power);
+        }
+    }
+    g.position = position;
+    g.variant_state = Surrender.new_state();
+    g.deadline = Some(
+        Utc.with_ymd_and_hms(2026, 12, 1, 0, 0, 0)
+            .single()
+            .expect("time"),
+    );
+    judge.install_game(&g).expect("install");
+    let now = Utc
+        .with_ymd_and_hms(2026, 11, 20, 9, 0, 0)
+        .single()
+        .expect("time");
+    let mut n = 0;
+    let mut mail = |judge: &mut Judge, p: Power, body: &str| {
+        n += 1;
+        let text = format!("SIGNON {}sd pw\n{body}", p.initial());
+        crate::support::send(judge, &format!("<sd-{n}@test>"), &addr(p), &text, now)
+    };
+    let r = mail(&mut judge, Power::Austria, "SURRENDER TO Russia");
+    assert!(r.contains("OK SURRENDER TO Russia"), "{r}");
+    let r = mail(
+        &mut judge,
+        Power::Russia,
+        "ACCEPT SURRENDER OF Austria\nSET DRAW",
+    );
+    assert!(r.contains("OK ACCEPT SURRENDER FROM Austria"), "{r}");
+    mail(&mut judge, Power::Turkey, "SET DRAW");
+    let g = judge.game("sd").expect("load").expect("game");
+    assert_eq!(g.status, Status::Active, "the client has not voted yet");
+    mail(&mut judge, Power::Austria, "SET DRAW");
+    let g = judge.game("sd").expect("load").expect("game");
+    assert_eq!(
+        g.status,
+        Status::Finished(Ending::Draw(vec![
+            Power::Austria,
+            Power::Russia,
+            Power::Turkey
+        ]))
+    );
+}

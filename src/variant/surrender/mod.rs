@@ -384,3 +384,6 @@ fn exchange(
     lines.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
     (lines.into_iter().map(|(_, _, l)| l).collect(), carried_out)
 }
+
+#[cfg(test)]
+mod tests;
