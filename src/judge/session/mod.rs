@@ -257,7 +257,7 @@ impl<'a, 't> Session<'a, 't> {
 
     fn apply(&mut self, cmd: &Command, line: &LineResult) -> Result<Verdict, StoreError> {
         Ok(match cmd {
-            Command::Player(p) => match self.variant_allows(p) {
+            Command::Player(p) => match self.variant_allows(p, &line.text) {
                 Ok(()) => self.player(p)?,
                 Err(r) => Err(r),
             },
@@ -290,7 +290,7 @@ impl<'a, 't> Session<'a, 't> {
 
     /// H1: whether the game's rule set allows a player command now (a draw where there are
     /// no draws, say). Only commands in a running game are asked about.
-    fn variant_allows(&self, cmd: &PlayerCommand) -> Result<(), Refusal> {
+    fn variant_allows(&self, cmd: &PlayerCommand, text: &str) -> Result<(), Refusal> {
         let (Some(g), Some(variant), Some(sender)) =
             (self.game.as_ref(), self.variant, self.who.sender())
         else {
@@ -303,7 +303,7 @@ impl<'a, 't> Session<'a, 't> {
         let cx = CommandContext {
             game: g.view(self.map, &parts),
             sender,
-            text: "",
+            text,
         };
         variant
             .allows_player_command(&cx, &g.variant_state, cmd)
