@@ -380,6 +380,17 @@ impl Variant for Toy {
         })
     }
 
+    fn draw_powers(&self, game: &GameView<'_>, _state: &VariantState) -> Vec<Power> {
+        called("draw_powers");
+        dipjudge::variant::surviving_powers(game.position)
+    }
+
+    fn waits_for_master(&self, _game: &GameView<'_>, state: &VariantState) -> bool {
+        called("waits_for_master");
+        let _: ToyState = state.get();
+        false
+    }
+
     fn first_phase(&self, _state: &VariantState) -> Phase {
         called("first_phase");
         Phase::alliance(1901)
@@ -658,6 +669,9 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
         r.contains("ERROR TOY-E3: line 3: \"SET DRAW\": there are no draws"),
         "{r}"
     );
+    // A concession the toy allows: the powers whose agreement it needs are asked (H17).
+    let r = t.as_power(Power::England, "SET CONCEDE France");
+    assert!(r.contains("OK SET CONCEDE France"), "{r}");
     // H19: press the toy forbids, and press it allows.
     let r = t.as_power(Power::Russia, "PRESS TO T\nHello neighbour.\nENDPRESS");
     assert!(r.contains("ERROR TOY-E4"), "{r}");
@@ -908,6 +922,8 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
         "step",
         "summary",
         "game_result",
+        "draw_powers",
+        "waits_for_master",
         "first_phase",
         "inserted_after",
         "order_status",

@@ -221,17 +221,7 @@ impl Game {
 
     /// The powers still in the game (with a unit or a centre).
     pub fn surviving_powers(&self) -> Vec<Power> {
-        Power::ALL
-            .into_iter()
-            .filter(|p| {
-                self.position.centre_count(*p) > 0
-                    || self
-                        .position
-                        .units
-                        .iter()
-                        .any(|u| u.owner == Owner::Power(*p))
-            })
-            .collect()
+        crate::variant::surviving_powers(&self.position)
     }
 
     /// The powers that must order in the current phase (H18 may leave some out).
@@ -406,8 +396,13 @@ impl Game {
         self.submitted.retain(|p| *p != power);
     }
 
-    /// Whether everyone who must order has a complete set and nobody waits.
+    /// Whether everyone who must order has a complete set and nobody waits (the master
+    /// included, when the rule set waits for it: H18).
     pub fn all_in(&self, map: &Map, variant: &dyn Variant) -> bool {
+        let parts = self.view_parts();
+        if variant.waits_for_master(&self.view(map, &parts), &self.variant_state) {
+            return false;
+        }
         let statuses = self.statuses(map, variant);
         statuses.iter().all(|(p, s)| match s {
             None => true,
@@ -425,9 +420,13 @@ impl Game {
             .collect()
     }
 
-    /// The draw every surviving power accepts (DIAS), if any.
-    pub fn agreed_draw(&self) -> Option<Vec<Power>> {
-        let survivors = self.surviving_powers();
+    /// The draw every power in `voters` accepts (DIAS among them), if any: the rule set says
+    /// whose agreement a draw needs (H17, [`Variant::draw_powers`]; the standard game's
+    /// surviving powers).
+    pub fn agreed_draw(&self, voters: &[Power]) -> Option<Vec<Power>> {
+        let mut survivors = voters.to_vec();
+        survivors.sort();
+        survivors.dedup();
         if survivors.is_empty() {
             return None;
         }
@@ -447,15 +446,20 @@ impl Game {
         all_accept.then_some(survivors)
     }
 
-    /// The power every surviving player concedes to, if they all agree.
-    pub fn agreed_concession(&self) -> Option<Power> {
-        let survivors = self.surviving_powers();
-        let first = self.player(*survivors.first()?)?.concede?;
-        survivors
+    /// The power every player in `voters` concedes to, if they all agree.
+    pub fn agreed_concession(&self, voters: &[Power]) -> Option<Power> {
+        let first = self.player(*voters.first()?)?.concede?;
+        voters
             .iter()
             .filter(|p| **p != first)
             .all(|p| self.player(*p).and_then(|pl| pl.concede) == Some(first))
             .then_some(first)
+    }
+
+    /// The powers whose agreement ends the game by draw or concession, as the rule set says.
+    pub fn draw_powers(&self, map: &Map, variant: &dyn Variant) -> Vec<Power> {
+        let parts = self.view_parts();
+        variant.draw_powers(&self.view(map, &parts), &self.variant_state)
     }
 
     /// Units of a power that have no standing order (for the "missing orders" reply).

@@ -190,6 +190,8 @@ pub fn check_orders(
                     }
                     _ => None,
                 });
+                // H3: the rule set's own conditions, once the order is legal.
+                let refusal = refusal.or_else(|| rules.validate(map, position, po).err());
                 if refusal.is_none() {
                     accepted = trial;
                 }
@@ -277,9 +279,15 @@ fn sequence(map: &Map, calendar: &mut dyn Calendar, after: &Position) -> (Positi
 /// After a Winter (or a phase the calendar put after it): the calendar's next phase of its
 /// own, else the next Spring.
 fn after_winter(calendar: &mut dyn Calendar, done: Phase, position: &Position) -> Phase {
+    let own = |p: Phase| {
+        matches!(
+            p.kind,
+            PhaseKind::Alliance | PhaseKind::Jury | PhaseKind::Conference
+        )
+    };
     calendar
         .inserted_after(done, position)
-        .filter(|p| *p > done)
+        .filter(|p| *p > done || (*p == done && own(done)))
         .unwrap_or_else(|| done.next_spring())
 }
 

@@ -13,8 +13,8 @@
 //! | H3–H15 adjudication | [`Variant::rules`] builds a [`crate::rules::Rules`] from the state |
 //! | H5 before resolution | [`Variant::before_resolution`] |
 //! | H16 after-phase and end-of-season steps | [`Variant::step`] (the steps of [`crate::rules::Step`]) |
-//! | H17 the game's result | [`Variant::game_result`] |
-//! | H18 the calendar | [`Variant::first_phase`], [`Variant::must_hold`], [`Variant::inserted_after`], [`Variant::order_status`] |
+//! | H17 the game's result | [`Variant::game_result`], [`Variant::draw_powers`] |
+//! | H18 the calendar | [`Variant::first_phase`], [`Variant::must_hold`], [`Variant::inserted_after`], [`Variant::order_status`], [`Variant::waits_for_master`] |
 //! | H19 press | [`Variant::press_allowed`], [`Variant::reads_ballots_in_press`] |
 //! | H20 publicity | every [`Line`] has its [`Reader`]; [`Variant::summary`], [`Variant::result_line`], [`Variant::not_public`] |
 //!
@@ -399,6 +399,12 @@ pub trait Variant: Sync {
         })
     }
 
+    /// H17: the powers whose agreement a draw or a concession needs, and who share a draw.
+    /// Standard: every power with a unit or a centre.
+    fn draw_powers(&self, game: &GameView<'_>, _state: &VariantState) -> Vec<Power> {
+        surviving_powers(game.position)
+    }
+
     // ---- H18: the calendar --------------------------------------------------------------
 
     /// H18: the first phase of a game (an alliance phase before Spring 1901, say).
@@ -411,7 +417,15 @@ pub trait Variant: Sync {
         false
     }
 
-    /// H18: a phase of the rule set's own right after `phase`, before the next Spring.
+    /// H18: whether the judge waits for the master before processing the current phase
+    /// early (a tie only the master can break); the deadline still processes it.
+    fn waits_for_master(&self, _game: &GameView<'_>, _state: &VariantState) -> bool {
+        false
+    }
+
+    /// H18: a phase of the rule set's own right after `phase`, before the next Spring. A
+    /// phase of the rule set's own (alliance, jury, conference) may name itself: it is held
+    /// again, with a new deadline.
     fn inserted_after(
         &self,
         _state: &VariantState,
@@ -501,6 +515,20 @@ pub trait Variant: Sync {
     fn check_fact(&self, _check: &Check<'_>, fact: &str) -> Result<(), String> {
         Err(format!("the {} rules have no fact \"{fact}\"", self.name()))
     }
+}
+
+/// The powers with a unit or a centre.
+pub fn surviving_powers(position: &Position) -> Vec<Power> {
+    Power::ALL
+        .into_iter()
+        .filter(|p| {
+            position.centre_count(*p) > 0
+                || position
+                    .units
+                    .iter()
+                    .any(|u| u.owner == crate::rules::Owner::Power(*p))
+        })
+        .collect()
 }
 
 /// The standard victory (H17's default): unless a retreat phase comes next, the first

@@ -233,12 +233,15 @@ impl Session<'_, '_> {
     }
 
     pub(super) fn check_end(&mut self) {
-        let (config, tx, now) = (self.config, self.tx, self.now);
-        let Some(g) = self.game.as_mut() else { return };
+        let (map, config, tx, now) = (self.map, self.config, self.tx, self.now);
+        let (Some(g), Some(variant)) = (self.game.as_mut(), self.variant) else {
+            return;
+        };
+        let voters = g.draw_powers(map, variant);
         let ending = g
-            .agreed_draw()
+            .agreed_draw(&voters)
             .map(game::Ending::Draw)
-            .or_else(|| g.agreed_concession().map(game::Ending::Concession));
+            .or_else(|| g.agreed_concession(&voters).map(game::Ending::Concession));
         if let Some(e) = ending {
             match process::finish(config, tx, g, e, now) {
                 Ok(mails) => self.mails.extend(mails),
