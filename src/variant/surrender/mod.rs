@@ -156,7 +156,8 @@ impl Variant for Surrender {
             return Vec::new();
         }
         let s = read(state);
-        let position = &outcome.after;
+        // The board the next phase starts from: after the Fall ownership update.
+        let position = &outcome.next;
         let mut lines = Vec::new();
         for p in Power::ALL {
             let clients = s.clients_of(p);
