@@ -786,3 +786,315 @@ fn bad_mail_through_the_real_servers() {
         assert_eq!(p.got.len(), n, "{w}: {:?}", p.got);
     }
 }
+
+impl Table {
+    /// Sends `body` (see [`Table::send`]) and returns the judge's reply to it.
+    fn ask(&mut self, runner: &mut dyn Runner, who: Option<usize>, body: &str) -> Got {
+        self.send(runner, who, body);
+        let id = format!("{}-{}@example.test", self.tag, self.sent);
+        self.person(who)
+            .got
+            .iter()
+            .find(|g| g.in_reply_to.as_deref() == Some(&id))
+            .cloned()
+            .unwrap()
+    }
+
+    /// `body` signed on as `power` (whoever holds it); the judge's reply.
+    fn as_power(&mut self, runner: &mut dyn Runner, power: Power, body: &str) -> Got {
+        let i = self.seats[&power];
+        let text = script::signed(&self.game, power, i, body);
+        self.ask(runner, Some(i), &text)
+    }
+}
+
+/// The results bulletin's `CENTRES:` lines, in order.
+fn centres_lines(text: &str) -> Vec<&str> {
+    text.lines().filter(|l| l.starts_with("CENTRES:")).collect()
+}
+
+/// A Surrender game's first year by IMAP and SMTP, with `dipjudge process --now` children:
+/// CREATE with the surrender rules, seven players, Spring, Fall (Germany dislodges France
+/// from Burgundy, Russia takes Budapest from Austria), the retreat, Winter. Along the way
+/// the surrender commands travel through the servers: offers refused on receipt (three
+/// centres, before and after the Fall moves: ownership changes only after the retreats), a
+/// decline without an offer, then in Winter, Austria down to two centres offers to Russia
+/// (who owns Budapest), Russia declines, Austria offers again and Russia accepts; each
+/// announced to everyone at once and repeated in the Winter bulletin with the relation and
+/// the counts.
+#[test]
+fn a_surrender_year_through_imap_and_smtp() {
+    needs_servers!();
+    let _g = crate::servers::SERVERS
+        .read()
+        .unwrap_or_else(|e| e.into_inner());
+    let began = Instant::now();
+    let dir = scratch("surrender");
+    let mut t = Table::new("surrender");
+    let config = write_config(&dir, &t.judge);
+    let runner = &mut ProcessRunner {
+        config: config.clone(),
+        rng: None,
+        kills: 0,
+        passes: 0,
+    };
+    let game = t.game.clone();
+    let created = t.ask(
+        runner,
+        None,
+        &format!("CREATE ?{game} {} surrender\n", script::MASTER_PASSWORD),
+    );
+    assert!(!created.text.contains("ERROR"), "{}", created.text);
+    assert!(created.text.contains("Surrender"), "{}", created.text);
+    for i in 0..7 {
+        t.send(runner, Some(i), &script::join(&game, i));
+    }
+    let start = t.wait_for(runner, Some(0), "Game starting");
+    for (power, addr) in script::seats_in_start_mail(&start.text) {
+        let i = t.players.iter().position(|p| p.address == addr).unwrap();
+        t.seats.insert(power, i);
+    }
+    assert_eq!(t.seats.len(), 7, "{}", start.text);
+    let austria = t.seats[&Power::Austria];
+    let ok = |g: &Got| assert!(!g.text.contains("ERROR"), "{}", g.text);
+    let has = |g: &Got, line: &str| assert!(g.text.contains(line), "{line:?} in:\n{}", g.text);
+
+    // Spring 1901: a surrender offer from a power with three centres, a decline without an
+    // offer; both refused on receipt, nothing announced.
+    let r = t.as_power(runner, Power::Austria, "SURRENDER TO Germany\n");
+    has(
+        &r,
+        "ERROR SUR-E2: line 2: \"SURRENDER TO Germany\": Austria may not surrender: it counts 3 supply centres; surrender needs 2 or fewer.",
+    );
+    let r = t.as_power(runner, Power::Germany, "DECLINE SURRENDER FROM Austria\n");
+    has(
+        &r,
+        "ERROR SUR-E6: line 2: \"DECLINE SURRENDER FROM Austria\": there is no pending surrender offer from Austria to Germany.",
+    );
+    let spring: &[(Power, &str)] = &[
+        (Power::England, "F Lon - NTH\nF Edi - NWG\nA Lvp - Yor\n"),
+        (Power::France, "A Par - Bur\nA Mar - Spa\nF Bre - MAO\n"),
+        (Power::Germany, "A Mun - Ruh\nA Ber - Mun\nF Kie - Den\n"),
+        (Power::Austria, "A Vie H\nA Bud - Tri\nF Tri - Alb\n"),
+        (Power::Russia, "A War - Gal\nF Sev - Rum\nA Mos - Ukr\n"),
+        (Power::Turkey, "F Ank - Bla\nA Con - Bul\n"),
+    ];
+    for (power, body) in spring {
+        ok(&t.as_power(runner, *power, body));
+    }
+    ok(&t.ask(runner, None, &script::process(&game)));
+    for i in 0..7 {
+        t.wait_for(runner, Some(i), "S1901M Results");
+    }
+
+    // Fall 1901: Germany dislodges France from Burgundy; Russia takes Budapest.
+    let fall: &[(Power, &str)] = &[
+        (Power::England, "F NTH - Nwy\n"),
+        (Power::France, "A Bur H\nA Spa - Por\nF MAO H\n"),
+        (
+            Power::Germany,
+            "A Ruh - Bur\nA Mun S A Ruh - Bur\nF Den H\n",
+        ),
+        (Power::Austria, "A Vie H\nA Tri H\nF Alb H\n"),
+        (Power::Russia, "A Gal - Bud\nF Rum H\nA Ukr H\n"),
+        (Power::Turkey, "A Bul H\nF Bla H\n"),
+    ];
+    for (power, body) in fall {
+        ok(&t.as_power(runner, *power, body));
+    }
+    ok(&t.ask(runner, None, &script::process(&game)));
+    let f1901m = t.wait_for(runner, Some(austria), "F1901M Results");
+    assert!(
+        centres_lines(&f1901m.text).is_empty(),
+        "the ownership changes after the retreats:\n{}",
+        f1901m.text
+    );
+
+    // The retreat: Budapest is still Austria's until the Fall ownership update.
+    let r = t.as_power(runner, Power::Austria, "SURRENDER TO Russia\n");
+    has(
+        &r,
+        "ERROR SUR-E2: line 2: \"SURRENDER TO Russia\": Austria may not surrender: it counts 3 supply centres; surrender needs 2 or fewer.",
+    );
+    ok(&t.as_power(runner, Power::France, "A Bur - Gas\n"));
+    ok(&t.ask(runner, None, &script::process(&game)));
+    let fall_centres = [
+        "CENTRES: Austria owns 2, counts 2.",
+        "CENTRES: England owns 4, counts 4.",
+        "CENTRES: France owns 4, counts 4.",
+        "CENTRES: Germany owns 4, counts 4.",
+        "CENTRES: Italy owns 3, counts 3.",
+        "CENTRES: Russia owns 6, counts 6.",
+        "CENTRES: Turkey owns 4, counts 4.",
+    ];
+    for i in 0..7 {
+        let b = t.wait_for(runner, Some(i), "F1901R Results");
+        assert_eq!(centres_lines(&b.text), fall_centres, "{}", b.text);
+        assert!(!b.text.contains("RELATIONS:"), "{}", b.text);
+        has(&b, "France: Army Burgundy -> Gascony.");
+    }
+
+    // Winter 1901: Austria (two centres; Russia owns Budapest and counts six) offers, Russia
+    // declines, Austria offers again, Russia accepts. Each is announced to everyone at once.
+    let surrender_lines = [
+        (
+            Power::Austria,
+            "SURRENDER TO Russia\n",
+            "OK SURRENDER TO Russia",
+            "SURRENDER: Austria offers to surrender to Russia.",
+        ),
+        (
+            Power::Russia,
+            "DECLINE SURRENDER FROM Austria\n",
+            "OK DECLINE SURRENDER FROM Austria",
+            "SURRENDER: Russia declines the surrender of Austria.",
+        ),
+        (
+            Power::Austria,
+            "OFFER SURRENDER TO Russia\n",
+            "OK SURRENDER TO Russia",
+            "SURRENDER: Austria offers to surrender to Russia.",
+        ),
+        (
+            Power::Russia,
+            "ACCEPT SURRENDER OF Austria\n",
+            "OK ACCEPT SURRENDER FROM Austria",
+            "SURRENDER: Russia accepts the surrender of Austria. Austria is now a client state of Russia.",
+        ),
+    ];
+    for (announced, (power, body, echo, line)) in surrender_lines.into_iter().enumerate() {
+        let r = t.as_power(runner, power, body);
+        ok(&r);
+        has(&r, echo);
+        // Everyone reads the announcement: the master and all seven players.
+        for who in std::iter::once(None).chain((0..7).map(Some)) {
+            let start = Instant::now();
+            loop {
+                let p = t.person(who);
+                p.poll();
+                let n = p
+                    .got
+                    .iter()
+                    .filter(|g| g.subject.ends_with("W1901A Announcement"))
+                    .count();
+                if n > announced {
+                    assert_eq!(n, announced + 1, "{who:?}: {:#?}", p.got);
+                    break;
+                }
+                assert!(
+                    start.elapsed() < Duration::from_secs(60),
+                    "{who:?} has no announcement of {line:?}"
+                );
+                runner.pass(t.now());
+            }
+            let p = t.person(who);
+            let last = p
+                .got
+                .iter()
+                .rfind(|g| g.subject.ends_with("W1901A Announcement"))
+                .unwrap();
+            assert_eq!(last.text.trim_end(), line, "{who:?}");
+        }
+    }
+    // Accepted: Austria has no offer left to withdraw, and a client may not surrender.
+    let r = t.as_power(runner, Power::Austria, "WITHDRAW SURRENDER\n");
+    has(
+        &r,
+        "ERROR SUR-E8: line 2: \"WITHDRAW SURRENDER\": Austria has no pending surrender offer.",
+    );
+    let r = t.as_power(runner, Power::Austria, "SURRENDER TO Germany\n");
+    has(
+        &r,
+        "ERROR SUR-E1: line 2: \"SURRENDER TO Germany\": Austria may not surrender: it is a client state of Russia, and only an independent power may surrender.",
+    );
+    // Builds and removals use each power's own centres (SUR-2.1): Russia owns six and has
+    // four units, Austria owns two and has three.
+    let winter: &[(Power, &str)] = &[
+        (Power::Russia, "BUILD A War\nBUILD F Sev\n"),
+        (Power::Austria, "REMOVE F Alb\n"),
+        (Power::Germany, "BUILD A Ber\n"),
+        (Power::France, "BUILD F Bre\n"),
+        (Power::England, "BUILD F Lon\n"),
+    ];
+    for (power, body) in winter {
+        ok(&t.as_power(runner, *power, body));
+    }
+    ok(&t.ask(runner, None, &script::process(&game)));
+    let winter_centres = [
+        "CENTRES: Austria owns 2, counts 2.",
+        "CENTRES: England owns 4, counts 4.",
+        "CENTRES: France owns 4, counts 4.",
+        "CENTRES: Germany owns 4, counts 4.",
+        "CENTRES: Italy owns 3, counts 3.",
+        "CENTRES: Russia owns 6, counts 8.",
+        "CENTRES: Turkey owns 4, counts 4.",
+    ];
+    for i in 0..7 {
+        let b = t.wait_for(runner, Some(i), "W1901A Results");
+        assert_eq!(centres_lines(&b.text), winter_centres, "{}", b.text);
+        has(&b, "RELATIONS: Russia protects Austria.");
+        // The immediate lines of the phase, in the order processed.
+        let immediate: Vec<&str> = b
+            .text
+            .lines()
+            .filter(|l| l.starts_with("SURRENDER:"))
+            .collect();
+        let expected: Vec<&str> = surrender_lines.iter().map(|(_, _, _, l)| *l).collect();
+        assert_eq!(immediate, expected, "{}", b.text);
+        has(&b, "Russia: Builds an army in Warsaw.");
+        has(&b, "Austria: Removes the fleet in Albania.");
+    }
+
+    // Everything has arrived: no copy twice, results for every phase of the year to every
+    // player, nothing said of the refused offers, and the game in Spring 1902.
+    runner.pass(t.now());
+    t.settle();
+    let (mail, duplicates) = t.received();
+    assert_eq!(duplicates, 0);
+    for i in 1..=7 {
+        let got = &mail[&format!("PLAYER{i}")];
+        let results: Vec<&str> = got
+            .iter()
+            .map(|(s, _)| s.as_str())
+            .filter(|s| s.ends_with("Results"))
+            .collect();
+        assert_eq!(
+            results,
+            [
+                "DIP:g - F1901M Results",
+                "DIP:g - F1901R Results",
+                "DIP:g - S1901M Results",
+                "DIP:g - W1901A Results"
+            ],
+            "PLAYER{i}"
+        );
+        let announcements = got
+            .iter()
+            .filter(|(s, _)| s.contains("Announcement"))
+            .count();
+        assert_eq!(announcements, 4, "PLAYER{i}: {got:#?}");
+    }
+    for (who, got) in &mail {
+        for (subject, text) in got {
+            assert!(
+                !text.contains("surrender to Germany"),
+                "{who}: {subject}: a refused offer was published:\n{text}"
+            );
+        }
+    }
+    let state = dump_state(&config);
+    assert!(state.contains("phase S1902M"), "{state}");
+    for unit in [
+        "unit Russia A War",
+        "unit Russia F Sev",
+        "unit Austria A Tri",
+    ] {
+        assert!(state.contains(unit), "{unit} in {state}");
+    }
+    assert!(!state.contains("unit Austria F Alb"), "{state}");
+    eprintln!(
+        "a surrender year: {} passes, {:.1} s",
+        runner.passes,
+        began.elapsed().as_secs_f64()
+    );
+}
