@@ -126,9 +126,9 @@ fn every_variant_case_passes_or_waits_for_its_variant() {
             }
         }
     }
-    // 26 Surrender (and 11 of the judge's own, SUR-J01–J11), 18 Survive, 28 Shell Shock,
-    // 21 Formal, 52 International Relations.
-    assert_eq!(count, 156);
+    // 26 Surrender (and 11 of the judge's own, SUR-J01–J11), 18 Survive (and SRV-J01–J03),
+    // 28 Shell Shock, 21 Formal, 52 International Relations.
+    assert_eq!(count, 159);
 }
 
 #[test]
@@ -199,7 +199,10 @@ fn names(text: &str, id: &str) -> bool {
 #[test]
 fn every_rule_id_of_an_implemented_rule_set_is_named_by_a_test() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for (spec, prefix, module, cases) in [("surrender.md", "SUR-", "surrender", "surrender")] {
+    for (spec, prefix, module, cases) in [
+        ("surrender.md", "SUR-", "surrender", "surrender"),
+        ("survive.md", "SRV-", "survive", "survive"),
+    ] {
         let spec_path = root.join("../shared/rules").join(spec);
         let text = std::fs::read_to_string(&spec_path).unwrap_or_else(|e| {
             panic!(

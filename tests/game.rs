@@ -532,3 +532,126 @@ fn a_surrender_draw_includes_the_client_states() {
         ]))
     );
 }
+
+/// SRV-5b.3(b): a jury that ties at its deadline is held again for the master, who alone is
+/// told of the tie; the master's choice among the tied candidates ends the game, any other
+/// name is refused (SRV-E9), and no juror votes after the deadline.
+#[test]
+fn a_survive_jury_tie_waits_for_the_master() {
+    use dipjudge::game::{Player, Seat};
+    use dipjudge::judge::hash_password;
+    use dipjudge::rules::{Phase, Position, Season};
+    use dipjudge::variant::{Survive, VariantState};
+
+    let map = Map::standard().expect("map");
+    let config = JudgeConfig {
+        password_cost: PasswordCost::TEST,
+        ..JudgeConfig::default()
+    };
+    let mut judge = Judge::new(Store::open_in_memory().expect("store"), config).expect("judge");
+    let hash = hash_password(PasswordCost::TEST, "pw", 1);
+    let seat = |address: &str| Seat {
+        address: address.to_string(),
+        password_hash: hash.clone(),
+    };
+    let mut g = Game::new("jt", &Survive, seat(GM), 7, map);
+    g.status = Status::Active;
+    g.players = Power::ALL
+        .into_iter()
+        .map(|p| {
+            let mut pl = Player::new(p, seat(&addr(p)));
+            pl.resigned = matches!(p, Power::Germany | Power::Russia);
+            pl
+        })
+        .collect();
+    let mut position =
+        Position::empty(map, Phase::new(1910, Season::Winter, PhaseKind::Adjustment));
+    let centres: Vec<_> = map.supply_centres().collect();
+    for (i, c) in centres.iter().enumerate() {
+        position.owners[c.index()] = Some(if i % 2 == 0 {
+            Power::England
+        } else {
+            Power::France
+        });
+    }
+    g.position = position;
+    // Five outcasts, two of whom resigned: three jurors, an odd jury.
+    g.variant_state = serde_json::from_str::<VariantState>(
+        r#"{"outcasts": {
+            "Austria": {"year": 1902, "cause": "Vote"},
+            "Italy": {"year": 1904, "cause": "Vote"},
+            "Turkey": {"year": 1905, "cause": "Force"},
+            "Germany": {"year": 1906, "cause": "Vote"},
+            "Russia": {"year": 1908, "cause": "Vote"}}}"#,
+    )
+    .expect("state");
+    g.deadline = Some(
+        Utc.with_ymd_and_hms(2026, 12, 1, 0, 0, 0)
+            .single()
+            .expect("time"),
+    );
+    judge.install_game(&g).expect("install");
+    let now = Utc
+        .with_ymd_and_hms(2026, 11, 20, 9, 0, 0)
+        .single()
+        .expect("time");
+    let mut n = 0;
+    let mut mail = |judge: &mut Judge, who: &str, from: &str, body: &str| {
+        n += 1;
+        let text = format!("SIGNON {who}jt pw\n{body}");
+        crate::support::send(judge, &format!("<jt-{n}@test>"), from, &text, now)
+    };
+    mail(&mut judge, "E", &addr(Power::England), "VOTE France 17");
+    mail(&mut judge, "F", &addr(Power::France), "VOTE England 17");
+    let r = mail(&mut judge, "M", GM, "PROCESS!");
+    assert!(r.contains("OK PROCESS!"), "{r}");
+    let g = judge.game("jt").expect("load").expect("game");
+    assert_eq!(g.position.phase, Phase::jury(1910));
+    mail(&mut judge, "A", &addr(Power::Austria), "JURY England");
+    mail(&mut judge, "I", &addr(Power::Italy), "JURY France");
+    // The jury deadline: one each, Turkey silent; the master (odd jury) has no vote.
+    mail(&mut judge, "M", GM, "PROCESS!");
+    let g = judge.game("jt").expect("load").expect("game");
+    assert_eq!(
+        g.position.phase,
+        Phase::jury(1910),
+        "held again for the master"
+    );
+    assert_eq!(g.status, Status::Active);
+    let mails = judge.all_mail().expect("mail");
+    let tie = "SURVIVE: the jury is tied between England and France; send JURY <power> to choose the winner.";
+    let told: Vec<&str> = mails
+        .iter()
+        .filter(|m| m.body.contains(tie))
+        .map(|m| m.recipient.as_str())
+        .collect();
+    assert_eq!(told, vec![GM], "only the master is told of the tie");
+    let r = mail(&mut judge, "T", &addr(Power::Turkey), "JURY France");
+    assert!(
+        r.contains("ERROR SRV-E9"),
+        "no juror votes after the deadline: {r}"
+    );
+    let r = mail(&mut judge, "M", GM, "JURY Germany");
+    assert!(
+        r.contains("ERROR SRV-E9: line 2: \"JURY Germany\": Germany is not one of the tied candidates (England and France)."),
+        "{r}"
+    );
+    let r = mail(&mut judge, "M", GM, "JURY France\nPROCESS");
+    assert!(r.contains("OK JURY France"), "{r}");
+    assert!(
+        r.contains("OK PROCESS"),
+        "the master's choice is all the phase waited for: {r}"
+    );
+    let g = judge.game("jt").expect("load").expect("game");
+    assert_eq!(g.status, Status::Finished(Ending::Solo(Power::France)));
+    let last = judge
+        .all_mail()
+        .expect("mail")
+        .into_iter()
+        .rev()
+        .find(|m| m.recipient == addr(Power::England) && m.subject.ends_with("W1910J Results"))
+        .map(|m| m.body)
+        .expect("the jury's results");
+    assert!(last.contains("SURVIVE: the jury chooses France."), "{last}");
+    assert!(!last.contains("JURY"), "no jury vote is published: {last}");
+}

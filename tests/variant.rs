@@ -580,11 +580,12 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
         r.contains("ERROR BAD-SETTING: line 1: \"CREATE ?bad ******** plaything toy_tax=lots\": toy_tax takes a number, not \"lots\""),
         "{r}"
     );
-    let r = t.mail(GM, "CREATE ?other gmpw survive");
+    let r = t.mail(GM, "CREATE ?other gmpw formal");
     assert!(
-        r.contains("ERROR NO-VARIANT: line 1: \"CREATE ?other ******** survive\": this judge does not run the Survive rules yet; it runs Standard, Surrender, Toy"),
+        r.contains("ERROR NO-VARIANT: line 1: \"CREATE ?other ******** formal\": this judge does not run the Formal rules yet; it runs Standard, "),
         "{r}"
     );
+    assert!(r.contains(", Toy"), "the test's rule set is listed: {r}");
     let r = t.mail(GM, "CREATE ?other gmpw chaos");
     assert!(r.contains("ERROR NO-VARIANT"), "{r}");
     assert!(r.contains("there are no rules called \"chaos\""), "{r}");

@@ -26,6 +26,7 @@ mod registry;
 mod standard;
 mod state;
 mod surrender;
+mod survive;
 
 use std::fmt;
 
@@ -42,6 +43,7 @@ pub use registry::{ALL, Entry, Lookup, Registry};
 pub use standard::Standard;
 pub use state::{StateError, VariantState};
 pub use surrender::Surrender;
+pub use survive::Survive;
 
 /// Who sends a command: a power's player or the game's master.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -3,7 +3,7 @@
 //! case, with or without blanks and hyphens (`shell-shock`, `International Relations`,
 //! `ir`).
 
-use super::{Standard, Surrender, Variant};
+use super::{Standard, Surrender, Survive, Variant};
 
 /// One rule set the judge knows by name, implemented or not yet.
 #[derive(Clone, Copy)]
@@ -32,7 +32,7 @@ pub const ALL: &[Entry] = &[
     Entry {
         name: "Survive",
         aliases: &["survive diplomacy"],
-        variant: None,
+        variant: Some(&Survive),
     },
     Entry {
         name: "ShellShock",

@@ -1,0 +1,587 @@
+//! Survive (`shared/rules/survive.md`): every even-year Winter the powers vote one of their
+//! own out of the game, by secret ballot to the master (SRV-1 to SRV-3). Outcasts' units
+//! hold and are disbanded when dislodged, outcasts never build and lose units in the order
+//! of SRV-4b; a power owning no centre when a Winter opens is out (SRV-4c); a tie among all
+//! who remain goes to a jury of outcasts (SRV-5); the last power left wins (SRV-6).
+//!
+//! The parts: [`state`] (outcasts, ballots, the jury, the count), [`commands`] (ballots,
+//! jury votes and their errors), [`rules`] (the adjudication hooks), and here the
+//! [`Variant`] hooks around them.
+
+mod commands;
+mod rules;
+mod state;
+
+use crate::command::{PlayerCommand, VariantCommand};
+use crate::map::{Map, Power};
+use crate::rules::{OrderResult, Phase, PhaseKind, PhaseOutcome, Position, Step, VariantRefusal};
+use crate::variant::{
+    Applied, Check, CommandContext, Ending, GameEnd, GameView, Line, OrderStatus, Reader, Secret,
+    Setup, StateError, Taken, Variant, VariantState, list_powers, negated_facts, surviving_powers,
+};
+
+pub use state::SurviveState;
+
+use rules::{OUT, SurviveRules};
+use state::{Cause, Outcome, Win, is_vote_winter};
+
+/// The Survive rules.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Survive;
+
+fn read(state: &VariantState) -> SurviveState {
+    state.get()
+}
+
+/// `A, B and C` with commas only (`survive.md` §4's playing powers line).
+fn commas(powers: &[Power]) -> String {
+    powers
+        .iter()
+        .map(|p| p.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl Variant for Survive {
+    fn name(&self) -> &'static str {
+        "Survive"
+    }
+
+    fn new_state(&self) -> VariantState {
+        let mut s = VariantState::default();
+        s.set(&SurviveState::default());
+        s
+    }
+
+    /// `survive_draws=on|off` (SRV-6.3).
+    fn apply_setting(
+        &self,
+        state: &mut VariantState,
+        key: &str,
+        value: &str,
+    ) -> Result<(), String> {
+        if key != "survive_draws" {
+            return Err(format!(
+                "the Survive rules have no setting called \"{key}\""
+            ));
+        }
+        let on = match value.to_ascii_lowercase().as_str() {
+            "on" | "yes" | "true" => true,
+            "off" | "no" | "false" => false,
+            _ => return Err(format!("survive_draws is on or off, not \"{value}\"")),
+        };
+        state.update(|s: &mut SurviveState| s.draws = on);
+        Ok(())
+    }
+
+    fn check_state(&self, state: &VariantState) -> Result<(), StateError> {
+        state.read::<SurviveState>().map(|_| ())
+    }
+
+    fn help(&self) -> &'static str {
+        include_str!("help.txt")
+    }
+
+    fn take_command(
+        &self,
+        cx: &CommandContext<'_>,
+        state: &VariantState,
+        command: &VariantCommand,
+    ) -> Result<Taken, VariantRefusal> {
+        commands::take(cx, &read(state), command)
+    }
+
+    fn apply_now(
+        &self,
+        cx: &CommandContext<'_>,
+        state: &mut VariantState,
+        command: &VariantCommand,
+    ) -> Result<Applied, VariantRefusal> {
+        state.update(|s: &mut SurviveState| commands::apply(cx, s, command))
+    }
+
+    /// SRV-6.3: no draws or concessions unless `survive_draws` is on; outcasts never take
+    /// part in one.
+    fn allows_player_command(
+        &self,
+        cx: &CommandContext<'_>,
+        state: &VariantState,
+        command: &PlayerCommand,
+    ) -> Result<(), VariantRefusal> {
+        if !matches!(
+            command,
+            PlayerCommand::SetDraw { .. } | PlayerCommand::SetConcede { .. }
+        ) {
+            return Ok(());
+        }
+        let s = read(state);
+        if !s.draws {
+            return Err(VariantRefusal::new(
+                "SRV-E11",
+                "there are no draws in this game: the winner is the last power left (SRV-6).",
+            ));
+        }
+        match cx.sender {
+            crate::variant::Sender::Power(p) if s.is_outcast(p) => Err(VariantRefusal::new(
+                "SRV-E2",
+                format!("{p} is out of the game and cannot vote."),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn rules(&self, _game: &GameView<'_>, state: &VariantState) -> Box<dyn crate::rules::Rules> {
+        Box::new(SurviveRules {
+            outcasts: read(state).outcasts.keys().copied().collect(),
+        })
+    }
+
+    /// SRV-1.3: at the deadline of a vote Winter the vote is counted before the adjustments;
+    /// at the deadline of a jury phase the jury decides (SRV-5b.3).
+    fn before_resolution(&self, game: &GameView<'_>, state: &mut VariantState) -> Vec<Line> {
+        let phase = game.position.phase;
+        state.update(|s: &mut SurviveState| {
+            if is_vote_winter(phase) {
+                count_vote(s, phase, game.resigned)
+            } else if phase.kind == PhaseKind::Jury {
+                decide_jury(s)
+            } else {
+                Vec::new()
+            }
+        })
+    }
+
+    /// H16: outcast units dislodged are gone at once (SRV-4a.3); when a Winter opens, a
+    /// playing power with no centre is out (SRV-4c), and the last one left wins (SRV-6.1).
+    fn step(
+        &self,
+        game: &GameView<'_>,
+        state: &mut VariantState,
+        step: Step<'_>,
+        position: &mut Position,
+    ) -> Vec<Line> {
+        state.update(|s: &mut SurviveState| match step {
+            Step::Resolved { .. } => {
+                position
+                    .dislodged
+                    .retain(|d| !d.unit.owner.power().is_some_and(|p| s.is_outcast(p)));
+                Vec::new()
+            }
+            Step::OwnershipUpdated => {
+                let year = game.position.phase.year;
+                let gone: Vec<Power> = s
+                    .playing()
+                    .into_iter()
+                    .filter(|p| position.centre_count(*p) == 0)
+                    .collect();
+                s.cast_out(&gone, year, Cause::Force);
+                if s.winner.is_none()
+                    && let Some(p) = s.last_one()
+                {
+                    s.winner = Some(Win::Last(p));
+                }
+                gone.iter()
+                    .map(|p| {
+                        Line::public(format!(
+                            "SURVIVE: {p} owns no supply centre and is out of the game."
+                        ))
+                    })
+                    .collect()
+            }
+            _ => Vec::new(),
+        })
+    }
+
+    /// H20: the playing powers and the outcasts in every Winter bulletin.
+    fn summary(
+        &self,
+        _game: &GameView<'_>,
+        state: &VariantState,
+        outcome: &PhaseOutcome,
+    ) -> Vec<Line> {
+        if outcome.after.phase.kind != PhaseKind::Adjustment {
+            return Vec::new();
+        }
+        let s = read(state);
+        let out: Vec<Power> = s.outcasts.keys().copied().collect();
+        let outcasts = if out.is_empty() {
+            "none".to_string()
+        } else {
+            commas(&out)
+        };
+        vec![Line::public(format!(
+            "SURVIVE: playing powers: {}.  Outcasts: {outcasts}.",
+            commas(&s.playing())
+        ))]
+    }
+
+    /// H17: the last playing power, or the jury's choice, once the Winter (or the jury
+    /// phase) that decided it is published (SRV-6.1); the centre victory is off (SRV-6.2).
+    fn game_result(&self, game: &GameView<'_>, state: &VariantState) -> Option<GameEnd> {
+        let s = read(state);
+        let win = s.winner?;
+        if matches!(
+            game.position.phase.kind,
+            PhaseKind::Adjustment | PhaseKind::Jury
+        ) {
+            return None;
+        }
+        let line = match win {
+            Win::Last(p) => format!("SURVIVE: {p} is the last power remaining and wins the game."),
+            Win::Jury(p) => format!("SURVIVE: the jury chooses {p}."),
+        };
+        Some(GameEnd {
+            ending: Ending::Solo(win.power()),
+            lines: Some(vec![Line::public(line)]),
+        })
+    }
+
+    /// SRV-6.3(b): a draw is agreed by the playing powers alone.
+    fn draw_powers(&self, game: &GameView<'_>, state: &VariantState) -> Vec<Power> {
+        let s = read(state);
+        surviving_powers(game.position)
+            .into_iter()
+            .filter(|p| !s.is_outcast(*p))
+            .collect()
+    }
+
+    /// SRV-1.2: the even-year Winter is always held, as is the Winter after which the game
+    /// ends (SRV-6.1).
+    fn must_hold(&self, state: &VariantState, phase: Phase, _position: &Position) -> bool {
+        is_vote_winter(phase) || read(state).winner.is_some()
+    }
+
+    /// SRV-5b.3: the jury phase after a tied vote, held again while its tie waits for the
+    /// master.
+    fn inserted_after(
+        &self,
+        state: &VariantState,
+        phase: Phase,
+        _position: &Position,
+    ) -> Option<Phase> {
+        let s = read(state);
+        let jury = s.jury.as_ref()?;
+        if s.winner.is_some() {
+            return None;
+        }
+        match phase.kind {
+            PhaseKind::Adjustment | PhaseKind::Jury => Some(Phase::jury(jury.year)),
+            _ => None,
+        }
+    }
+
+    /// H18: outcasts are never waited for (SRV-8.1); in a vote Winter every playing power
+    /// owning a centre owes a ballot (SRV-1.2); in a jury phase every juror owes a vote.
+    fn order_status(
+        &self,
+        game: &GameView<'_>,
+        state: &VariantState,
+        power: Power,
+        standard: Option<OrderStatus>,
+    ) -> Option<OrderStatus> {
+        let s = read(state);
+        if s.is_outcast(power) && game.position.phase.kind != PhaseKind::Jury {
+            return None;
+        }
+        let phase = game.position.phase;
+        if is_vote_winter(phase) && game.position.centre_count(power) > 0 {
+            if s.ballots.contains_key(&power) {
+                return standard;
+            }
+            return Some(match standard {
+                Some(OrderStatus::Received) => OrderStatus::Incomplete,
+                other => other.unwrap_or(OrderStatus::None),
+            });
+        }
+        if phase.kind == PhaseKind::Jury {
+            let jury = s.jury.as_ref()?;
+            if jury.tied.is_some() || !jury.jurors.contains(&power) {
+                return None;
+            }
+            return Some(if jury.votes.contains_key(&power) {
+                OrderStatus::Received
+            } else {
+                OrderStatus::None
+            });
+        }
+        standard
+    }
+
+    /// SRV-5b.3(b): a tie only the master can break holds the jury phase for it.
+    fn waits_for_master(&self, game: &GameView<'_>, state: &VariantState) -> bool {
+        game.position.phase.kind == PhaseKind::Jury
+            && read(state)
+                .jury
+                .is_some_and(|j| j.tied.is_some() && j.master.is_none())
+    }
+
+    /// SRV-3.3: ballots are read from press to the master.
+    fn reads_ballots_in_press(&self) -> bool {
+        true
+    }
+
+    /// §4: an outcast unit's line: `A Venice HOLD (out of the game)`, or `dislodged and
+    /// disbanded (out of the game)`.
+    fn result_line(&self, map: &Map, result: &OrderResult) -> Option<String> {
+        if result.note.as_deref() != Some(OUT) {
+            return None;
+        }
+        let unit = result.order.unit()?;
+        let what = format!(
+            "{} {}",
+            unit.kind.map_or('?', |k| k.letter()),
+            map.location_name(unit.location)
+        );
+        Some(if result.dislodged {
+            format!("{what} dislodged and disbanded ({OUT})")
+        } else {
+            format!("{what} HOLD ({OUT})")
+        })
+    }
+
+    /// SRV-1.4: every ballot is its voter's and the master's; the jury's votes the master's.
+    fn not_public(&self, state: &VariantState) -> Vec<Secret> {
+        let s = read(state);
+        let mut out = Vec::new();
+        for (voter, ballot) in s.ballots.iter().chain(&s.counted) {
+            for (to, n) in ballot {
+                out.push(Secret {
+                    text: format!("{to} {n}"),
+                    readers: vec![Reader::Power(*voter)],
+                });
+            }
+        }
+        if let Some(j) = &s.jury {
+            for (juror, c) in &j.votes {
+                out.push(Secret {
+                    text: format!("JURY {c}"),
+                    readers: vec![Reader::Power(*juror)],
+                });
+            }
+        }
+        out
+    }
+
+    fn read_fact(&self, setup: &mut Setup<'_>, fact: &str) -> Result<(), String> {
+        let words: Vec<&str> = fact.split_whitespace().collect();
+        let power = |w: &str| Power::from_name(w).ok_or_else(|| format!("no power called {w:?}"));
+        match words.as_slice() {
+            ["resigned", p] => {
+                setup.resigned.push(power(p)?);
+                Ok(())
+            }
+            ["outcast", p, cause, phase] => {
+                let p = power(p)?;
+                let cause = Cause::read(cause).ok_or_else(|| format!("no cause {cause:?}"))?;
+                let year = read_winter(phase)?;
+                setup
+                    .state
+                    .update(|s: &mut SurviveState| s.cast_out(&[p], year, cause));
+                Ok(())
+            }
+            ["ballot", voter, rest @ ..] => {
+                let voter = power(voter)?;
+                let ballot = read_ballot(rest)?;
+                setup.state.update(|s: &mut SurviveState| {
+                    s.ballots.insert(voter, ballot);
+                });
+                Ok(())
+            }
+            _ => Err(format!("the Survive rules have no fact \"{fact}\"")),
+        }
+    }
+
+    fn check_fact(&self, check: &Check<'_>, fact: &str) -> Result<(), String> {
+        let s: SurviveState = check.after.get();
+        if let Some(negated) = negated_facts(fact) {
+            for f in negated {
+                if holds(&s, f)? {
+                    return Err(format!("\"{f}\" holds"));
+                }
+            }
+            return Ok(());
+        }
+        if holds(&s, fact)? {
+            Ok(())
+        } else {
+            Err(format!(
+                "it does not hold: outcasts {:?}, ballots {:?}, counted {:?}",
+                s.outcasts, s.ballots, s.counted
+            ))
+        }
+    }
+}
+
+/// `W1902` → 1902.
+fn read_winter(text: &str) -> Result<u16, String> {
+    text.strip_prefix(['W', 'w'])
+        .map(|y| y.trim_end_matches(['A', 'a', 'J', 'j']))
+        .and_then(|y| y.parse().ok())
+        .ok_or_else(|| format!("{text:?} is not a Winter such as W1902"))
+}
+
+/// `Germany 3 England 2` → the ballot.
+fn read_ballot(words: &[&str]) -> Result<state::Ballot, String> {
+    let mut ballot = state::Ballot::new();
+    for pair in words.chunks(2) {
+        match pair {
+            [p, n] => {
+                let p = Power::from_name(p.trim_end_matches(','))
+                    .ok_or_else(|| format!("no power called {p:?}"))?;
+                let n: u32 = n
+                    .trim_end_matches(',')
+                    .parse()
+                    .map_err(|_| format!("{n:?} is not a number of votes"))?;
+                ballot.insert(p, n);
+            }
+            _ => return Err("a ballot is pairs of a power and a number".into()),
+        }
+    }
+    Ok(ballot)
+}
+
+/// Whether one fact of §7 holds (a `ballot` fact: the ballot recorded when the vote was
+/// counted, or still open).
+fn holds(s: &SurviveState, fact: &str) -> Result<bool, String> {
+    let words: Vec<&str> = fact.split_whitespace().collect();
+    let power = |w: &str| Power::from_name(w).ok_or_else(|| format!("no power called {w:?}"));
+    match words.as_slice() {
+        ["outcast", p, cause, phase] => {
+            let want = (read_winter(phase)?, Cause::read(cause));
+            Ok(s.outcasts
+                .get(&power(p)?)
+                .is_some_and(|o| (o.year, Some(o.cause)) == want))
+        }
+        ["outcast", p] => Ok(s.is_outcast(power(p)?)),
+        ["ballot", voter] => {
+            let v = power(voter)?;
+            Ok(s.ballots.contains_key(&v) || s.counted.contains_key(&v))
+        }
+        ["ballot", voter, rest @ ..] => {
+            let v = power(voter)?;
+            let want = read_ballot(rest)?;
+            Ok(s.ballots.get(&v) == Some(&want) || s.counted.get(&v) == Some(&want))
+        }
+        _ => Err(format!("the Survive rules have no fact \"{fact}\"")),
+    }
+}
+
+/// SRV-4a, SRV-5a, SRV-5b.1 at the deadline of a vote Winter: the public result (the
+/// totals go to the master alone).
+fn count_vote(s: &mut SurviveState, phase: Phase, resigned: &[Power]) -> Vec<Line> {
+    let (totals, outcome) = s.count();
+    s.counted = std::mem::take(&mut s.ballots);
+    let mut lines = Vec::new();
+    if !totals.is_empty() {
+        let t: Vec<String> = totals.iter().map(|(p, n)| format!("{p} {n}")).collect();
+        lines.push(Line::to(
+            Reader::Master,
+            format!("SURVIVE: the vote (master only): {}.", t.join(", ")),
+        ));
+    }
+    match outcome {
+        Outcome::NoVotes => lines.push(Line::public(
+            "SURVIVE: no votes were cast; no power leaves the game.",
+        )),
+        Outcome::Out(powers) => {
+            let cause = if powers.len() == 1 {
+                Cause::Vote
+            } else {
+                Cause::Tie
+            };
+            s.cast_out(&powers, phase.year, cause);
+            let verb = if powers.len() == 1 { "has" } else { "have" };
+            lines.push(Line::public(format!(
+                "SURVIVE: {} {verb} been voted out of the game.",
+                list_powers(&powers)
+            )));
+            if let Some(p) = s.last_one() {
+                s.winner = Some(Win::Last(p));
+            }
+        }
+        Outcome::Jury(candidates) => {
+            lines.push(Line::public(format!(
+                "SURVIVE: the vote is tied between all remaining powers ({}); the outcasts will choose the winner.",
+                list_powers(&candidates)
+            )));
+            s.jury = Some(state::Jury {
+                year: phase.year,
+                candidates,
+                jurors: jurors(&s.outcasts, resigned),
+                ..state::Jury::default()
+            });
+        }
+    }
+    lines
+}
+
+/// SRV-5b.3 at the deadline of the jury phase: the candidate with most votes, the master's
+/// choice among the tied, or a tie the master is asked to break (privately).
+fn decide_jury(s: &mut SurviveState) -> Vec<Line> {
+    let Some(jury) = s.jury.as_mut() else {
+        return Vec::new();
+    };
+    if let (Some(tied), Some(m)) = (&jury.tied, jury.master)
+        && tied.contains(&m)
+    {
+        s.winner = Some(Win::Jury(m));
+        return Vec::new();
+    }
+    let mut tally: std::collections::BTreeMap<Power, u32> = std::collections::BTreeMap::new();
+    for c in jury.votes.values() {
+        *tally.entry(*c).or_default() += 1;
+    }
+    if jury.master_votes()
+        && let Some(m) = jury.master
+    {
+        *tally.entry(m).or_default() += 1;
+    }
+    let max = tally.values().copied().max().unwrap_or(0);
+    let top: Vec<Power> = if max == 0 {
+        jury.candidates.clone()
+    } else {
+        tally
+            .iter()
+            .filter(|(_, n)| **n == max)
+            .map(|(p, _)| *p)
+            .collect()
+    };
+    match top.as_slice() {
+        [one] => {
+            s.winner = Some(Win::Jury(*one));
+            Vec::new()
+        }
+        _ => match jury.master.filter(|m| top.contains(m)) {
+            Some(m) => {
+                s.winner = Some(Win::Jury(m));
+                Vec::new()
+            }
+            None => {
+                jury.master = None;
+                jury.tied = Some(top.clone());
+                vec![Line::to(
+                    Reader::Master,
+                    format!(
+                        "SURVIVE: the jury is tied between {}; send JURY <power> to choose the winner.",
+                        list_powers(&top)
+                    ),
+                )]
+            }
+        },
+    }
+}
+
+/// The jurors (SRV-5b.2): the outcasts whose player has not resigned.
+fn jurors(
+    outcasts: &std::collections::BTreeMap<Power, state::Outcast>,
+    resigned: &[Power],
+) -> Vec<Power> {
+    outcasts
+        .keys()
+        .copied()
+        .filter(|p| !resigned.contains(p))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;
