@@ -448,15 +448,18 @@ fn a_nonmr_game_waits_and_declares_the_power_abandoned() {
     );
 }
 
-/// SUR-9.2: in a Surrender game draws follow the judge's normal rules, and a client is a
-/// surviving power like any other: the draw needs its vote and includes it.
-#[test]
-fn a_surrender_draw_includes_the_client_states() {
+/// A judge with one running game of `variant` installed: seven players at
+/// `<power>@example.test` (password `pw`, those in `resigned` resigned), the master at GM,
+/// in `position` with the rule set's `state`.
+fn installed_game(
+    name: &str,
+    variant: &dyn dipjudge::variant::Variant,
+    position: dipjudge::rules::Position,
+    state: dipjudge::variant::VariantState,
+    resigned: &[Power],
+) -> Judge {
     use dipjudge::game::{Player, Seat};
     use dipjudge::judge::hash_password;
-    use dipjudge::rules::{Phase, Position, Season};
-    use dipjudge::variant::{Surrender, Variant};
-
     let map = Map::standard().expect("map");
     let config = JudgeConfig {
         password_cost: PasswordCost::TEST,
@@ -468,12 +471,35 @@ fn a_surrender_draw_includes_the_client_states() {
         address: address.to_string(),
         password_hash: hash.clone(),
     };
-    let mut g = Game::new("sd", &Surrender, seat(GM), 7, map);
+    let mut g = Game::new(name, variant, seat(GM), 7, map);
     g.status = Status::Active;
     g.players = Power::ALL
         .into_iter()
-        .map(|p| Player::new(p, seat(&addr(p))))
+        .map(|p| {
+            let mut pl = Player::new(p, seat(&addr(p)));
+            pl.resigned = resigned.contains(&p);
+            pl
+        })
         .collect();
+    g.position = position;
+    g.variant_state = state;
+    g.deadline = Some(
+        Utc.with_ymd_and_hms(2026, 12, 1, 0, 0, 0)
+            .single()
+            .expect("time"),
+    );
+    judge.install_game(&g).expect("install");
+    judge
+}
+
+/// SUR-9.2: in a Surrender game draws follow the judge's normal rules, and a client is a
+/// surviving power like any other: the draw needs its vote and includes it.
+#[test]
+fn a_surrender_draw_includes_the_client_states() {
+    use dipjudge::rules::{Phase, Position, Season};
+    use dipjudge::variant::{Surrender, Variant};
+
+    let map = Map::standard().expect("map");
     // Russia, Turkey and their client Austria are the survivors.
     let mut position = Position::empty(map, Phase::new(1907, Season::Spring, PhaseKind::Movement));
     for (power, centres) in [
@@ -492,14 +518,7 @@ fn a_surrender_draw_includes_the_client_states() {
             position.owners[id.index()] = Some(power);
         }
     }
-    g.position = position;
-    g.variant_state = Surrender.new_state();
-    g.deadline = Some(
-        Utc.with_ymd_and_hms(2026, 12, 1, 0, 0, 0)
-            .single()
-            .expect("time"),
-    );
-    judge.install_game(&g).expect("install");
+    let mut judge = installed_game("sd", &Surrender, position, Surrender.new_state(), &[]);
     let now = Utc
         .with_ymd_and_hms(2026, 11, 20, 9, 0, 0)
         .single()
@@ -538,32 +557,10 @@ fn a_surrender_draw_includes_the_client_states() {
 /// name is refused (SRV-E9), and no juror votes after the deadline.
 #[test]
 fn a_survive_jury_tie_waits_for_the_master() {
-    use dipjudge::game::{Player, Seat};
-    use dipjudge::judge::hash_password;
     use dipjudge::rules::{Phase, Position, Season};
     use dipjudge::variant::{Survive, VariantState};
 
     let map = Map::standard().expect("map");
-    let config = JudgeConfig {
-        password_cost: PasswordCost::TEST,
-        ..JudgeConfig::default()
-    };
-    let mut judge = Judge::new(Store::open_in_memory().expect("store"), config).expect("judge");
-    let hash = hash_password(PasswordCost::TEST, "pw", 1);
-    let seat = |address: &str| Seat {
-        address: address.to_string(),
-        password_hash: hash.clone(),
-    };
-    let mut g = Game::new("jt", &Survive, seat(GM), 7, map);
-    g.status = Status::Active;
-    g.players = Power::ALL
-        .into_iter()
-        .map(|p| {
-            let mut pl = Player::new(p, seat(&addr(p)));
-            pl.resigned = matches!(p, Power::Germany | Power::Russia);
-            pl
-        })
-        .collect();
     let mut position =
         Position::empty(map, Phase::new(1910, Season::Winter, PhaseKind::Adjustment));
     let centres: Vec<_> = map.supply_centres().collect();
@@ -574,9 +571,8 @@ fn a_survive_jury_tie_waits_for_the_master() {
             Power::France
         });
     }
-    g.position = position;
     // Five outcasts, two of whom resigned: three jurors, an odd jury.
-    g.variant_state = serde_json::from_str::<VariantState>(
+    let state = serde_json::from_str::<VariantState>(
         r#"{"outcasts": {
             "Austria": {"year": 1902, "cause": "Vote"},
             "Italy": {"year": 1904, "cause": "Vote"},
@@ -585,12 +581,13 @@ fn a_survive_jury_tie_waits_for_the_master() {
             "Russia": {"year": 1908, "cause": "Vote"}}}"#,
     )
     .expect("state");
-    g.deadline = Some(
-        Utc.with_ymd_and_hms(2026, 12, 1, 0, 0, 0)
-            .single()
-            .expect("time"),
+    let mut judge = installed_game(
+        "jt",
+        &Survive,
+        position,
+        state,
+        &[Power::Germany, Power::Russia],
     );
-    judge.install_game(&g).expect("install");
     let now = Utc
         .with_ymd_and_hms(2026, 11, 20, 9, 0, 0)
         .single()

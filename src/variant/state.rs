@@ -40,6 +40,18 @@ impl VariantState {
         })
     }
 
+    /// A rule set's typed state at its default (a new game's).
+    pub fn typed<T: Serialize + Default>() -> VariantState {
+        let mut s = VariantState::default();
+        s.set(&T::default());
+        s
+    }
+
+    /// Whether the stored state reads as the rule set's type (see `Variant::check_state`).
+    pub fn check<T: DeserializeOwned + Default>(&self) -> Result<(), StateError> {
+        self.read::<T>().map(|_| ())
+    }
+
     /// Stores the rule set's typed state.
     pub fn set<T: Serialize>(&mut self, value: &T) {
         match serde_json::to_value(value) {

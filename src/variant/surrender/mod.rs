@@ -41,13 +41,11 @@ impl Variant for Surrender {
     }
 
     fn new_state(&self) -> VariantState {
-        let mut s = VariantState::default();
-        s.set(&SurrenderState::default());
-        s
+        VariantState::typed::<SurrenderState>()
     }
 
     fn check_state(&self, state: &VariantState) -> Result<(), StateError> {
-        state.read::<SurrenderState>().map(|_| ())
+        state.check::<SurrenderState>()
     }
 
     fn help(&self) -> &'static str {

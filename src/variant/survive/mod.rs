@@ -48,9 +48,7 @@ impl Variant for Survive {
     }
 
     fn new_state(&self) -> VariantState {
-        let mut s = VariantState::default();
-        s.set(&SurviveState::default());
-        s
+        VariantState::typed::<SurviveState>()
     }
 
     /// `survive_draws=on|off` (SRV-6.3).
@@ -75,7 +73,7 @@ impl Variant for Survive {
     }
 
     fn check_state(&self, state: &VariantState) -> Result<(), StateError> {
-        state.read::<SurviveState>().map(|_| ())
+        state.check::<SurviveState>()
     }
 
     fn help(&self) -> &'static str {
