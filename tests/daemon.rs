@@ -1098,3 +1098,379 @@ fn a_surrender_year_through_imap_and_smtp() {
         began.elapsed().as_secs_f64()
     );
 }
+
+/// Whether `text` names `pair` (`Germany 5`), in any letter case, as a whole: not
+/// `Germany 50`, not `xGermany 5`.
+fn mentions(text: &str, pair: &str) -> bool {
+    let text = text.to_ascii_lowercase();
+    let pair = pair.to_ascii_lowercase();
+    text.match_indices(&pair).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + pair.len()..].chars().next();
+        !before.is_some_and(|c| c.is_ascii_alphanumeric())
+            && !after.is_some_and(|c| c.is_ascii_digit())
+    })
+}
+
+/// Whether `text` has the word "vote" or "votes" next to a number (`5 votes`, `votes: 5`).
+fn votes_next_to_a_number(text: &str) -> bool {
+    let words: Vec<String> = text
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | ':' | '(' | ')' | '.'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let number = |w: Option<&String>| w.is_some_and(|w| w.parse::<u32>().is_ok());
+    words.iter().enumerate().any(|(i, w)| {
+        (w == "vote" || w == "votes")
+            && (number(words.get(i + 1)) || i > 0 && number(words.get(i - 1)))
+    })
+}
+
+/// Two years of a Survive game by IMAP and SMTP, with `dipjudge process --now` children:
+/// CREATE with the survive rules, seven players, 1901 (a few moves, no retreat, builds)
+/// and 1902 (nothing moves), the master's PROCESS! after each phase. Before the vote, a
+/// ballot in Spring 1901, in Winter 1901 (with builds) and in Fall 1902 is refused
+/// (SRV-E1), and a draw vote too (SRV-E11). In W1902A every power sends a ballot: as
+/// `VOTE` lines in order mails (with builds), or inside `PRESS TO M`; France replaces its
+/// ballot, Germany's first ballot is short (SRV-E3). Germany (16 votes) is voted out: the
+/// Winter bulletin says so to everyone, the master's copy alone carries the totals. In
+/// S1903M Germany's order is refused (SRV-E8) and its units hold (out of the game). Every
+/// mail anyone received is scanned: no ballot, total or "votes" count reaches anyone but
+/// the voter (in the replies to its own mail) and the master (SRV-1.4).
+#[test]
+fn a_survive_vote_through_imap_and_smtp() {
+    needs_servers!();
+    let _g = crate::servers::SERVERS
+        .read()
+        .unwrap_or_else(|e| e.into_inner());
+    let began = Instant::now();
+    let dir = scratch("survive");
+    let mut t = Table::new("survive");
+    let config = write_config(&dir, &t.judge);
+    let runner = &mut ProcessRunner {
+        config: config.clone(),
+        rng: None,
+        kills: 0,
+        passes: 0,
+    };
+    let game = t.game.clone();
+    let created = t.ask(
+        runner,
+        None,
+        &format!("CREATE ?{game} {} survive\n", script::MASTER_PASSWORD),
+    );
+    assert!(!created.text.contains("ERROR"), "{}", created.text);
+    assert!(created.text.contains("Survive"), "{}", created.text);
+    for i in 0..7 {
+        t.send(runner, Some(i), &script::join(&game, i));
+    }
+    let start = t.wait_for(runner, Some(0), "Game starting");
+    for (power, addr) in script::seats_in_start_mail(&start.text) {
+        let i = t.players.iter().position(|p| p.address == addr).unwrap();
+        t.seats.insert(power, i);
+    }
+    assert_eq!(t.seats.len(), 7, "{}", start.text);
+    let has = |g: &Got, line: &str| assert!(g.text.contains(line), "{line:?} in:\n{}", g.text);
+    let e1 = |line: &str| {
+        format!(
+            "ERROR SRV-E1: line 2: \"{line}\": there is no vote now; the next vote is in Winter 1902."
+        )
+    };
+    // Each power's orders in a phase, the master's PROCESS!, and the bulletin every player
+    // then reads.
+    fn play(
+        t: &mut Table,
+        runner: &mut dyn Runner,
+        orders: &[(Power, &str)],
+        phase: &str,
+    ) -> Vec<Got> {
+        for (power, body) in orders {
+            let r = t.as_power(runner, *power, body);
+            assert!(!r.text.contains("ERROR"), "{}", r.text);
+        }
+        let r = t.ask(runner, None, &script::process(&t.game.clone()));
+        assert!(!r.text.contains("ERROR"), "{}", r.text);
+        (0..7)
+            .map(|i| t.wait_for(runner, Some(i), &format!("{phase} Results")))
+            .collect()
+    }
+
+    // Spring 1901: a ballot long before the vote.
+    let r = t.as_power(runner, Power::France, "VOTE Germany\n");
+    has(&r, &e1("VOTE Germany"));
+    let spring: &[(Power, &str)] = &[
+        (Power::England, "F Lon - NTH\nF Edi - NWG\nA Lvp - Yor\n"),
+        (Power::France, "A Par - Bur\nA Mar - Spa\nF Bre - MAO\n"),
+        (Power::Germany, "A Mun - Ruh\nA Ber - Kie\nF Kie - Den\n"),
+        (Power::Austria, "A Bud - Ser\nF Tri - Alb\n"),
+        (Power::Russia, "F Sev - Rum\n"),
+        (Power::Turkey, "A Con - Bul\n"),
+    ];
+    play(&mut t, runner, spring, "S1901M");
+
+    // Fall 1901: nobody is dislodged, so the Winter follows. Austria, France, Germany and
+    // Russia own five centres, England and Turkey four, Italy three.
+    let fall: &[(Power, &str)] = &[
+        (Power::England, "F NTH - Nwy\n"),
+        (Power::France, "F MAO - Por\n"),
+        (Power::Germany, "A Kie - Hol\n"),
+        (Power::Austria, "F Alb - Gre\n"),
+    ];
+    play(&mut t, runner, fall, "F1901M");
+
+    // Winter 1901: an odd year, no vote; Germany and Russia build (Russia's mail carries a
+    // ballot, refused), the others waive.
+    let r = t.as_power(runner, Power::Russia, "BUILD F Sev\nVOTE Germany\n");
+    has(&r, "OK Build F Sev");
+    has(
+        &r,
+        "ERROR SRV-E1: line 3: \"VOTE Germany\": there is no vote now; the next vote is in Winter 1902.",
+    );
+    let winter: &[(Power, &str)] = &[(Power::Germany, "BUILD A Ber\nBUILD A Mun\n")];
+    for b in play(&mut t, runner, winter, "W1901A") {
+        has(
+            &b,
+            "SURVIVE: playing powers: Austria, England, France, Germany, Italy, Russia, Turkey.  Outcasts: none.",
+        );
+    }
+
+    // Spring 1902: no draws in this game.
+    let r = t.as_power(runner, Power::Germany, "SET DRAW\n");
+    has(
+        &r,
+        "ERROR SRV-E11: line 2: \"SET DRAW\": there are no draws in this game: the winner is the last power left (SRV-6).",
+    );
+    play(&mut t, runner, &[], "S1902M");
+    // Fall 1902: the vote year, but not yet its Winter.
+    let r = t.as_power(runner, Power::Turkey, "VOTE Russia\n");
+    has(&r, &e1("VOTE Russia"));
+    play(&mut t, runner, &[], "F1902M");
+
+    // Winter 1902: the vote. Each ballot is answered to its voter alone.
+    let ballots: &[(Power, &str, &[&str])] = &[
+        (
+            Power::Austria,
+            "BUILD A Bud\nVOTE Germany\n",
+            &["OK Build A Bud", "OK ballot recorded: Germany 5"],
+        ),
+        (
+            Power::England,
+            "PRESS TO M\nGermany grows too fast; here is my ballot.\nVOTE Germany 3, Russia 1\nENDPRESS\n",
+            &["OK PRESS TO M", "OK ballot recorded: Germany 3, Russia 1"],
+        ),
+        (
+            Power::France,
+            "VOTE England 2, Germany 3\n",
+            &["OK ballot recorded: England 2, Germany 3"],
+        ),
+        (
+            Power::Germany,
+            "VOTE France 3\nVOTE France 3, Russia 2\n",
+            &[
+                "ERROR SRV-E3: line 2: \"VOTE France 3\": Germany has 5 votes and must use them all; this ballot uses 3. Ballot not recorded.",
+                "OK ballot recorded: France 3, Russia 2",
+            ],
+        ),
+        (
+            Power::Italy,
+            "PRESS TO M\nVOTE Austria 1 Germany 2\nENDPRESS\n",
+            &["OK ballot recorded: Austria 1, Germany 2"],
+        ),
+        (
+            Power::Russia,
+            "VOTE Turkey 4, Germany 1\n",
+            &["OK ballot recorded: Germany 1, Turkey 4"],
+        ),
+        (
+            Power::Turkey,
+            "VOTE Russia 4\n",
+            &["OK ballot recorded: Russia 4"],
+        ),
+        (
+            Power::France,
+            "BUILD A Par\nVOTE Germany\n",
+            &["OK Build A Par", "OK ballot replaced: Germany 5"],
+        ),
+    ];
+    for (power, body, replies) in ballots {
+        let r = t.as_power(runner, *power, body);
+        for line in *replies {
+            has(&r, line);
+        }
+    }
+    let w1902 = play(&mut t, runner, &[], "W1902A");
+    for b in &w1902 {
+        has(b, "SURVIVE: Germany has been voted out of the game.");
+        has(
+            b,
+            "SURVIVE: playing powers: Austria, England, France, Italy, Russia, Turkey.  Outcasts: Germany.",
+        );
+        has(b, "Austria: Builds an army in Budapest.");
+        has(b, "France: Builds an army in Paris.");
+        assert!(!b.text.contains("master only"), "{}", b.text);
+    }
+    let master = t.wait_for(runner, None, "W1902A Results");
+    has(
+        &master,
+        "SURVIVE: the vote (master only): Austria 1, France 3, Germany 16, Russia 7, Turkey 4.",
+    );
+    has(&master, "SURVIVE: Germany has been voted out of the game.");
+
+    // Spring 1903: Germany's orders are refused and its units hold.
+    let r = t.as_power(runner, Power::Germany, "A Ruh - Bel\n");
+    has(
+        &r,
+        "ERROR SRV-E8: line 2: \"A Ruh - Bel\": Germany is out of the game; its units hold.",
+    );
+    let outcast_lines = [
+        "Germany: A Berlin HOLD (out of the game)",
+        "Germany: F Denmark HOLD (out of the game)",
+        "Germany: A Holland HOLD (out of the game)",
+        "Germany: A Munich HOLD (out of the game)",
+        "Germany: A Ruhr HOLD (out of the game)",
+    ];
+    for b in play(
+        &mut t,
+        runner,
+        &[(Power::France, "A Bur - Bel\n")],
+        "S1903M",
+    ) {
+        let germany: Vec<&str> = b
+            .text
+            .lines()
+            .filter(|l| l.starts_with("Germany: "))
+            .collect();
+        assert_eq!(germany, outcast_lines, "{}", b.text);
+        has(&b, "France: Army Burgundy -> Belgium.");
+    }
+
+    // Everything has arrived. Nobody but the voter and the master reads a ballot.
+    runner.pass(t.now());
+    t.settle();
+    let dump = dir.join("received.txt");
+    let mut text = String::new();
+    let mut people: Vec<(Option<Power>, &Person)> = vec![(None, &t.master)];
+    for (power, i) in &t.seats {
+        people.push((Some(*power), &t.players[*i]));
+    }
+    for (power, p) in &people {
+        for g in &p.got {
+            text += &format!("==== to {power:?}: {}\n{}\n", g.subject, g.text);
+        }
+    }
+    std::fs::write(&dump, text).unwrap();
+    let mut pairs: Vec<(Power, &str)> = Vec::new();
+    for (power, _, replies) in ballots {
+        for reply in *replies {
+            let Some(votes) = reply
+                .strip_prefix("OK ballot recorded: ")
+                .or_else(|| reply.strip_prefix("OK ballot replaced: "))
+            else {
+                continue;
+            };
+            pairs.extend(votes.split(", ").map(|v| (*power, v)));
+        }
+    }
+    pairs.push((Power::Germany, "France 3")); // the refused ballot
+    let totals = [
+        "Austria 1",
+        "France 3",
+        "Germany 16",
+        "Russia 7",
+        "Turkey 4",
+    ];
+    let mut master_has_totals = false;
+    for (reader, p) in &people {
+        for g in &p.got {
+            let Some(reader) = reader else {
+                master_has_totals |= totals.iter().all(|s| mentions(&g.text, s));
+                continue;
+            };
+            // A reply answers the reader's own mail: its own ballots may be in it.
+            let own = g.in_reply_to.is_some();
+            for (voter, pair) in &pairs {
+                let allowed = own && voter == reader;
+                let also_own = own && pairs.iter().any(|(v, s)| v == reader && s == pair);
+                assert!(
+                    allowed || also_own || !mentions(&g.text, pair),
+                    "{reader}'s mail {:?} shows {voter}'s ballot {pair:?} (see {}):\n{}",
+                    g.subject,
+                    dump.display(),
+                    g.text
+                );
+            }
+            for total in totals {
+                let also_own = own && pairs.iter().any(|(v, s)| v == reader && *s == total);
+                assert!(
+                    also_own || !mentions(&g.text, total),
+                    "{reader}'s mail {:?} shows the total {total:?}:\n{}",
+                    g.subject,
+                    g.text
+                );
+            }
+            assert!(
+                own || !votes_next_to_a_number(&g.text),
+                "{reader}'s mail {:?} counts votes:\n{}",
+                g.subject,
+                g.text
+            );
+        }
+    }
+    assert!(master_has_totals, "the master never read the totals");
+    // The scan can see: each voter's replies show its ballots, Germany's its vote count.
+    for (voter, pair) in &pairs {
+        let p = &t.players[t.seats[voter]];
+        assert!(
+            p.got
+                .iter()
+                .any(|g| g.in_reply_to.is_some() && mentions(&g.text, pair)),
+            "{voter} never read its own {pair:?}"
+        );
+    }
+    assert!(
+        t.players[t.seats[&Power::Germany]]
+            .got
+            .iter()
+            .any(|g| votes_next_to_a_number(&g.text))
+    );
+    // England's press to the master reached the master alone.
+    let readers: Vec<Option<Power>> = people
+        .iter()
+        .filter(|(_, p)| {
+            p.got
+                .iter()
+                .any(|g| g.text.contains("Germany grows too fast"))
+        })
+        .map(|(who, _)| *who)
+        .collect();
+    assert_eq!(readers, [None], "press to the master");
+    let (mail, duplicates) = t.received();
+    assert_eq!(duplicates, 0);
+    for i in 1..=7 {
+        let results: Vec<&str> = mail[&format!("PLAYER{i}")]
+            .iter()
+            .map(|(s, _)| s.as_str())
+            .filter(|s| s.ends_with("Results"))
+            .collect();
+        assert_eq!(
+            results,
+            [
+                "DIP:g - F1901M Results",
+                "DIP:g - F1902M Results",
+                "DIP:g - S1901M Results",
+                "DIP:g - S1902M Results",
+                "DIP:g - S1903M Results",
+                "DIP:g - W1901A Results",
+                "DIP:g - W1902A Results",
+            ],
+            "PLAYER{i}"
+        );
+    }
+    let state = dump_state(&config);
+    assert!(state.contains("phase F1903M"), "{state}");
+    eprintln!(
+        "a survive vote: {} passes, {:.1} s",
+        runner.passes,
+        began.elapsed().as_secs_f64()
+    );
+}
