@@ -131,7 +131,7 @@ fn unknown_variant_is_a_per_case_error() {
         "variant.case",
         &format!(
             "CASE v\nVARIANT Nonesuch\nPRESTATE_SETPHASE Spring 1901, Movement\nPRESTATE\n  England: A lon\nEND\n\
-             CASE w\nVARIANT shell-shock\nPRESTATE_SETPHASE Spring 1901, Movement\nPRESTATE\n  England: A lon\nEND\n\
+             CASE w\nVARIANT international-relations\nPRESTATE_SETPHASE Spring 1901, Movement\nPRESTATE\n  England: A lon\nEND\n\
              {HEADER}  England: A lon\nORDERS\n  England: A lon H\nPOSTSTATE\n  England: A lon\nEND\n"
         ),
     );
@@ -143,7 +143,8 @@ fn unknown_variant_is_a_per_case_error() {
         "{out}"
     );
     assert!(
-        out.contains("FAILED w") && out.contains("variant \"ShellShock\" is not implemented yet"),
+        out.contains("FAILED w")
+            && out.contains("variant \"InternationalRelations\" is not implemented yet"),
         "{out}"
     );
     assert_eq!(out.lines().last(), Some("1 passed, 2 failed"));

@@ -603,9 +603,12 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
     let spare = t.judge.game("spare").expect("load").expect("game");
     assert_eq!(spare.variant, "Toy");
     assert_eq!(spare.variant_state.get::<ToyState>().tax, 0);
-    let r = t.mail(GM, "SIGNON Mspare gmpw\nSET VARIANT shell-shock");
+    let r = t.mail(
+        GM,
+        "SIGNON Mspare gmpw\nSET VARIANT International Relations",
+    );
     assert!(
-        r.contains("ERROR NO-VARIANT: line 2: \"SET VARIANT shell-shock\": this judge does not run the ShellShock rules yet"),
+        r.contains("ERROR NO-VARIANT: line 2: \"SET VARIANT International Relations\": this judge does not run the InternationalRelations rules yet"),
         "{r}"
     );
     let g = t.game();

@@ -946,14 +946,16 @@ pub fn run_case(map: &Map, registry: &Registry, case: &Case) -> Result<CaseRepor
     // The checks.
     let out = start_outcome
         .ok_or_else(|| RunError::Judge("the case's phase was not processed".into()))?;
+    // The units right after the phase, with what the rule set did at its end (a rebellion
+    // after the Spring retreats, say): the board the next phase starts from.
     if let Some(post) = &case.poststate {
-        compare_units(map, "POSTSTATE", post, &out.after.units, &mut diffs);
+        compare_units(map, "POSTSTATE", post, &out.next.units, &mut diffs);
     } else if case.poststate_same {
         compare_units(
             map,
             "POSTSTATE_SAME",
             &case.prestate,
-            &out.after.units,
+            &out.next.units,
             &mut diffs,
         );
     }

@@ -23,6 +23,7 @@
 
 mod engine;
 mod registry;
+mod shellshock;
 mod standard;
 mod state;
 mod surrender;
@@ -40,6 +41,7 @@ use crate::rules::{
 
 pub use engine::{PhaseInput, Processed, process_phase};
 pub use registry::{ALL, Entry, Lookup, Registry};
+pub use shellshock::ShellShock;
 pub use standard::Standard;
 pub use state::{StateError, VariantState};
 pub use surrender::Surrender;

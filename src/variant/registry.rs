@@ -3,7 +3,7 @@
 //! case, with or without blanks and hyphens (`shell-shock`, `International Relations`,
 //! `ir`).
 
-use super::{Standard, Surrender, Survive, Variant};
+use super::{ShellShock, Standard, Surrender, Survive, Variant};
 
 /// One rule set the judge knows by name, implemented or not yet.
 #[derive(Clone, Copy)]
@@ -37,7 +37,7 @@ pub const ALL: &[Entry] = &[
     Entry {
         name: "ShellShock",
         aliases: &["shell shock diplomacy"],
-        variant: None,
+        variant: Some(&ShellShock),
     },
     Entry {
         name: "Formal",

@@ -138,6 +138,11 @@ impl Session<'_, '_> {
             body.push_str(l);
             body.push('\n');
         }
+        // Press whose every line was a command (ballots read from press to the master,
+        // H19) has nothing left to send.
+        if p.body.iter().all(|l| l.trim().is_empty()) {
+            return Done::ok(format!("{} (nothing left to send)", p.render()));
+        }
         let readers = route.readers.clone();
         if p.header.postal {
             g.postal.push((readers, subject, body));

@@ -5,7 +5,7 @@
 use crate::command::{Ballot as Written, VariantCommand};
 use crate::map::Power;
 use crate::rules::{PhaseKind, VariantRefusal};
-use crate::variant::{Applied, CommandContext, Sender, Taken, list_powers};
+use crate::variant::{Applied, CommandContext, Line, Reader, Sender, Taken, list_powers};
 
 use super::state::{Ballot, SurviveState, is_vote_winter, next_vote_year, votes_of};
 
@@ -175,27 +175,41 @@ pub fn apply(
         }
         return Ok(Applied {
             echo: Some(format!("JURY {candidate} (jury vote recorded)")),
+            // SRV-5b.4: the jury's votes are the master's to see.
+            lines: vec![Line::to(
+                Reader::Master,
+                format!("SURVIVE: {} votes for {candidate} in the jury.", cx.sender),
+            )],
             ..Applied::default()
         });
     }
     let (VariantCommand::Vote(written), Sender::Power(voter)) = (command, cx.sender) else {
         return refuse("NOT-IN-VARIANT", "not a Survive command".into());
     };
-    let echo = match check_ballot(cx, s, voter, written)? {
+    let (echo, to_master) = match check_ballot(cx, s, voter, written)? {
         None => match s.ballots.remove(&voter) {
-            Some(_) => "ballot withdrawn".to_string(),
-            None => "no ballot to withdraw".to_string(),
+            Some(_) => (
+                "ballot withdrawn".to_string(),
+                format!("SURVIVE: {voter} withdraws its ballot."),
+            ),
+            None => (
+                "no ballot to withdraw".to_string(),
+                format!("SURVIVE: {voter} has no ballot to withdraw."),
+            ),
         },
         Some(ballot) => {
             let text = ballot_text(&ballot);
+            let master = format!("SURVIVE: {voter}'s ballot: {text}.");
             match s.ballots.insert(voter, ballot) {
-                Some(_) => format!("ballot replaced: {text}"),
-                None => format!("ballot recorded: {text}"),
+                Some(_) => (format!("ballot replaced: {text}"), master),
+                None => (format!("ballot recorded: {text}"), master),
             }
         }
     };
+    // SRV-3.3: every ballot reaches the master (at once, and again with the results).
     Ok(Applied {
         echo: Some(echo),
+        lines: vec![Line::to(Reader::Master, to_master)],
         ..Applied::default()
     })
 }

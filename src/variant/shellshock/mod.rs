@@ -1,0 +1,456 @@
+//! Shell Shock rm76 (`shared/rules/shellshock.md`): every unit has a morale (SS-1) that
+//! rises and falls with what it lives through (SS-2, capped by SS-5), and its fighting
+//! strength follows it (SS-3: 3/2, 1, 3/4 or 1/2, exact rationals through H6/H7); low
+//! morale forces holds (H4), and a unit at 0 or below rebels into an armed neutral (H12).
+//! Built units start at a morale that counts the builder's lost home centres (SS-4).
+//!
+//! The parts: [`morale`] (the season's modifiers, pure), [`rules`] (the adjudication
+//! hooks), and here the state, the steps and the bulletin lines.
+
+mod morale;
+mod rules;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::map::{Map, Power};
+use crate::rules::{Owner, PhaseKind, PhaseOutcome, Position, Step, Unit, UnitId, UnitKind};
+use crate::variant::{Check, GameView, Line, Setup, StateError, Variant, VariantState};
+
+use morale::{SeasonEnd, SeasonFacts, bracket, summed};
+use rules::ShellShockRules;
+
+/// Starting morale (SS-1.1).
+pub const START: i32 = 18;
+/// The cap (SS-5.1).
+pub const CAP: i32 = 34;
+
+/// What a Shell Shock game keeps, per unit identity.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShellShockState {
+    /// Morale; a unit not listed has the starting morale (SS-1.1).
+    #[serde(default)]
+    pub morale: BTreeMap<UnitId, i32>,
+    #[serde(default)]
+    pub move_streak: BTreeMap<UnitId, u8>,
+    #[serde(default)]
+    pub sea_streak: BTreeMap<UnitId, u8>,
+    /// Armed neutrals → the power they rebelled from (SS-3.10).
+    #[serde(default)]
+    pub rebels: BTreeMap<UnitId, Power>,
+    /// What this season's movement phase decided, waiting for the season's end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub season: Option<SeasonFacts>,
+    /// The Fall update computed after the Fall retreats and ownership update, applied after
+    /// the Winter (SS-2.0): unit → its modifiers, and the streaks after the season.
+    #[serde(default)]
+    pub fall: Vec<(UnitId, Vec<morale::Modifier>, u8, u8)>,
+}
+
+impl ShellShockState {
+    pub fn morale_of(&self, id: UnitId) -> i32 {
+        self.morale.get(&id).copied().unwrap_or(START)
+    }
+}
+
+/// A band's name (SS-3).
+pub fn band(m: i32) -> &'static str {
+    match m {
+        25.. => "very high",
+        13..=24 => "normal",
+        9..=12 => "depressed",
+        4..=8 => "low",
+        1..=3 => "very low",
+        _ => "armed neutral",
+    }
+}
+
+/// The Shell Shock rules.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ShellShock;
+
+fn read(state: &VariantState) -> ShellShockState {
+    state.get()
+}
+
+/// `France A Paris`.
+fn named(map: &Map, u: &Unit) -> String {
+    let owner = match u.owner {
+        Owner::Power(p) => p.name(),
+        Owner::Neutral => "Neutral",
+    };
+    format!(
+        "{owner} {} {}",
+        u.kind.letter(),
+        map.location_name(u.location)
+    )
+}
+
+impl Variant for ShellShock {
+    fn name(&self) -> &'static str {
+        "ShellShock"
+    }
+
+    fn new_state(&self) -> VariantState {
+        VariantState::typed::<ShellShockState>()
+    }
+
+    fn check_state(&self, state: &VariantState) -> Result<(), StateError> {
+        state.check::<ShellShockState>()
+    }
+
+    fn help(&self) -> &'static str {
+        include_str!("help.txt")
+    }
+
+    fn rules(&self, _game: &GameView<'_>, state: &VariantState) -> Box<dyn crate::rules::Rules> {
+        let s = read(state);
+        Box::new(ShellShockRules {
+            morale: s.morale,
+            rebels: s.rebels,
+        })
+    }
+
+    /// H16 in the step order of §4.
+    fn step(
+        &self,
+        game: &GameView<'_>,
+        state: &mut VariantState,
+        step: Step<'_>,
+        position: &mut Position,
+    ) -> Vec<Line> {
+        let map = game.map;
+        let kind = game.position.phase.kind;
+        let lines = state.update(|s: &mut ShellShockState| match step {
+            Step::Resolved { record, .. } => {
+                let mut lines = destroyed_neutrals(map, s, position);
+                match kind {
+                    PhaseKind::Movement => {
+                        s.season = Some(morale::movement_facts(map, game.position, record));
+                    }
+                    PhaseKind::Adjustment => lines.extend(build_morale(map, s, position, record)),
+                    _ => {}
+                }
+                lines
+            }
+            Step::SpringEnds => {
+                let owners = position.owners.clone();
+                let pending = season_end(map, s, position, &owners);
+                apply(map, s, position, pending)
+            }
+            Step::OwnershipUpdated => {
+                let owners = position.owners.clone();
+                s.fall = season_end(map, s, position, &owners);
+                Vec::new()
+            }
+            Step::FallEnds => {
+                let pending = std::mem::take(&mut s.fall);
+                apply(map, s, position, pending)
+            }
+            Step::Opens(_) => Vec::new(),
+        });
+        lines.into_iter().map(Line::public).collect()
+    }
+
+    /// §4: every unit's morale and band, in every bulletin (nothing is private).
+    fn summary(
+        &self,
+        game: &GameView<'_>,
+        state: &VariantState,
+        outcome: &PhaseOutcome,
+    ) -> Vec<Line> {
+        let s = read(state);
+        let map = game.map;
+        outcome
+            .next
+            .units
+            .iter()
+            .map(|u| match u.owner {
+                Owner::Power(_) => {
+                    let m = s.morale_of(u.id);
+                    Line::public(format!("UNIT: {} morale {m} ({})", named(map, u), band(m)))
+                }
+                Owner::Neutral => Line::public(format!(
+                    "UNIT: {}{}",
+                    named(map, u),
+                    s.rebels
+                        .get(&u.id)
+                        .map(|p| format!(" (armed neutral, formerly {p})"))
+                        .unwrap_or_else(|| " (armed neutral)".into())
+                )),
+            })
+            .collect()
+    }
+
+    fn read_fact(&self, setup: &mut Setup<'_>, fact: &str) -> Result<(), String> {
+        let words: Vec<&str> = fact.split_whitespace().collect();
+        match words.as_slice() {
+            ["morale", p, t, prov, m] => {
+                let id = unit_id(setup.map, setup.position, p, t, prov)?;
+                let m: i32 = m.parse().map_err(|_| format!("{m:?} is not a morale"))?;
+                setup.state.update(|s: &mut ShellShockState| {
+                    s.morale.insert(id, m);
+                });
+                Ok(())
+            }
+            ["streak", p, t, prov, which, n] => {
+                let id = unit_id(setup.map, setup.position, p, t, prov)?;
+                let n: u8 = n.parse().map_err(|_| format!("{n:?} is not a streak"))?;
+                let which = which.to_ascii_lowercase();
+                setup
+                    .state
+                    .update(|s: &mut ShellShockState| match which.as_str() {
+                        "move" => {
+                            s.move_streak.insert(id, n);
+                            Ok(())
+                        }
+                        "sea" => {
+                            s.sea_streak.insert(id, n);
+                            Ok(())
+                        }
+                        _ => Err(format!("a streak is move or sea, not {which:?}")),
+                    })
+            }
+            _ => Err(format!("the ShellShock rules have no fact \"{fact}\"")),
+        }
+    }
+
+    /// `Neutral: A Par (rebel of France)`.
+    fn read_unit_note(&self, setup: &mut Setup<'_>, unit: &Unit, note: &str) -> Result<(), String> {
+        let power = note
+            .strip_prefix("rebel of ")
+            .and_then(|p| Power::from_name(p.trim()))
+            .ok_or_else(|| format!("the ShellShock rules have no unit note \"({note})\""))?;
+        let id = setup
+            .position
+            .units
+            .iter()
+            .find(|u| u.location.province == unit.location.province)
+            .map(|u| u.id)
+            .ok_or_else(|| "no such unit".to_string())?;
+        setup.state.update(|s: &mut ShellShockState| {
+            s.rebels.insert(id, power);
+        });
+        Ok(())
+    }
+
+    fn check_fact(&self, check: &Check<'_>, fact: &str) -> Result<(), String> {
+        let s: ShellShockState = check.after.get();
+        let words: Vec<&str> = fact.split_whitespace().collect();
+        match words.as_slice() {
+            ["morale", p, t, prov, m] => {
+                let id = unit_id(check.map, check.position, p, t, prov)?;
+                let want: i32 = m.parse().map_err(|_| format!("{m:?} is not a morale"))?;
+                let got = s.morale_of(id);
+                (got == want)
+                    .then_some(())
+                    .ok_or_else(|| format!("its morale is {got}"))
+            }
+            ["streak", p, t, prov, which, n] => {
+                let id = unit_id(check.map, check.position, p, t, prov)?;
+                let want: u8 = n.parse().map_err(|_| format!("{n:?} is not a streak"))?;
+                let got = if which.eq_ignore_ascii_case("move") {
+                    s.move_streak.get(&id)
+                } else {
+                    s.sea_streak.get(&id)
+                }
+                .copied()
+                .unwrap_or(0);
+                (got == want)
+                    .then_some(())
+                    .ok_or_else(|| format!("its {which} streak is {got}"))
+            }
+            _ => Err(format!("the ShellShock rules have no fact \"{fact}\"")),
+        }
+    }
+}
+
+/// The identity of `<Power> <T> <Prov>` on a position.
+fn unit_id(map: &Map, position: &Position, p: &str, t: &str, prov: &str) -> Result<UnitId, String> {
+    let power = Power::from_name(p).ok_or_else(|| format!("no power called {p:?}"))?;
+    let province = map
+        .find_location(prov)
+        .ok_or_else(|| format!("no province called {prov:?}"))?
+        .province;
+    let kind = match t.to_ascii_uppercase().as_str() {
+        "A" => UnitKind::Army,
+        "F" => UnitKind::Fleet,
+        _ => return Err(format!("{t:?} is not A or F")),
+    };
+    position
+        .units
+        .iter()
+        .find(|u| {
+            u.location.province == province && u.owner == Owner::Power(power) && u.kind == kind
+        })
+        .map(|u| u.id)
+        .ok_or_else(|| format!("there is no {power} {t} {prov}"))
+}
+
+/// SS-3.9: a dislodged armed neutral is destroyed (it has no retreat, H13, so it leaves the
+/// board with the movement results).
+fn destroyed_neutrals(map: &Map, s: &mut ShellShockState, position: &Position) -> Vec<String> {
+    let mut gone: Vec<(Option<Power>, String, String)> = Vec::new();
+    for d in position
+        .dislodged
+        .iter()
+        .filter(|d| d.unit.owner == Owner::Neutral)
+    {
+        let former = s.rebels.remove(&d.unit.id);
+        let text = format!(
+            "MORALE: the armed neutral {} {}{} is destroyed.",
+            d.unit.kind.letter(),
+            map.location_name(d.unit.location),
+            former
+                .map(|p| format!(" (formerly {p})"))
+                .unwrap_or_default()
+        );
+        gone.push((former, map.code(d.unit.location.province).to_string(), text));
+    }
+    gone.sort();
+    gone.into_iter().map(|(_, _, t)| t).collect()
+}
+
+/// SS-4: the morale of the units built in a Winter, and their lines.
+fn build_morale(
+    map: &Map,
+    s: &mut ShellShockState,
+    position: &Position,
+    record: &crate::rules::PhaseRecord,
+) -> Vec<String> {
+    let mut lines: Vec<(Power, String, String)> = Vec::new();
+    for r in record.units.iter().filter(|r| r.built) {
+        let Owner::Power(p) = r.owner else { continue };
+        let lost = map
+            .home_centres(p)
+            .filter(|h| position.owner_of(*h).is_some_and(|o| o != p))
+            .count();
+        let m = START - 2 * i32::try_from(lost).unwrap_or(i32::MAX / 2);
+        s.morale.insert(r.id, m);
+        s.move_streak.remove(&r.id);
+        s.sea_streak.remove(&r.id);
+        let u = Unit {
+            id: r.id,
+            ..Unit::new(r.owner, unit_kind(&r.order), r.from)
+        };
+        lines.push((
+            p,
+            map.code(r.from.province).to_string(),
+            format!("BUILD: {} morale {m}", named(map, &u)),
+        ));
+    }
+    lines.sort();
+    lines.into_iter().map(|(_, _, t)| t).collect()
+}
+
+fn unit_kind(order: &crate::rules::Order) -> UnitKind {
+    match order {
+        crate::rules::Order::Build { unit } => unit.kind.unwrap_or(UnitKind::Army),
+        _ => UnitKind::Army,
+    }
+}
+
+/// The season's end (SS-2.0): each power unit's modifiers and its streaks after the season.
+fn season_end(
+    map: &Map,
+    s: &mut ShellShockState,
+    position: &Position,
+    owners_end: &[Option<Power>],
+) -> Vec<(UnitId, Vec<morale::Modifier>, u8, u8)> {
+    let facts = s.season.take().unwrap_or_else(|| SeasonFacts {
+        owners_start: position.owners.clone(),
+        ..SeasonFacts::default()
+    });
+    let end = SeasonEnd {
+        map,
+        facts: &facts,
+        end: position,
+        owners_end,
+    };
+    let mut out = Vec::new();
+    for u in &position.units {
+        if !matches!(u.owner, Owner::Power(_)) {
+            continue;
+        }
+        // SS-2.23.
+        let mv = if u.kind == UnitKind::Army && facts.ordered_to_move.contains(&u.id) {
+            s.move_streak
+                .get(&u.id)
+                .copied()
+                .unwrap_or(0)
+                .saturating_add(1)
+        } else {
+            0
+        };
+        let sea = if u.kind == UnitKind::Fleet && map.is_sea(u.location.province) {
+            s.sea_streak
+                .get(&u.id)
+                .copied()
+                .unwrap_or(0)
+                .saturating_add(1)
+        } else {
+            0
+        };
+        out.push((u.id, end.modifiers(u.id, mv, sea), mv, sea));
+    }
+    out
+}
+
+/// Applies a season's update to the units still on the board: morale, the cap (SS-5.1),
+/// the streaks and rebellions (SS-2.22); the `MORALE:` lines then the `REBELLION:` lines,
+/// by power, then unit listing order.
+fn apply(
+    map: &Map,
+    s: &mut ShellShockState,
+    position: &mut Position,
+    pending: Vec<(UnitId, Vec<morale::Modifier>, u8, u8)>,
+) -> Vec<String> {
+    let mut morale_lines: Vec<(Power, String, String)> = Vec::new();
+    let mut rebellions: Vec<(Power, String, String)> = Vec::new();
+    for (id, mods, mv, sea) in pending {
+        let Some(u) = position.units.iter_mut().find(|u| u.id == id) else {
+            continue;
+        };
+        let Owner::Power(p) = u.owner else { continue };
+        let mods = summed(&mods);
+        let old = s.morale_of(id);
+        let new = (old + mods.iter().map(|(_, d)| d).sum::<i32>()).min(CAP);
+        s.morale.insert(id, new);
+        if u.kind == UnitKind::Army {
+            s.move_streak.insert(id, mv);
+        } else {
+            s.sea_streak.insert(id, sea);
+        }
+        let code = map.code(u.location.province).to_string();
+        morale_lines.push((
+            p,
+            code.clone(),
+            format!(
+                "MORALE: {} {old} -> {new} {}",
+                named(map, u),
+                bracket(&mods)
+            ),
+        ));
+        if new <= 0 {
+            rebellions.push((
+                p,
+                code,
+                format!(
+                    "REBELLION: {} rebels and becomes an armed neutral.",
+                    named(map, u)
+                ),
+            ));
+            u.owner = Owner::Neutral;
+            s.rebels.insert(id, p);
+            s.morale.remove(&id);
+        }
+    }
+    morale_lines.sort();
+    rebellions.sort();
+    morale_lines
+        .into_iter()
+        .chain(rebellions)
+        .map(|(_, _, t)| t)
+        .collect()
+}

@@ -1,0 +1,207 @@
+//! Morale in adjudication (`shellshock.md` §5): the band's factor scales a unit's whole
+//! strength and its supports (H6, H7; SS-3.7), low and very low morale rewrite orders to
+//! holds with a warning on receipt (H4, H3; SS-3.4, SS-3.5), armed neutrals take no orders,
+//! are destroyed when dislodged and count against their former owner (H3, H13, H15;
+//! SS-3.9, SS-3.10).
+
+use std::collections::BTreeMap;
+
+use crate::map::{Location, Map, Power};
+use crate::rules::{
+    Order, Owner, Position, PowerOrder, Refusal, Rewrite, Rules, Standard, Strength, Unit, UnitId,
+    VariantRefusal, Warning,
+};
+
+use super::{START, band};
+
+/// The adjudication rules of a Shell Shock game: the morale at the start of the phase.
+pub struct ShellShockRules {
+    pub morale: BTreeMap<UnitId, i32>,
+    pub rebels: BTreeMap<UnitId, Power>,
+}
+
+/// The factor of a morale (SS-3.1–3.6).
+pub fn factor(m: i32) -> Strength {
+    match m {
+        25.. => Strength::new(3, 2),
+        13..=24 => Strength::ONE,
+        9..=12 => Strength::new(3, 4),
+        _ => Strength::new(1, 2),
+    }
+}
+
+impl ShellShockRules {
+    fn morale(&self, u: &Unit) -> Option<i32> {
+        match u.owner {
+            Owner::Power(_) => Some(self.morale.get(&u.id).copied().unwrap_or(START)),
+            Owner::Neutral => None,
+        }
+    }
+
+    /// The unit an order names, as it stands.
+    fn unit_of<'p>(&self, position: &'p Position, order: &PowerOrder) -> Option<&'p Unit> {
+        position.unit_in(order.order.unit()?.province())
+    }
+
+    /// What the band does to an order (SS-3.4, SS-3.5): None, it stands.
+    fn restriction(&self, position: &Position, order: &PowerOrder) -> Option<(i32, Restriction)> {
+        let unit = self.unit_of(position, order)?;
+        let m = self.morale(unit)?;
+        let restricted = match (m, &order.order) {
+            (1..=3, Order::Hold { .. }) => None,
+            (1..=3, _) => Some(Restriction::OnlyHolds),
+            (4..=8, Order::Move { dest, .. }) => position
+                .unit_in(dest.province)
+                .filter(|d| d.owner != unit.owner)
+                .map(|_| Restriction::WillNotAttack(*dest)),
+            _ => None,
+        };
+        restricted.map(|r| (m, r))
+    }
+}
+
+enum Restriction {
+    WillNotAttack(Location),
+    OnlyHolds,
+}
+
+fn unit_words(map: &Map, u: &Unit) -> String {
+    format!("{} {}", u.kind.letter(), map.location_name(u.location))
+}
+
+impl Rules for ShellShockRules {
+    /// SS-E1, SS-E2: an order for an armed neutral, in place of the generic refusal.
+    fn replace_refusal(
+        &self,
+        map: &Map,
+        position: &Position,
+        order: &PowerOrder,
+        _refusal: &Refusal,
+    ) -> Option<Refusal> {
+        let unit = self.unit_of(position, order)?;
+        if unit.owner != Owner::Neutral {
+            return None;
+        }
+        let place = map.location_name(Location::province(unit.location.province));
+        let r = match order.order {
+            Order::Remove { .. } | Order::Disband { .. } => VariantRefusal::new(
+                "SS-E2",
+                format!("the armed neutral in {place} is not yours to remove."),
+            ),
+            _ => VariantRefusal::new(
+                "SS-E1",
+                format!(
+                    "the {} in {place} is an armed neutral and takes no orders.",
+                    unit.kind.name().to_lowercase()
+                ),
+            ),
+        };
+        Some(Refusal::Variant(r))
+    }
+
+    /// SS-W1, SS-W2: the order is taken, and will be rewritten at adjudication.
+    fn warning(&self, map: &Map, position: &Position, order: &PowerOrder) -> Option<Warning> {
+        let unit = self.unit_of(position, order)?;
+        let (m, r) = self.restriction(position, order)?;
+        Some(match r {
+            Restriction::WillNotAttack(dest) => Warning {
+                code: "SS-W1",
+                sentence: format!(
+                    "{} has morale {m} (low) and will not attack {}; it will hold.",
+                    unit_words(map, unit),
+                    map.location_name(Location::province(dest.province))
+                ),
+            },
+            Restriction::OnlyHolds => Warning {
+                code: "SS-W2",
+                sentence: format!(
+                    "{} has morale {m} (very low) and only holds.",
+                    unit_words(map, unit)
+                ),
+            },
+        })
+    }
+
+    /// SS-3.4, SS-3.5: the orders the band forbids become holds; the result shows the
+    /// order given and why it held.
+    fn rewrite(
+        &self,
+        _map: &Map,
+        position: &Position,
+        order: &PowerOrder,
+        _given: bool,
+    ) -> Option<Rewrite> {
+        let unit = order.order.unit()?;
+        let (m, _) = self.restriction(position, order)?;
+        Some(Rewrite {
+            order: Order::Hold { unit },
+            show_given: true,
+            note: format!("held: morale {m}, {}", band(m)),
+        })
+    }
+
+    /// SS-3.7 (H6): the unit's own strength.
+    fn strength(&self, unit: &Unit) -> Strength {
+        self.morale(unit).map_or(Strength::ONE, factor)
+    }
+
+    /// SS-3.7 (H7): what its support adds.
+    fn support_value(&self, supporter: &Unit) -> Strength {
+        self.morale(supporter).map_or(Strength::ONE, factor)
+    }
+
+    /// SS-3.9: a dislodged armed neutral is destroyed.
+    fn disband_instead_of_retreat(&self, unit: &Unit) -> bool {
+        unit.owner == Owner::Neutral
+    }
+
+    /// SS-3.10: an armed neutral counts as one of its former owner's units.
+    fn adjustment_count(&self, position: &Position, power: Power) -> i32 {
+        let rebels = position
+            .units
+            .iter()
+            .filter(|u| u.owner == Owner::Neutral && self.rebels.get(&u.id) == Some(&power))
+            .count();
+        Standard.adjustment_count(position, power) - i32::try_from(rebels).unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::UnitKind;
+
+    /// SS-3.1–3.6, SS-3.8 and SS-AMB-2, SS-AMB-3: the bands' edges and exact factors.
+    #[test]
+    fn ss_3_bands_and_factors() {
+        assert_eq!(factor(34), Strength::new(3, 2));
+        assert_eq!(factor(25), Strength::new(3, 2));
+        assert_eq!(factor(24), Strength::ONE);
+        assert_eq!(factor(13), Strength::ONE);
+        assert_eq!(factor(12), Strength::new(3, 4));
+        assert_eq!(factor(9), Strength::new(3, 4));
+        assert_eq!(factor(8), Strength::new(1, 2));
+        assert_eq!(factor(1), Strength::new(1, 2));
+        assert_eq!(band(0), "armed neutral");
+        assert!(Strength::new(3, 4) + Strength::ONE > Strength::ONE + Strength::new(1, 2));
+    }
+
+    #[test]
+    fn an_armed_neutral_counts_for_its_former_owner() {
+        let map = Map::standard().unwrap();
+        let mut p = Position::empty(map, crate::rules::Phase::FIRST);
+        let par = map.find_province("par").unwrap();
+        p.owners[par.index()] = Some(Power::France);
+        let id = p.place_unit(Unit::new(
+            Owner::Neutral,
+            UnitKind::Army,
+            Location::province(par),
+        ));
+        let r = ShellShockRules {
+            morale: BTreeMap::new(),
+            rebels: [(id, Power::France)].into_iter().collect(),
+        };
+        assert_eq!(r.adjustment_count(&p, Power::France), 0, "SS-3.10");
+        assert_eq!(Standard.adjustment_count(&p, Power::France), 1);
+    }
+}
