@@ -267,6 +267,11 @@ impl Variant for Toy {
         }
     }
 
+    fn processed_first(&self, command: &VariantCommand) -> bool {
+        called("processed_first");
+        matches!(command, VariantCommand::OfferSurrender { .. })
+    }
+
     fn allows_player_command(
         &self,
         _cx: &CommandContext<'_>,
@@ -903,6 +908,7 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
         "check_state",
         "take_command",
         "allows_player_command",
+        "processed_first",
         "apply_now",
         "rules",
         "validate",

@@ -127,6 +127,17 @@ impl Refusal {
     }
 }
 
+impl Refusal {
+    /// The further reply lines of a refusal that a rule set gave several of.
+    pub(super) fn also(&self) -> &[(&'static str, String)] {
+        match self {
+            Refusal::Variant(v) | Refusal::Press(PressRefusal::Variant(v)) => &v.also,
+            Refusal::Order(rules::Refusal::Variant(v)) => &v.also,
+            _ => &[],
+        }
+    }
+}
+
 impl From<rules::Refusal> for Refusal {
     fn from(r: rules::Refusal) -> Self {
         Refusal::Order(r)

@@ -17,6 +17,9 @@ use super::ratio::Strength;
 pub struct VariantRefusal {
     pub code: &'static str,
     pub sentence: String,
+    /// Further refusals of the same line, each its own reply line (FD-E16 names every
+    /// recipient at war, one line each).
+    pub also: Vec<(&'static str, String)>,
 }
 
 impl VariantRefusal {
@@ -24,6 +27,7 @@ impl VariantRefusal {
         VariantRefusal {
             code,
             sentence: sentence.into(),
+            also: Vec::new(),
         }
     }
 }

@@ -8,7 +8,7 @@
 //!
 //! | hook | method |
 //! | --- | --- |
-//! | H1 which commands are taken, when, from whom | [`Variant::take_command`], [`Variant::allows_player_command`], [`Variant::help`] |
+//! | H1 which commands are taken, when, from whom | [`Variant::take_command`], [`Variant::allows_player_command`], [`Variant::processed_first`], [`Variant::help`] |
 //! | H2 immediate commands | [`Variant::apply_now`] |
 //! | H3–H15 adjudication | [`Variant::rules`] builds a [`crate::rules::Rules`] from the state |
 //! | H5 before resolution | [`Variant::before_resolution`] |
@@ -322,6 +322,12 @@ pub trait Variant: Sync {
                 self.name().to_lowercase()
             ),
         ))
+    }
+
+    /// H1: whether a command of this rule set is taken before the unit orders of its mail
+    /// (a declaration of war before the moves it makes legal), wherever it is written.
+    fn processed_first(&self, _command: &VariantCommand) -> bool {
+        false
     }
 
     /// H1: whether a player command is allowed in this rule set (a draw vote where there

@@ -145,20 +145,80 @@ impl<'a, 't> Session<'a, 't> {
             self.note("No commands found in your message. Send HELP for the list of commands.");
         }
         let mut errors = 0;
+        // The reply to each line, kept apart so that lines a rule set takes first (a
+        // declaration of war before the moves it allows, H1) still answer in line order.
+        let mut answers: Vec<Option<Vec<ReplyLine>>> = vec![None; lines.len()];
         for (i, line) in lines.iter().enumerate() {
             if line.outcome.is_err() {
                 errors += 1;
             }
             if errors > MAX_ERRORS {
-                self.note(format!(
+                let stop = format!(
                     "Too many lines could not be read; the judge stopped at line {} and ignored the {} command lines after it.",
                     line.line,
                     lines.len() - i
-                ));
-                break;
+                );
+                self.flush(&mut answers);
+                self.note(stop);
+                return self.after_lines();
             }
-            self.line(line)?;
+            if answers.get(i).is_some_and(Option::is_some) {
+                continue;
+            }
+            if self.takes_first_later(line) {
+                for (j, later) in lines.iter().enumerate().skip(i + 1) {
+                    if answers.get(j).is_some_and(Option::is_none) && self.taken_first(later) {
+                        let answer = self.answer(later)?;
+                        if let Some(slot) = answers.get_mut(j) {
+                            *slot = Some(answer);
+                        }
+                    }
+                }
+            }
+            let answer = self.answer(line)?;
+            if let Some(slot) = answers.get_mut(i) {
+                *slot = Some(answer);
+            }
         }
+        self.flush(&mut answers);
+        self.after_lines()
+    }
+
+    /// Appends the lines' answers to the reply, in line order.
+    fn flush(&mut self, answers: &mut [Option<Vec<ReplyLine>>]) {
+        for a in answers.iter_mut() {
+            if let Some(lines) = a.take() {
+                self.reply.extend(lines);
+            }
+        }
+    }
+
+    /// Applies one line; returns its answer (the reply lines it made).
+    fn answer(&mut self, line: &LineResult) -> Result<Vec<ReplyLine>, StoreError> {
+        let before = self.reply.len();
+        self.line(line)?;
+        Ok(self.reply.split_off(before))
+    }
+
+    /// Whether the game's rule set takes this line before the unit orders of the mail.
+    fn taken_first(&self, line: &LineResult) -> bool {
+        match (&line.outcome, self.variant) {
+            (Ok(Command::Variant(v)), Some(variant)) => variant.processed_first(v),
+            _ => false,
+        }
+    }
+
+    /// Whether, before this line, the lines the rule set takes first must be taken: it is
+    /// a unit order or a rule set's order that may depend on them.
+    fn takes_first_later(&self, line: &LineResult) -> bool {
+        matches!(
+            &line.outcome,
+            Ok(Command::Order(_)) | Ok(Command::Variant(_))
+        ) && !self.taken_first(line)
+    }
+
+    /// What follows the lines: a forming game that filled up starts; a capped mail says so.
+    fn after_lines(&mut self) -> Result<(), StoreError> {
         // A forming game that is full starts once the whole message is read, so that the
         // last joiner's SET PREFERENCE counts.
         if let Some(g) = self.game.as_mut()
@@ -243,14 +303,26 @@ impl<'a, 't> Session<'a, 't> {
                 self.reply
                     .extend(done.more.into_iter().map(ReplyLine::Note));
             }
-            Err(r) => self.reply.push(ReplyLine::Verdict {
-                number: line.line,
-                text: line.text.clone(),
-                verdict: LineVerdict::Error {
-                    code: r.code().to_string(),
-                    sentence: r.to_string(),
-                },
-            }),
+            Err(r) => {
+                self.reply.push(ReplyLine::Verdict {
+                    number: line.line,
+                    text: line.text.clone(),
+                    verdict: LineVerdict::Error {
+                        code: r.code().to_string(),
+                        sentence: r.to_string(),
+                    },
+                });
+                for (code, sentence) in r.also() {
+                    self.reply.push(ReplyLine::Verdict {
+                        number: line.line,
+                        text: line.text.clone(),
+                        verdict: LineVerdict::Error {
+                            code: code.to_string(),
+                            sentence: sentence.clone(),
+                        },
+                    });
+                }
+            }
         }
         Ok(())
     }
