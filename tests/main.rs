@@ -47,6 +47,8 @@ mod game;
 mod golden;
 /// The command language: grammar/examples golden files and fuzz crashers.
 mod grammar;
+/// Golden games through the real binary on the Maildir default, with a leak scanner.
+mod maildir_golden;
 /// A message far over the size cap.
 mod oversize;
 /// The mail transports against real Dovecot and Postfix on 127.0.0.1
