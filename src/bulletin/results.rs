@@ -180,14 +180,17 @@ pub fn render_results(
     part(&mut b, extras.parts.after);
     part(&mut b, extras.parts.summary);
 
-    b.blank();
-    b.line(&format!(
-        "The next phase of '{}' will be {}.",
-        header.game,
-        phase_words(next.phase)
-    ));
-    if let Some(deadline) = &header.next_deadline {
-        b.line(&format!("The deadline for orders will be {deadline}."));
+    // A game that ends with this phase has no next phase to announce.
+    if extras.parts.end.is_empty() {
+        b.blank();
+        b.line(&format!(
+            "The next phase of '{}' will be {}.",
+            header.game,
+            phase_words(next.phase)
+        ));
+        if let Some(deadline) = &header.next_deadline {
+            b.line(&format!("The deadline for orders will be {deadline}."));
+        }
     }
     part(&mut b, extras.parts.end);
     b.text

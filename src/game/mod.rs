@@ -303,7 +303,14 @@ impl Game {
         if needed == 0 {
             return None;
         }
-        let given = self.orders.get(&power).map(Vec::len).unwrap_or(0);
+        // A rule set's order for a unit (a hold exchange, a sphere of influence) is that
+        // unit's order.
+        let given = self.orders.get(&power).map(Vec::len).unwrap_or(0)
+            + self
+                .variant_orders
+                .iter()
+                .filter(|v| v.from == Sender::Power(power) && matches!(v.slot, Slot::Unit(_)))
+                .count();
         Some(if given == 0 {
             OrderStatus::None
         } else if given < needed {
@@ -464,7 +471,7 @@ impl Game {
 
     /// Units of a power that have no standing order (for the "missing orders" reply).
     pub fn unordered_units(&self, power: Power) -> Vec<UnitSpec> {
-        let given: Vec<_> = self
+        let mut given: Vec<_> = self
             .orders
             .get(&power)
             .map(|v| {
@@ -473,6 +480,10 @@ impl Game {
                     .collect()
             })
             .unwrap_or_default();
+        given.extend(self.variant_orders.iter().filter_map(|v| match v.slot {
+            Slot::Unit(p) if v.from == Sender::Power(power) => Some(p),
+            _ => None,
+        }));
         self.position
             .units
             .iter()
