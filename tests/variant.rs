@@ -585,9 +585,9 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
         r.contains("ERROR BAD-SETTING: line 1: \"CREATE ?bad ******** plaything toy_tax=lots\": toy_tax takes a number, not \"lots\""),
         "{r}"
     );
-    let r = t.mail(GM, "CREATE ?other gmpw formal");
+    let r = t.mail(GM, "CREATE ?other gmpw ir");
     assert!(
-        r.contains("ERROR NO-VARIANT: line 1: \"CREATE ?other ******** formal\": this judge does not run the Formal rules yet; it runs Standard, "),
+        r.contains("ERROR NO-VARIANT: line 1: \"CREATE ?other ******** ir\": this judge does not run the InternationalRelations rules yet; it runs Standard, "),
         "{r}"
     );
     assert!(r.contains(", Toy"), "the test's rule set is listed: {r}");
@@ -961,6 +961,7 @@ fn a_rule_set_holds_a_winter_the_standard_game_skips() {
         variant_orders: &[],
         resigned: &[],
         centres_to_win: 18,
+        resolving: false,
     };
     let standard = dipjudge::variant::process_phase(
         &dipjudge::variant::Standard,

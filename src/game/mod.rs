@@ -208,6 +208,7 @@ impl Game {
             variant_orders: &self.variant_orders,
             resigned: &parts.resigned,
             centres_to_win: self.settings.centres_to_win,
+            resolving: false,
         }
     }
 

@@ -32,6 +32,10 @@ pub fn process_phase(
     state: &mut VariantState,
     game: &PhaseInput<'_>,
 ) -> Processed {
+    let game = &GameView {
+        resolving: true,
+        ..*game
+    };
     let before = variant.before_resolution(game, state);
     let resolving = variant.rules(game, state);
     let mut calendar = EngineCalendar {

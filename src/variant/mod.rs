@@ -22,6 +22,7 @@
 //! matched; nothing outside this module names one.
 
 mod engine;
+mod formal;
 mod registry;
 mod shellshock;
 mod standard;
@@ -40,6 +41,7 @@ use crate::rules::{
 };
 
 pub use engine::{PhaseInput, Processed, process_phase};
+pub use formal::Formal;
 pub use registry::{ALL, Entry, Lookup, Registry};
 pub use shellshock::ShellShock;
 pub use standard::Standard;
@@ -235,6 +237,9 @@ pub struct GameView<'a> {
     pub resigned: &'a [Power],
     /// Centres needed for a solo victory (the game's setting).
     pub centres_to_win: usize,
+    /// The phase is being processed (false: an order is being checked on receipt). Rules
+    /// that refuse an order on receipt may void it instead when it is resolved (FD-2.8).
+    pub resolving: bool,
 }
 
 /// A command being taken (H1, H2): the game as it stands, who sent it, and its text as
@@ -358,8 +363,8 @@ pub trait Variant: Sync {
     // ---- H3–H15: adjudication ----------------------------------------------------------
 
     /// H3–H15: the adjudication rules for the game as it stands (its state and its
-    /// standing variant orders). Called before a phase is resolved, after each step, and
-    /// when an order is checked on receipt.
+    /// standing variant orders). Called before a phase is resolved, after each step (with
+    /// `game.resolving`), and when an order is checked on receipt.
     fn rules(&self, _game: &GameView<'_>, _state: &VariantState) -> Box<dyn Rules> {
         Box::new(crate::rules::Standard)
     }

@@ -3,7 +3,7 @@
 //! case, with or without blanks and hyphens (`shell-shock`, `International Relations`,
 //! `ir`).
 
-use super::{ShellShock, Standard, Surrender, Survive, Variant};
+use super::{Formal, ShellShock, Standard, Surrender, Survive, Variant};
 
 /// One rule set the judge knows by name, implemented or not yet.
 #[derive(Clone, Copy)]
@@ -42,7 +42,7 @@ pub const ALL: &[Entry] = &[
     Entry {
         name: "Formal",
         aliases: &["formal diplomacy"],
-        variant: None,
+        variant: Some(&Formal),
     },
     Entry {
         name: "InternationalRelations",

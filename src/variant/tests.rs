@@ -16,9 +16,10 @@ fn every_spec_name_and_its_aliases_find_their_rule_set() {
     for name in ["ShellShock", "shell-shock", "Shell Shock"] {
         assert!(matches!(r.by_name(name), Lookup::Found(v) if v.name() == "ShellShock"));
     }
+    for name in ["formal", "Formal Diplomacy"] {
+        assert!(matches!(r.by_name(name), Lookup::Found(v) if v.name() == "Formal"));
+    }
     for (name, canonical) in [
-        ("formal", "Formal"),
-        ("Formal Diplomacy", "Formal"),
         ("InternationalRelations", "InternationalRelations"),
         ("international-relations", "InternationalRelations"),
         ("IR", "InternationalRelations"),

@@ -240,6 +240,7 @@ fn view<'a>(position: &'a Position) -> GameView<'a> {
         variant_orders: &[],
         resigned: &[],
         centres_to_win: 18,
+        resolving: false,
     }
 }
 

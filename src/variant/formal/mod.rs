@@ -1,0 +1,521 @@
+//! Formal Diplomacy rm91 (`shared/rules/formal.md`): powers declare war before they attack
+//! (FD-2), may surrender to end their wars (FD-3), claim spheres of influence that close a
+//! province to powers at peace with them (FD-4), may not send private press to an enemy
+//! (FD-5), and score victory points until a turn limit (FD-1).
+//!
+//! The parts: [`state`] (wars, spheres, points), [`commands`] (the commands and their
+//! errors), [`rules`] (the adjudication hooks and the claims), and here the [`Variant`]
+//! hooks: the declarations before resolution, the steps, the summary and the end.
+
+mod commands;
+mod rules;
+mod state;
+
+use crate::command::VariantCommand;
+use crate::map::{Location, Map, Power, ProvinceId};
+use crate::rules::VariantRefusal;
+use crate::rules::{Order, PhaseKind, PhaseOutcome, PhaseRecord, Position, Season, Step};
+use crate::variant::{
+    Check, CommandContext, Ending, GameEnd, GameView, Line, Sender, Setup, StateError, Taken,
+    Variant, VariantState, list_powers, negated_facts,
+};
+
+pub use state::FormalState;
+
+use rules::{FormalRules, claims, declared};
+use state::{eliminated, pair};
+
+/// The Formal Diplomacy rules.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Formal;
+
+fn read(state: &VariantState) -> FormalState {
+    state.get()
+}
+
+fn name(map: &Map, p: ProvinceId) -> String {
+    map.location_name(Location::province(p))
+}
+
+impl Variant for Formal {
+    fn name(&self) -> &'static str {
+        "Formal"
+    }
+
+    fn new_state(&self) -> VariantState {
+        VariantState::typed::<FormalState>()
+    }
+
+    /// `turns=<n>` (FD-1.1).
+    fn apply_setting(
+        &self,
+        state: &mut VariantState,
+        key: &str,
+        value: &str,
+    ) -> Result<(), String> {
+        if key != "turns" {
+            return Err(format!("the Formal rules have no setting called \"{key}\""));
+        }
+        let n: u32 = value
+            .parse()
+            .ok()
+            .filter(|n| *n > 0)
+            .ok_or_else(|| format!("turns is a number of movement turns, not \"{value}\""))?;
+        state.update(|s: &mut FormalState| s.turns = n);
+        Ok(())
+    }
+
+    fn check_state(&self, state: &VariantState) -> Result<(), StateError> {
+        state.check::<FormalState>()
+    }
+
+    fn help(&self) -> &'static str {
+        include_str!("help.txt")
+    }
+
+    fn take_command(
+        &self,
+        cx: &CommandContext<'_>,
+        state: &VariantState,
+        command: &VariantCommand,
+    ) -> Result<Taken, VariantRefusal> {
+        commands::take(cx, &read(state), command)
+    }
+
+    /// §3: DWO and SUR lines are validated before the unit orders of their mail.
+    fn processed_first(&self, command: &VariantCommand) -> bool {
+        matches!(
+            command,
+            VariantCommand::DeclareWar { .. } | VariantCommand::Surrender
+        )
+    }
+
+    fn rules(&self, game: &GameView<'_>, state: &VariantState) -> Box<dyn crate::rules::Rules> {
+        let s = read(state);
+        let claims = claims(game, &s);
+        Box::new(FormalRules {
+            resolving: game.resolving,
+            declared: declared(game),
+            wars: s.wars,
+            soi: s.soi,
+            claims,
+        })
+    }
+
+    /// H5: surrenders, then declarations of war, then undone spheres (FD-3.1, FD-2.1,
+    /// FD-4.9a).
+    fn before_resolution(&self, game: &GameView<'_>, state: &mut VariantState) -> Vec<Line> {
+        if game.position.phase.kind != PhaseKind::Movement {
+            return Vec::new();
+        }
+        let map = game.map;
+        let lines = state.update(|s: &mut FormalState| {
+            let mut lines = Vec::new();
+            let mut surrenderers: Vec<Power> = game
+                .variant_orders
+                .iter()
+                .filter_map(|v| match (&v.command, v.from) {
+                    (VariantCommand::Surrender, Sender::Power(a)) => Some(a),
+                    _ => None,
+                })
+                .collect();
+            surrenderers.sort();
+            surrenderers.dedup();
+            for a in surrenderers {
+                let enemies = s.enemies(a);
+                if enemies.is_empty() {
+                    continue;
+                }
+                for b in &enemies {
+                    s.wars.remove(&pair(a, *b));
+                }
+                lines.push(format!(
+                    "SURRENDER: {a} surrenders to {} and is at war with no one.",
+                    list_powers(&enemies)
+                ));
+                for b in enemies {
+                    let l = s.score(a, -1, &format!("surrendered to {b}"));
+                    s.pending.events.push(l);
+                    let l = s.score(b, 1, &format!("{a} surrendered"));
+                    s.pending.events.push(l);
+                }
+            }
+            let mut dwos: Vec<(Power, Power)> = declared(game).into_iter().collect();
+            dwos.sort();
+            for (a, b) in dwos {
+                s.wars.insert(pair(a, b));
+                lines.push(format!("WAR: {a} declares war on {b}."));
+                let l = s.score(a, -1, &format!("declared war on {b}"));
+                s.pending.events.push(l);
+            }
+            let mut undone: Vec<(Power, ProvinceId)> = game
+                .variant_orders
+                .iter()
+                .filter_map(|v| match (&v.command, v.from) {
+                    (VariantCommand::UndoSoi { province }, Sender::Power(a))
+                        if s.soi.get(province) == Some(&a) =>
+                    {
+                        Some((a, *province))
+                    }
+                    _ => None,
+                })
+                .collect();
+            undone.sort_by(|x, y| (x.0, map.code(x.1)).cmp(&(y.0, map.code(y.1))));
+            for (a, p) in undone {
+                s.soi.remove(&p);
+                lines.push(format!(
+                    "SOI: {a} gives up its sphere of influence in {}.",
+                    name(map, p)
+                ));
+            }
+            lines
+        });
+        lines.into_iter().map(Line::public).collect()
+    }
+
+    /// H16: SOI outcomes and entries, the Fall scoring, eliminations; the lines of the phase
+    /// together at its end, in §4's order.
+    fn step(
+        &self,
+        game: &GameView<'_>,
+        state: &mut VariantState,
+        step: Step<'_>,
+        position: &mut Position,
+    ) -> Vec<Line> {
+        let map = game.map;
+        let lines = state.update(|s: &mut FormalState| match step {
+            Step::Resolved { record, .. } => {
+                if game.position.phase.kind == PhaseKind::Movement {
+                    declare_spheres(game, s, record, position);
+                }
+                entries(map, s, record);
+                Vec::new()
+            }
+            Step::OwnershipUpdated => {
+                for p in Power::ALL {
+                    let k = map
+                        .supply_centres()
+                        .filter(|c| {
+                            position.owner_of(*c) == Some(p) && map.province(*c).home_of != Some(p)
+                        })
+                        .count();
+                    let h = map
+                        .home_centres(p)
+                        .filter(|c| position.owner_of(*c).is_some_and(|o| o != p))
+                        .count();
+                    let d = i32::try_from(k).unwrap_or(0) - i32::try_from(h).unwrap_or(0);
+                    let l = s.score(
+                        p,
+                        d,
+                        &format!("Fall scoring: {k} centres abroad, {h} home centres lost"),
+                    );
+                    s.pending.scoring.push(l);
+                }
+                Vec::new()
+            }
+            Step::Opens(_) => {
+                let gone: Vec<(ProvinceId, Power)> = s
+                    .soi
+                    .iter()
+                    .filter(|(_, p)| eliminated(position, **p))
+                    .map(|(c, p)| (*c, *p))
+                    .collect();
+                for (c, p) in gone {
+                    s.soi.remove(&c);
+                    s.pending.eliminated.push(format!(
+                        "SOI: {p} has been eliminated; its sphere of influence in {} ends.",
+                        name(map, c)
+                    ));
+                }
+                flush(&mut s.pending)
+            }
+            _ => Vec::new(),
+        });
+        lines.into_iter().map(Line::public).collect()
+    }
+
+    /// H20: `WARS:` and `SPHERES:` in every results bulletin.
+    fn summary(
+        &self,
+        game: &GameView<'_>,
+        state: &VariantState,
+        _outcome: &PhaseOutcome,
+    ) -> Vec<Line> {
+        let s = read(state);
+        let wars: Vec<String> = s.wars.iter().map(|(a, b)| format!("{a}-{b}")).collect();
+        let mut spheres: Vec<(String, String)> = s
+            .soi
+            .iter()
+            .map(|(c, p)| {
+                (
+                    game.map.code(*c).to_string(),
+                    format!("{} {p}", name(game.map, *c)),
+                )
+            })
+            .collect();
+        spheres.sort();
+        let none = |v: Vec<String>| {
+            if v.is_empty() {
+                "none".to_string()
+            } else {
+                v.join(", ")
+            }
+        };
+        vec![
+            Line::public(format!("WARS: {}", none(wars))),
+            Line::public(format!(
+                "SPHERES: {}",
+                none(spheres.into_iter().map(|(_, t)| t).collect())
+            )),
+        ]
+    }
+
+    /// H17 (FD-1.1, FD-1.2): after the last turn (its retreats and, in a Fall, its scoring)
+    /// the most victory points win; the centre victory is off.
+    fn game_result(&self, game: &GameView<'_>, state: &VariantState) -> Option<GameEnd> {
+        let s = read(state);
+        let done = completed_turns(game.position.phase)?;
+        if done < s.turns {
+            return None;
+        }
+        let best = Power::ALL
+            .into_iter()
+            .map(|p| s.vp.get(&p).copied().unwrap_or(0))
+            .max()
+            .unwrap_or(0);
+        let winners: Vec<Power> = Power::ALL
+            .into_iter()
+            .filter(|p| s.vp.get(p).copied().unwrap_or(0) == best)
+            .collect();
+        let (ending, line) = match winners.as_slice() {
+            [one] => (
+                Ending::Solo(*one),
+                format!("GAME END: {one} wins with {best} victory points."),
+            ),
+            _ => (
+                Ending::Draw(winners.clone()),
+                format!(
+                    "GAME END: {} share the highest total of {best} victory points.",
+                    list_powers(&winners)
+                ),
+            ),
+        };
+        Some(GameEnd {
+            ending,
+            lines: Some(vec![Line::public(line)]),
+        })
+    }
+
+    /// FD-5.1: no private press between powers at war, one FD-E16 line per enemy named.
+    fn press_allowed(
+        &self,
+        _game: &GameView<'_>,
+        state: &VariantState,
+        from: Sender,
+        to: &[Power],
+        broadcast: bool,
+    ) -> Result<(), VariantRefusal> {
+        let Sender::Power(a) = from else {
+            return Ok(());
+        };
+        if broadcast {
+            return Ok(());
+        }
+        let s = read(state);
+        let mut enemies: Vec<Power> = to.iter().copied().filter(|b| s.at_war(a, *b)).collect();
+        enemies.sort();
+        enemies.dedup();
+        let line = |b: Power| format!("{a} is at war with {b} and may not send it press.");
+        match enemies.split_first() {
+            None => Ok(()),
+            Some((first, rest)) => {
+                let mut r = VariantRefusal::new("FD-E16", line(*first));
+                r.also = rest.iter().map(|b| ("FD-E16", line(*b))).collect();
+                Err(r)
+            }
+        }
+    }
+
+    fn read_fact(&self, setup: &mut Setup<'_>, fact: &str) -> Result<(), String> {
+        let words: Vec<&str> = fact.split_whitespace().collect();
+        let power = |w: &str| Power::from_name(w).ok_or_else(|| format!("no power called {w:?}"));
+        let map = setup.map;
+        setup
+            .state
+            .update(|s: &mut FormalState| match words.as_slice() {
+                ["war", a, b] => {
+                    s.wars.insert(pair(power(a)?, power(b)?));
+                    Ok(())
+                }
+                ["soi", prov, a] => {
+                    let p = map
+                        .find_province(prov)
+                        .ok_or_else(|| format!("no province called {prov:?}"))?;
+                    s.soi.insert(p, power(a)?);
+                    Ok(())
+                }
+                ["vp", a, n] => {
+                    let n: i32 = n.parse().map_err(|_| format!("{n:?} is not a number"))?;
+                    s.vp.insert(power(a)?, n);
+                    Ok(())
+                }
+                _ => Err(format!("the Formal rules have no fact \"{fact}\"")),
+            })
+    }
+
+    fn check_fact(&self, check: &Check<'_>, fact: &str) -> Result<(), String> {
+        let s: FormalState = check.after.get();
+        if let Some(negated) = negated_facts(fact) {
+            for f in negated {
+                if holds(check.map, &s, f)? {
+                    return Err(format!("\"{f}\" holds"));
+                }
+            }
+            return Ok(());
+        }
+        if holds(check.map, &s, fact)? {
+            Ok(())
+        } else {
+            Err(format!(
+                "it does not hold: wars {:?}, spheres {:?}, points {:?}",
+                s.wars, s.soi, s.vp
+            ))
+        }
+    }
+}
+
+/// Whether one fact of §7 holds.
+fn holds(map: &Map, s: &FormalState, fact: &str) -> Result<bool, String> {
+    let words: Vec<&str> = fact.split_whitespace().collect();
+    let power = |w: &str| Power::from_name(w).ok_or_else(|| format!("no power called {w:?}"));
+    match words.as_slice() {
+        ["wars"] => Ok(!s.wars.is_empty()),
+        ["spheres"] => Ok(!s.soi.is_empty()),
+        ["war", "involving", a] => {
+            let a = power(a)?;
+            Ok(s.wars.iter().any(|(x, y)| *x == a || *y == a))
+        }
+        ["war", a, b] => Ok(s.at_war(power(a)?, power(b)?)),
+        ["soi", prov, a] => {
+            let p = map
+                .find_province(prov)
+                .ok_or_else(|| format!("no province called {prov:?}"))?;
+            Ok(s.soi.get(&p) == Some(&power(a)?))
+        }
+        ["vp", a, n] => {
+            let n: i32 = n.parse().map_err(|_| format!("{n:?} is not a number"))?;
+            Ok(s.vp.get(&power(a)?).copied().unwrap_or(0) == n)
+        }
+        _ => Err(format!("the Formal rules have no fact \"{fact}\"")),
+    }
+}
+
+/// How many movement turns are complete when `next` opens; None while a retreat phase of
+/// the last one is still to come.
+fn completed_turns(next: crate::rules::Phase) -> Option<u32> {
+    let base = u32::from(next.year.saturating_sub(1901)) * 2;
+    match (next.season, next.kind) {
+        (_, PhaseKind::Retreat) => None,
+        (Season::Spring, _) => Some(base),
+        (Season::Fall, _) => Some(base + 1),
+        (Season::Winter, _) => Some(base + 2),
+    }
+}
+
+/// FD-4.3–4.6: which declarations succeed, at the end of the movement phase.
+fn declare_spheres(
+    game: &GameView<'_>,
+    s: &mut FormalState,
+    record: &PhaseRecord,
+    after: &Position,
+) {
+    let map = game.map;
+    let all = claims(game, s);
+    for c in &all {
+        let dislodged = after
+            .dislodged
+            .iter()
+            .any(|d| d.unit.location.province == c.unit_at);
+        let won = c.void_by.is_none()
+            && !dislodged
+            && (!c.adjacent() || {
+                let moves = record.attacks.iter().filter(|a| a.to == c.target).map(|a| {
+                    1 + record
+                        .supports
+                        .iter()
+                        .filter(|sp| {
+                            sp.target == a.attacker && sp.dest == Some(c.target) && sp.effective()
+                        })
+                        .count() as u32
+                });
+                let rivals = all
+                    .iter()
+                    .filter(|o| *o != c && o.target == c.target && o.void_by.is_none())
+                    .map(|o| o.strength);
+                moves.chain(rivals).all(|p| c.strength > p)
+            });
+        let prov = name(map, c.target);
+        let code = map.code(c.target).to_string();
+        let line = if won {
+            s.soi.insert(c.target, c.power);
+            format!("SOI: {} declares {prov} its sphere of influence.", c.power)
+        } else {
+            format!(
+                "SOI: {} fails to declare {prov} its sphere of influence.",
+                c.power
+            )
+        };
+        s.pending.outcomes.push((c.power, code, line));
+    }
+}
+
+/// FD-4.9(b): a foreign unit that ends the phase in a sphere after moving or retreating into
+/// it ends the sphere, and its owner loses a point.
+fn entries(map: &Map, s: &mut FormalState, record: &PhaseRecord) {
+    let mut entered: Vec<(Power, String, ProvinceId, Power)> = Vec::new();
+    for u in &record.units {
+        let (Some(to), Some(b)) = (u.moved_to, u.owner.power()) else {
+            continue;
+        };
+        if !matches!(u.order, Order::Move { .. } | Order::Retreat { .. }) {
+            continue;
+        }
+        if let Some(a) = s.soi.get(&to.province).copied()
+            && a != b
+        {
+            entered.push((a, map.code(to.province).to_string(), to.province, b));
+        }
+    }
+    entered.sort();
+    for (a, code, p, b) in entered {
+        s.soi.remove(&p);
+        let prov = name(map, p);
+        s.pending.entries.push((
+            b,
+            code,
+            format!("SOI: {b} enters {prov}; the sphere of influence of {a} there ends."),
+        ));
+        let l = s.score(a, -1, &format!("sphere of influence {prov} entered by {b}"));
+        s.pending.events.push(l);
+    }
+}
+
+/// The phase's collected lines in §4's order: SOI outcomes, entries, eliminations, event
+/// points, the Fall scoring.
+fn flush(p: &mut state::Pending) -> Vec<String> {
+    let mut outcomes = std::mem::take(&mut p.outcomes);
+    outcomes.sort();
+    let mut entries = std::mem::take(&mut p.entries);
+    entries.sort();
+    outcomes
+        .into_iter()
+        .chain(entries)
+        .map(|(_, _, l)| l)
+        .chain(std::mem::take(&mut p.eliminated))
+        .chain(std::mem::take(&mut p.events))
+        .chain(std::mem::take(&mut p.scoring))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;
