@@ -1474,3 +1474,437 @@ fn a_survive_vote_through_imap_and_smtp() {
         began.elapsed().as_secs_f64()
     );
 }
+
+/// The lines of `text` that start with `prefix`, in order.
+fn lines_starting<'a>(text: &'a str, prefix: &str) -> Vec<&'a str> {
+    text.lines().filter(|l| l.starts_with(prefix)).collect()
+}
+
+/// A Shell Shock band's name (shellshock.md SS-3).
+fn shellshock_band(morale: i32) -> &'static str {
+    match morale {
+        25.. => "very high",
+        13..=24 => "normal",
+        9..=12 => "depressed",
+        4..=8 => "low",
+        1..=3 => "very low",
+        _ => "armed neutral",
+    }
+}
+
+/// The `UNIT:` line (docs/variants.md, Shell Shock) of `unit` (`France A Paris`).
+fn unit_line(unit: &str, morale: i32) -> String {
+    format!("UNIT: {unit} morale {morale} ({})", shellshock_band(morale))
+}
+
+/// The `UNIT:` lines after an update: one per `MORALE: <unit> <old> -> <new> [...]` line,
+/// with the new morale, and one per `BUILD: <unit> morale <m>` line; sorted.
+fn units_after(builds: &[&str], morale: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = builds
+        .iter()
+        .map(|l| {
+            let (unit, m) = l
+                .strip_prefix("BUILD: ")
+                .and_then(|l| l.split_once(" morale "))
+                .unwrap();
+            unit_line(unit, m.parse().unwrap())
+        })
+        .collect();
+    for l in morale {
+        let (unit, change) = l
+            .strip_prefix("MORALE: ")
+            .and_then(|l| l.split_once(" -> "))
+            .unwrap();
+        let unit = unit.rsplit_once(' ').unwrap().0;
+        let new = change.split_once(' ').unwrap().0;
+        v.push(unit_line(unit, new.parse().unwrap()));
+    }
+    v.sort();
+    v
+}
+
+/// A bulletin's `UNIT:` lines, sorted.
+fn sorted_units(text: &str) -> Vec<String> {
+    let mut v: Vec<String> = lines_starting(text, "UNIT: ")
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    v.sort();
+    v
+}
+
+/// A Shell Shock game's first year by IMAP and SMTP, with `dipjudge process --now` children:
+/// CREATE with the shellshock rules, seven players, S1901M, F1901M, F1901R, W1901A, the
+/// master's PROCESS! after each. No unit can be dislodged in Spring 1901 (no home centre
+/// borders two units of another power), so the Spring update runs after S1901M: Germany's
+/// A Mun, whose move to Tyrolia bounces while Italy's support of it is cut, ends alone
+/// beside two foreign armies (18 -> 12, depressed); units that held their home centres
+/// unattacked earn SS-2.1. In the Fall France's A Bur (normal morale) is ordered into
+/// occupied Munich (no warning) and, supported by Russia's A Sil, dislodges the depressed
+/// army, which retreats to Kiel; Germany takes Warsaw, France Munich. The Fall update runs
+/// after the Winter builds (France 18, Germany 16 for its lost Munich, Turkey 18; the new
+/// units are not updated and not counted as neighbours: Turkey's A Bul stays alone) and
+/// leaves A Kie at 6: in S1902M its order into occupied Munich is answered with SS-W1.
+/// Every MORALE line of both updates was computed by hand from shellshock.md's table;
+/// every bulletin's UNIT lines are checked; every player and the master read the same
+/// bulletins (nothing in Shell Shock is private).
+#[test]
+fn a_shellshock_year_through_imap_and_smtp() {
+    needs_servers!();
+    let _g = crate::servers::SERVERS
+        .read()
+        .unwrap_or_else(|e| e.into_inner());
+    let began = Instant::now();
+    let dir = scratch("shellshock");
+    let mut t = Table::new("shellshock");
+    let config = write_config(&dir, &t.judge);
+    let runner = &mut ProcessRunner {
+        config: config.clone(),
+        rng: None,
+        kills: 0,
+        passes: 0,
+    };
+    let game = t.game.clone();
+    let created = t.ask(
+        runner,
+        None,
+        &format!("CREATE ?{game} {} shellshock\n", script::MASTER_PASSWORD),
+    );
+    assert!(!created.text.contains("ERROR"), "{}", created.text);
+    assert!(
+        created.text.contains("ShellShock rules"),
+        "{}",
+        created.text
+    );
+    for i in 0..7 {
+        t.send(runner, Some(i), &script::join(&game, i));
+    }
+    let start = t.wait_for(runner, Some(0), "Game starting");
+    for (power, addr) in script::seats_in_start_mail(&start.text) {
+        let i = t.players.iter().position(|p| p.address == addr).unwrap();
+        t.seats.insert(power, i);
+    }
+    assert_eq!(t.seats.len(), 7, "{}", start.text);
+    let has = |g: &Got, line: &str| assert!(g.text.contains(line), "{line:?} in:\n{}", g.text);
+    // Each power's orders (answered without an error or a warning), the master's PROCESS!,
+    // and the phase's results: the master's copy, after checking that every player's copy
+    // is the same mail.
+    fn play(t: &mut Table, runner: &mut dyn Runner, orders: &[(Power, &str)], phase: &str) -> Got {
+        for (power, body) in orders {
+            let r = t.as_power(runner, *power, body);
+            assert!(
+                !r.text.contains("ERROR") && !r.text.contains("WARNING"),
+                "{power}: {}",
+                r.text
+            );
+        }
+        let r = t.ask(runner, None, &script::process(&t.game.clone()));
+        assert!(!r.text.contains("ERROR"), "{}", r.text);
+        let subject = format!("{phase} Results");
+        let master = t.wait_for(runner, None, &subject);
+        for i in 0..7 {
+            let b = t.wait_for(runner, Some(i), &subject);
+            assert_eq!(b.subject, master.subject);
+            assert_eq!(
+                b.text, master.text,
+                "player {i}'s {subject} is not the master's"
+            );
+        }
+        master
+    }
+
+    // Spring 1901. Austria bounces Germany out of Tyrolia and attacks Venice, which cuts
+    // Italy's support of Germany's move; Russia and Germany move past each other to
+    // Silesia and Prussia; most other units hold their home centres.
+    let spring: &[(Power, &str)] = &[
+        (Power::Austria, "A Vie - Tyr\nF Tri - Ven\nA Bud H\n"),
+        (Power::England, "F Lon H\nF Edi - NTH\nA Lvp H\n"),
+        (Power::France, "A Par - Bur\nA Mar H\nF Bre - MAO\n"),
+        (Power::Germany, "A Mun - Tyr\nA Ber - Pru\nF Kie - Hol\n"),
+        (Power::Italy, "A Ven S A Mun - Tyr\nA Rom H\nF Nap H\n"),
+        (
+            Power::Russia,
+            "A War - Sil\nA Mos H\nF Sev - Rum\nF StP H\n",
+        ),
+        (Power::Turkey, "F Ank H\nA Con - Bul\nA Smy H\n"),
+    ];
+    let s1901 = play(&mut t, runner, spring, "S1901M");
+    has(&s1901, "Germany: Army Munich -> Tyrolia.  (*bounce*)");
+    has(&s1901, "Austria: Army Vienna -> Tyrolia.  (*bounce*)");
+    has(
+        &s1901,
+        "Italy: Army Venice SUPPORT German Army Munich -> Tyrolia.  (*cut*)",
+    );
+    has(&s1901, "Austria: Fleet Trieste -> Venice.  (*bounce*)");
+    assert!(!s1901.text.contains("dislodged"), "{}", s1901.text);
+    // No retreats: the Spring update follows the movement (SS-2.0). Units that stood on
+    // their home centres unattacked: +4 (SS-2.1); failed moves -2 (SS-2.19), Germany's
+    // with its cut support -1 (SS-2.12); armies with no own neighbour -1 (SS-2.15); more
+    // foreign than own neighbours -2 (SS-2.18); new neutral centres +1 (SS-2.11); Venice
+    // attacked and held +2 (SS-2.5) but supported a failed move -1 (SS-2.16).
+    let spring_morale = [
+        "MORALE: Austria A Budapest 18 -> 22 [SS-2.1 +4]",
+        "MORALE: Austria F Trieste 18 -> 16 [SS-2.19 -2]",
+        "MORALE: Austria A Vienna 18 -> 16 [SS-2.19 -2]",
+        "MORALE: England F London 18 -> 22 [SS-2.1 +4]",
+        "MORALE: England A Liverpool 18 -> 21 [SS-2.1 +4, SS-2.15 -1]",
+        "MORALE: England F North Sea 18 -> 18 []",
+        "MORALE: France A Burgundy 18 -> 18 []",
+        "MORALE: France F Mid-Atlantic Ocean 18 -> 18 []",
+        "MORALE: France A Marseilles 18 -> 22 [SS-2.1 +4]",
+        "MORALE: Germany F Holland 18 -> 17 [SS-2.11 +1, SS-2.18 -2]",
+        "MORALE: Germany A Munich 18 -> 12 [SS-2.12 -1, SS-2.15 -1, SS-2.18 -2, SS-2.19 -2]",
+        "MORALE: Germany A Prussia 18 -> 15 [SS-2.15 -1, SS-2.18 -2]",
+        "MORALE: Italy F Naples 18 -> 22 [SS-2.1 +4]",
+        "MORALE: Italy A Rome 18 -> 22 [SS-2.1 +4]",
+        "MORALE: Italy A Venice 18 -> 19 [SS-2.5 +2, SS-2.16 -1]",
+        "MORALE: Russia A Moscow 18 -> 22 [SS-2.1 +4]",
+        "MORALE: Russia F Rumania 18 -> 17 [SS-2.11 +1, SS-2.18 -2]",
+        "MORALE: Russia A Silesia 18 -> 15 [SS-2.15 -1, SS-2.18 -2]",
+        "MORALE: Russia F St Petersburg (south coast) 18 -> 22 [SS-2.1 +4]",
+        "MORALE: Turkey F Ankara 18 -> 22 [SS-2.1 +4]",
+        "MORALE: Turkey A Bulgaria 18 -> 16 [SS-2.11 +1, SS-2.15 -1, SS-2.18 -2]",
+        "MORALE: Turkey A Smyrna 18 -> 22 [SS-2.1 +4]",
+    ];
+    assert_eq!(
+        lines_starting(&s1901.text, "MORALE:"),
+        spring_morale,
+        "{}",
+        s1901.text
+    );
+    let spring_units = units_after(&[], &spring_morale);
+    assert!(spring_units.contains(&"UNIT: Germany A Munich morale 12 (depressed)".to_string()));
+    assert_eq!(sorted_units(&s1901.text), spring_units, "{}", s1901.text);
+
+    // Fall 1901. France's A Bur (morale 18, normal) is ordered into occupied Munich: no
+    // warning. Germany's depressed A Mun holds (no restriction at 9-12).
+    let r = t.as_power(runner, Power::France, "A Bur - Mun\nA Mar H\nF MAO H\n");
+    has(&r, "OK A Bur - Mun");
+    assert!(
+        !r.text.contains("WARNING") && !r.text.contains("ERROR"),
+        "{}",
+        r.text
+    );
+    let fall: &[(Power, &str)] = &[
+        (Power::Germany, "A Mun H\nA Pru - War\nF Hol H\n"),
+        (
+            Power::Russia,
+            "A Sil S A Bur - Mun\nA Mos H\nF Rum H\nF StP H\n",
+        ),
+        (Power::Austria, "A Vie H\nF Tri H\nA Bud H\n"),
+        (Power::England, "F Lon H\nF NTH H\nA Lvp H\n"),
+        (Power::Italy, "A Ven H\nA Rom H\nF Nap H\n"),
+        (Power::Turkey, "F Ank H\nA Bul H\nA Smy H\n"),
+    ];
+    let f1901 = play(&mut t, runner, fall, "F1901M");
+    has(&f1901, "France: Army Burgundy -> Munich.");
+    has(&f1901, "Germany: Army Munich HOLD.  (*dislodged*)");
+    has(
+        &f1901,
+        "Russia: Army Silesia SUPPORT French Army Burgundy -> Munich.",
+    );
+    has(&f1901, "Germany: Army Prussia -> Warsaw.");
+    has(&f1901, "The German Army in Munich can retreat to");
+    // No update yet (the Fall's runs after the Winter): the morale of the Spring.
+    assert_eq!(lines_starting(&f1901.text, "MORALE:"), Vec::<&str>::new());
+    // The board after the Fall's moves, with the Spring's morale.
+    let fall_board = [
+        ("Austria A Budapest", 22),
+        ("Austria F Trieste", 16),
+        ("Austria A Vienna", 16),
+        ("England F London", 22),
+        ("England A Liverpool", 21),
+        ("England F North Sea", 18),
+        ("France A Munich", 18),
+        ("France F Mid-Atlantic Ocean", 18),
+        ("France A Marseilles", 22),
+        ("Germany F Holland", 17),
+        ("Germany A Warsaw", 15),
+        ("Italy F Naples", 22),
+        ("Italy A Rome", 22),
+        ("Italy A Venice", 19),
+        ("Russia A Moscow", 22),
+        ("Russia F Rumania", 17),
+        ("Russia A Silesia", 15),
+        ("Russia F St Petersburg (south coast)", 22),
+        ("Turkey F Ankara", 22),
+        ("Turkey A Bulgaria", 16),
+        ("Turkey A Smyrna", 22),
+    ];
+    let board_after_fall = |retreated: bool| -> Vec<String> {
+        let mut v: Vec<String> = fall_board.iter().map(|(u, m)| unit_line(u, *m)).collect();
+        if retreated {
+            v.push(unit_line("Germany A Kiel", 12));
+        }
+        v.sort();
+        v
+    };
+    // Every unit on the board, with its Spring morale. (The dislodged army has no UNIT
+    // line in the movement results; should it get one, it must show its 12.)
+    let on_board = board_after_fall(false);
+    let listed = sorted_units(&f1901.text);
+    for line in &on_board {
+        assert!(listed.contains(line), "{line:?} in:\n{}", f1901.text);
+    }
+    for line in &listed {
+        assert!(
+            on_board.contains(line) || line == "UNIT: Germany A Munich morale 12 (depressed)",
+            "{line:?} in:\n{}",
+            f1901.text
+        );
+    }
+
+    // The retreat. The Fall ownership follows it: France owns Munich, Germany Holland and
+    // Warsaw, Russia Rumania, Turkey Bulgaria.
+    let f1901r = play(
+        &mut t,
+        runner,
+        &[(Power::Germany, "A Mun - Kie\n")],
+        "F1901R",
+    );
+    has(&f1901r, "Germany: Army Munich -> Kiel.");
+    has(&f1901r, "France:    Brest, Marseilles, Munich, Paris.");
+    has(&f1901r, "Germany:   Berlin, Holland, Kiel, Warsaw.");
+    has(
+        &f1901r,
+        "Russia:    Moscow, Rumania, Sevastopol, St Petersburg.",
+    );
+    assert_eq!(lines_starting(&f1901r.text, "MORALE:"), Vec::<&str>::new());
+    assert_eq!(
+        sorted_units(&f1901r.text),
+        board_after_fall(true),
+        "{}",
+        f1901r.text
+    );
+
+    // Winter 1901: three builds. SS-4.1: 18 - 2 x the builder's home centres owned by
+    // others; Germany's Munich is France's.
+    let winter: &[(Power, &str)] = &[
+        (Power::France, "BUILD A Par\n"),
+        (Power::Germany, "BUILD A Ber\n"),
+        (Power::Turkey, "BUILD A Con\n"),
+    ];
+    let w1901 = play(&mut t, runner, winter, "W1901A");
+    has(&w1901, "Germany: Builds an army in Berlin.");
+    let builds = [
+        "BUILD: France A Paris morale 18",
+        "BUILD: Germany A Berlin morale 16",
+        "BUILD: Turkey A Constantinople morale 18",
+    ];
+    assert_eq!(
+        lines_starting(&w1901.text, "BUILD:"),
+        builds,
+        "{}",
+        w1901.text
+    );
+    // The Fall update, after the builds and without them (SS-2.0): positions after the
+    // retreat, so A Kie is Holland's neighbour and A Bul has no Turkish one. Germany lost
+    // Munich, Russia Warsaw: -2 for each of their units (SS-2.20), once.
+    let fall_morale = [
+        "MORALE: Austria A Budapest 22 -> 26 [SS-2.1 +4]",
+        "MORALE: Austria F Trieste 16 -> 20 [SS-2.1 +4]",
+        "MORALE: Austria A Vienna 16 -> 20 [SS-2.1 +4]",
+        "MORALE: England F London 22 -> 26 [SS-2.1 +4]",
+        "MORALE: England A Liverpool 21 -> 24 [SS-2.1 +4, SS-2.15 -1]",
+        "MORALE: England F North Sea 18 -> 18 []",
+        "MORALE: France F Mid-Atlantic Ocean 18 -> 18 []",
+        "MORALE: France A Marseilles 22 -> 25 [SS-2.1 +4, SS-2.15 -1]",
+        "MORALE: France A Munich 18 -> 23 [SS-2.2 +4, SS-2.4 +2, SS-2.10 +1, SS-2.11 +1, SS-2.15 -1, SS-2.18 -2]",
+        "MORALE: Germany F Holland 17 -> 18 [SS-2.6 +2, SS-2.11 +1, SS-2.20 -2]",
+        "MORALE: Germany A Kiel 12 -> 6 [SS-2.20 -2, SS-2.21 -4]",
+        "MORALE: Germany A Warsaw 15 -> 13 [SS-2.4 +2, SS-2.11 +1, SS-2.15 -1, SS-2.18 -2, SS-2.20 -2]",
+        "MORALE: Italy F Naples 22 -> 26 [SS-2.1 +4]",
+        "MORALE: Italy A Rome 22 -> 26 [SS-2.1 +4]",
+        "MORALE: Italy A Venice 19 -> 23 [SS-2.1 +4]",
+        "MORALE: Russia A Moscow 22 -> 24 [SS-2.1 +4, SS-2.20 -2]",
+        "MORALE: Russia F Rumania 17 -> 16 [SS-2.6 +2, SS-2.11 +1, SS-2.18 -2, SS-2.20 -2]",
+        "MORALE: Russia A Silesia 15 -> 13 [SS-2.3 +2, SS-2.9 +1, SS-2.15 -1, SS-2.18 -2, SS-2.20 -2]",
+        "MORALE: Russia F St Petersburg (south coast) 22 -> 24 [SS-2.1 +4, SS-2.20 -2]",
+        "MORALE: Turkey F Ankara 22 -> 26 [SS-2.1 +4]",
+        "MORALE: Turkey A Bulgaria 16 -> 16 [SS-2.6 +2, SS-2.11 +1, SS-2.15 -1, SS-2.18 -2]",
+        "MORALE: Turkey A Smyrna 22 -> 26 [SS-2.1 +4]",
+    ];
+    assert_eq!(
+        lines_starting(&w1901.text, "MORALE:"),
+        fall_morale,
+        "{}",
+        w1901.text
+    );
+    // §4: the BUILD lines come before the update's.
+    let w1901_lines: Vec<&str> = w1901.text.lines().collect();
+    let last_build = w1901_lines
+        .iter()
+        .rposition(|l| l.starts_with("BUILD:"))
+        .unwrap();
+    let first_morale = w1901_lines
+        .iter()
+        .position(|l| l.starts_with("MORALE:"))
+        .unwrap();
+    assert!(last_build < first_morale, "{}", w1901.text);
+    let winter_units = units_after(&builds, &fall_morale);
+    assert!(winter_units.contains(&"UNIT: Germany A Kiel morale 6 (low)".to_string()));
+    assert!(winter_units.contains(&"UNIT: France A Marseilles morale 25 (very high)".to_string()));
+    assert_eq!(sorted_units(&w1901.text), winter_units, "{}", w1901.text);
+
+    // Spring 1902: A Kie (6, low) ordered into occupied Munich: OK, then SS-W1.
+    let r = t.as_power(runner, Power::Germany, "A Kie - Mun\n");
+    let lines: Vec<&str> = r.text.lines().collect();
+    let ok = lines
+        .iter()
+        .position(|l| *l == "OK A Kie - Mun")
+        .unwrap_or_else(|| panic!("{}", r.text));
+    assert_eq!(
+        lines.get(ok + 1).copied(),
+        Some(
+            "WARNING SS-W1: line 2: \"A Kie - Mun\": A Kiel has morale 6 (low) and will not attack Munich; it will hold."
+        ),
+        "{}",
+        r.text
+    );
+    assert!(!r.text.contains("ERROR"), "{}", r.text);
+
+    // Everything has arrived: no copy twice, every player and the master hold the same
+    // four results bulletins, and the game is in Spring 1902.
+    runner.pass(t.now());
+    t.settle();
+    let mut dump = String::new();
+    for p in std::iter::once(&t.master).chain(t.players.iter()) {
+        for g in &p.got {
+            dump += &format!("==== to {}: {}\n{}\n", p.address, g.subject, g.text);
+        }
+    }
+    std::fs::write(dir.join("received.txt"), dump).unwrap();
+    let (mail, duplicates) = t.received();
+    assert_eq!(duplicates, 0);
+    let results = |who: &str| -> Vec<(String, String)> {
+        mail[who]
+            .iter()
+            .filter(|(s, _)| s.ends_with("Results"))
+            .cloned()
+            .collect()
+    };
+    let master_results = results("MASTER");
+    let subjects: Vec<&str> = master_results.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(
+        subjects,
+        [
+            "DIP:g - F1901M Results",
+            "DIP:g - F1901R Results",
+            "DIP:g - S1901M Results",
+            "DIP:g - W1901A Results",
+        ]
+    );
+    for i in 1..=7 {
+        assert!(
+            results(&format!("PLAYER{i}")) == master_results,
+            "PLAYER{i}'s results bulletins differ from the master's"
+        );
+    }
+    let state = dump_state(&config);
+    assert!(state.contains("phase S1902M"), "{state}");
+    eprintln!(
+        "a shellshock year: {} passes, {:.1} s",
+        runner.passes,
+        began.elapsed().as_secs_f64()
+    );
+}
