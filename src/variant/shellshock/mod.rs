@@ -162,17 +162,29 @@ impl Variant for ShellShock {
     ) -> Vec<Line> {
         let s = read(state);
         let map = game.map;
+        // The units on the board, then the dislodged ones (waiting to retreat).
+        let dislodged = outcome
+            .next
+            .dislodged
+            .iter()
+            .map(|d| (&d.unit, " (dislodged)"));
         outcome
             .next
             .units
             .iter()
-            .map(|u| match u.owner {
+            .map(|u| (u, ""))
+            .chain(dislodged)
+            .map(|(u, how)| match u.owner {
                 Owner::Power(_) => {
                     let m = s.morale_of(u.id);
-                    Line::public(format!("UNIT: {} morale {m} ({})", named(map, u), band(m)))
+                    Line::public(format!(
+                        "UNIT: {} morale {m} ({}){how}",
+                        named(map, u),
+                        band(m)
+                    ))
                 }
                 Owner::Neutral => Line::public(format!(
-                    "UNIT: {}{}",
+                    "UNIT: {}{}{how}",
                     named(map, u),
                     s.rebels
                         .get(&u.id)
