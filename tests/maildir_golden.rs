@@ -7,7 +7,10 @@
 //! logged in a normalised form; the log is compared byte for byte with `expected.txt`, the
 //! final `dipjudge dump-state` with `state.txt`. A leak scanner then reads every mail sent:
 //! private press reaches only its readers, and a client's exchange decline only the client
-//! and the master until the results are out (`surrender.md` §4).
+//! and the master until the results are out (`surrender.md` §4); in a Survive game every
+//! ballot and jury vote reaches only the voter, in the judge's replies to it, and the master,
+//! during the game and after it, and no number of votes reaches anyone else
+//! (`survive.md` SRV-1.4, §4 `NOT_PUBLIC`).
 //!
 //! A missing expected file fails. `UPDATE_GOLDEN=1 cargo test maildir_golden` rewrites them:
 //! read the diff before committing it.
@@ -35,6 +38,8 @@ struct Mail {
     step: usize,
     to: String,
     subject: String,
+    /// A reply to a mail of its recipient (it has `In-Reply-To`).
+    reply: bool,
     /// The decoded body.
     body: String,
 }
@@ -50,6 +55,43 @@ struct Secret {
     until: Option<String>,
     /// Every reader must receive it (press), not only one of them (a decline).
     every_reader: bool,
+    /// Readers who may hold it only in the judge's replies to their own mail (a voter's
+    /// ballot).
+    reply_readers: BTreeSet<String>,
+    /// A Survive ballot or jury vote: a needle counts only as whole words (`Russia 1` is
+    /// not in `Russia 12`), and a needle several voters wrote (`Turkey 4`, `JURY Russia`)
+    /// may reach each of them.
+    ballot: bool,
+}
+
+impl Secret {
+    /// Whether `m` may hold the secret.
+    fn allows(&self, m: &Mail) -> bool {
+        self.readers.contains(&m.to) || m.reply && self.reply_readers.contains(&m.to)
+    }
+
+    /// The needles `body` (lowercase) holds.
+    fn found<'a>(&'a self, body: &str) -> Vec<&'a String> {
+        self.needles
+            .iter()
+            .filter(|n| {
+                let n = n.to_lowercase();
+                if self.ballot {
+                    holds_words(body, &n)
+                } else {
+                    body.contains(&n)
+                }
+            })
+            .collect()
+    }
+}
+
+/// Whether `text` holds `needle` with no letter or digit right before or after it.
+fn holds_words(text: &str, needle: &str) -> bool {
+    let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    text.match_indices(needle).any(|(i, _)| {
+        !word(text[..i].chars().next_back()) && !word(text[i + needle.len()..].chars().next())
+    })
 }
 
 fn scenarios() -> Vec<PathBuf> {
@@ -200,6 +242,7 @@ fn read_mail(path: &Path, step: usize) -> (String, Mail) {
         step,
         to: address(&field("to")),
         subject: field("subject"),
+        reply: !field("in-reply-to").is_empty(),
         body,
     };
     (log, mail)
@@ -307,12 +350,14 @@ fn press_readers(header: &str, powers: &BTreeMap<String, String>, master: &str) 
 }
 
 /// What the scenario's players meant to keep from others: every private press block (each
-/// text line of 20 characters or more) and every `DECLINE EXCHANGE` of a client (until the
-/// next results bulletin).
+/// text line of 20 characters or more, but a Survive game's ballot lines) and every
+/// `DECLINE EXCHANGE` of a client (until the next results bulletin); in a Survive game every
+/// mail's ballots and jury votes ([`ballot_secret`]).
 fn secrets(dir: &Path, mails: &[Mail]) -> Vec<Secret> {
     let powers = powers(mails);
     let mut out = Vec::new();
     let mut master = String::new();
+    let mut survive = false;
     for (step, input) in inputs(dir).iter().enumerate() {
         let text = std::fs::read_to_string(input).expect("input");
         let Some(from) = header(&text, "From").map(|f| address(&f)) else {
@@ -320,19 +365,26 @@ fn secrets(dir: &Path, mails: &[Mail]) -> Vec<Secret> {
         };
         let text = text.replace("\r\n", "\n");
         let body = text.split_once("\n\n").map(|(_, b)| b).unwrap_or_default();
+        // This mail's ballot and jury lines, in its orders or in its press to the master.
+        let mut votes = Vec::new();
         let mut lines = body.lines().map(str::trim);
         while let Some(line) = lines.next() {
             let upper = line.to_ascii_uppercase();
             if upper.starts_with("CREATE ") {
                 master = from.clone();
+                survive = upper.split_whitespace().any(|w| w == "SURVIVE");
             } else if upper.starts_with("PRESS ") && upper.contains(" TO ") {
                 let readers = press_readers(line, &powers, &master);
-                let needles: Vec<String> = lines
+                let (ballots, text): (Vec<&str>, Vec<&str>) = lines
                     .by_ref()
                     .take_while(|l| {
                         let u = l.to_ascii_uppercase();
                         u != "ENDPRESS" && u != "END PRESS"
                     })
+                    .partition(|l| survive && is_vote_line(l));
+                votes.extend(ballots);
+                let needles: Vec<String> = text
+                    .into_iter()
                     .filter(|l| l.len() >= 20)
                     .map(str::to_string)
                     .collect();
@@ -343,6 +395,8 @@ fn secrets(dir: &Path, mails: &[Mail]) -> Vec<Secret> {
                     from_step: step,
                     until: None,
                     every_reader: true,
+                    reply_readers: BTreeSet::new(),
+                    ballot: false,
                 });
             } else if upper.starts_with("DECLINE EXCHANGE") {
                 out.push(Secret {
@@ -352,15 +406,103 @@ fn secrets(dir: &Path, mails: &[Mail]) -> Vec<Secret> {
                     from_step: step,
                     until: Some(" Results".into()),
                     every_reader: false,
+                    reply_readers: BTreeSet::new(),
+                    ballot: false,
                 });
+            } else if survive && is_vote_line(line) {
+                votes.push(line);
             }
+        }
+        if !votes.is_empty() {
+            out.push(ballot_secret(step, &from, &master, &votes, &powers, mails));
         }
     }
     out
 }
 
+/// A Survive ballot (`VOTE …`) or jury vote (`JURY <power>`).
+fn is_vote_line(line: &str) -> bool {
+    line.split_whitespace()
+        .next()
+        .is_some_and(|w| w.eq_ignore_ascii_case("VOTE") || w.eq_ignore_ascii_case("JURY"))
+}
+
+/// The ballots and jury votes of one mail (`survive.md` SRV-1.4, §4 `NOT_PUBLIC`): each
+/// `<Power> <n>` pair of its `VOTE` lines and of the judge's `ballot recorded` or `ballot
+/// replaced` answer (so `VOTE Turkey` is read with its number); a `VOTE <Power>` line
+/// without a number as the judge quotes it; each `JURY <Power>`, and the master's line
+/// `<Voter> votes for <Power>`. Readers: the master, and the voter in the judge's replies.
+fn ballot_secret(
+    step: usize,
+    from: &str,
+    master: &str,
+    lines: &[&str],
+    powers: &BTreeMap<String, String>,
+    mails: &[Mail],
+) -> Secret {
+    let voter = powers
+        .iter()
+        .find(|(_, a)| a.as_str() == from)
+        .map_or("Master", |(p, _)| p.as_str());
+    let power = |w: &str| powers.keys().find(|p| p.eq_ignore_ascii_case(w));
+    let mut needles = BTreeSet::new();
+    for line in lines {
+        let words: Vec<&str> = line
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|w| !w.is_empty())
+            .collect();
+        match words.as_slice() {
+            [jury, p] if jury.eq_ignore_ascii_case("JURY") => {
+                let p = power(p).unwrap_or_else(|| panic!("no power in {line:?}"));
+                needles.insert(format!("JURY {p}"));
+                needles.insert(format!("{voter} votes for {p}"));
+            }
+            [_, none] if none.eq_ignore_ascii_case("NONE") => {}
+            [_, rest @ ..] => {
+                let pairs: Vec<String> = rest
+                    .chunks(2)
+                    .filter_map(|pair| match pair {
+                        [p, n] if n.parse::<u32>().is_ok() => power(p).map(|p| format!("{p} {n}")),
+                        _ => None,
+                    })
+                    .collect();
+                if pairs.is_empty() {
+                    needles.insert(format!("\"{line}\""));
+                }
+                needles.extend(pairs);
+            }
+            [] => {}
+        }
+    }
+    for m in mails
+        .iter()
+        .filter(|m| m.step == step && m.to == from && m.reply)
+    {
+        for l in m.body.lines() {
+            if let Some((_, ballot)) = l
+                .split_once("ballot recorded: ")
+                .or_else(|| l.split_once("ballot replaced: "))
+            {
+                needles.extend(ballot.split(", ").map(|pair| pair.trim().to_string()));
+            }
+        }
+    }
+    Secret {
+        what: format!("the ballot or jury vote of {voter} in step {step} ({lines:?})"),
+        needles: needles.into_iter().collect(),
+        readers: [master.to_string()].into_iter().collect(),
+        from_step: step,
+        until: None,
+        every_reader: false,
+        reply_readers: [from.to_string()].into_iter().collect(),
+        ballot: true,
+    }
+}
+
 /// The leak scanner: reads every mail the game sent, in the order sent, against each
-/// secret's window and readers; one line per mail that reached someone it must not.
+/// secret's window and readers; one line per mail that reached someone it must not. A
+/// ballot's needle is a leak only when no ballot holding the same needle (`Turkey 4` from
+/// two voters) may reach that mail.
 fn leaks(mails: &[Mail], secrets: &[Secret]) -> Vec<String> {
     let mut found = Vec::new();
     for s in secrets {
@@ -372,13 +514,74 @@ fn leaks(mails: &[Mail], secrets: &[Secret]) -> Vec<String> {
                 break;
             }
             let body = m.body.to_lowercase();
-            let holds = s.needles.iter().any(|n| body.contains(&n.to_lowercase()));
-            if holds && !s.readers.contains(&m.to) {
+            let holds = s.found(&body);
+            if s.ballot {
+                for n in holds {
+                    let allowed = secrets.iter().any(|t| {
+                        t.ballot
+                            && m.step >= t.from_step
+                            && t.allows(m)
+                            && t.needles.iter().any(|x| x.eq_ignore_ascii_case(n))
+                    });
+                    if !allowed {
+                        found.push(format!(
+                            "{} ({n:?}) reached {} in {:?}",
+                            s.what, m.to, m.subject
+                        ));
+                    }
+                }
+            } else if !holds.is_empty() && !s.readers.contains(&m.to) {
                 found.push(format!("{} reached {} in {:?}", s.what, m.to, m.subject));
             }
         }
     }
     found
+}
+
+/// The master's address and whether the game plays the Survive rules (its `CREATE` line).
+fn creation(dir: &Path) -> (String, bool) {
+    for input in inputs(dir) {
+        let text = std::fs::read_to_string(&input).expect("input");
+        let Some(from) = header(&text, "From").map(|f| address(&f)) else {
+            continue;
+        };
+        let text = text.replace("\r\n", "\n");
+        let body = text.split_once("\n\n").map(|(_, b)| b).unwrap_or_default();
+        if let Some(create) = body
+            .lines()
+            .map(|l| l.trim().to_ascii_uppercase())
+            .find(|l| l.starts_with("CREATE "))
+        {
+            return (from, create.split_whitespace().any(|w| w == "SURVIVE"));
+        }
+    }
+    panic!("{}: no CREATE", dir.display())
+}
+
+/// In a Survive game a number of votes (`6 votes`, `votes: 6`) reaches only the master, and
+/// a voter in the judge's replies to it (`survive.md` §4: "the word votes next to a
+/// number").
+fn vote_numbers(mails: &[Mail], master: &str) -> Vec<String> {
+    let number = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_digit());
+    let vote = |w: &str| w == "vote" || w == "votes";
+    mails
+        .iter()
+        .filter(|m| m.to != master && !m.reply)
+        .filter(|m| {
+            let words: Vec<String> = m
+                .body
+                .split_whitespace()
+                .map(|w| {
+                    w.trim_matches(|c: char| !c.is_alphanumeric())
+                        .to_lowercase()
+                })
+                .collect();
+            words
+                .windows(2)
+                .any(|w| number(&w[0]) && vote(&w[1]) || vote(&w[0]) && number(&w[1]))
+        })
+        .map(|m| format!("a number of votes reached {} in {:?}", m.to, m.subject))
+        .collect()
 }
 
 fn compare(path: &Path, got: &str, failures: &mut Vec<String>) {
@@ -426,19 +629,19 @@ fn maildir_golden_scenarios() {
         compare(&dir.join("expected.txt"), &log, &mut failures);
         compare(&dir.join("state.txt"), &state, &mut failures);
         let secrets = secrets(&dir, &mails);
-        for leak in leaks(&mails, &secrets) {
+        let mut found = leaks(&mails, &secrets);
+        if let (master, true) = creation(&dir) {
+            found.extend(vote_numbers(&mails, &master));
+        }
+        for leak in found {
             failures.push(format!("{}: {leak}", dir.display()));
         }
         // The scanner reads what it should: each secret reached its readers.
         for s in &secrets {
             let got: BTreeSet<&String> = mails
                 .iter()
-                .filter(|m| {
-                    let body = m.body.to_lowercase();
-                    s.needles.iter().any(|n| body.contains(&n.to_lowercase()))
-                })
+                .filter(|m| !s.found(&m.body.to_lowercase()).is_empty() && s.allows(m))
                 .map(|m| &m.to)
-                .filter(|to| s.readers.contains(*to))
                 .collect();
             let reached = if s.every_reader {
                 got.len() == s.readers.len()
