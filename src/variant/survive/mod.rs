@@ -305,12 +305,13 @@ impl Variant for Survive {
         standard
     }
 
-    /// SRV-5b.3(b): a tie only the master can break holds the jury phase for it.
+    /// SRV-5b.2 and SRV-5b.3(b): the jury phase waits for the master's vote when the jury
+    /// is even, and for its tie-break when a tie only the master can break is left.
     fn waits_for_master(&self, game: &GameView<'_>, state: &VariantState) -> bool {
         game.position.phase.kind == PhaseKind::Jury
             && read(state)
                 .jury
-                .is_some_and(|j| j.tied.is_some() && j.master.is_none())
+                .is_some_and(|j| j.master.is_none() && (j.tied.is_some() || j.master_votes()))
     }
 
     /// SRV-3.3: ballots are read from press to the master.

@@ -155,3 +155,31 @@ fn srv_1_2_and_8_1_whom_the_judge_waits_for() {
     let v = view(&p);
     assert_eq!(Survive.order_status(&v, &state, Germany, None), None);
 }
+
+/// SRV-5b.2: an even jury waits for the master's vote before it processes early; an odd
+/// one does not.
+#[test]
+fn srv_5b_2_an_even_jury_waits_for_the_master() {
+    let map = crate::map::Map::standard().unwrap();
+    let mut p = Position::empty(map, Phase::jury(1904));
+    p.phase = Phase::jury(1904);
+    let jury = |jurors: Vec<Power>, master| Jury {
+        year: 1904,
+        candidates: vec![England, France],
+        jurors,
+        votes: Default::default(),
+        master,
+        tied: None,
+    };
+    let waits = |j: Jury| {
+        let mut state = VariantState::default();
+        state.set(&SurviveState {
+            jury: Some(j),
+            ..SurviveState::default()
+        });
+        Survive.waits_for_master(&view(&p), &state)
+    };
+    assert!(waits(jury(vec![Austria, Germany], None)));
+    assert!(!waits(jury(vec![Austria, Germany], Some(England))));
+    assert!(!waits(jury(vec![Austria, Germany, Italy], None)));
+}
