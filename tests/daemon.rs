@@ -808,6 +808,53 @@ impl Table {
     }
 }
 
+/// A variant game played by IMAP and SMTP with `dipjudge process --now` children: its
+/// scratch directory, configuration, table and runner.
+struct VariantGame {
+    dir: PathBuf,
+    config: PathBuf,
+    table: Table,
+    runner: ProcessRunner,
+}
+
+/// Sets up a variant game: the master's `CREATE ?g gmpass <rules>` (answered without an
+/// error, the reply naming the rules: `named`), the seven players' SIGNONs, and each
+/// power's seat from the "Game starting" mail.
+fn variant_game(tag: &str, rules: &str, named: &str) -> VariantGame {
+    let dir = scratch(tag);
+    let mut t = Table::new(tag);
+    let config = write_config(&dir, &t.judge);
+    let mut runner = ProcessRunner {
+        config: config.clone(),
+        rng: None,
+        kills: 0,
+        passes: 0,
+    };
+    let game = t.game.clone();
+    let created = t.ask(
+        &mut runner,
+        None,
+        &format!("CREATE ?{game} {} {rules}\n", script::MASTER_PASSWORD),
+    );
+    assert!(!created.text.contains("ERROR"), "{}", created.text);
+    assert!(created.text.contains(named), "{}", created.text);
+    for i in 0..7 {
+        t.send(&mut runner, Some(i), &script::join(&game, i));
+    }
+    let start = t.wait_for(&mut runner, Some(0), "Game starting");
+    for (power, addr) in script::seats_in_start_mail(&start.text) {
+        let i = t.players.iter().position(|p| p.address == addr).unwrap();
+        t.seats.insert(power, i);
+    }
+    assert_eq!(t.seats.len(), 7, "{}", start.text);
+    VariantGame {
+        dir,
+        config,
+        table: t,
+        runner,
+    }
+}
+
 /// The results bulletin's `CENTRES:` lines, in order.
 fn centres_lines(text: &str) -> Vec<&str> {
     text.lines().filter(|l| l.starts_with("CENTRES:")).collect()
@@ -829,32 +876,14 @@ fn a_surrender_year_through_imap_and_smtp() {
         .read()
         .unwrap_or_else(|e| e.into_inner());
     let began = Instant::now();
-    let dir = scratch("surrender");
-    let mut t = Table::new("surrender");
-    let config = write_config(&dir, &t.judge);
-    let runner = &mut ProcessRunner {
-        config: config.clone(),
-        rng: None,
-        kills: 0,
-        passes: 0,
-    };
+    let VariantGame {
+        config,
+        table: mut t,
+        mut runner,
+        ..
+    } = variant_game("surrender", "surrender", "Surrender");
+    let runner = &mut runner;
     let game = t.game.clone();
-    let created = t.ask(
-        runner,
-        None,
-        &format!("CREATE ?{game} {} surrender\n", script::MASTER_PASSWORD),
-    );
-    assert!(!created.text.contains("ERROR"), "{}", created.text);
-    assert!(created.text.contains("Surrender"), "{}", created.text);
-    for i in 0..7 {
-        t.send(runner, Some(i), &script::join(&game, i));
-    }
-    let start = t.wait_for(runner, Some(0), "Game starting");
-    for (power, addr) in script::seats_in_start_mail(&start.text) {
-        let i = t.players.iter().position(|p| p.address == addr).unwrap();
-        t.seats.insert(power, i);
-    }
-    assert_eq!(t.seats.len(), 7, "{}", start.text);
     let austria = t.seats[&Power::Austria];
     let ok = |g: &Got| assert!(!g.text.contains("ERROR"), "{}", g.text);
     let has = |g: &Got, line: &str| assert!(g.text.contains(line), "{line:?} in:\n{}", g.text);
@@ -1144,32 +1173,13 @@ fn a_survive_vote_through_imap_and_smtp() {
         .read()
         .unwrap_or_else(|e| e.into_inner());
     let began = Instant::now();
-    let dir = scratch("survive");
-    let mut t = Table::new("survive");
-    let config = write_config(&dir, &t.judge);
-    let runner = &mut ProcessRunner {
-        config: config.clone(),
-        rng: None,
-        kills: 0,
-        passes: 0,
-    };
-    let game = t.game.clone();
-    let created = t.ask(
-        runner,
-        None,
-        &format!("CREATE ?{game} {} survive\n", script::MASTER_PASSWORD),
-    );
-    assert!(!created.text.contains("ERROR"), "{}", created.text);
-    assert!(created.text.contains("Survive"), "{}", created.text);
-    for i in 0..7 {
-        t.send(runner, Some(i), &script::join(&game, i));
-    }
-    let start = t.wait_for(runner, Some(0), "Game starting");
-    for (power, addr) in script::seats_in_start_mail(&start.text) {
-        let i = t.players.iter().position(|p| p.address == addr).unwrap();
-        t.seats.insert(power, i);
-    }
-    assert_eq!(t.seats.len(), 7, "{}", start.text);
+    let VariantGame {
+        dir,
+        config,
+        table: mut t,
+        mut runner,
+    } = variant_game("survive", "survive", "Survive");
+    let runner = &mut runner;
     let has = |g: &Got, line: &str| assert!(g.text.contains(line), "{line:?} in:\n{}", g.text);
     let e1 = |line: &str| {
         format!(
@@ -1555,36 +1565,13 @@ fn a_shellshock_year_through_imap_and_smtp() {
         .read()
         .unwrap_or_else(|e| e.into_inner());
     let began = Instant::now();
-    let dir = scratch("shellshock");
-    let mut t = Table::new("shellshock");
-    let config = write_config(&dir, &t.judge);
-    let runner = &mut ProcessRunner {
-        config: config.clone(),
-        rng: None,
-        kills: 0,
-        passes: 0,
-    };
-    let game = t.game.clone();
-    let created = t.ask(
-        runner,
-        None,
-        &format!("CREATE ?{game} {} shellshock\n", script::MASTER_PASSWORD),
-    );
-    assert!(!created.text.contains("ERROR"), "{}", created.text);
-    assert!(
-        created.text.contains("ShellShock rules"),
-        "{}",
-        created.text
-    );
-    for i in 0..7 {
-        t.send(runner, Some(i), &script::join(&game, i));
-    }
-    let start = t.wait_for(runner, Some(0), "Game starting");
-    for (power, addr) in script::seats_in_start_mail(&start.text) {
-        let i = t.players.iter().position(|p| p.address == addr).unwrap();
-        t.seats.insert(power, i);
-    }
-    assert_eq!(t.seats.len(), 7, "{}", start.text);
+    let VariantGame {
+        dir,
+        config,
+        table: mut t,
+        mut runner,
+    } = variant_game("shellshock", "shellshock", "ShellShock rules");
+    let runner = &mut runner;
     let has = |g: &Got, line: &str| assert!(g.text.contains(line), "{line:?} in:\n{}", g.text);
     // Each power's orders (answered without an error or a warning), the master's PROCESS!,
     // and the phase's results: the master's copy, after checking that every player's copy
@@ -1739,16 +1726,21 @@ fn a_shellshock_year_through_imap_and_smtp() {
         v.sort();
         v
     };
-    // Every unit on the board, with its Spring morale. (The dislodged army has no UNIT
-    // line in the movement results; should it get one, it must show its 12.)
+    // Every unit on the board, with its Spring morale, and the dislodged army waiting to
+    // retreat with its 12 (SS-J05).
+    let dislodged = "UNIT: Germany A Munich morale 12 (depressed) (dislodged)";
     let on_board = board_after_fall(false);
     let listed = sorted_units(&f1901.text);
-    for line in &on_board {
-        assert!(listed.contains(line), "{line:?} in:\n{}", f1901.text);
+    for line in on_board.iter().map(String::as_str).chain([dislodged]) {
+        assert!(
+            listed.iter().any(|l| l == line),
+            "{line:?} in:\n{}",
+            f1901.text
+        );
     }
     for line in &listed {
         assert!(
-            on_board.contains(line) || line == "UNIT: Germany A Munich morale 12 (depressed)",
+            on_board.contains(line) || line == dislodged,
             "{line:?} in:\n{}",
             f1901.text
         );
@@ -1904,6 +1896,396 @@ fn a_shellshock_year_through_imap_and_smtp() {
     assert!(state.contains("phase S1902M"), "{state}");
     eprintln!(
         "a shellshock year: {} passes, {:.1} s",
+        runner.passes,
+        began.elapsed().as_secs_f64()
+    );
+}
+
+/// The bulletin's lines of Formal Diplomacy's own kinds (formal.md §4), in order.
+fn formal_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| {
+            [
+                "WAR:",
+                "SURRENDER:",
+                "SOI:",
+                "VP:",
+                "WARS:",
+                "SPHERES:",
+                "GAME END:",
+            ]
+            .iter()
+            .any(|p| l.starts_with(p))
+        })
+        .collect()
+}
+
+/// A Formal Diplomacy game's first year by IMAP and SMTP, with `dipjudge process --now`
+/// children: CREATE with the formal rules, seven players, S1901M, F1901M, F1901R, W1901A,
+/// the master's PROCESS! after each, and the game left in S1902M (20 turns by default).
+///
+/// Spring 1901: Austria's F Tri - Ven is refused (FD-E8: Venice is Italy's and there is no
+/// war); Italy's A Ven - Tri, written before its `DWO Austria` in the same mail, is taken
+/// with it; the bulletin declares the war, charges Italy a point and lists the war.
+/// Fall 1901: press between the two enemies is refused both ways (FD-E16; Austria's to
+/// Italy and France as a whole) and reaches no one, Italy's broadcast reaches everyone;
+/// France's A Bur - Mun is refused (FD-E9: Munich is Germany's empty centre), its A Bur
+/// declares Burgundy its sphere of influence in place; Austria, at war, dislodges Italy
+/// from Trieste. The retreat: Italy's army retreats into Budapest, Austria's empty centre
+/// (a retreat at war). Its bulletin carries the Fall ownership update and the Fall scoring
+/// of every power, computed by hand. Winter 1901: every power builds what it may. Spring
+/// 1902: Germany's A Mun - Bur, into France's army standing in France's sphere, is refused
+/// with the first error only (FD-E8, not FD-E10). Every participant's mail is checked: the
+/// bulletins (the master's, word for word), the broadcast, the reminders, one reply per
+/// mail sent, and nothing that was refused.
+#[test]
+fn a_formal_year_through_imap_and_smtp() {
+    needs_servers!();
+    let _g = crate::servers::SERVERS
+        .read()
+        .unwrap_or_else(|e| e.into_inner());
+    let began = Instant::now();
+    let VariantGame {
+        dir,
+        config,
+        table: mut t,
+        mut runner,
+    } = variant_game("formal", "formal", "Formal rules");
+    let runner = &mut runner;
+    let has = |g: &Got, line: &str| assert!(g.text.contains(line), "{line:?} in:\n{}", g.text);
+    // Each power's orders (answered without an error), the master's PROCESS!, and the
+    // phase's results: the master's copy, after checking that every player's copy is the
+    // same mail (nothing in Formal Diplomacy's bulletins is private).
+    fn play(t: &mut Table, runner: &mut dyn Runner, orders: &[(Power, &str)], phase: &str) -> Got {
+        for (power, body) in orders {
+            let r = t.as_power(runner, *power, body);
+            assert!(!r.text.contains("ERROR"), "{power}: {}", r.text);
+        }
+        let r = t.ask(runner, None, &script::process(&t.game.clone()));
+        assert!(!r.text.contains("ERROR"), "{}", r.text);
+        let subject = format!("{phase} Results");
+        let master = t.wait_for(runner, None, &subject);
+        for i in 0..7 {
+            let b = t.wait_for(runner, Some(i), &subject);
+            assert_eq!(b.subject, master.subject);
+            assert_eq!(
+                b.text, master.text,
+                "player {i}'s {subject} is not the master's"
+            );
+        }
+        master
+    }
+
+    // Spring 1901. Austria may not answer first: Venice is Italy's unit and there is no
+    // war yet (a DWO takes effect when the turn is processed).
+    let r = t.as_power(runner, Power::Austria, "F Tri - Ven\n");
+    has(
+        &r,
+        "ERROR FD-E8: line 2: \"F Tri - Ven\": F Tri - Ven: Venice is occupied by Italy, and Austria is not at war with Italy.",
+    );
+    // Italy's attack on Trieste, written before the DWO that allows it; the reply in line
+    // order.
+    let r = t.as_power(
+        runner,
+        Power::Italy,
+        "A Ven - Tri\nDWO Austria\nA Rom - Ven\nF Nap - ION\n",
+    );
+    assert_eq!(
+        r.text.lines().take(5).collect::<Vec<_>>(),
+        [
+            "OK SIGNON Ig (Italy)",
+            "OK A Ven - Tri",
+            "OK DWO Austria",
+            "OK A Rom - Ven",
+            "OK F Nap - ION"
+        ],
+        "{}",
+        r.text
+    );
+    // The war is among Italy's standing orders for the turn.
+    has(&r, "Orders standing for Italy in g (S1901M):");
+    has(&r, "\n  DWO Austria\n");
+    let spring: &[(Power, &str)] = &[
+        (Power::Austria, "F Tri - Alb\nA Vie H\nA Bud - Ser\n"),
+        (Power::England, "F Lon - NTH\nF Edi - NWG\nA Lvp - Yor\n"),
+        (Power::France, "A Par - Bur\nA Mar - Spa\nF Bre - MAO\n"),
+        (Power::Germany, "A Mun - Ruh\nA Ber - Kie\nF Kie - Den\n"),
+        (
+            Power::Russia,
+            "A War - Gal\nF Sev - Rum\nA Mos - Ukr\nF StP - Bot\n",
+        ),
+        (Power::Turkey, "F Ank - Bla\nA Con - Bul\nA Smy H\n"),
+    ];
+    let s1901 = play(&mut t, runner, spring, "S1901M");
+    has(&s1901, "Italy: Army Venice -> Trieste.");
+    has(&s1901, "Austria: Fleet Trieste -> Albania.");
+    assert_eq!(
+        formal_lines(&s1901.text),
+        [
+            "WAR: Italy declares war on Austria.",
+            "VP: Italy -1 (declared war on Austria); total -1.",
+            "WARS: Austria-Italy",
+            "SPHERES: none",
+        ],
+        "{}",
+        s1901.text
+    );
+    // §4's order: the declaration before the order results, the point after them.
+    let at = |g: &Got, line: &str| {
+        g.text
+            .lines()
+            .position(|l| l == line)
+            .unwrap_or_else(|| panic!("{line:?} in:\n{}", g.text))
+    };
+    assert!(
+        at(&s1901, "WAR: Italy declares war on Austria.")
+            < at(&s1901, "Italy: Army Venice -> Trieste.")
+    );
+    assert!(
+        at(&s1901, "Italy: Army Venice -> Trieste.")
+            < at(&s1901, "VP: Italy -1 (declared war on Austria); total -1.")
+    );
+
+    // Fall 1901. No private press between the enemies, either way; a list naming an enemy
+    // is refused as a whole. A broadcast is fine.
+    let r = t.as_power(
+        runner,
+        Power::Italy,
+        "PRESS TO A\nItaly to Austria: shall we talk terms?\nENDPRESS\n",
+    );
+    has(
+        &r,
+        "ERROR FD-E16: line 2: \"PRESS TO A\": Italy is at war with Austria and may not send it press.",
+    );
+    let r = t.as_power(
+        runner,
+        Power::Austria,
+        "PRESS TO I F\nAustria to Italy and France: leave Trieste.\nENDPRESS\n",
+    );
+    has(
+        &r,
+        "ERROR FD-E16: line 2: \"PRESS TO I F\": Austria is at war with Italy and may not send it press.",
+    );
+    let r = t.as_power(
+        runner,
+        Power::Italy,
+        "BROADCAST\nItaly to all: Trieste is Italian.\nENDPRESS\n",
+    );
+    has(&r, "OK BROADCAST (1 line)");
+    assert!(!r.text.contains("ERROR"), "{}", r.text);
+    // France may not walk into Germany's empty Munich; its army claims Burgundy instead.
+    let r = t.as_power(runner, Power::France, "A Bur - Mun\n");
+    has(
+        &r,
+        "ERROR FD-E9: line 2: \"A Bur - Mun\": A Bur - Mun: Munich is a supply centre of Germany, and France is not at war with Germany.",
+    );
+    let r = t.as_power(runner, Power::France, "A Bur SOI\nA Spa H\nF MAO - Por\n");
+    has(&r, "OK A Bur SOI");
+    let fall: &[(Power, &str)] = &[
+        (
+            Power::Austria,
+            "A Vie - Tri\nF Alb S A Vie - Tri\nA Ser H\n",
+        ),
+        (Power::Italy, "A Tri H\nA Ven H\nF ION - Tun\n"),
+        (Power::England, "F NWG - Nwy\nF NTH H\nA Yor H\n"),
+        (Power::Germany, "A Ruh - Bel\nA Kie - Hol\nF Den H\n"),
+        (Power::Russia, "F Bot - Swe\nA Gal H\nF Rum H\nA Ukr H\n"),
+        (Power::Turkey, "F Bla H\nA Bul H\nA Smy H\n"),
+    ];
+    let f1901 = play(&mut t, runner, fall, "F1901M");
+    has(&f1901, "Austria: Army Vienna -> Trieste.");
+    has(&f1901, "Italy: Army Trieste HOLD.  (*dislodged*)");
+    has(&f1901, "France: A Bur H (SOI Burgundy)");
+    has(
+        &f1901,
+        "The Italian Army in Trieste can retreat to Budapest or Tyrolia.",
+    );
+    // A retreat follows: the ownership update and the Fall scoring wait for it.
+    assert_eq!(
+        formal_lines(&f1901.text),
+        [
+            "SOI: France declares Burgundy its sphere of influence.",
+            "WARS: Austria-Italy",
+            "SPHERES: Burgundy France",
+        ],
+        "{}",
+        f1901.text
+    );
+
+    // The retreat, into Budapest: Austria's empty centre, open to Italy at war.
+    let f1901r = play(&mut t, runner, &[(Power::Italy, "A Tri - Bud\n")], "F1901R");
+    has(&f1901r, "Italy: Army Trieste -> Budapest.");
+    // Owners after the update: Austria Serbia, Trieste, Vienna (Budapest lost); England
+    // Norway; France Portugal, Spain; Germany Belgium, Denmark, Holland; Italy Budapest,
+    // Tunis; Russia Rumania, Sweden; Turkey Bulgaria. Italy's -1 for its war stands.
+    has(&f1901r, "Austria:   Serbia, Trieste, Vienna.");
+    has(&f1901r, "Italy:     Budapest, Naples, Rome, Tunis, Venice.");
+    assert_eq!(
+        formal_lines(&f1901r.text),
+        [
+            "VP: Austria +0 (Fall scoring: 1 centres abroad, 1 home centres lost); total 0.",
+            "VP: England +1 (Fall scoring: 1 centres abroad, 0 home centres lost); total 1.",
+            "VP: France +2 (Fall scoring: 2 centres abroad, 0 home centres lost); total 2.",
+            "VP: Germany +3 (Fall scoring: 3 centres abroad, 0 home centres lost); total 3.",
+            "VP: Italy +2 (Fall scoring: 2 centres abroad, 0 home centres lost); total 1.",
+            "VP: Russia +2 (Fall scoring: 2 centres abroad, 0 home centres lost); total 2.",
+            "VP: Turkey +1 (Fall scoring: 1 centres abroad, 0 home centres lost); total 1.",
+            "WARS: Austria-Italy",
+            "SPHERES: Burgundy France",
+        ],
+        "{}",
+        f1901r.text
+    );
+    // §4: the scoring follows the ownership update, in the same bulletin.
+    assert!(
+        at(&f1901r, "Ownership of supply centers:")
+            < at(
+                &f1901r,
+                "VP: Austria +0 (Fall scoring: 1 centres abroad, 1 home centres lost); total 0."
+            )
+    );
+
+    // Winter 1901: every power builds what it may; Austria (three centres, three units)
+    // has nothing to do.
+    let winter: &[(Power, &str)] = &[
+        (Power::England, "BUILD F Edi\n"),
+        (Power::France, "BUILD A Par\nBUILD F Bre\n"),
+        (Power::Germany, "BUILD A Mun\nBUILD A Ber\nBUILD F Kie\n"),
+        (Power::Italy, "BUILD A Rom\nBUILD F Nap\n"),
+        (Power::Russia, "BUILD A War\nBUILD A Mos\n"),
+        (Power::Turkey, "BUILD A Con\n"),
+    ];
+    let w1901 = play(&mut t, runner, winter, "W1901A");
+    has(&w1901, "Germany: Builds an army in Munich.");
+    has(&w1901, "Italy: Builds a fleet in Naples.");
+    assert_eq!(
+        formal_lines(&w1901.text),
+        ["WARS: Austria-Italy", "SPHERES: Burgundy France"],
+        "{}",
+        w1901.text
+    );
+
+    // Spring 1902: the game goes on (20 turns). Burgundy is France's sphere and France's
+    // army stands in it: Germany's move breaks FD-2.5(a) and (c), and only the first is
+    // reported (FD-E8 before FD-E10).
+    let r = t.as_power(runner, Power::Germany, "A Mun - Bur\n");
+    has(
+        &r,
+        "ERROR FD-E8: line 2: \"A Mun - Bur\": A Mun - Bur: Burgundy is occupied by France, and Germany is not at war with France.",
+    );
+    assert!(!r.text.contains("FD-E10"), "{}", r.text);
+
+    // Everything has arrived.
+    runner.pass(t.now());
+    t.settle();
+    let mut text = String::new();
+    for p in std::iter::once(&t.master).chain(t.players.iter()) {
+        for g in &p.got {
+            text += &format!("==== to {}: {}\n{}\n", p.address, g.subject, g.text);
+        }
+    }
+    let dump = dir.join("received.txt");
+    std::fs::write(&dump, text).unwrap();
+    let (mail, duplicates) = t.received();
+    assert_eq!(duplicates, 0);
+    // What each participant received: the start mail, the four results bulletins, Italy's
+    // broadcast (all but Italy), one reply per mail sent (the master's CREATE and four
+    // PROCESS!; each player's SIGNON and order or press mails), and the reminders of the
+    // retreat and the adjustments (their 24-hour deadlines are within the reminder's 24
+    // hours as soon as they open, before any order): Italy's retreat, every builder.
+    let replies = [
+        (Power::Austria, 5),
+        (Power::England, 4),
+        (Power::France, 5),
+        (Power::Germany, 5),
+        (Power::Italy, 7),
+        (Power::Russia, 4),
+        (Power::Turkey, 4),
+    ];
+    let expected = |power: Option<Power>, replies: usize| -> Vec<String> {
+        let mut v: Vec<String> = [
+            "Game starting",
+            "S1901M Results",
+            "F1901M Results",
+            "F1901R Results",
+            "W1901A Results",
+        ]
+        .iter()
+        .map(|s| format!("DIP:g - {s}"))
+        .collect();
+        if power != Some(Power::Italy) {
+            v.push("DIP:g - F1901M Broadcast from Italy".to_string());
+        }
+        if power == Some(Power::Italy) {
+            v.push("DIP:g - F1901R Reminder".to_string());
+        }
+        if power.is_some_and(|p| p != Power::Austria) {
+            v.push("DIP:g - W1901A Reminder".to_string());
+        }
+        v.extend(std::iter::repeat_n("Re: orders".to_string(), replies));
+        v.sort();
+        v
+    };
+    let mut roles = vec![("MASTER".to_string(), None, 5)];
+    for (power, n) in replies {
+        roles.push((format!("PLAYER{}", t.seats[&power] + 1), Some(power), n));
+    }
+    let bulletins = |who: &str| -> Vec<(String, String)> {
+        mail[who]
+            .iter()
+            .filter(|(s, _)| s.ends_with("Results") || s.contains("Broadcast"))
+            .cloned()
+            .collect()
+    };
+    let master_bulletins = bulletins("MASTER");
+    for (who, power, n) in &roles {
+        let subjects: Vec<&str> = mail[who].iter().map(|(s, _)| s.as_str()).collect();
+        assert_eq!(
+            subjects,
+            expected(*power, *n),
+            "{who} ({power:?}), see {}",
+            dump.display()
+        );
+        // The bulletins are the master's, word for word; the broadcast too.
+        let mut theirs = bulletins(who);
+        let mut master = master_bulletins.clone();
+        if *power == Some(Power::Italy) {
+            master.retain(|(s, _)| !s.contains("Broadcast"));
+        }
+        theirs.sort();
+        master.sort();
+        assert!(
+            theirs == master,
+            "{who}'s bulletins differ from the master's"
+        );
+        for (subject, text) in &mail[who] {
+            if subject.contains("Broadcast") {
+                assert_eq!(
+                    text.trim_end(),
+                    "Message from Italy to everyone:\n\nItaly to all: Trieste is Italian.",
+                    "{who}"
+                );
+            }
+            // Nothing refused reached anyone: not the press between the enemies (not even
+            // France, named with Italy), not the refused moves; and the game goes on.
+            for refused in [
+                "shall we talk terms",
+                "leave Trieste",
+                "Fleet Trieste -> Venice",
+                "Army Burgundy -> Munich",
+                "GAME END",
+            ] {
+                assert!(
+                    !text.contains(refused),
+                    "{who}: {subject}: {refused:?} in:\n{text}"
+                );
+            }
+        }
+    }
+    let state = dump_state(&config);
+    assert!(state.contains("phase S1902M"), "{state}");
+    eprintln!(
+        "a formal year: {} passes, {:.1} s",
         runner.passes,
         began.elapsed().as_secs_f64()
     );
