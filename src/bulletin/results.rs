@@ -449,10 +449,13 @@ fn order_lines(
         }
         let line = match (variant.result_line(map, r), &r.note) {
             (Some(text), _) => format!("{}: {text}", owner_label(r.owner)),
+            // A rewritten order: its note says what became of it; only a dislodgement is
+            // added (the standard markers would describe the order as given).
             (None, Some(note)) => format!(
-                "{}: {} ({note})",
+                "{}: {} ({note}){}",
                 owner_label(r.owner),
-                r.order.display(map)
+                r.order.display(map),
+                if r.dislodged { "  (*dislodged*)" } else { "" }
             ),
             (None, None) => format!(
                 "{}: {}.{}",
@@ -479,7 +482,10 @@ fn dislodged_sentence(map: &Map, d: &DislodgedUnit) -> String {
         u.kind.name(),
         map.location_name(u.location)
     );
-    if d.retreat_options.is_empty() {
+    if u.owner == Owner::Neutral {
+        // A neutral unit never retreats (H12): no retreats to speak of.
+        s.push_str(" was destroyed.");
+    } else if d.retreat_options.is_empty() {
         s.push_str(" with no valid retreats was destroyed.");
     } else {
         let mut options = d.retreat_options.clone();
