@@ -187,6 +187,7 @@ impl Variant for Formal {
             Step::Resolved { record, .. } => {
                 if game.position.phase.kind == PhaseKind::Movement {
                     declare_spheres(game, s, record, position);
+                    close_new_spheres(game, s, position);
                 }
                 entries(map, s, record);
                 Vec::new()
@@ -466,6 +467,25 @@ fn declare_spheres(
             )
         };
         s.pending.outcomes.push((c.power, code, line));
+    }
+}
+
+/// FD-4.6, FD-4.8: a sphere declared this turn is one from the end of the movement phase,
+/// so a dislodged unit of a power at peace with its owner may not retreat into it.
+fn close_new_spheres(game: &GameView<'_>, s: &FormalState, position: &mut Position) {
+    let none = std::collections::BTreeSet::new();
+    let wars = rules::Wars {
+        wars: &s.wars,
+        declared: &none,
+        soi: &s.soi,
+    };
+    let start = game.position;
+    for d in &mut position.dislodged {
+        let Some(owner) = d.unit.owner.power() else {
+            continue;
+        };
+        d.retreat_options
+            .retain(|o| wars.blocker(start, owner, o.province, false).is_none());
     }
 }
 

@@ -26,6 +26,9 @@ pub struct Claim {
     pub void_by: Option<Power>,
     /// 1 + its uncut supports (FD-4.4).
     pub strength: u32,
+    /// Its supports: where the supporting unit stands, whether the support is a standard
+    /// support to move (`S A Par - Bur`), and whether it is cut.
+    pub supports: Vec<(ProvinceId, bool, bool)>,
 }
 
 impl Claim {
@@ -150,7 +153,7 @@ pub fn claims(game: &GameView<'_>, s: &FormalState) -> Vec<Claim> {
         } else {
             None
         };
-        let mut strength = 1;
+        let mut supports = Vec::new();
         for other in game.variant_orders {
             if let (
                 VariantCommand::SupportSoi {
@@ -162,9 +165,9 @@ pub fn claims(game: &GameView<'_>, s: &FormalState) -> Vec<Claim> {
             ) = (&other.command, other.from)
                 && supported.province() == *at
                 && *province == target
-                && !cut(game, p, unit.province(), target)
             {
-                strength += 1;
+                let from = unit.province();
+                supports.push((from, false, cut(game, p, from, target)));
             }
         }
         for po in game.orders {
@@ -175,17 +178,19 @@ pub fn claims(game: &GameView<'_>, s: &FormalState) -> Vec<Claim> {
             } = po.order
                 && t.province() == *at
                 && dest.province == target
-                && !cut(game, po.power, unit.province(), target)
             {
-                strength += 1;
+                let from = unit.province();
+                supports.push((from, true, cut(game, po.power, from, target)));
             }
         }
+        let uncut = supports.iter().filter(|(_, _, c)| !c).count();
         out.push(Claim {
             power: a,
             unit_at: *at,
             target,
             void_by,
-            strength,
+            strength: 1 + u32::try_from(uncut).unwrap_or(0),
+            supports,
         });
     }
     out
@@ -254,7 +259,8 @@ impl Rules for FormalRules {
     }
 
     /// FD-2.8: a move that needs a war it no longer has is void; a unit declaring a sphere
-    /// of influence holds (FD-4.3, 4.4).
+    /// of influence holds (FD-4.3, 4.4), and so does a unit supporting a claim (its support
+    /// counts for the claim, FD-4.4; the result line says so).
     fn rewrite(
         &self,
         map: &Map,
@@ -263,6 +269,24 @@ impl Rules for FormalRules {
         given: bool,
     ) -> Option<Rewrite> {
         let unit = po.order.unit()?;
+        let backing = self.claims.iter().find_map(|c| {
+            c.supports
+                .iter()
+                .find(|(from, standard, _)| *from == unit.province() && *standard == given)
+                .map(|(_, _, cut)| (c, *cut))
+        });
+        if let Some((c, cut)) = backing {
+            let note = format!(
+                "supports the claim on {}{}",
+                map.location_name(Location::province(c.target)),
+                if cut { "; cut" } else { "" }
+            );
+            return Some(Rewrite {
+                order: Order::Hold { unit },
+                show_given: given,
+                note,
+            });
+        }
         if given {
             let Order::Move { dest, .. } = po.order else {
                 return None;
