@@ -388,13 +388,34 @@ fn secrets(dir: &Path, mails: &[Mail]) -> Vec<Secret> {
                     .filter(|l| l.len() >= 20)
                     .map(str::to_string)
                     .collect();
+                // Press the judge refused (FD-E16: a recipient at war) reaches no one.
+                let quoted = format!("\"{line}\"");
+                let refused = mails.iter().any(|m| {
+                    m.step == step
+                        && m.reply
+                        && m.to == from
+                        && m.body
+                            .lines()
+                            .any(|l| l.starts_with("ERROR") && l.contains(&quoted))
+                });
+                // The sender may send the same words again later, once allowed: the refused
+                // copy is checked until its sender's next press is delivered.
+                let sender = powers
+                    .iter()
+                    .find(|(_, a)| **a == from)
+                    .map(|(p, _)| p.clone())
+                    .unwrap_or_default();
                 out.push(Secret {
                     what: format!("press of {from} ({line})"),
                     needles,
-                    readers: readers.into_iter().collect(),
+                    readers: if refused {
+                        BTreeSet::new()
+                    } else {
+                        readers.into_iter().collect()
+                    },
                     from_step: step,
-                    until: None,
-                    every_reader: true,
+                    until: refused.then(|| format!("Press from {sender}")),
+                    every_reader: !refused,
                     reply_readers: BTreeSet::new(),
                     ballot: false,
                 });
@@ -507,9 +528,12 @@ fn leaks(mails: &[Mail], secrets: &[Secret]) -> Vec<String> {
     let mut found = Vec::new();
     for s in secrets {
         for m in mails.iter().filter(|m| m.step >= s.from_step) {
-            if s.until
-                .as_ref()
-                .is_some_and(|u| m.subject.contains(u.as_str()))
+            // The window ends at a later step's mail (a refused press delivered at once under
+            // the marker's subject is still caught).
+            if m.step > s.from_step
+                && s.until
+                    .as_ref()
+                    .is_some_and(|u| m.subject.contains(u.as_str()))
             {
                 break;
             }
@@ -636,8 +660,9 @@ fn maildir_golden_scenarios() {
         for leak in found {
             failures.push(format!("{}: {leak}", dir.display()));
         }
-        // The scanner reads what it should: each secret reached its readers.
-        for s in &secrets {
+        // The scanner reads what it should: each secret reached its readers (a refused
+        // press has none: the leak check above proves it reached no one).
+        for s in secrets.iter().filter(|s| !s.readers.is_empty()) {
             let got: BTreeSet<&String> = mails
                 .iter()
                 .filter(|m| !s.found(&m.body.to_lowercase()).is_empty() && s.allows(m))
