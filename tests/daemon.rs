@@ -2216,12 +2216,8 @@ fn a_formal_year_through_imap_and_smtp() {
         if power != Some(Power::Italy) {
             v.push("DIP:g - F1901M Broadcast from Italy".to_string());
         }
-        if power == Some(Power::Italy) {
-            v.push("DIP:g - F1901R Reminder".to_string());
-        }
-        if power.is_some_and(|p| p != Power::Austria) {
-            v.push("DIP:g - W1901A Reminder".to_string());
-        }
+        // No reminders: the retreat and adjustment phases are no longer than the reminder
+        // window.
         v.extend(std::iter::repeat_n("Re: orders".to_string(), replies));
         v.sort();
         v

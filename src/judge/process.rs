@@ -314,6 +314,10 @@ pub(super) fn process_game_with_outcome(
         None
     };
     g.deadline = next_deadline;
+    // A phase no longer than the reminder window gets no reminder: it would arrive as the
+    // phase opens, right behind the results that open it.
+    g.reminded = next_deadline
+        .is_some_and(|d| d - now <= chrono::Duration::hours(g.settings.deadlines.reminder_hours));
     let end = end_lines(processed.end.as_ref());
     let head = header(config, g, next_deadline);
     let render = |reader: Reader| {
