@@ -806,6 +806,52 @@ impl Table {
         let text = script::signed(&self.game, power, i, body);
         self.ask(runner, Some(i), &text)
     }
+
+    /// A phase played by mail: each power's orders (no reply holding any of `refused`), the
+    /// master's PROCESS!, and the phase's results bulletin as each player received it.
+    fn play_phase(
+        &mut self,
+        runner: &mut dyn Runner,
+        orders: &[(Power, &str)],
+        phase: &str,
+        refused: &[&str],
+    ) -> Vec<Got> {
+        for (power, body) in orders {
+            let r = self.as_power(runner, *power, body);
+            assert!(
+                refused.iter().all(|w| !r.text.contains(w)),
+                "{power}: {}",
+                r.text
+            );
+        }
+        let r = self.ask(runner, None, &script::process(&self.game.clone()));
+        assert!(!r.text.contains("ERROR"), "{}", r.text);
+        (0..7)
+            .map(|i| self.wait_for(runner, Some(i), &format!("{phase} Results")))
+            .collect()
+    }
+
+    /// [`Table::play_phase`] for bulletins with nothing private: every player's copy is the
+    /// master's, which is returned.
+    fn play_public_phase(
+        &mut self,
+        runner: &mut dyn Runner,
+        orders: &[(Power, &str)],
+        phase: &str,
+        refused: &[&str],
+    ) -> Got {
+        let players = self.play_phase(runner, orders, phase, refused);
+        let subject = format!("{phase} Results");
+        let master = self.wait_for(runner, None, &subject);
+        for (i, b) in players.iter().enumerate() {
+            assert_eq!(b.subject, master.subject);
+            assert_eq!(
+                b.text, master.text,
+                "player {i}'s {subject} is not the master's"
+            );
+        }
+        master
+    }
 }
 
 /// A variant game played by IMAP and SMTP with `dipjudge process --now` children: its
@@ -1186,25 +1232,6 @@ fn a_survive_vote_through_imap_and_smtp() {
             "ERROR SRV-E1: line 2: \"{line}\": there is no vote now; the next vote is in Winter 1902."
         )
     };
-    // Each power's orders in a phase, the master's PROCESS!, and the bulletin every player
-    // then reads.
-    fn play(
-        t: &mut Table,
-        runner: &mut dyn Runner,
-        orders: &[(Power, &str)],
-        phase: &str,
-    ) -> Vec<Got> {
-        for (power, body) in orders {
-            let r = t.as_power(runner, *power, body);
-            assert!(!r.text.contains("ERROR"), "{}", r.text);
-        }
-        let r = t.ask(runner, None, &script::process(&t.game.clone()));
-        assert!(!r.text.contains("ERROR"), "{}", r.text);
-        (0..7)
-            .map(|i| t.wait_for(runner, Some(i), &format!("{phase} Results")))
-            .collect()
-    }
-
     // Spring 1901: a ballot long before the vote.
     let r = t.as_power(runner, Power::France, "VOTE Germany\n");
     has(&r, &e1("VOTE Germany"));
@@ -1216,7 +1243,7 @@ fn a_survive_vote_through_imap_and_smtp() {
         (Power::Russia, "F Sev - Rum\n"),
         (Power::Turkey, "A Con - Bul\n"),
     ];
-    play(&mut t, runner, spring, "S1901M");
+    t.play_phase(runner, spring, "S1901M", &["ERROR"]);
 
     // Fall 1901: nobody is dislodged, so the Winter follows. Austria, France, Germany and
     // Russia own five centres, England and Turkey four, Italy three.
@@ -1226,7 +1253,7 @@ fn a_survive_vote_through_imap_and_smtp() {
         (Power::Germany, "A Kie - Hol\n"),
         (Power::Austria, "F Alb - Gre\n"),
     ];
-    play(&mut t, runner, fall, "F1901M");
+    t.play_phase(runner, fall, "F1901M", &["ERROR"]);
 
     // Winter 1901: an odd year, no vote; Germany and Russia build (Russia's mail carries a
     // ballot, refused), the others waive.
@@ -1237,7 +1264,7 @@ fn a_survive_vote_through_imap_and_smtp() {
         "ERROR SRV-E1: line 3: \"VOTE Germany\": there is no vote now; the next vote is in Winter 1902.",
     );
     let winter: &[(Power, &str)] = &[(Power::Germany, "BUILD A Ber\nBUILD A Mun\n")];
-    for b in play(&mut t, runner, winter, "W1901A") {
+    for b in t.play_phase(runner, winter, "W1901A", &["ERROR"]) {
         has(
             &b,
             "SURVIVE: playing powers: Austria, England, France, Germany, Italy, Russia, Turkey.  Outcasts: none.",
@@ -1250,11 +1277,11 @@ fn a_survive_vote_through_imap_and_smtp() {
         &r,
         "ERROR SRV-E11: line 2: \"SET DRAW\": there are no draws in this game: the winner is the last power left (SRV-6).",
     );
-    play(&mut t, runner, &[], "S1902M");
+    t.play_phase(runner, &[], "S1902M", &["ERROR"]);
     // Fall 1902: the vote year, but not yet its Winter.
     let r = t.as_power(runner, Power::Turkey, "VOTE Russia\n");
     has(&r, &e1("VOTE Russia"));
-    play(&mut t, runner, &[], "F1902M");
+    t.play_phase(runner, &[], "F1902M", &["ERROR"]);
 
     // Winter 1902: the vote. Each ballot is answered to its voter alone.
     let ballots: &[(Power, &str, &[&str])] = &[
@@ -1308,7 +1335,7 @@ fn a_survive_vote_through_imap_and_smtp() {
             has(&r, line);
         }
     }
-    let w1902 = play(&mut t, runner, &[], "W1902A");
+    let w1902 = t.play_phase(runner, &[], "W1902A", &["ERROR"]);
     for b in &w1902 {
         has(b, "SURVIVE: Germany has been voted out of the game.");
         has(
@@ -1339,11 +1366,11 @@ fn a_survive_vote_through_imap_and_smtp() {
         "Germany: A Munich HOLD (out of the game)",
         "Germany: A Ruhr HOLD (out of the game)",
     ];
-    for b in play(
-        &mut t,
+    for b in t.play_phase(
         runner,
         &[(Power::France, "A Bur - Bel\n")],
         "S1903M",
+        &["ERROR"],
     ) {
         let germany: Vec<&str> = b
             .text
@@ -1573,33 +1600,6 @@ fn a_shellshock_year_through_imap_and_smtp() {
     } = variant_game("shellshock", "shellshock", "ShellShock rules");
     let runner = &mut runner;
     let has = |g: &Got, line: &str| assert!(g.text.contains(line), "{line:?} in:\n{}", g.text);
-    // Each power's orders (answered without an error or a warning), the master's PROCESS!,
-    // and the phase's results: the master's copy, after checking that every player's copy
-    // is the same mail.
-    fn play(t: &mut Table, runner: &mut dyn Runner, orders: &[(Power, &str)], phase: &str) -> Got {
-        for (power, body) in orders {
-            let r = t.as_power(runner, *power, body);
-            assert!(
-                !r.text.contains("ERROR") && !r.text.contains("WARNING"),
-                "{power}: {}",
-                r.text
-            );
-        }
-        let r = t.ask(runner, None, &script::process(&t.game.clone()));
-        assert!(!r.text.contains("ERROR"), "{}", r.text);
-        let subject = format!("{phase} Results");
-        let master = t.wait_for(runner, None, &subject);
-        for i in 0..7 {
-            let b = t.wait_for(runner, Some(i), &subject);
-            assert_eq!(b.subject, master.subject);
-            assert_eq!(
-                b.text, master.text,
-                "player {i}'s {subject} is not the master's"
-            );
-        }
-        master
-    }
-
     // Spring 1901. Austria bounces Germany out of Tyrolia and attacks Venice, which cuts
     // Italy's support of Germany's move; Russia and Germany move past each other to
     // Silesia and Prussia; most other units hold their home centres.
@@ -1615,7 +1615,7 @@ fn a_shellshock_year_through_imap_and_smtp() {
         ),
         (Power::Turkey, "F Ank H\nA Con - Bul\nA Smy H\n"),
     ];
-    let s1901 = play(&mut t, runner, spring, "S1901M");
+    let s1901 = t.play_public_phase(runner, spring, "S1901M", &["ERROR", "WARNING"]);
     has(&s1901, "Germany: Army Munich -> Tyrolia.  (*bounce*)");
     has(&s1901, "Austria: Army Vienna -> Tyrolia.  (*bounce*)");
     has(
@@ -1683,7 +1683,7 @@ fn a_shellshock_year_through_imap_and_smtp() {
         (Power::Italy, "A Ven H\nA Rom H\nF Nap H\n"),
         (Power::Turkey, "F Ank H\nA Bul H\nA Smy H\n"),
     ];
-    let f1901 = play(&mut t, runner, fall, "F1901M");
+    let f1901 = t.play_public_phase(runner, fall, "F1901M", &["ERROR", "WARNING"]);
     has(&f1901, "France: Army Burgundy -> Munich.");
     has(&f1901, "Germany: Army Munich HOLD.  (*dislodged*)");
     has(
@@ -1748,11 +1748,11 @@ fn a_shellshock_year_through_imap_and_smtp() {
 
     // The retreat. The Fall ownership follows it: France owns Munich, Germany Holland and
     // Warsaw, Russia Rumania, Turkey Bulgaria.
-    let f1901r = play(
-        &mut t,
+    let f1901r = t.play_public_phase(
         runner,
         &[(Power::Germany, "A Mun - Kie\n")],
         "F1901R",
+        &["ERROR", "WARNING"],
     );
     has(&f1901r, "Germany: Army Munich -> Kiel.");
     has(&f1901r, "France:    Brest, Marseilles, Munich, Paris.");
@@ -1776,7 +1776,7 @@ fn a_shellshock_year_through_imap_and_smtp() {
         (Power::Germany, "BUILD A Ber\n"),
         (Power::Turkey, "BUILD A Con\n"),
     ];
-    let w1901 = play(&mut t, runner, winter, "W1901A");
+    let w1901 = t.play_public_phase(runner, winter, "W1901A", &["ERROR", "WARNING"]);
     has(&w1901, "Germany: Builds an army in Berlin.");
     let builds = [
         "BUILD: France A Paris morale 18",
@@ -1953,29 +1953,6 @@ fn a_formal_year_through_imap_and_smtp() {
     } = variant_game("formal", "formal", "Formal rules");
     let runner = &mut runner;
     let has = |g: &Got, line: &str| assert!(g.text.contains(line), "{line:?} in:\n{}", g.text);
-    // Each power's orders (answered without an error), the master's PROCESS!, and the
-    // phase's results: the master's copy, after checking that every player's copy is the
-    // same mail (nothing in Formal Diplomacy's bulletins is private).
-    fn play(t: &mut Table, runner: &mut dyn Runner, orders: &[(Power, &str)], phase: &str) -> Got {
-        for (power, body) in orders {
-            let r = t.as_power(runner, *power, body);
-            assert!(!r.text.contains("ERROR"), "{power}: {}", r.text);
-        }
-        let r = t.ask(runner, None, &script::process(&t.game.clone()));
-        assert!(!r.text.contains("ERROR"), "{}", r.text);
-        let subject = format!("{phase} Results");
-        let master = t.wait_for(runner, None, &subject);
-        for i in 0..7 {
-            let b = t.wait_for(runner, Some(i), &subject);
-            assert_eq!(b.subject, master.subject);
-            assert_eq!(
-                b.text, master.text,
-                "player {i}'s {subject} is not the master's"
-            );
-        }
-        master
-    }
-
     // Spring 1901. Austria may not answer first: Venice is Italy's unit and there is no
     // war yet (a DWO takes effect when the turn is processed).
     let r = t.as_power(runner, Power::Austria, "F Tri - Ven\n");
@@ -2016,7 +1993,7 @@ fn a_formal_year_through_imap_and_smtp() {
         ),
         (Power::Turkey, "F Ank - Bla\nA Con - Bul\nA Smy H\n"),
     ];
-    let s1901 = play(&mut t, runner, spring, "S1901M");
+    let s1901 = t.play_public_phase(runner, spring, "S1901M", &["ERROR"]);
     has(&s1901, "Italy: Army Venice -> Trieste.");
     has(&s1901, "Austria: Fleet Trieste -> Albania.");
     assert_eq!(
@@ -2092,7 +2069,7 @@ fn a_formal_year_through_imap_and_smtp() {
         (Power::Russia, "F Bot - Swe\nA Gal H\nF Rum H\nA Ukr H\n"),
         (Power::Turkey, "F Bla H\nA Bul H\nA Smy H\n"),
     ];
-    let f1901 = play(&mut t, runner, fall, "F1901M");
+    let f1901 = t.play_public_phase(runner, fall, "F1901M", &["ERROR"]);
     has(&f1901, "Austria: Army Vienna -> Trieste.");
     has(&f1901, "Italy: Army Trieste HOLD.  (*dislodged*)");
     has(&f1901, "France: A Bur H (SOI Burgundy)");
@@ -2113,7 +2090,12 @@ fn a_formal_year_through_imap_and_smtp() {
     );
 
     // The retreat, into Budapest: Austria's empty centre, open to Italy at war.
-    let f1901r = play(&mut t, runner, &[(Power::Italy, "A Tri - Bud\n")], "F1901R");
+    let f1901r = t.play_public_phase(
+        runner,
+        &[(Power::Italy, "A Tri - Bud\n")],
+        "F1901R",
+        &["ERROR"],
+    );
     has(&f1901r, "Italy: Army Trieste -> Budapest.");
     // Owners after the update: Austria Serbia, Trieste, Vienna (Budapest lost); England
     // Norway; France Portugal, Spain; Germany Belgium, Denmark, Holland; Italy Budapest,
@@ -2155,7 +2137,7 @@ fn a_formal_year_through_imap_and_smtp() {
         (Power::Russia, "BUILD A War\nBUILD A Mos\n"),
         (Power::Turkey, "BUILD A Con\n"),
     ];
-    let w1901 = play(&mut t, runner, winter, "W1901A");
+    let w1901 = t.play_public_phase(runner, winter, "W1901A", &["ERROR"]);
     has(&w1901, "Germany: Builds an army in Munich.");
     has(&w1901, "Italy: Builds a fleet in Naples.");
     assert_eq!(

@@ -110,41 +110,6 @@ pub fn play(dir: &Path) -> (String, String) {
     (out, judge.dump_state().expect("state"))
 }
 
-fn compare(path: &Path, got: &str, failures: &mut Vec<String>) {
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(path, got).expect("write golden");
-        return;
-    }
-    match std::fs::read_to_string(path) {
-        Err(_) => failures.push(format!(
-            "{}: missing (UPDATE_GOLDEN=1 writes it)",
-            path.display()
-        )),
-        Ok(expected) if expected != got => {
-            let line = expected
-                .lines()
-                .zip(got.lines())
-                .position(|(a, b)| a != b)
-                .unwrap_or(expected.lines().count().min(got.lines().count()));
-            let show = |s: &str| {
-                s.lines()
-                    .skip(line.saturating_sub(3))
-                    .take(8)
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            };
-            failures.push(format!(
-                "{} differs from line {}:\n--- expected\n{}\n--- got\n{}\n",
-                path.display(),
-                line + 1,
-                show(&expected),
-                show(got)
-            ));
-        }
-        Ok(_) => {}
-    }
-}
-
 #[test]
 fn golden_scenarios() {
     let dirs = scenarios();
@@ -152,8 +117,8 @@ fn golden_scenarios() {
     let mut failures = Vec::new();
     for dir in dirs {
         let (mails, state) = play(&dir);
-        compare(&dir.join("expected.txt"), &mails, &mut failures);
-        compare(&dir.join("state.txt"), &state, &mut failures);
+        crate::support::compare_golden(&dir.join("expected.txt"), &mails, &mut failures);
+        crate::support::compare_golden(&dir.join("state.txt"), &state, &mut failures);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

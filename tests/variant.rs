@@ -954,15 +954,7 @@ fn a_rule_set_holds_a_winter_the_standard_game_skips() {
     let map = Map::standard().expect("map");
     let mut fall = Position::standard_start(map);
     fall.phase = Phase::new(1901, dipjudge::rules::Season::Fall, PhaseKind::Movement);
-    let view = GameView {
-        map,
-        position: &fall,
-        orders: &[],
-        variant_orders: &[],
-        resigned: &[],
-        centres_to_win: 18,
-        resolving: false,
-    };
+    let view = GameView::bare(map, &fall);
     let standard = dipjudge::variant::process_phase(
         &dipjudge::variant::Standard,
         &mut VariantState::default(),

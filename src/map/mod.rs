@@ -322,6 +322,11 @@ impl Map {
         }
     }
 
+    /// A province's full name: `St Petersburg`, `Mid-Atlantic Ocean`.
+    pub fn province_name(&self, id: ProvinceId) -> &str {
+        &self.province(id).name
+    }
+
     /// A location's full name: `St Petersburg (north coast)`.
     pub fn location_name(&self, loc: Location) -> String {
         match loc.coast {

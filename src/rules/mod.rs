@@ -31,6 +31,7 @@ pub use position::{
     DislodgedUnit, Owner, Phase, PhaseKind, Position, Season, Unit, UnitId, UnitKind,
 };
 pub use ratio::Strength;
+pub(crate) use validate::can_reach;
 pub use validate::unit_named;
 
 use crate::map::Map;
@@ -98,6 +99,14 @@ pub fn adjudicate_with(
         },
         &mut after,
     );
+    // Where a dislodged unit may retreat follows the rules as the step left them (H13: a
+    // sphere of influence declared by this very phase closes a province, FD-4.6).
+    let rules_now = calendar.rules();
+    for d in &mut after.dislodged {
+        let unit = d.unit;
+        d.retreat_options
+            .retain(|o| rules_now.retreat_allowed(map, position, &unit, *o));
+    }
     after.sort_units();
     let (next, ownership_updated) = sequence(map, calendar, &after);
     PhaseOutcome {

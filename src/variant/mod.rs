@@ -242,6 +242,22 @@ pub struct GameView<'a> {
     pub resolving: bool,
 }
 
+impl<'a> GameView<'a> {
+    /// A board and nothing else: no orders, nobody resigned, the standard 18 centres, an
+    /// order being checked (a rule set's test, or a hook asked about a bare position).
+    pub fn bare(map: &'a Map, position: &'a Position) -> GameView<'a> {
+        GameView {
+            map,
+            position,
+            orders: &[],
+            variant_orders: &[],
+            resigned: &[],
+            centres_to_win: 18,
+            resolving: false,
+        }
+    }
+}
+
 /// A command being taken (H1, H2): the game as it stands, who sent it, and its text as
 /// received (the `{text}` of spec sentences).
 #[derive(Clone, Copy, Debug)]

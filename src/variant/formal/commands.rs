@@ -3,8 +3,8 @@
 //! code and sentence in the table's order.
 
 use crate::command::VariantCommand;
-use crate::map::{Location, Map, Power, ProvinceId};
-use crate::rules::{self, Owner, PhaseKind, Unit, UnitKind, VariantRefusal};
+use crate::map::{Map, Power, ProvinceId};
+use crate::rules::{self, Owner, PhaseKind, Unit, VariantRefusal};
 use crate::variant::{CommandContext, Sender, Slot, Taken};
 
 use super::rules::{Wars, declared};
@@ -12,10 +12,6 @@ use super::state::{FormalState, eliminated, home_country};
 
 fn refuse<T>(code: &'static str, sentence: String) -> Result<T, VariantRefusal> {
     Err(VariantRefusal::new(code, sentence))
-}
-
-fn name(map: &Map, p: ProvinceId) -> String {
-    map.location_name(Location::province(p))
 }
 
 /// The sender's own commands of this kind in the phase's order set.
@@ -27,17 +23,13 @@ fn own<'a>(cx: &'a CommandContext<'_>, a: Power) -> impl Iterator<Item = &'a Var
         .map(|v| &v.command)
 }
 
-/// Whether `unit` could be ordered to move to `target` by its own adjacency (FD-4.1b).
-fn can_move(map: &Map, unit: &Unit, target: ProvinceId) -> bool {
-    match unit.kind {
-        UnitKind::Army => map.army_border(unit.location.province, target),
-        UnitKind::Fleet => map.fleet_targets(unit.location, target).next().is_some(),
-    }
-}
-
 /// `A Gascony`.
 fn unit_words(map: &Map, u: &Unit) -> String {
-    format!("{} {}", u.kind.letter(), name(map, u.location.province))
+    format!(
+        "{} {}",
+        u.kind.letter(),
+        map.province_name(u.location.province)
+    )
 }
 
 /// H1: whether and how a command is taken now.
@@ -108,7 +100,7 @@ pub fn take(
                     "FD-E6",
                     format!(
                         "{a} may not surrender while it controls {}, in the home country of {b}, with which it is at war.",
-                        name(map, prov)
+                        map.province_name(prov)
                     ),
                 );
             }
@@ -126,7 +118,7 @@ pub fn take(
                     "FD-E15",
                     format!(
                         "{} is not a sphere of influence of {a}.",
-                        name(map, *province)
+                        map.province_name(*province)
                     ),
                 );
             }
@@ -149,7 +141,7 @@ pub fn take(
                     "FD-E14",
                     format!(
                         "{} is already a sphere of influence of {b}.",
-                        name(map, target)
+                        map.province_name(target)
                     ),
                 );
             }
@@ -186,16 +178,19 @@ pub fn take(
             if position.unit_in(target.province()).is_none() {
                 return refuse(
                     "NO-UNIT",
-                    format!("there is no unit in {}", name(map, target.province())),
+                    format!(
+                        "there is no unit in {}",
+                        map.province_name(target.province())
+                    ),
                 );
             }
-            if !can_move(map, u, *province) {
+            if !rules::can_reach(map, u, *province) {
                 return refuse(
                     "SUPPORT-UNREACHABLE",
                     format!(
                         "{} cannot reach {}, so it cannot support a claim there",
                         unit_words(map, u),
-                        name(map, *province)
+                        map.province_name(*province)
                     ),
                 );
             }
@@ -255,36 +250,50 @@ fn check_declarer(
     if u.location.province == target {
         return Ok(());
     }
-    if !can_move(map, u, target) {
+    if !rules::can_reach(map, u, target) {
         return refuse(
             "FD-E11",
             format!(
                 "{} cannot declare {}: it is not there and cannot move there.",
                 unit_words(map, u),
-                name(map, target)
+                map.province_name(target)
             ),
         );
     }
+    let order = format!(
+        "{} {} SOI {}",
+        u.kind.letter(),
+        map.display_location(u.location),
+        map.display_code(target)
+    );
+    open_to_claim(map, position, wars, a, target, u.location.province, &order)
+}
+
+/// FD-4.1b for an adjacent claim on `target` from `from`: the province is empty (FD-E12) and
+/// open to `a` without a war (FD-E9, FD-E10; `order` is the claim as the error quotes it).
+fn open_to_claim(
+    map: &Map,
+    position: &crate::rules::Position,
+    wars: &Wars<'_>,
+    a: Power,
+    target: ProvinceId,
+    from: ProvinceId,
+    order: &str,
+) -> Result<(), VariantRefusal> {
     if position.unit_in(target).is_some() {
         return refuse(
             "FD-E12",
             format!(
                 "{} is occupied, so it cannot be declared from {}.",
-                name(map, target),
-                name(map, u.location.province)
+                map.province_name(target),
+                map.province_name(from)
             ),
         );
     }
-    if let Some(b) = wars.blocker(position, a, target, false) {
-        let order = format!(
-            "{} {} SOI {}",
-            u.kind.letter(),
-            map.display_location(u.location),
-            map.display_code(target)
-        );
-        return Err(wars.refusal(map, a, &order, target, b));
+    match wars.blocker(position, a, target, false) {
+        Some(b) => Err(wars.refusal(map, a, order, target, b)),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// FD-4.1 when no unit is named: the power's unit in the province, else its only unit that
@@ -304,7 +313,7 @@ fn pick_declarer(
     let mut candidates: Vec<&Unit> = position
         .units
         .iter()
-        .filter(|u| u.owner == Owner::Power(a) && can_move(map, u, target))
+        .filter(|u| u.owner == Owner::Power(a) && rules::can_reach(map, u, target))
         .collect();
     candidates.sort_by(|x, y| {
         map.code(x.location.province)
@@ -315,7 +324,7 @@ fn pick_declarer(
             "FD-E11",
             format!(
                 "{a} has no unit in {} and no unit next to it that could move there.",
-                name(map, target)
+                map.province_name(target)
             ),
         ),
         [one] => {
@@ -323,27 +332,23 @@ fn pick_declarer(
             Ok(one.location.province)
         }
         [first, ..] => {
-            if position.unit_in(target).is_some() {
-                return refuse(
-                    "FD-E12",
-                    format!(
-                        "{} is occupied, so it cannot be declared from {}.",
-                        name(map, target),
-                        name(map, first.location.province)
-                    ),
-                );
-            }
-            if let Some(b) = wars.blocker(position, a, target, false) {
-                let order = format!("SOI {}", map.display_code(target));
-                return Err(wars.refusal(map, a, &order, target, b));
-            }
+            let order = format!("SOI {}", map.display_code(target));
+            open_to_claim(
+                map,
+                position,
+                wars,
+                a,
+                target,
+                first.location.province,
+                &order,
+            )?;
             refuse(
                 "FD-E13",
                 format!(
                     "several units could declare {}; name one, for example \"{} SOI {}\".",
-                    name(map, target),
+                    map.province_name(target),
                     unit_words(map, first),
-                    name(map, target)
+                    map.province_name(target)
                 ),
             )
         }

@@ -12,7 +12,7 @@ mod rules;
 mod state;
 
 use crate::command::VariantCommand;
-use crate::map::{Location, Map, Power, ProvinceId};
+use crate::map::{Map, Power, ProvinceId};
 use crate::rules::VariantRefusal;
 use crate::rules::{Order, PhaseKind, PhaseOutcome, PhaseRecord, Position, Season, Step};
 use crate::variant::{
@@ -31,10 +31,6 @@ pub struct Formal;
 
 fn read(state: &VariantState) -> FormalState {
     state.get()
-}
-
-fn name(map: &Map, p: ProvinceId) -> String {
-    map.location_name(Location::province(p))
 }
 
 impl Variant for Formal {
@@ -165,7 +161,7 @@ impl Variant for Formal {
                 s.soi.remove(&p);
                 lines.push(format!(
                     "SOI: {a} gives up its sphere of influence in {}.",
-                    name(map, p)
+                    map.province_name(p)
                 ));
             }
             lines
@@ -187,7 +183,6 @@ impl Variant for Formal {
             Step::Resolved { record, .. } => {
                 if game.position.phase.kind == PhaseKind::Movement {
                     declare_spheres(game, s, record, position);
-                    close_new_spheres(game, s, position);
                 }
                 entries(map, s, record);
                 Vec::new()
@@ -225,7 +220,7 @@ impl Variant for Formal {
                     s.soi.remove(&c);
                     s.pending.eliminated.push(format!(
                         "SOI: {p} has been eliminated; its sphere of influence in {} ends.",
-                        name(map, c)
+                        map.province_name(c)
                     ));
                 }
                 flush(&mut s.pending)
@@ -250,7 +245,7 @@ impl Variant for Formal {
             .map(|(c, p)| {
                 (
                     game.map.code(*c).to_string(),
-                    format!("{} {p}", name(game.map, *c)),
+                    format!("{} {p}", game.map.province_name(*c)),
                 )
             })
             .collect();
@@ -455,7 +450,7 @@ fn declare_spheres(
                     .map(|o| o.strength);
                 moves.chain(rivals).all(|p| c.strength > p)
             });
-        let prov = name(map, c.target);
+        let prov = map.province_name(c.target);
         let code = map.code(c.target).to_string();
         let line = if won {
             s.soi.insert(c.target, c.power);
@@ -467,25 +462,6 @@ fn declare_spheres(
             )
         };
         s.pending.outcomes.push((c.power, code, line));
-    }
-}
-
-/// FD-4.6, FD-4.8: a sphere declared this turn is one from the end of the movement phase,
-/// so a dislodged unit of a power at peace with its owner may not retreat into it.
-fn close_new_spheres(game: &GameView<'_>, s: &FormalState, position: &mut Position) {
-    let none = std::collections::BTreeSet::new();
-    let wars = rules::Wars {
-        wars: &s.wars,
-        declared: &none,
-        soi: &s.soi,
-    };
-    let start = game.position;
-    for d in &mut position.dislodged {
-        let Some(owner) = d.unit.owner.power() else {
-            continue;
-        };
-        d.retreat_options
-            .retain(|o| wars.blocker(start, owner, o.province, false).is_none());
     }
 }
 
@@ -509,7 +485,7 @@ fn entries(map: &Map, s: &mut FormalState, record: &PhaseRecord) {
     entered.sort();
     for (a, code, p, b) in entered {
         s.soi.remove(&p);
-        let prov = name(map, p);
+        let prov = map.province_name(p);
         s.pending.entries.push((
             b,
             code,

@@ -86,7 +86,7 @@ impl Wars<'_> {
         dest: ProvinceId,
         (code, b): (&'static str, Power),
     ) -> VariantRefusal {
-        let prov = map.location_name(Location::province(dest));
+        let prov = map.province_name(dest);
         let what = match code {
             "FD-E8" => format!("is occupied by {b}"),
             "FD-E9" => format!("is a supply centre of {b}"),
@@ -278,7 +278,7 @@ impl Rules for FormalRules {
         if let Some((c, cut)) = backing {
             let note = format!(
                 "supports the claim on {}{}",
-                map.location_name(Location::province(c.target)),
+                map.province_name(c.target),
                 if cut { "; cut" } else { "" }
             );
             return Some(Rewrite {
@@ -301,7 +301,7 @@ impl Rules for FormalRules {
             });
         }
         let claim = self.claims.iter().find(|c| c.unit_at == unit.province())?;
-        let target = map.location_name(Location::province(claim.target));
+        let target = map.province_name(claim.target);
         let note = match claim.void_by {
             Some(b) => format!("SOI {target}; void: not at war with {b}"),
             None => format!("SOI {target}"),

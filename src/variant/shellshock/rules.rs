@@ -82,7 +82,7 @@ impl Rules for ShellShockRules {
         if unit.owner != Owner::Neutral {
             return None;
         }
-        let place = map.location_name(Location::province(unit.location.province));
+        let place = map.province_name(unit.location.province);
         let r = match order.order {
             Order::Remove { .. } | Order::Disband { .. } => VariantRefusal::new(
                 "SS-E2",
@@ -109,7 +109,7 @@ impl Rules for ShellShockRules {
                 sentence: format!(
                     "{} has morale {m} (low) and will not attack {}; it will hold.",
                     unit_words(map, unit),
-                    map.location_name(Location::province(dest.province))
+                    map.province_name(dest.province)
                 ),
             },
             Restriction::OnlyHolds => Warning {

@@ -3,7 +3,7 @@
 //! refused with the spec's code and sentence in the table's order.
 
 use crate::command::VariantCommand;
-use crate::map::{Location, Map, Power, ProvinceId, Terrain};
+use crate::map::{Map, Power, ProvinceId, Terrain};
 use crate::rules::{self, PhaseKind, UnitKind, VariantRefusal};
 use crate::variant::{Applied, CommandContext, Line, Sender, Slot, Taken};
 
@@ -69,10 +69,6 @@ fn no_offer(c: Power, p: Power) -> VariantRefusal {
     )
 }
 
-fn province_name(map: &Map, p: ProvinceId) -> String {
-    map.location_name(Location::province(p))
-}
-
 /// H1: whether and how a command is taken now.
 pub fn take(
     cx: &CommandContext<'_>,
@@ -124,7 +120,7 @@ pub fn take(
             if state.protector.get(c) != Some(&p) {
                 return refuse("SUR-E11", format!("{c} is not a client state of {p}."));
             }
-            let name = province_name(map, prov);
+            let name = map.province_name(prov);
             if map.province(prov).home_of != Some(*c) || !map.province(prov).supply_centre {
                 return refuse(
                     "SUR-E12",
@@ -152,7 +148,7 @@ pub fn take(
                     "SUR-E15",
                     format!(
                         "{} is not one of {c}'s home supply centres.",
-                        province_name(map, *province)
+                        map.province_name(*province)
                     ),
                 );
             }
@@ -198,7 +194,7 @@ fn placeable(
     coast: Option<crate::map::Coast>,
 ) -> Result<(), VariantRefusal> {
     let province = map.province(prov);
-    let name = province_name(map, prov);
+    let name = map.province_name(prov);
     let cannot = |what: &str| refuse("SUR-E14", format!("a {what} cannot be placed in {name}."));
     match kind {
         UnitKind::Army if province.terrain == Terrain::Sea || coast.is_some() => cannot("army"),

@@ -78,7 +78,7 @@ impl Variant for Surrender {
             .map(|x| {
                 (
                     x.at,
-                    format!("exchange for {} {}", x.client, kind_letter(x.kind)),
+                    format!("exchange for {} {}", x.client, x.kind.letter()),
                 )
             })
             .collect();
@@ -268,10 +268,6 @@ fn describe(s: &SurrenderState) -> String {
     )
 }
 
-fn kind_letter(kind: UnitKind) -> char {
-    kind.letter()
-}
-
 /// A `HOLD EXCHANGE` order of the phase.
 struct ExchangeOrder {
     protectorate: Power,
@@ -323,7 +319,7 @@ fn exchange(
             continue;
         }
         let code = map.code(x.at).to_string();
-        let name = map.location_name(Location::province(x.at));
+        let name = map.province_name(x.at);
         let dislodged = position
             .dislodged
             .iter()

@@ -233,15 +233,7 @@ fn sur_5_4_independence_to_a_fixpoint() {
 }
 
 fn view<'a>(position: &'a Position) -> GameView<'a> {
-    GameView {
-        map: map(),
-        position,
-        orders: &[],
-        variant_orders: &[],
-        resigned: &[],
-        centres_to_win: 18,
-        resolving: false,
-    }
+    GameView::bare(map(), position)
 }
 
 fn as_power<'a>(game: GameView<'a>, p: Power) -> CommandContext<'a> {

@@ -106,15 +106,7 @@ fn srv_5b_3_ties_in_the_jury() {
 }
 
 fn view<'a>(position: &'a Position) -> GameView<'a> {
-    GameView {
-        map: crate::map::Map::standard().unwrap(),
-        position,
-        orders: &[],
-        variant_orders: &[],
-        resigned: &[],
-        centres_to_win: 18,
-        resolving: false,
-    }
+    GameView::bare(crate::map::Map::standard().unwrap(), position)
 }
 
 /// SRV-1.2 and SRV-8.1: in a vote Winter the judge waits for a ballot from every playing
