@@ -371,7 +371,11 @@ fn movement_position(
     phase: Phase,
     results: &[ExpectedResult],
 ) -> Result<Position, RunError> {
-    let movement = Phase::new(phase.year, phase.season, PhaseKind::Movement);
+    let season = match phase.season {
+        Season::Winter => Season::Fall,
+        s => s,
+    };
+    let movement = Phase::new(phase.year, season, PhaseKind::Movement);
     let mut pos = Position::empty(map, movement);
     match &case.owners {
         Some(o) => pos.owners = owners_vec(map, o),
@@ -530,7 +534,7 @@ fn set_up(
     g.observers = vec![OBSERVER.to_string()];
     g.settings.press.observers = ObserverLevel::Any;
     g.position = position;
-    let mut state = variant.new_state();
+    let mut state = variant.case_state();
     for (line, key, value) in &case.settings {
         variant
             .apply_setting(&mut state, key, value)
@@ -730,6 +734,7 @@ fn variant_checks(
                         position: &g.position,
                         before,
                         after: &g.variant_state,
+                        block: facts,
                     },
                     fact,
                 ),
@@ -773,8 +778,10 @@ pub fn run_case(map: &Map, registry: &Registry, case: &Case) -> Result<CaseRepor
     };
 
     // The game, and for a retreat case its movement phase replayed from its orders.
+    // An adjustment case replays the Fall movement phase before it (README §2.3: a rule
+    // may need it, as IR-G2 does).
     let replay = match (&case.prestate_results, phase.kind) {
-        (Some(results), PhaseKind::Retreat) => Some(results),
+        (Some(results), PhaseKind::Retreat | PhaseKind::Adjustment) => Some(results),
         _ => None,
     };
     let position = match replay {
@@ -836,11 +843,12 @@ pub fn run_case(map: &Map, registry: &Registry, case: &Case) -> Result<CaseRepor
             // results and there is no retreat phase (as njudge does). The case's retreat
             // orders then arrive after it and are refused; the position is the one after
             // the movement phase.
-            if !out
-                .after
-                .dislodged
-                .iter()
-                .all(|d| d.retreat_options.is_empty())
+            if phase.kind != PhaseKind::Retreat
+                || !out
+                    .after
+                    .dislodged
+                    .iter()
+                    .all(|d| d.retreat_options.is_empty())
             {
                 return Err(RunError::Inconsistent(format!(
                     "the replayed movement phase leads to {reached}, not {phase}"
@@ -884,6 +892,14 @@ pub fn run_case(map: &Map, registry: &Registry, case: &Case) -> Result<CaseRepor
                 h.process()?;
                 guard += 1;
             }
+        }
+        if moment.marker.is_some()
+            && moment.commands.is_empty()
+            && moment.orders.is_empty()
+            && moment.retreats.is_empty()
+        {
+            // A marker with nothing after it: the event is where the checks look.
+            continue;
         }
         for m in command_messages(&moment.commands) {
             h.send(&m)?;

@@ -408,7 +408,10 @@ impl Game {
     /// included, when the rule set waits for it: H18).
     pub fn all_in(&self, map: &Map, variant: &dyn Variant) -> bool {
         let parts = self.view_parts();
-        if variant.waits_for_master(&self.view(map, &parts), &self.variant_state) {
+        let view = self.view(map, &parts);
+        if variant.waits_for_master(&view, &self.variant_state)
+            || !variant.processes_early(&view, &self.variant_state)
+        {
             return false;
         }
         let statuses = self.statuses(map, variant);

@@ -452,6 +452,26 @@ impl Map {
             .filter(move |p| self.province(*p).home_of == Some(power))
     }
 
+    /// A power's home country (`shared/rules/README.md` §1: every province inside its
+    /// national border, home centres included), in province code order.
+    pub fn home_country(&self, power: Power) -> Vec<ProvinceId> {
+        let codes: &[&str] = match power {
+            Power::Austria => &["boh", "bud", "gal", "tri", "tyr", "vie"],
+            Power::England => &["cly", "edi", "lon", "lvp", "wal", "yor"],
+            Power::France => &["bre", "bur", "gas", "mar", "par", "pic"],
+            Power::Germany => &["ber", "kie", "mun", "pru", "ruh", "sil"],
+            Power::Italy => &["apu", "nap", "pie", "rom", "tus", "ven"],
+            Power::Russia => &["fin", "lvn", "mos", "sev", "stp", "ukr", "war"],
+            Power::Turkey => &["ank", "arm", "con", "smy", "syr"],
+        };
+        codes.iter().filter_map(|c| self.find_province(c)).collect()
+    }
+
+    /// Whether a province is inside a power's national border (see [`Map::home_country`]).
+    pub fn in_home_country(&self, p: ProvinceId, power: Power) -> bool {
+        self.home_country(power).contains(&p)
+    }
+
     /// Whether a province is a sea area.
     pub fn is_sea(&self, p: ProvinceId) -> bool {
         self.province(p).terrain == Terrain::Sea

@@ -171,6 +171,20 @@ pub trait Rules {
         true
     }
 
+    /// H13: a retreat the rule set voids when the retreat phase is resolved (it needed a
+    /// permission given in that phase, say): the note its result line shows
+    /// (`void: no permission from Austria`). The unit has no valid retreat and is disbanded.
+    /// None: the retreat stands (the standard game).
+    fn void_retreat(
+        &self,
+        _map: &Map,
+        _position: &Position,
+        _unit: &Unit,
+        _dest: Location,
+    ) -> Option<String> {
+        None
+    }
+
     /// H13: whether a dislodged unit is disbanded at once instead of retreating.
     fn disband_instead_of_retreat(&self, _unit: &Unit) -> bool {
         false

@@ -41,6 +41,10 @@ fn choose_destination(
     }
 }
 
+/// A dislodged unit's retreat order: its index in the input, where it goes (None: it is
+/// disbanded), and the note of a retreat the rules void (H13).
+type Choice = (usize, Option<Location>, Option<String>);
+
 /// Adjudicates the retreats; returns the labels and the board after the phase (no
 /// dislodged units left).
 pub(crate) fn adjudicate_retreats(
@@ -50,9 +54,9 @@ pub(crate) fn adjudicate_retreats(
     orders: &[PowerOrder],
 ) -> (Vec<OrderResult>, Position, PhaseRecord) {
     let n = position.dislodged.len();
-    // For each dislodged unit: the input order it follows and its destination (None:
-    // disband).
-    let mut chosen: Vec<Option<(usize, Option<Location>)>> = vec![None; n];
+    // For each dislodged unit: the input order it follows, its destination (None:
+    // disband), and the note of a retreat the rules void (H13).
+    let mut chosen: Vec<Option<Choice>> = vec![None; n];
     let mut results = Vec::new();
     for (k, po) in orders.iter().enumerate() {
         let refused = |r: Refusal| OrderResult {
@@ -128,8 +132,11 @@ pub(crate) fn adjudicate_retreats(
                 continue;
             }
         };
+        // H13: a retreat the rule set voids now disbands its unit, and says why.
+        let void = dest.and_then(|l| rules.void_retreat(map, position, &d.unit, l));
+        let dest = if void.is_some() { None } else { dest };
         if let Some(slot) = chosen.get_mut(i) {
-            if let Some((prev, _)) = *slot
+            if let Some((prev, _, _)) = *slot
                 && let Some(prev_order) = orders.get(prev)
             {
                 results.push(OrderResult {
@@ -143,7 +150,7 @@ pub(crate) fn adjudicate_retreats(
                     note: None,
                 });
             }
-            *slot = Some((k, dest));
+            *slot = Some((k, dest, void));
         }
     }
 
@@ -151,16 +158,18 @@ pub(crate) fn adjudicate_retreats(
     after.dislodged.clear();
     let mut record = PhaseRecord::default();
     for (i, d) in position.dislodged.iter().enumerate() {
-        let choice = chosen.get(i).copied().flatten();
-        let dest = choice.and_then(|(_, dest)| dest);
+        let choice = chosen.get(i).cloned().flatten();
+        let dest = choice.as_ref().and_then(|(_, dest, _)| *dest);
         let bounced = dest.is_some_and(|l| {
             chosen.iter().enumerate().any(|(j, c)| {
                 j != i
-                    && c.and_then(|(_, x)| x)
+                    && c.as_ref()
+                        .and_then(|(_, x, _)| *x)
                         .is_some_and(|x| x.province == l.province)
             })
         });
-        let order = match choice.and_then(|(k, _)| orders.get(k)) {
+        let note = choice.as_ref().and_then(|(_, _, note)| note.clone());
+        let order = match choice.as_ref().and_then(|(k, _, _)| orders.get(*k)) {
             Some(po) => po.order,
             None => Order::Disband {
                 unit: UnitSpec::new(Some(d.unit.kind), d.unit.location),
@@ -183,7 +192,7 @@ pub(crate) fn adjudicate_retreats(
             given: choice.is_some(),
             failure,
             dislodged: false,
-            note: None,
+            note,
         });
         record.units.push(UnitRecord {
             id: d.unit.id,

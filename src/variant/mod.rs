@@ -14,7 +14,7 @@
 //! | H5 before resolution | [`Variant::before_resolution`] |
 //! | H16 after-phase and end-of-season steps | [`Variant::step`] (the steps of [`crate::rules::Step`]) |
 //! | H17 the game's result | [`Variant::game_result`], [`Variant::draw_powers`] |
-//! | H18 the calendar | [`Variant::first_phase`], [`Variant::must_hold`], [`Variant::inserted_after`], [`Variant::order_status`], [`Variant::waits_for_master`] |
+//! | H18 the calendar | [`Variant::first_phase`], [`Variant::must_hold`], [`Variant::inserted_after`], [`Variant::order_status`], [`Variant::waits_for_master`], [`Variant::processes_early`] |
 //! | H19 press | [`Variant::press_allowed`], [`Variant::reads_ballots_in_press`] |
 //! | H20 publicity | every [`Line`] has its [`Reader`]; [`Variant::summary`], [`Variant::result_line`], [`Variant::not_public`] |
 //!
@@ -23,6 +23,7 @@
 
 mod engine;
 mod formal;
+mod ir;
 mod registry;
 mod shellshock;
 mod standard;
@@ -42,6 +43,7 @@ use crate::rules::{
 
 pub use engine::{PhaseInput, Processed, process_phase};
 pub use formal::Formal;
+pub use ir::InternationalRelations;
 pub use registry::{ALL, Entry, Lookup, Registry};
 pub use shellshock::ShellShock;
 pub use standard::Standard;
@@ -292,6 +294,8 @@ pub struct Check<'a> {
     /// The state before the run (for facts such as `(no new penalties)`).
     pub before: &'a VariantState,
     pub after: &'a VariantState,
+    /// Every fact of the block (for facts such as `(no other new penalties)`).
+    pub block: &'a [(usize, String)],
 }
 
 /// One set of rules. Every method but [`Variant::name`] defaults to the standard game, so
@@ -304,6 +308,13 @@ pub trait Variant: Sync {
     /// The state of a new game of this rule set (its settings at their defaults).
     fn new_state(&self) -> VariantState {
         VariantState::default()
+    }
+
+    /// The state a case file's game starts from, before its `PRESTATE_VARIANT` facts: a
+    /// rule set's §7 may assume something a new game does not (International Relations
+    /// assumes the first shot fired unless a case says otherwise).
+    fn case_state(&self) -> VariantState {
+        self.new_state()
     }
 
     /// A game setting of this rule set (`SETTING survive_draws=on` in a case file, a CREATE
@@ -452,6 +463,13 @@ pub trait Variant: Sync {
     /// early (a tie only the master can break); the deadline still processes it.
     fn waits_for_master(&self, _game: &GameView<'_>, _state: &VariantState) -> bool {
         false
+    }
+
+    /// H18: whether the current phase may be processed before its deadline once every
+    /// order is in. A rule set says no where a power may act without owing anything (a
+    /// treaty any partner may abrogate in a Winter): the phase then runs to its deadline.
+    fn processes_early(&self, _game: &GameView<'_>, _state: &VariantState) -> bool {
+        true
     }
 
     /// H18: a phase of the rule set's own right after `phase`, before the next Spring. A

@@ -3,7 +3,7 @@
 //! case, with or without blanks and hyphens (`shell-shock`, `International Relations`,
 //! `ir`).
 
-use super::{Formal, ShellShock, Standard, Surrender, Survive, Variant};
+use super::{Formal, InternationalRelations, ShellShock, Standard, Surrender, Survive, Variant};
 
 /// One rule set the judge knows by name, implemented or not yet.
 #[derive(Clone, Copy)]
@@ -47,7 +47,7 @@ pub const ALL: &[Entry] = &[
     Entry {
         name: "InternationalRelations",
         aliases: &["ir"],
-        variant: None,
+        variant: Some(&InternationalRelations),
     },
 ];
 

@@ -8,7 +8,7 @@ use crate::rules::{self, Owner, PhaseKind, Unit, VariantRefusal};
 use crate::variant::{CommandContext, Sender, Slot, Taken};
 
 use super::rules::{Wars, declared};
-use super::state::{FormalState, eliminated, home_country};
+use super::state::{FormalState, eliminated};
 
 fn refuse<T>(code: &'static str, sentence: String) -> Result<T, VariantRefusal> {
     Err(VariantRefusal::new(code, sentence))
@@ -222,7 +222,7 @@ fn controlled_home(
     enemies: &[Power],
 ) -> Option<(ProvinceId, Power)> {
     for b in enemies {
-        let mut country = home_country(map, *b);
+        let mut country = map.home_country(*b);
         country.sort_by(|x, y| map.code(*x).cmp(map.code(*y)));
         for p in country {
             let owned = map.province(p).supply_centre && position.owner_of(p) == Some(a);

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::map::{Map, Power, ProvinceId};
+use crate::map::{Power, ProvinceId};
 use crate::rules::{Owner, Position};
 
 /// The number of movement turns a game lasts by default (FD-1.1).
@@ -89,18 +89,4 @@ impl FormalState {
 /// Whether a power is eliminated (FD-4.7, FD-AMB-21): no centre and no unit.
 pub fn eliminated(position: &Position, p: Power) -> bool {
     position.centre_count(p) == 0 && !position.units.iter().any(|u| u.owner == Owner::Power(p))
-}
-
-/// A power's home country (README §1: every province inside its national border).
-pub fn home_country(map: &Map, p: Power) -> Vec<ProvinceId> {
-    let codes: &[&str] = match p {
-        Power::Austria => &["boh", "bud", "gal", "tri", "tyr", "vie"],
-        Power::England => &["cly", "edi", "lvp", "lon", "wal", "yor"],
-        Power::France => &["bre", "bur", "gas", "mar", "par", "pic"],
-        Power::Germany => &["ber", "kie", "mun", "pru", "ruh", "sil"],
-        Power::Italy => &["apu", "nap", "pie", "rom", "tus", "ven"],
-        Power::Russia => &["fin", "lvn", "mos", "sev", "stp", "ukr", "war"],
-        Power::Turkey => &["ank", "arm", "con", "smy", "syr"],
-    };
-    codes.iter().filter_map(|c| map.find_province(c)).collect()
 }

@@ -1,7 +1,7 @@
 //! Formal Diplomacy's rules on hand-made states (the spec's rule IDs name each test).
 
 use super::rules::Wars;
-use super::state::{FormalState, home_country, pair};
+use super::state::{FormalState, pair};
 use super::*;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -66,8 +66,8 @@ fn fd_2_5_what_war_is_needed_for() {
 fn fd_3_2_home_country() {
     let map = Map::standard().unwrap();
     let bur = map.find_province("bur").unwrap();
-    assert!(home_country(map, Power::France).contains(&bur));
-    assert_eq!(home_country(map, Power::Russia).len(), 7);
+    assert!(map.home_country(Power::France).contains(&bur));
+    assert_eq!(map.home_country(Power::Russia).len(), 7);
 }
 
 /// FD-2.3 and FD-3.3: a war is one pair; points are signed running totals.

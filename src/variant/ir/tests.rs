@@ -1,0 +1,375 @@
+//! International Relations' rules on hand-made states (the spec's rule IDs name each test).
+
+use super::board::{Board, Permit, Verdict};
+use super::state::*;
+use super::turn::{conundrum, fall_check, spring_ends, winter};
+use super::*;
+use crate::map::Map;
+use crate::rules::{Order, PowerOrder, Unit, UnitKind, UnitSpec};
+use crate::variant::Slot;
+use crate::variant::VariantOrder;
+
+fn map() -> &'static Map {
+    Map::standard().unwrap()
+}
+
+fn prov(code: &str) -> crate::map::ProvinceId {
+    map().find_province(code).unwrap()
+}
+
+fn mdt(a: Power, b: Power, from: u16) -> Treaty {
+    let (a, b) = pair(a, b);
+    Treaty {
+        a,
+        b,
+        kind: TreatyKind::Mdt,
+        from,
+        lapsing: None,
+    }
+}
+
+fn army(owner: Power, code: &str) -> Unit {
+    Unit::new(
+        crate::rules::Owner::Power(owner),
+        UnitKind::Army,
+        crate::map::Location::province(prov(code)),
+    )
+}
+
+fn spring(year: u16) -> Phase {
+    Phase::new(year, Season::Spring, PhaseKind::Movement)
+}
+
+fn position(phase: Phase, units: &[Unit]) -> Position {
+    let mut p = Position::standard_start(map());
+    p.units = units.to_vec();
+    p.phase = phase;
+    p.assign_unit_ids();
+    p
+}
+
+fn mv(power: Power, from: &str, to: &str) -> PowerOrder {
+    PowerOrder {
+        power,
+        order: Order::Move {
+            unit: UnitSpec::new(
+                Some(UnitKind::Army),
+                crate::map::Location::province(prov(from)),
+            ),
+            dest: crate::map::Location::province(prov(to)),
+            via_convoy: false,
+        },
+    }
+}
+
+/// IR-E1 (a)–(c): home territory, a unit's province, an owned minor centre; a third power
+/// at war with the viewer takes a home province or a minor centre out of it.
+#[test]
+fn ir_e1_controlled_territory() {
+    use Power::*;
+    let mut s = IrState::default();
+    let p = position(spring(1903), &[army(Russia, "boh"), army(Turkey, "tyr")]);
+    let board = |s: &IrState| {
+        let b = Board {
+            map: map(),
+            position: &p,
+            s,
+            permits: &[],
+        };
+        (
+            b.controls(Austria, Italy, prov("tyr")),
+            b.controls(Russia, Italy, prov("boh")),
+            b.controls(Austria, Italy, prov("boh")),
+            b.controls(Italy, Italy, prov("ven")),
+        )
+    };
+    assert_eq!(board(&s), (true, true, true, false));
+    s.wars.insert(pair(Turkey, Italy));
+    // Tyrolia, held by Turkey at war with Italy, is not Austria's territory to Italy.
+    assert_eq!(board(&s), (false, true, true, false));
+    // An owned minor centre is, an unowned one is nobody's.
+    let mut p = position(spring(1903), &[]);
+    p.owners[prov("ser").index()] = Some(Austria);
+    let b = Board {
+        map: map(),
+        position: &p,
+        s: &s,
+        permits: &[],
+    };
+    assert!(b.controls(Austria, Italy, prov("ser")));
+    assert!(
+        !Power::ALL
+            .iter()
+            .any(|x| b.controls(*x, Italy, prov("alb")))
+    );
+    // A major centre owned by another power is not that power's territory (IR-AMB-25).
+    let mut p = position(spring(1903), &[]);
+    p.owners[prov("war").index()] = Some(Austria);
+    let b = Board {
+        map: map(),
+        position: &p,
+        s: &s,
+        permits: &[],
+    };
+    assert!(!b.controls(Austria, Italy, prov("war")));
+    assert!(b.controls(Russia, Italy, prov("war")));
+}
+
+/// IR-G1, IR-B1: an own move into an ally's territory is void without permission (and
+/// warned), with it not an aggression; a support of a third power's move there is IR-X8.
+#[test]
+fn ir_g1_permission_and_ir_b1_aggression() {
+    use Power::*;
+    let mut s = IrState::default();
+    s.treaties.push(mdt(Germany, Austria, 1902));
+    let p = position(
+        spring(1904),
+        &[
+            army(Germany, "mun"),
+            army(Germany, "sil"),
+            army(Italy, "tyr"),
+            army(Austria, "boh"),
+        ],
+    );
+    let none: Vec<Permit> = Vec::new();
+    let b = Board {
+        map: map(),
+        position: &p,
+        s: &s,
+        permits: &none,
+    };
+    assert_eq!(
+        b.verdict(&mv(Germany, "mun", "boh")),
+        Some(Verdict::Unpermitted(Austria))
+    );
+    let support = PowerOrder {
+        power: Germany,
+        order: Order::SupportMove {
+            unit: UnitSpec::new(
+                Some(UnitKind::Army),
+                crate::map::Location::province(prov("sil")),
+            ),
+            target: UnitSpec::new(
+                Some(UnitKind::Army),
+                crate::map::Location::province(prov("tyr")),
+            ),
+            dest: crate::map::Location::province(prov("boh")),
+        },
+    };
+    match b.verdict(&support) {
+        Some(Verdict::Aggression(r)) => assert_eq!(r.code, "IR-X8"),
+        other => panic!("{other:?}"),
+    }
+    let permits = vec![Permit {
+        by: Austria,
+        to: Germany,
+        from: None,
+        dest: prov("boh"),
+    }];
+    let b = Board {
+        permits: &permits,
+        ..b
+    };
+    assert_eq!(b.verdict(&mv(Germany, "mun", "boh")), None);
+    assert!(b.victims(&mv(Germany, "mun", "boh")).is_empty());
+}
+
+/// IR-D2: in the lapsing Spring the abrogator's units in the partner's home country or on
+/// its centres are frozen; the partner's are not.
+#[test]
+fn ir_d2_frozen_units() {
+    use Power::*;
+    let mut s = IrState::default();
+    let mut t = mdt(Germany, Austria, 1902);
+    t.lapsing = Some(Lapsing {
+        by: vec![Germany],
+        spring: 1904,
+    });
+    s.treaties.push(t);
+    let p = position(spring(1904), &[army(Germany, "tyr"), army(Austria, "mun")]);
+    let b = Board {
+        map: map(),
+        position: &p,
+        s: &s,
+        permits: &[],
+    };
+    let german = p
+        .units
+        .iter()
+        .find(|u| u.owner == crate::rules::Owner::Power(Germany))
+        .unwrap();
+    let austrian = p
+        .units
+        .iter()
+        .find(|u| u.owner == crate::rules::Owner::Power(Austria))
+        .unwrap();
+    assert_eq!(b.frozen(german), Some((Germany, Austria, true)));
+    assert_eq!(b.frozen(austrian), None);
+    // Not in the Fall.
+    let fall = position(
+        Phase::new(1904, Season::Fall, PhaseKind::Movement),
+        &[army(Germany, "tyr")],
+    );
+    let b = Board {
+        position: &fall,
+        ..b
+    };
+    assert_eq!(b.frozen(&fall.units[0]), None);
+}
+
+/// IR-C4: the conundrum names the first third power alphabetically, in the order that
+/// makes the sentence true.
+#[test]
+fn ir_c4_conundrum() {
+    use Power::*;
+    let mut s = IrState::default();
+    s.treaties.push(mdt(France, Italy, 1901));
+    s.wars.insert(pair(France, Germany));
+    assert_eq!(
+        conundrum(&s, Italy, Germany),
+        Some((France, Italy, Germany))
+    );
+    assert_eq!(
+        conundrum(&s, Germany, Italy),
+        Some((France, Italy, Germany))
+    );
+    assert_eq!(conundrum(&s, Italy, Russia), None);
+}
+
+/// IR-E0, IR-E5, IR-E4: a Winter penalty counts from the next Fall; a first shot fired in a
+/// Winter takes the Fall row and ends with it (W1902: 2 points until Fall 1908).
+#[test]
+fn ir_e0_e4_e5_winter_durations() {
+    use Power::*;
+    let mut s = IrState::default();
+    s.treaties.push(mdt(Germany, Austria, 1902));
+    let orders = vec![VariantOrder {
+        from: Sender::Power(Germany),
+        command: VariantCommand::Abrogate {
+            kind: Some(TreatyKind::Mdt),
+            with: Austria,
+        },
+        slot: Slot::Named("abrogate Austria".into()),
+    }];
+    let lines = winter(
+        &mut s,
+        Phase::new(1902, Season::Winter, PhaseKind::Adjustment),
+        &orders,
+    );
+    assert_eq!(
+        lines,
+        vec![
+            "TREATY: Germany gives notice to abrogate its MDT with Austria; it lapses after Spring 1903.",
+            "PENALTY: Germany 1 point until Fall 1905 (IR-E5: abrogated an MDT with Austria).",
+            "PENALTY: Germany 2 points until Fall 1908 (IR-E4: first shot).",
+        ]
+    );
+    assert!(s.first_shot_fired);
+    // IR-D3: it lapses after that Spring.
+    assert_eq!(
+        spring_ends(&mut s, 1903),
+        vec!["TREATY: the MDT between Germany and Austria has lapsed."]
+    );
+    assert!(s.treaty(Germany, Austria).is_none());
+}
+
+/// IR-E6, IR-A1, IR-E0: the stage is reached at the check, VP counts the penalties of
+/// that Fall, and they expire right after it.
+#[test]
+fn ir_e6_fall_check_and_expiry() {
+    use Power::*;
+    let mut s = IrState::default();
+    s.penalties.push(Penalty {
+        power: Italy,
+        points: 3,
+        last_fall: 1905,
+        rule: Rule::E1,
+        victim: Some(Austria),
+    });
+    s.penalties.push(Penalty {
+        power: Italy,
+        points: 2,
+        last_fall: 1907,
+        rule: Rule::E1,
+        victim: Some(France),
+    });
+    let p = Position::standard_start(map());
+    let lines = fall_check(&mut s, &p, 1905);
+    assert_eq!(
+        lines.first().map(String::as_str),
+        Some(
+            "EXPANSIONISM: Italy has 5 penalty points; its further penalties are increased by 1 point and 1 year."
+        )
+    );
+    assert!(lines.contains(&"VP: Italy 3 centres - 5 penalty points = -2.".to_string()));
+    assert!(lines.contains(&"VP: Austria 3 centres - 0 penalty points = 3.".to_string()));
+    assert_eq!(s.stage(Italy), 1);
+    assert_eq!(s.points(Italy), 2);
+    // The stage is reached once.
+    assert!(
+        !fall_check(&mut s, &p, 1906)
+            .iter()
+            .any(|l| l.starts_with("EXPANSIONISM"))
+    );
+}
+
+/// IR-C5a: an imminent war ends with the war it answers, with its MDT, or when its holder
+/// and target are at war.
+#[test]
+fn ir_c5a_imminent_war_ends() {
+    use Power::*;
+    let mut s = IrState::default();
+    s.treaties.push(mdt(Germany, France, 1901));
+    s.wars.insert(pair(England, France));
+    s.imminent.insert(Imminent {
+        holder: Germany,
+        target: England,
+        via: France,
+    });
+    s.prune_imminent();
+    assert_eq!(s.imminent_via(Germany, England), vec![France]);
+    s.wars.remove(&pair(England, France));
+    s.prune_imminent();
+    assert!(s.imminent.is_empty());
+}
+
+/// §4 `RELATIONS:`: treaties and wars by pair, a treaty not yet in force or under notice
+/// says so, imminent wars after.
+#[test]
+fn ir_relations_line() {
+    use Power::*;
+    let mut s = IrState::default();
+    assert_eq!(relations_line(&s, spring(1903)), "RELATIONS: none");
+    s.treaties.push(mdt(Germany, France, 1904));
+    s.treaties.push(Treaty {
+        kind: TreatyKind::Aat,
+        ..mdt(Austria, Italy, 1902)
+    });
+    s.wars.insert(pair(Turkey, England));
+    s.wars.insert(pair(England, France));
+    s.imminent.insert(Imminent {
+        holder: Germany,
+        target: England,
+        via: France,
+    });
+    assert_eq!(
+        relations_line(&s, Phase::new(1903, Season::Fall, PhaseKind::Movement)),
+        "RELATIONS: Austria-Italy AAT, England-France war, England-Turkey war, France-Germany MDT (from Spring 1904); imminent: Germany->England"
+    );
+}
+
+/// IR-C3: the setting `peace_treaties`, off by default.
+#[test]
+fn ir_c3_peace_treaties_setting() {
+    let v = InternationalRelations;
+    let mut state = v.new_state();
+    assert!(!read(&state).peace_treaties);
+    assert!(!read(&state).first_shot_fired);
+    v.apply_setting(&mut state, "peace_treaties", "on").unwrap();
+    assert!(read(&state).peace_treaties);
+    assert!(
+        v.apply_setting(&mut state, "peace_treaties", "maybe")
+            .is_err()
+    );
+    assert!(v.apply_setting(&mut state, "turns", "4").is_err());
+}
