@@ -153,6 +153,17 @@ impl Rules for ToyRules {
         to.province != province("adr") && Standard.retreat_allowed(map, position, unit, to)
     }
 
+    fn void_retreat(
+        &self,
+        map: &Map,
+        position: &Position,
+        unit: &Unit,
+        to: dipjudge::map::Location,
+    ) -> Option<String> {
+        called("void_retreat");
+        Standard.void_retreat(map, position, unit, to)
+    }
+
     fn disband_instead_of_retreat(&self, unit: &Unit) -> bool {
         called("disband_instead_of_retreat");
         Standard.disband_instead_of_retreat(unit)
@@ -396,6 +407,12 @@ impl Variant for Toy {
         false
     }
 
+    fn processes_early(&self, _game: &GameView<'_>, state: &VariantState) -> bool {
+        called("processes_early");
+        let _: ToyState = state.get();
+        true
+    }
+
     fn first_phase(&self, _state: &VariantState) -> Phase {
         called("first_phase");
         Phase::alliance(1901)
@@ -501,11 +518,18 @@ impl Table {
     fn new() -> Table {
         let config = JudgeConfig {
             password_cost: PasswordCost::TEST,
-            variants: Registry::default().with(Entry {
-                name: "Toy",
-                aliases: &["plaything"],
-                variant: Some(&TOY),
-            }),
+            variants: Registry::default()
+                .with(Entry {
+                    name: "Toy",
+                    aliases: &["plaything"],
+                    variant: Some(&TOY),
+                })
+                // A rule set the registry names but this judge does not run.
+                .with(Entry {
+                    name: "Unfinished",
+                    aliases: &["wip"],
+                    variant: None,
+                }),
             ..JudgeConfig::default()
         };
         Table {
@@ -585,9 +609,9 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
         r.contains("ERROR BAD-SETTING: line 1: \"CREATE ?bad ******** plaything toy_tax=lots\": toy_tax takes a number, not \"lots\""),
         "{r}"
     );
-    let r = t.mail(GM, "CREATE ?other gmpw ir");
+    let r = t.mail(GM, "CREATE ?other gmpw wip");
     assert!(
-        r.contains("ERROR NO-VARIANT: line 1: \"CREATE ?other ******** ir\": this judge does not run the InternationalRelations rules yet; it runs Standard, "),
+        r.contains("ERROR NO-VARIANT: line 1: \"CREATE ?other ******** wip\": this judge does not run the Unfinished rules yet; it runs Standard, "),
         "{r}"
     );
     assert!(r.contains(", Toy"), "the test's rule set is listed: {r}");
@@ -608,12 +632,9 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
     let spare = t.judge.game("spare").expect("load").expect("game");
     assert_eq!(spare.variant, "Toy");
     assert_eq!(spare.variant_state.get::<ToyState>().tax, 0);
-    let r = t.mail(
-        GM,
-        "SIGNON Mspare gmpw\nSET VARIANT International Relations",
-    );
+    let r = t.mail(GM, "SIGNON Mspare gmpw\nSET VARIANT Unfinished");
     assert!(
-        r.contains("ERROR NO-VARIANT: line 2: \"SET VARIANT International Relations\": this judge does not run the InternationalRelations rules yet"),
+        r.contains("ERROR NO-VARIANT: line 2: \"SET VARIANT Unfinished\": this judge does not run the Unfinished rules yet"),
         "{r}"
     );
     let g = t.game();
@@ -923,6 +944,7 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
         "support_excluded",
         "pseudo_moves",
         "retreat_allowed",
+        "void_retreat",
         "disband_instead_of_retreat",
         "update_ownership",
         "adjustment_count",
@@ -934,6 +956,7 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
         "game_result",
         "draw_powers",
         "waits_for_master",
+        "processes_early",
         "first_phase",
         "inserted_after",
         "order_status",

@@ -236,8 +236,9 @@ fn ir_c4_conundrum() {
     assert_eq!(conundrum(&s, Italy, Russia), None);
 }
 
-/// IR-E0, IR-E5, IR-E4: a Winter penalty counts from the next Fall; a first shot fired in a
-/// Winter takes the Fall row and ends with it (W1902: 2 points until Fall 1908).
+/// IR-E0 and IR-AMB-1, IR-E5, IR-E4 and IR-AMB-8: a Winter penalty counts from the next
+/// Fall; a first shot fired in a Winter takes the Fall row and ends with it (W1902: 2
+/// points until Fall 1908).
 #[test]
 fn ir_e0_e4_e5_winter_durations() {
     use Power::*;
@@ -273,8 +274,8 @@ fn ir_e0_e4_e5_winter_durations() {
     assert!(s.treaty(Germany, Austria).is_none());
 }
 
-/// IR-E6, IR-A1, IR-E0: the stage is reached at the check, VP counts the penalties of
-/// that Fall, and they expire right after it.
+/// IR-E6 and IR-AMB-10 (active points at the check), IR-A1 and IR-AMB-23 (the VP of a
+/// check counts the penalties of that Fall), IR-E0: they expire right after it.
 #[test]
 fn ir_e6_fall_check_and_expiry() {
     use Power::*;
@@ -313,8 +314,8 @@ fn ir_e6_fall_check_and_expiry() {
     );
 }
 
-/// IR-C5a: an imminent war ends with the war it answers, with its MDT, or when its holder
-/// and target are at war.
+/// IR-C5a and IR-AMB-24: an imminent war ends with the war it answers, with its MDT, or
+/// when its holder and target are at war.
 #[test]
 fn ir_c5a_imminent_war_ends() {
     use Power::*;
