@@ -191,6 +191,15 @@ pub fn list_powers(powers: &[Power]) -> String {
     }
 }
 
+/// An on/off game setting's value (`survive_draws=on`, `peace_treaties=off`).
+pub fn switch(key: &str, value: &str) -> Result<bool, String> {
+    match value.to_ascii_lowercase().as_str() {
+        "on" | "yes" | "true" => Ok(true),
+        "off" | "no" | "false" => Ok(false),
+        _ => Err(format!("{key} is on or off, not \"{value}\"")),
+    }
+}
+
 /// The facts a case file's `POSTSTATE_VARIANT` line in parentheses rules out (README §2.3):
 /// `(no war France Germany; no wars)` gives `["war France Germany", "wars"]`. None: the line
 /// states a fact that must hold.

@@ -66,11 +66,7 @@ impl Variant for InternationalRelations {
                 "the InternationalRelations rules have no setting called \"{key}\""
             ));
         }
-        let on = match value.to_ascii_lowercase().as_str() {
-            "on" | "yes" | "true" => true,
-            "off" | "no" | "false" => false,
-            _ => return Err(format!("peace_treaties is on or off, not \"{value}\"")),
-        };
+        let on = crate::variant::switch(key, value)?;
         state.update(|s: &mut IrState| s.peace_treaties = on);
         Ok(())
     }

@@ -63,11 +63,7 @@ impl Variant for Survive {
                 "the Survive rules have no setting called \"{key}\""
             ));
         }
-        let on = match value.to_ascii_lowercase().as_str() {
-            "on" | "yes" | "true" => true,
-            "off" | "no" | "false" => false,
-            _ => return Err(format!("survive_draws is on or off, not \"{value}\"")),
-        };
+        let on = crate::variant::switch(key, value)?;
         state.update(|s: &mut SurviveState| s.draws = on);
         Ok(())
     }
