@@ -1901,23 +1901,27 @@ fn a_shellshock_year_through_imap_and_smtp() {
     );
 }
 
+/// The lines of `text` that begin with one of `kinds`, in order.
+fn lines_of_kinds<'a>(text: &'a str, kinds: &[&str]) -> Vec<&'a str> {
+    text.lines()
+        .filter(|l| kinds.iter().any(|k| l.starts_with(k)))
+        .collect()
+}
+
 /// The bulletin's lines of Formal Diplomacy's own kinds (formal.md §4), in order.
 fn formal_lines(text: &str) -> Vec<&str> {
-    text.lines()
-        .filter(|l| {
-            [
-                "WAR:",
-                "SURRENDER:",
-                "SOI:",
-                "VP:",
-                "WARS:",
-                "SPHERES:",
-                "GAME END:",
-            ]
-            .iter()
-            .any(|p| l.starts_with(p))
-        })
-        .collect()
+    lines_of_kinds(
+        text,
+        &[
+            "WAR:",
+            "SURRENDER:",
+            "SOI:",
+            "VP:",
+            "WARS:",
+            "SPHERES:",
+            "GAME END:",
+        ],
+    )
 }
 
 /// A Formal Diplomacy game's first year by IMAP and SMTP, with `dipjudge process --now`
@@ -2264,6 +2268,310 @@ fn a_formal_year_through_imap_and_smtp() {
     assert!(state.contains("phase S1902M"), "{state}");
     eprintln!(
         "a formal year: {} passes, {:.1} s",
+        runner.passes,
+        began.elapsed().as_secs_f64()
+    );
+}
+
+/// The bulletin's lines of International Relations' own kinds (international-relations.md
+/// §4), in order.
+fn ir_lines(text: &str) -> Vec<&str> {
+    lines_of_kinds(
+        text,
+        &[
+            "TREATY:",
+            "WAR:",
+            "IMMINENT WAR:",
+            "PENALTY:",
+            "EXPANSIONISM:",
+            "VP:",
+            "CLAIM:",
+            "VICTORY:",
+            "CONFERENCE:",
+            "RELATIONS:",
+        ],
+    )
+}
+
+/// An International Relations game's first year by IMAP and SMTP, with `dipjudge process
+/// --now` children: CREATE with the ir rules, seven players, S1901M, F1901M (no retreat),
+/// W1901A, S1902M, the master's PROCESS! after each.
+///
+/// Spring 1901: an `ABROGATE` (IR-X5) and an `ENTER` (IR-X1) out of season are refused with
+/// the spec's sentences; France's A Mar - Spa attacks an unowned minor centre (IR-E2, 1
+/// point for 7 years) and fires the first shot (IR-E4, the S1901 row: 2 points for 10
+/// years); Turkey's A Con - Bul pays IR-E2 but is exempt from the first shot in 1901.
+/// Fall 1901: England's one-sided AAT proposal is taken, its `PERMIT` (IR-X12) and
+/// `TRANSFER` (IR-X13) to a power it has no treaty with, and an `ENTER` with itself (IR-X2),
+/// are refused; France and Germany both enter an MDT and sign it for Spring 1902; Italy's
+/// A Ven - Tri, bounced by Austria, is a first aggression against a neutral major (IR-E1,
+/// war); England and Germany take Norway and Denmark (IR-E2). No unit is dislodged, so the
+/// ownership update and the Fall check (`VP:` lines, computed by hand) are in the F1901M
+/// bulletin. Winter 1901: a treaty could be abrogated, so the Winter is held and, with
+/// every build in and the delay long past, not processed early; an `ABROGATE` of a treaty
+/// England does not have is refused (IR-X6); the master's PROCESS! processes it (its
+/// `RELATIONS:` line describes the Spring that opens: the MDT without "from"). Spring
+/// 1902: the MDT is in force (`RELATIONS:` without "from"); Germany's A Ruh - Bur into
+/// France's home territory is warned (IR-W1), France permits it and it succeeds; Italy,
+/// already at war, takes Trieste without a penalty (IR-E1.3). Every bulletin is the
+/// master's, word for word, and every player has each phase's results once.
+#[test]
+fn an_international_relations_year_through_imap_and_smtp() {
+    needs_servers!();
+    let _g = crate::servers::SERVERS
+        .read()
+        .unwrap_or_else(|e| e.into_inner());
+    let began = Instant::now();
+    let VariantGame {
+        dir,
+        config,
+        table: mut t,
+        mut runner,
+    } = variant_game("ir", "ir", "InternationalRelations rules");
+    let runner = &mut runner;
+    let has = |g: &Got, line: &str| assert!(g.text.contains(line), "{line:?} in:\n{}", g.text);
+    let ok = |g: &Got| assert!(!g.text.contains("ERROR"), "{}", g.text);
+
+    // Spring 1901: treaties are neither abrogated nor entered in a Spring.
+    let r = t.as_power(runner, Power::France, "ABROGATE MDT WITH Germany\n");
+    has(
+        &r,
+        "ERROR IR-X5: line 2: \"ABROGATE MDT WITH Germany\": treaties can only be abrogated with Winter orders.",
+    );
+    let r = t.as_power(runner, Power::Germany, "ENTER MDT WITH France\n");
+    has(
+        &r,
+        "ERROR IR-X1: line 2: \"ENTER MDT WITH France\": treaties can only be entered with Fall movement orders or in an alliance conference.",
+    );
+    // Every move stays in the mover's own home territory or in provinces no one controls,
+    // but for France's into Spain and Turkey's into Bulgaria, unowned minor centres.
+    let spring: &[(Power, &str)] = &[
+        (Power::Austria, "A Vie - Gal\nA Bud H\nF Tri - Alb\n"),
+        (Power::England, "F Lon - NTH\nF Edi - NWG\nA Lvp - Yor\n"),
+        (Power::France, "A Mar - Spa\nA Par - Pic\nF Bre - MAO\n"),
+        (Power::Germany, "A Mun - Ruh\nA Ber - Pru\nF Kie - Bal\n"),
+        (Power::Italy, "A Ven H\nA Rom - Apu\nF Nap - ION\n"),
+        (
+            Power::Russia,
+            "A War - Ukr\nA Mos - Lvn\nF Sev H\nF StP - Bot\n",
+        ),
+        (Power::Turkey, "A Con - Bul\nF Ank - Bla\nA Smy H\n"),
+    ];
+    let s1901 = t.play_public_phase(runner, spring, "S1901M", &["ERROR", "WARNING"]);
+    has(&s1901, "France: Army Marseilles -> Spain.");
+    has(&s1901, "Turkey: Army Constantinople -> Bulgaria.");
+    assert_eq!(
+        ir_lines(&s1901.text),
+        [
+            "PENALTY: France 1 point until Fall 1907 (IR-E2: attacked Spain).",
+            "PENALTY: France 2 points until Fall 1910 (IR-E4: first shot).",
+            "PENALTY: Turkey 1 point until Fall 1907 (IR-E2: attacked Bulgaria).",
+            "RELATIONS: none",
+        ],
+        "{}",
+        s1901.text
+    );
+
+    // Fall 1901. England proposes an AAT France does not answer; with no treaty it may
+    // neither permit France nor transfer a centre to it, nor sign with itself.
+    let r = t.as_power(
+        runner,
+        Power::England,
+        "ENTER AAT WITH France\nPERMIT France INTO Yor\nTRANSFER Lon TO France\nENTER MDT WITH England\n",
+    );
+    has(&r, "OK ENTER AAT WITH France");
+    has(
+        &r,
+        "ERROR IR-X12: line 3: \"PERMIT France INTO Yor\": England has no treaty with France; only allies can be given permission.",
+    );
+    has(
+        &r,
+        "ERROR IR-X13: line 4: \"TRANSFER Lon TO France\": England has no treaty with France.",
+    );
+    has(
+        &r,
+        "ERROR IR-X2: line 5: \"ENTER MDT WITH England\": England is not another power in this game.",
+    );
+    let fall: &[(Power, &str)] = &[
+        (Power::Austria, "A Bud - Tri\nA Gal H\nF Alb H\n"),
+        (Power::England, "F NTH - Nwy\nF NWG H\nA Yor H\n"),
+        (
+            Power::France,
+            "ENTER MDT WITH Germany\nA Spa H\nA Pic H\nF MAO H\n",
+        ),
+        (
+            Power::Germany,
+            "ENTER MDT WITH France\nA Ruh H\nA Pru H\nF Bal - Den\n",
+        ),
+        (Power::Italy, "A Ven - Tri\nA Apu H\nF ION H\n"),
+        (Power::Russia, "A Ukr H\nA Lvn H\nF Sev H\nF Bot H\n"),
+        (Power::Turkey, "A Bul H\nF Bla H\nA Smy H\n"),
+    ];
+    let f1901 = t.play_public_phase(runner, fall, "F1901M", &["ERROR", "WARNING"]);
+    has(&f1901, "Italy: Army Venice -> Trieste.  (*bounce*)");
+    has(&f1901, "England: Fleet North Sea -> Norway.");
+    has(&f1901, "Germany: Fleet Baltic Sea -> Denmark.");
+    has(
+        &f1901,
+        "TREATY: France and Germany sign an MDT; it takes effect in Spring 1902.",
+    );
+    // Centres after the update: Austria 3, England 4 (Norway), France 4 (Spain), Germany
+    // 4 (Denmark), Italy 3, Russia 4, Turkey 4 (Bulgaria); penalties: England 1, France
+    // 1 + 2, Germany 1, Italy 2, Turkey 1.
+    assert_eq!(
+        ir_lines(&f1901.text),
+        [
+            "PENALTY: England 1 point until Fall 1907 (IR-E2: attacked Norway).",
+            "PENALTY: Germany 1 point until Fall 1907 (IR-E2: attacked Denmark).",
+            "PENALTY: Italy 2 points until Fall 1908 (IR-E1: attacked Austria).",
+            "WAR: Italy and Austria are at war (Italy attacked Austria).",
+            "TREATY: England proposed an AAT with France; France did not agree; there is no treaty.",
+            "TREATY: France and Germany sign an MDT; it takes effect in Spring 1902.",
+            "VP: Austria 3 centres - 0 penalty points = 3.",
+            "VP: England 4 centres - 1 penalty point = 3.",
+            "VP: France 4 centres - 3 penalty points = 1.",
+            "VP: Germany 4 centres - 1 penalty point = 3.",
+            "VP: Italy 3 centres - 2 penalty points = 1.",
+            "VP: Russia 4 centres - 0 penalty points = 4.",
+            "VP: Turkey 4 centres - 1 penalty point = 3.",
+            "RELATIONS: Austria-Italy war, France-Germany MDT (from Spring 1902)",
+        ],
+        "{}",
+        f1901.text
+    );
+    // The Fall check follows the ownership update, in the same bulletin.
+    let at = |g: &Got, line: &str| {
+        g.text
+            .lines()
+            .position(|l| l == line)
+            .unwrap_or_else(|| panic!("{line:?} in:\n{}", g.text))
+    };
+    assert!(
+        at(&f1901, "Ownership of supply centers:")
+            < at(&f1901, "VP: Austria 3 centres - 0 penalty points = 3.")
+    );
+
+    // Winter 1901: England has no treaty to abrogate; the builds.
+    let r = t.as_power(runner, Power::England, "ABROGATE MDT WITH France\n");
+    has(
+        &r,
+        "ERROR IR-X6: line 2: \"ABROGATE MDT WITH France\": England has no MDT with France.",
+    );
+    let winter: &[(Power, &str)] = &[
+        (Power::England, "BUILD F Lon\n"),
+        (Power::France, "BUILD A Par\n"),
+        (Power::Germany, "BUILD F Kie\n"),
+        (Power::Turkey, "BUILD A Con\n"),
+    ];
+    for (power, body) in winter {
+        ok(&t.as_power(runner, *power, body));
+    }
+    // Every build is in and the delay after the last order (10 minutes) has passed: a
+    // standard Winter would be processed now; this one waits, as France or Germany may
+    // still abrogate the MDT.
+    t.step += 15;
+    runner.pass(t.now());
+    t.settle();
+    for p in std::iter::once(&t.master).chain(t.players.iter()) {
+        for g in &p.got {
+            assert!(
+                !g.subject.contains("W1901A"),
+                "{}: {}\n{}",
+                p.address,
+                g.subject,
+                g.text
+            );
+        }
+    }
+    assert!(dump_state(&config).contains("phase W1901A"));
+    let w1901 = t.play_public_phase(runner, &[], "W1901A", &["ERROR"]);
+    for line in [
+        "England: Builds a fleet in London.",
+        "France: Builds an army in Paris.",
+        "Germany: Builds a fleet in Kiel.",
+        "Turkey: Builds an army in Constantinople.",
+    ] {
+        has(&w1901, line);
+    }
+    // The summary describes the relations of the phase that opens: Spring 1902, in which
+    // the MDT is in force.
+    assert_eq!(
+        ir_lines(&w1901.text),
+        ["RELATIONS: Austria-Italy war, France-Germany MDT"],
+        "{}",
+        w1901.text
+    );
+
+    // Spring 1902: the MDT is in force. Germany's move into France's home territory is
+    // void unless France permits it; France does. Italy, at war with Austria, attacks again
+    // at no cost.
+    let r = t.as_power(runner, Power::Germany, "A Ruh - Bur\n");
+    has(
+        &r,
+        "WARNING IR-W1: line 2: \"A Ruh - Bur\": A Ruh - Bur enters territory controlled by France; it is void unless France permits it this turn.",
+    );
+    let s1902_orders: &[(Power, &str)] = &[
+        (Power::France, "PERMIT Germany A Ruh - Bur\n"),
+        (Power::Italy, "A Ven - Tri\n"),
+    ];
+    let s1902 = t.play_public_phase(runner, s1902_orders, "S1902M", &["ERROR", "WARNING"]);
+    has(&s1902, "Germany: Army Ruhr -> Burgundy.");
+    has(&s1902, "Italy: Army Venice -> Trieste.");
+    assert_eq!(
+        ir_lines(&s1902.text),
+        ["RELATIONS: Austria-Italy war, France-Germany MDT"],
+        "{}",
+        s1902.text
+    );
+
+    // Everything has arrived: no copy twice, each phase's results once to every player,
+    // no late notice, and the game in Fall 1902 with the Winter's builds.
+    runner.pass(t.now());
+    t.settle();
+    let mut text = String::new();
+    for p in std::iter::once(&t.master).chain(t.players.iter()) {
+        for g in &p.got {
+            text += &format!("==== to {}: {}\n{}\n", p.address, g.subject, g.text);
+        }
+    }
+    let dump = dir.join("received.txt");
+    std::fs::write(&dump, text).unwrap();
+    let (mail, duplicates) = t.received();
+    assert_eq!(duplicates, 0);
+    for (who, got) in &mail {
+        let mut results: Vec<&str> = got
+            .iter()
+            .map(|(s, _)| s.as_str())
+            .filter(|s| !s.starts_with("Re: "))
+            .collect();
+        results.sort();
+        assert_eq!(
+            results,
+            [
+                "DIP:g - F1901M Results",
+                "DIP:g - Game starting",
+                "DIP:g - S1901M Results",
+                "DIP:g - S1902M Results",
+                "DIP:g - W1901A Results",
+            ],
+            "{who}, see {}",
+            dump.display()
+        );
+    }
+    let state = dump_state(&config);
+    assert!(state.contains("phase F1902M"), "{state}");
+    for unit in [
+        "unit England F Lon",
+        "unit France A Par",
+        "unit Germany F Kie",
+        "unit Turkey A Con",
+        "unit Germany A Bur",
+        "unit Italy A Tri",
+    ] {
+        assert!(state.contains(unit), "{unit} in {state}");
+    }
+    eprintln!(
+        "an International Relations year: {} passes, {:.1} s",
         runner.passes,
         began.elapsed().as_secs_f64()
     );
