@@ -282,10 +282,11 @@ mod tests {
         let lines = vec![
             ReplyLine::Verdict {
                 number: 3,
-                text: "DWO Frnace".into(),
+                text: "VOTE Frnace 3".into(),
                 verdict: LineVerdict::Stated {
-                    code: "FD-E3".into(),
-                    sentence: "Frnace is not a power still in this game.".into(),
+                    code: "SRV-E7".into(),
+                    sentence: "cannot read the ballot \"VOTE Frnace 3\". Ballot not recorded."
+                        .into(),
                 },
             },
             ReplyLine::Note(String::new()),
@@ -293,7 +294,7 @@ mod tests {
         ];
         assert_eq!(
             render_reply_lines(&lines),
-            "ERROR FD-E3: line 3: Frnace is not a power still in this game.\n\nOrders standing:\n"
+            "ERROR SRV-E7: line 3: cannot read the ballot \"VOTE Frnace 3\". Ballot not recorded.\n\nOrders standing:\n"
         );
     }
 }

@@ -68,16 +68,14 @@ impl CommandError {
         }
     }
 
-    /// Whether the sentence is fixed word for word by a variant's rules (`shared/rules/*.md`
-    /// §3). Such sentences already quote what they need, so the reply does not repeat the
-    /// line's text in front of them.
+    /// Whether the sentence already quotes the whole line (SRV-E7's `{text}` is the ballot
+    /// line as received), so the reply does not repeat it in front of the sentence. Other
+    /// variant sentences naming only a word of the line (FD-E3, IR-X2: the power as
+    /// written) keep the quoted line, as every other error does: the player sees which
+    /// line was refused, and IR-X2 reads the same whether the word is unknown or the
+    /// sender's own power.
     pub fn is_spec_sentence(&self) -> bool {
-        matches!(
-            self,
-            CommandError::BallotUnreadable { .. }
-                | CommandError::NotAPower { .. }
-                | CommandError::NotAnotherPower { .. }
-        )
+        matches!(self, CommandError::BallotUnreadable { .. })
     }
 
     /// An unknown province, given the map's suggestions for it (closest first).

@@ -95,8 +95,8 @@ pub struct LineResult {
 
 impl LineResult {
     /// The judge's verdict on the line, as far as reading it decides: accepted (with its
-    /// normalised form) or refused with the parser's code and sentence. A variant's fixed
-    /// sentence (SRV-E7, FD-E3, IR-X2) quotes the line itself (`stated`).
+    /// normalised form) or refused with the parser's code and sentence. A sentence that
+    /// quotes the whole line itself (SRV-E7) is `stated`: the reply does not quote it again.
     pub fn verdict(&self, map: &Map) -> ParsedVerdict {
         match &self.outcome {
             Ok(c) => ParsedVerdict::Ok(c.render(map)),

@@ -177,12 +177,12 @@ line!(
 line!(
     err_dwo,
     "DWO Frnace",
-    "ERROR FD-E3: line 1: Frnace is not a power still in this game."
+    "ERROR FD-E3: line 1: \"DWO Frnace\": Frnace is not a power still in this game."
 );
 line!(
     err_enter,
     "ENTER MDT WITH Atlantis",
-    "ERROR IR-X2: line 1: Atlantis is not another power in this game."
+    "ERROR IR-X2: line 1: \"ENTER MDT WITH Atlantis\": Atlantis is not another power in this game."
 );
 line!(
     err_set,
