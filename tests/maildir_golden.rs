@@ -10,7 +10,9 @@
 //! and the master until the results are out (`surrender.md` §4); in a Survive game every
 //! ballot and jury vote reaches only the voter, in the judge's replies to it, and the master,
 //! during the game and after it, and no number of votes reaches anyone else
-//! (`survive.md` SRV-1.4, §4 `NOT_PUBLIC`).
+//! (`survive.md` SRV-1.4, §4 `NOT_PUBLIC`); in an International Relations game the text of
+//! every treaty proposal, notice, permission and transfer reaches only its sender, in the
+//! judge's replies, and the master (`international-relations.md` §4).
 //!
 //! A missing expected file fails. `UPDATE_GOLDEN=1 cargo test maildir_golden` rewrites them:
 //! read the diff before committing it.
@@ -352,12 +354,14 @@ fn press_readers(header: &str, powers: &BTreeMap<String, String>, master: &str) 
 /// What the scenario's players meant to keep from others: every private press block (each
 /// text line of 20 characters or more, but a Survive game's ballot lines) and every
 /// `DECLINE EXCHANGE` of a client (until the next results bulletin); in a Survive game every
-/// mail's ballots and jury votes ([`ballot_secret`]).
+/// mail's ballots and jury votes ([`ballot_secret`]); in an International Relations game
+/// every player's treaty line ([`is_treaty_line`]).
 fn secrets(dir: &Path, mails: &[Mail]) -> Vec<Secret> {
     let powers = powers(mails);
     let mut out = Vec::new();
     let mut master = String::new();
     let mut survive = false;
+    let mut relations = false;
     for (step, input) in inputs(dir).iter().enumerate() {
         let text = std::fs::read_to_string(input).expect("input");
         let Some(from) = header(&text, "From").map(|f| address(&f)) else {
@@ -367,12 +371,18 @@ fn secrets(dir: &Path, mails: &[Mail]) -> Vec<Secret> {
         let body = text.split_once("\n\n").map(|(_, b)| b).unwrap_or_default();
         // This mail's ballot and jury lines, in its orders or in its press to the master.
         let mut votes = Vec::new();
+        let mut treaty = Vec::new();
         let mut lines = body.lines().map(str::trim);
         while let Some(line) = lines.next() {
             let upper = line.to_ascii_uppercase();
             if upper.starts_with("CREATE ") {
                 master = from.clone();
                 survive = upper.split_whitespace().any(|w| w == "SURVIVE");
+                relations = upper
+                    .split_whitespace()
+                    .any(|w| w == "INTERNATIONALRELATIONS");
+            } else if relations && is_treaty_line(&upper) && from != master {
+                treaty.push(line);
             } else if upper.starts_with("PRESS ") && upper.contains(" TO ") {
                 let readers = press_readers(line, &powers, &master);
                 let (ballots, text): (Vec<&str>, Vec<&str>) = lines
@@ -437,8 +447,50 @@ fn secrets(dir: &Path, mails: &[Mail]) -> Vec<Secret> {
         if !votes.is_empty() {
             out.push(ballot_secret(step, &from, &master, &votes, &powers, mails));
         }
+        if !treaty.is_empty() {
+            out.push(treaty_secret(step, &from, &master, &treaty, mails));
+        }
     }
     out
+}
+
+/// An International Relations order whose text is the sender's own (`international-relations.md`
+/// §4: proposals are private; a permission, a transfer and a notice are orders): its line
+/// as written reaches only the sender, in the judge's replies, and the master, during the
+/// game and after it. The bulletins say what came of it in their own words (`TREATY:`).
+fn is_treaty_line(upper: &str) -> bool {
+    ["ENTER ", "WITHDRAW ", "ABROGATE ", "PERMIT ", "TRANSFER "]
+        .iter()
+        .any(|w| upper.starts_with(w))
+}
+
+/// The treaty lines of one mail ([`is_treaty_line`]): as written, and as the judge's reply
+/// echoes them (`OK PERMIT Germany INTO Bel`). Readers: the master, and the sender in the
+/// judge's replies.
+fn treaty_secret(step: usize, from: &str, master: &str, lines: &[&str], mails: &[Mail]) -> Secret {
+    let mut needles: BTreeSet<String> = lines.iter().map(|l| l.to_string()).collect();
+    for m in mails
+        .iter()
+        .filter(|m| m.step == step && m.to == from && m.reply)
+    {
+        needles.extend(
+            m.body
+                .lines()
+                .filter_map(|l| l.strip_prefix("OK "))
+                .filter(|l| is_treaty_line(&l.to_ascii_uppercase()))
+                .map(str::to_string),
+        );
+    }
+    Secret {
+        what: format!("the treaty lines of {from} in step {step} ({lines:?})"),
+        needles: needles.into_iter().collect(),
+        readers: [master.to_string()].into_iter().collect(),
+        from_step: step,
+        until: None,
+        every_reader: false,
+        reply_readers: [from.to_string()].into_iter().collect(),
+        ballot: false,
+    }
 }
 
 /// A Survive ballot (`VOTE …`) or jury vote (`JURY <power>`).
@@ -522,8 +574,8 @@ fn ballot_secret(
 
 /// The leak scanner: reads every mail the game sent, in the order sent, against each
 /// secret's window and readers; one line per mail that reached someone it must not. A
-/// ballot's needle is a leak only when no ballot holding the same needle (`Turkey 4` from
-/// two voters) may reach that mail.
+/// needle is a leak only when no secret holding the same needle may reach that mail (two
+/// voters' `Turkey 4`, two powers' `ENTER AAT WITH Turkey`).
 fn leaks(mails: &[Mail], secrets: &[Secret]) -> Vec<String> {
     let mut found = Vec::new();
     for s in secrets {
@@ -538,24 +590,18 @@ fn leaks(mails: &[Mail], secrets: &[Secret]) -> Vec<String> {
                 break;
             }
             let body = m.body.to_lowercase();
-            let holds = s.found(&body);
-            if s.ballot {
-                for n in holds {
-                    let allowed = secrets.iter().any(|t| {
-                        t.ballot
-                            && m.step >= t.from_step
-                            && t.allows(m)
-                            && t.needles.iter().any(|x| x.eq_ignore_ascii_case(n))
-                    });
-                    if !allowed {
-                        found.push(format!(
-                            "{} ({n:?}) reached {} in {:?}",
-                            s.what, m.to, m.subject
-                        ));
-                    }
+            for n in s.found(&body) {
+                let allowed = secrets.iter().any(|t| {
+                    m.step >= t.from_step
+                        && t.allows(m)
+                        && t.needles.iter().any(|x| x.eq_ignore_ascii_case(n))
+                });
+                if !allowed {
+                    found.push(format!(
+                        "{} ({n:?}) reached {} in {:?}",
+                        s.what, m.to, m.subject
+                    ));
                 }
-            } else if !holds.is_empty() && !s.readers.contains(&m.to) {
-                found.push(format!("{} reached {} in {:?}", s.what, m.to, m.subject));
             }
         }
     }

@@ -179,5 +179,8 @@ pub(super) fn dump_game(map: &Map, g: &Game) -> String {
     for o in g.all_orders() {
         s.push_str(&format!("  order {}: {}\n", o.power, o.order.display(map)));
     }
+    for line in g.variant_state.dump_lines() {
+        s.push_str(&format!("  state {line}\n"));
+    }
     s
 }

@@ -17,6 +17,27 @@ pub struct VariantState(serde_json::Value);
 pub struct StateError(pub String);
 
 impl VariantState {
+    /// The stored state as lines for the golden tests' `state.txt`, keys in order: each
+    /// field of the state as `<field> <compact JSON>`, a list one line per element; none
+    /// when nothing is stored.
+    pub fn dump_lines(&self) -> Vec<String> {
+        let compact = |v: &serde_json::Value| serde_json::to_string(v).unwrap_or_default();
+        match &self.0 {
+            serde_json::Value::Null => Vec::new(),
+            serde_json::Value::Object(fields) => fields
+                .iter()
+                .flat_map(|(k, v)| match v {
+                    serde_json::Value::Array(items) if !items.is_empty() => items
+                        .iter()
+                        .map(|item| format!("{k} {}", compact(item)))
+                        .collect(),
+                    _ => vec![format!("{k} {}", compact(v))],
+                })
+                .collect(),
+            other => vec![compact(other)],
+        }
+    }
+
     /// Whether nothing is stored.
     pub fn is_empty(&self) -> bool {
         self.0.is_null()

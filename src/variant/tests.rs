@@ -97,6 +97,22 @@ fn state_reads_its_type_and_an_empty_state_is_the_default() {
 }
 
 #[test]
+fn a_state_dumps_a_field_a_line_and_a_list_an_element_a_line() {
+    let mut s = VariantState::default();
+    assert!(s.dump_lines().is_empty());
+    s.set(&Counter {
+        n: 3,
+        names: vec!["Austria".into(), "Italy".into()],
+    });
+    assert_eq!(
+        s.dump_lines(),
+        ["n 3", r#"names "Austria""#, r#"names "Italy""#]
+    );
+    s.set(&Counter::default());
+    assert_eq!(s.dump_lines(), ["n 0", "names []"]);
+}
+
+#[test]
 fn a_line_reaches_its_reader_and_the_master() {
     let public = Line::public("X");
     let french = Line::to(Reader::Power(Power::France), "Y");
