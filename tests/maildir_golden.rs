@@ -67,6 +67,28 @@ struct Secret {
 }
 
 impl Secret {
+    /// What a mail of `from` in input step `step` keeps between its sender (in the judge's
+    /// replies) and the master, for the rest of the game.
+    fn senders(
+        what: String,
+        needles: BTreeSet<String>,
+        step: usize,
+        from: &str,
+        master: &str,
+        ballot: bool,
+    ) -> Secret {
+        Secret {
+            what,
+            needles: needles.into_iter().collect(),
+            readers: [master.to_string()].into_iter().collect(),
+            from_step: step,
+            until: None,
+            every_reader: false,
+            reply_readers: [from.to_string()].into_iter().collect(),
+            ballot,
+        }
+    }
+
     /// Whether `m` may hold the secret.
     fn allows(&self, m: &Mail) -> bool {
         self.readers.contains(&m.to) || m.reply && self.reply_readers.contains(&m.to)
@@ -481,16 +503,14 @@ fn treaty_secret(step: usize, from: &str, master: &str, lines: &[&str], mails: &
                 .map(str::to_string),
         );
     }
-    Secret {
-        what: format!("the treaty lines of {from} in step {step} ({lines:?})"),
-        needles: needles.into_iter().collect(),
-        readers: [master.to_string()].into_iter().collect(),
-        from_step: step,
-        until: None,
-        every_reader: false,
-        reply_readers: [from.to_string()].into_iter().collect(),
-        ballot: false,
-    }
+    Secret::senders(
+        format!("the treaty lines of {from} in step {step} ({lines:?})"),
+        needles,
+        step,
+        from,
+        master,
+        false,
+    )
 }
 
 /// A Survive ballot (`VOTE …`) or jury vote (`JURY <power>`).
@@ -560,16 +580,14 @@ fn ballot_secret(
             }
         }
     }
-    Secret {
-        what: format!("the ballot or jury vote of {voter} in step {step} ({lines:?})"),
-        needles: needles.into_iter().collect(),
-        readers: [master.to_string()].into_iter().collect(),
-        from_step: step,
-        until: None,
-        every_reader: false,
-        reply_readers: [from.to_string()].into_iter().collect(),
-        ballot: true,
-    }
+    Secret::senders(
+        format!("the ballot or jury vote of {voter} in step {step} ({lines:?})"),
+        needles,
+        step,
+        from,
+        master,
+        true,
+    )
 }
 
 /// The leak scanner: reads every mail the game sent, in the order sent, against each

@@ -191,6 +191,11 @@ pub fn list_powers(powers: &[Power]) -> String {
     }
 }
 
+/// Why a setting a rule set does not have is refused.
+pub fn no_such_setting(rules: &str, key: &str) -> String {
+    format!("the {rules} rules have no setting called \"{key}\"")
+}
+
 /// An on/off game setting's value (`survive_draws=on`, `peace_treaties=off`).
 pub fn switch(key: &str, value: &str) -> Result<bool, String> {
     match value.to_ascii_lowercase().as_str() {
@@ -334,10 +339,7 @@ pub trait Variant: Sync {
         key: &str,
         _value: &str,
     ) -> Result<(), String> {
-        Err(format!(
-            "the {} rules have no setting called \"{key}\"",
-            self.name()
-        ))
+        Err(no_such_setting(self.name(), key))
     }
 
     /// Checks a stored state when a game is loaded (so that a state this code cannot read

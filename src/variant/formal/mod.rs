@@ -50,7 +50,7 @@ impl Variant for Formal {
         value: &str,
     ) -> Result<(), String> {
         if key != "turns" {
-            return Err(format!("the Formal rules have no setting called \"{key}\""));
+            return Err(crate::variant::no_such_setting(self.name(), key));
         }
         let n: u32 = value
             .parse()

@@ -62,9 +62,7 @@ impl Variant for InternationalRelations {
         value: &str,
     ) -> Result<(), String> {
         if key != "peace_treaties" {
-            return Err(format!(
-                "the InternationalRelations rules have no setting called \"{key}\""
-            ));
+            return Err(crate::variant::no_such_setting(self.name(), key));
         }
         let on = crate::variant::switch(key, value)?;
         state.update(|s: &mut IrState| s.peace_treaties = on);

@@ -59,9 +59,7 @@ impl Variant for Survive {
         value: &str,
     ) -> Result<(), String> {
         if key != "survive_draws" {
-            return Err(format!(
-                "the Survive rules have no setting called \"{key}\""
-            ));
+            return Err(crate::variant::no_such_setting(self.name(), key));
         }
         let on = crate::variant::switch(key, value)?;
         state.update(|s: &mut SurviveState| s.draws = on);
