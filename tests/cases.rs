@@ -104,16 +104,6 @@ fn every_variant_case_passes_or_waits_for_its_variant() {
                     f.display()
                 );
                 match run_case(map, &registry, &case) {
-                    // International Relations part 2 (issue 15) is not built: its cases
-                    // run and fail, and must, until it is.
-                    Ok(report) if IR_PART_2.contains(&case.name.as_str()) => {
-                        assert!(
-                            !report.differences.is_empty(),
-                            "{} passes: take it off IR_PART_2",
-                            case.name
-                        );
-                        count += 1;
-                    }
                     // A rule set this judge runs: its cases pass.
                     Ok(report) => {
                         assert!(
@@ -138,35 +128,9 @@ fn every_variant_case_passes_or_waits_for_its_variant() {
     }
     // 26 Surrender (and 11 of the judge's own, SUR-J01–J11), 18 Survive (and SRV-J01–J03),
     // 28 Shell Shock (and SS-J01–J05), 21 Formal (and FD-J01–J04), 52 International
-    // Relations (12 of them part 2's) and 10 of the judge's own (IR-J01–J09, J04b).
-    assert_eq!(count, 178);
+    // Relations and 17 of the judge's own (IR-J01–J14, J04b, J13b, J14b).
+    assert_eq!(count, 185);
 }
-
-/// The rule IDs of International Relations part 2 (issue 15): sections A, H and I, their
-/// errors and ambiguities.
-const IR_PART_2_RULES: &[&str] = &[
-    "IR-A2",
-    "IR-A4",
-    "IR-A5",
-    "IR-A8",
-    "IR-AMB-11",
-    "IR-AMB-12",
-    "IR-AMB-13",
-    "IR-AMB-14",
-    "IR-AMB-15",
-    "IR-AMB-22",
-    "IR-AMB-26",
-    "IR-H2",
-    "IR-I1",
-    "IR-X14",
-];
-
-/// The International Relations cases of sections A, H and I (victory claims, the alliance
-/// phase, the International Conference): part 2 of the rule set, not built yet.
-const IR_PART_2: &[&str] = &[
-    "IR-T01", "IR-T18", "IR-T18b", "IR-T18c", "IR-T19", "IR-T19b", "IR-T19c", "IR-T19d", "IR-T20",
-    "IR-T21", "IR-T21b", "IR-T21c",
-];
 
 #[test]
 fn every_datc_id_is_present() {
@@ -291,7 +255,6 @@ fn every_rule_id_of_an_implemented_rule_set_is_named_by_a_test() {
         let missing: Vec<String> = rule_ids(&text, prefix)
             .into_iter()
             .filter(|id| !names(&tests, id))
-            .filter(|id| !IR_PART_2_RULES.contains(&id.as_str()))
             .collect();
         assert!(
             missing.is_empty(),

@@ -146,22 +146,14 @@ fn unknown_variant_is_a_per_case_error() {
     assert_eq!(out.lines().last(), Some("2 passed, 1 failed"));
 }
 
-/// A folder is read recursively: every variant case of the five specs is read (exit 1, not
-/// 2); the only failures are the International Relations cases of part 2 (issue 15).
+/// A folder is read recursively: every variant case of the five specs is read and passes
+/// (exit 0), the count on the last line.
 #[test]
 fn adjudicate_reads_a_folder_of_cases() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/cases");
     let o = dipjudge(&["adjudicate", dir.to_str().unwrap_or_default()]);
     let out = stdout(&o);
-    assert_eq!(o.status.code(), Some(1), "{out}{}", stderr(&o));
-    let failed: Vec<&str> = out.lines().filter(|l| l.starts_with("FAILED")).collect();
-    assert!(!failed.is_empty());
-    let part_2 = ["IR-T01 ", "IR-T18", "IR-T19", "IR-T20 ", "IR-T21"];
-    assert!(
-        failed
-            .iter()
-            .all(|l| part_2.iter().any(|c| l.starts_with(&format!("FAILED {c}")))),
-        "{out}"
-    );
-    assert_eq!(failed.len(), 12, "{out}");
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    assert!(!out.contains("FAILED"), "{out}");
+    assert_eq!(out.lines().last(), Some("198 passed, 0 failed"), "{out}");
 }

@@ -2294,8 +2294,8 @@ fn ir_lines(text: &str) -> Vec<&str> {
 }
 
 /// An International Relations game's first year by IMAP and SMTP, with `dipjudge process
-/// --now` children: CREATE with the ir rules, seven players, S1901M, F1901M (no retreat),
-/// W1901A, S1902M, the master's PROCESS! after each.
+/// --now` children: CREATE with the ir rules, seven players, the alliance phase A1901,
+/// S1901M, F1901M (no retreat), W1901A, S1902M, the master's PROCESS! after each.
 ///
 /// Spring 1901: an `ABROGATE` (IR-X5) and an `ENTER` (IR-X1) out of season are refused with
 /// the spec's sentences; France's A Mar - Spa attacks an unowned minor centre (IR-E2, 1
@@ -2331,6 +2331,22 @@ fn an_international_relations_year_through_imap_and_smtp() {
     let runner = &mut runner;
     let has = |g: &Got, line: &str| assert!(g.text.contains(line), "{line:?} in:\n{}", g.text);
     let ok = |g: &Got| assert!(!g.text.contains("ERROR"), "{}", g.text);
+
+    // The alliance phase (IR-H1): Italy proposes an MDT Austria does not answer; it is
+    // never published (IR-H2), and no treaty results.
+    let r = t.as_power(runner, Power::Italy, "ENTER MDT WITH Austria\n");
+    has(&r, "OK ENTER MDT WITH Austria");
+    let a1901 = t.play_public_phase(runner, &[], "A1901", &["ERROR"]);
+    assert_eq!(
+        ir_lines(&a1901.text),
+        [
+            "CONFERENCE: treaties in force from Spring 1901: none",
+            "RELATIONS: none"
+        ],
+        "{}",
+        a1901.text
+    );
+    assert!(!a1901.text.contains("Italy"), "{}", a1901.text);
 
     // Spring 1901: treaties are neither abrogated nor entered in a Spring.
     let r = t.as_power(runner, Power::France, "ABROGATE MDT WITH Germany\n");
@@ -2548,6 +2564,7 @@ fn an_international_relations_year_through_imap_and_smtp() {
         assert_eq!(
             results,
             [
+                "DIP:g - A1901 Results",
                 "DIP:g - F1901M Results",
                 "DIP:g - Game starting",
                 "DIP:g - S1901M Results",

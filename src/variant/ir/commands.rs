@@ -1,6 +1,7 @@
 //! International Relations' commands (§3): treaty proposals and their withdrawal,
-//! abrogations, permissions and transfers, each kept with the phase's orders and refused
-//! with the spec's code and sentence in the table's order. Claims are part 2.
+//! abrogations, permissions and transfers, each kept with the phase's orders, and victory
+//! claims, taken at once; each refused with the spec's code and sentence in the table's
+//! order.
 
 use crate::command::VariantCommand;
 use crate::map::Power;
@@ -193,10 +194,12 @@ pub fn take(
                 echo: None,
             })
         }
-        VariantCommand::ClaimSolo | VariantCommand::ClaimCoalition { .. } => refuse(
-            "NOT-YET",
-            "victory claims (International Relations, section A) are not taken by this judge yet; the game has no victory by centres (IR-A2).".into(),
-        ),
+        VariantCommand::ClaimSolo => {
+            super::claims::check(s, position, a, None).map(|()| Taken::Immediate)
+        }
+        VariantCommand::ClaimCoalition { with } => {
+            super::claims::check(s, position, a, Some(with)).map(|()| Taken::Immediate)
+        }
         _ => refuse(
             "NOT-IN-VARIANT",
             "this game is played with the international relations rules, which have no such command".into(),

@@ -1,16 +1,17 @@
 //! International Relations rv20 (`shared/rules/international-relations.md`): powers sign
 //! treaties (MDT, AAT) that decide who may attack whom (IR-B, IR-C), give notice to
 //! abrogate them (IR-D), pay penalties for aggression (IR-E), act as one power with their
-//! allies (IR-F) and enter an ally's territory only with its permission (IR-G).
+//! allies (IR-F) and enter an ally's territory only with its permission (IR-G); the game
+//! opens with an alliance phase (IR-H), may hold International Conferences (IR-I), and is
+//! won only by a victory claim decided at a Fall check (IR-A).
 //!
-//! The parts: [`state`] (relations, treaties, penalties), [`board`] (Controlled Territory
-//! and what each order is), [`commands`] (the commands and their errors), [`rules`] (the
-//! adjudication hooks), [`turn`] (what each phase changes, with its lines), and here the
-//! [`Variant`] hooks and the case facts. Part 2 of the spec (victory claims IR-A, the
-//! alliance phase IR-H, the International Conference IR-I) is not built yet: claims are
-//! refused with a sentence saying so, and the state already has their place.
+//! The parts: [`state`] (relations, treaties, penalties, claims), [`board`] (Controlled
+//! Territory and what each order is), [`commands`] (the commands and their errors),
+//! [`claims`] (victory claims), [`rules`] (the adjudication hooks), [`turn`] (what each
+//! phase changes, with its lines), and here the [`Variant`] hooks and the case facts.
 
 mod board;
+mod claims;
 mod commands;
 mod rules;
 mod state;
@@ -86,6 +87,53 @@ impl Variant for InternationalRelations {
         commands::take(cx, &read(state), command)
     }
 
+    /// IR-A3: a claim is filed at once; its lines are public at once.
+    fn apply_now(
+        &self,
+        cx: &CommandContext<'_>,
+        state: &mut VariantState,
+        command: &VariantCommand,
+    ) -> Result<crate::variant::Applied, VariantRefusal> {
+        let Sender::Power(a) = cx.sender else {
+            return Err(VariantRefusal::new(
+                "NOT-A-POWER",
+                "a victory is claimed by a power".to_string(),
+            ));
+        };
+        let partners = match command {
+            VariantCommand::ClaimSolo => None,
+            VariantCommand::ClaimCoalition { with } => Some(with.as_slice()),
+            _ => {
+                return Err(VariantRefusal::new(
+                    "NOT-IN-VARIANT",
+                    "only a victory claim is taken at once".to_string(),
+                ));
+            }
+        };
+        let position = cx.game.position;
+        claims::check(&read(state), position, a, partners)?;
+        let lines = state.update(|s: &mut IrState| claims::file(s, position, a, partners));
+        Ok(crate::variant::Applied {
+            echo: None,
+            lines: lines.into_iter().map(Line::public).collect(),
+            refused: None,
+        })
+    }
+
+    /// IR-A3: at the Spring movement deadline, the coalition claims not every member filed
+    /// lapse.
+    fn before_resolution(&self, game: &GameView<'_>, state: &mut VariantState) -> Vec<Line> {
+        let phase = game.position.phase;
+        if phase.season != Season::Spring || phase.kind != PhaseKind::Movement {
+            return Vec::new();
+        }
+        state
+            .update(claims::lapse)
+            .into_iter()
+            .map(Line::public)
+            .collect()
+    }
+
     fn rules(&self, game: &GameView<'_>, state: &VariantState) -> Box<dyn crate::rules::Rules> {
         Box::new(IrRules {
             s: read(state),
@@ -130,8 +178,15 @@ impl Variant for InternationalRelations {
                         &ps,
                     )
                 }
-                PhaseKind::Adjustment => turn::winter(s, phase, game.variant_orders),
-                _ => Vec::new(),
+                PhaseKind::Adjustment => {
+                    let mut lines = turn::winter(s, phase, game.variant_orders);
+                    lines.extend(turn::conference_winter(s, map, position, phase.year));
+                    lines
+                }
+                PhaseKind::Alliance | PhaseKind::Conference => {
+                    turn::conference_treaties(s, phase, game.variant_orders)
+                }
+                PhaseKind::Retreat | PhaseKind::Jury => Vec::new(),
             },
             Step::SpringEnds => turn::spring_ends(s, phase.year),
             Step::OwnershipUpdated => turn::fall_check(s, position, phase.year),
@@ -162,9 +217,49 @@ impl Variant for InternationalRelations {
         ))]
     }
 
-    /// IR-A2: the 18-centre victory is disabled; victory comes only by a claim (part 2).
-    fn game_result(&self, _game: &GameView<'_>, _state: &VariantState) -> Option<GameEnd> {
-        None
+    /// IR-A2, IR-A6, IR-A8: the 18-centre victory is disabled; the game ends when a claim
+    /// succeeds at a Fall check (several: a joint result).
+    fn game_result(&self, _game: &GameView<'_>, state: &VariantState) -> Option<GameEnd> {
+        let s = read(state);
+        let ending = match s.victory.as_slice() {
+            [] => return None,
+            [(members, _)] if let [one] = members.as_slice() => crate::variant::Ending::Solo(*one),
+            many => {
+                let mut all: Vec<Power> = many.iter().flat_map(|(m, _)| m.clone()).collect();
+                all.sort();
+                all.dedup();
+                crate::variant::Ending::Draw(all)
+            }
+        };
+        Some(GameEnd {
+            ending,
+            lines: Some(
+                claims::victory_lines(&s)
+                    .into_iter()
+                    .map(Line::public)
+                    .collect(),
+            ),
+        })
+    }
+
+    /// IR-H1: the game opens with the alliance phase before Spring 1901.
+    fn first_phase(&self, _state: &VariantState) -> Phase {
+        Phase::alliance(1901)
+    }
+
+    /// IR-I3: the conference phase after the Winter whose adjustments abrogated every
+    /// treaty.
+    fn inserted_after(
+        &self,
+        state: &VariantState,
+        phase: Phase,
+        _position: &Position,
+    ) -> Option<Phase> {
+        let s = read(state);
+        (phase.kind == PhaseKind::Adjustment
+            && s.conference == Some(phase.year)
+            && s.contacts.is_some())
+        .then(|| Phase::conference(phase.year))
     }
 
     /// IR-D1, IR-G2: every Winter is held, for abrogations and disbands by choice.
@@ -174,9 +269,12 @@ impl Variant for InternationalRelations {
 
     /// A Winter in which a treaty could be abrogated or a unit disbanded by choice runs to
     /// its deadline: any partner may act without owing an order.
+    /// An alliance or conference phase owes nothing and always runs to its deadline.
     fn processes_early(&self, game: &GameView<'_>, state: &VariantState) -> bool {
-        if game.position.phase.kind != PhaseKind::Adjustment {
-            return true;
+        match game.position.phase.kind {
+            PhaseKind::Alliance | PhaseKind::Conference => return false,
+            PhaseKind::Adjustment => {}
+            _ => return true,
         }
         let s = read(state);
         let open = s

@@ -1,6 +1,7 @@
 //! International Relations' state (`international-relations.md` §1): relations, treaties,
-//! imminent wars, penalties and the stages of expansionism, the claims and the conference
-//! of part 2, and what a Fall keeps for its ownership update and its Winter.
+//! imminent wars, penalties and the stages of expansionism, the victory claims (IR-A) and
+//! the International Conference (IR-I), and what a Fall keeps for its ownership update and
+//! its Winter.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -119,7 +120,7 @@ pub struct Imminent {
     pub via: Power,
 }
 
-/// A victory claim (IR-A; filed and decided by part 2).
+/// A victory claim (IR-A3), filed and decided by [`super::claims`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Claim {
     /// The claimants, alphabetical (one for a solo claim).
@@ -133,6 +134,15 @@ pub struct Claim {
 }
 
 impl Claim {
+    /// The members that have not filed it yet (IR-A3).
+    pub fn missing(&self) -> Vec<Power> {
+        self.members
+            .iter()
+            .copied()
+            .filter(|m| !self.filed.contains(m))
+            .collect()
+    }
+
     /// A coalition claim every member has filed: its claim period (IR-A7) runs.
     pub fn complete(&self) -> bool {
         self.coalition && self.members.iter().all(|m| self.filed.contains(m))
@@ -158,9 +168,21 @@ pub struct IrState {
     pub stage: BTreeMap<Power, u8>,
     #[serde(default)]
     pub claims: Vec<Claim>,
-    /// The Winter after which an International Conference is held (IR-I).
+    /// The Winter after which an International Conference is held (IR-I2).
     #[serde(default)]
     pub conference: Option<u16>,
+    /// The contact list published when the conference's Winter ends (IR-I3), for IR-I4;
+    /// kept from then until the conference phase is processed.
+    #[serde(default)]
+    pub contacts: Option<Vec<(Power, Power)>>,
+    /// The year of the last Fall check and each power's victory points at it (IR-A1), which
+    /// claims in the window after it are judged by (IR-A3).
+    #[serde(default)]
+    pub checked: Option<(u16, BTreeMap<Power, i64>)>,
+    /// The claims that succeeded at a Fall check, with their victory points: the game ends
+    /// (IR-A6, IR-A8).
+    #[serde(default)]
+    pub victory: Vec<(Vec<Power>, i64)>,
     /// The setting `peace_treaties` (IR-C3).
     #[serde(default)]
     pub peace_treaties: bool,

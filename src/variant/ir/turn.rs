@@ -145,6 +145,169 @@ pub fn conundrum(s: &IrState, a: Power, b: Power) -> Option<(Power, Power, Power
         })
 }
 
+/// Signs a treaty both powers proposed (IR-C1, IR-H2, IR-I3), in force from the Spring of
+/// `from`, with each party's IR-E3 penalty for an AAT (IR-C7); or the line saying why the
+/// pair cannot sign (IR-C3(a), IR-C4), checked against the relations as they stand now.
+fn sign(
+    s: &mut IrState,
+    phase: Phase,
+    x: Power,
+    y: Power,
+    kind: TreatyKind,
+    from: u16,
+    new: &mut Vec<Incurred>,
+) -> Result<(), String> {
+    if s.at_war(x, y) && !s.peace_treaties {
+        return Err(format!("TREATY: {x} and {y} cannot sign: they are at war."));
+    }
+    if let Some((z, p, q)) = conundrum(s, x, y) {
+        return Err(format!(
+            "TREATY: {x} and {y} cannot sign: {z} has a treaty with {p} and is at war with {q}."
+        ));
+    }
+    s.treaties.push(Treaty {
+        a: x,
+        b: y,
+        kind,
+        from,
+        lapsing: None,
+    });
+    if kind == TreatyKind::Aat {
+        for (p, q) in [(x, y), (y, x)] {
+            new.push(incur(
+                s,
+                phase,
+                p,
+                Rule::E3,
+                (1, 5),
+                None,
+                format!("entered an AAT with {q}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The treaties of an alliance phase (IR-H2: in force from Spring 1901) or of a
+/// conference phase (IR-I3: from the next Spring): only the pairs that proposed the same
+/// kind sign, and only they are announced; then the IR-E3 penalties. After a conference,
+/// if every pair on its contact list is bound again, all treaties are void and every
+/// power is neutral (IR-I4; the voided alliances cost nothing).
+pub fn conference_treaties(
+    s: &mut IrState,
+    phase: Phase,
+    variant_orders: &[VariantOrder],
+) -> Vec<String> {
+    let from = if phase.kind == PhaseKind::Alliance {
+        phase.year
+    } else {
+        phase.year + 1
+    };
+    let props = proposals(variant_orders);
+    let mut new = Vec::new();
+    let mut signed: Vec<String> = Vec::new();
+    for (&(a, b), &kind) in &props {
+        if a < b && props.get(&(b, a)) == Some(&kind) && s.treaty(a, b).is_none() {
+            // A pair that may not sign is not announced either: proposals are private.
+            if sign(s, phase, a, b, kind, from, &mut new).is_ok() {
+                signed.push(format!("{a}-{b} {kind}"));
+            }
+        }
+    }
+    let contacts = s.contacts.take();
+    s.conference = None;
+    if let Some(contacts) = contacts
+        && !contacts.is_empty()
+        && contacts.iter().all(|(a, b)| s.treaty(*a, *b).is_some())
+    {
+        let kept: Vec<_> = s
+            .treaties
+            .iter()
+            .filter(|t| s.coalition_of(t.a, t.b).is_some())
+            .cloned()
+            .collect();
+        s.treaties = kept;
+        s.wars.clear();
+        s.imminent.clear();
+        return vec![
+            "CONFERENCE: every pair in contact is again bound by a treaty; all treaties are void and all powers are neutral.".into(),
+        ];
+    }
+    let list = if signed.is_empty() {
+        "none".to_string()
+    } else {
+        signed.join(", ")
+    };
+    let mut lines = vec![format!(
+        "CONFERENCE: treaties in force from Spring {from}: {list}"
+    )];
+    lines.extend(settle(s, phase, new));
+    lines
+}
+
+/// IR-I1: the pairs of powers with units next to each other, alphabetical.
+pub fn contacts(map: &Map, position: &Position) -> Vec<(Power, Power)> {
+    let mut out: BTreeSet<(Power, Power)> = BTreeSet::new();
+    for u in &position.units {
+        let Owner::Power(a) = u.owner else { continue };
+        for v in &position.units {
+            let Owner::Power(b) = v.owner else { continue };
+            if a != b && map.any_border(u.location.province, v.location.province) {
+                out.insert(pair(a, b));
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// The end of a Winter (IR-I2, IR-I3): the Winter of a scheduled conference abrogates every
+/// treaty (but those of a coalition claim's members, IR-A7(a)) and publishes the contact
+/// list; from Winter 1903 on, a Winter in which every pair in contact is bound by a treaty
+/// none has given notice on schedules a conference for the next Winter.
+pub fn conference_winter(
+    s: &mut IrState,
+    map: &Map,
+    position: &Position,
+    year: u16,
+) -> Vec<String> {
+    let now = contacts(map, position);
+    if s.conference == Some(year) {
+        let kept: Vec<_> = s
+            .treaties
+            .iter()
+            .filter(|t| s.coalition_of(t.a, t.b).is_some())
+            .cloned()
+            .collect();
+        s.treaties = kept;
+        s.prune_imminent();
+        let list = if now.is_empty() {
+            "none".to_string()
+        } else {
+            now.iter()
+                .map(|(a, b)| format!("{a}-{b}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        s.contacts = Some(now);
+        return vec![format!(
+            "CONFERENCE: all treaties are abrogated. Powers in contact: {list}"
+        )];
+    }
+    let bound = |a: Power, b: Power| s.treaty(a, b).is_some_and(|t| t.lapsing.is_none());
+    if year >= 1903
+        && s.conference.is_none()
+        && !now.is_empty()
+        && now.iter().all(|(a, b)| bound(*a, *b))
+    {
+        s.conference = Some(year + 1);
+        return vec![format!(
+            "CONFERENCE: every pair of powers in contact is bound by a treaty; an International Conference will follow Winter {}.",
+            year + 1
+        )];
+    }
+    Vec::new()
+}
+
 /// The lines of a movement turn's aggressions and treaty effects, and of a Fall's
 /// treaties (§4, after resolution, steps 1 to 4).
 pub fn movement_turn(
@@ -230,6 +393,11 @@ pub fn movement_turn(
     for (a, b) in &first {
         let (a, b) = (*a, *b);
         for z in Power::ALL.into_iter().filter(|z| *z != a && *z != b) {
+            // IR-A7(a): a treaty between a coalition claim's members stands; the third
+            // power honours both.
+            if before.coalition_of(z, a).is_some() || before.coalition_of(z, b).is_some() {
+                continue;
+            }
             let za = before.allied(z, a, phase).map(|t| t.kind);
             let zb = before.allied(z, b, phase).map(|t| t.kind);
             let mut shared = false;
@@ -330,37 +498,13 @@ pub fn movement_turn(
                 (Some(k), Some(_)) => {
                     if s.treaty(x, y).is_some() {
                         continue;
-                    } else if s.at_war(x, y) && !s.peace_treaties {
-                        format!("TREATY: {x} and {y} cannot sign: they are at war.")
-                    } else if let Some((z, p, q)) = conundrum(s, x, y) {
-                        format!(
-                            "TREATY: {x} and {y} cannot sign: {z} has a treaty with {p} and is at war with {q}."
-                        )
-                    } else {
-                        s.treaties.push(Treaty {
-                            a: x,
-                            b: y,
-                            kind: *k,
-                            from: phase.year + 1,
-                            lapsing: None,
-                        });
-                        if *k == TreatyKind::Aat {
-                            for (p, q) in [(x, y), (y, x)] {
-                                new.push(incur(
-                                    s,
-                                    phase,
-                                    p,
-                                    Rule::E3,
-                                    (1, 5),
-                                    None,
-                                    format!("entered an AAT with {q}"),
-                                ));
-                            }
-                        }
-                        format!(
+                    }
+                    match sign(s, phase, x, y, *k, phase.year + 1, &mut new) {
+                        Err(refused) => refused,
+                        Ok(()) => format!(
                             "TREATY: {x} and {y} sign an {k}; it takes effect in Spring {}.",
                             phase.year + 1
-                        )
+                        ),
                     }
                 }
                 _ => format!(
@@ -509,16 +653,20 @@ pub fn fall_check(s: &mut IrState, position: &Position, year: u16) -> Vec<String
             ));
         }
     }
+    let mut checked = BTreeMap::new();
     for p in Power::ALL {
         let c = u32::try_from(position.centre_count(p)).unwrap_or(0);
         let points = s.points(p);
         let vp = i64::from(c) - i64::from(points);
+        checked.insert(p, vp);
         lines.push(format!(
             "VP: {p} {} - {} = {vp}.",
             count(c, "centre"),
             count(points, "penalty point")
         ));
     }
+    lines.extend(super::claims::decide(s, year, &checked));
+    s.checked = Some((year, checked));
     s.penalties.retain(|x| x.last_fall > year);
     s.transfers.clear();
     lines
