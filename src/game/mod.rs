@@ -391,6 +391,13 @@ impl Game {
         self.variant_orders.push(order);
     }
 
+    /// Clears the sender's variant commands of a set ([`Slot::Member`]): a new message
+    /// replaces them (H1, [`crate::variant::Taken::Replacing`]).
+    pub fn clear_variant_set(&mut self, from: Sender, set: &str) {
+        self.variant_orders
+            .retain(|v| !(v.from == from && v.slot.set() == Some(set)));
+    }
+
     /// Every standing order, in a stable order (powers alphabetical, then as given).
     pub fn all_orders(&self) -> Vec<PowerOrder> {
         self.orders.values().flatten().copied().collect()

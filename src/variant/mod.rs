@@ -115,6 +115,22 @@ impl Line {
 pub enum Slot {
     Unit(ProvinceId),
     Named(String),
+    /// One command of a set a later message replaces as a whole ([`Taken::Replacing`]):
+    /// `key` within `set` (an alliance phase's proposals, keyed by partner).
+    Member {
+        set: String,
+        key: String,
+    },
+}
+
+impl Slot {
+    /// The set a slot belongs to, if it is a [`Slot::Member`].
+    pub fn set(&self) -> Option<&str> {
+        match self {
+            Slot::Member { set, .. } => Some(set),
+            _ => None,
+        }
+    }
 }
 
 /// A variant command kept with the phase's orders (H1: "order-set" commands), in arrival
@@ -134,6 +150,10 @@ pub enum Taken {
     /// Kept with the sender's orders of this phase, in `slot`; `echo` replaces the
     /// normalised command after `OK` in the reply (`OK ballot recorded: …`).
     Order { slot: Slot, echo: Option<String> },
+    /// Kept like an order in `slot` (a [`Slot::Member`]); the first such command of a
+    /// message first clears the sender's earlier commands of the same set: a later message
+    /// replaces the set (IR-H1). An `Order` in the set (a withdrawal) changes one member.
+    Replacing { slot: Slot, echo: Option<String> },
 }
 
 /// What an immediate command did (H2): the reply's echo (None: the normalised command) and

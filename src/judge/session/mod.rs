@@ -94,6 +94,9 @@ pub(super) struct Session<'a, 't> {
     copy_to: Option<String>,
     /// How many command lines the message had.
     commands: usize,
+    /// The sets of variant commands this message has replaced so far, by game
+    /// ([`crate::variant::Taken::Replacing`]).
+    replaced_sets: Vec<(String, String)>,
 }
 
 /// After this many unreadable lines the rest of a message is not read (a mail of junk
@@ -126,6 +129,7 @@ impl<'a, 't> Session<'a, 't> {
             touched: Vec::new(),
             copy_to: None,
             commands: 0,
+            replaced_sets: Vec::new(),
         }
     }
 

@@ -46,6 +46,19 @@ impl Session<'_, '_> {
     /// once to whoever may read them and repeated in the next results), or kept with the
     /// sender's orders of this phase.
     pub(super) fn variant_command(&mut self, cmd: &VariantCommand, line: &LineResult) -> Verdict {
+        let mut replaced = std::mem::take(&mut self.replaced_sets);
+        let verdict = self.take_variant_command(cmd, line, &mut replaced);
+        self.replaced_sets = replaced;
+        verdict
+    }
+
+    /// [`Session::variant_command`], with the sets this message has replaced so far.
+    fn take_variant_command(
+        &mut self,
+        cmd: &VariantCommand,
+        line: &LineResult,
+        replaced: &mut Vec<(String, String)>,
+    ) -> Verdict {
         let (map, config) = (self.map, self.config);
         let Some(sender) = self.who.sender() else {
             return Err(Refusal::NotSignedOnForVariant(cmd.render(map)));
@@ -63,6 +76,7 @@ impl Session<'_, '_> {
             };
             variant.take_command(&cx, &g.variant_state, cmd)?
         };
+        let replacing = matches!(taken, Taken::Replacing { .. });
         let echo = match taken {
             Taken::Immediate => {
                 let mut state = g.variant_state.clone();
@@ -84,7 +98,15 @@ impl Session<'_, '_> {
                 }
                 applied.echo
             }
-            Taken::Order { slot, echo } => {
+            Taken::Order { slot, echo } | Taken::Replacing { slot, echo } => {
+                // The first command of a replacing set in this message clears the set.
+                if replacing && let Some(set) = slot.set() {
+                    let key = (g.name.clone(), set.to_string());
+                    if !replaced.contains(&key) {
+                        g.clear_variant_set(sender, set);
+                        replaced.push(key);
+                    }
+                }
                 g.set_variant_order(VariantOrder {
                     from: sender,
                     command: cmd.clone(),

@@ -25,6 +25,19 @@ fn power_text(text: &str) -> String {
     }
 }
 
+/// Where a proposal to `b` is kept: one per partner; in an alliance or conference phase as
+/// a member of the power's set of proposals (IR-H1).
+fn proposal_slot(phase: crate::rules::Phase, b: Power) -> Slot {
+    if matches!(phase.kind, PhaseKind::Alliance | PhaseKind::Conference) {
+        Slot::Member {
+            set: "treaties".into(),
+            key: b.name().into(),
+        }
+    } else {
+        Slot::Named(format!("treaty {}", b.name()))
+    }
+}
+
 /// H1: whether and how a command is taken now.
 pub fn take(
     cx: &CommandContext<'_>,
@@ -78,9 +91,13 @@ pub fn take(
                     ),
                 );
             }
-            Ok(Taken::Order {
-                slot: Slot::Named(format!("treaty {}", b.name())),
-                echo: None,
+            // IR-H1: in an alliance or conference phase a later message replaces the
+            // power's earlier set of proposals.
+            let slot = proposal_slot(phase, b);
+            Ok(if fall_movement {
+                Taken::Order { slot, echo: None }
+            } else {
+                Taken::Replacing { slot, echo: None }
             })
         }
         VariantCommand::WithdrawTreaty { kind, with: b } => {
@@ -101,7 +118,7 @@ pub fn take(
                 );
             }
             Ok(Taken::Order {
-                slot: Slot::Named(format!("treaty {}", b.name())),
+                slot: proposal_slot(phase, *b),
                 echo: None,
             })
         }

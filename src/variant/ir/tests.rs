@@ -374,3 +374,122 @@ fn ir_c3_peace_treaties_setting() {
     );
     assert!(v.apply_setting(&mut state, "turns", "4").is_err());
 }
+
+/// IR-A2, IR-AMB-14: the thresholds; Russia needs 8 at the checks of 1901–1909 only.
+#[test]
+fn ir_a2_thresholds() {
+    use super::claims::{coalition_threshold, solo_threshold};
+    assert_eq!(solo_threshold(Power::Austria, 1905), 7);
+    assert_eq!(solo_threshold(Power::Russia, 1909), 8);
+    assert_eq!(solo_threshold(Power::Russia, 1910), 7);
+    assert_eq!(coalition_threshold(2), 12);
+    assert_eq!(coalition_threshold(3), 16);
+}
+
+/// IR-A3: the window runs from the Fall results (the Fall retreats, the Winter and its
+/// conference) to the next Spring movement deadline; never before the first Fall.
+#[test]
+fn ir_a3_the_claim_window() {
+    use super::claims::window;
+    let p = |y, season, kind| Phase::new(y, season, kind);
+    assert_eq!(window(p(1905, Season::Fall, PhaseKind::Movement)), None);
+    assert_eq!(
+        window(p(1905, Season::Fall, PhaseKind::Retreat)),
+        Some(1905)
+    );
+    assert_eq!(
+        window(p(1905, Season::Winter, PhaseKind::Adjustment)),
+        Some(1905)
+    );
+    assert_eq!(window(Phase::conference(1905)), Some(1905));
+    assert_eq!(
+        window(p(1906, Season::Spring, PhaseKind::Movement)),
+        Some(1905)
+    );
+    assert_eq!(window(p(1906, Season::Spring, PhaseKind::Retreat)), None);
+    assert_eq!(window(p(1901, Season::Spring, PhaseKind::Movement)), None);
+    assert_eq!(window(Phase::alliance(1901)), None);
+}
+
+/// IR-A1, IR-AMB-23: a claim is judged by the victory points of its window's Fall check,
+/// as the check recorded them (a penalty that counted there has expired since).
+#[test]
+fn ir_a1_claims_read_the_checks_points() {
+    use super::claims::{check, vp_at};
+    let mut s = IrState::default();
+    s.penalties.push(Penalty {
+        power: Power::Austria,
+        points: 2,
+        last_fall: 1906,
+        rule: Rule::E2,
+        victim: None,
+    });
+    let mut p = Position::standard_start(map());
+    for c in ["ser", "gre", "rum", "bul", "ven", "rom"] {
+        p.owners[prov(c).index()] = Some(Power::Austria);
+    }
+    // 9 centres - 2 points at the Fall 1906 check.
+    let _ = fall_check(&mut s, &p, 1906);
+    assert_eq!(s.points(Power::Austria), 0);
+    p.phase = Phase::new(1906, Season::Winter, PhaseKind::Adjustment);
+    assert_eq!(vp_at(&s, &p, 1906, Power::Austria), 7);
+    assert!(check(&s, &p, Power::Austria, None).is_ok());
+    // Without the record (a case set up after the check) the points stand as they are now.
+    s.checked = None;
+    assert_eq!(vp_at(&s, &p, 1906, Power::Austria), 9);
+}
+
+/// IR-A5, IR-A3: a solo filing abrogates every treaty of the filer at once; a coalition
+/// filing keeps those with its partners and withdraws the filer's solo claim.
+#[test]
+fn ir_a5_a_filing_abrogates_the_filers_treaties() {
+    use super::claims::file;
+    use Power::*;
+    let mut s = IrState::default();
+    s.treaties.push(mdt(Austria, Italy, 1902));
+    s.treaties.push(mdt(Austria, Russia, 1902));
+    s.treaties.push(mdt(France, Germany, 1902));
+    let mut p = Position::standard_start(map());
+    p.phase = Phase::new(1906, Season::Winter, PhaseKind::Adjustment);
+    let solo = file(&mut s, &p, Austria, None);
+    assert_eq!(s.claims.len(), 1);
+    assert_eq!(solo.len(), 3, "{solo:?}");
+    let mut s2 = IrState {
+        treaties: vec![mdt(Austria, Italy, 1902), mdt(Austria, Russia, 1902)],
+        claims: s.claims.clone(),
+        ..IrState::default()
+    };
+    let lines = file(&mut s2, &p, Austria, Some(&[Italy]));
+    assert_eq!(
+        lines,
+        [
+            "CLAIM: Austria files a claim for a coalition victory with Italy; every member must file it by the Spring 1907 deadline.",
+            "CLAIM: Austria withdraws its solo claim (it files for a coalition victory).",
+            "TREATY: the MDT between Austria and Russia is abrogated (Austria claimed a victory).",
+        ]
+    );
+    assert!(s2.treaty(Austria, Italy).is_some() && s2.treaty(Austria, Russia).is_none());
+    assert!(s.treaty(France, Germany).is_some());
+}
+
+/// IR-I1: powers are in contact when a unit of one is next to a unit of the other (any
+/// border, whatever the units' kinds).
+#[test]
+fn ir_i1_contacts() {
+    use super::turn::contacts;
+    use Power::*;
+    let p = position(
+        spring(1904),
+        &[
+            army(France, "bur"),
+            army(Germany, "mun"),
+            Unit::new(
+                crate::rules::Owner::Power(England),
+                UnitKind::Fleet,
+                crate::map::Location::province(prov("nth")),
+            ),
+            army(Turkey, "smy"),
+        ],
+    );
+    assert_eq!(contacts(map(), &p), [(France, Germany)]);
+}
