@@ -2467,6 +2467,13 @@ fn an_international_relations_year_through_imap_and_smtp() {
             < at(&f1901, "VP: Austria 3 centres - 0 penalty points = 3.")
     );
 
+    // Winter 1901, the first claim window (IR-A3): Russia's 4 victory points are short of
+    // the 8 it needs before 1910 (IR-X15).
+    let r = t.as_power(runner, Power::Russia, "CLAIM SOLO\n");
+    has(
+        &r,
+        "ERROR IR-X15: line 2: \"CLAIM SOLO\": Russia had 4 victory points at the end of Fall 1901; a solo claim needs 8.",
+    );
     // Winter 1901: England has no treaty to abrogate; the builds.
     let r = t.as_power(runner, Power::England, "ABROGATE MDT WITH France\n");
     has(

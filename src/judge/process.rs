@@ -384,6 +384,14 @@ pub(super) fn tick_game(
         g.late_notified,
         g.reminded,
     );
+    // At the deadline a phase nobody owes anything in is processed, though it was not
+    // processed early (a rule set's phase that runs to its deadline, H18): no late notice
+    // naming nobody, no grace period.
+    let complete = now >= deadline && g.missing_powers(map, variant).is_empty();
+    let event = match event {
+        DueEvent::Late | DueEvent::GraceOver | DueEvent::Nothing if complete => DueEvent::Process,
+        other => other,
+    };
     let judge = &config.name;
     let phase = g.position.phase;
     let mails = match event {

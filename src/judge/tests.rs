@@ -449,3 +449,39 @@ fn create_options_set_the_game_up() {
         "nothing created on a bad option"
     );
 }
+
+/// A phase that runs to its deadline though nobody owes anything in it (International
+/// Relations' alliance phase, H18 `processes_early`) is processed at the deadline: no late
+/// notice naming nobody, no grace period.
+#[test]
+fn a_phase_nobody_owes_anything_in_is_processed_at_its_deadline() {
+    let mut j = judge();
+    let mut m = Mailer { n: 0 };
+    m.send(
+        &mut j,
+        "gm@example.test",
+        "CREATE ?ir gmpass internationalrelations",
+        t0(),
+    );
+    for (i, p) in PLAYERS.iter().enumerate() {
+        m.send(&mut j, p, &format!("SIGNON ?ir pw{i}"), t0());
+    }
+    let state = j.dump_state().expect("dump");
+    assert!(state.contains("phase A1901"), "{state}");
+    // Nothing before the deadline (one and a half movement deadlines, IR-H1): no reminder
+    // either, as nobody owes anything...
+    let deadline = t0() + Duration::hours(108);
+    let before = mails_to(&mut j, "gm@example.test").len();
+    j.tick(deadline - Duration::hours(1)).expect("tick");
+    assert_eq!(mails_to(&mut j, "gm@example.test").len(), before);
+    assert!(j.dump_state().expect("dump").contains("phase A1901"));
+    // ... and at it, the results, without a late notice.
+    j.tick(deadline).expect("deadline tick");
+    let mails = mails_to(&mut j, "gm@example.test");
+    assert!(
+        !mails.iter().any(|m| m.subject.contains("Late Powers")),
+        "{mails:?}"
+    );
+    assert!(mails.iter().any(|m| m.subject == "DIP:ir - A1901 Results"));
+    assert!(j.dump_state().expect("dump").contains("phase S1901M"));
+}

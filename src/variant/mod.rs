@@ -174,6 +174,8 @@ pub struct Applied {
 pub enum Ending {
     Solo(Power),
     Draw(Vec<Power>),
+    /// A victory shared by the members of a coalition (International Relations, IR-A6).
+    Coalition(Vec<Power>),
     Concession(Power),
     Terminated,
 }
@@ -184,6 +186,7 @@ impl Ending {
         match self {
             Ending::Solo(p) => format!("{p} has won a solo victory."),
             Ending::Draw(ps) => format!("The game ended in a draw between {}.", list_powers(ps)),
+            Ending::Coalition(ps) => format!("{} have won a coalition victory.", list_powers(ps)),
             Ending::Concession(p) => format!("The game was conceded to {p}."),
             Ending::Terminated => "The game was terminated by the master.".to_string(),
         }

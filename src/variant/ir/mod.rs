@@ -223,7 +223,10 @@ impl Variant for InternationalRelations {
         let s = read(state);
         let ending = match s.victory.as_slice() {
             [] => return None,
-            [(members, _)] if let [one] = members.as_slice() => crate::variant::Ending::Solo(*one),
+            [(members, _)] => match members.as_slice() {
+                [one] => crate::variant::Ending::Solo(*one),
+                _ => crate::variant::Ending::Coalition(members.clone()),
+            },
             many => {
                 let mut all: Vec<Power> = many.iter().flat_map(|(m, _)| m.clone()).collect();
                 all.sort();
