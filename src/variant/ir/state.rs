@@ -252,6 +252,18 @@ impl IrState {
             .find(|c| c.complete() && c.members.contains(&a) && c.members.contains(&b))
     }
 
+    /// Ends every treaty but those between the members of a coalition claim (IR-A7(a): the
+    /// conference's reset and IR-I4 do not touch them).
+    pub fn end_treaties_but_coalitions(&mut self) {
+        let kept: Vec<Treaty> = self
+            .treaties
+            .iter()
+            .filter(|t| self.coalition_of(t.a, t.b).is_some())
+            .cloned()
+            .collect();
+        self.treaties = kept;
+    }
+
     /// IR-C5a: an imminent war lasts while the war it answers and the MDT it came from
     /// last, and until its holder and target are at war themselves.
     pub fn prune_imminent(&mut self) {

@@ -220,13 +220,7 @@ pub fn conference_treaties(
         && !contacts.is_empty()
         && contacts.iter().all(|(a, b)| s.treaty(*a, *b).is_some())
     {
-        let kept: Vec<_> = s
-            .treaties
-            .iter()
-            .filter(|t| s.coalition_of(t.a, t.b).is_some())
-            .cloned()
-            .collect();
-        s.treaties = kept;
+        s.end_treaties_but_coalitions();
         s.wars.clear();
         s.imminent.clear();
         return vec![
@@ -272,13 +266,7 @@ pub fn conference_winter(
 ) -> Vec<String> {
     let now = contacts(map, position);
     if s.conference == Some(year) {
-        let kept: Vec<_> = s
-            .treaties
-            .iter()
-            .filter(|t| s.coalition_of(t.a, t.b).is_some())
-            .cloned()
-            .collect();
-        s.treaties = kept;
+        s.end_treaties_but_coalitions();
         s.prune_imminent();
         let list = if now.is_empty() {
             "none".to_string()
