@@ -104,6 +104,7 @@ fn judge_mail(to: &str, n: u32) -> OutgoingMail {
         message_id: format!("bulletin-{n}-{}", address("id")),
         in_reply_to: None,
         extra_headers: vec![],
+        attachments: vec![],
     }
 }
 

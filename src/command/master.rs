@@ -157,7 +157,7 @@ pub(crate) const KEYWORDS: &[&str] = &[
 ];
 
 // phase = season year phase_kind ;   (`S1901M`, as njudge writes it)
-fn phase(i: &str) -> PResult<'_, Phase> {
+pub(crate) fn phase(i: &str) -> PResult<'_, Phase> {
     let start = blanks(i);
     let (r, w) = name_word(start)?;
     match Phase::parse(w) {

@@ -96,6 +96,16 @@ pub enum PlayerCommand {
     Resign,
     Signoff,
     Clear,
+    /// `MAP game [phase]`: the picture of a processed phase (the last one when none is
+    /// named).
+    Map {
+        game: GameName,
+        phase: Option<crate::rules::Phase>,
+    },
+    /// `SET MAP ON|OFF`: whether this address's results carry the picture of the phase.
+    SetMap {
+        on: bool,
+    },
 }
 
 fn names(ps: &[Power]) -> String {
@@ -171,6 +181,13 @@ impl PlayerCommand {
             PlayerCommand::Resign => "RESIGN".into(),
             PlayerCommand::Signoff => "SIGNOFF".into(),
             PlayerCommand::Clear => "CLEAR".into(),
+            PlayerCommand::Map { game, phase: None } => format!("MAP {game}"),
+            PlayerCommand::Map {
+                game,
+                phase: Some(p),
+            } => format!("MAP {game} {p}"),
+            PlayerCommand::SetMap { on: true } => "SET MAP ON".into(),
+            PlayerCommand::SetMap { on: false } => "SET MAP OFF".into(),
         }
     }
 
@@ -188,11 +205,12 @@ impl PlayerCommand {
 /// The first words of player commands (`SET` is shared with the master's settings).
 pub(crate) const KEYWORDS: &[&str] = &[
     "help", "version", "list", "summary", "history", "create", "signon", "sign", "observe",
-    "watch", "resign", "signoff", "clear",
+    "watch", "resign", "signoff", "clear", "map",
 ];
 
 // player_command = "HELP" | "VERSION" | list | summary | history | create | signon
-//                | observe | "RESIGN" | "SIGNOFF" | "CLEAR" ;
+//                | observe | "RESIGN" | "SIGNOFF" | "CLEAR" | map ;
+// map = "MAP" game_name [ phase ] ;
 pub(crate) fn player_command(i: &str) -> PResult<'_, PlayerCommand> {
     let start = blanks(i);
     let first = start.split(' ').next().unwrap_or("").to_ascii_lowercase();
@@ -209,6 +227,28 @@ pub(crate) fn player_command(i: &str) -> PResult<'_, PlayerCommand> {
         }
         "history" => history(start)?,
         "create" => create(start)?,
+        "map" => {
+            let (r, _) = keyword("map")(start)?;
+            let (r, g) = cut(game_name(r))?;
+            if end_of_line(r).is_ok() {
+                (
+                    r,
+                    PlayerCommand::Map {
+                        game: g,
+                        phase: None,
+                    },
+                )
+            } else {
+                let (r, p) = cut(super::master::phase(r))?;
+                (
+                    r,
+                    PlayerCommand::Map {
+                        game: g,
+                        phase: Some(p),
+                    },
+                )
+            }
+        }
         "observe" | "watch" => {
             let (r, _) = one_of(&["observe", "watch"], "OBSERVE")(start)?;
             let (r, g) = cut(game_name(r))?;
@@ -341,7 +381,8 @@ fn signon(i: &str) -> PResult<'_, PlayerCommand> {
 
 // player_setting = "PASSWORD" password | "ADDRESS" address | "WAIT" | "NOWAIT"
 //                | "ABSENCE" date [ "TO" date ] | "DRAW" [ power_list ] | "NODRAW"
-//                | "CONCEDE" power | "PREFERENCE" power_list ;   (after SET)
+//                | "CONCEDE" power | "PREFERENCE" power_list | "MAP" ( "ON" | "OFF" ) ;
+//                (after SET)
 pub(crate) fn player_setting(i: &str) -> PResult<'_, PlayerCommand> {
     let start = blanks(i);
     let (r, w) = one_of(
@@ -356,6 +397,7 @@ pub(crate) fn player_setting(i: &str) -> PResult<'_, PlayerCommand> {
             "concede",
             "preference",
             "preferences",
+            "map",
         ],
         "a setting",
     )(start)?;
@@ -400,6 +442,10 @@ pub(crate) fn player_setting(i: &str) -> PResult<'_, PlayerCommand> {
         "concede" => {
             let (r, p) = cut(expect("a power", power_or_initial)(r))?;
             (r, PlayerCommand::SetConcede { to: p })
+        }
+        "map" => {
+            let (r, w) = cut(one_of(&["on", "off"], "ON or OFF")(r))?;
+            (r, PlayerCommand::SetMap { on: w == "on" })
         }
         _ => {
             let (r, ps) = cut(power_list(r))?;
@@ -448,6 +494,9 @@ mod tests {
     pc!(observe, "watch game pw", Some("OBSERVE game pw"));
     pc!(signoff_split, "sign off", Some("SIGNOFF"));
     pc!(help_trailing, "help me", None);
+    pc!(map_last, "map Alpha", Some("MAP alpha"));
+    pc!(map_phase, "MAP alpha f1901r", Some("MAP alpha F1901R"));
+    pc!(map_bad_phase, "MAP alpha autumn", None);
 
     macro_rules! ps {
         ($name:ident, $text:expr, $want:expr) => {

@@ -64,6 +64,11 @@ pub struct JudgeSection {
     /// next mail skips the argon2 verify. Off: every SIGNON pays the full cost.
     #[serde(default = "yes")]
     pub remember_passwords: bool,
+    /// Whether results bulletins carry a picture of the phase for addresses that made no
+    /// choice of their own (`SET MAP ON|OFF`). Absent: off, so a judge upgraded with its old
+    /// file sends what it sent before; the shipped file turns it on.
+    #[serde(default)]
+    pub maps: bool,
 }
 
 fn yes() -> bool {
@@ -337,6 +342,7 @@ impl Config {
                 PasswordCostSetting::Test => PasswordCost::TEST,
             },
             remember_passwords: self.judge.remember_passwords,
+            maps: self.judge.maps,
             deadlines: self.deadlines.clone(),
             time_zone: self.judge.time_zone.clone(),
             variants: crate::variant::Registry::default(),

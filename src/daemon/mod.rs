@@ -477,6 +477,7 @@ impl Daemon {
             message_id: message_id(&self.config.judge.name, m.id, &self.domain),
             in_reply_to: m.in_reply_to.clone(),
             extra_headers,
+            attachments: Vec::new(),
         }
     }
 
@@ -550,7 +551,20 @@ impl Daemon {
                 report.given_up += 1;
                 continue;
             }
-            match render(&self.outgoing(m), date) {
+            let mut mail = self.outgoing(m);
+            if let (Some(game), Some(phase)) = (&m.game, &m.picture) {
+                // A picture that is gone (a game deleted since) leaves the text alone.
+                match self.judge.picture(game, phase) {
+                    Ok(Some((_, png))) => mail.attachments.push(crate::mail::Attachment {
+                        filename: format!("{game}-{phase}.png"),
+                        content_type: "image/png".into(),
+                        bytes: png,
+                    }),
+                    Ok(None) => warn!(id = m.id, %game, %phase, "the mail's picture is gone"),
+                    Err(e) => return Err(e).context("while reading a phase's picture"),
+                }
+            }
+            match render(&mail, date) {
                 Ok(r) => {
                     ids.push(m.id);
                     rendered.push(r);

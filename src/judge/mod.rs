@@ -34,6 +34,9 @@ pub struct JudgeConfig {
     /// Remember verified passwords for the process (as keyed MACs,
     /// `password::Verified`), so a player's next mail skips the argon2 verify.
     pub remember_passwords: bool,
+    /// Whether results carry a picture of the phase for an address that made no choice of
+    /// its own (`SET MAP ON|OFF`).
+    pub maps: bool,
     /// Default deadline settings for new games.
     pub deadlines: crate::game::DeadlineSettings,
     /// Default time zone for new games.
@@ -50,6 +53,7 @@ impl Default for JudgeConfig {
             seed: 1901,
             password_cost: PasswordCost::default(),
             remember_passwords: true,
+            maps: false,
             deadlines: crate::game::DeadlineSettings::default(),
             time_zone: "UTC".to_string(),
             variants: crate::variant::Registry::default(),
@@ -178,6 +182,15 @@ impl Judge {
         Ok(self.store.transaction(|tx| tx.queued_mail(limit))?)
     }
 
+    /// The picture of a processed phase of a game: (SVG, PNG).
+    pub fn picture(
+        &mut self,
+        game: &str,
+        phase: &str,
+    ) -> Result<Option<(String, Vec<u8>)>, JudgeError> {
+        Ok(self.store.transaction(|tx| tx.picture(game, phase))?)
+    }
+
     /// Every mail ever queued (tests, goldens).
     pub fn all_mail(&mut self) -> Result<Vec<QueuedMail>, JudgeError> {
         Ok(self.store.transaction(|tx| tx.all_mail())?)
@@ -219,6 +232,7 @@ impl Judge {
                         ),
                         kind: "generated",
                         in_reply_to: None,
+                        picture: None,
                     },
                     now,
                 )?;

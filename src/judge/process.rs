@@ -33,6 +33,7 @@ pub(super) fn mails_for(
                         body: body.to_string(),
                         kind: "generated",
                         in_reply_to: in_reply_to.clone(),
+                        picture: None,
                     });
                 }
             }
@@ -44,6 +45,7 @@ pub(super) fn mails_for(
                 body: body.to_string(),
                 kind: "generated",
                 in_reply_to: in_reply_to.clone(),
+                picture: None,
             }),
             Audience::Observers => {
                 for o in &g.observers {
@@ -55,6 +57,7 @@ pub(super) fn mails_for(
                         body: body.to_string(),
                         kind: "generated",
                         in_reply_to: in_reply_to.clone(),
+                        picture: None,
                     });
                 }
             }

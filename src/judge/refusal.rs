@@ -29,6 +29,8 @@ pub(super) enum Refusal {
     BadSignon,
     #[error("there is no game called {0}")]
     NoGame(String),
+    #[error("{game} has no picture of {phase}: a phase is drawn when it is processed")]
+    NoPicture { game: String, phase: String },
     #[error("a game called {0} already exists")]
     GameExists(String),
     #[error("this judge does not run the {0} rules yet; it runs {1}")]
@@ -100,6 +102,7 @@ impl Refusal {
             Refusal::TwoSignons => "TWO-SIGNONS",
             Refusal::BadSignon => "BAD-SIGNON",
             Refusal::NoGame(_) => "NO-GAME",
+            Refusal::NoPicture { .. } => "NO-PICTURE",
             Refusal::GameExists(_) => "GAME-EXISTS",
             Refusal::VariantNotImplemented(..) | Refusal::UnknownVariant(..) => "NO-VARIANT",
             Refusal::VariantFixed(_) => "GAME-STARTED",

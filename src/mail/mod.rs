@@ -17,7 +17,7 @@ pub use envelope::{Envelope, EnvelopeError, LoopHeaders, ParseLimits};
 pub use guard::{RateLimiter, Silence, silence_reason};
 pub use inbound::{InboundError, Inbox, MessageRef, RawMessage};
 pub use outbound::{
-    AutoSubmitted, Outbox, OutgoingMail, RenderError, RenderedMail, SendError, render,
+    Attachment, AutoSubmitted, Outbox, OutgoingMail, RenderError, RenderedMail, SendError, render,
 };
 
 use std::net::ToSocketAddrs;

@@ -64,10 +64,28 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
      CREATE INDEX outbox_replies_sent ON outbox (sent_at)
          WHERE kind = 'replied' AND status = 'sent';",
     ),
+    (
+        3,
+        // Pictures of processed phases (rendered once, attached to every copy of the
+        // results that wants one), the picture an outbox row carries, and each address's
+        // choice of maps (`SET MAP ON|OFF`; no row: the judge's default).
+        "CREATE TABLE pictures (
+         game TEXT NOT NULL COLLATE NOCASE,
+         phase TEXT NOT NULL,
+         svg TEXT NOT NULL,
+         png BLOB NOT NULL,
+         PRIMARY KEY (game, phase)
+     ) STRICT;
+     ALTER TABLE outbox ADD COLUMN picture TEXT;
+     CREATE TABLE map_choices (
+         address TEXT PRIMARY KEY COLLATE NOCASE,
+         maps INTEGER NOT NULL
+     ) STRICT;",
+    ),
 ];
 
 /// The schema version this judge writes.
-pub(crate) const LATEST: i64 = 2;
+pub(crate) const LATEST: i64 = 3;
 
 fn version(conn: &Connection) -> Result<i64, StoreError> {
     Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)

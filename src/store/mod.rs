@@ -60,10 +60,12 @@ pub struct QueuedMail {
     /// `replied` (an answer to a mail) or `generated` (a bulletin).
     pub kind: String,
     pub in_reply_to: Option<String>,
+    /// The phase whose picture of `game` goes with it ([`Tx::picture`]).
+    pub picture: Option<String>,
 }
 
 /// Reads an outbox row selected as `id, game, audience, recipient, subject, body, kind,
-/// in_reply_to`.
+/// in_reply_to, picture`.
 fn queued_mail_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<QueuedMail> {
     Ok(QueuedMail {
         id: r.get(0)?,
@@ -74,6 +76,7 @@ fn queued_mail_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<QueuedMail> {
         body: r.get(5)?,
         kind: r.get(6)?,
         in_reply_to: r.get(7)?,
+        picture: r.get(8)?,
     })
 }
 
@@ -87,6 +90,8 @@ pub struct NewMail {
     pub body: String,
     pub kind: &'static str,
     pub in_reply_to: Option<String>,
+    /// The phase whose picture of `game` goes with it, attached when it is sent.
+    pub picture: Option<String>,
 }
 
 /// One entry of a game's public history (what an observer saw).
@@ -245,8 +250,8 @@ impl Tx<'_> {
 
     pub fn queue_mail(&self, mail: &NewMail, at: DateTime<Utc>) -> Result<i64, StoreError> {
         self.tx.execute(
-            "INSERT INTO outbox (game, audience, recipient, subject, body, kind, in_reply_to, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            "INSERT INTO outbox (game, audience, recipient, subject, body, kind, in_reply_to, created_at, picture)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             params![
                 mail.game,
                 mail.audience,
@@ -255,16 +260,72 @@ impl Tx<'_> {
                 mail.body,
                 mail.kind,
                 mail.in_reply_to,
-                ts(at)
+                ts(at),
+                mail.picture
             ],
         )?;
         Ok(self.tx.last_insert_rowid())
     }
 
+    /// Keeps the picture of a processed phase (replacing one of the same phase: a
+    /// rollback and a new processing draw it again).
+    pub fn save_picture(
+        &self,
+        game: &str,
+        phase: &str,
+        svg: &str,
+        png: &[u8],
+    ) -> Result<(), StoreError> {
+        self.tx.execute(
+            "INSERT INTO pictures (game, phase, svg, png) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT(game, phase) DO UPDATE SET svg = excluded.svg, png = excluded.png",
+            params![game, phase, svg, png],
+        )?;
+        Ok(())
+    }
+
+    /// The picture of a processed phase: (SVG, PNG).
+    pub fn picture(
+        &self,
+        game: &str,
+        phase: &str,
+    ) -> Result<Option<(String, Vec<u8>)>, StoreError> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT svg, png FROM pictures WHERE game = ?1 AND phase = ?2",
+                params![game, phase],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?)
+    }
+
+    /// Records an address's choice of maps (`SET MAP ON|OFF`).
+    pub fn set_map_choice(&self, address: &str, maps: bool) -> Result<(), StoreError> {
+        self.tx.execute(
+            "INSERT INTO map_choices (address, maps) VALUES (?1, ?2)
+             ON CONFLICT(address) DO UPDATE SET maps = excluded.maps",
+            params![address, maps],
+        )?;
+        Ok(())
+    }
+
+    /// An address's choice of maps; None: it made none (the judge's default applies).
+    pub fn map_choice(&self, address: &str) -> Result<Option<bool>, StoreError> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT maps FROM map_choices WHERE address = ?1",
+                params![address],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
     /// Queued mail, oldest first.
     pub fn queued_mail(&self, limit: usize) -> Result<Vec<QueuedMail>, StoreError> {
         let mut st = self.tx.prepare_cached(
-            "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to FROM outbox
+            "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to, picture FROM outbox
              WHERE status = 'queued' ORDER BY id LIMIT ?1",
         )?;
         let rows = st.query_map(params![limit as i64], queued_mail_row)?;
@@ -276,7 +337,7 @@ impl Tx<'_> {
         Ok(self
             .tx
             .query_row(
-                "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to FROM outbox WHERE id = ?1",
+                "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to, picture FROM outbox WHERE id = ?1",
                 params![id],
                 queued_mail_row,
             )
@@ -286,7 +347,7 @@ impl Tx<'_> {
     /// Every mail ever queued, in order (tests and goldens).
     pub fn all_mail(&self) -> Result<Vec<QueuedMail>, StoreError> {
         let mut st = self.tx.prepare_cached(
-            "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to FROM outbox ORDER BY id",
+            "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to, picture FROM outbox ORDER BY id",
         )?;
         let rows = st.query_map([], queued_mail_row)?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)

@@ -17,6 +17,7 @@ fn reply(to: &str) -> NewMail {
         body: "ok\n".into(),
         kind: "replied",
         in_reply_to: Some("m@x".into()),
+        picture: None,
     }
 }
 
@@ -161,4 +162,34 @@ fn values_counters_and_history() {
         Ok(())
     });
     assert_eq!(store.integrity_check().unwrap(), "ok");
+}
+
+/// A phase's picture is kept once and read back; an outbox row names it; an address's
+/// choice of maps is remembered, in any letter case.
+#[test]
+fn pictures_and_map_choices_are_kept() {
+    let mut store = store_after(|tx| {
+        tx.save_picture("Demo", "S1901M", "<svg/>", &[1, 2, 3])?;
+        tx.save_picture("demo", "S1901M", "<svg>2</svg>", &[4])?;
+        tx.set_map_choice("Ann@Example.test", false)?;
+        let mut m = reply("ann@example.test");
+        m.game = Some("demo".into());
+        m.picture = Some("S1901M".into());
+        tx.queue_mail(&m, t(12, 0))?;
+        Ok(())
+    });
+    store
+        .transaction(|tx| {
+            assert_eq!(
+                tx.picture("demo", "S1901M")?,
+                Some(("<svg>2</svg>".to_string(), vec![4]))
+            );
+            assert_eq!(tx.picture("demo", "F1901M")?, None);
+            assert_eq!(tx.map_choice("ann@example.test")?, Some(false));
+            assert_eq!(tx.map_choice("bob@example.test")?, None);
+            let queued = tx.queued_mail(10)?;
+            assert_eq!(queued[0].picture.as_deref(), Some("S1901M"));
+            Ok::<(), StoreError>(())
+        })
+        .unwrap();
 }

@@ -97,6 +97,8 @@ pub(super) struct Session<'a, 't> {
     /// The sets of variant commands this message has replaced so far, by game
     /// ([`crate::variant::Taken::Replacing`]).
     replaced_sets: Vec<(String, String)>,
+    /// The picture the reply carries (`MAP`): game and phase.
+    reply_picture: Option<(String, String)>,
 }
 
 /// After this many unreadable lines the rest of a message is not read (a mail of junk
@@ -130,6 +132,7 @@ impl<'a, 't> Session<'a, 't> {
             copy_to: None,
             commands: 0,
             replaced_sets: Vec::new(),
+            reply_picture: None,
         }
     }
 
@@ -467,14 +470,19 @@ impl<'a, 't> Session<'a, 't> {
             format!("Re: {}", self.msg.subject)
         };
         let body = render_reply_lines(&self.reply);
+        let (reply_game, picture) = match self.reply_picture.take() {
+            Some((g, phase)) => (Some(g), Some(phase)),
+            None => (game.clone(), None),
+        };
         let reply = NewMail {
-            game: game.clone(),
+            game: reply_game,
             audience: "reply".into(),
             recipient: self.msg.reply_address().to_string(),
             subject: subject.clone(),
             body: body.clone(),
             kind: "replied",
             in_reply_to: self.msg.message_id.clone(),
+            picture,
         };
         let mut count = 0;
         self.tx.queue_mail(&reply, self.now)?;
@@ -493,6 +501,7 @@ impl<'a, 't> Session<'a, 't> {
                     body,
                     kind: "generated",
                     in_reply_to: None,
+                    picture: None,
                 },
                 self.now,
             )?;

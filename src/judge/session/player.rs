@@ -13,6 +13,26 @@ use super::super::{password, process, replies};
 use super::{Done, Session, Verdict, Who};
 
 impl Session<'_, '_> {
+    /// `MAP game [phase]`: the reply carries the picture of a processed phase.
+    fn map_reply(
+        &mut self,
+        g: &Game,
+        phase: Option<crate::rules::Phase>,
+    ) -> Result<Verdict, StoreError> {
+        let phase = phase.map_or_else(|| g.position.phase.to_string(), |p| p.to_string());
+        if self.tx.picture(&g.name, &phase)?.is_none() {
+            return Ok(Err(Refusal::NoPicture {
+                game: g.name.clone(),
+                phase,
+            }));
+        }
+        self.reply_picture = Some((g.name.clone(), phase.clone()));
+        Ok(Done::ok(format!(
+            "MAP {} {phase} (the picture is attached)",
+            g.name
+        )))
+    }
+
     pub(super) fn player(&mut self, cmd: &PlayerCommand) -> Result<Verdict, StoreError> {
         let tx = self.tx;
         Ok(match cmd {
@@ -58,6 +78,14 @@ impl Session<'_, '_> {
                 }
                 Done::with_more("LIST FULL", more)
             }
+            PlayerCommand::SetMap { on } => {
+                tx.set_map_choice(self.msg.reply_address(), *on)?;
+                Done::ok(if *on { "SET MAP ON" } else { "SET MAP OFF" })
+            }
+            PlayerCommand::Map { game, phase } => match tx.load_game(game.as_str())? {
+                Some(g) => self.map_reply(&g, *phase)?,
+                None => Err(Refusal::NoGame(game.to_string())),
+            },
             PlayerCommand::Summary { game } => match tx.load_game(game.as_str())? {
                 Some(g) => Done::with_more(
                     format!("SUMMARY {}", g.name),
@@ -183,6 +211,7 @@ impl Session<'_, '_> {
             ),
             kind: "generated",
             in_reply_to: None,
+            picture: None,
         });
         Done::ok("RESIGN")
     }

@@ -213,6 +213,7 @@ mod tests {
             message_id: format!("bulletin-{n}@judge.example.test"),
             in_reply_to: None,
             extra_headers: vec![],
+            attachments: vec![],
         }
     }
 

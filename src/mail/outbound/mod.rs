@@ -11,7 +11,7 @@ pub mod smtp;
 use std::time::SystemTime;
 
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
-use lettre::message::{Mailbox, Message};
+use lettre::message::{Mailbox, Message, MultiPart, SinglePart};
 
 use crate::mail::guard::JUDGE_HEADER;
 
@@ -57,6 +57,19 @@ pub struct OutgoingMail {
     pub in_reply_to: Option<String>,
     /// Further headers, as (name, value).
     pub extra_headers: Vec<(String, String)>,
+    /// Files sent with the text (a map of the phase); with any, the mail is
+    /// `multipart/mixed`, the text its first part, unchanged.
+    pub attachments: Vec<Attachment>,
+}
+
+/// A file sent with a mail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attachment {
+    /// The file name the reader sees (`concert-S1901M.png`).
+    pub filename: String,
+    /// Its MIME type (`image/png`).
+    pub content_type: String,
+    pub bytes: Vec<u8>,
 }
 
 /// A rendered mail, ready for a transport.
@@ -117,9 +130,20 @@ fn bracketed(id: &str) -> String {
     format!("<{id}>")
 }
 
+/// A multipart boundary for a mail: `dipjudge-` and the hex of a BLAKE2 hash of its
+/// Message-ID (a boundary must not occur in the parts; base64 and quoted-printable text
+/// never hold `--dipjudge-`).
+fn boundary(message_id: &str) -> String {
+    use blake2::Digest;
+    let hash = blake2::Blake2s256::digest(message_id.as_bytes());
+    let hex: String = hash.iter().take(12).map(|b| format!("{b:02x}")).collect();
+    format!("dipjudge-{hex}")
+}
+
 /// Renders `mail` with `Date: date`: UTF-8 `text/plain` (lettre picks 7bit, quoted-printable
-/// or base64), `Auto-Submitted`, `X-Dipjudge: <version>`, `Message-ID` and, for replies,
-/// `In-Reply-To` and `References`.
+/// or base64), or `multipart/mixed` with that text first and the attachments after it;
+/// `Auto-Submitted`, `X-Dipjudge: <version>`, `Message-ID` and, for replies, `In-Reply-To`
+/// and `References`.
 pub fn render(mail: &OutgoingMail, date: SystemTime) -> Result<RenderedMail, RenderError> {
     if mail.to.is_empty() {
         return Err(RenderError::NoRecipient(mail.message_id.clone()));
@@ -128,8 +152,7 @@ pub fn render(mail: &OutgoingMail, date: SystemTime) -> Result<RenderedMail, Ren
         .from(mailbox("From", &mail.from)?)
         .subject(mail.subject.clone())
         .date(date)
-        .message_id(Some(bracketed(&mail.message_id)))
-        .header(ContentType::TEXT_PLAIN);
+        .message_id(Some(bracketed(&mail.message_id)));
     for to in &mail.to {
         builder = builder.to(mailbox("To", to)?);
     }
@@ -139,10 +162,32 @@ pub fn render(mail: &OutgoingMail, date: SystemTime) -> Result<RenderedMail, Ren
             .references(bracketed(irt));
     }
     let body = mail.body.replace("\r\n", "\n");
-    let mut message = builder.body(body).map_err(|e| RenderError::Build {
+    let build_error = |e: lettre::error::Error| RenderError::Build {
         message_id: mail.message_id.clone(),
         reason: e.to_string(),
-    })?;
+    };
+    let mut message = if mail.attachments.is_empty() {
+        builder
+            .header(ContentType::TEXT_PLAIN)
+            .body(body)
+            .map_err(build_error)?
+    } else {
+        // The boundary comes from the Message-ID, so the same mail renders to the same
+        // bytes.
+        let mut parts = MultiPart::mixed()
+            .boundary(boundary(&mail.message_id))
+            .singlepart(SinglePart::plain(body));
+        for a in &mail.attachments {
+            let kind = ContentType::parse(&a.content_type).map_err(|e| RenderError::Build {
+                message_id: mail.message_id.clone(),
+                reason: format!("content type {:?}: {e}", a.content_type),
+            })?;
+            parts = parts.singlepart(
+                lettre::message::Attachment::new(a.filename.clone()).body(a.bytes.clone(), kind),
+            );
+        }
+        builder.multipart(parts).map_err(build_error)?
+    };
     let headers = message.headers_mut();
     headers.insert_raw(HeaderValue::new(
         HeaderName::new_from_ascii_str("Auto-Submitted"),
@@ -218,6 +263,7 @@ mod tests {
             message_id: "reply-1@judge.example.test".into(),
             in_reply_to: Some("<orig-1@example.test>".into()),
             extra_headers: vec![("X-Dipjudge-Game".into(), "egame1".into())],
+            attachments: Vec::new(),
         }
     }
 
@@ -239,6 +285,40 @@ mod tests {
         assert_eq!(r.recipients, vec!["Anna <anna@example.test>".to_string()]);
         // The same input renders to the same bytes.
         assert_eq!(render(&sample(), date()).unwrap().bytes, r.bytes);
+    }
+
+    /// With an attachment the mail is `multipart/mixed`: the text part reads exactly as the
+    /// single-part mail's body, the attachment comes back byte for byte, and the same mail
+    /// renders to the same bytes (the boundary comes from the Message-ID).
+    #[test]
+    fn an_attachment_makes_a_multipart_mail_with_the_text_first() {
+        let plain = render(&sample(), date()).unwrap();
+        let mut m = sample();
+        let png: Vec<u8> = (0..=255u8).cycle().take(3000).collect();
+        m.attachments.push(Attachment {
+            filename: "egame1-S1901M.png".into(),
+            content_type: "image/png".into(),
+            bytes: png.clone(),
+        });
+        let r = render(&m, date()).unwrap();
+        assert_eq!(render(&m, date()).unwrap().bytes, r.bytes);
+        let text = String::from_utf8_lossy(&r.bytes).to_string();
+        assert!(text.contains("Content-Type: multipart/mixed;"), "{text}");
+        let parsed = mail_parser::MessageParser::default()
+            .parse(&r.bytes)
+            .unwrap();
+        let single = mail_parser::MessageParser::default()
+            .parse(&plain.bytes)
+            .unwrap();
+        assert_eq!(parsed.body_text(0), single.body_text(0));
+        let a = parsed.attachment(0).expect("the attachment");
+        assert_eq!(a.contents(), png.as_slice());
+        assert_eq!(
+            mail_parser::MimeHeaders::attachment_name(a),
+            Some("egame1-S1901M.png")
+        );
+        let env = Envelope::parse(&r.bytes).unwrap();
+        assert_eq!(env.text, "OK F LON -> NTH\nÉté: A PAR -> BUR\n");
     }
 
     #[test]
