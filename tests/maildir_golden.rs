@@ -261,6 +261,21 @@ fn read_mail(path: &Path, step: usize) -> (String, Mail) {
     if !body.ends_with('\n') {
         log.push('\n');
     }
+    // Attachments (a phase's picture) are logged by name, type, size and hash.
+    for a in message.attachments() {
+        use blake2::Digest;
+        use mail_parser::MimeHeaders;
+        let hash = blake2::Blake2s256::digest(a.contents());
+        let hex: String = hash.iter().take(8).map(|b| format!("{b:02x}")).collect();
+        log.push_str(&format!(
+            "----- attachment {} ({}, {} bytes, blake2s {hex}) -----\n",
+            a.attachment_name().unwrap_or("?"),
+            a.content_type()
+                .map(|c| format!("{}/{}", c.ctype(), c.subtype().unwrap_or("?")))
+                .unwrap_or_default(),
+            a.contents().len()
+        ));
+    }
     let field = |n: &str| value_of.get(n).cloned().unwrap_or_default();
     let mail = Mail {
         step,
