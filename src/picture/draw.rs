@@ -169,6 +169,66 @@ impl<'s> Layout<'s> {
             _ => false,
         })
     }
+
+    /// The fleets convoying `army` to `dest`, in order along their route from the army
+    /// (the shortest chain of their provinces over the map's borders); empty when their
+    /// orders make no chain. Void and refused convoys are no part of it.
+    fn convoy_route(&self, army: ProvinceId, dest: ProvinceId) -> Vec<ProvinceId> {
+        let fleets: Vec<ProvinceId> = self
+            .scene
+            .results
+            .iter()
+            .filter_map(|r| match r.order {
+                Order::Convoy {
+                    unit,
+                    army: a,
+                    dest: d,
+                } if a.province() == army
+                    && d.province == dest
+                    && !matches!(r.failure, Some(Failure::Void | Failure::Illegal(_))) =>
+                {
+                    Some(unit.province())
+                }
+                _ => None,
+            })
+            .collect();
+        // Breadth first from the army; `came_from[i]`: the fleet before fleet i (None: the
+        // army), once reached.
+        let mut came_from: Vec<Option<Option<usize>>> = vec![None; fleets.len()];
+        let mut queue = std::collections::VecDeque::new();
+        for (i, f) in fleets.iter().enumerate() {
+            if self.map.any_border(army, *f) {
+                if let Some(slot) = came_from.get_mut(i) {
+                    *slot = Some(None);
+                }
+                queue.push_back(i);
+            }
+        }
+        while let Some(i) = queue.pop_front() {
+            let Some(&here) = fleets.get(i) else { continue };
+            if self.map.any_border(here, dest) {
+                let mut route = vec![here];
+                let mut at = i;
+                while let Some(Some(Some(before))) = came_from.get(at) {
+                    if let Some(&f) = fleets.get(*before) {
+                        route.push(f);
+                    }
+                    at = *before;
+                }
+                route.reverse();
+                return route;
+            }
+            for (j, f) in fleets.iter().enumerate() {
+                if came_from.get(j) == Some(&None) && self.map.any_border(here, *f) {
+                    if let Some(slot) = came_from.get_mut(j) {
+                        *slot = Some(Some(i));
+                    }
+                    queue.push_back(j);
+                }
+            }
+        }
+        Vec::new()
+    }
 }
 
 /// The same unit: by identity when both have one, else by owner, kind and place.
@@ -528,10 +588,28 @@ fn order(svg: &mut Svg, l: &Layout<'_>, r: &OrderResult) {
                 l.unit_point(army.province()),
                 l.board.point(l.map, dest),
             ) {
-                let route = [from.step(fleet, UNIT_R), fleet, to.step(fleet, TIP_GAP)];
-                order_line(svg, &route, c, Line::Dotted, true);
+                // Along the chain of convoying fleets: each fleet draws the stretch that
+                // reaches it, the last one the stretch on to the destination too. A fleet
+                // on no chain draws army - fleet - destination alone.
+                let route = l.convoy_route(army.province(), dest.province);
+                let place = route.iter().position(|f| *f == unit.province());
+                let before = match place {
+                    Some(i) => i
+                        .checked_sub(1)
+                        .and_then(|b| route.get(b))
+                        .and_then(|b| l.unit_point(*b))
+                        .unwrap_or(from),
+                    None => from,
+                };
+                let last = place.is_none_or(|i| i + 1 == route.len());
+                let leg = [before.step(fleet, UNIT_R), fleet.step(before, UNIT_R)];
+                order_line(svg, &leg, c, Line::Dotted, false);
+                if last {
+                    let leg = [fleet.step(to, UNIT_R), to.step(fleet, TIP_GAP)];
+                    order_line(svg, &leg, c, Line::Dotted, true);
+                }
                 if failed && !faint {
-                    cross(svg, fleet.towards(to, 0.5), 5.0);
+                    cross(svg, fleet.offset(0.0, -16.0), 5.0);
                 }
             }
         }

@@ -500,3 +500,65 @@ fn png_is_drawn_at_the_svg_size() {
     assert_eq!(pixmap.pixel(3, 1).map(|p| p.alpha()), Some(0));
     assert!(matches!(render_png("not svg"), Err(PictureError::Svg(_))));
 }
+
+#[test]
+fn a_convoy_is_drawn_along_its_chain_of_fleets() {
+    let p = position(vec![
+        army(Power::England, "lon"),
+        Unit::new(Owner::Power(Power::England), UnitKind::Fleet, loc("eng")),
+        Unit::new(Owner::Power(Power::England), UnitKind::Fleet, loc("mao")),
+    ]);
+    let convoy = |fleet: &str| {
+        PowerOrder::new(
+            Power::England,
+            Order::Convoy {
+                unit: UnitSpec::new(Some(UnitKind::Fleet), loc(fleet)),
+                army: a("lon"),
+                dest: loc("por"),
+            },
+        )
+    };
+    // The later fleet first: the route follows the map, not the order of the orders.
+    let orders = [
+        convoy("mao"),
+        convoy("eng"),
+        PowerOrder::new(
+            Power::England,
+            Order::Move {
+                unit: a("lon"),
+                dest: loc("por"),
+                via_convoy: true,
+            },
+        ),
+    ];
+    let outcome = adjudicate(map(), &Standard, &p, &orders);
+    assert!(outcome.results.iter().all(|r| r.failure.is_none()));
+    let svg = render_svg(map(), &scene(&p, &outcome));
+    let (lon, eng, mao, por) = (point("lon"), point("eng"), point("mao"), point("por"));
+    // The Channel fleet: London to the Channel, no arrowhead.
+    let first = order_group(&svg, "F ENG C A Lon - Por");
+    assert!(first.contains("class=\"convoy ok\""));
+    let leg = first_path(first);
+    assert!(
+        close(Point::new(leg[0], leg[1]), lon.step(eng, 10.0)),
+        "{leg:?}"
+    );
+    assert!(
+        close(Point::new(leg[2], leg[3]), eng.step(lon, 10.0)),
+        "{leg:?}"
+    );
+    assert!(!first.contains("Z\""));
+    // The Mid-Atlantic fleet: on from the Channel, then to Portugal with the arrowhead.
+    let last = order_group(&svg, "F MAO C A Lon - Por");
+    let leg = first_path(last);
+    assert!(
+        close(Point::new(leg[0], leg[1]), eng.step(mao, 10.0)),
+        "{leg:?}"
+    );
+    assert!(last.contains("Z\""));
+    let tip = first_path(&last[last.rfind(" d=\"").expect("head") - 1..]);
+    assert!(
+        close(Point::new(tip[0], tip[1]), por.step(mao, 12.0)),
+        "{tip:?}"
+    );
+}
