@@ -93,6 +93,8 @@ pub(crate) struct Board {
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct BoardFile {
+    /// Where the data came from: for the file's readers, not the renderer (required, so
+    /// that a file without its attribution does not load).
     #[allow(dead_code)]
     source: String,
     width: u32,

@@ -562,3 +562,21 @@ fn a_convoy_is_drawn_along_its_chain_of_fleets() {
         "{tip:?}"
     );
 }
+
+#[test]
+fn broken_drawing_data_still_gives_a_picture_with_the_title() {
+    let p = position(Vec::new());
+    let s = Scene {
+        title: "concert & co".into(),
+        position: &p,
+        results: &[],
+        dislodged: &[],
+        marks: Vec::new(),
+    };
+    let svg = draw::broken(&s, &PictureError::Board("no provinces".into()));
+    assert!(svg.contains(">concert &amp; co</text>"));
+    assert!(svg.contains("no provinces"));
+    let png = render_png(&svg).expect("a PNG");
+    let pixmap = resvg::tiny_skia::Pixmap::decode_png(&png).expect("decodes");
+    assert_eq!((pixmap.width(), pixmap.height()), (1152, 1001));
+}
