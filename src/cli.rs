@@ -92,6 +92,30 @@ enum Command {
         #[arg(long)]
         all: bool,
     },
+    /// Draw a game's phase as SVG or PNG (by the output's extension): a processed phase
+    /// with its orders and results, or, with no --phase, the board of the phase now open.
+    Map {
+        /// The game.
+        game: String,
+        /// The phase (like S1901M, F1901R, W1901A); default: the phase now open.
+        #[arg(long)]
+        phase: Option<String>,
+        /// Where to write the picture: a `.svg` or a `.png` file.
+        #[arg(short = 'o', long)]
+        output: PathBuf,
+        /// The configuration file.
+        #[arg(long, default_value = "judge.toml")]
+        config: PathBuf,
+        /// The time written in the picture's title (RFC 3339), instead of the clock.
+        #[arg(long)]
+        now: Option<String>,
+    },
+    /// Measure rendering one movement phase to SVG and to PNG (median and 90th percentile).
+    BenchMap {
+        /// How many times the phase is rendered.
+        #[arg(long, default_value_t = 50)]
+        rounds: usize,
+    },
     /// Print the canonical dump of every game in the configured database.
     #[command(hide = true)]
     DumpState {
@@ -123,6 +147,14 @@ pub fn main() -> ExitCode {
         Command::Inject { from, config, file } => crate::cli_daemon::inject(&config, &from, &file),
         Command::Demo { all } => crate::cli_daemon::demo(all),
         Command::DumpState { config } => crate::cli_daemon::dump_state(&config),
+        Command::Map {
+            game,
+            phase,
+            output,
+            config,
+            now,
+        } => crate::cli_daemon::map(&config, &game, phase.as_deref(), &output, now.as_deref()),
+        Command::BenchMap { rounds } => bench_map(rounds),
         Command::BenchMail(args) => crate::cli_daemon::bench_mail(&args),
     };
     match result {
@@ -266,6 +298,23 @@ fn time_round(map: &Map, phases: &[dipjudge::sim::MovementPhase], samples: &mut 
         ));
         samples.push(start.elapsed());
     }
+}
+
+fn bench_map(rounds: usize) -> anyhow::Result<ExitCode> {
+    let f = dipjudge::picture::bench(rounds.max(1));
+    println!(
+        "one movement phase ({} units, {} orders), {} rounds: SVG median {:.2} ms, p90 {:.2} ms ({} bytes); PNG median {:.1} ms, p90 {:.1} ms ({} bytes)",
+        f.units,
+        f.results,
+        f.rounds,
+        f.svg_median.as_secs_f64() * 1000.0,
+        f.svg_p90.as_secs_f64() * 1000.0,
+        f.svg_bytes,
+        f.png_median.as_secs_f64() * 1000.0,
+        f.png_p90.as_secs_f64() * 1000.0,
+        f.png_bytes
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn bench(count: usize, rounds: usize, seed: u64) -> anyhow::Result<ExitCode> {

@@ -81,6 +81,51 @@ pub fn process(
     Ok(ExitCode::SUCCESS)
 }
 
+/// `dipjudge map`: a phase's picture into a `.svg` or `.png` file.
+pub fn map(
+    config: &Path,
+    game: &str,
+    phase: Option<&str>,
+    output: &Path,
+    now: Option<&str>,
+) -> anyhow::Result<ExitCode> {
+    let phase = match phase {
+        Some(p) => Some(
+            dipjudge::rules::Phase::parse(p)
+                .with_context(|| format!("{p:?} is not a phase (like S1901M)"))?,
+        ),
+        None => None,
+    };
+    let now = match now {
+        Some(t) => DateTime::parse_from_rfc3339(t)
+            .with_context(|| format!("--now {t:?} is not an RFC 3339 time"))?
+            .with_timezone(&Utc),
+        None => Utc::now(),
+    };
+    let config = Config::load(config)?;
+    let mut daemon = Daemon::open(config, Some(0))?;
+    let Some((code, svg)) = daemon
+        .judge()
+        .map_picture(game, phase, now)
+        .context("while drawing the picture")?
+    else {
+        anyhow::bail!(
+            "{game} has no picture of {}: no such game, or the phase was never processed",
+            phase.map_or("its open phase".to_string(), |p| p.to_string())
+        );
+    };
+    let bytes = match output.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("svg") => svg.into_bytes(),
+        Some(e) if e.eq_ignore_ascii_case("png") => {
+            dipjudge::picture::render_png(&svg).context("while rendering the PNG")?
+        }
+        _ => anyhow::bail!("{} should end in .svg or .png", output.display()),
+    };
+    std::fs::write(output, bytes).with_context(|| format!("while writing {}", output.display()))?;
+    println!("{game} {code}: {}", output.display());
+    Ok(ExitCode::SUCCESS)
+}
+
 pub fn dump_state(config: &Path) -> anyhow::Result<ExitCode> {
     let config = Config::load(config)?;
     let mut daemon = Daemon::open(config, Some(0))?;

@@ -554,13 +554,17 @@ impl Daemon {
             let mut mail = self.outgoing(m);
             if let (Some(game), Some(phase)) = (&m.game, &m.picture) {
                 // A picture that is gone (a game deleted since) leaves the text alone.
-                match self.judge.picture(game, phase) {
-                    Ok(Some((_, png))) => mail.attachments.push(crate::mail::Attachment {
+                match self.judge.picture_png(game, phase) {
+                    Ok(Some(png)) => mail.attachments.push(crate::mail::Attachment {
                         filename: format!("{game}-{phase}.png"),
                         content_type: "image/png".into(),
                         bytes: png,
                     }),
                     Ok(None) => warn!(id = m.id, %game, %phase, "the mail's picture is gone"),
+                    // A picture that cannot be drawn never holds back the text.
+                    Err(e @ crate::judge::JudgeError::Picture(_)) => {
+                        warn!(id = m.id, %game, %phase, error = %e, "the mail goes without its picture");
+                    }
                     Err(e) => return Err(e).context("while reading a phase's picture"),
                 }
             }

@@ -104,6 +104,8 @@ pub enum JudgeError {
     Store(#[from] StoreError),
     #[error("the standard map does not load: {0}")]
     Map(String),
+    #[error("a phase's picture cannot be rendered: {0}")]
+    Picture(#[from] crate::picture::PictureError),
 }
 
 /// The judge over one database.
@@ -182,13 +184,51 @@ impl Judge {
         Ok(self.store.transaction(|tx| tx.queued_mail(limit))?)
     }
 
-    /// The picture of a processed phase of a game: (SVG, PNG).
-    pub fn picture(
+    /// The picture of a phase of a game (None: the phase now open, drawn afresh): the
+    /// phase's code and SVG, if there is one.
+    pub fn map_picture(
         &mut self,
         game: &str,
-        phase: &str,
-    ) -> Result<Option<(String, Vec<u8>)>, JudgeError> {
-        Ok(self.store.transaction(|tx| tx.picture(game, phase))?)
+        phase: Option<crate::rules::Phase>,
+        now: DateTime<Utc>,
+    ) -> Result<Option<(String, String)>, JudgeError> {
+        let (map, config) = (self.map, &self.config);
+        Ok(self.store.transaction(|tx| {
+            let Some(g) = tx.load_game(game)? else {
+                return Ok::<_, StoreError>(None);
+            };
+            let current = g.position.phase;
+            let phase = phase.unwrap_or(current);
+            if phase == current {
+                process::draw_board(map, config, tx, &g, now)?;
+            }
+            let code = phase.to_string();
+            Ok(tx.picture(&g.name, &code)?.map(|(svg, _)| (code, svg)))
+        })?)
+    }
+
+    /// The picture of a phase of a game as SVG, if it was drawn.
+    pub fn picture_svg(&mut self, game: &str, phase: &str) -> Result<Option<String>, JudgeError> {
+        Ok(self
+            .store
+            .transaction(|tx| tx.picture(game, phase))?
+            .map(|(svg, _)| svg))
+    }
+
+    /// The picture of a phase of a game as PNG: rendered from its SVG the first time it is
+    /// wanted, then kept, so every copy of the results attaches the same bytes.
+    pub fn picture_png(&mut self, game: &str, phase: &str) -> Result<Option<Vec<u8>>, JudgeError> {
+        self.store.transaction(|tx| {
+            let Some((svg, png)) = tx.picture(game, phase)? else {
+                return Ok::<_, JudgeError>(None);
+            };
+            if let Some(png) = png {
+                return Ok(Some(png));
+            }
+            let png = crate::picture::render_png(&svg)?;
+            tx.save_picture_png(game, phase, &png)?;
+            Ok(Some(png))
+        })
     }
 
     /// Every mail ever queued (tests, goldens).

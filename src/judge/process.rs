@@ -346,6 +346,32 @@ pub(super) fn process_game_with_outcome(
         &render(Reader::Everyone),
     )?;
     let mut mails = bulletin_for_everyone(g, &subject, &render);
+    // The picture of the phase, drawn once for every copy (H20: only what every reader may
+    // read); each copy carries it if its reader wants maps.
+    let phase = before.phase.to_string();
+    let svg = {
+        let parts = g.view_parts();
+        let marks = variant.picture_marks(&g.view(map, &parts), &g.variant_state);
+        let scene = crate::picture::Scene {
+            title: format!(
+                "{} - {} - {}",
+                g.name,
+                before.phase.long_name(),
+                format_time(g, now)
+            ),
+            position: &before,
+            results: &processed.outcome.results,
+            dislodged: &processed.outcome.after.dislodged,
+            marks,
+        };
+        crate::picture::render_svg(map, &scene)
+    };
+    tx.save_picture(&g.name, &phase, &svg)?;
+    for m in &mut mails {
+        if tx.map_choice(&m.recipient)?.unwrap_or(config.maps) {
+            m.picture = Some(phase.clone());
+        }
+    }
     // Postal press goes out with the results.
     for (readers, subject, body) in std::mem::take(&mut g.postal) {
         mails.extend(mails_for(g, &readers, &subject, &body, None));
@@ -355,6 +381,37 @@ pub(super) fn process_game_with_outcome(
         mails.extend(finish(config, tx, g, e, now)?);
     }
     Ok((mails, processed.outcome))
+}
+
+/// Draws the board of a running game's open phase, without its orders (they are private
+/// until processed), and keeps it as that phase's picture until processing draws the
+/// phase again with its results (`MAP`, `dipjudge map`).
+pub(super) fn draw_board(
+    map: &Map,
+    config: &JudgeConfig,
+    tx: &Tx<'_>,
+    g: &Game,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    if !matches!(g.status, Status::Active | Status::Paused) {
+        return Ok(());
+    }
+    let variant = variant_of(config, g)?;
+    let parts = g.view_parts();
+    let scene = crate::picture::Scene {
+        title: format!(
+            "{} - {} - {}",
+            g.name,
+            g.position.phase.long_name(),
+            format_time(g, now)
+        ),
+        position: &g.position,
+        results: &[],
+        dislodged: &[],
+        marks: variant.picture_marks(&g.view(map, &parts), &g.variant_state),
+    };
+    let svg = crate::picture::render_svg(map, &scene);
+    tx.save_picture(&g.name, &g.position.phase.to_string(), &svg)
 }
 
 /// What a tick does for one game; true if anything happened.

@@ -66,14 +66,15 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
     ),
     (
         3,
-        // Pictures of processed phases (rendered once, attached to every copy of the
-        // results that wants one), the picture an outbox row carries, and each address's
-        // choice of maps (`SET MAP ON|OFF`; no row: the judge's default).
+        // Pictures of phases: the SVG drawn when a phase is processed, the PNG rendered
+        // from it once, when first wanted, and attached to every copy that wants one; the
+        // picture an outbox row carries; each address's choice of maps (`SET MAP ON|OFF`;
+        // no row: the judge's default).
         "CREATE TABLE pictures (
          game TEXT NOT NULL COLLATE NOCASE,
          phase TEXT NOT NULL,
          svg TEXT NOT NULL,
-         png BLOB NOT NULL,
+         png BLOB,
          PRIMARY KEY (game, phase)
      ) STRICT;
      ALTER TABLE outbox ADD COLUMN picture TEXT;

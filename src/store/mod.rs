@@ -267,29 +267,33 @@ impl Tx<'_> {
         Ok(self.tx.last_insert_rowid())
     }
 
-    /// Keeps the picture of a processed phase (replacing one of the same phase: a
+    /// Keeps the SVG of a phase's picture (replacing one of the same phase, PNG and all: a
     /// rollback and a new processing draw it again).
-    pub fn save_picture(
-        &self,
-        game: &str,
-        phase: &str,
-        svg: &str,
-        png: &[u8],
-    ) -> Result<(), StoreError> {
+    pub fn save_picture(&self, game: &str, phase: &str, svg: &str) -> Result<(), StoreError> {
         self.tx.execute(
-            "INSERT INTO pictures (game, phase, svg, png) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT(game, phase) DO UPDATE SET svg = excluded.svg, png = excluded.png",
-            params![game, phase, svg, png],
+            "INSERT INTO pictures (game, phase, svg, png) VALUES (?1, ?2, ?3, NULL)
+             ON CONFLICT(game, phase) DO UPDATE SET svg = excluded.svg, png = NULL",
+            params![game, phase, svg],
         )?;
         Ok(())
     }
 
-    /// The picture of a processed phase: (SVG, PNG).
+    /// Keeps the PNG rendered from a phase's picture.
+    pub fn save_picture_png(&self, game: &str, phase: &str, png: &[u8]) -> Result<(), StoreError> {
+        self.tx.execute(
+            "UPDATE pictures SET png = ?3 WHERE game = ?1 AND phase = ?2",
+            params![game, phase, png],
+        )?;
+        Ok(())
+    }
+
+    /// The picture of a phase: its SVG, and its PNG once rendered.
+    #[allow(clippy::type_complexity)]
     pub fn picture(
         &self,
         game: &str,
         phase: &str,
-    ) -> Result<Option<(String, Vec<u8>)>, StoreError> {
+    ) -> Result<Option<(String, Option<Vec<u8>>)>, StoreError> {
         Ok(self
             .tx
             .query_row(

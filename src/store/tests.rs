@@ -169,8 +169,12 @@ fn values_counters_and_history() {
 #[test]
 fn pictures_and_map_choices_are_kept() {
     let mut store = store_after(|tx| {
-        tx.save_picture("Demo", "S1901M", "<svg/>", &[1, 2, 3])?;
-        tx.save_picture("demo", "S1901M", "<svg>2</svg>", &[4])?;
+        tx.save_picture("Demo", "S1901M", "<svg/>")?;
+        tx.save_picture_png("demo", "S1901M", &[1, 2, 3])?;
+        // Drawn again: the old PNG goes with the old SVG.
+        tx.save_picture("demo", "S1901M", "<svg>2</svg>")?;
+        tx.save_picture_png("demo", "S1901M", &[4])?;
+        tx.save_picture("demo", "F1901M", "<svg>3</svg>")?;
         tx.set_map_choice("Ann@Example.test", false)?;
         let mut m = reply("ann@example.test");
         m.game = Some("demo".into());
@@ -182,9 +186,13 @@ fn pictures_and_map_choices_are_kept() {
         .transaction(|tx| {
             assert_eq!(
                 tx.picture("demo", "S1901M")?,
-                Some(("<svg>2</svg>".to_string(), vec![4]))
+                Some(("<svg>2</svg>".to_string(), Some(vec![4])))
             );
-            assert_eq!(tx.picture("demo", "F1901M")?, None);
+            assert_eq!(
+                tx.picture("demo", "F1901M")?,
+                Some(("<svg>3</svg>".to_string(), None))
+            );
+            assert_eq!(tx.picture("demo", "W1901A")?, None);
             assert_eq!(tx.map_choice("ann@example.test")?, Some(false));
             assert_eq!(tx.map_choice("bob@example.test")?, None);
             let queued = tx.queued_mail(10)?;

@@ -566,6 +566,18 @@ pub trait Variant: Sync {
         None
     }
 
+    /// H20: the rule set's own marks on the picture of a phase (morale beside units,
+    /// spheres, wars and treaties), drawn on top of the standard picture; `game` is the
+    /// phase just processed, `state` the state after it. Only what every reader of the
+    /// results may read: the picture goes to everyone.
+    fn picture_marks(
+        &self,
+        _game: &GameView<'_>,
+        _state: &VariantState,
+    ) -> Vec<crate::picture::Mark> {
+        Vec::new()
+    }
+
     /// H20: the strings of this game that only their readers (and the master) may see:
     /// what the leak scanner looks for in every mail.
     fn not_public(&self, _state: &VariantState) -> Vec<Secret> {

@@ -19,7 +19,12 @@ impl Session<'_, '_> {
         g: &Game,
         phase: Option<crate::rules::Phase>,
     ) -> Result<Verdict, StoreError> {
-        let phase = phase.map_or_else(|| g.position.phase.to_string(), |p| p.to_string());
+        let current = g.position.phase;
+        let phase = phase.unwrap_or(current);
+        if phase == current {
+            process::draw_board(self.map, self.config, self.tx, g, self.now)?;
+        }
+        let phase = phase.to_string();
         if self.tx.picture(&g.name, &phase)?.is_none() {
             return Ok(Err(Refusal::NoPicture {
                 game: g.name.clone(),
