@@ -78,6 +78,7 @@ address = "{judge}"
 database = "{db}"
 seed = 1901
 password_cost = "test"
+maps = true
 
 [daemon]
 poll_interval_secs = 1
@@ -113,6 +114,24 @@ struct Got {
     in_reply_to: Option<String>,
     subject: String,
     text: String,
+    /// The attachments: file name and bytes (a phase's picture).
+    files: Vec<(String, Vec<u8>)>,
+}
+
+/// A mail's attachments, by name.
+fn attachments(raw: &[u8]) -> Vec<(String, Vec<u8>)> {
+    use mail_parser::MimeHeaders;
+    let Some(m) = mail_parser::MessageParser::default().parse(raw) else {
+        return Vec::new();
+    };
+    m.attachments()
+        .map(|a| {
+            (
+                a.attachment_name().unwrap_or_default().to_string(),
+                a.contents().to_vec(),
+            )
+        })
+        .collect()
 }
 
 fn in_reply_to(raw: &[u8]) -> Option<String> {
@@ -150,6 +169,7 @@ impl Person {
                 in_reply_to: in_reply_to(&raw.bytes),
                 subject: env.subject,
                 text: env.text,
+                files: attachments(&raw.bytes),
             });
         }
     }
@@ -2373,9 +2393,38 @@ fn an_international_relations_year_through_imap_and_smtp() {
         ),
         (Power::Turkey, "A Con - Bul\nF Ank - Bla\nA Smy H\n"),
     ];
+    // England wants no maps; everyone else gets the judge's default (maps on).
+    let r = t.as_power(runner, Power::England, "SET MAP OFF\n");
+    has(&r, "OK SET MAP OFF");
     let s1901 = t.play_public_phase(runner, spring, "S1901M", &["ERROR", "WARNING"]);
     has(&s1901, "France: Army Marseilles -> Spain.");
     has(&s1901, "Turkey: Army Constantinople -> Bulgaria.");
+    // The picture goes with every copy but England's; the text is the same in all (the
+    // master's copy, compared by play_public_phase).
+    let copy = |t: &mut Table, p: Power| {
+        let i = t.seats[&p];
+        t.players[i]
+            .got
+            .iter()
+            .find(|g| g.subject.ends_with("S1901M Results"))
+            .cloned()
+            .unwrap()
+    };
+    assert!(copy(&mut t, Power::England).files.is_empty());
+    let france = copy(&mut t, Power::France);
+    assert_eq!(france.text, copy(&mut t, Power::England).text);
+    let [(name, png)] = france.files.as_slice() else {
+        panic!("one picture: {:?}", france.files.len());
+    };
+    assert_eq!(name, "g-S1901M.png");
+    let pixmap = resvg::tiny_skia::Pixmap::decode_png(png).expect("the picture decodes");
+    assert_eq!((pixmap.width(), pixmap.height()), (1152, 1001));
+    assert_eq!(s1901.files.len(), 1, "the master's copy has it too");
+    // MAP by mail: the picture of a processed phase, attached to the reply.
+    let r = t.as_power(runner, Power::England, "MAP g S1901M\n");
+    has(&r, "OK MAP g S1901M (the picture is attached)");
+    assert_eq!(r.files.len(), 1);
+    assert_eq!(&r.files[0].1, png, "rendered once, the same bytes");
     assert_eq!(
         ir_lines(&s1901.text),
         [
