@@ -42,7 +42,8 @@ struct Mail {
     subject: String,
     /// A reply to a mail of its recipient (it has `In-Reply-To`).
     reply: bool,
-    /// The decoded body.
+    /// The decoded body, and the text of its picture's SVG if it has one (what the leak
+    /// scanner reads).
     body: String,
 }
 
@@ -148,8 +149,14 @@ fn inputs(dir: &Path) -> Vec<PathBuf> {
 /// The scratch judge's configuration: the shape of the shipped `judge.toml` (paths are
 /// taken from the file's directory, so everything lives in the scratch directory), with a
 /// fixed seed and the cheapest password hashing.
-fn config_text() -> &'static str {
-    r#"# A scratch judge for one golden scenario (tests/maildir_golden.rs).
+fn config_text(dir: &Path) -> String {
+    // A scenario's own judge settings (`judge-settings.toml`, lines of the [judge] table):
+    // `maps = true` for a scenario whose results carry pictures.
+    let extra = std::fs::read_to_string(dir.join("judge-settings.toml")).unwrap_or_default();
+    CONFIG.replace("seed = 1901\n", &format!("seed = 1901\n{extra}"))
+}
+
+const CONFIG: &str = r#"# A scratch judge for one golden scenario (tests/maildir_golden.rs).
 [judge]
 name = "DIP"
 address = "judge@example.test"
@@ -168,8 +175,7 @@ rejected = "Rejected"
 [outbound]
 kind = "maildir"
 path = "./var/outbox"
-"#
-}
+"#;
 
 /// Runs the binary; its standard output, or a panic with its standard error.
 fn dipjudge(args: &[&str]) -> String {
@@ -236,7 +242,18 @@ fn new_files(outbox: &Path, seen: &mut BTreeSet<PathBuf>) -> Vec<PathBuf> {
 
 /// One outbox file as logged (headers but the unlogged ones, a blank line, the decoded
 /// body) and as the leak scanner reads it.
-fn read_mail(path: &Path, step: usize) -> (String, Mail) {
+/// The first eight bytes of a BLAKE2s hash, in hex.
+fn blake2s_hex(bytes: &[u8]) -> String {
+    use blake2::Digest;
+    blake2::Blake2s256::digest(bytes)
+        .iter()
+        .take(8)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// `now`: the step's time (a picture of the open phase is drawn again as it was drawn then).
+fn read_mail(path: &Path, step: usize, config: &str, now: &str) -> (String, Mail) {
     let raw = std::fs::read(path).expect("outbox file");
     let message = MessageParser::default()
         .parse(&raw)
@@ -261,20 +278,34 @@ fn read_mail(path: &Path, step: usize) -> (String, Mail) {
     if !body.ends_with('\n') {
         log.push('\n');
     }
-    // Attachments (a phase's picture) are logged by name, type, size and hash.
+    // A phase's picture is logged by its SVG (the PNG's bytes may differ with the CPU the
+    // rasteriser runs on; the SVG is the judge's own output): its size and hash. The leak
+    // scanner reads the SVG's text with the mail's.
+    let mut scanned = body.clone();
     for a in message.attachments() {
-        use blake2::Digest;
         use mail_parser::MimeHeaders;
-        let hash = blake2::Blake2s256::digest(a.contents());
-        let hex: String = hash.iter().take(8).map(|b| format!("{b:02x}")).collect();
+        let name = a.attachment_name().unwrap_or("?").to_string();
+        let (game, phase) = name
+            .strip_suffix(".png")
+            .and_then(|n| n.rsplit_once('-'))
+            .unwrap_or_else(|| panic!("an attachment that is no phase's picture: {name}"));
+        let svg_path = path.with_extension("svg");
+        let svg_file = svg_path.to_str().expect("UTF-8 path");
+        dipjudge(&[
+            "map", game, "--phase", phase, "-o", svg_file, "--config", config, "--now", now,
+        ]);
+        let svg = std::fs::read_to_string(&svg_path).expect("the picture's SVG");
+        let _ = std::fs::remove_file(&svg_path);
+        assert!(
+            resvg::tiny_skia::Pixmap::decode_png(a.contents()).is_ok(),
+            "{name} decodes"
+        );
         log.push_str(&format!(
-            "----- attachment {} ({}, {} bytes, blake2s {hex}) -----\n",
-            a.attachment_name().unwrap_or("?"),
-            a.content_type()
-                .map(|c| format!("{}/{}", c.ctype(), c.subtype().unwrap_or("?")))
-                .unwrap_or_default(),
-            a.contents().len()
+            "----- picture {name}: SVG {} bytes, blake2s {} -----\n",
+            svg.len(),
+            blake2s_hex(svg.as_bytes())
         ));
+        scanned.push_str(&svg);
     }
     let field = |n: &str| value_of.get(n).cloned().unwrap_or_default();
     let mail = Mail {
@@ -282,7 +313,7 @@ fn read_mail(path: &Path, step: usize) -> (String, Mail) {
         to: address(&field("to")),
         subject: field("subject"),
         reply: !field("in-reply-to").is_empty(),
-        body,
+        body: scanned,
     };
     (log, mail)
 }
@@ -296,7 +327,7 @@ fn play(dir: &Path) -> (String, String, Vec<Mail>) {
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).expect("scratch dir");
     let config = scratch.join("judge.toml");
-    std::fs::write(&config, config_text()).expect("write judge.toml");
+    std::fs::write(&config, config_text(dir)).expect("write judge.toml");
     let config = config.to_str().expect("UTF-8 path");
     let outbox = scratch.join("var/outbox");
 
@@ -320,7 +351,7 @@ fn play(dir: &Path) -> (String, String, Vec<Mail>) {
         let report = dipjudge(&["process", "--config", config, "--now", &now]);
         log.push_str(&format!("##### {file} ({who}, {now}): {}\n", report.trim()));
         for path in new_files(&outbox, &mut seen) {
-            let (text, mail) = read_mail(&path, step);
+            let (text, mail) = read_mail(&path, step, config, &now);
             log.push_str(&format!("===== mail to {} =====\n", mail.to));
             log.push_str(&text);
             log.push_str("===== end of mail =====\n");
