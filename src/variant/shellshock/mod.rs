@@ -516,3 +516,6 @@ fn apply(
         .map(|(_, _, t)| t)
         .collect()
 }
+
+#[cfg(test)]
+mod tests;
