@@ -51,7 +51,8 @@ mod grammar;
 mod maildir_golden;
 /// A message far over the size cap.
 mod oversize;
-/// The picture of a phase: golden SVGs of adjudicated phases, their PNGs sampled.
+/// The picture of a phase: golden SVGs of adjudicated phases and of each rule set's own marks,
+/// their PNGs sampled.
 mod picture;
 /// The mail transports against real Dovecot and Postfix on 127.0.0.1
 /// (`scripts/mail-servers.sh start`; required when `DIPJUDGE_MAIL_SERVERS=1`).

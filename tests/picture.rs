@@ -1,5 +1,8 @@
 //! The picture of a phase: golden SVGs of a movement, a retreat and an adjustment phase,
-//! each adjudicated for real by the standard rules, and their PNGs decoded and sampled.
+//! each adjudicated for real by the standard rules, and their PNGs decoded and sampled;
+//! and one per rule set with marks of its own (Shell Shock, Formal, Surrender processed
+//! through their hooks as the judge processes a phase, International Relations as the
+//! judge draws an open phase's board), their marks from the game after the phase.
 //!
 //! The SVGs are compared byte for byte with `tests/picture-golden/*.svg` (a missing file
 //! fails; `UPDATE_GOLDEN=1` rewrites them: look at the diff, and at the PNGs this test
@@ -7,11 +10,16 @@
 
 use std::path::{Path, PathBuf};
 
+use dipjudge::command::VariantCommand;
 use dipjudge::map::{Location, Map, Power};
 use dipjudge::picture::{Mark, RelationStyle, Scene, render_png, render_svg};
 use dipjudge::rules::{
     Failure, Order, Owner, Phase, PhaseKind, PhaseOutcome, Position, PowerOrder, Season, Standard,
     Unit, UnitKind, UnitSpec, adjudicate,
+};
+use dipjudge::variant::{
+    Formal, GameView, InternationalRelations, Line, Processed, Sender, Setup, ShellShock, Slot,
+    Surrender, Variant, VariantOrder, VariantState, process_phase,
 };
 use resvg::tiny_skia::Pixmap;
 
@@ -482,4 +490,505 @@ fn adjustment_phase_golden() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // St Petersburg is nobody's; Sevastopol is Turkish.
     assert_eq!(colour_at(&pixmap, 990, 230), "#EFE6CC");
+}
+
+// ---- the rule sets' own marks ------------------------------------------------------------
+
+/// A rule set's game state set up as a case file's `PRESTATE_VARIANT` facts set it up.
+fn variant_state(variant: &dyn Variant, position: &mut Position, facts: &[&str]) -> VariantState {
+    let mut state = variant.case_state();
+    let mut resigned = Vec::new();
+    for fact in facts {
+        let mut setup = Setup {
+            map: map(),
+            position,
+            state: &mut state,
+            resigned: &mut resigned,
+        };
+        variant
+            .read_fact(&mut setup, fact)
+            .unwrap_or_else(|e| panic!("{fact}: {e}"));
+    }
+    state
+}
+
+/// Processes the phase of `position` through the rule set as the judge does, then draws
+/// it with the marks of the game after it (`judge::process`); checks the golden and the
+/// PNG. Returns what processing gave, the marks, the SVG and the pixels.
+fn processed_picture(
+    name: &str,
+    variant: &dyn Variant,
+    position: &Position,
+    mut state: VariantState,
+    orders: &[PowerOrder],
+    variant_orders: &[VariantOrder],
+) -> (Processed, Vec<Mark>, String, Pixmap) {
+    let game = GameView {
+        orders,
+        variant_orders,
+        ..GameView::bare(map(), position)
+    };
+    let processed = process_phase(variant, &mut state, &game);
+    let marks = variant.picture_marks(&GameView::bare(map(), &processed.outcome.next), &state);
+    let scene = Scene {
+        title: format!("{name} - {} - 3 May 2027", position.phase.long_name()),
+        position,
+        results: &processed.outcome.results,
+        dislodged: &processed.outcome.after.dislodged,
+        marks: marks.clone(),
+    };
+    let mut failures = Vec::new();
+    let pixmap = check(name, &scene, &mut failures);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let svg = render_svg(map(), &scene);
+    (processed, marks, svg, pixmap)
+}
+
+/// The relation lines of an SVG's marks, in drawing order: (x1, y1, x2, y2) on the board.
+fn relation_lines(svg: &str) -> Vec<[f64; 4]> {
+    let marks = &svg[svg.find("<g id=\"marks\">").expect("marks")..];
+    let marks = &marks[..marks.find("<g id=\"legend\">").unwrap_or(marks.len())];
+    marks
+        .split("<path d=\"M")
+        .skip(1)
+        .map(|rest| {
+            let d = &rest[..rest.find('"').expect("closed")];
+            let n: Vec<f64> = d
+                .split(['L', ' '])
+                .map(|t| t.parse().expect("a number"))
+                .collect();
+            [n[0], n[1], n[2], n[3]]
+        })
+        .collect()
+}
+
+/// Whether some pixel within 7 pixels of the middle of a line, along it, passes
+/// `colour` (red, green, blue): the line shows in the PNG, dashed or dotted.
+fn line_shows(pixmap: &Pixmap, [x1, y1, x2, y2]: [f64; 4], colour: fn(u8, u8, u8) -> bool) -> bool {
+    let len = (x2 - x1).hypot(y2 - y1);
+    let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
+    (-7..=7).any(|t| {
+        let t = f64::from(t) / len;
+        let (x, y) = (mx + (x2 - x1) * t, my + (y2 - y1) * t);
+        pixmap
+            .pixel(x.round() as u32, y.round() as u32 + BAND)
+            .map(|p| p.demultiply())
+            .is_some_and(|p| colour(p.red(), p.green(), p.blue()))
+    })
+}
+
+fn treaty_green(r: u8, g: u8, b: u8) -> bool {
+    g > r.saturating_add(40) && g > b.saturating_add(20)
+}
+
+fn war_red(r: u8, g: u8, b: u8) -> bool {
+    r > g.saturating_add(100) && r > b.saturating_add(100)
+}
+
+fn client_purple(r: u8, g: u8, b: u8) -> bool {
+    b > g.saturating_add(50) && b > r.saturating_add(30)
+}
+
+fn mv(power: Power, kind: char, from: &str, to: &str) -> PowerOrder {
+    PowerOrder::new(
+        power,
+        Order::Move {
+            unit: spec(kind, from),
+            dest: loc(to),
+            via_convoy: false,
+        },
+    )
+}
+
+fn note(at: &str, text: &str) -> Mark {
+    Mark::UnitNote {
+        province: loc(at).province,
+        text: text.into(),
+    }
+}
+
+fn texts(lines: &[Line]) -> Vec<&str> {
+    lines.iter().map(|l| l.text.as_str()).collect()
+}
+
+/// Shell Shock, Spring 1902: morale beside every unit. Vienna's very-high army (27)
+/// dislodges the depressed Russian army in Galicia with Budapest's support; Burgundy's
+/// normal army dislodges Munich's very-low one (strength 1 against 1/2); an armed neutral
+/// (formerly German) holds the Ruhr. The notes are the morale after the phase, beside
+/// where each unit now stands: left of Galicia and Munich, whose dislodged units are drawn
+/// up and to the right.
+#[test]
+fn shell_shock_morale_golden() {
+    use Power::*;
+    let mut units = vec![
+        unit(Austria, 'A', "vie"),
+        unit(Austria, 'A', "bud"),
+        unit(Austria, 'F', "tri"),
+        unit(England, 'F', "nth"),
+        unit(England, 'F', "lon"),
+        unit(France, 'A', "bur"),
+        unit(France, 'A', "par"),
+        unit(France, 'F', "bre"),
+        unit(Germany, 'A', "mun"),
+        unit(Germany, 'F', "kie"),
+        unit(Italy, 'A', "ven"),
+        unit(Italy, 'F', "nap"),
+        unit(Russia, 'A', "gal"),
+        unit(Russia, 'A', "war"),
+        unit(Russia, 'F', "sev"),
+        unit(Turkey, 'A', "con"),
+        unit(Turkey, 'F', "ank"),
+    ];
+    units.push(Unit::new(Owner::Neutral, UnitKind::Army, loc("ruh")));
+    let mut position = position(
+        Phase::new(1902, Season::Spring, PhaseKind::Movement),
+        units,
+        &[("bel", France), ("den", Germany), ("rum", Russia)],
+    );
+    let mut state = variant_state(
+        &ShellShock,
+        &mut position,
+        &[
+            "morale Austria A vie 27",
+            "morale Austria A bud 20",
+            "morale Russia A gal 10",
+            "morale Russia A war 6",
+            "morale Germany A mun 3",
+            "morale France A bur 14",
+            "morale England F nth 30",
+            "morale Turkey A con 9",
+        ],
+    );
+    let ruh = *position
+        .units
+        .iter()
+        .find(|u| u.location == loc("ruh"))
+        .expect("the neutral");
+    let mut resigned = Vec::new();
+    ShellShock
+        .read_unit_note(
+            &mut Setup {
+                map: map(),
+                position: &mut position,
+                state: &mut state,
+                resigned: &mut resigned,
+            },
+            &ruh,
+            "rebel of Germany",
+        )
+        .expect("a rebel");
+    let orders = vec![
+        mv(Austria, 'A', "vie", "gal"),
+        PowerOrder::new(
+            Austria,
+            Order::SupportMove {
+                unit: spec('A', "bud"),
+                target: spec('A', "vie"),
+                dest: loc("gal"),
+            },
+        ),
+        mv(France, 'A', "bur", "mun"),
+        mv(France, 'A', "par", "pic"),
+        mv(England, 'F', "nth", "nwy"),
+        mv(Italy, 'A', "ven", "pie"),
+        mv(Russia, 'A', "war", "sil"),
+        mv(Turkey, 'F', "ank", "bla"),
+    ];
+    let (processed, marks, _, _) =
+        processed_picture("shellshock", &ShellShock, &position, state, &orders, &[]);
+    let dislodged: Vec<Location> = processed
+        .outcome
+        .after
+        .dislodged
+        .iter()
+        .map(|d| d.unit.location)
+        .collect();
+    assert_eq!(dislodged, vec![loc("gal"), loc("mun")]);
+    assert_eq!(processed.outcome.next.phase.kind, PhaseKind::Retreat);
+    for (at, text) in [
+        ("gal", "27"),
+        ("mun", "14"),
+        ("bud", "20"),
+        ("sil", "6"),
+        ("nwy", "30"),
+        ("con", "9"),
+        ("ruh", "ex-GER"),
+        ("kie", "18"),
+    ] {
+        assert!(marks.contains(&note(at, text)), "{at} {text}: {marks:?}");
+    }
+    assert!(marks.contains(&Mark::Legend(
+        "ex-GER: an armed neutral, formerly German".into()
+    )));
+}
+
+/// Formal, Spring 1903: France and Germany at war since before; Italy declares war on
+/// Austria with this turn's orders; Russia declares Rumania its sphere of influence
+/// (adjacent, from Ukraine) beside France's in Belgium and Germany's in Denmark. France's
+/// attack on Munich bounces.
+#[test]
+fn formal_spheres_and_wars_golden() {
+    use Power::*;
+    let units = vec![
+        unit(Austria, 'A', "vie"),
+        unit(Austria, 'A', "tri"),
+        unit(England, 'F', "lon"),
+        unit(France, 'A', "bur"),
+        unit(France, 'A', "bel"),
+        unit(France, 'F', "bre"),
+        unit(Germany, 'A', "mun"),
+        unit(Germany, 'F', "den"),
+        unit(Italy, 'A', "ven"),
+        unit(Italy, 'F', "nap"),
+        unit(Russia, 'A', "ukr"),
+        unit(Russia, 'F', "sev"),
+        unit(Turkey, 'F', "ank"),
+        unit(Turkey, 'A', "con"),
+    ];
+    let mut position = position(
+        Phase::new(1903, Season::Spring, PhaseKind::Movement),
+        units,
+        &[("bel", France), ("den", Germany)],
+    );
+    let state = variant_state(
+        &Formal,
+        &mut position,
+        &["war France Germany", "soi bel France", "soi den Germany"],
+    );
+    let orders = vec![
+        mv(France, 'A', "bur", "mun"),
+        mv(Italy, 'A', "ven", "tyr"),
+        mv(Austria, 'A', "tri", "alb"),
+    ];
+    let variant_orders = vec![
+        VariantOrder {
+            from: Sender::Power(Italy),
+            command: VariantCommand::DeclareWar { on: Austria },
+            slot: Slot::Named("war on Austria".into()),
+        },
+        VariantOrder {
+            from: Sender::Power(Russia),
+            command: VariantCommand::Soi {
+                unit: Some(spec('A', "ukr")),
+                province: Some(loc("rum").province),
+            },
+            slot: Slot::Unit(loc("ukr").province),
+        },
+    ];
+    let (processed, marks, svg, pixmap) = processed_picture(
+        "formal",
+        &Formal,
+        &position,
+        state,
+        &orders,
+        &variant_orders,
+    );
+    assert_eq!(failure_of(&processed.outcome, "bur"), Some(Failure::Bounce));
+    assert!(
+        texts(&processed.before).contains(&"WAR: Italy declares war on Austria."),
+        "{:?}",
+        processed.before
+    );
+    assert!(
+        texts(&processed.after).contains(&"SOI: Russia declares Rumania its sphere of influence."),
+        "{:?}",
+        processed.after
+    );
+    let war = |from: &str, to: &str, text: &str| Mark::Relation {
+        from: loc(from).province,
+        to: loc(to).province,
+        text: text.into(),
+        style: RelationStyle::War,
+    };
+    let soi = |at: &str, text: &str| Mark::ProvinceNote {
+        province: loc(at).province,
+        text: text.into(),
+    };
+    assert_eq!(
+        marks,
+        vec![
+            war("bud", "nap", "Austria-Italy war"),
+            war("bre", "ber", "France-Germany war"),
+            Mark::Legend("SOI <power>: that power's sphere of influence".into()),
+            soi("bel", "SOI France"),
+            soi("den", "SOI Germany"),
+            soi("rum", "SOI Russia"),
+        ]
+    );
+    let lines = relation_lines(&svg);
+    assert_eq!(lines.len(), 2);
+    assert!(lines.into_iter().all(|l| line_shows(&pixmap, l, war_red)));
+}
+
+/// Surrender, Spring 1905: Austria protects Italy, Russia protects Turkey, England has
+/// offered to surrender to France (public when made); Italy's army moves on inside
+/// Austria's lands.
+#[test]
+fn surrender_clients_golden() {
+    use Power::*;
+    let units = vec![
+        unit(Austria, 'A', "vie"),
+        unit(Austria, 'A', "rom"),
+        unit(Austria, 'F', "adr"),
+        unit(Italy, 'A', "nap"),
+        unit(Russia, 'A', "mos"),
+        unit(Russia, 'F', "ank"),
+        unit(Russia, 'A', "rum"),
+        unit(Turkey, 'A', "con"),
+        unit(France, 'A', "edi"),
+        unit(France, 'F', "nth"),
+        unit(England, 'F', "lon"),
+        unit(Germany, 'A', "ber"),
+    ];
+    let mut position = position(
+        Phase::new(1905, Season::Spring, PhaseKind::Movement),
+        units,
+        &[
+            ("ven", Austria),
+            ("rom", Austria),
+            ("tun", Italy),
+            ("ank", Russia),
+            ("smy", Russia),
+            ("rum", Russia),
+            ("edi", France),
+            ("lvp", France),
+        ],
+    );
+    let state = variant_state(
+        &Surrender,
+        &mut position,
+        &[
+            "relation Austria protects Italy",
+            "relation Russia protects Turkey",
+            "offer England France",
+            "declines exchanges Italy",
+        ],
+    );
+    let orders = vec![
+        mv(Italy, 'A', "nap", "apu"),
+        mv(Austria, 'A', "rom", "tus"),
+        mv(Russia, 'A', "rum", "bul"),
+    ];
+    let (processed, marks, svg, pixmap) =
+        processed_picture("surrender", &Surrender, &position, state, &orders, &[]);
+    assert!(
+        processed
+            .outcome
+            .results
+            .iter()
+            .all(|r| r.failure.is_none())
+    );
+    let client = |from: &str, to: &str, text: &str| Mark::Relation {
+        from: loc(from).province,
+        to: loc(to).province,
+        text: text.into(),
+        style: RelationStyle::Client,
+    };
+    assert_eq!(
+        marks,
+        vec![
+            client("nap", "bud", "Austria protects Italy"),
+            client("con", "mos", "Russia protects Turkey"),
+            Mark::Legend("England offers to surrender to France".into()),
+        ]
+    );
+    let lines = relation_lines(&svg);
+    assert_eq!(lines.len(), 2);
+    assert!(
+        lines
+            .into_iter()
+            .all(|l| line_shows(&pixmap, l, client_purple))
+    );
+}
+
+/// International Relations, Winter 1902, the open board as `MAP` draws it (no orders):
+/// England and France in an MDT, Austria and Italy signed an AAT this Fall (from Spring
+/// 1903), Turkey has given notice on its MDT with Russia, France and Germany are at war
+/// (England may attack Germany without penalty), and with `peace_treaties=on` Germany and
+/// Russia, at war, signed an MDT that replaces the war next Spring: both lines side by side.
+#[test]
+fn international_relations_golden() {
+    use Power::*;
+    let units = vec![
+        unit(Austria, 'A', "vie"),
+        unit(England, 'F', "lon"),
+        unit(England, 'F', "edi"),
+        unit(France, 'A', "bre"),
+        unit(France, 'A', "bur"),
+        unit(Germany, 'A', "ber"),
+        unit(Germany, 'A', "mun"),
+        unit(Italy, 'F', "nap"),
+        unit(Russia, 'A', "mos"),
+        unit(Turkey, 'F', "ank"),
+    ];
+    let mut position = position(
+        Phase::new(1902, Season::Winter, PhaseKind::Adjustment),
+        units,
+        &[],
+    );
+    let mut state = variant_state(
+        &InternationalRelations,
+        &mut position,
+        &[
+            "treaty MDT England France from S1902",
+            "treaty AAT Austria Italy from S1903",
+            "treaty MDT Russia Turkey from S1902",
+            "lapsing Russia Turkey by Turkey",
+            "war France Germany",
+            "imminent England Germany",
+            "treaty MDT Germany Russia from S1903",
+            "war Germany Russia",
+        ],
+    );
+    InternationalRelations
+        .apply_setting(&mut state, "peace_treaties", "on")
+        .expect("a setting");
+    let marks = InternationalRelations.picture_marks(&GameView::bare(map(), &position), &state);
+    let line = |from: &str, to: &str, text: &str, style| Mark::Relation {
+        from: loc(from).province,
+        to: loc(to).province,
+        text: text.into(),
+        style,
+    };
+    use RelationStyle::{Treaty, War};
+    assert_eq!(
+        marks,
+        vec![
+            line("bud", "nap", "Austria-Italy AAT (from Spring 1903)", Treaty),
+            line("edi", "bre", "England-France MDT", Treaty),
+            line("bre", "ber", "France-Germany war", War),
+            line(
+                "ber",
+                "mos",
+                "Germany-Russia MDT (from Spring 1903)",
+                Treaty
+            ),
+            line("ber", "mos", "Germany-Russia war", War),
+            line("mos", "ank", "Russia-Turkey MDT (lapsing)", Treaty),
+            Mark::Legend("Imminent war: England may attack Germany".into()),
+        ]
+    );
+    let scene = Scene {
+        title: "ir - Winter 1902 adjustments - 3 May 2027".into(),
+        position: &position,
+        results: &[],
+        dislodged: &[],
+        marks,
+    };
+    let mut failures = Vec::new();
+    let pixmap = check("ir", &scene, &mut failures);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let lines = relation_lines(&render_svg(map(), &scene));
+    let colours: [fn(u8, u8, u8) -> bool; 6] = [
+        treaty_green,
+        treaty_green,
+        war_red,
+        treaty_green,
+        war_red,
+        treaty_green,
+    ];
+    assert_eq!(lines.len(), colours.len());
+    for (line, colour) in lines.into_iter().zip(colours) {
+        assert!(line_shows(&pixmap, line, colour), "{line:?}");
+    }
 }

@@ -715,6 +715,12 @@ fn relation_stroke(style: RelationStyle) -> String {
     format!("fill=\"none\" stroke=\"{colour}\" stroke-width=\"3.2\" stroke-linecap=\"round\"{dash}")
 }
 
+/// Relation lines stop this far short of the provinces they join (clear of the units).
+const RELATION_GAP: f64 = UNIT_R + 3.0;
+/// Relation lines between the same two provinces (a treaty and a war of one pair) are
+/// drawn side by side, this far apart.
+const RELATION_SPACING: f64 = 7.0;
+
 /// The rule set's marks: relation lines, then province notes, then unit notes.
 fn marks(svg: &mut Svg, l: &Layout<'_>) {
     if l.scene.marks.is_empty() {
@@ -722,16 +728,46 @@ fn marks(svg: &mut Svg, l: &Layout<'_>) {
     }
     svg.raw("<g id=\"marks\">\n");
     let area_point = |p: ProvinceId| l.board.area(l.map, p).and_then(|a| a.unit);
-    for m in &l.scene.marks {
-        if let Mark::Relation {
-            from, to, style, ..
-        } = m
-            && let (Some(a), Some(b)) = (area_point(*from), area_point(*to))
-        {
-            svg.raw("<g opacity=\"0.85\">\n");
-            svg.line(a, b, &relation_stroke(*style));
-            svg.raw("</g>\n");
+    let relations: Vec<(ProvinceId, ProvinceId, RelationStyle)> = l
+        .scene
+        .marks
+        .iter()
+        .filter_map(|m| match m {
+            Mark::Relation {
+                from, to, style, ..
+            } => Some((*from, *to, *style)),
+            _ => None,
+        })
+        .collect();
+    // The same two provinces, whichever way round.
+    let pair = |x: ProvinceId, y: ProvinceId| (x.min(y), x.max(y));
+    for (i, (from, to, style)) in relations.iter().enumerate() {
+        let (Some(a), Some(b)) = (area_point(*from), area_point(*to)) else {
+            continue;
+        };
+        let len = a.distance(b);
+        if len < 2.0 * RELATION_GAP + 1.0 {
+            continue;
         }
+        // Side by side with the other lines of the pair, spread across the line from the
+        // pair's first province to its second, whichever way each was given.
+        let same =
+            |r: &&(ProvinceId, ProvinceId, RelationStyle)| pair(r.0, r.1) == pair(*from, *to);
+        let count = relations.iter().filter(same).count();
+        let nth = relations.iter().take(i).filter(same).count();
+        let mut shift = (nth as f64 - (count as f64 - 1.0) / 2.0) * RELATION_SPACING;
+        if from > to {
+            shift = -shift;
+        }
+        let (nx, ny) = (-(b.y - a.y) / len * shift, (b.x - a.x) / len * shift);
+        let (a, b) = (a.offset(nx, ny), b.offset(nx, ny));
+        svg.raw("<g opacity=\"0.85\">\n");
+        svg.line(
+            a.step(b, RELATION_GAP),
+            b.step(a, RELATION_GAP),
+            &relation_stroke(*style),
+        );
+        svg.raw("</g>\n");
     }
     for m in &l.scene.marks {
         if let Mark::ProvinceNote { province, text } = m
@@ -744,7 +780,17 @@ fn marks(svg: &mut Svg, l: &Layout<'_>) {
         if let Mark::UnitNote { province, text } = m
             && let Some(at) = l.unit_point(*province)
         {
-            halo_text(svg, at.offset(11.0, -8.0), text, 11.0, "start");
+            // A dislodged unit is drawn up and to the right of its province: the note of
+            // the unit there goes to the left.
+            let beside_dislodged = l
+                .dislodged
+                .iter()
+                .any(|d| d.unit.location.province == *province);
+            if beside_dislodged {
+                halo_text(svg, at.offset(-11.0, -8.0), text, 11.0, "end");
+            } else {
+                halo_text(svg, at.offset(11.0, -8.0), text, 11.0, "start");
+            }
         }
     }
     svg.raw("</g>\n");

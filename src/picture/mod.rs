@@ -63,12 +63,14 @@ pub struct Scene<'a> {
 /// A rule set's own mark on the picture (variant layers).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Mark {
-    /// A short text beside a unit's province (Shell Shock morale `+2`).
+    /// A short text beside a unit's province (Shell Shock morale `+2`): up and to the
+    /// right of the unit, or to its left when a dislodged unit is drawn beside the province.
     UnitNote { province: ProvinceId, text: String },
     /// A short text on a province (Formal's sphere of influence `SOI France`).
     ProvinceNote { province: ProvinceId, text: String },
     /// A line between two powers' home areas or two provinces (a treaty, a war, a client
-    /// relation), with a legend text.
+    /// relation), with a legend text. It stops short of the units at both ends; several
+    /// lines between the same two provinces are drawn side by side.
     Relation {
         from: ProvinceId,
         to: ProvinceId,

@@ -461,13 +461,16 @@ fn marks_are_drawn_and_relations_listed_in_the_legend() {
     );
     let marks = &svg[svg.find("<g id=\"marks\">").expect("marks")..];
     let (lon, par) = (point("lon"), point("par"));
-    assert!(marks.contains(&format!(
-        "M{} {}L{} {}",
-        N(lon.x),
-        N(lon.y),
-        N(par.x),
-        N(par.y)
-    )));
+    // The line stops short of both units.
+    let line = first_path(marks);
+    assert!(
+        close(Point::new(line[0], line[1]), lon.step(par, 13.0)),
+        "{line:?}"
+    );
+    assert!(
+        close(Point::new(line[2], line[3]), par.step(lon, 13.0)),
+        "{line:?}"
+    );
     assert!(marks.contains(">SOI France</text>"));
     let legend = &svg[svg.find("<g id=\"legend\">").expect("legend")..];
     assert!(legend.find(">treaty</text>") < legend.find(">one line</text>"));
@@ -579,4 +582,92 @@ fn broken_drawing_data_still_gives_a_picture_with_the_title() {
     let png = render_png(&svg).expect("a PNG");
     let pixmap = resvg::tiny_skia::Pixmap::decode_png(&png).expect("decodes");
     assert_eq!((pixmap.width(), pixmap.height()), (1152, 1001));
+}
+
+/// Two relations of one pair (a treaty and a war) are drawn side by side, whichever way
+/// round each was given; a lone relation runs straight between its provinces.
+#[test]
+fn relations_of_one_pair_are_drawn_side_by_side() {
+    let p = position(Vec::new());
+    let relation = |from: &str, to: &str, style| Mark::Relation {
+        from: loc(from).province,
+        to: loc(to).province,
+        text: format!("{from}-{to}"),
+        style,
+    };
+    let svg = render_svg(
+        map(),
+        &Scene {
+            title: String::new(),
+            position: &p,
+            results: &[],
+            dislodged: &[],
+            marks: vec![
+                relation("lon", "par", RelationStyle::Treaty),
+                relation("par", "lon", RelationStyle::War),
+            ],
+        },
+    );
+    let marks = &svg[svg.find("<g id=\"marks\">").expect("marks")..];
+    let treaty = first_path(marks);
+    let war_at = marks.find("<path").expect("a line") + 1;
+    let war = first_path(&marks[war_at + marks[war_at..].find("<path").expect("two")..]);
+    let (lon, par) = (point("lon"), point("par"));
+    // London and Paris lie on one vertical: the lines are 7 pixels apart, 3.5 either side.
+    assert!((lon.x - par.x).abs() < 0.1, "{lon:?} {par:?}");
+    assert!((treaty[0] - treaty[2]).abs() < 0.1 && (war[0] - war[2]).abs() < 0.1);
+    assert!(
+        ((treaty[0] - war[0]).abs() - 7.0).abs() < 0.1,
+        "{treaty:?} {war:?}"
+    );
+    assert!(((treaty[0] + war[0]) / 2.0 - lon.x).abs() < 0.1);
+    // The war keeps its own direction, from Paris.
+    assert!(war[1] > war[3], "{war:?}");
+}
+
+/// A unit's note goes to its left when a dislodged unit is drawn beside its province (up
+/// and to the right), to its right otherwise.
+#[test]
+fn a_unit_note_makes_way_for_a_dislodged_unit() {
+    let p = position(vec![
+        army(Power::Austria, "vie"),
+        army(Power::Austria, "bud"),
+        army(Power::Russia, "gal"),
+    ]);
+    let orders = [
+        mv(Power::Austria, "vie", "gal"),
+        PowerOrder::new(
+            Power::Austria,
+            Order::SupportMove {
+                unit: a("bud"),
+                target: a("vie"),
+                dest: loc("gal"),
+            },
+        ),
+    ];
+    let outcome = adjudicate(map(), &Standard, &p, &orders);
+    assert_eq!(outcome.after.dislodged.len(), 1);
+    let mut s = scene(&p, &outcome);
+    s.marks = vec![
+        Mark::UnitNote {
+            province: loc("gal").province,
+            text: "20".into(),
+        },
+        Mark::UnitNote {
+            province: loc("bud").province,
+            text: "19".into(),
+        },
+    ];
+    let svg = render_svg(map(), &s);
+    let (gal, bud) = (point("gal"), point("bud"));
+    assert!(svg.contains(&format!(
+        "<text x=\"{}\" y=\"{}\" font-size=\"11.0\" text-anchor=\"end\"",
+        N(gal.x - 11.0),
+        N(gal.y - 8.0)
+    )));
+    assert!(svg.contains(&format!(
+        "<text x=\"{}\" y=\"{}\" font-size=\"11.0\" text-anchor=\"start\"",
+        N(bud.x + 11.0),
+        N(bud.y - 8.0)
+    )));
 }

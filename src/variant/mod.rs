@@ -612,6 +612,32 @@ pub trait Variant: Sync {
     }
 }
 
+/// The province a picture's relation line for `power` is drawn from (H20 picture marks):
+/// its first home centre (in map order) it still owns, else its first home centre. Every
+/// rule set draws its treaties, wars and client relations between these.
+pub fn representative_province(map: &Map, position: &Position, power: Power) -> Option<ProvinceId> {
+    map.home_centres(power)
+        .find(|c| position.owner_of(*c) == Some(power))
+        .or_else(|| map.home_centres(power).next())
+}
+
+/// A relation line between two powers' [representative provinces](representative_province),
+/// with its legend text (None: a power with no home centre, which the standard map has not).
+pub fn relation_mark(
+    map: &Map,
+    position: &Position,
+    (a, b): (Power, Power),
+    text: impl Into<String>,
+    style: crate::picture::RelationStyle,
+) -> Option<crate::picture::Mark> {
+    Some(crate::picture::Mark::Relation {
+        from: representative_province(map, position, a)?,
+        to: representative_province(map, position, b)?,
+        text: text.into(),
+        style,
+    })
+}
+
 /// The powers with a unit or a centre.
 pub fn surviving_powers(position: &Position) -> Vec<Power> {
     Power::ALL

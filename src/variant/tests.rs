@@ -137,3 +137,47 @@ fn power_lists_read_as_players_write_them() {
         "Austria, France and Turkey"
     );
 }
+
+/// The picture's relation lines run between powers' representative provinces: the first
+/// home centre (in map order) the power still owns, else its first home centre.
+#[test]
+fn a_relation_is_drawn_between_home_centres_still_owned() {
+    use crate::picture::{Mark, RelationStyle};
+    let map = Map::standard().unwrap();
+    let prov = |c: &str| map.find_province(c).unwrap();
+    let mut p = Position::standard_start(map);
+    let first = |power: Power| map.home_centres(power).next().unwrap();
+    assert_eq!(first(Power::Austria), prov("bud"));
+    assert_eq!(
+        representative_province(map, &p, Power::Austria),
+        Some(prov("bud"))
+    );
+    // Budapest lost: Trieste; every home centre lost: Budapest again.
+    p.owners[prov("bud").index()] = Some(Power::Russia);
+    assert_eq!(
+        representative_province(map, &p, Power::Austria),
+        Some(prov("tri"))
+    );
+    for c in ["tri", "vie"] {
+        p.owners[prov(c).index()] = None;
+    }
+    assert_eq!(
+        representative_province(map, &p, Power::Austria),
+        Some(prov("bud"))
+    );
+    assert_eq!(
+        relation_mark(
+            map,
+            &p,
+            (Power::Austria, Power::Russia),
+            "Austria-Russia war",
+            RelationStyle::War
+        ),
+        Some(Mark::Relation {
+            from: prov("bud"),
+            to: first(Power::Russia),
+            text: "Austria-Russia war".into(),
+            style: RelationStyle::War,
+        })
+    );
+}

@@ -13,11 +13,12 @@ mod state;
 
 use crate::command::VariantCommand;
 use crate::map::{Map, Power, ProvinceId};
+use crate::picture::{Mark, RelationStyle};
 use crate::rules::VariantRefusal;
 use crate::rules::{Order, PhaseKind, PhaseOutcome, PhaseRecord, Position, Season, Step};
 use crate::variant::{
     Check, CommandContext, Ending, GameEnd, GameView, Line, Sender, Setup, StateError, Taken,
-    Variant, VariantState, list_powers, negated_facts,
+    Variant, VariantState, list_powers, negated_facts, relation_mark,
 };
 
 pub use state::FormalState;
@@ -264,6 +265,46 @@ impl Variant for Formal {
                 none(spheres.into_iter().map(|(_, t)| t).collect())
             )),
         ]
+    }
+
+    /// H20: what `WARS:` and `SPHERES:` say (all public, §4): each war a line between the
+    /// two powers, each sphere `SOI France` on its province, and the legend.
+    fn picture_marks(&self, game: &GameView<'_>, state: &VariantState) -> Vec<Mark> {
+        let s = read(state);
+        let map = game.map;
+        let mut marks: Vec<Mark> = s
+            .wars
+            .iter()
+            .filter_map(|(a, b)| {
+                relation_mark(
+                    map,
+                    game.position,
+                    (*a, *b),
+                    format!("{a}-{b} war"),
+                    RelationStyle::War,
+                )
+            })
+            .collect();
+        if s.wars.is_empty() {
+            marks.push(Mark::Legend("Wars: none".to_string()));
+        }
+        let mut spheres: Vec<(&str, ProvinceId, Power)> =
+            s.soi.iter().map(|(c, p)| (map.code(*c), *c, *p)).collect();
+        spheres.sort();
+        if !spheres.is_empty() {
+            marks.push(Mark::Legend(
+                "SOI <power>: that power's sphere of influence".to_string(),
+            ));
+        }
+        marks.extend(
+            spheres
+                .into_iter()
+                .map(|(_, province, p)| Mark::ProvinceNote {
+                    province,
+                    text: format!("SOI {p}"),
+                }),
+        );
+        marks
     }
 
     /// H17 (FD-1.1, FD-1.2): after the last turn (its retreats and, in a Fall, its scoring)

@@ -86,3 +86,74 @@ fn fd_2_3_one_war_and_points() {
         "VP: France +2 (x); total 1."
     );
 }
+
+/// H20 and §4: the picture says what `WARS:` and `SPHERES:` say: each war a line between
+/// the two powers' home centres (one each still owned), each sphere on its province, by
+/// province code; the declarations and spheres ordered in the open phase are nobody's
+/// business until it is processed.
+#[test]
+fn fd_4_wars_and_spheres_on_the_picture() {
+    use crate::picture::{Mark, RelationStyle};
+    use crate::variant::{Slot, VariantOrder};
+    let map = Map::standard().unwrap();
+    let prov = |c: &str| map.find_province(c).unwrap();
+    let mut p = Position::standard_start(map);
+    // France has lost Brest: its line starts from Marseilles.
+    p.owners[prov("bre").index()] = Some(Power::England);
+    let mut s = FormalState::default();
+    s.wars.insert(pair(Power::Germany, Power::France));
+    s.wars.insert(pair(Power::Turkey, Power::Austria));
+    s.soi.insert(prov("bel"), Power::France);
+    s.soi.insert(prov("alb"), Power::Italy);
+    let mut state = Formal.new_state();
+    state.set(&s);
+    let private = [
+        VariantOrder {
+            from: Sender::Power(Power::Russia),
+            command: VariantCommand::DeclareWar { on: Power::Turkey },
+            slot: Slot::Named("war on Turkey".into()),
+        },
+        VariantOrder {
+            from: Sender::Power(Power::England),
+            command: VariantCommand::Soi {
+                unit: None,
+                province: Some(prov("nwy")),
+            },
+            slot: Slot::Named("soi".into()),
+        },
+    ];
+    let game = GameView {
+        variant_orders: &private,
+        ..GameView::bare(map, &p)
+    };
+    let marks = Formal.picture_marks(&game, &state);
+    let war = |from: &str, to: &str, text: &str| Mark::Relation {
+        from: prov(from),
+        to: prov(to),
+        text: text.into(),
+        style: RelationStyle::War,
+    };
+    let soi = |c: &str, text: &str| Mark::ProvinceNote {
+        province: prov(c),
+        text: text.into(),
+    };
+    assert_eq!(
+        marks,
+        vec![
+            war("bud", "ank", "Austria-Turkey war"),
+            war("mar", "ber", "France-Germany war"),
+            Mark::Legend("SOI <power>: that power's sphere of influence".into()),
+            soi("alb", "SOI Italy"),
+            soi("bel", "SOI France"),
+        ]
+    );
+    assert_eq!(
+        marks,
+        Formal.picture_marks(&GameView::bare(map, &p), &state)
+    );
+    // No war and no sphere: the legend says so.
+    assert_eq!(
+        Formal.picture_marks(&game, &Formal.new_state()),
+        vec![Mark::Legend("Wars: none".into())]
+    );
+}

@@ -19,10 +19,11 @@ mod turn;
 
 use crate::command::{TreatyKind, VariantCommand};
 use crate::map::Power;
+use crate::picture::{Mark, RelationStyle};
 use crate::rules::{Phase, PhaseKind, PhaseOutcome, Position, Season, Step, VariantRefusal};
 use crate::variant::{
     Check, CommandContext, GameEnd, GameView, Line, Sender, Setup, StateError, Taken, Variant,
-    VariantState, negated_facts,
+    VariantState, negated_facts, relation_mark,
 };
 
 pub use state::IrState;
@@ -217,6 +218,39 @@ impl Variant for InternationalRelations {
         ))]
     }
 
+    /// H20: what `RELATIONS:` says (§4: public; the alliance and conference proposals are
+    /// not, and are never read here): each treaty signed a line between its partners in its
+    /// `RELATIONS:` words (`England-France MDT (lapsing)`), each war a line, each imminent
+    /// war a legend line.
+    fn picture_marks(&self, game: &GameView<'_>, state: &VariantState) -> Vec<Mark> {
+        let s = read(state);
+        let (map, position, phase) = (game.map, game.position, game.position.phase);
+        let mut items: Vec<((Power, Power), u8, Mark)> = Vec::new();
+        for t in &s.treaties {
+            let text = treaty_text(t, phase);
+            if let Some(m) = relation_mark(map, position, (t.a, t.b), text, RelationStyle::Treaty) {
+                items.push(((t.a, t.b), 0, m));
+            }
+        }
+        for (a, b) in &s.wars {
+            let text = format!("{a}-{b} war");
+            if let Some(m) = relation_mark(map, position, (*a, *b), text, RelationStyle::War) {
+                items.push(((*a, *b), 1, m));
+            }
+        }
+        items.sort_by_key(|x| (x.0, x.1));
+        let mut marks: Vec<Mark> = items.into_iter().map(|(_, _, m)| m).collect();
+        if marks.is_empty() {
+            marks.push(Mark::Legend("Relations: none".to_string()));
+        }
+        marks.extend(
+            imminent_pairs(&s)
+                .into_iter()
+                .map(|(z, x)| Mark::Legend(format!("Imminent war: {z} may attack {x}"))),
+        );
+        marks
+    }
+
     /// IR-A2, IR-A6, IR-A8: the 18-centre victory is disabled; the game ends when a claim
     /// succeeds at a Fall check (several: a joint result).
     fn game_result(&self, _game: &GameView<'_>, state: &VariantState) -> Option<GameEnd> {
@@ -339,19 +373,33 @@ fn transfers(game: &GameView<'_>) -> Vec<(crate::map::ProvinceId, Power, Power)>
         .collect()
 }
 
+/// A treaty as `RELATIONS:` writes it: `Austria-Italy AAT`, with `(from Spring 1903)`
+/// while it is signed but not yet in force and `(lapsing)` under notice.
+fn treaty_text(t: &Treaty, phase: Phase) -> String {
+    let mut text = format!("{}-{} {}", t.a, t.b, t.kind);
+    if !t.in_force(phase) {
+        text.push_str(&format!(" (from Spring {})", t.from));
+    }
+    if t.lapsing.is_some() {
+        text.push_str(" (lapsing)");
+    }
+    text
+}
+
+/// The imminent wars of `RELATIONS:`, holder then target, each pair once.
+fn imminent_pairs(s: &IrState) -> Vec<(Power, Power)> {
+    let mut imminent: Vec<(Power, Power)> =
+        s.imminent.iter().map(|i| (i.holder, i.target)).collect();
+    imminent.dedup();
+    imminent
+}
+
 /// `RELATIONS: Austria-Italy AAT, England-Turkey war; imminent: Germany->England`. A
 /// treaty signed but not yet in force says from when; one under notice says so.
 fn relations_line(s: &IrState, phase: Phase) -> String {
     let mut items: Vec<((Power, Power), u8, String)> = Vec::new();
     for t in &s.treaties {
-        let mut text = format!("{}-{} {}", t.a, t.b, t.kind);
-        if !t.in_force(phase) {
-            text.push_str(&format!(" (from Spring {})", t.from));
-        }
-        if t.lapsing.is_some() {
-            text.push_str(" (lapsing)");
-        }
-        items.push(((t.a, t.b), 0, text));
+        items.push(((t.a, t.b), 0, treaty_text(t, phase)));
     }
     for (a, b) in &s.wars {
         items.push(((*a, *b), 1, format!("{a}-{b} war")));
@@ -363,9 +411,7 @@ fn relations_line(s: &IrState, phase: Phase) -> String {
         let v: Vec<String> = items.into_iter().map(|(_, _, t)| t).collect();
         format!("RELATIONS: {}", v.join(", "))
     };
-    let mut imminent: Vec<(Power, Power)> =
-        s.imminent.iter().map(|i| (i.holder, i.target)).collect();
-    imminent.dedup();
+    let imminent = imminent_pairs(s);
     if !imminent.is_empty() {
         let v: Vec<String> = imminent.iter().map(|(z, x)| format!("{z}->{x}")).collect();
         line.push_str(&format!("; imminent: {}", v.join(", ")));

@@ -493,3 +493,85 @@ fn ir_i1_contacts() {
     );
     assert_eq!(contacts(map(), &p), [(France, Germany)]);
 }
+
+/// H20 and §4: the picture says what `RELATIONS:` says: each treaty signed a line in its
+/// words (`(from Spring …)` until in force, `(lapsing)` under notice), each war a line, a
+/// pair's treaty before its war, and each imminent war a legend line. The alliance and
+/// conference proposals (master only) never appear.
+#[test]
+fn ir_4_relations_on_the_picture() {
+    use crate::picture::{Mark, RelationStyle};
+    use Power::*;
+    let mut s = IrState::default();
+    s.treaties.push(mdt(England, France, 1901));
+    s.treaties.push(Treaty {
+        kind: TreatyKind::Aat,
+        ..mdt(Italy, Austria, 1903)
+    });
+    let mut lapsing = mdt(Russia, Turkey, 1901);
+    lapsing.lapsing = Some(Lapsing {
+        by: vec![Turkey],
+        spring: 1902,
+    });
+    s.treaties.push(lapsing);
+    // A treaty signed while at war (peace_treaties=on).
+    s.peace_treaties = true;
+    s.treaties.push(mdt(Germany, Russia, 1903));
+    s.wars.insert(pair(Russia, Germany));
+    s.wars.insert(pair(France, Germany));
+    s.imminent.insert(Imminent {
+        holder: England,
+        target: Germany,
+        via: France,
+    });
+    let mut state = InternationalRelations.new_state();
+    state.set(&s);
+    let phase = Phase::new(1902, Season::Fall, PhaseKind::Movement);
+    let p = position(phase, &[]);
+    let proposals = vec![VariantOrder {
+        from: Sender::Power(Austria),
+        command: VariantCommand::EnterTreaty {
+            kind: TreatyKind::Mdt,
+            with: Turkey,
+        },
+        slot: Slot::Member {
+            set: "treaties".into(),
+            key: "Turkey".into(),
+        },
+    }];
+    let game = GameView {
+        variant_orders: &proposals,
+        ..GameView::bare(map(), &p)
+    };
+    let marks = InternationalRelations.picture_marks(&game, &state);
+    let line = |a: &str, b: &str, text: &str, style| Mark::Relation {
+        from: prov(a),
+        to: prov(b),
+        text: text.into(),
+        style,
+    };
+    use RelationStyle::{Treaty as T, War as W};
+    assert_eq!(
+        marks,
+        vec![
+            line("bud", "nap", "Austria-Italy AAT (from Spring 1903)", T),
+            line("edi", "bre", "England-France MDT", T),
+            line("bre", "ber", "France-Germany war", W),
+            line("ber", "mos", "Germany-Russia MDT (from Spring 1903)", T),
+            line("ber", "mos", "Germany-Russia war", W),
+            line("mos", "ank", "Russia-Turkey MDT (lapsing)", T),
+            Mark::Legend("Imminent war: England may attack Germany".into()),
+        ]
+    );
+    assert_eq!(
+        marks,
+        InternationalRelations.picture_marks(&GameView::bare(map(), &p), &state)
+    );
+    let texts: Vec<String> = marks.iter().map(|m| format!("{m:?}")).collect();
+    assert!(!texts.iter().any(|t| t.contains("Austria-Turkey")));
+    // No treaty and no war: the legend says so.
+    assert_eq!(
+        InternationalRelations.picture_marks(&game, &InternationalRelations.new_state()),
+        vec![Mark::Legend("Relations: none".into())]
+    );
+}

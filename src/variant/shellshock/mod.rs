@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::map::{Map, Power};
+use crate::picture::Mark;
 use crate::rules::{Owner, PhaseKind, PhaseOutcome, Position, Step, Unit, UnitId, UnitKind};
 use crate::variant::{Check, GameView, Line, Setup, StateError, Variant, VariantState};
 
@@ -193,6 +194,55 @@ impl Variant for ShellShock {
                 )),
             })
             .collect()
+    }
+
+    /// H20: each unit's morale beside it (all morale is public, §4), as the summary's
+    /// `UNIT:` lines give it: the number for a power's unit, `ex-FRA` for an armed neutral
+    /// that rebelled from France; the legend reads the numbers as bands. Units waiting to
+    /// retreat are drawn beside their province with no note (the note goes by province, and
+    /// the province's note is the unit standing there).
+    fn picture_marks(&self, game: &GameView<'_>, state: &VariantState) -> Vec<Mark> {
+        let s = read(state);
+        let mut notes: Vec<(String, Mark)> = Vec::new();
+        let mut rebels: Vec<Power> = Vec::new();
+        for u in &game.position.units {
+            let text = match u.owner {
+                Owner::Power(_) => s.morale_of(u.id).to_string(),
+                Owner::Neutral => match s.rebels.get(&u.id) {
+                    Some(p) => {
+                        rebels.push(*p);
+                        format!("ex-{}", p.code())
+                    }
+                    None => "neutral".to_string(),
+                },
+            };
+            let province = u.location.province;
+            notes.push((
+                game.map.code(province).to_string(),
+                Mark::UnitNote { province, text },
+            ));
+        }
+        if notes.is_empty() {
+            return Vec::new();
+        }
+        notes.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut marks: Vec<Mark> = notes.into_iter().map(|(_, m)| m).collect();
+        marks.push(Mark::Legend(
+            "Morale beside each unit (Shell Shock):".to_string(),
+        ));
+        marks.push(Mark::Legend(
+            "25-34 very high, 13-24 normal, 9-12 depressed, 4-8 low, 1-3 very low".to_string(),
+        ));
+        rebels.sort();
+        rebels.dedup();
+        marks.extend(rebels.into_iter().map(|p| {
+            Mark::Legend(format!(
+                "ex-{}: an armed neutral, formerly {}",
+                p.code(),
+                p.adjective()
+            ))
+        }));
+        marks
     }
 
     fn read_fact(&self, setup: &mut Setup<'_>, fact: &str) -> Result<(), String> {
@@ -466,3 +516,6 @@ fn apply(
         .map(|(_, _, t)| t)
         .collect()
 }
+
+#[cfg(test)]
+mod tests;

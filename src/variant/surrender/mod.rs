@@ -15,12 +15,13 @@ mod state;
 
 use crate::command::VariantCommand;
 use crate::map::{Location, Power};
+use crate::picture::{Mark, RelationStyle};
 use crate::rules::{
     Owner, PhaseKind, PhaseOutcome, Position, Step, Unit, UnitKind, VariantRefusal,
 };
 use crate::variant::{
     Applied, Check, CommandContext, Ending, GameEnd, GameView, Line, Sender, Setup, StateError,
-    Taken, Variant, VariantState, negated_facts,
+    Taken, Variant, VariantState, negated_facts, relation_mark,
 };
 
 pub use state::SurrenderState;
@@ -175,6 +176,34 @@ impl Variant for Surrender {
             )));
         }
         lines
+    }
+
+    /// H20: each client relation a line from the client to its protectorate, in the words
+    /// of `RELATIONS:`, and each pending offer (public when made, §4) a legend line. The
+    /// standing declines of exchanges are the master's (§4) and never drawn.
+    fn picture_marks(&self, game: &GameView<'_>, state: &VariantState) -> Vec<Mark> {
+        let s = read(state);
+        let mut relations: Vec<(Power, Power)> =
+            s.protector.iter().map(|(c, p)| (*p, *c)).collect();
+        relations.sort();
+        let mut marks: Vec<Mark> = relations
+            .into_iter()
+            .filter_map(|(p, c)| {
+                relation_mark(
+                    game.map,
+                    game.position,
+                    (c, p),
+                    format!("{p} protects {c}"),
+                    RelationStyle::Client,
+                )
+            })
+            .collect();
+        marks.extend(
+            s.offers
+                .iter()
+                .map(|(c, p)| Mark::Legend(format!("{c} offers to surrender to {p}"))),
+        );
+        marks
     }
 
     /// H17: an independent power counting enough centres at the end of a Fall (SUR-9.1).

@@ -341,3 +341,66 @@ fn sur_9_1_a_client_never_wins() {
     );
     assert_eq!(other_way.victor(&p, 19), None);
 }
+
+/// H20 and §4: the picture draws each client relation (a line from the client to its
+/// protectorate, in the words of `RELATIONS:`) and each pending offer (public once made);
+/// a client's declines of exchanges, standing or in the phase's orders, are the master's.
+#[test]
+fn sur_4_client_relations_on_the_picture() {
+    use crate::picture::{Mark, RelationStyle};
+    use crate::variant::{Slot, VariantOrder};
+    let map = map();
+    let prov = |c: &str| map.find_province(c).unwrap();
+    // Italy owns no home centre any more: its line starts from its first one, Naples.
+    let p = owning(&[
+        (Austria, &["bud", "tri", "vie", "ven", "rom"]),
+        (Italy, &["tun"]),
+        (Russia, &["mos", "war", "sev", "stp", "rum"]),
+        (Turkey, &["con"]),
+        (England, &["lon"]),
+    ]);
+    let mut s = relations(&[(Austria, Italy), (Russia, Turkey)]);
+    s.offers.insert(England, Russia);
+    s.standing_decline.insert(Italy);
+    let mut state = Surrender.new_state();
+    state.set(&s);
+    let private = [VariantOrder {
+        from: Sender::Power(Turkey),
+        command: VariantCommand::DeclineExchange {
+            province: prov("ank"),
+        },
+        slot: Slot::Named("decline Ank".into()),
+    }];
+    let game = GameView {
+        variant_orders: &private,
+        ..GameView::bare(map, &p)
+    };
+    let marks = Surrender.picture_marks(&game, &state);
+    let client = |from: &str, to: &str, text: &str| Mark::Relation {
+        from: prov(from),
+        to: prov(to),
+        text: text.into(),
+        style: RelationStyle::Client,
+    };
+    assert_eq!(
+        marks,
+        vec![
+            client("nap", "bud", "Austria protects Italy"),
+            client("con", "mos", "Russia protects Turkey"),
+            Mark::Legend("England offers to surrender to Russia".into()),
+        ]
+    );
+    let mut open = s.clone();
+    open.standing_decline.clear();
+    let mut open_state = Surrender.new_state();
+    open_state.set(&open);
+    assert_eq!(
+        marks,
+        Surrender.picture_marks(&GameView::bare(map, &p), &open_state)
+    );
+    assert!(
+        Surrender
+            .picture_marks(&game, &Surrender.new_state())
+            .is_empty()
+    );
+}

@@ -175,3 +175,44 @@ fn srv_5b_2_an_even_jury_waits_for_the_master() {
     assert!(!waits(jury(vec![Austria, Germany], Some(England))));
     assert!(!waits(jury(vec![Austria, Germany, Italy], None)));
 }
+
+/// H20: Survive draws nothing of its own on the picture, which goes to everyone: no
+/// ballot (recorded, counted or standing in the phase's orders) and no jury vote can
+/// appear. Nor does the standard game.
+#[test]
+fn srv_4_the_picture_shows_no_ballot() {
+    use crate::command::Ballot as Vote;
+    use crate::variant::{Sender, Slot, VariantOrder};
+    let mut s = SurviveState::default();
+    ballots(
+        &mut s,
+        &[(France, &[(Germany, 3)]), (England, &[(Italy, 3)])],
+    );
+    s.counted = s.ballots.clone();
+    s.jury = Some(Jury {
+        year: 1910,
+        candidates: vec![England, France],
+        jurors: vec![Austria],
+        votes: [(Austria, England)].into_iter().collect(),
+        master: None,
+        tied: None,
+    });
+    let mut state = Survive.new_state();
+    state.set(&s);
+    let position = Position::standard_start(crate::map::Map::standard().unwrap());
+    let orders = [VariantOrder {
+        from: Sender::Power(Turkey),
+        command: VariantCommand::Vote(Vote::All(Russia)),
+        slot: Slot::Named("ballot".into()),
+    }];
+    let game = GameView {
+        variant_orders: &orders,
+        ..view(&position)
+    };
+    assert!(Survive.picture_marks(&game, &state).is_empty());
+    assert!(
+        crate::variant::Standard
+            .picture_marks(&game, &state)
+            .is_empty()
+    );
+}

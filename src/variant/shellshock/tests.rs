@@ -1,0 +1,86 @@
+//! Shell Shock's own marks on the picture (H20; the morale hooks are tested by the case
+//! files of §7).
+
+use super::*;
+use crate::map::Location;
+use crate::picture::Mark;
+use crate::rules::{DislodgedUnit, Phase, Season};
+
+fn map() -> &'static Map {
+    Map::standard().unwrap()
+}
+
+fn unit(owner: Owner, kind: UnitKind, code: &str) -> Unit {
+    Unit::new(owner, kind, map().find_location(code).unwrap())
+}
+
+fn note(code: &str, text: &str) -> Mark {
+    Mark::UnitNote {
+        province: map().find_province(code).unwrap(),
+        text: text.into(),
+    }
+}
+
+/// §4 (all morale is public): each unit's morale beside it as the `UNIT:` lines give it,
+/// an armed neutral as the power it rebelled from, sorted by province; the legend reads
+/// the numbers as the bands of SS-3. A unit waiting to retreat has no note.
+#[test]
+fn ss_4_morale_beside_every_unit() {
+    let map = map();
+    let mut p = Position::empty(map, Phase::new(1902, Season::Spring, PhaseKind::Retreat));
+    p.units = vec![
+        unit(Owner::Power(Power::France), UnitKind::Army, "par"),
+        unit(Owner::Power(Power::Germany), UnitKind::Fleet, "kie"),
+        unit(Owner::Neutral, UnitKind::Army, "bur"),
+        unit(Owner::Power(Power::Italy), UnitKind::Army, "tyr"),
+    ];
+    p.sort_units();
+    p.assign_unit_ids();
+    let id = |code: &str| p.unit_in(map.find_province(code).unwrap()).unwrap().id;
+    let mut s = ShellShockState::default();
+    s.morale.insert(id("par"), 27);
+    s.morale.insert(id("tyr"), 3);
+    s.rebels.insert(id("bur"), Power::France);
+    let state = {
+        let mut v = ShellShock.new_state();
+        v.set(&s);
+        v
+    };
+    let marks = ShellShock.picture_marks(&GameView::bare(map, &p), &state);
+    let legend = |t: &str| Mark::Legend(t.into());
+    let want = vec![
+        note("bur", "ex-FRA"),
+        note("kie", "18"),
+        note("par", "27"),
+        note("tyr", "3"),
+        legend("Morale beside each unit (Shell Shock):"),
+        legend("25-34 very high, 13-24 normal, 9-12 depressed, 4-8 low, 1-3 very low"),
+        legend("ex-FRA: an armed neutral, formerly French"),
+    ];
+    assert_eq!(marks, want);
+    // A dislodged unit (drawn beside its province, whose note is the unit standing there)
+    // adds nothing.
+    let italian = id("tyr");
+    let mut dislodged = unit(Owner::Power(Power::Austria), UnitKind::Army, "tyr");
+    dislodged.id = p.fresh_unit_id();
+    s.morale.insert(dislodged.id, 9);
+    p.dislodged.push(DislodgedUnit {
+        unit: dislodged,
+        attacker_from: map.find_province("ven").unwrap(),
+        attacker: italian,
+        retreat_options: vec![Location::province(map.find_province("boh").unwrap())],
+    });
+    let mut state = state;
+    state.set(&s);
+    assert_eq!(
+        ShellShock.picture_marks(&GameView::bare(map, &p), &state),
+        want
+    );
+    // An empty board draws nothing, not even the legend.
+    let empty = Position::empty(map, Phase::FIRST);
+    assert!(
+        ShellShock
+            .picture_marks(&GameView::bare(map, &empty), &state)
+            .is_empty()
+    );
+}
