@@ -20,4 +20,8 @@ scripts/mail-servers.sh start
 
 status=0
 DIPJUDGE_MAIL_SERVERS=1 cargo test --all-targets || status=$?
+# The real-server tests again with IMAP IDLE forced off (the daemon and the test clients
+# poll): push delivery and polling must both work.
+DIPJUDGE_MAIL_SERVERS=1 DIPJUDGE_IMAP_IDLE=0 cargo test --test integration -- servers:: daemon:: \
+  || status=$?
 exit "$status"

@@ -45,6 +45,7 @@ fn imap(user: &str) -> ImapInbox {
     c.poll_interval = Duration::from_millis(100);
     c.backoff_min = Duration::from_millis(200);
     c.backoff_max = Duration::from_secs(1);
+    c.idle = crate::imap_idle();
     ImapInbox::new(c, None)
 }
 
@@ -92,6 +93,7 @@ tls = "tls"
 user = "{judge}"
 password = "{PASSWORD}"
 root_certificate = "{ca}"
+idle = {idle}
 
 [outbound]
 kind = "smtp"
@@ -103,7 +105,8 @@ password = "{PASSWORD}"
 root_certificate = "{ca}"
 "#,
         db = db.display(),
-        ca = ca().display()
+        ca = ca().display(),
+        idle = crate::imap_idle()
     )
 }
 

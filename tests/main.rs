@@ -11,6 +11,12 @@ pub(crate) fn servers_expected() -> bool {
     std::env::var("DIPJUDGE_MAIL_SERVERS").is_ok_and(|v| v == "1")
 }
 
+/// Whether the IMAP clients may use IDLE (`DIPJUDGE_IMAP_IDLE=0` forces polling:
+/// `scripts/test.sh` runs the real-server tests both ways).
+pub(crate) fn imap_idle() -> bool {
+    std::env::var("DIPJUDGE_IMAP_IDLE").map_or(true, |v| v != "0")
+}
+
 /// Returns early (with a note) when the servers are not expected.
 macro_rules! needs_servers {
     () => {

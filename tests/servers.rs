@@ -55,6 +55,7 @@ fn imap_config(user: &str) -> ImapConfig {
     c.backoff_min = Duration::from_millis(200);
     c.backoff_max = Duration::from_secs(2);
     c.timeout = Duration::from_secs(20);
+    c.idle = crate::imap_idle();
     c
 }
 
@@ -115,7 +116,9 @@ fn count_in(user: &str, folder: &str) -> (u32, u32) {
         native_tls::Certificate::from_pem(&std::fs::read(ca()).unwrap()).unwrap(),
     );
     let tls = b.build().unwrap();
-    let client = imap::connect(("localhost", 1993), "localhost", &tls).unwrap();
+    let tcp = std::net::TcpStream::connect(("localhost", 1993)).unwrap();
+    let mut client = imap::Client::new(tls.connect("localhost", tcp).unwrap());
+    client.read_greeting().unwrap();
     let mut s = client.login(user, PASSWORD).map_err(|(e, _)| e).unwrap();
     let mb = s.examine(folder).unwrap();
     let seen = s.search("SEEN").unwrap().len() as u32;

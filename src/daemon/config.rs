@@ -164,6 +164,10 @@ pub struct InboundSection {
     pub password: Option<String>,
     /// A PEM root certificate to trust besides the system's.
     pub root_certificate: Option<PathBuf>,
+    /// Wait for mail in IMAP IDLE when the server offers it (push: a mail is read within
+    /// about a second); false: poll every `poll_interval_secs` whatever the server offers.
+    #[serde(default = "yes")]
+    pub idle: bool,
 }
 
 fn processed() -> String {
@@ -380,6 +384,7 @@ impl Config {
                 i.processed.clone_into(&mut c.processed);
                 i.rejected.clone_into(&mut c.rejected);
                 c.poll_interval = poll;
+                c.idle = i.idle;
                 c.backoff_max = c.backoff_max.min(Duration::from_secs(60));
                 Box::new(ImapInbox::new(c, cursor))
             }

@@ -234,19 +234,15 @@ impl Envelope {
     }
 
     /// The key the judge deduplicates on: the Message-ID when there is one, otherwise
-    /// `fallback:` and an FNV-1a 64 hash of From, the Date header as written, and the text.
-    /// Stable across runs and machines.
+    /// `fallback:` and a BLAKE2 hash (64 bits shown) of From, the Date header as written, and
+    /// the text. Stable across runs and machines.
     pub fn dedupe_key(&self) -> String {
         match &self.message_id {
             Some(id) => id.clone(),
             None => {
-                let mut h = Fnv1a64::new();
-                h.write(self.from.as_bytes());
-                h.write(&[0]);
-                h.write(self.date_header.as_deref().unwrap_or_default().as_bytes());
-                h.write(&[0]);
-                h.write(self.text.as_bytes());
-                format!("fallback:{:016x}", h.finish())
+                let date = self.date_header.as_deref().unwrap_or_default();
+                let h = stable_hash(&[self.from.as_bytes(), date.as_bytes(), self.text.as_bytes()]);
+                format!("fallback:{h:016x}")
             }
         }
     }
@@ -271,173 +267,43 @@ pub fn normalise_newlines(s: &str) -> String {
     s.replace("\r\n", "\n").replace('\r', "\n")
 }
 
-/// FNV-1a, 64 bits: a small stable hash (the same value on every platform and release).
-#[derive(Debug, Clone, Copy)]
-pub struct Fnv1a64(u64);
-
-impl Fnv1a64 {
-    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-
-    /// A hasher in its initial state.
-    pub fn new() -> Self {
-        Fnv1a64(Self::OFFSET)
+/// A stable 64-bit hash of byte strings (BLAKE2s, the first eight bytes): the same value on
+/// every platform and release. The parts are length-prefixed, so `["ab", "c"]` and
+/// `["a", "bc"]` differ.
+pub fn stable_hash(parts: &[&[u8]]) -> u64 {
+    use blake2::Digest;
+    let mut h = blake2::Blake2s256::new();
+    for p in parts {
+        h.update((p.len() as u64).to_le_bytes());
+        h.update(p);
     }
-
-    /// Feeds bytes.
-    pub fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 ^= u64::from(*b);
-            self.0 = self.0.wrapping_mul(Self::PRIME);
-        }
-    }
-
-    /// The hash of everything written so far.
-    pub fn finish(&self) -> u64 {
-        self.0
-    }
+    let out = h.finalize();
+    let mut first = [0u8; 8];
+    first.copy_from_slice(out.get(..8).unwrap_or(&[0; 8]));
+    u64::from_be_bytes(first)
 }
 
-impl Default for Fnv1a64 {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// Turns HTML into plain text: tags stripped, `<br>`, `<p>`, `<div>`, `<li>`, `<tr>` and
-/// headings become line breaks, `<script>`/`<style>`/`<head>` are dropped, entities decoded,
-/// runs of blanks collapsed. Simple on purpose: players' orders are short lines of text.
+/// Turns HTML into plain text with `html2text`: block elements (`<p>`, `<div>`, `<br>`,
+/// list items, table rows) become lines, a table row's cells one line with spaces between,
+/// quoted blocks `> ` lines, entities decoded, scripts and styles dropped; blank lines go
+/// (as they did before). List bullets are taken off (players write their orders as lists).
+/// No line is ever wrapped.
 pub fn html_to_text(html: &str) -> String {
-    let mut out = String::with_capacity(html.len());
-    let mut chars = html.chars().peekable();
-    let mut skip_until: Option<&'static str> = None;
-    let mut pending_space = false;
-    while let Some(c) = chars.next() {
-        if c == '<' {
-            let mut tag = String::new();
-            for t in chars.by_ref() {
-                if t == '>' {
-                    break;
-                }
-                tag.push(t);
-            }
-            let lower = tag.trim().to_ascii_lowercase();
-            let name: String = lower
-                .chars()
-                .take_while(|ch| ch.is_ascii_alphanumeric() || *ch == '/' || *ch == '!')
-                .collect();
-            if let Some(end) = skip_until {
-                if name == end {
-                    skip_until = None;
-                }
-                continue;
-            }
-            match name.as_str() {
-                "script" => skip_until = Some("/script"),
-                "style" => skip_until = Some("/style"),
-                "head" => skip_until = Some("/head"),
-                "br" | "br/" => {
-                    out.push('\n');
-                    pending_space = false;
-                }
-                "p" | "/p" | "div" | "/div" | "li" | "tr" | "/tr" | "/li" | "h1" | "h2" | "h3"
-                | "h4" | "h5" | "h6" | "/h1" | "/h2" | "/h3" | "/h4" | "/h5" | "/h6"
-                | "blockquote" | "/blockquote" | "pre" | "/pre" | "hr" | "table" | "/table" => {
-                    if !out.is_empty() && !out.ends_with('\n') {
-                        out.push('\n');
-                    }
-                    pending_space = false;
-                }
-                "td" | "th" => pending_space = true,
-                _ => {}
-            }
-            continue;
+    let text = html2text::config::plain_no_decorate()
+        .no_table_borders()
+        .string_from_read(html.as_bytes(), usize::MAX >> 2)
+        .unwrap_or_default();
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        let line = line.trim_end();
+        let line = line.strip_prefix("* ").unwrap_or(line);
+        // Paragraphs are lines: the blank line html2text puts between blocks goes.
+        if !line.trim().is_empty() {
+            out.push_str(line);
+            out.push('\n');
         }
-        if skip_until.is_some() {
-            continue;
-        }
-        if c.is_whitespace() {
-            pending_space = true;
-            continue;
-        }
-        if pending_space && !out.is_empty() && !out.ends_with('\n') {
-            out.push(' ');
-        }
-        pending_space = false;
-        if c == '&' {
-            let mut entity = String::new();
-            while let Some(&n) = chars.peek() {
-                if n == ';' || entity.len() > 10 || !(n.is_ascii_alphanumeric() || n == '#') {
-                    break;
-                }
-                entity.push(n);
-                chars.next();
-            }
-            match (chars.peek() == Some(&';'), decode_entity(&entity)) {
-                (true, Some(d)) => {
-                    chars.next();
-                    out.push(d);
-                }
-                _ => {
-                    out.push('&');
-                    out.push_str(&entity);
-                }
-            }
-            continue;
-        }
-        out.push(c);
     }
-    // Trim each line, and keep at most one blank line in a row.
-    let mut text = String::with_capacity(out.len());
-    let mut blank = 0;
-    for line in out.lines() {
-        let line = line.trim_matches(|c: char| c == ' ' || c == '\u{a0}' || c == '\t');
-        if line.is_empty() {
-            blank += 1;
-            if blank > 1 || text.is_empty() {
-                continue;
-            }
-        } else {
-            blank = 0;
-        }
-        text.push_str(line);
-        text.push('\n');
-    }
-    while text.ends_with("\n\n") {
-        text.pop();
-    }
-    text
-}
-
-fn decode_entity(entity: &str) -> Option<char> {
-    if let Some(num) = entity.strip_prefix('#') {
-        let code = match num.strip_prefix(['x', 'X']) {
-            Some(hex) => u32::from_str_radix(hex, 16).ok()?,
-            None => num.parse().ok()?,
-        };
-        return char::from_u32(code);
-    }
-    Some(match entity {
-        "amp" => '&',
-        "lt" => '<',
-        "gt" => '>',
-        "quot" => '"',
-        "apos" => '\'',
-        "nbsp" => ' ',
-        "ndash" => '–',
-        "mdash" => '—',
-        "hellip" => '…',
-        "laquo" => '«',
-        "raquo" => '»',
-        "eacute" => 'é',
-        "egrave" => 'è',
-        "auml" => 'ä',
-        "ouml" => 'ö',
-        "uuml" => 'ü',
-        "szlig" => 'ß',
-        "copy" => '©',
-        _ => return None,
-    })
+    out
 }
 
 #[cfg(test)]

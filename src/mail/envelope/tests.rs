@@ -83,15 +83,19 @@ fn no_message_id_gets_a_stable_fallback_key() {
 }
 
 #[test]
-fn fnv1a64_matches_published_vectors() {
-    let hash = |s: &str| {
-        let mut h = Fnv1a64::new();
-        h.write(s.as_bytes());
-        h.finish()
-    };
-    assert_eq!(hash(""), 0xcbf2_9ce4_8422_2325);
-    assert_eq!(hash("a"), 0xaf63_dc4c_8601_ec8c);
-    assert_eq!(hash("foobar"), 0x8594_4171_f739_67e8);
+fn the_stable_hash_is_blake2s_of_length_prefixed_parts() {
+    use blake2::Digest;
+    // One part: BLAKE2s of its length (8 bytes, little-endian) and its bytes.
+    let mut h = blake2::Blake2s256::new();
+    h.update(3u64.to_le_bytes());
+    h.update(b"abc");
+    let want = h.finalize();
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&want[..8]);
+    assert_eq!(stable_hash(&[b"abc"]), u64::from_be_bytes(first));
+    // Parts are kept apart.
+    assert_ne!(stable_hash(&[b"ab", b"c"]), stable_hash(&[b"a", b"bc"]));
+    assert_eq!(stable_hash(&[b"ab", b"c"]), stable_hash(&[b"ab", b"c"]));
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! IMAP inbox (crate `imap` 2.4, native-tls): TLS, STARTTLS or (loopback only) plain; fetch
+//! IMAP inbox (crate `imap` 3.0.0-alpha.15, native-tls): TLS, STARTTLS or (loopback only)
+//! plain, the TLS stream built here so a private root certificate can be trusted; fetch
 //! by UID with `BODY.PEEK[]`; IDLE when offered, polling otherwise; `\Seen` plus a move to a
 //! processed folder on commit, to a rejected folder on reject; reconnect with back-off.
 //!
@@ -12,6 +13,7 @@ use std::net::{TcpStream, ToSocketAddrs};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use imap::extensions::idle::WaitOutcome;
 use imap::types::UnsolicitedResponse;
 use native_tls::{TlsConnector, TlsStream};
 use tracing::{debug, info, warn};
@@ -40,8 +42,10 @@ pub struct ImapConfig {
     pub processed: String,
     /// Where unparsable mail goes (`Rejected`); created when missing.
     pub rejected: String,
-    /// How often to look for mail when the server has no IDLE.
+    /// How often to look for mail when the server has no IDLE (or `idle` is off).
     pub poll_interval: Duration,
+    /// Use IDLE when the server offers it; false: always poll.
+    pub idle: bool,
     /// The longest single IDLE (servers may drop an IDLE after 30 minutes).
     pub idle_limit: Duration,
     /// Time-out for connecting and for each reply outside IDLE.
@@ -74,6 +78,7 @@ impl ImapConfig {
             processed: "Processed".into(),
             rejected: "Rejected".into(),
             poll_interval: Duration::from_secs(60),
+            idle: true,
             idle_limit: Duration::from_secs(29 * 60),
             timeout: Duration::from_secs(30),
             backoff_min: Duration::from_secs(1),
@@ -226,7 +231,8 @@ enum Failure {
 impl From<imap::error::Error> for Failure {
     fn from(e: imap::error::Error) -> Self {
         match e {
-            imap::error::Error::No(s) | imap::error::Error::Bad(s) => Failure::Refused(s),
+            imap::error::Error::No(s) => Failure::Refused(s.information),
+            imap::error::Error::Bad(s) => Failure::Refused(s.information),
             other => Failure::Lost(other.to_string()),
         }
     }
@@ -340,22 +346,20 @@ impl ImapInbox {
                 .map_err(|e| self.unavailable(format!("TLS handshake failed: {e}")))?;
             Ok(Stream::Tls(Box::new(s)))
         };
+        let greeted = |mut client: imap::Client<Stream>| -> Result<_, InboundError> {
+            client
+                .read_greeting()
+                .map_err(|e| self.unavailable(e.to_string()))?;
+            Ok(client)
+        };
         let client = match c.security {
-            Security::Plain => {
-                let mut client = imap::Client::new(Stream::Plain(tcp));
-                client
-                    .read_greeting()
-                    .map_err(|e| self.unavailable(e.to_string()))?;
-                client
-            }
-            Security::Tls => {
-                let mut client = imap::Client::new(tls(tcp)?);
-                client
-                    .read_greeting()
-                    .map_err(|e| self.unavailable(e.to_string()))?;
-                client
-            }
+            Security::Plain => greeted(imap::Client::new(Stream::Plain(tcp)))?,
+            Security::Tls => greeted(imap::Client::new(tls(tcp)?))?,
             Security::StartTls => {
+                // The crate's builder speaks STARTTLS only with the system's roots, and its
+                // command machinery is not public before LOGIN: the three lines of the
+                // exchange are read and written here, then the TLS stream is built with the
+                // configured root.
                 starttls(&mut tcp).map_err(|e| self.unavailable(e))?;
                 // No greeting after STARTTLS (RFC 3501 §6.2.1).
                 imap::Client::new(tls(tcp)?)
@@ -364,15 +368,20 @@ impl ImapInbox {
         let mut session = client
             .login(&c.username, &c.password)
             .map_err(|(e, _)| match e {
-                imap::error::Error::No(s) | imap::error::Error::Bad(s) => {
-                    InboundError::Config(format!("login as {} refused: {s}", c.username))
-                }
+                imap::error::Error::No(s) => InboundError::Config(format!(
+                    "login as {} refused: {}",
+                    c.username, s.information
+                )),
+                imap::error::Error::Bad(s) => InboundError::Config(format!(
+                    "login as {} refused: {}",
+                    c.username, s.information
+                )),
                 other => self.unavailable(format!("login failed: {other}")),
             })?;
         let lost = |e: imap::error::Error| self.unavailable(e.to_string());
         let (can_idle, can_move) = {
             let caps = session.capabilities().map_err(lost)?;
-            (caps.has_str("IDLE"), caps.has_str("MOVE"))
+            (c.idle && caps.has_str("IDLE"), caps.has_str("MOVE"))
         };
         for folder in [&c.processed, &c.rejected] {
             match session.create(folder) {
@@ -382,14 +391,16 @@ impl ImapInbox {
                 Err(e) => return Err(lost(e)),
             }
         }
-        let mailbox = session.select(&c.mailbox).map_err(|e| match e {
-            imap::error::Error::No(s) | imap::error::Error::Bad(s) => InboundError::Refused {
-                server: c.server(),
-                command: format!("SELECT {}", c.mailbox),
-                reason: s,
-            },
-            other => lost(other),
-        })?;
+        let mailbox = session
+            .select(&c.mailbox)
+            .map_err(|e| match Failure::from(e) {
+                Failure::Refused(reason) => InboundError::Refused {
+                    server: c.server(),
+                    command: format!("SELECT {}", c.mailbox),
+                    reason,
+                },
+                Failure::Lost(reason) => self.unavailable(reason),
+            })?;
         let uidvalidity = mailbox.uid_validity.unwrap_or(0);
         debug!(server = %c.server(), uidvalidity, can_idle, can_move, "IMAP session open");
         Ok(Connected {
@@ -694,15 +705,12 @@ impl Inbox for ImapInbox {
             return Ok(());
         };
         // New mail reported during earlier commands: no need to wait.
-        let mut pending = false;
-        while let Ok(r) = conn.session.unsolicited_responses.try_recv() {
-            if matches!(
+        let pending = conn.session.take_all_unsolicited().any(|r| {
+            matches!(
                 r,
                 UnsolicitedResponse::Exists(_) | UnsolicitedResponse::Recent(_)
-            ) {
-                pending = true;
-            }
-        }
+            )
+        });
         if pending {
             return Ok(());
         }
@@ -714,15 +722,19 @@ impl Inbox for ImapInbox {
             return Ok(());
         }
         let limit = (until - now).min(idle_limit).max(Duration::from_millis(1));
+        // Any untagged response ends the wait; the fetch that follows searches again.
         let outcome = conn
             .session
             .idle()
-            .and_then(|handle| handle.wait_with_timeout(limit));
+            .timeout(limit)
+            .keepalive(false)
+            .wait_while(|_| false);
         // IDLE leaves the socket without a read time-out: restore ours.
         let restored = conn.socket.set_read_timeout(Some(timeout));
         match (outcome, restored) {
             (Ok(o), Ok(())) => {
-                debug!(outcome = ?o, "IDLE ended");
+                let woken = matches!(o, WaitOutcome::MailboxChanged);
+                debug!(woken, "IDLE ended");
                 Ok(())
             }
             (Err(e), _) => {

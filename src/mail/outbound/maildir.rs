@@ -7,7 +7,7 @@ use std::time::SystemTime;
 
 use tracing::debug;
 
-use crate::mail::envelope::Fnv1a64;
+use crate::mail::envelope::stable_hash;
 use crate::mail::outbound::{Outbox, RenderedMail, SendError};
 
 /// Writes mail into `<dir>/new/`.
@@ -40,14 +40,11 @@ impl MaildirOutbox {
             .duration_since(SystemTime::UNIX_EPOCH)
             .map(|d| d.as_secs())
             .unwrap_or_default();
-        let mut h = Fnv1a64::new();
-        h.write(mail.message_id.as_bytes());
-        h.write(&mail.bytes);
+        let h = stable_hash(&[mail.message_id.as_bytes(), &mail.bytes]);
         let name = format!(
-            "{secs}.P{}Q{}M{:016x}.dipjudge",
+            "{secs}.P{}Q{}M{h:016x}.dipjudge",
             std::process::id(),
             self.counter,
-            h.finish()
         );
         let tmp = self.dir.join("tmp").join(&name);
         let new = self.dir.join("new").join(&name);
