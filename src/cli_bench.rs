@@ -46,6 +46,10 @@ pub struct BenchMailArgs {
     /// The password of every test mailbox.
     #[arg(long, default_value = "dipjudge-test-password")]
     pub mail_password: String,
+    /// Order mails timed one at a time, mail in to reply out, with the live daemon reading
+    /// by IMAP IDLE and then by polling (0: skip it).
+    #[arg(long, default_value_t = 20)]
+    pub latency: usize,
 }
 
 fn stamp() -> String {
@@ -192,6 +196,15 @@ pub fn bench_mail(args: &BenchMailArgs) -> anyhow::Result<ExitCode> {
     if args.messages > 0 {
         throughput(args, &dir.join("tp"))?;
     }
+    if args.latency > 0 {
+        for idle in [true, false] {
+            latency(
+                args,
+                &dir.join(if idle { "lat-idle" } else { "lat-poll" }),
+                idle,
+            )?;
+        }
+    }
     if args.rss_games > 0 {
         memory(args, &dir.join("rss"))?;
     }
@@ -313,6 +326,109 @@ fn throughput(args: &BenchMailArgs, dir: &Path) -> anyhow::Result<()> {
     );
     let (rss, hwm) = rss_kib(std::process::id());
     println!("  this process: VmRSS {rss} KiB, VmHWM {hwm} KiB");
+    Ok(())
+}
+
+/// Mail in to reply out, one order mail at a time, through the real servers with the live
+/// daemon (`Daemon::run`, as `dipjudge run`): the median and the slowest of `args.latency`
+/// mails. The player's side polls its IMAP mailbox every 10 ms.
+fn latency(args: &BenchMailArgs, dir: &Path, idle: bool) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("while creating {}", dir.display()))?;
+    let tag = stamp();
+    let judge = format!("lat-{tag}-judge@example.test");
+    let db = dir.join("judge.db");
+    let local = Config::parse(&config_text(args, &judge, &db, false), dir)?;
+    let mut setup = Daemon::open(local, None)?;
+    let games = create_games(&mut setup, 1, &tag)?;
+    drop(setup);
+    let Some((game, seats)) = games.first() else {
+        bail!("no game");
+    };
+    let Some((power, addr, pw)) = seats.first().cloned() else {
+        bail!("no seat");
+    };
+    let text = config_text(args, &judge, &db, true)
+        .replace("[outbound]", &format!("idle = {idle}\n\n[outbound]"));
+    let config = Config::parse(&text, dir)?;
+    // The daemon lives on a thread of its own (it is not Send): it hands back its stop flag.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let live = std::thread::spawn(move || -> anyhow::Result<()> {
+        let mut daemon = Daemon::open(config, None)?;
+        let _ = tx.send(daemon.stop_flag());
+        daemon.run(false)
+    });
+    let stop = rx
+        .recv()
+        .map_err(|_| anyhow::anyhow!("the daemon did not start"))?;
+    let mut smtp = SmtpConfig::new("localhost", 2525);
+    smtp.security = Security::StartTls;
+    smtp.root_certificate = Some(args.ca.clone());
+    smtp.credentials = Some((addr.clone(), args.mail_password.clone()));
+    let mut outbox = SmtpOutbox::new(smtp);
+    let mut player = {
+        use dipjudge::mail::inbound::imap::{ImapConfig, ImapInbox};
+        let mut c = ImapConfig::new("localhost", 1993, addr.clone(), args.mail_password.clone());
+        c.security = Security::Tls;
+        c.root_certificate = Some(args.ca.clone());
+        ImapInbox::new(c, None)
+    };
+    use dipjudge::mail::Inbox;
+    // The set-up's mail to this player is not timed.
+    std::thread::sleep(Duration::from_secs(2));
+    while !player.fetch_new()?.is_empty() {}
+    let mut times = Vec::new();
+    for k in 0..args.latency {
+        let id = format!("lat-{tag}-{k}@example.test");
+        let bytes = format!(
+            "From: {addr}\r\nTo: {judge}\r\nSubject: orders {k}\r\nMessage-ID: <{id}>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nSIGNON {}{game} {pw}\r\n{}\r\n",
+            power.initial(),
+            hold_order(power)
+        )
+        .into_bytes();
+        let start = Instant::now();
+        let sent = outbox.send_batch(&[RenderedMail {
+            message_id: id.clone(),
+            envelope_from: Some(addr.clone()),
+            recipients: vec![judge.clone()],
+            bytes,
+        }]);
+        if sent.iter().any(|r| r.is_err()) {
+            bail!("the order mail was refused: {sent:?}");
+        }
+        let answered = loop {
+            let got = player.fetch_new()?;
+            let reply = got
+                .iter()
+                .any(|m| String::from_utf8_lossy(&m.bytes).contains(&id));
+            for m in &got {
+                player.commit(&m.id)?;
+            }
+            if reply {
+                break start.elapsed();
+            }
+            if start.elapsed() > Duration::from_secs(120) {
+                bail!("no reply in 120 s");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        times.push(answered);
+    }
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let _ = live.join();
+    times.sort();
+    let median = times.get(times.len() / 2).copied().unwrap_or_default();
+    let worst = times.last().copied().unwrap_or_default();
+    println!(
+        "latency ({}): {} order mails one at a time, mail in to reply out: median {:.0} ms, slowest {:.0} ms",
+        if idle {
+            "IMAP IDLE"
+        } else {
+            "polling every 1 s"
+        },
+        times.len(),
+        median.as_secs_f64() * 1000.0,
+        worst.as_secs_f64() * 1000.0
+    );
     Ok(())
 }
 

@@ -239,6 +239,11 @@ fn starttls_imap_and_smtps_work() {
 #[test]
 fn idle_wakes_up_on_new_mail_and_respects_the_deadline() {
     needs_servers!();
+    if !crate::imap_idle() {
+        // Polling returns after each poll interval, not at the deadline: nothing to test.
+        eprintln!("note: DIPJUDGE_IMAP_IDLE=0: the IDLE test is for IDLE");
+        return;
+    }
     let _g = SERVERS.read().unwrap_or_else(|e| e.into_inner());
     let user = address("idle");
     let mut inbox = imap(&user);
