@@ -46,6 +46,8 @@ mod cli;
 /// The daemon against the real servers: a full game by IMAP and SMTP, SIGKILL at random
 /// points, a server restart under the live daemon, bad mail (same switch as `servers`).
 mod daemon;
+/// The `mail` and `cases` fuzz targets' checks on the inputs kept under `fixtures/fuzz/`.
+mod fuzz_replay;
 /// Whole games by mail through the judge core, with a leak scanner.
 mod game;
 /// Golden mail tests: numbered input mails and clock ticks in, every mail out and the final

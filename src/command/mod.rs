@@ -559,8 +559,7 @@ fn unknown_command(norm: &str, map: &Map) -> CommandError {
         };
     }
     let command = all_command_words()
-        .map(|k| (crate::map::edit_distance(&lower, k), k))
-        .filter(|(d, _)| *d <= limit)
+        .filter_map(|k| crate::map::edit_distance_within(&lower, k, limit).map(|d| (d, k)))
         .min()
         .map(|(_, k)| k.to_ascii_uppercase());
     let suggestion = command.or_else(|| {

@@ -408,7 +408,9 @@ pub(crate) fn player_setting(i: &str) -> PResult<'_, PlayerCommand> {
         }
         "address" => {
             let (r, a) = cut(expect("an e-mail address", token)(r))?;
-            if !a.contains('@') {
+            // Only an address the judge can send to: the outbound mail is built with
+            // lettre, which refuses the rest (a seat at such an address gets no mail).
+            if a.parse::<lettre::Address>().is_err() {
                 return super::lexeme::failure(blanks(r), Why::Expected("an e-mail address"));
             }
             (

@@ -155,7 +155,7 @@ fn player() -> impl Strategy<Value = PlayerCommand> {
             }),
         (game(), password()).prop_map(|(game, password)| PlayerCommand::Observe { game, password }),
         password().prop_map(|password| PlayerCommand::SetPassword { password }),
-        "[a-z0-9.]{1,10}@[a-z]{1,10}\\.org"
+        "[a-z0-9]{1,5}(\\.[a-z0-9]{1,4})?@[a-z]{1,10}\\.org"
             .prop_map(|address| PlayerCommand::SetAddress { address }),
         Just(PlayerCommand::SetWait),
         Just(PlayerCommand::SetNoWait),

@@ -345,3 +345,26 @@ fn a_bad_press_header_swallows_only_a_real_block() {
     assert!(r[0].starts_with("ERROR SYNTAX: line 1"), "{}", r[0]);
     assert_eq!(r[1], "OK A Par - Bur");
 }
+
+/// SET ADDRESS takes only an address mail can be sent to (the mail fuzz target found one
+/// with U+FFFD in its domain: accepted, then every mail to the seat failed to render).
+#[test]
+fn set_address_refuses_what_cannot_be_mailed() {
+    assert_eq!(
+        one("SET ADDRESS player@example.org"),
+        "OK SET ADDRESS player@example.org"
+    );
+    for bad in [
+        "SET ADDRESS player@example\u{fffd}\u{fffd}.org",
+        "SET ADDRESS player..x@example.org",
+        "SET ADDRESS @example.org",
+        "SET ADDRESS player@",
+        "SET ADDRESS player",
+    ] {
+        let reply = one(bad);
+        assert!(
+            reply.starts_with("ERROR") && reply.contains("an e-mail address"),
+            "{bad}: {reply}"
+        );
+    }
+}

@@ -58,8 +58,7 @@ impl NameTable {
                 if k.len().abs_diff(key.len()) > limit {
                     return None;
                 }
-                let d = edit_distance(&key, k);
-                (d <= limit).then_some((d, *id))
+                edit_distance_within(&key, k, limit).map(|d| (d, *id))
             })
             .collect();
         // A prefix of a long name ("bulg", "constan") is a good guess too.
@@ -84,38 +83,52 @@ impl NameTable {
     }
 }
 
-/// Levenshtein distance with adjacent transpositions (optimal string alignment), on chars.
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+/// Levenshtein distance with adjacent transpositions (optimal string alignment), on chars,
+/// when it is at most `limit`; `None` when it is more.
+///
+/// The work is bounded by the limit, which matters on junk lines (every unknown word is
+/// compared with every command word and province name): words whose lengths differ by more
+/// than the limit are not compared, and the table stops at two rows in a row whose every
+/// entry is over the limit (a row's entries are at least the smaller of the previous row's
+/// minimum and the one before's plus one, so no later row comes back under it).
+pub(crate) fn edit_distance_within(a: &str, b: &str, limit: usize) -> Option<usize> {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let w = b.len() + 1;
-    let mut d = vec![0usize; (a.len() + 1) * w];
-    let at = |i: usize, j: usize| i * w + j;
-    for i in 0..=a.len() {
-        if let Some(x) = d.get_mut(at(i, 0)) {
-            *x = i;
-        }
+    if a.len().abs_diff(b.len()) > limit {
+        return None;
     }
-    for j in 0..=b.len() {
-        if let Some(x) = d.get_mut(at(0, j)) {
-            *x = j;
-        }
-    }
+    // Three rows of the table: the one before the previous, the previous, the one filled.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut row: Vec<usize> = vec![0; b.len() + 1];
+    let mut prev_min = 0;
+    let far = usize::MAX / 2;
     for (i, ca) in a.iter().enumerate() {
+        let mut row_min = i + 1;
+        if let Some(x) = row.first_mut() {
+            *x = i + 1;
+        }
         for (j, cb) in b.iter().enumerate() {
-            let (i1, j1) = (i + 1, j + 1);
-            let cost = usize::from(ca != cb);
-            let get = |i: usize, j: usize| d.get(at(i, j)).copied().unwrap_or(usize::MAX / 2);
-            let mut v = (get(i, j1) + 1).min(get(i1, j) + 1).min(get(i, j) + cost);
-            if i > 0 && j > 0 && a.get(i) == b.get(j - 1) && a.get(i - 1) == b.get(j) {
-                v = v.min(get(i - 1, j - 1) + 1);
+            let up = prev.get(j + 1).copied().unwrap_or(far);
+            let left = row.get(j).copied().unwrap_or(far);
+            let diag = prev.get(j).copied().unwrap_or(far);
+            let mut v = (up + 1).min(left + 1).min(diag + usize::from(ca != cb));
+            if i > 0 && j > 0 && a.get(i - 1) == Some(cb) && b.get(j - 1) == Some(ca) {
+                v = v.min(before.get(j - 1).copied().unwrap_or(far) + 1);
             }
-            if let Some(x) = d.get_mut(at(i1, j1)) {
+            if let Some(x) = row.get_mut(j + 1) {
                 *x = v;
             }
+            row_min = row_min.min(v);
         }
+        if row_min > limit && prev_min > limit {
+            return None;
+        }
+        prev_min = row_min;
+        std::mem::swap(&mut before, &mut prev);
+        std::mem::swap(&mut prev, &mut row);
     }
-    d.get(at(a.len(), b.len())).copied().unwrap_or(0)
+    prev.last().copied().filter(|distance| *distance <= limit)
 }
 
 /// Splits `stp/nc`, `stp(nc)`, `stp (north coast)`, `St Petersburg north coast` into the

@@ -157,6 +157,91 @@ fn suggestions_for_typos() {
     assert!(m.suggest("xyzzyq").is_empty());
 }
 
+/// The bounded edit distance (it stops early on words far apart) says what the full table
+/// says: the distance when it is within the limit, nothing when it is not.
+#[test]
+fn bounded_edit_distance_agrees_with_the_full_table() {
+    /// The whole table, no bound: the reference.
+    #[allow(clippy::needless_range_loop)]
+    fn full(a: &str, b: &str) -> usize {
+        let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+        let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+        for (i, row) in d.iter_mut().enumerate() {
+            row[0] = i;
+        }
+        for j in 0..=b.len() {
+            d[0][j] = j;
+        }
+        for i in 1..=a.len() {
+            for j in 1..=b.len() {
+                let cost = usize::from(a[i - 1] != b[j - 1]);
+                let mut v = (d[i - 1][j] + 1)
+                    .min(d[i][j - 1] + 1)
+                    .min(d[i - 1][j - 1] + cost);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    v = v.min(d[i - 2][j - 2] + 1);
+                }
+                d[i][j] = v;
+            }
+        }
+        d[a.len()][b.len()]
+    }
+    let words = [
+        "",
+        "a",
+        "ab",
+        "ba",
+        "abc",
+        "acb",
+        "bur",
+        "bru",
+        "burgundy",
+        "burgnudy",
+        "bulgaria",
+        "bulgria",
+        "constantinople",
+        "constantinopel",
+        "signon",
+        "sigon",
+        "singon",
+        "xyzzyq",
+        "stpetersburg",
+        "stpeterburg",
+        "northatlanticocean",
+        "northatlantc",
+        "ça",
+        "çà",
+        "über",
+        "uber",
+        "aaaa",
+        "bbbb",
+        "abab",
+        "baba",
+        "process",
+        "porcess",
+        "preview",
+        "zzzzzzzzzzzz",
+    ];
+    for a in words {
+        for b in words {
+            let d = full(a, b);
+            assert_eq!(
+                names::edit_distance_within(a, b, usize::MAX),
+                Some(d),
+                "{a} {b}"
+            );
+            for limit in 0..8 {
+                let want = (d <= limit).then_some(d);
+                assert_eq!(
+                    names::edit_distance_within(a, b, limit),
+                    want,
+                    "{a} {b} {limit}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn bad_data_is_an_error_not_a_panic() {
     let err = load::load("xx,Nowhere,swamp,,\n", "", "", "").unwrap_err();
