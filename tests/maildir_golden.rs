@@ -253,7 +253,15 @@ fn blake2s_hex(bytes: &[u8]) -> String {
 }
 
 /// `now`: the step's time (a picture of the open phase is drawn again as it was drawn then).
-fn read_mail(path: &Path, step: usize, config: &str, now: &str) -> (String, Mail) {
+/// `pictures`: the SVGs already drawn in this step, by attachment name (every copy of the
+/// results carries the same picture: it is drawn once).
+fn read_mail(
+    path: &Path,
+    step: usize,
+    config: &str,
+    now: &str,
+    pictures: &mut BTreeMap<(usize, String), String>,
+) -> (String, Mail) {
     let raw = std::fs::read(path).expect("outbox file");
     let message = MessageParser::default()
         .parse(&raw)
@@ -289,13 +297,19 @@ fn read_mail(path: &Path, step: usize, config: &str, now: &str) -> (String, Mail
             .strip_suffix(".png")
             .and_then(|n| n.rsplit_once('-'))
             .unwrap_or_else(|| panic!("an attachment that is no phase's picture: {name}"));
-        let svg_path = path.with_extension("svg");
-        let svg_file = svg_path.to_str().expect("UTF-8 path");
-        dipjudge(&[
-            "map", game, "--phase", phase, "-o", svg_file, "--config", config, "--now", now,
-        ]);
-        let svg = std::fs::read_to_string(&svg_path).expect("the picture's SVG");
-        let _ = std::fs::remove_file(&svg_path);
+        let svg = pictures
+            .entry((step, name.clone()))
+            .or_insert_with(|| {
+                let svg_path = path.with_extension("svg");
+                let svg_file = svg_path.to_str().expect("UTF-8 path");
+                dipjudge(&[
+                    "map", game, "--phase", phase, "-o", svg_file, "--config", config, "--now", now,
+                ]);
+                let svg = std::fs::read_to_string(&svg_path).expect("the picture's SVG");
+                let _ = std::fs::remove_file(&svg_path);
+                svg
+            })
+            .clone();
         assert!(
             resvg::tiny_skia::Pixmap::decode_png(a.contents()).is_ok(),
             "{name} decodes"
@@ -334,6 +348,7 @@ fn play(dir: &Path) -> (String, String, Vec<Mail>) {
     let mut log = String::new();
     let mut mails = Vec::new();
     let mut seen = BTreeSet::new();
+    let mut pictures = BTreeMap::new();
     for (step, input) in inputs(dir).iter().enumerate() {
         let file = input.file_name().and_then(|n| n.to_str()).expect("name");
         let text = std::fs::read_to_string(input).expect("input");
@@ -351,7 +366,7 @@ fn play(dir: &Path) -> (String, String, Vec<Mail>) {
         let report = dipjudge(&["process", "--config", config, "--now", &now]);
         log.push_str(&format!("##### {file} ({who}, {now}): {}\n", report.trim()));
         for path in new_files(&outbox, &mut seen) {
-            let (text, mail) = read_mail(&path, step, config, &now);
+            let (text, mail) = read_mail(&path, step, config, &now, &mut pictures);
             log.push_str(&format!("===== mail to {} =====\n", mail.to));
             log.push_str(&text);
             log.push_str("===== end of mail =====\n");

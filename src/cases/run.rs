@@ -779,7 +779,7 @@ pub fn run_case(map: &Map, registry: &Registry, case: &Case) -> Result<CaseRepor
 
     // The game, and for a retreat case its movement phase replayed from its orders.
     // An adjustment case replays the Fall movement phase before it (README §2.3: a rule
-    // may need it, as IR-G2 does).
+    // may need it: a Winter disband that depends on the Fall before).
     let replay = match (&case.prestate_results, phase.kind) {
         (Some(results), PhaseKind::Retreat | PhaseKind::Adjustment) => Some(results),
         _ => None,

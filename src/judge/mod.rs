@@ -193,26 +193,10 @@ impl Judge {
         now: DateTime<Utc>,
     ) -> Result<Option<(String, String)>, JudgeError> {
         let (map, config) = (self.map, &self.config);
-        Ok(self.store.transaction(|tx| {
-            let Some(g) = tx.load_game(game)? else {
-                return Ok::<_, StoreError>(None);
-            };
-            let current = g.position.phase;
-            let phase = phase.unwrap_or(current);
-            if phase == current {
-                process::draw_board(map, config, tx, &g, now)?;
-            }
-            let code = phase.to_string();
-            Ok(tx.picture(&g.name, &code)?.map(|(svg, _)| (code, svg)))
+        Ok(self.store.transaction(|tx| match tx.load_game(game)? {
+            Some(g) => process::picture_of(map, config, tx, &g, phase, now),
+            None => Ok(None),
         })?)
-    }
-
-    /// The picture of a phase of a game as SVG, if it was drawn.
-    pub fn picture_svg(&mut self, game: &str, phase: &str) -> Result<Option<String>, JudgeError> {
-        Ok(self
-            .store
-            .transaction(|tx| tx.picture(game, phase))?
-            .map(|(svg, _)| svg))
     }
 
     /// The picture of a phase of a game as PNG: rendered from its SVG the first time it is

@@ -349,23 +349,15 @@ pub(super) fn process_game_with_outcome(
     // The picture of the phase, drawn once for every copy (H20: only what every reader may
     // read); each copy carries it if its reader wants maps.
     let phase = before.phase.to_string();
-    let svg = {
-        let parts = g.view_parts();
-        let marks = variant.picture_marks(&g.view(map, &parts), &g.variant_state);
-        let scene = crate::picture::Scene {
-            title: format!(
-                "{} - {} - {}",
-                g.name,
-                before.phase.long_name(),
-                format_time(g, now)
-            ),
-            position: &before,
-            results: &processed.outcome.results,
-            dislodged: &processed.outcome.after.dislodged,
-            marks,
-        };
-        crate::picture::render_svg(map, &scene)
-    };
+    let svg = draw(
+        map,
+        variant,
+        g,
+        &before,
+        &processed.outcome.results,
+        &processed.outcome.after.dislodged,
+        now,
+    );
     tx.save_picture(&g.name, &phase, &svg)?;
     for m in &mut mails {
         if tx.map_choice(&m.recipient)?.unwrap_or(config.maps) {
@@ -383,35 +375,54 @@ pub(super) fn process_game_with_outcome(
     Ok((mails, processed.outcome))
 }
 
-/// Draws the board of a running game's open phase, without its orders (they are private
-/// until processed), and keeps it as that phase's picture until processing draws the
-/// phase again with its results (`MAP`, `dipjudge map`).
-pub(super) fn draw_board(
+/// The SVG of a phase of `g`: the board it started from, its orders and results (none for
+/// the phase now open) and the rule set's marks as the game stands now (H20).
+fn draw(
     map: &Map,
-    config: &JudgeConfig,
-    tx: &Tx<'_>,
+    variant: &dyn Variant,
     g: &Game,
+    position: &crate::rules::Position,
+    results: &[crate::rules::OrderResult],
+    dislodged: &[crate::rules::DislodgedUnit],
     now: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    if !matches!(g.status, Status::Active | Status::Paused) {
-        return Ok(());
-    }
-    let variant = variant_of(config, g)?;
+) -> String {
     let parts = g.view_parts();
     let scene = crate::picture::Scene {
         title: format!(
             "{} - {} - {}",
             g.name,
-            g.position.phase.long_name(),
+            position.phase.long_name(),
             format_time(g, now)
         ),
-        position: &g.position,
-        results: &[],
-        dislodged: &[],
+        position,
+        results,
+        dislodged,
         marks: variant.picture_marks(&g.view(map, &parts), &g.variant_state),
     };
-    let svg = crate::picture::render_svg(map, &scene);
-    tx.save_picture(&g.name, &g.position.phase.to_string(), &svg)
+    crate::picture::render_svg(map, &scene)
+}
+
+/// The picture of a phase of `g` (None: the phase now open): its code and SVG, if there is
+/// one (`MAP`, `dipjudge map`). The open phase of a running game is drawn afresh, without
+/// its orders (private until processed), and kept as that phase's picture until
+/// processing draws it again with its results.
+pub(super) fn picture_of(
+    map: &Map,
+    config: &JudgeConfig,
+    tx: &Tx<'_>,
+    g: &Game,
+    phase: Option<crate::rules::Phase>,
+    now: DateTime<Utc>,
+) -> Result<Option<(String, String)>, StoreError> {
+    let current = g.position.phase;
+    let phase = phase.unwrap_or(current);
+    let code = phase.to_string();
+    if phase == current && matches!(g.status, Status::Active | Status::Paused) {
+        let variant = variant_of(config, g)?;
+        let svg = draw(map, variant, g, &g.position, &[], &[], now);
+        tx.save_picture(&g.name, &code, &svg)?;
+    }
+    Ok(tx.picture(&g.name, &code)?.map(|(svg, _)| (code, svg)))
 }
 
 /// What a tick does for one game; true if anything happened.

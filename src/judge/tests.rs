@@ -450,25 +450,51 @@ fn create_options_set_the_game_up() {
     );
 }
 
-/// A phase that runs to its deadline though nobody owes anything in it (International
-/// Relations' alliance phase, H18 `processes_early`) is processed at the deadline: no late
-/// notice naming nobody, no grace period.
+/// A rule set whose first phase is one of its own, that nobody owes orders in and that
+/// runs to its deadline (H18).
+struct Patient;
+
+impl crate::variant::Variant for Patient {
+    fn name(&self) -> &'static str {
+        "Patient"
+    }
+
+    fn first_phase(&self, _state: &crate::variant::VariantState) -> crate::rules::Phase {
+        crate::rules::Phase::alliance(1901)
+    }
+
+    fn processes_early(
+        &self,
+        _game: &crate::variant::GameView<'_>,
+        _state: &crate::variant::VariantState,
+    ) -> bool {
+        false
+    }
+}
+
+/// A phase that runs to its deadline though nobody owes anything in it (H18
+/// `processes_early`) is processed at the deadline: no late notice naming nobody, no grace
+/// period.
 #[test]
 fn a_phase_nobody_owes_anything_in_is_processed_at_its_deadline() {
-    let mut j = judge();
+    let config = JudgeConfig {
+        password_cost: PasswordCost::TEST,
+        variants: crate::variant::Registry::default().with(crate::variant::Entry {
+            name: "Patient",
+            aliases: &[],
+            variant: Some(&Patient),
+        }),
+        ..JudgeConfig::default()
+    };
+    let mut j = Judge::new(Store::open_in_memory().expect("store"), config).expect("judge");
     let mut m = Mailer { n: 0 };
-    m.send(
-        &mut j,
-        "gm@example.test",
-        "CREATE ?ir gmpass internationalrelations",
-        t0(),
-    );
+    m.send(&mut j, "gm@example.test", "CREATE ?ir gmpass patient", t0());
     for (i, p) in PLAYERS.iter().enumerate() {
         m.send(&mut j, p, &format!("SIGNON ?ir pw{i}"), t0());
     }
     let state = j.dump_state().expect("dump");
     assert!(state.contains("phase A1901"), "{state}");
-    // Nothing before the deadline (one and a half movement deadlines, IR-H1): no reminder
+    // Nothing before the deadline (one and a half movement deadlines): no reminder
     // either, as nobody owes anything...
     let deadline = t0() + Duration::hours(108);
     let before = mails_to(&mut j, "gm@example.test").len();

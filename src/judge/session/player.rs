@@ -19,18 +19,14 @@ impl Session<'_, '_> {
         g: &Game,
         phase: Option<crate::rules::Phase>,
     ) -> Result<Verdict, StoreError> {
-        let current = g.position.phase;
-        let phase = phase.unwrap_or(current);
-        if phase == current {
-            process::draw_board(self.map, self.config, self.tx, g, self.now)?;
-        }
-        let phase = phase.to_string();
-        if self.tx.picture(&g.name, &phase)?.is_none() {
+        let Some((phase, _)) =
+            process::picture_of(self.map, self.config, self.tx, g, phase, self.now)?
+        else {
             return Ok(Err(Refusal::NoPicture {
                 game: g.name.clone(),
-                phase,
+                phase: phase.unwrap_or(g.position.phase).to_string(),
             }));
-        }
+        };
         self.reply_picture = Some((g.name.clone(), phase.clone()));
         Ok(Done::ok(format!(
             "MAP {} {phase} (the picture is attached)",
