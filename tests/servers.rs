@@ -109,21 +109,33 @@ fn judge_mail(to: &str, n: u32) -> OutgoingMail {
     }
 }
 
-/// Counts the messages in `folder` of `user`'s mailbox, straight through the imap crate.
+/// Counts the messages in `folder` of `user`'s mailbox, straight through the IMAP library.
 fn count_in(user: &str, folder: &str) -> (u32, u32) {
     let mut b = native_tls::TlsConnector::builder();
     b.add_root_certificate(
         native_tls::Certificate::from_pem(&std::fs::read(ca()).unwrap()).unwrap(),
     );
-    let tls = b.build().unwrap();
-    let tcp = std::net::TcpStream::connect(("localhost", 1993)).unwrap();
-    let mut client = imap::Client::new(tls.connect("localhost", tcp).unwrap());
-    client.read_greeting().unwrap();
-    let mut s = client.login(user, PASSWORD).map_err(|(e, _)| e).unwrap();
-    let mb = s.examine(folder).unwrap();
-    let seen = s.search("SEEN").unwrap().len() as u32;
-    s.logout().unwrap();
-    (mb.exists, seen)
+    let tls = tokio_native_tls::TlsConnector::from(b.build().unwrap());
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let tcp = tokio::net::TcpStream::connect(("localhost", 1993))
+            .await
+            .unwrap();
+        let mut client = async_imap::Client::new(tls.connect("localhost", tcp).await.unwrap());
+        client.read_response().await.unwrap().unwrap();
+        let mut s = client
+            .login(user, PASSWORD)
+            .await
+            .map_err(|(e, _)| e)
+            .unwrap();
+        let mb = s.examine(folder).await.unwrap();
+        let seen = s.search("SEEN").await.unwrap().len() as u32;
+        s.logout().await.unwrap();
+        (mb.exists, seen)
+    })
 }
 
 #[test]

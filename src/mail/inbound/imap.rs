@@ -1,21 +1,35 @@
-//! IMAP inbox (crate `imap` 3.0.0-alpha.15, native-tls): TLS, STARTTLS or (loopback only)
-//! plain, the TLS stream built here so a private root certificate can be trusted; fetch
-//! by UID with `BODY.PEEK[]`; IDLE when offered, polling otherwise; `\Seen` plus a move to a
-//! processed folder on commit, to a rejected folder on reject; reconnect with back-off.
+//! IMAP inbox (crate `async-imap` on a one-thread tokio runtime, native-tls): TLS, STARTTLS
+//! or (loopback only) plain, the TLS stream built here so a private root certificate can be
+//! trusted; fetch by UID with `BODY.PEEK[]`; IDLE when offered, polling otherwise; `\Seen`
+//! plus a move to a processed folder on commit, to a rejected folder on reject; reconnect
+//! with back-off.
 //!
 //! UIDs mean something only together with the mailbox's UIDVALIDITY, so the bookkeeping is
 //! [`ImapCursor`] `(mailbox, uidvalidity, last uid)`. The caller stores the cursor of each
 //! message it commits (in SQLite, with that message's transaction) and hands it back to
 //! [`ImapInbox::new`] on start; this module writes no SQL.
+//!
+//! The [`Inbox`] trait is blocking, so each exchange with the server is one task on the
+//! inbox's own runtime, waited for here and bounded by the configured time-out. A task
+//! owns the session while it runs: a time-out, a lost connection or even a panic inside the
+//! IMAP library ends that task and its session, and the inbox reconnects; nothing the
+//! server answers can stop the daemon. (This leans on panics unwinding, Rust's default:
+//! no profile in Cargo.toml sets `panic = "abort"`.)
 
-use std::io::{Read, Write};
-use std::net::{TcpStream, ToSocketAddrs};
+use std::future::Future;
+use std::net::ToSocketAddrs;
 use std::path::PathBuf;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
-use imap::extensions::idle::WaitOutcome;
-use imap::types::UnsolicitedResponse;
-use native_tls::{TlsConnector, TlsStream};
+use async_imap::error::Error as ImapError;
+use async_imap::extensions::idle::IdleResponse;
+use async_imap::imap_proto::{AttributeValue, MailboxDatum, Response, Status};
+use async_imap::types::UnsolicitedResponse;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::TcpStream;
+use tokio_native_tls::TlsStream;
 use tracing::{debug, info, warn};
 
 use crate::mail::Security;
@@ -129,55 +143,65 @@ enum Stream {
     Tls(Box<TlsStream<TcpStream>>),
 }
 
-impl Read for Stream {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        match self {
-            Stream::Plain(s) => s.read(buf),
-            Stream::Tls(s) => s.read(buf),
+impl AsyncRead for Stream {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_read(cx, buf),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_read(cx, buf),
         }
     }
 }
 
-impl Write for Stream {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        match self {
-            Stream::Plain(s) => s.write(buf),
-            Stream::Tls(s) => s.write(buf),
+impl AsyncWrite for Stream {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_write(cx, buf),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_write(cx, buf),
         }
     }
 
-    fn flush(&mut self) -> std::io::Result<()> {
-        match self {
-            Stream::Plain(s) => s.flush(),
-            Stream::Tls(s) => s.flush(),
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_flush(cx),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_flush(cx),
+        }
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_shutdown(cx),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_shutdown(cx),
         }
     }
 }
 
-impl imap::extensions::idle::SetReadTimeout for Stream {
-    fn set_read_timeout(&mut self, timeout: Option<Duration>) -> imap::error::Result<()> {
-        let tcp = match self {
-            Stream::Plain(s) => s,
-            Stream::Tls(s) => s.get_ref(),
-        };
-        tcp.set_read_timeout(timeout)
-            .map_err(imap::error::Error::Io)
-    }
-}
+/// A logged-in IMAP session.
+type Session = async_imap::Session<Stream>;
 
 /// A logged-in session with the mailbox selected.
 struct Connected {
-    session: imap::Session<Stream>,
-    /// A second handle on the socket, to restore the read time-out after IDLE.
-    socket: TcpStream,
+    session: Session,
     uidvalidity: u32,
     can_idle: bool,
     can_move: bool,
+    /// New mail announced (`EXISTS`, `RECENT`) in the answer to a command read by
+    /// [`tagged`], since the last fetch.
+    news: bool,
 }
 
 /// Reads one mailbox over IMAP.
 pub struct ImapInbox {
     config: ImapConfig,
+    /// The runtime the exchanges run on, started on first use.
+    runtime: Option<tokio::runtime::Runtime>,
     conn: Option<Connected>,
     /// Last UID committed (what the caller stores), for the mailbox's UIDVALIDITY.
     committed: Option<ImapCursor>,
@@ -221,21 +245,245 @@ impl std::fmt::Debug for ImapInbox {
     }
 }
 
-/// Sorts `imap` errors: a lost or broken connection makes the server unavailable; NO and
-/// BAD are refusals of one command.
+/// The server's own words in a NO or BAD, which the library reports as
+/// `code: …, info: Some("…")`: the text, or the whole report when it has none.
+fn server_words(report: &str) -> String {
+    report
+        .split_once("info: Some(\"")
+        .and_then(|(_, rest)| rest.strip_suffix("\")"))
+        .map(|text| text.replace("\\\"", "\"").replace("\\\\", "\\"))
+        .unwrap_or_else(|| report.to_string())
+}
+
+/// Sorts `async-imap` errors: a lost or broken connection makes the server unavailable;
+/// NO and BAD are refusals of one command.
 enum Failure {
     Lost(String),
     Refused(String),
 }
 
-impl From<imap::error::Error> for Failure {
-    fn from(e: imap::error::Error) -> Self {
+impl From<ImapError> for Failure {
+    fn from(e: ImapError) -> Self {
         match e {
-            imap::error::Error::No(s) => Failure::Refused(s.information),
-            imap::error::Error::Bad(s) => Failure::Refused(s.information),
+            ImapError::No(s) | ImapError::Bad(s) => Failure::Refused(server_words(&s)),
             other => Failure::Lost(other.to_string()),
         }
     }
+}
+
+/// What one exchange gives back: the session, unless the exchange used it up, and what the
+/// server answered.
+type Answer<R> = (Option<Session>, Result<R, ImapError>);
+
+/// Runs `command` and reads its answer up to its tagged end, which must be `OK`, handing
+/// each untagged response to `on` (which gathers what the command is for) and noting
+/// whether one announced new mail (`EXISTS`, `RECENT`).
+///
+/// SEARCH, FETCH, STORE and EXPUNGE go through here rather than through the library's own
+/// methods: async-imap 0.12 ends those answers at the tagged line without reading its
+/// status, so a server's `NO` or `BAD` would read as an empty answer (no mail, nothing
+/// flagged) instead of a refusal the log shows.
+async fn tagged<T: Default>(
+    s: &mut Session,
+    command: &str,
+    on: fn(&mut T, &Response<'_>),
+) -> Result<(T, bool), ImapError> {
+    let tag = s.run_command(command).await?;
+    let (mut gathered, mut news) = (T::default(), false);
+    loop {
+        let response = s.read_response().await?.ok_or(ImapError::ConnectionLost)?;
+        match response.parsed() {
+            Response::Done {
+                tag: done,
+                status,
+                outcome,
+            } if *done == tag => {
+                let words = outcome.information.as_deref().unwrap_or("").to_string();
+                return match status {
+                    Status::Ok => Ok((gathered, news)),
+                    Status::No => Err(ImapError::No(words)),
+                    Status::Bad => Err(ImapError::Bad(words)),
+                    other => Err(ImapError::Io(std::io::Error::other(format!(
+                        "{command} ended with {other:?}: {words}"
+                    )))),
+                };
+            }
+            Response::MailboxData(MailboxDatum::Exists(_) | MailboxDatum::Recent(_)) => {
+                news = true;
+            }
+            other => on(&mut gathered, other),
+        }
+    }
+}
+
+/// Gathers the UIDs of a `SEARCH` answer.
+fn searched(uids: &mut Vec<u32>, r: &Response<'_>) {
+    if let Response::MailboxData(MailboxDatum::Search(found)) = r {
+        uids.extend_from_slice(found);
+    }
+}
+
+/// Gathers the `(UID, whole message)` pairs of a `FETCH (UID BODY.PEEK[])` answer.
+fn fetched(out: &mut Vec<(u32, Vec<u8>)>, r: &Response<'_>) {
+    let Response::Fetch(_, attributes) = r else {
+        return;
+    };
+    let mut uid = None;
+    let mut body = None;
+    for a in attributes {
+        match a {
+            AttributeValue::Uid(u) => uid = Some(*u),
+            AttributeValue::BodySection {
+                section: None,
+                data: Some(data),
+                ..
+            } => body = Some(data.to_vec()),
+            _ => {}
+        }
+    }
+    if let (Some(uid), Some(body)) = (uid, body) {
+        out.push((uid, body));
+    }
+}
+
+/// Gathers nothing (STORE, EXPUNGE: only the status counts).
+fn ignored(_: &mut (), _: &Response<'_>) {}
+
+/// Reads the server's greeting: `OK` or `PREAUTH` goes on, anything else (`BYE`, a closed
+/// connection) is the server's refusal to talk now.
+async fn greeting<T>(client: &mut async_imap::Client<T>) -> Result<(), String>
+where
+    T: AsyncRead + AsyncWrite + Unpin + std::fmt::Debug + Send,
+{
+    let response = client
+        .read_response()
+        .await
+        .map_err(|e| format!("cannot read the greeting: {e}"))?
+        .ok_or("the server closed the connection before its greeting")?;
+    match response.parsed() {
+        Response::Data {
+            status: Status::Ok | Status::PreAuth,
+            ..
+        } => Ok(()),
+        Response::Data {
+            status, outcome, ..
+        } => Err(format!(
+            "the server greets with {status:?}: {}",
+            outcome.information.as_deref().unwrap_or("")
+        )),
+        other => Err(format!("unexpected greeting {other:?}")),
+    }
+}
+
+/// Opens a session on `c`: connects, secures, logs in, creates the folders and selects the
+/// mailbox.
+async fn open_session(
+    c: ImapConfig,
+    tls: Option<tokio_native_tls::TlsConnector>,
+) -> Result<Connected, InboundError> {
+    let server = c.server();
+    let unavailable = |reason: String| InboundError::Unavailable {
+        server: server.clone(),
+        reason,
+    };
+    let addrs = (c.host.as_str(), c.port)
+        .to_socket_addrs()
+        .map_err(|e| unavailable(format!("cannot resolve {}: {e}", c.host)))?;
+    let mut last_err = format!("{} resolves to no address", c.host);
+    let mut tcp = None;
+    for addr in addrs {
+        match tokio::time::timeout(c.timeout, TcpStream::connect(addr)).await {
+            Ok(Ok(s)) => {
+                tcp = Some(s);
+                break;
+            }
+            Ok(Err(e)) => last_err = format!("cannot connect to {addr}: {e}"),
+            Err(_) => last_err = format!("cannot connect to {addr}: no answer in {:?}", c.timeout),
+        }
+    }
+    let tcp = tcp.ok_or_else(|| unavailable(last_err))?;
+    tcp.set_nodelay(true)
+        .map_err(|e| unavailable(e.to_string()))?;
+    let secure = |tcp: TcpStream| async {
+        let Some(connector) = &tls else {
+            return Err(InboundError::Config("TLS is not set up".into()));
+        };
+        let s = connector
+            .connect(&c.host, tcp)
+            .await
+            .map_err(|e| unavailable(format!("TLS handshake failed: {e}")))?;
+        Ok(Stream::Tls(Box::new(s)))
+    };
+    let client = match c.security {
+        Security::Plain => {
+            let mut client = async_imap::Client::new(Stream::Plain(tcp));
+            greeting(&mut client).await.map_err(&unavailable)?;
+            client
+        }
+        Security::Tls => {
+            let mut client = async_imap::Client::new(secure(tcp).await?);
+            greeting(&mut client).await.map_err(&unavailable)?;
+            client
+        }
+        Security::StartTls => {
+            // The exchange before TLS runs on the library's client over the bare socket,
+            // which is then taken back and secured with the configured root.
+            let mut plain = async_imap::Client::new(tcp);
+            greeting(&mut plain).await.map_err(&unavailable)?;
+            plain
+                .run_command_and_check_ok("STARTTLS", None)
+                .await
+                .map_err(|e| match Failure::from(e) {
+                    Failure::Refused(r) => unavailable(format!("STARTTLS refused: {r}")),
+                    Failure::Lost(r) => unavailable(r),
+                })?;
+            // No greeting after STARTTLS (RFC 3501 §6.2.1).
+            async_imap::Client::new(secure(plain.into_inner()).await?)
+        }
+    };
+    let (mut session, caps) = client
+        .login_with_capabilities(&c.username, &c.password)
+        .await
+        .map_err(|(e, _)| match Failure::from(e) {
+            Failure::Refused(r) => {
+                InboundError::Config(format!("login as {} refused: {r}", c.username))
+            }
+            Failure::Lost(r) => unavailable(format!("login failed: {r}")),
+        })?;
+    let lost = |e: ImapError| unavailable(e.to_string());
+    let caps = match caps {
+        Some(caps) => caps,
+        None => session.capabilities().await.map_err(lost)?,
+    };
+    let (can_idle, can_move) = (c.idle && caps.has_str("IDLE"), caps.has_str("MOVE"));
+    for folder in [&c.processed, &c.rejected] {
+        match session.create(folder).await {
+            Ok(()) => info!(folder = %folder, "created IMAP folder"),
+            // Already there (Dovecot: "[ALREADYEXISTS] Mailbox already exists").
+            Err(ImapError::No(_)) => {}
+            Err(e) => return Err(lost(e)),
+        }
+    }
+    let mailbox = session
+        .select(&c.mailbox)
+        .await
+        .map_err(|e| match Failure::from(e) {
+            Failure::Refused(reason) => InboundError::Refused {
+                server: server.clone(),
+                command: format!("SELECT {}", c.mailbox),
+                reason,
+            },
+            Failure::Lost(reason) => unavailable(reason),
+        })?;
+    let uidvalidity = mailbox.uid_validity.unwrap_or(0);
+    debug!(server = %server, uidvalidity, can_idle, can_move, "IMAP session open");
+    Ok(Connected {
+        session,
+        uidvalidity,
+        can_idle,
+        can_move,
+        news: false,
+    })
 }
 
 impl ImapInbox {
@@ -246,6 +494,7 @@ impl ImapInbox {
         ImapInbox {
             committed: stored.filter(|c| c.mailbox == config.mailbox),
             config,
+            runtime: None,
             conn: None,
             handed: 0,
             missing: None,
@@ -276,9 +525,13 @@ impl ImapInbox {
 
     /// Logs out and closes the connection (a later call reconnects).
     pub fn disconnect(&mut self) {
-        if let Some(mut c) = self.conn.take() {
-            let _ = c.session.logout();
+        if self.conn.is_some() {
+            let _ = self.run("LOGOUT", |mut s| async move {
+                let r = s.logout().await;
+                (None, r)
+            });
         }
+        self.conn = None;
     }
 
     fn unavailable(&self, reason: impl Into<String>) -> InboundError {
@@ -288,8 +541,22 @@ impl ImapInbox {
         }
     }
 
-    fn tls_connector(&self) -> Result<TlsConnector, InboundError> {
-        let mut builder = TlsConnector::builder();
+    fn runtime(&mut self) -> Result<&tokio::runtime::Runtime, InboundError> {
+        if self.runtime.is_none() {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_io()
+                .enable_time()
+                .build()
+                .map_err(|e| InboundError::Config(format!("cannot start the IMAP runtime: {e}")))?;
+            self.runtime = Some(rt);
+        }
+        self.runtime
+            .as_ref()
+            .ok_or_else(|| InboundError::Config("no IMAP runtime".into()))
+    }
+
+    fn tls_connector(&self) -> Result<tokio_native_tls::TlsConnector, InboundError> {
+        let mut builder = native_tls::TlsConnector::builder();
         if let Some(path) = &self.config.root_certificate {
             let pem = std::fs::read(path).map_err(|e| {
                 InboundError::Config(format!(
@@ -307,109 +574,32 @@ impl ImapInbox {
         }
         builder
             .build()
+            .map(tokio_native_tls::TlsConnector::from)
             .map_err(|e| InboundError::Config(format!("cannot set up TLS: {e}")))
     }
 
-    fn open(&self) -> Result<Connected, InboundError> {
-        let c = &self.config;
+    fn open(&mut self) -> Result<Connected, InboundError> {
+        let c = self.config.clone();
         if c.security == Security::Plain && !crate::mail::is_loopback(&c.host, c.port) {
             return Err(InboundError::Config(format!(
                 "plain IMAP is allowed only on loopback, and {} is not",
                 c.host
             )));
         }
-        let addrs = (c.host.as_str(), c.port)
-            .to_socket_addrs()
-            .map_err(|e| self.unavailable(format!("cannot resolve {}: {e}", c.host)))?;
-        let mut last_err = format!("{} resolves to no address", c.host);
-        let mut tcp = None;
-        for addr in addrs {
-            match TcpStream::connect_timeout(&addr, c.timeout) {
-                Ok(s) => {
-                    tcp = Some(s);
-                    break;
-                }
-                Err(e) => last_err = format!("cannot connect to {addr}: {e}"),
-            }
+        let tls = match c.security {
+            Security::Plain => None,
+            Security::Tls | Security::StartTls => Some(self.tls_connector()?),
+        };
+        // Each step has its own time-out; the whole opening gets them all and a margin.
+        let limit = c.timeout * 8;
+        let rt = self.runtime()?;
+        // The timer is made inside the runtime (tokio's timers need its context).
+        let task = rt.spawn(async move { tokio::time::timeout(limit, open_session(c, tls)).await });
+        match rt.block_on(task) {
+            Ok(Ok(opened)) => opened,
+            Ok(Err(_)) => Err(self.unavailable(format!("no session within {limit:?}"))),
+            Err(e) => Err(self.unavailable(format!("the IMAP client failed: {e}"))),
         }
-        let mut tcp = tcp.ok_or_else(|| self.unavailable(last_err))?;
-        let io = |e: std::io::Error| self.unavailable(e.to_string());
-        tcp.set_read_timeout(Some(c.timeout)).map_err(io)?;
-        tcp.set_write_timeout(Some(c.timeout)).map_err(io)?;
-        tcp.set_nodelay(true).map_err(io)?;
-        let socket = tcp.try_clone().map_err(io)?;
-
-        let tls = |tcp: TcpStream| -> Result<Stream, InboundError> {
-            let connector = self.tls_connector()?;
-            let s = connector
-                .connect(&c.host, tcp)
-                .map_err(|e| self.unavailable(format!("TLS handshake failed: {e}")))?;
-            Ok(Stream::Tls(Box::new(s)))
-        };
-        let greeted = |mut client: imap::Client<Stream>| -> Result<_, InboundError> {
-            client
-                .read_greeting()
-                .map_err(|e| self.unavailable(e.to_string()))?;
-            Ok(client)
-        };
-        let client = match c.security {
-            Security::Plain => greeted(imap::Client::new(Stream::Plain(tcp)))?,
-            Security::Tls => greeted(imap::Client::new(tls(tcp)?))?,
-            Security::StartTls => {
-                // The crate's builder speaks STARTTLS only with the system's roots, and its
-                // command machinery is not public before LOGIN: the three lines of the
-                // exchange are read and written here, then the TLS stream is built with the
-                // configured root.
-                starttls(&mut tcp).map_err(|e| self.unavailable(e))?;
-                // No greeting after STARTTLS (RFC 3501 §6.2.1).
-                imap::Client::new(tls(tcp)?)
-            }
-        };
-        let mut session = client
-            .login(&c.username, &c.password)
-            .map_err(|(e, _)| match e {
-                imap::error::Error::No(s) => InboundError::Config(format!(
-                    "login as {} refused: {}",
-                    c.username, s.information
-                )),
-                imap::error::Error::Bad(s) => InboundError::Config(format!(
-                    "login as {} refused: {}",
-                    c.username, s.information
-                )),
-                other => self.unavailable(format!("login failed: {other}")),
-            })?;
-        let lost = |e: imap::error::Error| self.unavailable(e.to_string());
-        let (can_idle, can_move) = {
-            let caps = session.capabilities().map_err(lost)?;
-            (c.idle && caps.has_str("IDLE"), caps.has_str("MOVE"))
-        };
-        for folder in [&c.processed, &c.rejected] {
-            match session.create(folder) {
-                Ok(()) => info!(folder = %folder, "created IMAP folder"),
-                // Already there (Dovecot: "[ALREADYEXISTS] Mailbox already exists").
-                Err(imap::error::Error::No(_)) => {}
-                Err(e) => return Err(lost(e)),
-            }
-        }
-        let mailbox = session
-            .select(&c.mailbox)
-            .map_err(|e| match Failure::from(e) {
-                Failure::Refused(reason) => InboundError::Refused {
-                    server: c.server(),
-                    command: format!("SELECT {}", c.mailbox),
-                    reason,
-                },
-                Failure::Lost(reason) => self.unavailable(reason),
-            })?;
-        let uidvalidity = mailbox.uid_validity.unwrap_or(0);
-        debug!(server = %c.server(), uidvalidity, can_idle, can_move, "IMAP session open");
-        Ok(Connected {
-            session,
-            socket,
-            uidvalidity,
-            can_idle,
-            can_move,
-        })
     }
 
     fn ensure_connected(&mut self) -> Result<&mut Connected, InboundError> {
@@ -462,19 +652,118 @@ impl ImapInbox {
         warn!(server = %self.config.server(), reason, retry_in = ?delay, "IMAP connection lost");
     }
 
-    /// Turns a failure into an error, dropping the connection when it was lost.
-    fn fail(&mut self, command: String, f: Failure) -> InboundError {
-        match f {
-            Failure::Lost(reason) => {
-                self.schedule_reconnect(&reason);
-                self.unavailable(reason)
-            }
-            Failure::Refused(reason) => InboundError::Refused {
-                server: self.config.server(),
-                command,
-                reason,
+    /// Runs one exchange on the open session (connecting first if needed), bounded by the
+    /// configured time-out: the task gets the session and gives it back with the server's
+    /// answer. A NO or BAD keeps the connection; anything else drops it and schedules a
+    /// reconnect.
+    fn run<R, F, Fut>(&mut self, command: &str, exchange: F) -> Result<R, InboundError>
+    where
+        R: Send + 'static,
+        F: FnOnce(Session) -> Fut,
+        Fut: Future<Output = Answer<R>> + Send + 'static,
+    {
+        let limit = self.config.timeout;
+        self.run_within(command, limit, exchange)
+    }
+
+    /// [`ImapInbox::run`] with its own time limit (IDLE waits longer than a command).
+    fn run_within<R, F, Fut>(
+        &mut self,
+        command: &str,
+        limit: Duration,
+        exchange: F,
+    ) -> Result<R, InboundError>
+    where
+        R: Send + 'static,
+        F: FnOnce(Session) -> Fut,
+        Fut: Future<Output = Answer<R>> + Send + 'static,
+    {
+        self.ensure_connected()?;
+        let Some(Connected {
+            session,
+            uidvalidity,
+            can_idle,
+            can_move,
+            news,
+        }) = self.conn.take()
+        else {
+            return Err(InboundError::Config("no IMAP session".into()));
+        };
+        let rt = self.runtime()?;
+        let answer = exchange(session);
+        let task = rt.spawn(async move { tokio::time::timeout(limit, answer).await });
+        let (session, result) = match rt.block_on(task) {
+            Ok(Ok(answer)) => answer,
+            Ok(Err(_)) => (
+                None,
+                Err(ImapError::Io(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    format!("no answer within {limit:?}"),
+                ))),
+            ),
+            Err(e) => (
+                None,
+                Err(ImapError::Io(std::io::Error::other(format!(
+                    "the IMAP client failed: {e}"
+                )))),
+            ),
+        };
+        let failure = match result {
+            Ok(r) => match session {
+                Some(session) => {
+                    self.conn = Some(Connected {
+                        session,
+                        uidvalidity,
+                        can_idle,
+                        can_move,
+                        news,
+                    });
+                    return Ok(r);
+                }
+                // A command that ends the session (LOGOUT).
+                None => return Ok(r),
             },
+            Err(e) => Failure::from(e),
+        };
+        match (failure, session) {
+            (Failure::Refused(reason), Some(session)) => {
+                self.conn = Some(Connected {
+                    session,
+                    uidvalidity,
+                    can_idle,
+                    can_move,
+                    news,
+                });
+                Err(InboundError::Refused {
+                    server: self.config.server(),
+                    command: command.to_string(),
+                    reason,
+                })
+            }
+            (Failure::Refused(reason) | Failure::Lost(reason), _) => {
+                let reason = format!("{command}: {reason}");
+                self.schedule_reconnect(&reason);
+                Err(self.unavailable(reason))
+            }
         }
+    }
+
+    /// Runs `command` through [`tagged`] on the open session, noting any new mail it
+    /// announced.
+    fn run_tagged<T: Default + Send + 'static>(
+        &mut self,
+        command: String,
+        on: fn(&mut T, &Response<'_>),
+    ) -> Result<T, InboundError> {
+        let sent = command.clone();
+        let (gathered, news) = self.run(&command, move |mut s| async move {
+            let r = tagged(&mut s, &sent, on).await;
+            (Some(s), r)
+        })?;
+        if news && let Some(c) = self.conn.as_mut() {
+            c.news = true;
+        }
+        Ok(gathered)
     }
 
     fn check_ref(&self, id: &MessageRef) -> Result<u32, InboundError> {
@@ -512,16 +801,16 @@ impl ImapInbox {
             uids.push(self.check_ref(id)?);
         }
         let conn = self.ensure_connected()?;
+        let (current, can_move) = (conn.uidvalidity, conn.can_move);
         // The connection may be new: check the UIDVALIDITY again.
         for id in ids {
             if let MessageRef::Imap { uidvalidity, .. } = id
-                && *uidvalidity != conn.uidvalidity
+                && *uidvalidity != current
             {
                 return Err(InboundError::UnknownMessage {
                     id: id.clone(),
                     reason: format!(
-                        "the mailbox's UIDVALIDITY is now {}: the message will be fetched again",
-                        conn.uidvalidity
+                        "the mailbox's UIDVALIDITY is now {current}: the message will be fetched again"
                     ),
                 });
             }
@@ -531,89 +820,43 @@ impl ImapInbox {
             .map(u32::to_string)
             .collect::<Vec<_>>()
             .join(",");
-        let result: Result<(), (String, Failure)> = (|| {
-            conn.session
-                .uid_store(&set, "+FLAGS.SILENT (\\Seen)")
-                .map_err(|e| (format!("UID STORE {set} +FLAGS (\\Seen)"), e.into()))?;
-            if conn.can_move {
-                conn.session
-                    .uid_mv(&set, &folder)
-                    .map_err(|e| (format!("UID MOVE {set} {folder}"), e.into()))?;
-            } else {
-                conn.session
-                    .uid_copy(&set, &folder)
-                    .map_err(|e| (format!("UID COPY {set} {folder}"), e.into()))?;
-                conn.session
-                    .uid_store(&set, "+FLAGS.SILENT (\\Deleted)")
-                    .map_err(|e| (format!("UID STORE {set} +FLAGS (\\Deleted)"), e.into()))?;
-                conn.session
-                    .uid_expunge(&set)
-                    .map_err(|e| (format!("UID EXPUNGE {set}"), e.into()))?;
-            }
-            Ok(())
-        })();
-        result.map_err(|(command, f)| self.fail(command, f))
-    }
-}
-
-/// Plain-text STARTTLS exchange before the TLS handshake: greeting, `STARTTLS`, `OK`.
-fn starttls(tcp: &mut TcpStream) -> Result<(), String> {
-    let greeting = read_line(tcp)?;
-    if !greeting.starts_with("* OK") && !greeting.starts_with("* PREAUTH") {
-        return Err(format!("unexpected greeting {greeting:?}"));
-    }
-    tcp.write_all(b"s0 STARTTLS\r\n")
-        .map_err(|e| format!("cannot send STARTTLS: {e}"))?;
-    loop {
-        let line = read_line(tcp)?;
-        if let Some(rest) = line.strip_prefix("s0 ") {
-            return if rest.starts_with("OK") {
-                Ok(())
-            } else {
-                Err(format!("STARTTLS refused: {line}"))
-            };
+        self.run_tagged(format!("UID STORE {set} +FLAGS.SILENT (\\Seen)"), ignored)?;
+        let to = folder.clone();
+        if can_move {
+            let moved = set.clone();
+            self.run(&format!("UID MOVE {set} {folder}"), |mut s| async move {
+                let r = s.uid_mv(&moved, &to).await;
+                (Some(s), r)
+            })
+        } else {
+            let copied = set.clone();
+            self.run(&format!("UID COPY {set} {folder}"), |mut s| async move {
+                let r = s.uid_copy(&copied, &to).await;
+                (Some(s), r)
+            })?;
+            self.run_tagged(
+                format!("UID STORE {set} +FLAGS.SILENT (\\Deleted)"),
+                ignored,
+            )?;
+            self.run_tagged(format!("UID EXPUNGE {set}"), ignored)
         }
     }
-}
-
-/// Reads one CRLF-terminated line byte by byte (nothing may be buffered past it: TLS
-/// starts right after).
-fn read_line(tcp: &mut TcpStream) -> Result<String, String> {
-    let mut line = Vec::new();
-    let mut byte = [0u8; 1];
-    while line.len() < 8192 {
-        match tcp.read(&mut byte) {
-            Ok(0) => return Err("the server closed the connection".into()),
-            Ok(_) => {
-                if byte == [b'\n'] {
-                    return Ok(String::from_utf8_lossy(&line).trim_end().to_string());
-                }
-                line.extend_from_slice(&byte);
-            }
-            Err(e) => return Err(format!("cannot read from the server: {e}")),
-        }
-    }
-    Err("the server sent an overlong line".into())
 }
 
 impl Inbox for ImapInbox {
     fn fetch_new(&mut self) -> Result<Vec<RawMessage>, InboundError> {
         let batch = self.config.batch;
         let mailbox = self.config.mailbox.clone();
-        self.ensure_connected()?;
+        let uidvalidity = self.ensure_connected()?.uidvalidity;
         let from = self.handed.saturating_add(1);
-        let Some(conn) = self.conn.as_mut() else {
-            return Ok(Vec::new());
-        };
-        let uidvalidity = conn.uidvalidity;
-        let search = format!("UID {from}:* UNSEEN");
-        let uids = match conn.session.uid_search(&search) {
-            Ok(u) => u,
-            Err(e) => return Err(self.fail(format!("UID SEARCH {search}"), e.into())),
-        };
+        if let Some(c) = self.conn.as_mut() {
+            c.news = false;
+        }
+        let found = self.run_tagged(format!("UID SEARCH UID {from}:* UNSEEN"), searched)?;
         // `n:*` always includes the highest UID, even when it is below n.
-        let mut uids: Vec<u32> = uids.into_iter().filter(|u| *u >= from).collect();
+        let mut uids: Vec<u32> = found.into_iter().filter(|u| *u >= from).collect();
         uids.sort_unstable();
+        uids.dedup();
         uids.truncate(batch);
         if uids.is_empty() {
             return Ok(Vec::new());
@@ -623,23 +866,17 @@ impl Inbox for ImapInbox {
             .map(u32::to_string)
             .collect::<Vec<_>>()
             .join(",");
-        let fetched = match conn.session.uid_fetch(&set, "(UID BODY.PEEK[])") {
-            Ok(f) => f,
-            Err(e) => return Err(self.fail(format!("UID FETCH {set}"), e.into())),
-        };
-        let mut out: Vec<RawMessage> = fetched
-            .iter()
-            .filter_map(|f| {
-                let uid = f.uid?;
-                let body = f.body()?;
-                uids.contains(&uid).then(|| RawMessage {
-                    id: MessageRef::Imap {
-                        mailbox: mailbox.clone(),
-                        uidvalidity,
-                        uid,
-                    },
-                    bytes: body.to_vec(),
-                })
+        let answer = self.run_tagged(format!("UID FETCH {set} (UID BODY.PEEK[])"), fetched)?;
+        let mut out: Vec<RawMessage> = answer
+            .into_iter()
+            .filter(|(uid, _)| uids.contains(uid))
+            .map(|(uid, bytes)| RawMessage {
+                id: MessageRef::Imap {
+                    mailbox: mailbox.clone(),
+                    uidvalidity,
+                    uid,
+                },
+                bytes,
             })
             .collect();
         let uid_of = |m: &RawMessage| match m.id {
@@ -687,7 +924,7 @@ impl Inbox for ImapInbox {
         if now >= until {
             return Ok(());
         }
-        if self.conn.is_none() {
+        let Some(conn) = self.conn.as_mut() else {
             // Sleep out the back-off (bounded by `until`), then try once.
             if let Some(t) = self.next_attempt {
                 std::thread::sleep(t.min(until).saturating_duration_since(now));
@@ -697,55 +934,58 @@ impl Inbox for ImapInbox {
                 let _ = self.ensure_connected();
             }
             return Ok(());
-        }
-        let idle_limit = self.config.idle_limit;
-        let poll = self.config.poll_interval;
-        let timeout = self.config.timeout;
-        let Some(conn) = self.conn.as_mut() else {
-            return Ok(());
         };
         // New mail reported during earlier commands: no need to wait.
-        let pending = conn.session.take_all_unsolicited().any(|r| {
-            matches!(
+        let mut pending = std::mem::take(&mut conn.news);
+        while let Ok(r) = conn.session.unsolicited_responses.try_recv() {
+            pending |= matches!(
                 r,
                 UnsolicitedResponse::Exists(_) | UnsolicitedResponse::Recent(_)
-            )
-        });
+            );
+        }
         if pending {
             return Ok(());
         }
         if !conn.can_idle {
-            std::thread::sleep(poll.min(until - now));
-            if let Err(e) = conn.session.noop() {
-                let _ = self.fail("NOOP".into(), e.into());
-            }
+            std::thread::sleep(self.config.poll_interval.min(until - now));
+            // A failure is logged and rescheduled; the next fetch reports it.
+            let _ = self.run("NOOP", |mut s| async move {
+                let r = s.noop().await;
+                (Some(s), r)
+            });
             return Ok(());
         }
-        let limit = (until - now).min(idle_limit).max(Duration::from_millis(1));
-        // Any untagged response ends the wait; the fetch that follows searches again.
-        let outcome = conn
-            .session
-            .idle()
-            .timeout(limit)
-            .keepalive(false)
-            .wait_while(|_| false);
-        // IDLE leaves the socket without a read time-out: restore ours.
-        let restored = conn.socket.set_read_timeout(Some(timeout));
-        match (outcome, restored) {
-            (Ok(o), Ok(())) => {
-                let woken = matches!(o, WaitOutcome::MailboxChanged);
-                debug!(woken, "IDLE ended");
-                Ok(())
-            }
-            (Err(e), _) => {
-                let _ = self.fail("IDLE".into(), Failure::Lost(e.to_string()));
-                Ok(())
-            }
-            (_, Err(e)) => {
-                let _ = self.fail("IDLE".into(), Failure::Lost(e.to_string()));
-                Ok(())
-            }
+        let limit = (until - now)
+            .min(self.config.idle_limit)
+            .max(Duration::from_millis(1));
+        // Any response but a keep-alive ends the wait; the fetch that follows searches
+        // again. The wait is bounded here, not by the library's own time-out, which every
+        // keep-alive restarts.
+        let woken = self.run_within(
+            "IDLE",
+            limit + self.config.timeout * 2,
+            move |s| async move {
+                let mut idle = s.idle();
+                if let Err(e) = idle.init().await {
+                    return (None, Err(e));
+                }
+                let (wait, _interrupt) = idle.wait_with_timeout(limit);
+                let woken = match tokio::time::timeout(limit, wait).await {
+                    Ok(Ok(response)) => matches!(response, IdleResponse::NewData(_)),
+                    Ok(Err(e)) => return (None, Err(e)),
+                    Err(_) => false,
+                };
+                match idle.done().await {
+                    Ok(s) => (Some(s), Ok(woken)),
+                    Err(e) => (None, Err(e)),
+                }
+            },
+        );
+        // A failure is logged and rescheduled; the next fetch reports it.
+        if let Ok(woken) = woken {
+            debug!(woken, "IDLE ended");
         }
+        Ok(())
     }
 
     fn commit(&mut self, id: &MessageRef) -> Result<(), InboundError> {
@@ -831,6 +1071,151 @@ mod tests {
         assert!(waited < Duration::from_secs(2), "{waited:?}");
         // The delay doubled after the second failure.
         assert_eq!(inbox.backoff, Duration::from_millis(800));
+    }
+
+    /// A scripted server on loopback for answers a real server never gives: it greets
+    /// with `greeting`, then answers each tagged command with `answer(tag, command)`
+    /// (`None`: hang up).
+    fn hostile_server(greeting: &'static [u8], answer: fn(&str, &str) -> Option<Vec<u8>>) -> u16 {
+        use std::io::{BufRead, BufReader, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("address").port();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { return };
+                let Ok(reader) = stream.try_clone() else {
+                    return;
+                };
+                let _ = stream.write_all(greeting);
+                for line in BufReader::new(reader).lines() {
+                    let Ok(line) = line else { break };
+                    let (tag, rest) = line.split_once(' ').unwrap_or((line.as_str(), ""));
+                    let command = rest.split(' ').next().unwrap_or("").to_ascii_uppercase();
+                    match answer(tag, &command) {
+                        Some(bytes) => {
+                            if stream.write_all(&bytes).is_err() {
+                                break;
+                            }
+                        }
+                        None => break,
+                    }
+                }
+            }
+        });
+        port
+    }
+
+    /// Answers like a small, well-behaved server up to the mailbox's selection.
+    fn polite(tag: &str, command: &str) -> Option<Vec<u8>> {
+        let text = match command {
+            "LOGIN" => format!("{tag} OK [CAPABILITY IMAP4rev1 IDLE MOVE] Logged in\r\n"),
+            "CREATE" => format!("{tag} NO [ALREADYEXISTS] Mailbox already exists\r\n"),
+            "SELECT" => format!(
+                "* 0 EXISTS\r\n* OK [UIDVALIDITY 7] UIDs valid\r\n{tag} OK [READ-WRITE] Select completed\r\n"
+            ),
+            "NOOP" | "LOGOUT" => format!("{tag} OK done\r\n"),
+            _ => format!("{tag} BAD unknown command\r\n"),
+        };
+        Some(text.into_bytes())
+    }
+
+    fn inbox_on(port: u16) -> ImapInbox {
+        let mut cfg = ImapConfig::new("127.0.0.1", port, "u", "p");
+        cfg.security = Security::Plain;
+        cfg.timeout = Duration::from_secs(2);
+        ImapInbox::new(cfg, None)
+    }
+
+    #[test]
+    fn a_polite_scripted_server_is_read() {
+        let mut inbox = inbox_on(hostile_server(b"* OK ready\r\n", polite));
+        inbox.connect().expect("connected");
+        assert_eq!(inbox.uidvalidity(), Some(7));
+        // Its search is refused (BAD): a refusal of one command keeps the connection.
+        let err = inbox.fetch_new().unwrap_err();
+        assert!(
+            matches!(&err, InboundError::Refused { reason, .. } if reason == "unknown command"),
+            "{err}"
+        );
+        assert!(inbox.is_connected());
+    }
+
+    #[test]
+    fn a_server_that_says_bye_or_garbage_is_unavailable() {
+        let mut inbox = inbox_on(hostile_server(b"* BYE too busy\r\n", polite));
+        let err = inbox.connect().unwrap_err();
+        assert!(err.to_string().contains("too busy"), "{err}");
+        let mut inbox = inbox_on(hostile_server(b"\x00\xff)(}{ *** \r\n\r\n", polite));
+        let err = inbox.connect().unwrap_err();
+        assert!(matches!(err, InboundError::Unavailable { .. }), "{err}");
+        assert!(!inbox.is_connected());
+    }
+
+    #[test]
+    fn starttls_refused_is_unavailable() {
+        let mut inbox = inbox_on(hostile_server(b"* OK ready\r\n", polite));
+        inbox.config.security = Security::StartTls;
+        let err = inbox.connect().unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("STARTTLS refused: unknown command"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn garbage_in_answer_to_a_command_drops_the_connection_without_a_panic() {
+        fn garbage(tag: &str, command: &str) -> Option<Vec<u8>> {
+            match command {
+                "UID" => Some(b"* SEARCH 1 2 (((\r\n\x00\x01 BAD BAD\r\n)\r\n".to_vec()),
+                _ => polite(tag, command),
+            }
+        }
+        let mut inbox = inbox_on(hostile_server(b"* OK ready\r\n", garbage));
+        let err = inbox.fetch_new().unwrap_err();
+        assert!(matches!(err, InboundError::Unavailable { .. }), "{err}");
+        assert!(!inbox.is_connected());
+    }
+
+    /// A tagged BAD without text in answer to IDLE, on which async-imap 0.12 panics (it
+    /// unwraps the text), and a server that hangs up in the middle of IDLE: the wait
+    /// returns, the connection is dropped and will be made again.
+    #[test]
+    fn a_broken_idle_ends_the_wait_and_the_connection() {
+        fn bare_bad(tag: &str, command: &str) -> Option<Vec<u8>> {
+            match command {
+                "IDLE" => Some(format!("{tag} BAD\r\n").into_bytes()),
+                _ => polite(tag, command),
+            }
+        }
+        fn hang_up(tag: &str, command: &str) -> Option<Vec<u8>> {
+            match command {
+                "IDLE" => None,
+                _ => polite(tag, command),
+            }
+        }
+        for script in [bare_bad as fn(&str, &str) -> Option<Vec<u8>>, hang_up] {
+            let mut inbox = inbox_on(hostile_server(b"* OK ready\r\n", script));
+            inbox.connect().expect("connected");
+            let start = Instant::now();
+            inbox
+                .wait(start + Duration::from_secs(5))
+                .expect("a wait never fails");
+            assert!(start.elapsed() < Duration::from_secs(4));
+            assert!(!inbox.is_connected());
+        }
+    }
+
+    #[test]
+    fn the_servers_words_are_taken_from_the_librarys_report() {
+        assert_eq!(
+            server_words(r#"code: Some(AlreadyExists), info: Some("Mailbox \"x\" exists")"#),
+            r#"Mailbox "x" exists"#
+        );
+        assert_eq!(
+            server_words("code: None, info: None"),
+            "code: None, info: None"
+        );
     }
 
     #[test]
