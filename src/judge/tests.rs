@@ -511,3 +511,81 @@ fn a_phase_nobody_owes_anything_in_is_processed_at_its_deadline() {
     assert!(mails.iter().any(|m| m.subject == "DIP:ir - A1901 Results"));
     assert!(j.dump_state().expect("dump").contains("phase S1901M"));
 }
+
+/// After fifty unreadable lines the judge stops: the reply answers the lines before the
+/// fifty-first (the unreadable ones with their suggestions) and says where it stopped;
+/// with and without a SIGNON. Pinned as the judge wrote it when it looked for suggestions
+/// for every line, those it does not report too.
+#[test]
+fn the_judge_stops_after_fifty_unreadable_lines() {
+    let mut j = judge();
+    let mut m = Mailer { n: 0 };
+    let seats = started(&mut j, &mut m);
+    let (power, addr) = seats.first().expect("a seat");
+    let pw = password_of(addr);
+    let junk = [
+        "Bru",
+        "sigon",
+        "A Bulgria - Ser",
+        "procss",
+        "F Nth - Nrg",
+        "xyzzy plugh",
+    ];
+    let answer = |k: usize, n: usize, signed_on: bool| match k % 6 {
+        0 => format!(
+            "ERROR UNKNOWN-COMMAND: line {n}: \"Bru\": \"Bru\" is not a command, and no province is called that; did you mean Bre (Brest)?"
+        ),
+        1 => format!(
+            "ERROR UNKNOWN-COMMAND: line {n}: \"sigon\": \"sigon\" is not a command, and no province is called that; did you mean SIGN?"
+        ),
+        2 => format!(
+            "ERROR UNKNOWN-PROVINCE: line {n}: \"A Bulgria - Ser\": no province called \"Bulgria\"; did you mean Bul (Bulgaria)?"
+        ),
+        3 => format!(
+            "ERROR UNKNOWN-COMMAND: line {n}: \"procss\": \"procss\" is not a command, and no province is called that; did you mean PROCESS?"
+        ),
+        4 if signed_on => {
+            format!("ERROR NO-UNIT: line {n}: \"F Nth - Nrg\": there is no unit in North Sea")
+        }
+        4 => format!(
+            "ERROR NOT-SIGNED-ON: line {n}: \"F Nth - Nrg\": sign on as a power before ordering: SIGNON <initial><game> <password>"
+        ),
+        _ => format!(
+            "ERROR UNKNOWN-COMMAND: line {n}: \"xyzzy plugh\": \"xyzzy\" is not a command, and no province is called that"
+        ),
+    };
+    let mut lines = String::new();
+    for k in 0..70 {
+        lines.push_str(junk.get(k % junk.len()).copied().unwrap_or("x"));
+        lines.push('\n');
+    }
+    lines.push_str("A Par H\n");
+    // Five unreadable lines in six: the fifty-first is the 61st junk line.
+    let stop = |first: usize| {
+        format!(
+            "Too many lines could not be read; the judge stopped at line {} and ignored the 11 command lines after it.\n",
+            first + 60
+        )
+    };
+    m.send(
+        &mut j,
+        addr,
+        &format!("SIGNON {}demo {pw}\n{lines}", power.initial()),
+        t0(),
+    );
+    let mut want = format!("OK SIGNON {}demo ({power})\n", power.initial());
+    for k in 0..60 {
+        want.push_str(&answer(k, k + 2, true));
+        want.push('\n');
+    }
+    want.push_str(&stop(2));
+    assert_eq!(last_reply_to(&mut j, addr), want);
+    m.send(&mut j, addr, &lines, t0());
+    let mut want = String::new();
+    for k in 0..60 {
+        want.push_str(&answer(k, k + 1, false));
+        want.push('\n');
+    }
+    want.push_str(&stop(1));
+    assert_eq!(last_reply_to(&mut j, addr), want);
+}

@@ -252,23 +252,33 @@ impl<'a, 't> Session<'a, 't> {
     /// The message's lines, read in the context of the game its SIGNON names: the phase
     /// decides how orders read (a move in a retreat phase is a retreat), and the game's rule
     /// set whether ballots are read from press to the master (H19).
+    ///
+    /// The game is found by reading up to the SIGNON only; the lines are read whole once
+    /// more in the game's context (or once only, without a SIGNON). Only the errors the
+    /// reply can show (the first [`MAX_ERRORS`]) are given suggestions.
     fn read_lines(&self) -> Result<Vec<LineResult>, StoreError> {
-        let lines = command::parse_message(&self.msg.text, self.map);
-        let signon_game = lines.iter().find_map(|l| match &l.outcome {
+        let first = command::parse_until_signon(&self.msg.text, self.map, MAX_ERRORS);
+        let signon_game = first.iter().find_map(|l| match &l.outcome {
             Ok(Command::Player(PlayerCommand::Signon { game, .. })) => Some(game.to_string()),
             _ => None,
         });
         let Some(name) = signon_game else {
-            return Ok(lines);
+            // No SIGNON: `first` is every line.
+            return Ok(first);
         };
-        let Some(g) = self.tx.load_game(&name)? else {
-            return Ok(lines);
+        let cx = match self.tx.load_game(&name)? {
+            Some(g) => ParseContext {
+                phase: (g.status != Status::Forming).then_some(g.position.phase.kind),
+                ballots_in_press: process::variant_of(self.config, &g)?.reads_ballots_in_press(),
+            },
+            None => ParseContext::default(),
         };
-        let cx = ParseContext {
-            phase: (g.status != Status::Forming).then_some(g.position.phase.kind),
-            ballots_in_press: process::variant_of(self.config, &g)?.reads_ballots_in_press(),
-        };
-        Ok(command::parse_message_with(&self.msg.text, self.map, &cx))
+        Ok(command::parse_message_reporting(
+            &self.msg.text,
+            self.map,
+            &cx,
+            MAX_ERRORS,
+        ))
     }
 
     fn line(&mut self, line: &LineResult) -> Result<(), StoreError> {
