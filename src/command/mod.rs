@@ -464,6 +464,17 @@ fn all_command_words() -> impl Iterator<Item = &'static str> {
         .copied()
 }
 
+/// Every command word with its [`crate::map::char_classes`], worked out once.
+fn command_word_classes() -> &'static [(&'static str, (usize, u64))] {
+    static WORDS: std::sync::OnceLock<Vec<(&'static str, (usize, u64))>> =
+        std::sync::OnceLock::new();
+    WORDS.get_or_init(|| {
+        all_command_words()
+            .map(|k| (k, crate::map::char_classes(k)))
+            .collect()
+    })
+}
+
 /// Reads exactly one command from one normalised line (no `,` splitting).
 pub fn parse_command(norm: &str, map: &Map, cx: &ParseContext) -> Result<Command, CommandError> {
     finish(norm, read_command(norm, map), map, cx, true)
@@ -626,8 +637,11 @@ fn unknown_command(norm: &str, map: &Map, suggest: bool) -> CommandError {
     }
     let lower = word.to_ascii_lowercase();
     let limit = if lower.chars().count() <= 5 { 1 } else { 2 };
-    let command = all_command_words()
-        .filter_map(|k| crate::map::edit_distance_within(&lower, k, limit).map(|d| (d, k)))
+    let classes = crate::map::char_classes(&lower);
+    let command = command_word_classes()
+        .iter()
+        .filter(|(_, k)| !crate::map::far_apart(classes, *k, limit))
+        .filter_map(|(k, _)| crate::map::edit_distance_within(&lower, k, limit).map(|d| (d, *k)))
         .min()
         .map(|(_, k)| k.to_ascii_uppercase());
     let suggestion = command.or_else(|| {
