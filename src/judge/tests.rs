@@ -512,6 +512,75 @@ fn a_phase_nobody_owes_anything_in_is_processed_at_its_deadline() {
     assert!(j.dump_state().expect("dump").contains("phase S1901M"));
 }
 
+/// Creates a game of `rules` (a CREATE option: `formal`) named `name` and fills it;
+/// returns each power's player address.
+fn started_with(
+    j: &mut Judge,
+    m: &mut Mailer,
+    name: &str,
+    rules: &str,
+) -> Vec<(crate::map::Power, String)> {
+    m.send(
+        j,
+        "gm@example.test",
+        &format!("CREATE ?{name} gmpass {rules}"),
+        t0(),
+    );
+    for (i, p) in PLAYERS.iter().enumerate() {
+        m.send(j, p, &format!("SIGNON ?{name} pw{i}"), t0());
+    }
+    let g = j.game(name).expect("read").expect("the game");
+    assert_eq!(g.status, crate::game::Status::Active);
+    g.players
+        .iter()
+        .map(|p| (p.power, p.seat.address.clone()))
+        .collect()
+}
+
+/// H1: the lines a rule set takes first (Formal's declarations of war) are answered
+/// before the first order after them, wherever they are written, each once, and the reply
+/// still answers in line order: Italy's A Ven - Tri, into Austria's Trieste, is taken
+/// because the declaration after it was taken first. The reply is pinned as the judge
+/// wrote it when it looked through every later line before each order.
+#[test]
+fn lines_taken_first_answer_once_and_in_line_order() {
+    let mut j = judge();
+    let mut m = Mailer { n: 0 };
+    let seats = started_with(&mut j, &mut m, "war", "formal");
+    let (power, addr) = seats
+        .iter()
+        .find(|(p, _)| *p == crate::map::Power::Italy)
+        .expect("Italy plays");
+    let pw = password_of(addr);
+    let body = format!(
+        "SIGNON {}war {pw}\nA Ven - Tri\nDECLARE WAR ON Austria\nA Rom - Ven\nxyzzy\nDWO Turkey\nF Nap - ION\nDECLARE WAR ON Austria\nA Ven - Tri\nSURRENDER\nA Rom H\n",
+        power.initial()
+    );
+    m.send(&mut j, addr, &body, t0());
+    assert_eq!(
+        last_reply_to(&mut j, addr),
+        "OK SIGNON Iwar (Italy)
+OK A Ven - Tri
+OK DWO Austria
+OK A Rom - Ven
+ERROR UNKNOWN-COMMAND: line 5: \"xyzzy\": \"xyzzy\" is not a command, and no province is called that
+OK DWO Turkey
+OK F Nap - ION
+ERROR FD-E17: line 8: \"DECLARE WAR ON Austria\": Italy has already declared war on Austria in these orders.
+OK A Ven - Tri
+ERROR FD-E7: line 10: \"SURRENDER\": a power cannot surrender and declare war in the same turn.
+OK A Rom H
+
+Orders standing for Italy in war (S1901M):
+  F Nap - ION
+  A Rom H
+  A Ven - Tri
+  DWO Austria
+  DWO Turkey
+"
+    );
+}
+
 /// After fifty unreadable lines the judge stops: the reply answers the lines before the
 /// fifty-first (the unreadable ones with their suggestions) and says where it stopped;
 /// with and without a SIGNON. Pinned as the judge wrote it when it looked for suggestions

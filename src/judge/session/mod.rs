@@ -101,6 +101,44 @@ pub(super) struct Session<'a, 't> {
     reply_picture: Option<(String, String)>,
 }
 
+/// The lines of a message that each rule set it meets takes first
+/// ([`Variant::processed_first`]), in line order, with how far each list has been walked.
+#[derive(Default)]
+struct EarlyLines {
+    lists: Vec<(&'static str, Vec<usize>, usize)>,
+}
+
+impl EarlyLines {
+    /// The index of `variant`'s list, made on first use.
+    fn of(&mut self, variant: &'static dyn Variant, lines: &[LineResult]) -> usize {
+        if let Some(k) = self
+            .lists
+            .iter()
+            .position(|(name, _, _)| *name == variant.name())
+        {
+            return k;
+        }
+        let listed = lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| {
+                matches!(&l.outcome, Ok(Command::Variant(v)) if variant.processed_first(v))
+            })
+            .map(|(j, _)| j)
+            .collect();
+        self.lists.push((variant.name(), listed, 0));
+        self.lists.len() - 1
+    }
+
+    /// The next line of list `k` not walked yet.
+    fn next(&mut self, k: usize) -> Option<usize> {
+        let (_, listed, walked) = self.lists.get_mut(k)?;
+        let j = listed.get(*walked).copied()?;
+        *walked += 1;
+        Some(j)
+    }
+}
+
 /// After this many unreadable lines the rest of a message is not read (a mail of junk
 /// gets a short answer, not an echo of itself).
 const MAX_ERRORS: usize = 50;
@@ -155,6 +193,7 @@ impl<'a, 't> Session<'a, 't> {
         // The reply to each line, kept apart so that lines a rule set takes first (a
         // declaration of war before the moves it allows, H1) still answer in line order.
         let mut answers: Vec<Option<Vec<ReplyLine>>> = vec![None; lines.len()];
+        let mut early = EarlyLines::default();
         for (i, line) in lines.iter().enumerate() {
             if line.outcome.is_err() {
                 errors += 1;
@@ -173,14 +212,7 @@ impl<'a, 't> Session<'a, 't> {
                 continue;
             }
             if self.takes_first_later(line) {
-                for (j, later) in lines.iter().enumerate().skip(i + 1) {
-                    if answers.get(j).is_some_and(Option::is_none) && self.taken_first(later) {
-                        let answer = self.answer(later)?;
-                        if let Some(slot) = answers.get_mut(j) {
-                            *slot = Some(answer);
-                        }
-                    }
-                }
+                self.take_first_after(i, &lines, &mut answers, &mut early)?;
             }
             let answer = self.answer(line)?;
             if let Some(slot) = answers.get_mut(i) {
@@ -189,6 +221,42 @@ impl<'a, 't> Session<'a, 't> {
         }
         self.flush(&mut answers);
         self.after_lines()
+    }
+
+    /// Answers, in line order, every line after line `i` that the rule set takes first and
+    /// that is not answered yet.
+    ///
+    /// Which lines a rule set takes first depends on the rule set and the line alone, so
+    /// they are listed once per rule set the message meets, not looked for again before
+    /// each order: a mail of thousands of orders costs time in proportion to its lines, not
+    /// to their square. Lines before `i` are all answered (lines are answered in order, or
+    /// earlier), so a rule set's list is walked once: after a walk at line `i` every listed
+    /// line after `i` is answered, and the next walk would find nothing. Taking a line first
+    /// never changes the message's game or rule set (only SIGNON, CREATE and OBSERVE do).
+    fn take_first_after(
+        &mut self,
+        i: usize,
+        lines: &[LineResult],
+        answers: &mut [Option<Vec<ReplyLine>>],
+        early: &mut EarlyLines,
+    ) -> Result<(), StoreError> {
+        let Some(variant) = self.variant else {
+            return Ok(());
+        };
+        let k = early.of(variant, lines);
+        while let Some(j) = early.next(k) {
+            if j <= i || answers.get(j).is_some_and(Option::is_some) {
+                continue;
+            }
+            let Some(later) = lines.get(j) else {
+                continue;
+            };
+            let answer = self.answer(later)?;
+            if let Some(slot) = answers.get_mut(j) {
+                *slot = Some(answer);
+            }
+        }
+        Ok(())
     }
 
     /// Appends the lines' answers to the reply, in line order.
