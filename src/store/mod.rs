@@ -8,6 +8,7 @@
 
 mod migrations;
 
+use std::cell::RefCell;
 use std::path::Path;
 
 use chrono::{DateTime, SecondsFormat, Utc};
@@ -38,7 +39,14 @@ pub struct Store {
 /// A transaction in progress; all queries go through it.
 pub struct Tx<'a> {
     tx: rusqlite::Transaction<'a>,
+    /// Games read in this transaction, by the name they were asked for, as read: a mail's
+    /// game is read to learn how its lines read and again by its SIGNON, and a read costs
+    /// a JSON parse where a copy costs far less. Any write of a game empties it.
+    games: RefCell<Vec<(String, Game)>>,
 }
+
+/// How many games a transaction keeps as read.
+const GAMES_KEPT: usize = 4;
 
 fn ts(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Secs, true)
@@ -139,7 +147,10 @@ impl Store {
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
             .map_err(StoreError::from)?;
-        let t = Tx { tx };
+        let t = Tx {
+            tx,
+            games: RefCell::new(Vec::new()),
+        };
         let out = f(&t)?;
         t.tx.commit().map_err(StoreError::from)?;
         Ok(out)
@@ -211,6 +222,15 @@ impl Tx<'_> {
     }
 
     pub fn load_game(&self, name: &str) -> Result<Option<Game>, StoreError> {
+        let kept = self
+            .games
+            .borrow()
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, g)| g.clone());
+        if let Some(g) = kept {
+            return Ok(Some(g));
+        }
         let json: Option<String> = self
             .query_row(
                 "SELECT state FROM games WHERE name = ?1 COLLATE NOCASE",
@@ -218,10 +238,19 @@ impl Tx<'_> {
                 |r| r.get(0),
             )
             .optional()?;
-        json.map(|j| read_game(name, &j)).transpose()
+        let game = json.map(|j| read_game(name, &j)).transpose()?;
+        if let Some(g) = &game {
+            let mut games = self.games.borrow_mut();
+            if games.len() == GAMES_KEPT {
+                games.remove(0);
+            }
+            games.push((name.to_string(), g.clone()));
+        }
+        Ok(game)
     }
 
     pub fn save_game(&self, game: &Game) -> Result<(), StoreError> {
+        self.games.borrow_mut().clear();
         let json = serde_json::to_string(game).map_err(|e| StoreError::Corrupt {
             game: game.name.clone(),
             reason: e.to_string(),

@@ -86,6 +86,8 @@ pub(super) struct Session<'a, 't> {
     /// The rule set of `game`.
     variant: Option<&'static dyn Variant>,
     dirty: bool,
+    /// Whether the game changed since it was last written ([`Session::save_game`]).
+    unsaved: bool,
     orders_changed: bool,
     reply: Vec<ReplyLine>,
     mails: Vec<NewMail>,
@@ -163,6 +165,7 @@ impl<'a, 't> Session<'a, 't> {
             game: None,
             variant: None,
             dirty: false,
+            unsaved: false,
             orders_changed: false,
             reply: Vec::new(),
             mails: Vec::new(),
@@ -294,6 +297,7 @@ impl<'a, 't> Session<'a, 't> {
 
     /// What follows the lines: a forming game that filled up starts; a capped mail says so.
     fn after_lines(&mut self) -> Result<(), StoreError> {
+        self.save_game()?;
         // A forming game that is full starts once the whole message is read, so that the
         // last joiner's SET PREFERENCE counts.
         if let Some(g) = self.game.as_mut()
@@ -359,15 +363,16 @@ impl<'a, 't> Session<'a, 't> {
                 });
                 return Ok(());
             }
-            Ok(cmd) => self.apply(cmd, line)?,
+            Ok(cmd) => {
+                if matches!(cmd, Command::Player(_) | Command::Master(_)) {
+                    self.save_game()?;
+                }
+                self.apply(cmd, line)?
+            }
         };
-        // Later lines (LIST, a second command) read the game from the database: keep it
-        // current within the transaction.
-        if self.dirty
-            && let Some(g) = self.game.as_ref()
-        {
-            self.tx.save_game(g)?;
-        }
+        // Later lines (LIST, a second command) read the game from the database: it is
+        // kept current within the transaction, written before each line that may read it.
+        self.unsaved |= self.dirty;
         match verdict {
             Ok(done) => {
                 self.reply.push(ReplyLine::Verdict {
@@ -423,6 +428,21 @@ impl<'a, 't> Session<'a, 't> {
             Command::Press(p) => self.press(p),
             Command::Variant(v) => self.variant_command(v, line),
         })
+    }
+
+    /// Writes the game if a line changed it since it was last written. Orders, press and a
+    /// rule set's commands change the game in memory and read nothing from the database,
+    /// so a mail of a thousand orders writes its game once, not a thousand times; every
+    /// other command may read the game from the database (LIST, a second game's command),
+    /// so it is written before them, and before what follows the lines.
+    fn save_game(&mut self) -> Result<(), StoreError> {
+        if self.unsaved
+            && let Some(g) = self.game.as_ref()
+        {
+            self.tx.save_game(g)?;
+        }
+        self.unsaved = false;
+        Ok(())
     }
 
     /// Makes `g` the message's game, with its rule set.
