@@ -40,25 +40,44 @@ pub enum ReplyLine {
 /// Collapses runs of blanks (and any control character, so that a line can never break
 /// the reply's one-line-per-line layout) into single spaces, and trims.
 fn one_line(text: &str) -> String {
-    text.split(|c: char| c.is_whitespace() || c.is_control())
-        .filter(|w| !w.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
+    let mut out = String::with_capacity(text.len());
+    let mut blank = false;
+    for c in text.chars() {
+        if c.is_whitespace() || c.is_control() {
+            blank = true;
+            continue;
+        }
+        if blank && !out.is_empty() {
+            out.push(' ');
+        }
+        blank = false;
+        out.push(c);
+    }
+    out
 }
 
 /// The password word of a SIGNON, CREATE, OBSERVE or SET PASSWORD line (the word after the
 /// game, or after `PASSWORD`), if the line has one.
 fn password_of(text: &str) -> Option<&str> {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
-    let lower: Vec<&str> = lower.iter().map(String::as_str).collect();
-    let at = match lower.as_slice() {
-        ["signon" | "create" | "observe" | "watch", _, _, ..] => 2,
-        ["sign", "on", _, _, ..] => 3,
-        ["set", "password", _, ..] => 2,
-        _ => return None,
+    let mut words = text.split_whitespace();
+    let first = words.next()?;
+    let second = words.next();
+    let is = |w: Option<&str>, keyword: &str| w.is_some_and(|w| w.eq_ignore_ascii_case(keyword));
+    // The password's place among the words after the first two.
+    let after_second = if ["signon", "create", "observe", "watch"]
+        .iter()
+        .any(|k| first.eq_ignore_ascii_case(k))
+        && second.is_some()
+    {
+        0
+    } else if first.eq_ignore_ascii_case("sign") && is(second, "on") {
+        1
+    } else if first.eq_ignore_ascii_case("set") && is(second, "password") {
+        0
+    } else {
+        return None;
     };
-    words.get(at).copied()
+    words.nth(after_second)
 }
 
 /// Replaces every whole-word occurrence of `secret` in `text` (a word: not next to a letter
@@ -296,5 +315,53 @@ mod tests {
             render_reply_lines(&lines),
             "ERROR SRV-E7: line 3: cannot read the ballot \"VOTE Frnace 3\". Ballot not recorded.\n\nOrders standing:\n"
         );
+    }
+
+    /// `one_line` and `password_of` read as they did when they split the text into
+    /// vectors of words (the forms below), on lines of every shape they meet.
+    #[test]
+    fn one_line_and_password_of_read_as_the_word_lists_did() {
+        fn one_line_by_words(text: &str) -> String {
+            text.split(|c: char| c.is_whitespace() || c.is_control())
+                .filter(|w| !w.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+        fn password_by_words(text: &str) -> Option<&str> {
+            let words: Vec<&str> = text.split_whitespace().collect();
+            let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
+            let lower: Vec<&str> = lower.iter().map(String::as_str).collect();
+            let at = match lower.as_slice() {
+                ["signon" | "create" | "observe" | "watch", _, _, ..] => 2,
+                ["sign", "on", _, _, ..] => 3,
+                ["set", "password", _, ..] => 2,
+                _ => return None,
+            };
+            words.get(at).copied()
+        }
+        let firsts = [
+            "", "SIGNON", "signon", "Sign", "CREATE", "observe", "WATCH", "SET", "x",
+        ];
+        let seconds = ["", "On", "on", "PASSWORD", "password", "Fgame", "?g"];
+        let rests = [
+            "",
+            "pw",
+            "pw extra",
+            " pw\t ",
+            "\u{0}pw\r\n",
+            "é pw",
+            "a  b   c",
+        ];
+        for f in firsts {
+            for s in seconds {
+                for r in rests {
+                    for sep in [" ", "\t ", "\u{85}", "\u{7}"] {
+                        let text = format!("{sep}{f}{sep}{s}{sep}{r}{sep}");
+                        assert_eq!(one_line(&text), one_line_by_words(&text), "{text:?}");
+                        assert_eq!(password_of(&text), password_by_words(&text), "{text:?}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -180,6 +180,26 @@ fn is_skipped(norm: &str) -> bool {
         || (norm.to_ascii_lowercase().ends_with(" wrote:") && norm.len() < 200)
 }
 
+/// The results read so far, and how many of them are errors.
+struct Output {
+    lines: Vec<LineResult>,
+    errors: usize,
+    /// How many errors are put into words with suggestions.
+    reported: usize,
+}
+
+impl Output {
+    fn push_line(&mut self, l: LineResult) {
+        self.errors += usize::from(l.outcome.is_err());
+        self.lines.push(l);
+    }
+
+    /// Whether the next error is one the reader reports (so worth its suggestions).
+    fn suggest(&self) -> bool {
+        self.errors < self.reported
+    }
+}
+
 /// A press block being read.
 struct OpenPress {
     /// Index of its result in the output.
@@ -213,31 +233,71 @@ impl OpenPress {
 
 /// Parses a mail body: one result per command line, in order (grammar/framing.md).
 pub fn parse_message_with(text: &str, map: &Map, cx: &ParseContext) -> Vec<LineResult> {
-    let mut out: Vec<LineResult> = Vec::new();
+    parse_message_reporting(text, map, cx, usize::MAX)
+}
+
+/// Parses a mail body as [`parse_message_with`] does, for a reader that reports only the
+/// first `reported` unreadable lines (the judge stops reading after its fiftieth): the
+/// errors after those carry no "did you mean" suggestions, which cost an edit distance
+/// against every command word and province name. Every line still reads the same way,
+/// accepted or refused with the same code; with `reported` 0 no suggestion is searched.
+pub fn parse_message_reporting(
+    text: &str,
+    map: &Map,
+    cx: &ParseContext,
+    reported: usize,
+) -> Vec<LineResult> {
+    parse_lines(text, map, cx, reported, false)
+}
+
+/// The results of [`parse_message_reporting`] with the default context, up to and
+/// including the first SIGNON read (`Ok(PlayerCommand::Signon)`); all of them when there
+/// is none. How a message's game is found without reading the rest of it twice.
+pub fn parse_until_signon(text: &str, map: &Map, reported: usize) -> Vec<LineResult> {
+    parse_lines(text, map, &ParseContext::default(), reported, true)
+}
+
+fn parse_lines(
+    text: &str,
+    map: &Map,
+    cx: &ParseContext,
+    reported: usize,
+    until_signon: bool,
+) -> Vec<LineResult> {
+    let mut out = Output {
+        lines: Vec::new(),
+        errors: 0,
+        reported,
+    };
     let mut press: Option<OpenPress> = None;
     let mut signed_on = false;
     let ballots_in_press = cx.ballots_in_press;
     // The last ENDPRESS line: a press header that cannot be read swallows its block only
     // when an ENDPRESS follows (the player meant a block); otherwise it is one bad line
-    // ("Press releases are …") and the lines after it are read as commands.
-    let last_press_end = text
-        .split('\n')
-        .enumerate()
-        .filter(|(_, raw)| press::is_press_end(&normalise_line(raw)))
-        .map(|(n, _)| n + 1)
-        .last()
-        .unwrap_or(0);
+    // ("Press releases are …") and the lines after it are read as commands. Found when
+    // first wanted: most mails have no unreadable press header.
+    let mut last_press_end: Option<usize> = None;
+    let mut last_press_end = || {
+        *last_press_end.get_or_insert_with(|| {
+            text.split('\n')
+                .enumerate()
+                .filter(|(_, raw)| press::is_press_end(&normalise_line(raw)))
+                .map(|(n, _)| n + 1)
+                .last()
+                .unwrap_or(0)
+        })
+    };
     for (n, raw) in text.split('\n').enumerate() {
         let line = n + 1;
         let raw = raw.trim_end_matches('\r');
         let norm = normalise_line(raw);
         if let Some(mut p) = press.take() {
             if is_end_of_commands(raw, &norm) {
-                p.close(&mut out, false);
-                return out;
+                p.close(&mut out.lines, false);
+                return out.lines;
             }
             if press::is_press_end(&norm) {
-                p.close(&mut out, true);
+                p.close(&mut out.lines, true);
                 continue;
             }
             if norm.starts_with("//") {
@@ -246,9 +306,10 @@ pub fn parse_message_with(text: &str, map: &Map, cx: &ParseContext) -> Vec<LineR
             }
             let to_master = p.header.as_ref().is_ok_and(|h| h.is_to_master_only());
             if to_master && ballots_in_press && keyword("vote")(norm.as_str()).is_ok() {
-                out.push(LineResult {
+                let outcome = finish(&norm, read_command(&norm, map), map, cx, out.suggest());
+                out.push_line(LineResult {
                     line,
-                    outcome: parse_command(&norm, map, cx),
+                    outcome,
                     text: norm,
                 });
             } else {
@@ -266,17 +327,19 @@ pub fn parse_message_with(text: &str, map: &Map, cx: &ParseContext) -> Vec<LineR
         if press::is_press_header(&norm) {
             let header = match press::press_header(&norm) {
                 Ok((_, h)) => Ok(h),
-                Err(nom::Err::Error(e) | nom::Err::Failure(e)) => Err(convert(&norm, e, map)),
+                Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
+                    Err(convert(&norm, e, map, out.suggest()))
+                }
                 Err(nom::Err::Incomplete(_)) => Err(syntax_error(&norm, "a press line")),
             };
-            if header.is_ok() || last_press_end > line {
+            if header.is_ok() || last_press_end() > line {
                 press = Some(OpenPress {
-                    slot: out.len(),
+                    slot: out.lines.len(),
                     header: header.clone(),
                     body: Vec::new(),
                 });
             }
-            out.push(LineResult {
+            out.push_line(LineResult {
                 line,
                 outcome: header.map(|h| {
                     Command::Press(Press {
@@ -291,7 +354,7 @@ pub fn parse_message_with(text: &str, map: &Map, cx: &ParseContext) -> Vec<LineR
         }
         if press::is_press_end(&norm) {
             let word = norm.split(' ').next().unwrap_or("").to_ascii_uppercase();
-            out.push(LineResult {
+            out.push_line(LineResult {
                 line,
                 outcome: Err(CommandError::NoPressOpen { word }),
                 text: norm,
@@ -305,7 +368,8 @@ pub fn parse_message_with(text: &str, map: &Map, cx: &ParseContext) -> Vec<LineR
             None => &norm,
         };
         let mut stop = false;
-        for (text, mut outcome) in parse_line(command_text, map, cx) {
+        for (text, read) in parse_line(command_text, map) {
+            let mut outcome = finish(text, read, map, cx, out.suggest());
             let (is_signon, is_signoff) = match &outcome {
                 Ok(Command::Player(p)) => (p.is_signon(), *p == PlayerCommand::Signoff),
                 _ => (false, false),
@@ -317,35 +381,34 @@ pub fn parse_message_with(text: &str, map: &Map, cx: &ParseContext) -> Vec<LineR
                 signed_on = true;
             }
             stop |= is_signoff;
-            out.push(LineResult {
+            let found = until_signon
+                && matches!(&outcome, Ok(Command::Player(PlayerCommand::Signon { .. })));
+            out.push_line(LineResult {
                 line,
-                text,
+                text: text.to_string(),
                 outcome,
             });
+            if found {
+                return out.lines;
+            }
         }
         if stop {
             break;
         }
     }
     if let Some(p) = press.take() {
-        p.close(&mut out, false);
+        p.close(&mut out.lines, false);
     }
-    out
+    out.lines
 }
 
 /// Reads one normalised line that holds commands: a single command, or several orders
 /// separated by `,` or `;`. Errors are turned into sentences only for what is reported
-/// (suggestions cost an edit distance against every name).
-fn parse_line(
-    norm: &str,
-    map: &Map,
-    cx: &ParseContext,
-) -> Vec<(String, Result<Command, CommandError>)> {
+/// (suggestions cost an edit distance against every name), by the caller.
+fn parse_line<'a>(norm: &'a str, map: &Map) -> Vec<(&'a str, Result<Command, Pending<'a>>)> {
     let whole = read_command(norm, map);
-    let finish_whole =
-        |r: Result<Command, Pending<'_>>| vec![(norm.to_string(), finish(norm, r, map, cx))];
     if whole.is_ok() || !norm.contains([',', ';']) || is_command_word(first_word(norm)) {
-        return finish_whole(whole);
+        return vec![(norm, whole)];
     }
     let pieces: Vec<&str> = norm
         .split([',', ';'])
@@ -358,11 +421,8 @@ fn parse_line(
         .collect();
     if results.iter().any(|(_, r)| r.is_ok()) {
         results
-            .into_iter()
-            .map(|(p, r)| (p.to_string(), finish(p, r, map, cx)))
-            .collect()
     } else {
-        finish_whole(whole)
+        vec![(norm, whole)]
     }
 }
 
@@ -404,9 +464,20 @@ fn all_command_words() -> impl Iterator<Item = &'static str> {
         .copied()
 }
 
+/// Every command word with its [`crate::map::char_classes`], worked out once.
+fn command_word_classes() -> &'static [(&'static str, (usize, u64))] {
+    static WORDS: std::sync::OnceLock<Vec<(&'static str, (usize, u64))>> =
+        std::sync::OnceLock::new();
+    WORDS.get_or_init(|| {
+        all_command_words()
+            .map(|k| (k, crate::map::char_classes(k)))
+            .collect()
+    })
+}
+
 /// Reads exactly one command from one normalised line (no `,` splitting).
 pub fn parse_command(norm: &str, map: &Map, cx: &ParseContext) -> Result<Command, CommandError> {
-    finish(norm, read_command(norm, map), map, cx)
+    finish(norm, read_command(norm, map), map, cx, true)
 }
 
 /// A failure not yet put into words.
@@ -416,20 +487,22 @@ enum Pending<'a> {
     Parse(PErr<'a>),
 }
 
-/// The phase context applied to a command, or the error put into words.
+/// The phase context applied to a command, or the error put into words (with suggestions
+/// if `suggest`).
 fn finish(
     norm: &str,
     r: Result<Command, Pending<'_>>,
     map: &Map,
     cx: &ParseContext,
+    suggest: bool,
 ) -> Result<Command, CommandError> {
     match r {
         Ok(cmd) => Ok(apply_context(cmd, cx)),
         Err(Pending::Ballot) => Err(CommandError::BallotUnreadable {
             text: norm.to_string(),
         }),
-        Err(Pending::Unknown) => Err(unknown_command(norm, map)),
-        Err(Pending::Parse(e)) => Err(convert(norm, e, map)),
+        Err(Pending::Unknown) => Err(unknown_command(norm, map, suggest)),
+        Err(Pending::Parse(e)) => Err(convert(norm, e, map, suggest)),
     }
 }
 
@@ -548,18 +621,27 @@ fn syntax_error(norm: &str, expected: &'static str) -> CommandError {
 }
 
 /// The first word is neither a command nor a province.
-fn unknown_command(norm: &str, map: &Map) -> CommandError {
+fn unknown_command(norm: &str, map: &Map, suggest: bool) -> CommandError {
     let word = norm.split(' ').next().unwrap_or("").to_string();
-    let lower = word.to_ascii_lowercase();
-    let limit = if lower.chars().count() <= 5 { 1 } else { 2 };
     if word.len() > lexeme::MAX_SUGGEST_LEN {
         return CommandError::UnknownCommand {
             word: shorten(&word),
             suggestion: None,
         };
     }
-    let command = all_command_words()
-        .filter_map(|k| crate::map::edit_distance_within(&lower, k, limit).map(|d| (d, k)))
+    if !suggest {
+        return CommandError::UnknownCommand {
+            word,
+            suggestion: None,
+        };
+    }
+    let lower = word.to_ascii_lowercase();
+    let limit = if lower.chars().count() <= 5 { 1 } else { 2 };
+    let classes = crate::map::char_classes(&lower);
+    let command = command_word_classes()
+        .iter()
+        .filter(|(_, k)| !crate::map::far_apart(classes, *k, limit))
+        .filter_map(|(k, _)| crate::map::edit_distance_within(&lower, k, limit).map(|d| (d, *k)))
         .min()
         .map(|(_, k)| k.to_ascii_uppercase());
     let suggestion = command.or_else(|| {
@@ -582,8 +664,9 @@ fn shorten(text: &str) -> String {
     }
 }
 
-/// Turns a parse error into the player's error.
-fn convert(norm: &str, e: PErr<'_>, map: &Map) -> CommandError {
+/// Turns a parse error into the player's error (an unknown province with suggestions if
+/// `suggest`).
+fn convert(norm: &str, e: PErr<'_>, map: &Map, suggest: bool) -> CommandError {
     let offset = norm.len().saturating_sub(e.at.len());
     let before = norm.get(..offset).unwrap_or("").trim_end();
     let after = before
@@ -609,7 +692,7 @@ fn convert(norm: &str, e: PErr<'_>, map: &Map) -> CommandError {
             let fitting = candidates
                 .iter()
                 .rev()
-                .filter(|t| t.len() <= lexeme::MAX_SUGGEST_LEN)
+                .filter(|t| suggest && t.len() <= lexeme::MAX_SUGGEST_LEN)
                 .map(|t| (t, map.suggest(t)))
                 .find(|(_, near)| !near.is_empty());
             match fitting {

@@ -511,3 +511,150 @@ fn a_phase_nobody_owes_anything_in_is_processed_at_its_deadline() {
     assert!(mails.iter().any(|m| m.subject == "DIP:ir - A1901 Results"));
     assert!(j.dump_state().expect("dump").contains("phase S1901M"));
 }
+
+/// Creates a game of `rules` (a CREATE option: `formal`) named `name` and fills it;
+/// returns each power's player address.
+fn started_with(
+    j: &mut Judge,
+    m: &mut Mailer,
+    name: &str,
+    rules: &str,
+) -> Vec<(crate::map::Power, String)> {
+    m.send(
+        j,
+        "gm@example.test",
+        &format!("CREATE ?{name} gmpass {rules}"),
+        t0(),
+    );
+    for (i, p) in PLAYERS.iter().enumerate() {
+        m.send(j, p, &format!("SIGNON ?{name} pw{i}"), t0());
+    }
+    let g = j.game(name).expect("read").expect("the game");
+    assert_eq!(g.status, crate::game::Status::Active);
+    g.players
+        .iter()
+        .map(|p| (p.power, p.seat.address.clone()))
+        .collect()
+}
+
+/// H1: the lines a rule set takes first (Formal's declarations of war) are answered
+/// before the first order after them, wherever they are written, each once, and the reply
+/// still answers in line order: Italy's A Ven - Tri, into Austria's Trieste, is taken
+/// because the declaration after it was taken first. The reply is pinned as the judge
+/// wrote it when it looked through every later line before each order.
+#[test]
+fn lines_taken_first_answer_once_and_in_line_order() {
+    let mut j = judge();
+    let mut m = Mailer { n: 0 };
+    let seats = started_with(&mut j, &mut m, "war", "formal");
+    let (power, addr) = seats
+        .iter()
+        .find(|(p, _)| *p == crate::map::Power::Italy)
+        .expect("Italy plays");
+    let pw = password_of(addr);
+    let body = format!(
+        "SIGNON {}war {pw}\nA Ven - Tri\nDECLARE WAR ON Austria\nA Rom - Ven\nxyzzy\nDWO Turkey\nF Nap - ION\nDECLARE WAR ON Austria\nA Ven - Tri\nSURRENDER\nA Rom H\n",
+        power.initial()
+    );
+    m.send(&mut j, addr, &body, t0());
+    assert_eq!(
+        last_reply_to(&mut j, addr),
+        "OK SIGNON Iwar (Italy)
+OK A Ven - Tri
+OK DWO Austria
+OK A Rom - Ven
+ERROR UNKNOWN-COMMAND: line 5: \"xyzzy\": \"xyzzy\" is not a command, and no province is called that
+OK DWO Turkey
+OK F Nap - ION
+ERROR FD-E17: line 8: \"DECLARE WAR ON Austria\": Italy has already declared war on Austria in these orders.
+OK A Ven - Tri
+ERROR FD-E7: line 10: \"SURRENDER\": a power cannot surrender and declare war in the same turn.
+OK A Rom H
+
+Orders standing for Italy in war (S1901M):
+  F Nap - ION
+  A Rom H
+  A Ven - Tri
+  DWO Austria
+  DWO Turkey
+"
+    );
+}
+
+/// After fifty unreadable lines the judge stops: the reply answers the lines before the
+/// fifty-first (the unreadable ones with their suggestions) and says where it stopped;
+/// with and without a SIGNON. Pinned as the judge wrote it when it looked for suggestions
+/// for every line, those it does not report too.
+#[test]
+fn the_judge_stops_after_fifty_unreadable_lines() {
+    let mut j = judge();
+    let mut m = Mailer { n: 0 };
+    let seats = started(&mut j, &mut m);
+    let (power, addr) = seats.first().expect("a seat");
+    let pw = password_of(addr);
+    let junk = [
+        "Bru",
+        "sigon",
+        "A Bulgria - Ser",
+        "procss",
+        "F Nth - Nrg",
+        "xyzzy plugh",
+    ];
+    let answer = |k: usize, n: usize, signed_on: bool| match k % 6 {
+        0 => format!(
+            "ERROR UNKNOWN-COMMAND: line {n}: \"Bru\": \"Bru\" is not a command, and no province is called that; did you mean Bre (Brest)?"
+        ),
+        1 => format!(
+            "ERROR UNKNOWN-COMMAND: line {n}: \"sigon\": \"sigon\" is not a command, and no province is called that; did you mean SIGN?"
+        ),
+        2 => format!(
+            "ERROR UNKNOWN-PROVINCE: line {n}: \"A Bulgria - Ser\": no province called \"Bulgria\"; did you mean Bul (Bulgaria)?"
+        ),
+        3 => format!(
+            "ERROR UNKNOWN-COMMAND: line {n}: \"procss\": \"procss\" is not a command, and no province is called that; did you mean PROCESS?"
+        ),
+        4 if signed_on => {
+            format!("ERROR NO-UNIT: line {n}: \"F Nth - Nrg\": there is no unit in North Sea")
+        }
+        4 => format!(
+            "ERROR NOT-SIGNED-ON: line {n}: \"F Nth - Nrg\": sign on as a power before ordering: SIGNON <initial><game> <password>"
+        ),
+        _ => format!(
+            "ERROR UNKNOWN-COMMAND: line {n}: \"xyzzy plugh\": \"xyzzy\" is not a command, and no province is called that"
+        ),
+    };
+    let mut lines = String::new();
+    for k in 0..70 {
+        lines.push_str(junk.get(k % junk.len()).copied().unwrap_or("x"));
+        lines.push('\n');
+    }
+    lines.push_str("A Par H\n");
+    // Five unreadable lines in six: the fifty-first is the 61st junk line.
+    let stop = |first: usize| {
+        format!(
+            "Too many lines could not be read; the judge stopped at line {} and ignored the 11 command lines after it.\n",
+            first + 60
+        )
+    };
+    m.send(
+        &mut j,
+        addr,
+        &format!("SIGNON {}demo {pw}\n{lines}", power.initial()),
+        t0(),
+    );
+    let mut want = format!("OK SIGNON {}demo ({power})\n", power.initial());
+    for k in 0..60 {
+        want.push_str(&answer(k, k + 2, true));
+        want.push('\n');
+    }
+    want.push_str(&stop(2));
+    assert_eq!(last_reply_to(&mut j, addr), want);
+    m.send(&mut j, addr, &lines, t0());
+    let mut want = String::new();
+    for k in 0..60 {
+        want.push_str(&answer(k, k + 1, false));
+        want.push('\n');
+    }
+    want.push_str(&stop(1));
+    assert_eq!(last_reply_to(&mut j, addr), want);
+}

@@ -12,7 +12,7 @@ use std::fmt;
 use std::sync::LazyLock;
 
 pub use load::MapError;
-pub(crate) use names::edit_distance_within;
+pub(crate) use names::{char_classes, edit_distance_within, far_apart};
 
 /// One of the seven great powers of the standard game.
 #[derive(

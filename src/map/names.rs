@@ -7,6 +7,8 @@ use super::ProvinceId;
 #[derive(Debug, Default)]
 pub(super) struct NameTable {
     entries: Vec<(String, ProvinceId)>,
+    /// Each entry's [`char_classes`], for ruling names out before comparing them.
+    classes: Vec<(usize, u64)>,
 }
 
 /// The form every name is compared in: lowercase ASCII letters and digits only, so
@@ -26,6 +28,7 @@ impl NameTable {
     pub(super) fn finish(&mut self) {
         self.entries.sort();
         self.entries.dedup();
+        self.classes = self.entries.iter().map(|(k, _)| char_classes(k)).collect();
     }
 
     pub(super) fn find(&self, text: &str) -> Option<ProvinceId> {
@@ -50,12 +53,14 @@ impl NameTable {
             return Vec::new();
         }
         let limit = if key.len() <= 4 { 1 } else { 2 + key.len() / 8 };
+        let key_classes = char_classes(&key);
         let mut scored: Vec<(usize, ProvinceId)> = self
             .entries
             .iter()
-            .filter_map(|(k, id)| {
+            .zip(&self.classes)
+            .filter_map(|((k, id), classes)| {
                 // The distance is at least the difference in length.
-                if k.len().abs_diff(key.len()) > limit {
+                if k.len().abs_diff(key.len()) > limit || far_apart(key_classes, *classes, limit) {
                     return None;
                 }
                 edit_distance_within(&key, k, limit).map(|d| (d, *id))
@@ -88,19 +93,73 @@ impl NameTable {
 ///
 /// The work is bounded by the limit, which matters on junk lines (every unknown word is
 /// compared with every command word and province name): words whose lengths differ by more
-/// than the limit are not compared, and the table stops at two rows in a row whose every
+/// than the limit are not compared, nor words of which one has more characters the other
+/// lacks than the limit, and the table stops at two rows in a row whose every
 /// entry is over the limit (a row's entries are at least the smaller of the previous row's
 /// minimum and the one before's plus one, so no later row comes back under it).
 pub(crate) fn edit_distance_within(a: &str, b: &str, limit: usize) -> Option<usize> {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    if a.len().abs_diff(b.len()) > limit {
+    let (na, nb) = (a.chars().count(), b.chars().count());
+    if na.abs_diff(nb) > limit {
         return None;
     }
-    // Three rows of the table: the one before the previous, the previous, the one filled.
-    let mut before: Vec<usize> = vec![0; b.len() + 1];
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut row: Vec<usize> = vec![0; b.len() + 1];
+    if na <= SHORT_WORD && nb <= SHORT_WORD {
+        // Every name and command word is short: the words and the table's rows live on
+        // the stack (this runs once per name for each unknown word of a mail).
+        let mut ca = ['\0'; SHORT_WORD];
+        let mut cb = ['\0'; SHORT_WORD];
+        let fill = |to: &mut [char], from: &str| {
+            let mut seen = 0u64;
+            for (x, c) in to.iter_mut().zip(from.chars()) {
+                *x = c;
+                seen |= 1 << (u32::from(c) % 64);
+            }
+            seen
+        };
+        let (seen_a, seen_b) = (fill(&mut ca, a), fill(&mut cb, b));
+        if far_apart((na, seen_a), (nb, seen_b), limit) {
+            return None;
+        }
+        let [mut r0, mut r1, mut r2] = [[0usize; SHORT_WORD + 1]; 3];
+        return osa_within(
+            ca.get(..na).unwrap_or_default(),
+            cb.get(..nb).unwrap_or_default(),
+            limit,
+            [&mut r0, &mut r1, &mut r2],
+        );
+    }
+    let ca: Vec<char> = a.chars().collect();
+    let cb: Vec<char> = b.chars().collect();
+    let [mut r0, mut r1, mut r2] = [vec![0usize; nb + 1], vec![0; nb + 1], vec![0; nb + 1]];
+    osa_within(&ca, &cb, limit, [&mut r0, &mut r1, &mut r2])
+}
+
+/// A word's length in characters and the classes of the characters it has (a bit for each
+/// character's code modulo 64), for [`far_apart`].
+pub(crate) fn char_classes(word: &str) -> (usize, u64) {
+    word.chars().fold((0, 0), |(n, seen), c| {
+        (n + 1, seen | 1 << (u32::from(c) % 64))
+    })
+}
+
+/// Whether two words, given their [`char_classes`], are surely more than `limit` edits
+/// apart: their lengths differ by more, or one has more classes of characters the other
+/// lacks (each such character costs an edit of its own). Cheaper than the table of
+/// [`edit_distance_within`], which says the same of such words.
+pub(crate) fn far_apart(a: (usize, u64), b: (usize, u64), limit: usize) -> bool {
+    let lacking = (a.1 & !b.1).count_ones().max((b.1 & !a.1).count_ones());
+    a.0.abs_diff(b.0) > limit || lacking as usize > limit
+}
+
+/// The longest word [`edit_distance_within`] compares without allocating.
+const SHORT_WORD: usize = 48;
+
+/// The table of [`edit_distance_within`] over `a` and `b`, in three rows of at least
+/// `b.len() + 1` entries each: the one before the previous, the previous, the one filled.
+fn osa_within(a: &[char], b: &[char], limit: usize, rows: [&mut [usize]; 3]) -> Option<usize> {
+    let [mut before, mut prev, mut row] = rows;
+    for (j, x) in prev.iter_mut().take(b.len() + 1).enumerate() {
+        *x = j;
+    }
     let mut prev_min = 0;
     let far = usize::MAX / 2;
     for (i, ca) in a.iter().enumerate() {
@@ -128,7 +187,9 @@ pub(crate) fn edit_distance_within(a: &str, b: &str, limit: usize) -> Option<usi
         std::mem::swap(&mut before, &mut prev);
         std::mem::swap(&mut prev, &mut row);
     }
-    prev.last().copied().filter(|distance| *distance <= limit)
+    prev.get(b.len())
+        .copied()
+        .filter(|distance| *distance <= limit)
 }
 
 /// Splits `stp/nc`, `stp(nc)`, `stp (north coast)`, `St Petersburg north coast` into the

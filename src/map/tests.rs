@@ -221,6 +221,12 @@ fn bounded_edit_distance_agrees_with_the_full_table() {
         "porcess",
         "preview",
         "zzzzzzzzzzzz",
+        // 48 characters (the longest compared on the stack), then longer.
+        "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuv",
+        "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstvu",
+        "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvw",
+        "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz",
+        "bacdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxy",
     ];
     for a in words {
         for b in words {
@@ -238,6 +244,29 @@ fn bounded_edit_distance_agrees_with_the_full_table() {
                     "{a} {b} {limit}"
                 );
             }
+        }
+    }
+    // Random words over a few letters (so that near words are common), some outside ASCII
+    // and some sharing a character class (`!`, `a` and `á` are 64 apart).
+    let letters = ['a', 'b', 'c', 'd', 'e', 'r', 'á', 'ç', 'ü', '!'];
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for _ in 0..3000 {
+        let (la, lb) = (next(9), next(9));
+        let a: String = (0..la).map(|_| letters[next(letters.len())]).collect();
+        let b: String = (0..lb).map(|_| letters[next(letters.len())]).collect();
+        let d = full(&a, &b);
+        for limit in 0..6 {
+            assert_eq!(
+                names::edit_distance_within(&a, &b, limit),
+                (d <= limit).then_some(d),
+                "{a} {b} {limit}"
+            );
         }
     }
 }

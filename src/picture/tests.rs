@@ -671,3 +671,56 @@ fn a_unit_note_makes_way_for_a_dislodged_unit() {
         N(bud.y - 8.0)
     )));
 }
+
+/// A number in the SVG reads as `{:.1}` wrote it of the number rounded to tenths: at
+/// halves, near zero on both sides, far out, and at random.
+#[test]
+fn numbers_are_written_as_float_formatting_wrote_them() {
+    fn by_float_formatting(x: f64) -> String {
+        let v = if x.is_finite() { x } else { 0.0 };
+        let tenths = (v * 10.0).round();
+        let v = if tenths == 0.0 { 0.0 } else { tenths / 10.0 };
+        format!("{v:.1}")
+    }
+    let mut values = vec![
+        0.0,
+        -0.0,
+        0.04,
+        -0.04,
+        0.05,
+        -0.05,
+        0.25,
+        -0.25,
+        0.95,
+        -0.95,
+        1.0,
+        123.45,
+        -123.45,
+        1151.99,
+        1e12,
+        -1e12,
+        7.0e12,
+        7.1e12,
+        1e15,
+        1e300,
+        f64::MAX,
+        f64::MIN,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::EPSILON,
+    ];
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..20_000 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let unit = (seed >> 11) as f64 / (1u64 << 53) as f64;
+        let scale = [1.0, 100.0, 2000.0, 1e9, 1e14][(seed % 5) as usize];
+        values.push((unit - 0.5) * 2.0 * scale);
+        values.push(((unit * 20_000.0).round() - 10_000.0) / 20.0);
+    }
+    for x in values {
+        assert_eq!(N(x).to_string(), by_float_formatting(x), "{x:e}");
+    }
+}

@@ -8,6 +8,7 @@
 
 mod migrations;
 
+use std::cell::RefCell;
 use std::path::Path;
 
 use chrono::{DateTime, SecondsFormat, Utc};
@@ -26,6 +27,10 @@ pub enum StoreError {
     TooNew { found: i64, known: i64 },
 }
 
+/// How many prepared statements a connection keeps: room for every statement of this
+/// module (about thirty), so none is compiled twice.
+const STATEMENT_CACHE: usize = 64;
+
 /// The database.
 pub struct Store {
     conn: Connection,
@@ -34,7 +39,14 @@ pub struct Store {
 /// A transaction in progress; all queries go through it.
 pub struct Tx<'a> {
     tx: rusqlite::Transaction<'a>,
+    /// Games read in this transaction, by the name they were asked for, as read: a mail's
+    /// game is read to learn how its lines read and again by its SIGNON, and a read costs
+    /// a JSON parse where a copy costs far less. Any write of a game empties it.
+    games: RefCell<Vec<(String, Game)>>,
 }
+
+/// How many games a transaction keeps as read.
+const GAMES_KEPT: usize = 4;
 
 fn ts(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Secs, true)
@@ -112,6 +124,7 @@ impl Store {
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         let mut store = Store { conn };
         migrations::migrate(&mut store.conn)?;
         Ok(store)
@@ -120,6 +133,7 @@ impl Store {
     /// A database in memory (tests, previews).
     pub fn open_in_memory() -> Result<Store, StoreError> {
         let mut conn = Connection::open_in_memory()?;
+        conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         migrations::migrate(&mut conn)?;
         Ok(Store { conn })
     }
@@ -133,7 +147,10 @@ impl Store {
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
             .map_err(StoreError::from)?;
-        let t = Tx { tx };
+        let t = Tx {
+            tx,
+            games: RefCell::new(Vec::new()),
+        };
         let out = f(&t)?;
         t.tx.commit().map_err(StoreError::from)?;
         Ok(out)
@@ -148,6 +165,23 @@ impl Store {
 }
 
 impl Tx<'_> {
+    /// Runs one statement through the connection's cache of prepared statements (a mail
+    /// runs the same few statements again and again: compiling each afresh cost about as
+    /// much as running it).
+    fn execute(&self, sql: &str, params: impl rusqlite::Params) -> rusqlite::Result<usize> {
+        self.tx.prepare_cached(sql)?.execute(params)
+    }
+
+    /// One row of a query, through the cache of prepared statements.
+    fn query_row<T>(
+        &self,
+        sql: &str,
+        params: impl rusqlite::Params,
+        f: impl FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    ) -> rusqlite::Result<T> {
+        self.tx.prepare_cached(sql)?.query_row(params, f)
+    }
+
     /// Records a message key; false if it was already there (a duplicate: do nothing).
     /// `outcome` says why a message was not handled (`silenced: bounce`); `None`: handled.
     pub fn record_message(
@@ -157,7 +191,7 @@ impl Tx<'_> {
         sender: &str,
         outcome: Option<&str>,
     ) -> Result<bool, StoreError> {
-        let n = self.tx.execute(
+        let n = self.execute(
             "INSERT OR IGNORE INTO messages (key, received_at, sender, outcome) \
              VALUES (?1, ?2, ?3, ?4)",
             params![key, ts(at), sender, outcome],
@@ -188,18 +222,35 @@ impl Tx<'_> {
     }
 
     pub fn load_game(&self, name: &str) -> Result<Option<Game>, StoreError> {
+        let kept = self
+            .games
+            .borrow()
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, g)| g.clone());
+        if let Some(g) = kept {
+            return Ok(Some(g));
+        }
         let json: Option<String> = self
-            .tx
             .query_row(
                 "SELECT state FROM games WHERE name = ?1 COLLATE NOCASE",
                 params![name],
                 |r| r.get(0),
             )
             .optional()?;
-        json.map(|j| read_game(name, &j)).transpose()
+        let game = json.map(|j| read_game(name, &j)).transpose()?;
+        if let Some(g) = &game {
+            let mut games = self.games.borrow_mut();
+            if games.len() == GAMES_KEPT {
+                games.remove(0);
+            }
+            games.push((name.to_string(), g.clone()));
+        }
+        Ok(game)
     }
 
     pub fn save_game(&self, game: &Game) -> Result<(), StoreError> {
+        self.games.borrow_mut().clear();
         let json = serde_json::to_string(game).map_err(|e| StoreError::Corrupt {
             game: game.name.clone(),
             reason: e.to_string(),
@@ -211,7 +262,7 @@ impl Tx<'_> {
             crate::game::Status::Finished(_) => "finished",
         };
         let next = game.next_event().map(ts);
-        self.tx.execute(
+        self.execute(
             "INSERT INTO games (name, state, status, next_event) VALUES (?1, ?2, ?3, ?4)
              ON CONFLICT(name) DO UPDATE SET state = excluded.state, status = excluded.status,
              next_event = excluded.next_event",
@@ -231,7 +282,7 @@ impl Tx<'_> {
 
     /// The earliest next event of any game (for the daemon's wait).
     pub fn next_event(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
-        let s: Option<String> = self.tx.query_row(
+        let s: Option<String> = self.query_row(
             "SELECT MIN(next_event) FROM games WHERE next_event IS NOT NULL",
             [],
             |r| r.get(0),
@@ -249,7 +300,7 @@ impl Tx<'_> {
     }
 
     pub fn queue_mail(&self, mail: &NewMail, at: DateTime<Utc>) -> Result<i64, StoreError> {
-        self.tx.execute(
+        self.execute(
             "INSERT INTO outbox (game, audience, recipient, subject, body, kind, in_reply_to, created_at, picture)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             params![
@@ -270,7 +321,7 @@ impl Tx<'_> {
     /// Keeps the SVG of a phase's picture (replacing one of the same phase, PNG and all: a
     /// rollback and a new processing draw it again).
     pub fn save_picture(&self, game: &str, phase: &str, svg: &str) -> Result<(), StoreError> {
-        self.tx.execute(
+        self.execute(
             "INSERT INTO pictures (game, phase, svg, png) VALUES (?1, ?2, ?3, NULL)
              ON CONFLICT(game, phase) DO UPDATE SET svg = excluded.svg, png = NULL",
             params![game, phase, svg],
@@ -280,7 +331,7 @@ impl Tx<'_> {
 
     /// Keeps the PNG rendered from a phase's picture.
     pub fn save_picture_png(&self, game: &str, phase: &str, png: &[u8]) -> Result<(), StoreError> {
-        self.tx.execute(
+        self.execute(
             "UPDATE pictures SET png = ?3 WHERE game = ?1 AND phase = ?2",
             params![game, phase, png],
         )?;
@@ -295,7 +346,6 @@ impl Tx<'_> {
         phase: &str,
     ) -> Result<Option<(String, Option<Vec<u8>>)>, StoreError> {
         Ok(self
-            .tx
             .query_row(
                 "SELECT svg, png FROM pictures WHERE game = ?1 AND phase = ?2",
                 params![game, phase],
@@ -306,7 +356,7 @@ impl Tx<'_> {
 
     /// Records an address's choice of maps (`SET MAP ON|OFF`).
     pub fn set_map_choice(&self, address: &str, maps: bool) -> Result<(), StoreError> {
-        self.tx.execute(
+        self.execute(
             "INSERT INTO map_choices (address, maps) VALUES (?1, ?2)
              ON CONFLICT(address) DO UPDATE SET maps = excluded.maps",
             params![address, maps],
@@ -317,7 +367,6 @@ impl Tx<'_> {
     /// An address's choice of maps; None: it made none (the judge's default applies).
     pub fn map_choice(&self, address: &str) -> Result<Option<bool>, StoreError> {
         Ok(self
-            .tx
             .query_row(
                 "SELECT maps FROM map_choices WHERE address = ?1",
                 params![address],
@@ -326,21 +375,22 @@ impl Tx<'_> {
             .optional()?)
     }
 
-    /// Queued mail, oldest first.
+    /// Queued mail, oldest first, at most `limit`.
     pub fn queued_mail(&self, limit: usize) -> Result<Vec<QueuedMail>, StoreError> {
+        // The limit is applied here, not by `LIMIT ?1`: SQLite compiles a statement whose
+        // LIMIT is a parameter again each time the parameter is bound (it plans with the
+        // value), which made this the costliest query of a mail's round.
         let mut st = self.tx.prepare_cached(
             "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to, picture FROM outbox
-             WHERE status = 'queued' ORDER BY id LIMIT ?1",
+             WHERE status = 'queued' ORDER BY id",
         )?;
-        let rows = st.query_map(params![limit as i64], queued_mail_row)?;
-        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        let rows = st.query_map([], queued_mail_row)?;
+        Ok(rows.take(limit).collect::<Result<Vec<_>, _>>()?)
     }
 
     /// One outbox row.
     pub fn mail(&self, id: i64) -> Result<Option<QueuedMail>, StoreError> {
-        Ok(self
-            .tx
-            .query_row(
+        Ok(self.query_row(
                 "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to, picture FROM outbox WHERE id = ?1",
                 params![id],
                 queued_mail_row,
@@ -360,11 +410,11 @@ impl Tx<'_> {
     /// Counts an attempt before it is made (so a mail that always fails leaves after a
     /// bound), and returns the new count.
     pub fn bump_attempts(&self, id: i64) -> Result<i64, StoreError> {
-        self.tx.execute(
+        self.execute(
             "UPDATE outbox SET attempts = attempts + 1 WHERE id = ?1",
             params![id],
         )?;
-        Ok(self.tx.query_row(
+        Ok(self.query_row(
             "SELECT attempts FROM outbox WHERE id = ?1",
             params![id],
             |r| r.get(0),
@@ -372,7 +422,7 @@ impl Tx<'_> {
     }
 
     pub fn mark_sent(&self, id: i64, at: DateTime<Utc>) -> Result<(), StoreError> {
-        self.tx.execute(
+        self.execute(
             "UPDATE outbox SET status = 'sent', sent_at = ?2 WHERE id = ?1",
             params![id, ts(at)],
         )?;
@@ -380,7 +430,7 @@ impl Tx<'_> {
     }
 
     pub fn mark_failed(&self, id: i64, reason: &str) -> Result<(), StoreError> {
-        self.tx.execute(
+        self.execute(
             "UPDATE outbox SET status = 'failed', last_error = ?2 WHERE id = ?1",
             params![id, reason],
         )?;
@@ -393,7 +443,7 @@ impl Tx<'_> {
             game: game.name.clone(),
             reason: e.to_string(),
         })?;
-        self.tx.execute(
+        self.execute(
             "INSERT OR REPLACE INTO snapshots (game, seq, phase, state) VALUES (?1, ?2, ?3, ?4)",
             params![
                 game.name,
@@ -413,17 +463,13 @@ impl Tx<'_> {
         phase: Option<&str>,
     ) -> Result<Option<Game>, StoreError> {
         let json: Option<String> = match (seq, phase) {
-            (Some(n), _) => self
-                .tx
-                .query_row(
+            (Some(n), _) => self.query_row(
                     "SELECT state FROM snapshots WHERE game = ?1 AND seq = ?2",
                     params![name, i64::from(n)],
                     |r| r.get(0),
                 )
                 .optional()?,
-            (None, Some(p)) => self
-                .tx
-                .query_row(
+            (None, Some(p)) => self.query_row(
                     "SELECT state FROM snapshots WHERE game = ?1 AND phase = ?2 ORDER BY seq DESC LIMIT 1",
                     params![name, p],
                     |r| r.get(0),
@@ -436,7 +482,7 @@ impl Tx<'_> {
 
     /// Drops snapshots after turn `seq` (a rollback rewrites the future).
     pub fn drop_snapshots_after(&self, name: &str, seq: u32) -> Result<(), StoreError> {
-        self.tx.execute(
+        self.execute(
             "DELETE FROM snapshots WHERE game = ?1 AND seq > ?2",
             params![name, i64::from(seq)],
         )?;
@@ -451,7 +497,7 @@ impl Tx<'_> {
         subject: &str,
         body: &str,
     ) -> Result<(), StoreError> {
-        self.tx.execute(
+        self.execute(
             "INSERT INTO history (game, at, phase, subject, body) VALUES (?1, ?2, ?3, ?4, ?5)",
             params![game, ts(at), phase, subject, body],
         )?;
@@ -483,7 +529,6 @@ impl Tx<'_> {
     /// A judge-wide value (`last_tick`, IMAP cursors, counters).
     pub fn get_value(&self, key: &str) -> Result<Option<String>, StoreError> {
         Ok(self
-            .tx
             .query_row(
                 "SELECT value FROM config WHERE key = ?1",
                 params![key],
@@ -493,7 +538,7 @@ impl Tx<'_> {
     }
 
     pub fn set_value(&self, key: &str, value: &str) -> Result<(), StoreError> {
-        self.tx.execute(
+        self.execute(
             "INSERT INTO config (key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
             params![key, value],
         )?;

@@ -392,6 +392,7 @@ pub trait Variant: Sync {
 
     /// H1: whether a command of this rule set is taken before the unit orders of its mail
     /// (a declaration of war before the moves it makes legal), wherever it is written.
+    /// It depends on the command alone: the judge asks once per line of a mail.
     fn processed_first(&self, _command: &VariantCommand) -> bool {
         false
     }

@@ -86,6 +86,8 @@ pub(super) struct Session<'a, 't> {
     /// The rule set of `game`.
     variant: Option<&'static dyn Variant>,
     dirty: bool,
+    /// Whether the game changed since it was last written ([`Session::save_game`]).
+    unsaved: bool,
     orders_changed: bool,
     reply: Vec<ReplyLine>,
     mails: Vec<NewMail>,
@@ -99,6 +101,44 @@ pub(super) struct Session<'a, 't> {
     replaced_sets: Vec<(String, String)>,
     /// The picture the reply carries (`MAP`): game and phase.
     reply_picture: Option<(String, String)>,
+}
+
+/// The lines of a message that each rule set it meets takes first
+/// ([`Variant::processed_first`]), in line order, with how far each list has been walked.
+#[derive(Default)]
+struct EarlyLines {
+    lists: Vec<(&'static str, Vec<usize>, usize)>,
+}
+
+impl EarlyLines {
+    /// The index of `variant`'s list, made on first use.
+    fn of(&mut self, variant: &'static dyn Variant, lines: &[LineResult]) -> usize {
+        if let Some(k) = self
+            .lists
+            .iter()
+            .position(|(name, _, _)| *name == variant.name())
+        {
+            return k;
+        }
+        let listed = lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| {
+                matches!(&l.outcome, Ok(Command::Variant(v)) if variant.processed_first(v))
+            })
+            .map(|(j, _)| j)
+            .collect();
+        self.lists.push((variant.name(), listed, 0));
+        self.lists.len() - 1
+    }
+
+    /// The next line of list `k` not walked yet.
+    fn next(&mut self, k: usize) -> Option<usize> {
+        let (_, listed, walked) = self.lists.get_mut(k)?;
+        let j = listed.get(*walked).copied()?;
+        *walked += 1;
+        Some(j)
+    }
 }
 
 /// After this many unreadable lines the rest of a message is not read (a mail of junk
@@ -125,6 +165,7 @@ impl<'a, 't> Session<'a, 't> {
             game: None,
             variant: None,
             dirty: false,
+            unsaved: false,
             orders_changed: false,
             reply: Vec::new(),
             mails: Vec::new(),
@@ -155,6 +196,7 @@ impl<'a, 't> Session<'a, 't> {
         // The reply to each line, kept apart so that lines a rule set takes first (a
         // declaration of war before the moves it allows, H1) still answer in line order.
         let mut answers: Vec<Option<Vec<ReplyLine>>> = vec![None; lines.len()];
+        let mut early = EarlyLines::default();
         for (i, line) in lines.iter().enumerate() {
             if line.outcome.is_err() {
                 errors += 1;
@@ -173,14 +215,7 @@ impl<'a, 't> Session<'a, 't> {
                 continue;
             }
             if self.takes_first_later(line) {
-                for (j, later) in lines.iter().enumerate().skip(i + 1) {
-                    if answers.get(j).is_some_and(Option::is_none) && self.taken_first(later) {
-                        let answer = self.answer(later)?;
-                        if let Some(slot) = answers.get_mut(j) {
-                            *slot = Some(answer);
-                        }
-                    }
-                }
+                self.take_first_after(i, &lines, &mut answers, &mut early)?;
             }
             let answer = self.answer(line)?;
             if let Some(slot) = answers.get_mut(i) {
@@ -189,6 +224,42 @@ impl<'a, 't> Session<'a, 't> {
         }
         self.flush(&mut answers);
         self.after_lines()
+    }
+
+    /// Answers, in line order, every line after line `i` that the rule set takes first and
+    /// that is not answered yet.
+    ///
+    /// Which lines a rule set takes first depends on the rule set and the line alone, so
+    /// they are listed once per rule set the message meets, not looked for again before
+    /// each order: a mail of thousands of orders costs time in proportion to its lines, not
+    /// to their square. Lines before `i` are all answered (lines are answered in order, or
+    /// earlier), so a rule set's list is walked once: after a walk at line `i` every listed
+    /// line after `i` is answered, and the next walk would find nothing. Taking a line first
+    /// never changes the message's game or rule set (only SIGNON, CREATE and OBSERVE do).
+    fn take_first_after(
+        &mut self,
+        i: usize,
+        lines: &[LineResult],
+        answers: &mut [Option<Vec<ReplyLine>>],
+        early: &mut EarlyLines,
+    ) -> Result<(), StoreError> {
+        let Some(variant) = self.variant else {
+            return Ok(());
+        };
+        let k = early.of(variant, lines);
+        while let Some(j) = early.next(k) {
+            if j <= i || answers.get(j).is_some_and(Option::is_some) {
+                continue;
+            }
+            let Some(later) = lines.get(j) else {
+                continue;
+            };
+            let answer = self.answer(later)?;
+            if let Some(slot) = answers.get_mut(j) {
+                *slot = Some(answer);
+            }
+        }
+        Ok(())
     }
 
     /// Appends the lines' answers to the reply, in line order.
@@ -226,6 +297,7 @@ impl<'a, 't> Session<'a, 't> {
 
     /// What follows the lines: a forming game that filled up starts; a capped mail says so.
     fn after_lines(&mut self) -> Result<(), StoreError> {
+        self.save_game()?;
         // A forming game that is full starts once the whole message is read, so that the
         // last joiner's SET PREFERENCE counts.
         if let Some(g) = self.game.as_mut()
@@ -252,23 +324,33 @@ impl<'a, 't> Session<'a, 't> {
     /// The message's lines, read in the context of the game its SIGNON names: the phase
     /// decides how orders read (a move in a retreat phase is a retreat), and the game's rule
     /// set whether ballots are read from press to the master (H19).
+    ///
+    /// The game is found by reading up to the SIGNON only; the lines are read whole once
+    /// more in the game's context (or once only, without a SIGNON). Only the errors the
+    /// reply can show (the first [`MAX_ERRORS`]) are given suggestions.
     fn read_lines(&self) -> Result<Vec<LineResult>, StoreError> {
-        let lines = command::parse_message(&self.msg.text, self.map);
-        let signon_game = lines.iter().find_map(|l| match &l.outcome {
+        let first = command::parse_until_signon(&self.msg.text, self.map, MAX_ERRORS);
+        let signon_game = first.iter().find_map(|l| match &l.outcome {
             Ok(Command::Player(PlayerCommand::Signon { game, .. })) => Some(game.to_string()),
             _ => None,
         });
         let Some(name) = signon_game else {
-            return Ok(lines);
+            // No SIGNON: `first` is every line.
+            return Ok(first);
         };
-        let Some(g) = self.tx.load_game(&name)? else {
-            return Ok(lines);
+        let cx = match self.tx.load_game(&name)? {
+            Some(g) => ParseContext {
+                phase: (g.status != Status::Forming).then_some(g.position.phase.kind),
+                ballots_in_press: process::variant_of(self.config, &g)?.reads_ballots_in_press(),
+            },
+            None => ParseContext::default(),
         };
-        let cx = ParseContext {
-            phase: (g.status != Status::Forming).then_some(g.position.phase.kind),
-            ballots_in_press: process::variant_of(self.config, &g)?.reads_ballots_in_press(),
-        };
-        Ok(command::parse_message_with(&self.msg.text, self.map, &cx))
+        Ok(command::parse_message_reporting(
+            &self.msg.text,
+            self.map,
+            &cx,
+            MAX_ERRORS,
+        ))
     }
 
     fn line(&mut self, line: &LineResult) -> Result<(), StoreError> {
@@ -281,15 +363,16 @@ impl<'a, 't> Session<'a, 't> {
                 });
                 return Ok(());
             }
-            Ok(cmd) => self.apply(cmd, line)?,
+            Ok(cmd) => {
+                if matches!(cmd, Command::Player(_) | Command::Master(_)) {
+                    self.save_game()?;
+                }
+                self.apply(cmd, line)?
+            }
         };
-        // Later lines (LIST, a second command) read the game from the database: keep it
-        // current within the transaction.
-        if self.dirty
-            && let Some(g) = self.game.as_ref()
-        {
-            self.tx.save_game(g)?;
-        }
+        // Later lines (LIST, a second command) read the game from the database: it is
+        // kept current within the transaction, written before each line that may read it.
+        self.unsaved |= self.dirty;
         match verdict {
             Ok(done) => {
                 self.reply.push(ReplyLine::Verdict {
@@ -345,6 +428,21 @@ impl<'a, 't> Session<'a, 't> {
             Command::Press(p) => self.press(p),
             Command::Variant(v) => self.variant_command(v, line),
         })
+    }
+
+    /// Writes the game if a line changed it since it was last written. Orders, press and a
+    /// rule set's commands change the game in memory and read nothing from the database,
+    /// so a mail of a thousand orders writes its game once, not a thousand times; every
+    /// other command may read the game from the database (LIST, a second game's command),
+    /// so it is written before them, and before what follows the lines.
+    fn save_game(&mut self) -> Result<(), StoreError> {
+        if self.unsaved
+            && let Some(g) = self.game.as_ref()
+        {
+            self.tx.save_game(g)?;
+        }
+        self.unsaved = false;
+        Ok(())
     }
 
     /// Makes `g` the message's game, with its rule set.

@@ -10,8 +10,8 @@ pub mod smtp;
 
 use std::time::SystemTime;
 
-use lettre::message::header::{ContentType, HeaderName, HeaderValue};
-use lettre::message::{Mailbox, Message, MultiPart, SinglePart};
+use lettre::message::header::{ContentTransferEncoding, ContentType, HeaderName, HeaderValue};
+use lettre::message::{Body, Mailbox, Message, MultiPart, SinglePart};
 
 use crate::mail::guard::JUDGE_HEADER;
 
@@ -161,7 +161,7 @@ pub fn render(mail: &OutgoingMail, date: SystemTime) -> Result<RenderedMail, Ren
             .in_reply_to(bracketed(irt))
             .references(bracketed(irt));
     }
-    let body = mail.body.replace("\r\n", "\n");
+    let body = text_body(&mail.body);
     let build_error = |e: lettre::error::Error| RenderError::Build {
         message_id: mail.message_id.clone(),
         reason: e.to_string(),
@@ -208,6 +208,69 @@ pub fn render(mail: &OutgoingMail, date: SystemTime) -> Result<RenderedMail, Ren
         recipients: mail.to.clone(),
         bytes: message.formatted(),
     })
+}
+
+/// The text of a mail as lettre's `Body::new` makes it from the text with LF line ends: the
+/// transfer encoding it would choose for that text (7bit, quoted-printable or base64, for a
+/// server without SMTPUTF8), and the text with a CR put before every LF that has none.
+/// lettre puts each CR in by inserting it into the string, which moves the rest of the text
+/// once per line: a reply of a few megabytes (a mail of thousands of orders answered line by
+/// line) took over a second. Here the CRs go in as the text is copied once.
+/// `text_body_is_lettres_body` checks both halves against `Body::new`.
+fn text_body(text: &str) -> Body {
+    let lf = text.replace("\r\n", "\n");
+    let encoding = lettre_encoding(&lf);
+    let mut crlf = String::with_capacity(lf.len() + lf.len() / 16);
+    for line in lf.split_inclusive('\n') {
+        match line.strip_suffix('\n') {
+            Some(text) => {
+                crlf.push_str(text);
+                if !crlf.ends_with('\r') {
+                    crlf.push('\r');
+                }
+                crlf.push('\n');
+            }
+            None => crlf.push_str(line),
+        }
+    }
+    match encoding {
+        // What lettre keeps as it is: the text with CRLF line ends.
+        ContentTransferEncoding::SevenBit => {
+            Body::dangerous_pre_encoded(crlf.into_bytes(), ContentTransferEncoding::SevenBit)
+        }
+        // Quoted-printable and base64 take any text; lettre's CR pass finds none to add.
+        other => match Body::new_with_encoding(crlf, other) {
+            Ok(body) => body,
+            Err(_) => Body::new(lf),
+        },
+    }
+}
+
+/// The transfer encoding lettre's `Body::new` chooses for `text` (email-encoding's
+/// `Encoding::choose` without SMTPUTF8): 7bit for ASCII whose lines are under 76 bytes,
+/// else quoted-printable unless more than a third of the bytes would need escaping, then
+/// base64.
+fn lettre_encoding(text: &str) -> ContentTransferEncoding {
+    let b = text.as_bytes();
+    let mut last = 0;
+    let mut line_too_long = false;
+    for (i, _) in b.iter().enumerate().filter(|(_, c)| **c == b'\n') {
+        line_too_long |= i - last >= 76;
+        last = i;
+    }
+    line_too_long |= b.len() - last >= 76;
+    if b.is_ascii() && !line_too_long {
+        return ContentTransferEncoding::SevenBit;
+    }
+    let escaped = b
+        .iter()
+        .filter(|c| !matches!(c, b'\t' | b' '..=b'~'))
+        .count();
+    if escaped <= b.len() / 3 {
+        ContentTransferEncoding::QuotedPrintable
+    } else {
+        ContentTransferEncoding::Base64
+    }
 }
 
 /// Why one mail was not delivered.
@@ -356,5 +419,66 @@ mod tests {
             Err(RenderError::HeaderName(_))
         ));
         assert_eq!(AutoSubmitted::Generated.as_str(), "auto-generated");
+    }
+
+    /// The body `render` builds is lettre's `Body::new` of the text with LF line ends, byte
+    /// for byte and with the same transfer encoding: at the encodings' edges (lines of 74 to
+    /// 77 bytes, a third of the bytes outside printable ASCII), CRs alone or doubled, and
+    /// random text.
+    #[test]
+    fn text_body_is_lettres_body() {
+        use proptest::prelude::*;
+        let same = |text: &str| {
+            let ours = text_body(text);
+            let theirs = Body::new(text.replace("\r\n", "\n"));
+            assert_eq!(ours.encoding(), theirs.encoding(), "{text:?}");
+            assert_eq!(ours.as_ref(), theirs.as_ref(), "{text:?}");
+        };
+        let mut cases: Vec<String> = vec![
+            String::new(),
+            "\n".into(),
+            "\r".into(),
+            "\r\n".into(),
+            "\r\r\n".into(),
+            "a\rb\n\nc\r\n".into(),
+            "OK F LON -> NTH\r\nÉté: A PAR -> BUR\n".into(),
+            "a\0b\n".into(),
+            "📬📬📬 mostly not ascii\n".into(),
+            "\u{7f}\u{7f}x\n".into(),
+        ];
+        for n in 73..=78 {
+            let line = "x".repeat(n);
+            cases.push(line.clone());
+            cases.push(format!("{line}\n"));
+            cases.push(format!("ab\n{line}\nab"));
+            cases.push(format!("ab\r\n{line}\r\nab\r\n"));
+        }
+        for k in 0..=6 {
+            cases.push(format!("{}{}", "é".repeat(k), "abcdef".repeat(2)));
+        }
+        for c in &cases {
+            same(c);
+        }
+        let chars = prop::sample::select(vec![
+            'a', 'b', ' ', '\t', '\n', '\r', '~', '=', 'é', '📬', '\u{0}',
+        ]);
+        let mut runner = proptest::test_runner::TestRunner::default();
+        runner
+            .run(&prop::collection::vec(chars, 0..400), |v| {
+                same(&v.into_iter().collect::<String>());
+                Ok(())
+            })
+            .unwrap();
+        let long_lines = prop::collection::vec((70usize..82, any::<bool>()), 0..6);
+        runner
+            .run(&long_lines, |lines| {
+                let text: String = lines
+                    .into_iter()
+                    .map(|(n, cr)| format!("{}{}\n", "y".repeat(n), if cr { "\r" } else { "" }))
+                    .collect();
+                same(&text);
+                Ok(())
+            })
+            .unwrap();
     }
 }
