@@ -246,30 +246,15 @@ fn text_body(text: &str) -> Body {
     }
 }
 
-/// The transfer encoding lettre's `Body::new` chooses for `text` (email-encoding's
-/// `Encoding::choose` without SMTPUTF8): 7bit for ASCII whose lines are under 76 bytes,
-/// else quoted-printable unless more than a third of the bytes would need escaping, then
-/// base64.
+/// The transfer encoding lettre's `Body::new` chooses for `text`: email-encoding's own
+/// choice (lettre's dependency, by lettre's maintainers) for a server without SMTPUTF8.
 fn lettre_encoding(text: &str) -> ContentTransferEncoding {
-    let b = text.as_bytes();
-    let mut last = 0;
-    let mut line_too_long = false;
-    for (i, _) in b.iter().enumerate().filter(|(_, c)| **c == b'\n') {
-        line_too_long |= i - last >= 76;
-        last = i;
-    }
-    line_too_long |= b.len() - last >= 76;
-    if b.is_ascii() && !line_too_long {
-        return ContentTransferEncoding::SevenBit;
-    }
-    let escaped = b
-        .iter()
-        .filter(|c| !matches!(c, b'\t' | b' '..=b'~'))
-        .count();
-    if escaped <= b.len() / 3 {
-        ContentTransferEncoding::QuotedPrintable
-    } else {
-        ContentTransferEncoding::Base64
+    use email_encoding::body::Encoding;
+    match Encoding::choose(text, false) {
+        Encoding::SevenBit => ContentTransferEncoding::SevenBit,
+        Encoding::EightBit => ContentTransferEncoding::EightBit,
+        Encoding::QuotedPrintable => ContentTransferEncoding::QuotedPrintable,
+        Encoding::Base64 => ContentTransferEncoding::Base64,
     }
 }
 
