@@ -10,6 +10,7 @@ pub mod smtp;
 
 use std::time::SystemTime;
 
+use lettre::address::Envelope;
 use lettre::message::header::{ContentTransferEncoding, ContentType, HeaderName, HeaderValue};
 use lettre::message::{Body, Mailbox, Message, MultiPart, SinglePart};
 
@@ -148,13 +149,30 @@ pub fn render(mail: &OutgoingMail, date: SystemTime) -> Result<RenderedMail, Ren
     if mail.to.is_empty() {
         return Err(RenderError::NoRecipient(mail.message_id.clone()));
     }
+    let from = mailbox("From", &mail.from)?;
+    let to = mail
+        .to
+        .iter()
+        .map(|to| mailbox("To", to))
+        .collect::<Result<Vec<_>, _>>()?;
+    // The SMTP envelope lettre would otherwise work out by reading the From and To headers
+    // back (the transports build their own from `RenderedMail`).
+    let envelope = Envelope::new(
+        Some(from.email.clone()),
+        to.iter().map(|m| m.email.clone()).collect(),
+    )
+    .map_err(|e| RenderError::Build {
+        message_id: mail.message_id.clone(),
+        reason: e.to_string(),
+    })?;
     let mut builder = Message::builder()
-        .from(mailbox("From", &mail.from)?)
+        .from(from)
         .subject(mail.subject.clone())
         .date(date)
-        .message_id(Some(bracketed(&mail.message_id)));
-    for to in &mail.to {
-        builder = builder.to(mailbox("To", to)?);
+        .message_id(Some(bracketed(&mail.message_id)))
+        .envelope(envelope);
+    for to in to {
+        builder = builder.to(to);
     }
     if let Some(irt) = &mail.in_reply_to {
         builder = builder
