@@ -18,8 +18,7 @@ use chrono::{DateTime, TimeZone, Utc};
 use dipjudge::daemon::config::DaemonSection;
 use dipjudge::judge::{Handled, Incoming, Judge, JudgeConfig, PasswordCost};
 use dipjudge::mail::{
-    AutoSubmitted, Envelope, EnvelopeError, OutgoingMail, ParseLimits, RenderError, Silence,
-    render, silence_reason,
+    Envelope, EnvelopeError, ParseLimits, RenderError, Silence, render, silence_reason,
 };
 use dipjudge::store::Store;
 
@@ -303,25 +302,7 @@ pub fn check(raw: &[u8]) -> Outcome {
 /// not render (the daemon gives such a mail up and tells the master).
 fn check_outgoing(incoming: &Incoming, m: &dipjudge::store::QueuedMail) {
     let config = config();
-    let mut extra_headers = Vec::new();
-    if let Some(g) = &m.game {
-        extra_headers.push(("X-Dipjudge-Game".to_string(), g.clone()));
-    }
-    let out = OutgoingMail {
-        from: config.address.clone(),
-        to: vec![m.recipient.clone()],
-        subject: m.subject.clone(),
-        body: m.body.clone(),
-        auto_submitted: if m.kind == "replied" {
-            AutoSubmitted::Replied
-        } else {
-            AutoSubmitted::Generated
-        },
-        message_id: dipjudge::daemon::message_id(&config.name, m.id, "example.test"),
-        in_reply_to: m.in_reply_to.clone(),
-        extra_headers,
-        attachments: Vec::new(),
-    };
+    let out = dipjudge::daemon::outgoing_mail(m, &config.address, &config.name, "example.test");
     let rendered = match render(&out, UNIX_EPOCH + Duration::from_secs(1_793_534_400)) {
         Ok(r) => r,
         Err(RenderError::Address { field: "To", .. })

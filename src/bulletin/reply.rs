@@ -40,20 +40,7 @@ pub enum ReplyLine {
 /// Collapses runs of blanks (and any control character, so that a line can never break
 /// the reply's one-line-per-line layout) into single spaces, and trims.
 fn one_line(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut blank = false;
-    for c in text.chars() {
-        if c.is_whitespace() || c.is_control() {
-            blank = true;
-            continue;
-        }
-        if blank && !out.is_empty() {
-            out.push(' ');
-        }
-        blank = false;
-        out.push(c);
-    }
-    out
+    crate::command::collapse_blanks(text, |_| false)
 }
 
 /// The password word of a SIGNON, CREATE, OBSERVE or SET PASSWORD line (the word after the

@@ -139,13 +139,21 @@ pub fn normalise_line(raw: &str) -> String {
     } else {
         raw.to_string()
     };
-    let mut out = String::with_capacity(decoded.len());
-    let mut blank = false;
-    for c in decoded.chars() {
-        if matches!(
+    collapse_blanks(&decoded, |c| {
+        matches!(
             c,
             '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '\u{feff}'
-        ) {
+        )
+    })
+}
+
+/// `text` with each run of blanks and control characters as one space, trimmed, and the
+/// characters `dropped` says so left out (without ending a word).
+pub(crate) fn collapse_blanks(text: &str, dropped: impl Fn(char) -> bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut blank = false;
+    for c in text.chars() {
+        if dropped(c) {
             continue;
         }
         if c.is_whitespace() || c.is_control() {

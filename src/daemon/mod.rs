@@ -460,25 +460,12 @@ impl Daemon {
     }
 
     fn outgoing(&self, m: &QueuedMail) -> OutgoingMail {
-        let mut extra_headers = Vec::new();
-        if let Some(g) = &m.game {
-            extra_headers.push(("X-Dipjudge-Game".to_string(), g.clone()));
-        }
-        OutgoingMail {
-            from: self.config.judge.address.clone(),
-            to: vec![m.recipient.clone()],
-            subject: m.subject.clone(),
-            body: m.body.clone(),
-            auto_submitted: if m.kind == "replied" {
-                AutoSubmitted::Replied
-            } else {
-                AutoSubmitted::Generated
-            },
-            message_id: message_id(&self.config.judge.name, m.id, &self.domain),
-            in_reply_to: m.in_reply_to.clone(),
-            extra_headers,
-            attachments: Vec::new(),
-        }
+        outgoing_mail(
+            m,
+            &self.config.judge.address,
+            &self.config.judge.name,
+            &self.domain,
+        )
     }
 
     /// Reads the replies sent in the rate limiter's window back from the outbox, once per
@@ -775,6 +762,30 @@ enum Step {
     Kept,
     /// The transaction failed: stop this batch, retry next pass.
     Retry,
+}
+
+/// The mail a queued outbox row becomes, from the judge's `address` (its name `judge` and
+/// `domain` make the Message-ID): what the daemon renders and sends.
+pub fn outgoing_mail(m: &QueuedMail, address: &str, judge: &str, domain: &str) -> OutgoingMail {
+    let mut extra_headers = Vec::new();
+    if let Some(g) = &m.game {
+        extra_headers.push(("X-Dipjudge-Game".to_string(), g.clone()));
+    }
+    OutgoingMail {
+        from: address.to_string(),
+        to: vec![m.recipient.clone()],
+        subject: m.subject.clone(),
+        body: m.body.clone(),
+        auto_submitted: if m.kind == "replied" {
+            AutoSubmitted::Replied
+        } else {
+            AutoSubmitted::Generated
+        },
+        message_id: message_id(judge, m.id, domain),
+        in_reply_to: m.in_reply_to.clone(),
+        extra_headers,
+        attachments: Vec::new(),
+    }
 }
 
 /// The Message-ID of outbox mail `id`: deterministic, so a resend after a crash carries

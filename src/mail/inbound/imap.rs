@@ -531,7 +531,6 @@ impl ImapInbox {
                 (None, r)
             });
         }
-        self.conn = None;
     }
 
     fn unavailable(&self, reason: impl Into<String>) -> InboundError {
