@@ -39,6 +39,9 @@ pub(crate) fn mail_ca() -> PathBuf {
     mail_data_dir().join("tls/ca.pem")
 }
 
+/// Secrets and authority under attack: passwords never shown, sign-ons throttled per seat,
+/// subscriptions confirmed by their address, bounded replies to unproven senders.
+mod authority;
 /// Case files: the DATC v3.0 and our own cases, run as `dipjudge adjudicate` runs them.
 mod cases;
 /// The `dipjudge` binary itself: exit codes and output of its subcommands.

@@ -440,10 +440,7 @@ fn create_options_set_the_game_up() {
         t0(),
     );
     let r = last_reply_to(&mut j, "gm@example.test");
-    assert!(
-        r.contains("ERROR BAD-OPTION") && r.contains("\"fast\""),
-        "{r}"
-    );
+    assert!(r.contains("ERROR BAD-OPTION") && !r.contains("fast"), "{r}");
     assert!(
         j.game("loud").expect("load").is_none(),
         "nothing created on a bad option"

@@ -347,6 +347,9 @@ impl Session<'_, '_> {
                 if !self.verified.verify(&g.master.password_hash, pw) {
                     return Ok(Err(Refusal::BadSignon));
                 }
+                if !g.master.address.eq_ignore_ascii_case(&from) {
+                    self.copy_to = Some(g.master.address.clone());
+                }
                 self.who = Who::Master;
                 let echo = format!("SIGNON M{} (master)", g.name);
                 self.enter_game(g)?;
