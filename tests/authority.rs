@@ -190,3 +190,96 @@ fn no_password_word_in_any_reply_or_copy() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A new password has at least eight characters (CREATE, joining, SET PASSWORD), and the
+/// reply says why a shorter one is refused; `SET PASSWORD=x` and `SET PASSWORD: x` set `x`,
+/// as njudge's players mean them.
+#[test]
+fn new_passwords_are_long_enough_and_set_password_reads_as_njudge_players_mean() {
+    let mut judge = running_game();
+    let short = "SHORT-PASSWORD: line 1: \"";
+    let r = mail(
+        &mut judge,
+        "<c1@test>",
+        "new@example.test",
+        "CREATE ?beta seven77",
+    );
+    let reply = &r[0].body;
+    assert!(
+        reply.contains(&format!(
+            "ERROR {short}CREATE ?beta ********\": a new password needs at least 8 characters"
+        )),
+        "{reply}"
+    );
+    assert!(judge.game("beta").expect("load").is_none(), "not created");
+    let r = mail(
+        &mut judge,
+        "<c2@test>",
+        "new@example.test",
+        "CREATE ?beta eight888",
+    );
+    assert!(r[0].body.starts_with("OK CREATE ?beta"), "{}", r[0].body);
+    let r = mail(
+        &mut judge,
+        "<c3@test>",
+        "joiner@example.test",
+        "SIGNON ?beta pw",
+    );
+    assert!(
+        r[0].body
+            .contains(&format!("ERROR {short}SIGNON ?beta ********\"")),
+        "{}",
+        r[0].body
+    );
+    let g = judge.game("beta").expect("load").expect("game");
+    assert!(g.joiners.is_empty(), "not joined");
+    let r = mail(
+        &mut judge,
+        "<c4@test>",
+        ENGLAND,
+        &format!("SIGNON E{GAME} {ENGLAND_PASSWORD}\nSET PASSWORD tiny"),
+    );
+    assert!(
+        r[0].body
+            .contains("ERROR SHORT-PASSWORD: line 2: \"SET PASSWORD ********\""),
+        "{}",
+        r[0].body
+    );
+    for (i, (line, new)) in [
+        ("SET PASSWORD=Secret24", "Secret24"),
+        ("SET PASSWORD: Secret25", "Secret25"),
+        ("set password = Secret26", "Secret26"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let old = match i {
+            0 => ENGLAND_PASSWORD,
+            1 => "Secret24",
+            _ => "Secret25",
+        };
+        let r = mail(
+            &mut judge,
+            &format!("<p{i}@test>"),
+            ENGLAND,
+            &format!("SIGNON E{GAME} {old}\n{line}"),
+        );
+        assert!(
+            r[0].body
+                .contains("OK SET PASSWORD (the new password is not shown)"),
+            "{line}: {}",
+            r[0].body
+        );
+        let r = mail(
+            &mut judge,
+            &format!("<q{i}@test>"),
+            ENGLAND,
+            &format!("SIGNON E{GAME} {new}\nLIST"),
+        );
+        assert!(
+            r[0].body.starts_with("OK SIGNON Ealpha (England)"),
+            "{line}: {}",
+            r[0].body
+        );
+    }
+}

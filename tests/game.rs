@@ -30,7 +30,7 @@ fn addr(p: Power) -> String {
 }
 
 fn password(p: Power) -> String {
-    format!("pw-{}", p.code().to_lowercase())
+    format!("password-{}", p.code().to_lowercase())
 }
 
 impl Table {
@@ -70,7 +70,7 @@ impl Table {
     }
 
     fn as_master(&mut self, lines: &str) -> String {
-        let body = format!("SIGNON M{} gmpw\n{lines}", self.name);
+        let body = format!("SIGNON M{} gmpass-01\n{lines}", self.name);
         self.mail(GM, &body)
     }
 
@@ -81,7 +81,7 @@ impl Table {
 
     fn start(&mut self) {
         let name = self.name.clone();
-        let r = self.mail(GM, &format!("CREATE ?{name} gmpw"));
+        let r = self.mail(GM, &format!("CREATE ?{name} gmpass-01"));
         assert!(r.starts_with("OK CREATE"), "{r}");
         for p in Power::ALL {
             let r = self.mail(

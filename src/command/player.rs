@@ -163,6 +163,10 @@ impl PlayerCommand {
                 password,
             } => format!("SIGNON {who}{game} {password}"),
             PlayerCommand::Observe { game, password } => format!("OBSERVE {game} {password}"),
+            // A password that starts with `=` or `:` reads back after a separator.
+            PlayerCommand::SetPassword { password } if password.starts_with(['=', ':']) => {
+                format!("SET PASSWORD: {password}")
+            }
             PlayerCommand::SetPassword { password } => format!("SET PASSWORD {password}"),
             PlayerCommand::SetAddress { address } => format!("SET ADDRESS {address}"),
             PlayerCommand::SetWait => "SET WAIT".into(),
@@ -403,6 +407,10 @@ pub(crate) fn player_setting(i: &str) -> PResult<'_, PlayerCommand> {
     )(start)?;
     let (r, cmd) = match w {
         "password" => {
+            // njudge's players write `SET PASSWORD=x` and `SET PASSWORD: x`: the sign is not
+            // part of the password.
+            let r = blanks(r);
+            let r = r.strip_prefix(['=', ':']).unwrap_or(r);
             let (r, pw) = cut(password(r))?;
             (r, PlayerCommand::SetPassword { password: pw })
         }
@@ -534,4 +542,20 @@ mod tests {
         Some("SET ADDRESS me@example.org")
     );
     ps!(set_address_bad, "address nowhere", None);
+    ps!(
+        set_password_equals,
+        "password=Secret24",
+        Some("SET PASSWORD Secret24")
+    );
+    ps!(
+        set_password_colon,
+        "PASSWORD: Secret25",
+        Some("SET PASSWORD Secret25")
+    );
+    ps!(
+        set_password_spaced,
+        "password = Secret26",
+        Some("SET PASSWORD Secret26")
+    );
+    ps!(set_password_two_words, "password new Secret22", None);
 }

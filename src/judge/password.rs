@@ -42,6 +42,16 @@ impl PasswordCost {
     }
 }
 
+/// The fewest characters a new password may have (CREATE, joining a game, SET PASSWORD):
+/// a password is all that stands between a seat and anyone who knows the game's name.
+pub const MIN_PASSWORD_CHARS: usize = 8;
+
+/// Whether `password` is long enough to be chosen now ([`MIN_PASSWORD_CHARS`]); passwords
+/// chosen before the minimum still sign on.
+pub fn long_enough(password: &str) -> bool {
+    password.chars().count() >= MIN_PASSWORD_CHARS
+}
+
 /// Hashes a password with a salt made from `salt_seed`.
 pub fn hash(cost: PasswordCost, password: &str, salt_seed: u64) -> String {
     let mut rng = crate::sim::Rng::new(salt_seed);

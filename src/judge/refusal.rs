@@ -22,6 +22,11 @@ pub(super) enum Refusal {
     NotSignedOnForVariant(String),
     #[error("sign on as the master first: SIGNON M<game> <password>")]
     NotMaster,
+    #[error(
+        "a new password needs at least {} characters: a password is all that stands between your seat and anyone who knows the game's name",
+        super::password::MIN_PASSWORD_CHARS
+    )]
+    ShortPassword,
     #[error("only one SIGNON per message")]
     TwoSignons,
     /// One answer for a missing game and a wrong password: no hint which it was.
@@ -100,6 +105,7 @@ impl Refusal {
             | Refusal::NotSignedOnForVariant(_) => "NOT-SIGNED-ON",
             Refusal::NotMaster => "NOT-MASTER",
             Refusal::TwoSignons => "TWO-SIGNONS",
+            Refusal::ShortPassword => "SHORT-PASSWORD",
             Refusal::BadSignon => "BAD-SIGNON",
             Refusal::NoGame(_) => "NO-GAME",
             Refusal::NoPicture { .. } => "NO-PICTURE",

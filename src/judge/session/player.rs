@@ -123,6 +123,9 @@ impl Session<'_, '_> {
                 password: pw,
             } => self.signon(*who, game.as_str(), pw)?,
             PlayerCommand::Observe { game, .. } => self.observe(game.as_str())?,
+            PlayerCommand::SetPassword { password: pw } if !password::long_enough(pw) => {
+                Err(Refusal::ShortPassword)
+            }
             PlayerCommand::SetPassword { password: pw } => {
                 let hash = password::hash(self.config.password_cost, pw, self.salt()?);
                 match self.seat_mut() {
@@ -251,6 +254,9 @@ impl Session<'_, '_> {
         if self.tx.load_game(name)?.is_some() {
             return Ok(Err(Refusal::GameExists(name.to_string())));
         }
+        if !password::long_enough(pw) {
+            return Ok(Err(Refusal::ShortPassword));
+        }
         let variant = match variant {
             None => self.config.variants.standard(),
             Some(v) => match find_variant(self.config, v) {
@@ -308,6 +314,9 @@ impl Session<'_, '_> {
                     .any(|j| j.seat.address.eq_ignore_ascii_case(&from))
                 {
                     return Ok(Err(Refusal::AlreadyJoined { from, game: g.name }));
+                }
+                if !password::long_enough(pw) {
+                    return Ok(Err(Refusal::ShortPassword));
                 }
                 g.joiners.push(Joiner {
                     seat: Seat {
