@@ -283,3 +283,121 @@ fn new_passwords_are_long_enough_and_set_password_reads_as_njudge_players_mean()
         );
     }
 }
+
+/// How many passwords the judge has checked (its own counter).
+fn checks(judge: &mut Judge) -> u64 {
+    judge
+        .get_value("password_checks")
+        .expect("read")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Hands the judge one mail at `at`; returns the reply's body.
+fn mail_at(judge: &mut Judge, key: &str, from: &str, body: &str, at: DateTime<Utc>) -> String {
+    let msg = Incoming {
+        key: key.to_string(),
+        message_id: Some(key.to_string()),
+        from: from.to_string(),
+        reply_to: None,
+        subject: "orders".into(),
+        text: body.to_string(),
+        size_capped: false,
+    };
+    judge.handle(&msg, at).expect("handled");
+    judge
+        .all_mail()
+        .expect("mail")
+        .into_iter()
+        .rev()
+        .find(|m| m.in_reply_to.as_deref() == Some(key))
+        .map(|m| m.body)
+        .unwrap_or_default()
+}
+
+/// 1,000 wrong sign-ons for one seat from 1,000 addresses within an hour: at most ten
+/// passwords checked, the rest refused unchecked (the right one too), one notice to the
+/// seat's registered address once the hour is over, and the right password accepted again.
+fn a_thousand_guesses(initial: char, registered: &str, right: &str) {
+    let mut judge = running_game();
+    let start = t0();
+    let before = checks(&mut judge);
+    for i in 0..1000 {
+        let at = start + chrono::Duration::seconds(3 * i);
+        let r = mail_at(
+            &mut judge,
+            &format!("<guess-{initial}-{i}@test>"),
+            &format!("guesser{i}@example.test"),
+            &format!("SIGNON {initial}{GAME} guess{i:05}\nLIST {GAME}"),
+            at,
+        );
+        let code = if i < 10 {
+            "BAD-SIGNON"
+        } else {
+            "SIGNON-LOCKED"
+        };
+        assert!(
+            r.starts_with(&format!("ERROR {code}: line 1")),
+            "guess {i}: {r}"
+        );
+    }
+    let checked = checks(&mut judge) - before;
+    assert!(checked <= 10, "{checked} passwords checked");
+    assert_eq!(checked, 10, "the first ten are checked");
+    // The right password, within the hour: refused without a check.
+    let late = start + chrono::Duration::minutes(59);
+    let r = mail_at(
+        &mut judge,
+        &format!("<owner-{initial}-1@test>"),
+        registered,
+        &format!("SIGNON {initial}{GAME} {right}"),
+        late,
+    );
+    assert!(r.starts_with("ERROR SIGNON-LOCKED: line 1"), "{r}");
+    assert!(
+        r.contains("no password is checked for it until Sun Nov 01 2026 10:00 UTC"),
+        "{r}"
+    );
+    assert_eq!(checks(&mut judge) - before, 10);
+    let notices = |judge: &mut Judge| {
+        judge
+            .all_mail()
+            .expect("mail")
+            .into_iter()
+            .filter(|m| m.subject.contains("Wrong passwords"))
+            .collect::<Vec<_>>()
+    };
+    judge.tick(late).expect("tick");
+    assert!(
+        notices(&mut judge).is_empty(),
+        "no notice while the lock lasts"
+    );
+    // After the hour: one notice, to the seat's address, with the count.
+    let after = start + chrono::Duration::minutes(61);
+    judge.tick(after).expect("tick");
+    judge
+        .tick(after + chrono::Duration::minutes(5))
+        .expect("tick");
+    let n = notices(&mut judge);
+    assert_eq!(n.len(), 1, "{n:?}");
+    assert_eq!(n[0].recipient, registered);
+    assert!(n[0].body.contains("1001 sign-ons as"), "{}", n[0].body);
+    let r = mail_at(
+        &mut judge,
+        &format!("<owner-{initial}-2@test>"),
+        registered,
+        &format!("SIGNON {initial}{GAME} {right}"),
+        after,
+    );
+    assert!(r.starts_with(&format!("OK SIGNON {initial}{GAME}")), "{r}");
+}
+
+#[test]
+fn a_thousand_guesses_for_a_power_check_ten_passwords() {
+    a_thousand_guesses('E', ENGLAND, ENGLAND_PASSWORD);
+}
+
+#[test]
+fn a_thousand_guesses_for_the_master_check_ten_passwords() {
+    a_thousand_guesses('M', MASTER, MASTER_PASSWORD);
+}

@@ -11,6 +11,7 @@ mod process;
 mod refusal;
 mod replies;
 mod session;
+mod throttle;
 mod time;
 
 use chrono::{DateTime, Utc};
@@ -173,6 +174,11 @@ impl Judge {
                 if process::tick_game(map, config, tx, &name, now, last_tick)? {
                     acted += 1;
                 }
+            }
+            // Seats whose sign-on lock is over: their owners are told.
+            for m in throttle::notices(config, tx, now)? {
+                tx.queue_mail(&m, now)?;
+                acted += 1;
             }
             tx.set_value("last_tick", &crate::store::write_time(now))?;
             Ok(acted)

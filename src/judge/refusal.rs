@@ -27,6 +27,12 @@ pub(super) enum Refusal {
         super::password::MIN_PASSWORD_CHARS
     )]
     ShortPassword,
+    /// A seat sent too many wrong passwords within the hour (`throttle`).
+    #[error(
+        "this seat has been sent {} wrong passwords within the hour: no password is checked for it until {until}, the right one included; the seat's address will be told",
+        super::throttle::CHECKS_PER_HOUR
+    )]
+    SignonLocked { until: String },
     #[error("only one SIGNON per message")]
     TwoSignons,
     /// One answer for a missing game and a wrong password: no hint which it was.
@@ -106,6 +112,7 @@ impl Refusal {
             Refusal::NotMaster => "NOT-MASTER",
             Refusal::TwoSignons => "TWO-SIGNONS",
             Refusal::ShortPassword => "SHORT-PASSWORD",
+            Refusal::SignonLocked { .. } => "SIGNON-LOCKED",
             Refusal::BadSignon => "BAD-SIGNON",
             Refusal::NoGame(_) => "NO-GAME",
             Refusal::NoPicture { .. } => "NO-PICTURE",

@@ -83,10 +83,29 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
          maps INTEGER NOT NULL
      ) STRICT;",
     ),
+    (
+        4,
+        // Against guessing, forged addresses and floods (issue 24): each wrong password
+        // checked for a seat (`master` or a power's name), kept for an hour; a seat locked
+        // by them, with the sign-ons it refused unchecked, until its owner is told.
+        "CREATE TABLE signon_failures (
+         game TEXT NOT NULL COLLATE NOCASE,
+         seat TEXT NOT NULL,
+         at TEXT NOT NULL
+     ) STRICT;
+     CREATE INDEX signon_failures_seat ON signon_failures (game, seat, at);
+     CREATE TABLE signon_locks (
+         game TEXT NOT NULL COLLATE NOCASE,
+         seat TEXT NOT NULL,
+         since TEXT NOT NULL,
+         refused INTEGER NOT NULL,
+         PRIMARY KEY (game, seat)
+     ) STRICT;",
+    ),
 ];
 
 /// The schema version this judge writes.
-pub(crate) const LATEST: i64 = 3;
+pub(crate) const LATEST: i64 = 4;
 
 fn version(conn: &Connection) -> Result<i64, StoreError> {
     Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)

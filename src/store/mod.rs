@@ -7,6 +7,7 @@
 //! (the next deadline, for `tick`).
 
 mod migrations;
+mod security;
 
 use std::cell::RefCell;
 use std::path::Path;
@@ -15,6 +16,8 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::game::Game;
+
+pub use security::SignonLock;
 
 /// A storage failure: the database could not be opened, read or written.
 #[derive(Debug, thiserror::Error)]

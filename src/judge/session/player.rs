@@ -9,7 +9,7 @@ use crate::variant::Lookup;
 
 use super::super::refusal::Refusal;
 use super::super::time::{format_time, game_tz, resolve_date};
-use super::super::{password, process, replies};
+use super::super::{password, process, replies, throttle};
 use super::{Done, Session, Verdict, Who};
 
 impl Session<'_, '_> {
@@ -341,11 +341,12 @@ impl Session<'_, '_> {
                 let Some(pl) = g.player(p) else {
                     return Ok(Err(Refusal::BadSignon));
                 };
-                if !self.verified.verify(&pl.seat.password_hash, pw) {
-                    return Ok(Err(Refusal::BadSignon));
+                let (hash, registered) = (pl.seat.password_hash.clone(), pl.seat.address.clone());
+                if let Err(r) = self.check_password(&g, Some(p), &hash, pw)? {
+                    return Ok(Err(r));
                 }
-                if !pl.seat.address.eq_ignore_ascii_case(&from) {
-                    self.copy_to = Some(pl.seat.address.clone());
+                if !registered.eq_ignore_ascii_case(&from) {
+                    self.copy_to = Some(registered);
                 }
                 self.who = Who::Power(p);
                 let echo = format!("SIGNON {}{} ({p})", p.initial(), g.name);
@@ -353,8 +354,9 @@ impl Session<'_, '_> {
                 Ok(Done::ok(echo))
             }
             SignonAs::Master => {
-                if !self.verified.verify(&g.master.password_hash, pw) {
-                    return Ok(Err(Refusal::BadSignon));
+                let hash = g.master.password_hash.clone();
+                if let Err(r) = self.check_password(&g, None, &hash, pw)? {
+                    return Ok(Err(r));
                 }
                 if !g.master.address.eq_ignore_ascii_case(&from) {
                     self.copy_to = Some(g.master.address.clone());
@@ -366,6 +368,31 @@ impl Session<'_, '_> {
             }
             SignonAs::Observer => self.observe(name),
         }
+    }
+
+    /// Checks a password for a seat (`power`, or the master's), as the throttle allows: a
+    /// seat sent too many wrong passwords within the hour checks none, the right one
+    /// included (`throttle`).
+    fn check_password(
+        &mut self,
+        g: &Game,
+        power: Option<Power>,
+        hash: &str,
+        pw: &str,
+    ) -> Result<Result<(), Refusal>, StoreError> {
+        let seat = throttle::seat_name(power);
+        if let Some(until) = throttle::locked_until(self.tx, &g.name, seat, self.now)? {
+            throttle::refused(self.tx, &g.name, seat, self.now)?;
+            return Ok(Err(Refusal::SignonLocked {
+                until: format_time(g, until),
+            }));
+        }
+        throttle::count_check(self.tx)?;
+        if self.verified.verify(hash, pw) {
+            return Ok(Ok(()));
+        }
+        throttle::wrong(self.tx, &g.name, seat, self.now)?;
+        Ok(Err(Refusal::BadSignon))
     }
 
     fn observe(&mut self, name: &str) -> Result<Verdict, StoreError> {

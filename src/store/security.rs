@@ -1,0 +1,125 @@
+//! What the judge keeps against guessing, forged addresses and floods: the wrong passwords
+//! checked for each seat in the last hour and the locks they set.
+
+use chrono::{DateTime, Utc};
+use rusqlite::params;
+
+use super::{StoreError, Tx, parse_ts, ts};
+
+/// A seat that stopped checking passwords: since when, and how many sign-ons it refused
+/// unchecked since then (its owner is told once the lock is over).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SignonLock {
+    pub game: String,
+    /// `master`, or the power's name.
+    pub seat: String,
+    pub since: DateTime<Utc>,
+    pub refused: u64,
+}
+
+impl Tx<'_> {
+    /// Records a wrong password checked for a seat at `at`, and forgets the seat's wrong
+    /// passwords from before `forget_before`.
+    pub fn record_signon_failure(
+        &self,
+        game: &str,
+        seat: &str,
+        at: DateTime<Utc>,
+        forget_before: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.execute(
+            "DELETE FROM signon_failures WHERE game = ?1 AND seat = ?2 AND at < ?3",
+            params![game, seat, ts(forget_before)],
+        )?;
+        self.execute(
+            "INSERT INTO signon_failures (game, seat, at) VALUES (?1, ?2, ?3)",
+            params![game, seat, ts(at)],
+        )?;
+        Ok(())
+    }
+
+    /// How many wrong passwords were checked for a seat at or after `since`, and when the
+    /// first of them was.
+    pub fn signon_failures_since(
+        &self,
+        game: &str,
+        seat: &str,
+        since: DateTime<Utc>,
+    ) -> Result<(usize, Option<DateTime<Utc>>), StoreError> {
+        let (n, first): (i64, Option<String>) = self.query_row(
+            "SELECT count(*), min(at) FROM signon_failures WHERE game = ?1 AND seat = ?2 AND at >= ?3",
+            params![game, seat, ts(since)],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        Ok((
+            usize::try_from(n).unwrap_or(0),
+            first.as_deref().and_then(parse_ts),
+        ))
+    }
+
+    /// Locks a seat from `since` (a seat already locked keeps its lock).
+    pub fn lock_signons(
+        &self,
+        game: &str,
+        seat: &str,
+        since: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.execute(
+            "INSERT OR IGNORE INTO signon_locks (game, seat, since, refused) VALUES (?1, ?2, ?3, 0)",
+            params![game, seat, ts(since)],
+        )?;
+        Ok(())
+    }
+
+    /// Counts a sign-on a locked seat refused without checking it.
+    pub fn count_refused_signon(
+        &self,
+        game: &str,
+        seat: &str,
+        at: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.lock_signons(game, seat, at)?;
+        self.execute(
+            "UPDATE signon_locks SET refused = refused + 1 WHERE game = ?1 AND seat = ?2",
+            params![game, seat],
+        )?;
+        Ok(())
+    }
+
+    /// Every lock, oldest first.
+    pub fn signon_locks(&self) -> Result<Vec<SignonLock>, StoreError> {
+        let mut st = self.tx.prepare_cached(
+            "SELECT game, seat, since, refused FROM signon_locks ORDER BY since, game, seat",
+        )?;
+        let rows = st.query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, i64>(3)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (game, seat, since, refused) = row?;
+            if let Some(since) = parse_ts(&since) {
+                out.push(SignonLock {
+                    game,
+                    seat,
+                    since,
+                    refused: u64::try_from(refused).unwrap_or(0),
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// Ends a seat's lock.
+    pub fn drop_signon_lock(&self, game: &str, seat: &str) -> Result<(), StoreError> {
+        self.execute(
+            "DELETE FROM signon_locks WHERE game = ?1 AND seat = ?2",
+            params![game, seat],
+        )?;
+        Ok(())
+    }
+}
