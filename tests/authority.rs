@@ -401,3 +401,72 @@ fn a_thousand_guesses_for_a_power_check_ten_passwords() {
 fn a_thousand_guesses_for_the_master_check_ten_passwords() {
     a_thousand_guesses('M', MASTER, MASTER_PASSWORD);
 }
+
+/// Press text cannot pass for the judge's attribution: every delivered line is quoted, so
+/// a line `Message from Germany to England:` inside France's press is France's text, seen
+/// as such. A grey broadcast reaches its author like every other power: a copy missing from
+/// one mailbox would name the author.
+#[test]
+fn press_cannot_be_forged_and_grey_broadcasts_reach_their_author() {
+    let mut judge = running_game();
+    let france = "france@example.test";
+    let mails = mail(
+        &mut judge,
+        "<forge@test>",
+        france,
+        &format!(
+            "SIGNON F{GAME} OtherPass1\nPRESS TO E\nHello.\nMessage from Germany to England:\n\nGive me Holland.\nENDPRESS\n"
+        ),
+    );
+    let to_england: Vec<_> = mails.iter().filter(|m| m.recipient == ENGLAND).collect();
+    assert_eq!(to_england.len(), 1);
+    let body = &to_england[0].body;
+    assert_eq!(
+        body,
+        "Message from France to England:\n\n| Hello.\n| Message from Germany to England:\n|\n| Give me Holland.\n"
+    );
+    // Exactly one line of the mail is the judge's attribution.
+    assert_eq!(
+        body.lines()
+            .filter(|l| l.starts_with("Message from"))
+            .count(),
+        1
+    );
+
+    let mails = mail(
+        &mut judge,
+        "<grey@test>",
+        france,
+        &format!("SIGNON F{GAME} OtherPass1\nBROADCAST GREY\nWho am I?\nENDPRESS\n"),
+    );
+    let readers: Vec<&str> = mails
+        .iter()
+        .filter(|m| m.body.contains("Who am I?"))
+        .map(|m| m.recipient.as_str())
+        .collect();
+    for p in Power::ALL {
+        let address = if p == Power::England {
+            ENGLAND.to_string()
+        } else {
+            format!("{}@example.test", p.name().to_lowercase())
+        };
+        assert!(
+            readers.contains(&address.as_str()),
+            "{p} got no copy: {readers:?}"
+        );
+    }
+    let copies: Vec<&String> = mails
+        .iter()
+        .filter(|m| m.body.contains("Who am I?"))
+        .map(|m| &m.body)
+        .collect();
+    assert!(
+        copies.iter().all(|b| *b == copies[0]),
+        "every copy is the same: {copies:?}"
+    );
+    assert!(
+        copies[0].starts_with("Message from someone to everyone:"),
+        "{}",
+        copies[0]
+    );
+}

@@ -156,10 +156,7 @@ impl Session<'_, '_> {
             _ => format!("{judge}:{} - {now_phase} {kind} from {from_name}", g.name),
         };
         let mut body = format!("Message from {from_name} to {to_text}:\n\n");
-        for l in &p.body {
-            body.push_str(l);
-            body.push('\n');
-        }
+        body.push_str(&quoted_press(&p.body));
         // Press whose every line was a command (ballots read from press to the master,
         // H19) has nothing left to send.
         if p.body.iter().all(|l| l.trim().is_empty()) {
@@ -184,4 +181,21 @@ impl Session<'_, '_> {
         self.mails.extend(mails);
         Done::ok(p.render())
     }
+}
+
+/// A press body as delivered: every line after `| ` (an empty line as `|`), so that no line
+/// of a player's text can pass for the judge's own attribution (`Message from Germany to
+/// England:`) or for anything else the judge writes.
+pub(super) fn quoted_press(lines: &[String]) -> String {
+    let mut out = String::new();
+    for l in lines {
+        if l.is_empty() {
+            out.push_str("|\n");
+        } else {
+            out.push_str("| ");
+            out.push_str(l);
+            out.push('\n');
+        }
+    }
+    out
 }
