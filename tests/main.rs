@@ -65,6 +65,9 @@ mod oversize;
 /// The picture of a phase: golden SVGs of adjudicated phases and of each rule set's own marks,
 /// their PNGs sampled.
 mod picture;
+/// What the rules keep secret stays secret from every reader: Survive ballots, HISTORY by
+/// audience.
+mod privacy;
 /// The mail transports against real Dovecot and Postfix on 127.0.0.1
 /// (`scripts/mail-servers.sh start`; required when `DIPJUDGE_MAIL_SERVERS=1`).
 mod servers;

@@ -71,11 +71,13 @@ pub(super) fn list_game(map: &Map, variant: &dyn Variant, g: &Game) -> String {
     if g.status == Status::Forming {
         return s;
     }
-    let must = g.powers_to_order(map, variant);
+    // What everyone may know (H20): a rule set's secret orders (a ballot) are left out.
+    let must = g.public_powers_to_order(map, variant);
     for p in Power::ALL {
         let Some(pl) = g.player(p) else { continue };
         let orders = if must.contains(&p) {
-            g.order_status(map, variant, p).map_or("none", |s| s.word())
+            g.public_order_status(map, variant, p)
+                .map_or("none", |s| s.word())
         } else {
             "no orders needed"
         };
