@@ -6,6 +6,7 @@
 //! the outbox. [`Judge::tick`] processes the games whose deadlines have come. Nothing is
 //! sent here and no clock is read: `now` is a parameter.
 
+mod history;
 mod password;
 mod process;
 mod refusal;
@@ -331,9 +332,17 @@ impl Judge {
         Ok(self.store.transaction(|tx| tx.load_game(name))?)
     }
 
-    /// A game's public history (what an observer saw), oldest first.
+    /// A game's history as anyone but its players and master may read it (what observers
+    /// may read under the game's observer setting now), oldest first.
     pub fn history(&mut self, name: &str) -> Result<Vec<crate::store::HistoryEntry>, JudgeError> {
-        Ok(self.store.transaction(|tx| tx.history(name))?)
+        Ok(self.store.transaction(|tx| {
+            Ok::<_, StoreError>(match tx.load_game(name)? {
+                Some(g) => {
+                    history::for_reader(&g, history::HistoryReader::Outsider, tx.history(name)?)
+                }
+                None => Vec::new(),
+            })
+        })?)
     }
 
     /// Records a message the judge does not handle (the mail guard silenced it) under its

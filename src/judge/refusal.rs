@@ -58,6 +58,8 @@ pub(super) enum Refusal {
     AlreadyJoined { from: String, game: String },
     #[error("{0} takes no observers")]
     NoObservers(String),
+    #[error("{0} takes no observers: its history is for its players and master, signed on")]
+    HistoryClosed(String),
     #[error("preferences are for players waiting in a forming game")]
     NotJoined,
     #[error("that date cannot be placed in the game's calendar")]
@@ -122,7 +124,7 @@ impl Refusal {
             Refusal::BadSetting(_) => "BAD-SETTING",
             Refusal::NotForming(_) => "NOT-FORMING",
             Refusal::AlreadyJoined { .. } => "ALREADY-JOINED",
-            Refusal::NoObservers(_) => "NO-OBSERVERS",
+            Refusal::NoObservers(_) | Refusal::HistoryClosed(_) => "NO-OBSERVERS",
             Refusal::NotJoined => "NOT-JOINED",
             Refusal::BadDate | Refusal::BadGrace => "BAD-DATE",
             Refusal::PastDate => "PAST-DATE",

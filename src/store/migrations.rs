@@ -87,7 +87,11 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
         4,
         // Against guessing, forged addresses and floods (issue 24): each wrong password
         // checked for a seat (`master` or a power's name), kept for an hour; a seat locked
-        // by them, with the sign-ons it refused unchecked, until its owner is told.
+        // by them, with the sign-ons it refused unchecked, until its owner is told. Who
+        // received each entry of a game's history (NULL: everyone who follows the game, a
+        // bulletin; else the readers of press: power names, `master`, `observers`), and
+        // whether it was signed (a grey broadcast is not: observers who take white press
+        // only do not read it; the grey broadcasts kept before are found by their subject).
         "CREATE TABLE signon_failures (
          game TEXT NOT NULL COLLATE NOCASE,
          seat TEXT NOT NULL,
@@ -100,7 +104,10 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
          since TEXT NOT NULL,
          refused INTEGER NOT NULL,
          PRIMARY KEY (game, seat)
-     ) STRICT;",
+     ) STRICT;
+     ALTER TABLE history ADD COLUMN readers TEXT;
+     ALTER TABLE history ADD COLUMN signed INTEGER NOT NULL DEFAULT 1;
+     UPDATE history SET signed = 0 WHERE subject LIKE '% Broadcast from someone';",
     ),
 ];
 

@@ -7,8 +7,8 @@ use crate::game::{self, Audience, Status};
 use crate::rules::{self, PowerOrder};
 use crate::variant::{CommandContext, Sender, Taken, VariantOrder};
 
-use super::super::process;
 use super::super::refusal::Refusal;
+use super::super::{history, process};
 use super::{Done, Session, Verdict, Who};
 
 impl Session<'_, '_> {
@@ -169,14 +169,19 @@ impl Session<'_, '_> {
             return Done::ok(format!("{} (held until the next results)", p.render()));
         }
         let mails = process::mails_for(g, &readers, &subject, &body, None);
-        if route.public {
-            let name = g.name.clone();
-            if let Err(e) =
-                self.tx
-                    .add_history(&name, self.now, &now_phase.to_string(), &subject, &body)
-            {
-                tracing::error!(error = %e, "could not record press in history");
-            }
+        // Every press is kept with its readers: HISTORY shows each reader what it received.
+        let kept = history::press_readers(&readers, sender, route.public);
+        let name = g.name.clone();
+        if let Err(e) = self.tx.add_press_history(
+            &name,
+            self.now,
+            &now_phase.to_string(),
+            &subject,
+            &body,
+            &kept,
+            route.signed,
+        ) {
+            tracing::error!(error = %e, "could not record press in history");
         }
         self.mails.extend(mails);
         Done::ok(p.render())

@@ -7,6 +7,7 @@ use crate::map::Power;
 use crate::store::{NewMail, StoreError};
 use crate::variant::Lookup;
 
+use super::super::history::{self, HistoryReader};
 use super::super::refusal::Refusal;
 use super::super::time::{format_time, game_tz, resolve_date};
 use super::super::{password, process, replies, throttle};
@@ -96,8 +97,14 @@ impl Session<'_, '_> {
             },
             PlayerCommand::History { game, lines, .. } => match tx.load_game(game.as_str())? {
                 Some(g) => {
+                    let reader = self.history_reader(&g);
+                    if reader == HistoryReader::Outsider
+                        && g.settings.press.observers == ObserverLevel::None
+                    {
+                        return Ok(Err(Refusal::HistoryClosed(g.name)));
+                    }
                     let mut more = Vec::new();
-                    for h in tx.history(&g.name)? {
+                    for h in history::for_reader(&g, reader, tx.history(&g.name)?) {
                         more.push(format!("==== {} ({})", h.subject, h.phase));
                         more.extend(h.body.lines().map(str::to_string));
                     }
@@ -193,6 +200,17 @@ impl Session<'_, '_> {
                 _ => Err(Refusal::NotSignedOn),
             },
         })
+    }
+
+    /// Who reads a game's history in this mail: the power or master it signed on as in
+    /// that game, else an outsider (an address proves nothing).
+    fn history_reader(&self, g: &Game) -> HistoryReader {
+        let same = self.game.as_ref().is_some_and(|cur| cur.name == g.name);
+        match self.who {
+            Who::Power(p) if same => HistoryReader::Power(p),
+            Who::Master if same => HistoryReader::Master,
+            _ => HistoryReader::Outsider,
+        }
     }
 
     fn resign(&mut self) -> Verdict {
