@@ -12,6 +12,7 @@ const MASTER: &str = "gm@example.test";
 const MASTER_PASSWORD: &str = "MasterPass1";
 const ENGLAND: &str = "england@example.test";
 const ENGLAND_PASSWORD: &str = "RightPass1";
+const OUTSIDER: &str = "outsider@example.test";
 
 fn t0() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, 1, 9, 0, 0)
@@ -22,11 +23,15 @@ fn t0() -> DateTime<Utc> {
 /// A judge with one running standard game, `alpha`: England at [`ENGLAND`], the other
 /// powers at `<power>@example.test` (password `OtherPass1`), the master at [`MASTER`].
 pub(crate) fn running_game() -> Judge {
-    let map = Map::standard().expect("map");
-    let config = JudgeConfig {
+    running_game_with(JudgeConfig {
         password_cost: PasswordCost::TEST,
         ..JudgeConfig::default()
-    };
+    })
+}
+
+/// [`running_game`] on a judge with `config`.
+pub(crate) fn running_game_with(config: JudgeConfig) -> Judge {
+    let map = Map::standard().expect("map");
     let mut judge = Judge::new(Store::open_in_memory().expect("store"), config).expect("judge");
     let seat = |address: &str, pw: &str| Seat {
         address: address.to_string(),
@@ -58,17 +63,31 @@ pub(crate) fn running_game() -> Judge {
 
 /// Hands the judge one mail from `from`; returns every mail it queued for it.
 pub(crate) fn mail(judge: &mut Judge, key: &str, from: &str, body: &str) -> Vec<QueuedMail> {
+    mail_as(judge, key, from, None, "orders", body, t0())
+}
+
+/// Hands the judge one mail with every header the tests vary; returns every mail it queued
+/// for it.
+fn mail_as(
+    judge: &mut Judge,
+    key: &str,
+    from: &str,
+    reply_to: Option<&str>,
+    subject: &str,
+    body: &str,
+    at: DateTime<Utc>,
+) -> Vec<QueuedMail> {
     let before = judge.all_mail().expect("mail").len();
     let msg = Incoming {
         key: key.to_string(),
         message_id: Some(key.to_string()),
         from: from.to_string(),
-        reply_to: None,
-        subject: "orders".into(),
+        reply_to: reply_to.map(str::to_string),
+        subject: subject.into(),
         text: body.to_string(),
         size_capped: false,
     };
-    judge.handle(&msg, t0()).expect("handled");
+    judge.handle(&msg, at).expect("handled");
     judge.all_mail().expect("mail").split_off(before)
 }
 
@@ -468,5 +487,285 @@ fn press_cannot_be_forged_and_grey_broadcasts_reach_their_author() {
         copies[0].starts_with("Message from someone to everyone:"),
         "{}",
         copies[0]
+    );
+}
+
+/// The code in a confirmation's subject (`DIP confirmation K7Q2MX4P`).
+fn code_of(m: &QueuedMail) -> String {
+    m.subject
+        .strip_prefix("DIP confirmation ")
+        .unwrap_or_else(|| panic!("no confirmation: {} {}", m.subject, m.body))
+        .to_string()
+}
+
+/// Whether the game's next results reach `address`, and with a picture.
+fn results_to(judge: &mut Judge, address: &str, at: DateTime<Utc>) -> Option<bool> {
+    let before = judge.all_mail().expect("mail").len();
+    judge.process_now(GAME, at).expect("processed");
+    judge
+        .all_mail()
+        .expect("mail")
+        .split_off(before)
+        .into_iter()
+        .find(|m| m.recipient == address && m.subject.ends_with("Results"))
+        .map(|m| m.picture.is_some())
+}
+
+/// A forged OBSERVE and a forged SET MAP OFF change nothing until the address itself
+/// answers the confirmation mailed to it: the victim receives that one confirmation and,
+/// for a day, nothing else for the same request; wrong codes are refused and five of them
+/// drop it; the address's own answer (CONFIRM, or a reply keeping the code in its subject)
+/// makes the settings. UNOBSERVE, and njudge's SIGNOFF game, end a subscription. LIST shows
+/// how many observe, their addresses to the master alone.
+#[test]
+fn subscriptions_wait_for_the_address_to_confirm() {
+    let mut judge = running_game_with(JudgeConfig {
+        password_cost: PasswordCost::TEST,
+        maps: true,
+        ..JudgeConfig::default()
+    });
+    let victim = "victim@example.test";
+    let attacker = "attacker@example.test";
+    let mut at = t0();
+    let observers = |judge: &mut Judge| judge.game(GAME).expect("load").expect("game").observers;
+
+    // A forged OBSERVE (Reply-To names the victim): one mail, the confirmation, to the
+    // victim; nothing to the attacker; no subscription.
+    let mails = mail_as(
+        &mut judge,
+        "<f1@test>",
+        attacker,
+        Some(victim),
+        "hi",
+        "OBSERVE alpha whatever",
+        at,
+    );
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    assert_eq!(mails[0].recipient, victim);
+    assert!(
+        mails[0].body.contains("CONFIRMATION NEEDED"),
+        "{}",
+        mails[0].body
+    );
+    assert!(
+        mails[0].body.contains("  OBSERVE alpha\n"),
+        "{}",
+        mails[0].body
+    );
+    let first_code = code_of(&mails[0]);
+    assert!(observers(&mut judge).is_empty());
+    // Again, with a forged From and a forged SET MAP OFF: nothing at all within the day.
+    at += chrono::Duration::hours(1);
+    let mails = mail_as(
+        &mut judge,
+        "<f2@test>",
+        victim,
+        None,
+        "hi",
+        "OBSERVE alpha\nSET MAP OFF",
+        at,
+    );
+    assert!(mails.is_empty(), "{mails:?}");
+    assert!(observers(&mut judge).is_empty());
+    // Wrong codes are refused; the fifth drops the confirmation, so the right one finds
+    // nothing (the attacker cannot guess it and cannot keep it alive).
+    for i in 0..5 {
+        let mails = mail_as(
+            &mut judge,
+            &format!("<w{i}@test>"),
+            victim,
+            None,
+            "x",
+            "CONFIRM AAAAAAAA",
+            at,
+        );
+        assert!(
+            mails[0].body.starts_with("ERROR WRONG-CODE: line 1"),
+            "{}",
+            mails[0].body
+        );
+    }
+    let mails = mail_as(
+        &mut judge,
+        "<w5@test>",
+        victim,
+        None,
+        "x",
+        &format!("CONFIRM {first_code}"),
+        at,
+    );
+    assert!(
+        mails[0].body.starts_with("ERROR NO-CONFIRMATION: line 1"),
+        "{}",
+        mails[0].body
+    );
+    assert!(observers(&mut judge).is_empty());
+
+    // A forged SET MAP OFF for England's address: England still gets its pictures.
+    let mails = mail_as(
+        &mut judge,
+        "<m1@test>",
+        attacker,
+        Some(ENGLAND),
+        "x",
+        "SET MAP OFF",
+        at,
+    );
+    assert_eq!((mails.len(), mails[0].recipient.as_str()), (1, ENGLAND));
+    let england_code = code_of(&mails[0]);
+    at += chrono::Duration::hours(1);
+    assert_eq!(
+        results_to(&mut judge, ENGLAND, at),
+        Some(true),
+        "the picture still comes"
+    );
+    assert_eq!(
+        results_to(&mut judge, victim, at),
+        None,
+        "the victim observes nothing"
+    );
+    // England answers from its own address: maps off from now on.
+    let mails = mail_as(
+        &mut judge,
+        "<m2@test>",
+        ENGLAND,
+        None,
+        "x",
+        &format!("CONFIRM {england_code}"),
+        at,
+    );
+    assert!(
+        mails[0].body.starts_with(&format!(
+            "OK CONFIRM {england_code} (this address is confirmed"
+        )),
+        "{}",
+        mails[0].body
+    );
+    assert!(
+        mails[0].body.contains("  OK SET MAP OFF"),
+        "{}",
+        mails[0].body
+    );
+    assert_eq!(
+        results_to(&mut judge, ENGLAND, at),
+        Some(false),
+        "no picture"
+    );
+
+    // The victim, a day later, asks itself and confirms by replying (the code in the
+    // subject): now it observes.
+    at += chrono::Duration::hours(24);
+    let mails = mail_as(
+        &mut judge,
+        "<v1@test>",
+        victim,
+        None,
+        "watch",
+        "OBSERVE alpha",
+        at,
+    );
+    assert_eq!(mails.len(), 1);
+    let code = code_of(&mails[0]);
+    assert_ne!(code, first_code);
+    let mails = mail_as(
+        &mut judge,
+        "<v2@test>",
+        victim,
+        None,
+        &format!("Re: DIP confirmation {code}"),
+        "> CONFIRM it\n",
+        at,
+    );
+    assert!(
+        mails[0]
+            .body
+            .contains("  OK OBSERVE alpha (you will receive its results and public press)"),
+        "{}",
+        mails[0].body
+    );
+    assert_eq!(observers(&mut judge), vec![victim.to_string()]);
+    assert_eq!(results_to(&mut judge, victim, at), Some(true));
+    // LIST: the count for everyone, the addresses for the master.
+    let mails = mail(&mut judge, "<l1@test>", OUTSIDER, "LIST alpha");
+    assert!(
+        mails[0].body.contains("Observers: 1\n"),
+        "{}",
+        mails[0].body
+    );
+    assert!(!mails[0].body.contains(victim));
+    let mails = mail(
+        &mut judge,
+        "<l2@test>",
+        MASTER,
+        &format!("SIGNON M{GAME} {MASTER_PASSWORD}\nLIST alpha"),
+    );
+    assert!(
+        mails[0].body.contains(&format!("Observers: 1 ({victim})")),
+        "{}",
+        mails[0].body
+    );
+    // A confirmed address unsubscribes at once.
+    let mails = mail_as(
+        &mut judge,
+        "<u1@test>",
+        victim,
+        None,
+        "bye",
+        "UNOBSERVE alpha",
+        at,
+    );
+    assert!(
+        mails[0]
+            .body
+            .starts_with("OK UNOBSERVE alpha (you will receive nothing more of it)"),
+        "{}",
+        mails[0].body
+    );
+    assert!(observers(&mut judge).is_empty());
+    assert_eq!(results_to(&mut judge, victim, at), None);
+    // njudge's SIGNOFF game does the same.
+    let mails = mail_as(
+        &mut judge,
+        "<u2@test>",
+        victim,
+        None,
+        "again",
+        "SIGNON Oalpha x",
+        at,
+    );
+    assert!(
+        mails[0].body.starts_with("OK OBSERVE alpha"),
+        "{}",
+        mails[0].body
+    );
+    assert_eq!(observers(&mut judge), vec![victim.to_string()]);
+    let mails = mail_as(
+        &mut judge,
+        "<u3@test>",
+        victim,
+        None,
+        "bye",
+        "SIGNOFF alpha",
+        at,
+    );
+    assert!(
+        mails[0].body.starts_with("OK UNOBSERVE alpha"),
+        "{}",
+        mails[0].body
+    );
+    assert!(observers(&mut judge).is_empty());
+    let mails = mail_as(
+        &mut judge,
+        "<u4@test>",
+        victim,
+        None,
+        "bye",
+        "UNOBSERVE alpha",
+        at,
+    );
+    assert!(
+        mails[0].body.starts_with("ERROR NOT-OBSERVING"),
+        "{}",
+        mails[0].body
     );
 }

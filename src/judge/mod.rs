@@ -6,6 +6,7 @@
 //! the outbox. [`Judge::tick`] processes the games whose deadlines have come. Nothing is
 //! sent here and no clock is read: `now` is a parameter.
 
+mod confirm;
 mod history;
 mod password;
 mod process;

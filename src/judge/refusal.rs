@@ -60,6 +60,12 @@ pub(super) enum Refusal {
     NoObservers(String),
     #[error("{0} takes no observers: its history is for its players and master, signed on")]
     HistoryClosed(String),
+    #[error("this address does not observe {0}")]
+    NotObserving(String),
+    #[error("no confirmation waits for this address (a confirmation lasts a day)")]
+    NothingToConfirm,
+    #[error("that is not the code the judge mailed to this address")]
+    WrongConfirmation,
     #[error("preferences are for players waiting in a forming game")]
     NotJoined,
     #[error("that date cannot be placed in the game's calendar")]
@@ -126,6 +132,9 @@ impl Refusal {
             Refusal::AlreadyJoined { .. } => "ALREADY-JOINED",
             Refusal::NoObservers(_) | Refusal::HistoryClosed(_) => "NO-OBSERVERS",
             Refusal::NotJoined => "NOT-JOINED",
+            Refusal::NotObserving(_) => "NOT-OBSERVING",
+            Refusal::NothingToConfirm => "NO-CONFIRMATION",
+            Refusal::WrongConfirmation => "WRONG-CODE",
             Refusal::BadDate | Refusal::BadGrace => "BAD-DATE",
             Refusal::PastDate => "PAST-DATE",
             Refusal::AbsenceTooLong(_) => "ABSENCE-TOO-LONG",

@@ -92,6 +92,9 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
         // bulletin; else the readers of press: power names, `master`, `observers`), and
         // whether it was signed (a grey broadcast is not: observers who take white press
         // only do not read it; the grey broadcasts kept before are found by their subject).
+        // The addresses that answered a confirmation; the confirmation each other address
+        // was sent, with what waits for it (the judge's own text: OBSERVE, SET MAP, ...) and
+        // how many wrong codes it was sent.
         "CREATE TABLE signon_failures (
          game TEXT NOT NULL COLLATE NOCASE,
          seat TEXT NOT NULL,
@@ -107,7 +110,18 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
      ) STRICT;
      ALTER TABLE history ADD COLUMN readers TEXT;
      ALTER TABLE history ADD COLUMN signed INTEGER NOT NULL DEFAULT 1;
-     UPDATE history SET signed = 0 WHERE subject LIKE '% Broadcast from someone';",
+     UPDATE history SET signed = 0 WHERE subject LIKE '% Broadcast from someone';
+     CREATE TABLE proven_addresses (
+         address TEXT PRIMARY KEY COLLATE NOCASE,
+         at TEXT NOT NULL
+     ) STRICT;
+     CREATE TABLE confirmations (
+         address TEXT PRIMARY KEY COLLATE NOCASE,
+         code TEXT NOT NULL,
+         requests TEXT NOT NULL,
+         created_at TEXT NOT NULL,
+         wrong INTEGER NOT NULL DEFAULT 0
+     ) STRICT;",
     ),
 ];
 

@@ -17,7 +17,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::game::Game;
 
-pub use security::SignonLock;
+pub use security::{PendingConfirmation, SignonLock};
 
 /// A storage failure: the database could not be opened, read or written.
 #[derive(Debug, thiserror::Error)]

@@ -1,8 +1,9 @@
 //! What the judge keeps against guessing, forged addresses and floods: the wrong passwords
-//! checked for each seat in the last hour and the locks they set.
+//! checked for each seat in the last hour and the locks they set; the addresses that proved
+//! themselves, and the confirmations waiting for the others.
 
 use chrono::{DateTime, Utc};
-use rusqlite::params;
+use rusqlite::{OptionalExtension, params};
 
 use super::{StoreError, Tx, parse_ts, ts};
 
@@ -15,6 +16,17 @@ pub struct SignonLock {
     pub seat: String,
     pub since: DateTime<Utc>,
     pub refused: u64,
+}
+
+/// A confirmation the judge mailed to an address, and what waits for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PendingConfirmation {
+    pub code: String,
+    /// What the address asked for, as the judge wrote it down (it reads it back).
+    pub requests: String,
+    pub created_at: DateTime<Utc>,
+    /// Wrong codes sent for it so far.
+    pub wrong: u32,
 }
 
 impl Tx<'_> {
@@ -119,6 +131,84 @@ impl Tx<'_> {
         self.execute(
             "DELETE FROM signon_locks WHERE game = ?1 AND seat = ?2",
             params![game, seat],
+        )?;
+        Ok(())
+    }
+
+    /// Whether an address answered a confirmation once.
+    pub fn is_proven(&self, address: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .query_row(
+                "SELECT 1 FROM proven_addresses WHERE address = ?1",
+                params![address],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+
+    /// Records that an address answered its confirmation.
+    pub fn prove_address(&self, address: &str, at: DateTime<Utc>) -> Result<(), StoreError> {
+        self.execute(
+            "INSERT OR IGNORE INTO proven_addresses (address, at) VALUES (?1, ?2)",
+            params![address, ts(at)],
+        )?;
+        Ok(())
+    }
+
+    /// The confirmation waiting for an address, if any.
+    pub fn pending_confirmation(
+        &self,
+        address: &str,
+    ) -> Result<Option<PendingConfirmation>, StoreError> {
+        let row: Option<(String, String, String, i64)> = self
+            .query_row(
+                "SELECT code, requests, created_at, wrong FROM confirmations WHERE address = ?1",
+                params![address],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .optional()?;
+        Ok(row.and_then(|(code, requests, at, wrong)| {
+            Some(PendingConfirmation {
+                code,
+                requests,
+                created_at: parse_ts(&at)?,
+                wrong: u32::try_from(wrong).unwrap_or(u32::MAX),
+            })
+        }))
+    }
+
+    /// Keeps the confirmation mailed to an address (replacing an earlier one).
+    pub fn set_confirmation(
+        &self,
+        address: &str,
+        code: &str,
+        requests: &str,
+        at: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.execute(
+            "INSERT INTO confirmations (address, code, requests, created_at, wrong) VALUES (?1, ?2, ?3, ?4, 0)
+             ON CONFLICT(address) DO UPDATE SET code = excluded.code, requests = excluded.requests,
+                 created_at = excluded.created_at, wrong = 0",
+            params![address, code, requests, ts(at)],
+        )?;
+        Ok(())
+    }
+
+    /// Counts a wrong code sent for an address's confirmation.
+    pub fn count_wrong_confirmation(&self, address: &str) -> Result<(), StoreError> {
+        self.execute(
+            "UPDATE confirmations SET wrong = wrong + 1 WHERE address = ?1",
+            params![address],
+        )?;
+        Ok(())
+    }
+
+    /// Forgets an address's confirmation (answered, or given up).
+    pub fn drop_confirmation(&self, address: &str) -> Result<(), StoreError> {
+        self.execute(
+            "DELETE FROM confirmations WHERE address = ?1",
+            params![address],
         )?;
         Ok(())
     }

@@ -1,10 +1,12 @@
 //! One incoming message, line by line: who is speaking (SIGNON), each command applied to
 //! the game through the game's rule set, and the reply that answers every line.
 //!
-//! The parts: [`player`] (joining, signing on, the player's settings), [`master`] (the
-//! master's commands), [`play`] (orders, a rule set's commands, press). Refusals are typed
+//! The parts: [`player`] (joining, signing on, the player's settings), [`address`] (the
+//! settings of an address, confirmed by it), [`master`] (the master's commands), [`play`]
+//! (orders, a rule set's commands, press). Refusals are typed
 //! ([`Refusal`]); the reply is written by `bulletin::reply`, the one renderer of replies.
 
+mod address;
 mod master;
 mod play;
 mod player;
@@ -28,7 +30,6 @@ pub(super) enum Who {
     Nobody,
     Power(Power),
     Master,
-    Observer,
 }
 
 impl Who {
@@ -37,7 +38,7 @@ impl Who {
         match self {
             Who::Power(p) => Some(Sender::Power(p)),
             Who::Master => Some(Sender::Master),
-            Who::Nobody | Who::Observer => None,
+            Who::Nobody => None,
         }
     }
 }
@@ -101,6 +102,10 @@ pub(super) struct Session<'a, 't> {
     replaced_sets: Vec<(String, String)>,
     /// The picture the reply carries (`MAP`): game and phase.
     reply_picture: Option<(String, String)>,
+    /// Settings of the reply address waiting for its confirmation (`address`).
+    pending: Vec<super::confirm::AddressRequest>,
+    /// The code this message confirmed.
+    confirmed: Option<String>,
 }
 
 /// The lines of a message that each rule set it meets takes first
@@ -174,6 +179,8 @@ impl<'a, 't> Session<'a, 't> {
             commands: 0,
             replaced_sets: Vec::new(),
             reply_picture: None,
+            pending: Vec::new(),
+            confirmed: None,
         }
     }
 
@@ -187,9 +194,10 @@ impl<'a, 't> Session<'a, 't> {
 
     /// Reads and applies every line.
     pub(super) fn run(&mut self) -> Result<(), StoreError> {
+        self.confirm_by_subject()?;
         let lines = self.read_lines()?;
         self.commands = lines.len();
-        if lines.is_empty() {
+        if lines.is_empty() && self.confirmed.is_none() {
             self.note("No commands found in your message. Send HELP for the list of commands.");
         }
         let mut errors = 0;
@@ -572,19 +580,44 @@ impl<'a, 't> Session<'a, 't> {
             Some((g, phase)) => (Some(g), Some(phase)),
             None => (game.clone(), None),
         };
-        let reply = NewMail {
-            game: reply_game,
-            audience: "reply".into(),
-            recipient: self.msg.reply_address().to_string(),
-            subject: subject.clone(),
-            body: body.clone(),
-            kind: "replied",
-            in_reply_to: self.msg.message_id.clone(),
-            picture,
+        // Settings of an address that has not proved itself wait for its confirmation: the
+        // reply asks for it (its code in the subject), or, when the address was sent one
+        // within the day, no reply goes at all. A copy never carries the code.
+        let (reply_subject, reply_body) = match self.pending.is_empty() {
+            true => (Some(subject.clone()), body.clone()),
+            false => match self.confirmation_request()? {
+                Some((code, lines)) => {
+                    let mut b = body.clone();
+                    for l in lines {
+                        b.push_str(&l);
+                        b.push('\n');
+                    }
+                    (Some(format!("{} confirmation {code}", self.config.name)), b)
+                }
+                None => {
+                    tracing::info!(
+                        to = %self.msg.reply_address(),
+                        "no reply: a confirmation went to this address within the day"
+                    );
+                    (None, String::new())
+                }
+            },
         };
         let mut count = 0;
-        self.tx.queue_mail(&reply, self.now)?;
-        count += 1;
+        if let Some(reply_subject) = reply_subject {
+            let reply = NewMail {
+                game: reply_game,
+                audience: "reply".into(),
+                recipient: self.msg.reply_address().to_string(),
+                subject: reply_subject,
+                body: reply_body,
+                kind: "replied",
+                in_reply_to: self.msg.message_id.clone(),
+                picture,
+            };
+            self.tx.queue_mail(&reply, self.now)?;
+            count += 1;
+        }
         if let Some(registered) = self.copy_to.take() {
             self.tx.queue_mail(
                 &NewMail {

@@ -7,6 +7,7 @@ use crate::map::Power;
 use crate::store::{NewMail, StoreError};
 use crate::variant::Lookup;
 
+use super::super::confirm::AddressRequest;
 use super::super::history::{self, HistoryReader};
 use super::super::refusal::Refusal;
 use super::super::time::{format_time, game_tz, resolve_date};
@@ -62,9 +63,11 @@ impl Session<'_, '_> {
             PlayerCommand::List { game: Some(name) } => match tx.load_game(name.as_str())? {
                 Some(g) => {
                     let variant = process::variant_of(self.config, &g)?;
+                    // Observers' addresses are for the game's master alone.
+                    let master = self.history_reader(&g) == HistoryReader::Master;
                     Done::with_more(
                         format!("LIST {}", g.name),
-                        lines(&replies::list_game(self.map, variant, &g)),
+                        lines(&replies::list_game(self.map, variant, &g, master)),
                     )
                 }
                 None => Err(Refusal::NoGame(name.to_string())),
@@ -74,16 +77,17 @@ impl Session<'_, '_> {
                 for name in tx.game_names()? {
                     if let Some(g) = tx.load_game(&name)? {
                         let variant = process::variant_of(self.config, &g)?;
-                        more.extend(lines(&replies::list_game(self.map, variant, &g)));
+                        more.extend(lines(&replies::list_game(self.map, variant, &g, false)));
                         more.push(String::new());
                     }
                 }
                 Done::with_more("LIST FULL", more)
             }
-            PlayerCommand::SetMap { on } => {
-                tx.set_map_choice(self.msg.reply_address(), *on)?;
-                Done::ok(if *on { "SET MAP ON" } else { "SET MAP OFF" })
+            PlayerCommand::SetMap { on } => self.address_request(AddressRequest::Map(*on))?,
+            PlayerCommand::Unobserve { game } => {
+                self.address_request(AddressRequest::Unobserve(game.to_string()))?
             }
+            PlayerCommand::Confirm { code } => self.confirm(code)?,
             PlayerCommand::Map { game, phase } => match tx.load_game(game.as_str())? {
                 Some(g) => self.map_reply(&g, *phase)?,
                 None => Err(Refusal::NoGame(game.to_string())),
@@ -129,7 +133,9 @@ impl Session<'_, '_> {
                 game,
                 password: pw,
             } => self.signon(*who, game.as_str(), pw)?,
-            PlayerCommand::Observe { game, .. } => self.observe(game.as_str())?,
+            PlayerCommand::Observe { game, .. } => {
+                self.address_request(AddressRequest::Observe(game.to_string()))?
+            }
             PlayerCommand::SetPassword { password: pw } if !password::long_enough(pw) => {
                 Err(Refusal::ShortPassword)
             }
@@ -384,7 +390,7 @@ impl Session<'_, '_> {
                 self.enter_game(g)?;
                 Ok(Done::ok(echo))
             }
-            SignonAs::Observer => self.observe(name),
+            SignonAs::Observer => self.address_request(AddressRequest::Observe(g.name)),
         }
     }
 
@@ -411,27 +417,6 @@ impl Session<'_, '_> {
         }
         throttle::wrong(self.tx, &g.name, seat, self.now)?;
         Ok(Err(Refusal::BadSignon))
-    }
-
-    fn observe(&mut self, name: &str) -> Result<Verdict, StoreError> {
-        let Some(mut g) = self.tx.load_game(name)? else {
-            return Ok(Err(Refusal::BadSignon));
-        };
-        if g.settings.press.observers == ObserverLevel::None {
-            return Ok(Err(Refusal::NoObservers(g.name)));
-        }
-        let from = self.msg.reply_address().to_string();
-        if !g.observers.iter().any(|o| o.eq_ignore_ascii_case(&from)) {
-            g.observers.push(from);
-            self.dirty = true;
-        }
-        self.who = Who::Observer;
-        let echo = format!(
-            "OBSERVE {} (you will receive its results and public press)",
-            g.name
-        );
-        self.enter_game(g)?;
-        Ok(Done::ok(echo))
     }
 
     fn preference(&mut self, powers: &[Power]) -> Verdict {
