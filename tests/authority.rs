@@ -769,3 +769,180 @@ fn subscriptions_wait_for_the_address_to_confirm() {
         mails[0].body
     );
 }
+
+/// A mail that has not signed on draws a short reply: its first 50 lines answered, then one
+/// line saying how many were not read; 256 KiB of orders, or of long lines, draws less than
+/// 16 KiB. The same orders signed on are all answered.
+#[test]
+fn an_unsigned_flood_draws_a_short_reply() {
+    let mut judge = running_game();
+    let reply = |judge: &mut Judge, key: &str, body: &str| {
+        let mails = mail(judge, key, "stranger@example.test", body);
+        assert_eq!(mails.len(), 1, "one reply");
+        mails[0].body.clone()
+    };
+    let mut orders = String::new();
+    while orders.len() < 256 * 1024 {
+        orders.push_str("A Par - Bur\n");
+    }
+    let lines = orders.lines().count();
+    let r = reply(&mut judge, "<flood-1@test>", &orders);
+    assert!(r.len() < 16 * 1024, "{} bytes", r.len());
+    assert_eq!(r.matches("ERROR NOT-SIGNED-ON").count(), 50, "{r}");
+    assert!(
+        r.ends_with(&format!(
+            "This mail has not signed on: the judge answered its first 50 lines and did not read the {} command lines after them. Sign on first (SIGNON) to send more.\n",
+            lines - 50
+        )),
+        "{}",
+        &r[r.len() - 300..]
+    );
+    let long = format!("A Par - {}\n", "x".repeat(4000)).repeat(64);
+    let r = reply(&mut judge, "<flood-2@test>", &long);
+    assert!(r.len() < 16 * 1024, "{} bytes", r.len());
+    assert!(
+        r.contains("more lines of this reply were not sent"),
+        "{}",
+        &r[r.len() - 300..]
+    );
+    // Signed on, every line is answered.
+    let mails = mail(
+        &mut judge,
+        "<flood-3@test>",
+        "stranger@example.test",
+        &format!(
+            "SIGNON E{GAME} {ENGLAND_PASSWORD}\n{}",
+            "F Lon H\n".repeat(200)
+        ),
+    );
+    assert_eq!(
+        mails[0].body.matches("ERROR NO-UNIT").count(),
+        0,
+        "{}",
+        mails[0].body
+    );
+    assert_eq!(mails[0].body.matches("OK F Lon H").count(), 200);
+}
+
+/// Pictures go to the game's players and master, signed on, and its observers: MAP from
+/// anyone else is refused, not answered with a picture.
+#[test]
+fn pictures_go_only_to_the_game() {
+    let mut judge = running_game();
+    let mails = mail(
+        &mut judge,
+        "<map-1@test>",
+        "stranger@example.test",
+        "MAP alpha",
+    );
+    assert_eq!(mails.len(), 1);
+    assert!(
+        mails[0].body.starts_with("ERROR NOT-IN-GAME: line 1: \"MAP alpha\": pictures of alpha go to its players and master, signed on, and its observers"),
+        "{}",
+        mails[0].body
+    );
+    assert!(mails[0].picture.is_none());
+    // England's address without its password is anyone.
+    let mails = mail(&mut judge, "<map-2@test>", ENGLAND, "MAP alpha");
+    assert!(
+        mails[0].body.starts_with("ERROR NOT-IN-GAME"),
+        "{}",
+        mails[0].body
+    );
+    let mails = mail(
+        &mut judge,
+        "<map-3@test>",
+        ENGLAND,
+        &format!("SIGNON E{GAME} {ENGLAND_PASSWORD}\nMAP alpha"),
+    );
+    assert!(
+        mails[0]
+            .body
+            .contains("OK MAP alpha S1901M (the picture is attached)"),
+        "{}",
+        mails[0].body
+    );
+    assert!(mails[0].picture.is_some());
+    let mails = mail(
+        &mut judge,
+        "<map-4@test>",
+        "anyone@example.test",
+        &format!("SIGNON M{GAME} {MASTER_PASSWORD}\nMAP alpha"),
+    );
+    assert!(mails[0].picture.is_some(), "{}", mails[0].body);
+}
+
+/// Game creation is limited per address and day (`games_per_address_per_day`, 3 by
+/// default), and a forming game nobody joined is removed after 14 days, its master told; a
+/// game somebody joined stays.
+#[test]
+fn game_creation_is_limited_and_empty_forming_games_expire() {
+    let mut judge = running_game();
+    let gm = "creator@example.test";
+    let at = t0();
+    let create = |judge: &mut Judge, name: &str, at: DateTime<Utc>| {
+        mail_as(
+            judge,
+            &format!("<create-{name}-{}@test>", at.timestamp()),
+            gm,
+            None,
+            "new",
+            &format!("CREATE ?{name} gmpass-01"),
+            at,
+        )
+        .remove(0)
+        .body
+    };
+    for name in ["g1", "g2", "g3"] {
+        let r = create(&mut judge, name, at);
+        assert!(r.starts_with(&format!("OK CREATE ?{name}")), "{r}");
+    }
+    let r = create(&mut judge, "g4", at + chrono::Duration::hours(23));
+    assert!(
+        r.starts_with("ERROR TOO-MANY-GAMES: line 1: \"CREATE ?g4 ********\": this address has created 3 games in the last 24 hours"),
+        "{r}"
+    );
+    assert!(judge.game("g4").expect("load").is_none());
+    let r = create(&mut judge, "g4", at + chrono::Duration::hours(24));
+    assert!(r.starts_with("OK CREATE ?g4"), "{r}");
+    // g1 gets a player; the others nobody.
+    let r = mail_as(
+        &mut judge,
+        "<join@test>",
+        "joiner@example.test",
+        None,
+        "join",
+        "SIGNON ?g1 joinpass1",
+        at,
+    )
+    .remove(0)
+    .body;
+    assert!(r.starts_with("OK SIGNON ?g1"), "{r}");
+    let removed = |judge: &mut Judge| {
+        judge
+            .all_mail()
+            .expect("mail")
+            .into_iter()
+            .filter(|m| m.subject.ends_with("Game removed"))
+            .map(|m| (m.recipient, m.subject))
+            .collect::<Vec<_>>()
+    };
+    judge
+        .tick(at + chrono::Duration::days(14) - chrono::Duration::minutes(1))
+        .expect("tick");
+    assert!(removed(&mut judge).is_empty());
+    judge.tick(at + chrono::Duration::days(14)).expect("tick");
+    assert_eq!(
+        removed(&mut judge),
+        vec![
+            (gm.to_string(), "DIP:g2 - Game removed".to_string()),
+            (gm.to_string(), "DIP:g3 - Game removed".to_string()),
+        ]
+    );
+    for (name, kept) in [("g1", true), ("g2", false), ("g3", false), ("g4", true)] {
+        assert_eq!(judge.game(name).expect("load").is_some(), kept, "{name}");
+    }
+    // The name is free again.
+    let r = create(&mut judge, "g2", at + chrono::Duration::days(15));
+    assert!(r.starts_with("OK CREATE ?g2"), "{r}");
+}

@@ -62,6 +62,8 @@ pub fn now() -> DateTime<Utc> {
 fn config() -> JudgeConfig {
     JudgeConfig {
         password_cost: PasswordCost::TEST,
+        // The master creates every game of the set-up.
+        games_per_day: 10,
         ..JudgeConfig::default()
     }
 }

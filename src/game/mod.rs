@@ -148,7 +148,13 @@ pub struct Game {
     /// The lines of immediate commands since the last results bulletin, which repeats them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub immediate: Vec<Line>,
+    /// When the game was created (games created before it was kept have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created: Option<DateTime<Utc>>,
 }
+
+/// Days a forming game nobody joined is kept.
+pub const FORMING_EXPIRY_DAYS: i64 = 14;
 
 /// What a [`GameView`] borrows that the game does not store as such: every standing order
 /// in one list, and the powers whose player resigned.
@@ -183,6 +189,7 @@ impl Game {
             variant_state: variant.new_state(),
             variant_orders: Vec::new(),
             immediate: Vec::new(),
+            created: None,
         }
     }
 
@@ -562,6 +569,9 @@ impl Game {
     /// deadline, the end of grace, or processing once every order is in (the store indexes
     /// it, so a tick looks only at games that are due).
     pub fn next_event(&self) -> Option<DateTime<Utc>> {
+        if self.status == Status::Forming {
+            return self.expires();
+        }
         if self.status != Status::Active {
             return None;
         }
@@ -577,6 +587,15 @@ impl Game {
             deadline + chrono::Duration::hours(s.grace_hours.max(0))
         };
         Some(at)
+    }
+
+    /// When a forming game nobody joined is removed: [`FORMING_EXPIRY_DAYS`] after it was
+    /// created (None: somebody joined, it is not forming, or its creation is unknown).
+    pub fn expires(&self) -> Option<DateTime<Utc>> {
+        if self.status != Status::Forming || !self.joiners.is_empty() {
+            return None;
+        }
+        Some(self.created? + chrono::Duration::days(FORMING_EXPIRY_DAYS))
     }
 
     /// Starts a new phase: clear orders and notices.

@@ -40,6 +40,8 @@ pub struct JudgeConfig {
     /// Whether results carry a picture of the phase for an address that made no choice of
     /// its own (`SET MAP ON|OFF`).
     pub maps: bool,
+    /// Games one address may create in 24 hours.
+    pub games_per_day: u32,
     /// Default deadline settings for new games.
     pub deadlines: crate::game::DeadlineSettings,
     /// Default time zone for new games.
@@ -57,6 +59,7 @@ impl Default for JudgeConfig {
             password_cost: PasswordCost::default(),
             remember_passwords: true,
             maps: false,
+            games_per_day: 3,
             deadlines: crate::game::DeadlineSettings::default(),
             time_zone: "UTC".to_string(),
             variants: crate::variant::Registry::default(),

@@ -425,6 +425,40 @@ pub(super) fn picture_of(
     Ok(tx.picture(&g.name, &code)?.map(|(svg, _)| (code, svg)))
 }
 
+/// Removes a forming game nobody joined once it expired, and tells its master; true if it
+/// did.
+fn expire(
+    config: &JudgeConfig,
+    tx: &Tx<'_>,
+    g: &Game,
+    expiry: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Result<bool, StoreError> {
+    if now < expiry {
+        return Ok(false);
+    }
+    tx.remove_game(&g.name)?;
+    let created = g.created.map(|c| format_time(g, c)).unwrap_or_default();
+    tx.queue_mail(
+        &NewMail {
+            game: Some(g.name.clone()),
+            audience: "master".into(),
+            recipient: g.master.address.clone(),
+            subject: format!("{}:{} - Game removed", config.name, g.name),
+            body: format!(
+                "Nobody joined '{}' in the {} days since you created it ({created}): the game is removed and its name is free again. CREATE it anew if you still want it.\n",
+                g.name,
+                game::FORMING_EXPIRY_DAYS
+            ),
+            kind: "generated",
+            in_reply_to: None,
+            picture: None,
+        },
+        now,
+    )?;
+    Ok(true)
+}
+
 /// What a tick does for one game; true if anything happened.
 pub(super) fn tick_game(
     map: &Map,
@@ -437,6 +471,9 @@ pub(super) fn tick_game(
     let Some(mut g) = tx.load_game(name)? else {
         return Ok(false);
     };
+    if let Some(expiry) = g.expires() {
+        return expire(config, tx, &g, expiry, now);
+    }
     let Some(deadline) = g.deadline else {
         return Ok(false);
     };

@@ -42,6 +42,14 @@ pub(super) enum Refusal {
     NoGame(String),
     #[error("{game} has no picture of {phase}: a phase is drawn when it is processed")]
     NoPicture { game: String, phase: String },
+    #[error(
+        "pictures of {0} go to its players and master, signed on, and its observers: sign on first"
+    )]
+    NoPictureForYou(String),
+    #[error(
+        "this address has created {0} games in the last 24 hours, as many as this judge allows"
+    )]
+    TooManyGames(u32),
     #[error("a game called {0} already exists")]
     GameExists(String),
     #[error("this judge does not run the {0} rules yet; it runs {1}")]
@@ -124,6 +132,8 @@ impl Refusal {
             Refusal::BadSignon => "BAD-SIGNON",
             Refusal::NoGame(_) => "NO-GAME",
             Refusal::NoPicture { .. } => "NO-PICTURE",
+            Refusal::NoPictureForYou(_) => "NOT-IN-GAME",
+            Refusal::TooManyGames(_) => "TOO-MANY-GAMES",
             Refusal::GameExists(_) => "GAME-EXISTS",
             Refusal::VariantNotImplemented(..) | Refusal::UnknownVariant(..) => "NO-VARIANT",
             Refusal::VariantFixed(_) => "GAME-STARTED",

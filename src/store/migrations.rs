@@ -94,7 +94,7 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
         // only do not read it; the grey broadcasts kept before are found by their subject).
         // The addresses that answered a confirmation; the confirmation each other address
         // was sent, with what waits for it (the judge's own text: OBSERVE, SET MAP, ...) and
-        // how many wrong codes it was sent.
+        // how many wrong codes it was sent. The games each address created in the last day.
         "CREATE TABLE signon_failures (
          game TEXT NOT NULL COLLATE NOCASE,
          seat TEXT NOT NULL,
@@ -121,7 +121,12 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
          requests TEXT NOT NULL,
          created_at TEXT NOT NULL,
          wrong INTEGER NOT NULL DEFAULT 0
-     ) STRICT;",
+     ) STRICT;
+     CREATE TABLE game_creations (
+         address TEXT NOT NULL COLLATE NOCASE,
+         at TEXT NOT NULL
+     ) STRICT;
+     CREATE INDEX game_creations_address ON game_creations (address, at);",
     ),
 ];
 

@@ -1,6 +1,7 @@
 //! What the judge keeps against guessing, forged addresses and floods: the wrong passwords
 //! checked for each seat in the last hour and the locks they set; the addresses that proved
-//! themselves, and the confirmations waiting for the others.
+//! themselves, and the confirmations waiting for the others; the games each address created
+//! in the last day, and the removal of a forming game nobody joined.
 
 use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, params};
@@ -210,6 +211,55 @@ impl Tx<'_> {
             "DELETE FROM confirmations WHERE address = ?1",
             params![address],
         )?;
+        Ok(())
+    }
+
+    /// Records a game created by `address` at `at`, forgetting its creations before
+    /// `forget_before`.
+    pub fn record_creation(
+        &self,
+        address: &str,
+        at: DateTime<Utc>,
+        forget_before: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.execute(
+            "DELETE FROM game_creations WHERE address = ?1 AND at < ?2",
+            params![address, ts(forget_before)],
+        )?;
+        self.execute(
+            "INSERT INTO game_creations (address, at) VALUES (?1, ?2)",
+            params![address, ts(at)],
+        )?;
+        Ok(())
+    }
+
+    /// How many games `address` created after `since`.
+    pub fn creations_since(
+        &self,
+        address: &str,
+        since: DateTime<Utc>,
+    ) -> Result<usize, StoreError> {
+        let n: i64 = self.query_row(
+            "SELECT count(*) FROM game_creations WHERE address = ?1 AND at > ?2",
+            params![address, ts(since)],
+            |r| r.get(0),
+        )?;
+        Ok(usize::try_from(n).unwrap_or(0))
+    }
+
+    /// Removes a game and everything kept for it (a forming game nobody joined).
+    pub fn remove_game(&self, game: &str) -> Result<(), StoreError> {
+        self.games.borrow_mut().clear();
+        for sql in [
+            "DELETE FROM games WHERE name = ?1",
+            "DELETE FROM snapshots WHERE game = ?1",
+            "DELETE FROM history WHERE game = ?1",
+            "DELETE FROM pictures WHERE game = ?1",
+            "DELETE FROM signon_failures WHERE game = ?1",
+            "DELETE FROM signon_locks WHERE game = ?1",
+        ] {
+            self.execute(sql, params![game])?;
+        }
         Ok(())
     }
 }

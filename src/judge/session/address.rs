@@ -17,7 +17,7 @@ impl Session<'_, '_> {
     /// Whether the reply address proved itself: it answered a confirmation once, or this
     /// mail signed on with the password of a seat registered at that address (the seat's
     /// owner chose the address and knows the password).
-    fn address_proven(&self) -> Result<bool, StoreError> {
+    pub(super) fn address_proven(&self) -> Result<bool, StoreError> {
         let address = self.msg.reply_address();
         let seat = match (self.who, self.game.as_ref()) {
             (Who::Power(p), Some(g)) => g.player(p).map(|pl| pl.seat.address.as_str()),

@@ -150,6 +150,34 @@ impl EarlyLines {
 /// gets a short answer, not an echo of itself).
 const MAX_ERRORS: usize = 50;
 
+/// Lines answered in a mail that has not signed on; the rest are not read. A stranger's
+/// mail must not draw a long reply to whatever address it names.
+const MAX_UNSIGNED_LINES: usize = 50;
+
+/// The most a reply to a mail that has not signed on, from an address that has not proved
+/// itself, may hold (a listing, a history); the rest is cut.
+const MAX_UNPROVEN_REPLY_BYTES: usize = 12 * 1024;
+
+/// `body` cut to at most `cap` bytes, at the end of a line, with a line saying so.
+fn cap_reply(body: String, cap: usize) -> String {
+    if body.len() <= cap {
+        return body;
+    }
+    let mut kept = String::new();
+    let mut cut = 0;
+    for line in body.split_inclusive('\n') {
+        if cut == 0 && kept.len() + line.len() <= cap {
+            kept.push_str(line);
+        } else {
+            cut += 1;
+        }
+    }
+    kept.push_str(&format!(
+        "... {cut} more lines of this reply were not sent: a mail that has not signed on gets a short reply (sign on, or confirm this address with OBSERVE, for the rest).\n"
+    ));
+    kept
+}
+
 impl<'a, 't> Session<'a, 't> {
     pub(super) fn new(
         map: &'static Map,
@@ -205,9 +233,22 @@ impl<'a, 't> Session<'a, 't> {
         // declaration of war before the moves it allows, H1) still answer in line order.
         let mut answers: Vec<Option<Vec<ReplyLine>>> = vec![None; lines.len()];
         let mut early = EarlyLines::default();
+        let mut unsigned = 0;
         for (i, line) in lines.iter().enumerate() {
             if line.outcome.is_err() {
                 errors += 1;
+            }
+            if self.who == Who::Nobody {
+                unsigned += 1;
+                if unsigned > MAX_UNSIGNED_LINES {
+                    let stop = format!(
+                        "This mail has not signed on: the judge answered its first {MAX_UNSIGNED_LINES} lines and did not read the {} command lines after them. Sign on first (SIGNON) to send more.",
+                        lines.len() - i
+                    );
+                    self.flush(&mut answers);
+                    self.note(stop);
+                    return self.after_lines();
+                }
             }
             if errors > MAX_ERRORS {
                 let stop = format!(
@@ -575,7 +616,10 @@ impl<'a, 't> Session<'a, 't> {
         } else {
             format!("Re: {}", self.msg.subject)
         };
-        let body = render_reply_lines(&self.reply);
+        let mut body = render_reply_lines(&self.reply);
+        if self.who == Who::Nobody && !self.address_proven()? {
+            body = cap_reply(body, MAX_UNPROVEN_REPLY_BYTES);
+        }
         let (reply_game, picture) = match self.reply_picture.take() {
             Some((g, phase)) => (Some(g), Some(phase)),
             None => (game.clone(), None),

@@ -89,6 +89,7 @@ impl Session<'_, '_> {
             }
             PlayerCommand::Confirm { code } => self.confirm(code)?,
             PlayerCommand::Map { game, phase } => match tx.load_game(game.as_str())? {
+                Some(g) if !self.may_have_pictures(&g) => Err(Refusal::NoPictureForYou(g.name)),
                 Some(g) => self.map_reply(&g, *phase)?,
                 None => Err(Refusal::NoGame(game.to_string())),
             },
@@ -208,6 +209,15 @@ impl Session<'_, '_> {
         })
     }
 
+    /// Whether this mail may have a picture of `g` (`MAP`): it signed on as one of the
+    /// game's powers or its master, or comes from one of its observers. A picture is large:
+    /// a stranger's small mail must not draw one to any address it names.
+    fn may_have_pictures(&self, g: &Game) -> bool {
+        let address = self.msg.reply_address();
+        self.history_reader(g) != HistoryReader::Outsider
+            || g.observers.iter().any(|o| o.eq_ignore_ascii_case(address))
+    }
+
     /// Who reads a game's history in this mail: the power or master it signed on as in
     /// that game, else an outsider (an address proves nothing).
     fn history_reader(&self, g: &Game) -> HistoryReader {
@@ -281,6 +291,12 @@ impl Session<'_, '_> {
         if !password::long_enough(pw) {
             return Ok(Err(Refusal::ShortPassword));
         }
+        let address = self.msg.reply_address().to_string();
+        let day = chrono::Duration::hours(24);
+        let limit = self.config.games_per_day;
+        if self.tx.creations_since(&address, self.now - day)? >= limit as usize {
+            return Ok(Err(Refusal::TooManyGames(limit)));
+        }
         let variant = match variant {
             None => self.config.variants.standard(),
             Some(v) => match find_variant(self.config, v) {
@@ -307,7 +323,10 @@ impl Session<'_, '_> {
                 return Ok(Err(r));
             }
         }
+        g.created = Some(self.now);
         self.tx.save_game(&g)?;
+        self.tx
+            .record_creation(&address, self.now, self.now - day)?;
         self.enter_game(g)?;
         self.who = Who::Master;
         let rules = if variant.name() == self.config.variants.standard().name() {
