@@ -946,3 +946,35 @@ fn game_creation_is_limited_and_empty_forming_games_expire() {
     let r = create(&mut judge, "g2", at + chrono::Duration::days(15));
     assert!(r.starts_with("OK CREATE ?g2"), "{r}");
 }
+
+/// A signed-on mail from an address with a confirmation pending is still answered (its
+/// orders need their answers), without a second code, and its address settings wait.
+#[test]
+fn a_signed_on_mail_is_answered_while_its_address_confirms() {
+    let mut judge = running_game();
+    let away = "england-away@example.test";
+    let body = format!("SIGNON E{GAME} {ENGLAND_PASSWORD}\nSET MAP OFF\nF Lon H");
+    let mails = mail_as(&mut judge, "<a1@test>", away, None, "orders", &body, t0());
+    let reply = mails.iter().find(|m| m.recipient == away).expect("reply");
+    assert!(
+        reply.subject.starts_with("DIP confirmation "),
+        "{}",
+        reply.subject
+    );
+    let copy = mails.iter().find(|m| m.recipient == ENGLAND).expect("copy");
+    assert!(
+        !copy.body.contains(&code_of(reply)),
+        "the copy never carries the code"
+    );
+    let mails = mail_as(&mut judge, "<a2@test>", away, None, "orders", &body, t0());
+    let reply = mails.iter().find(|m| m.recipient == away).expect("reply");
+    assert_eq!(reply.subject, "Re: orders");
+    assert!(reply.body.contains("OK F Lon H"), "{}", reply.body);
+    assert!(
+        reply
+            .body
+            .contains("A confirmation went to this address less than a day ago"),
+        "{}",
+        reply.body
+    );
+}

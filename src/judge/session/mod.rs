@@ -638,6 +638,14 @@ impl<'a, 't> Session<'a, 't> {
                     }
                     (Some(format!("{} confirmation {code}", self.config.name)), b)
                 }
+                // A signed-on mail is answered all the same (its orders need their answers),
+                // without a second code.
+                None if self.who != Who::Nobody => (
+                    Some(subject.clone()),
+                    format!(
+                        "{body}\nA confirmation went to this address less than a day ago and waits for its answer: the settings this mail asks for were not made (ask again once the address is confirmed).\n"
+                    ),
+                ),
                 None => {
                     tracing::info!(
                         to = %self.msg.reply_address(),
