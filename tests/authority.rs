@@ -305,11 +305,7 @@ fn new_passwords_are_long_enough_and_set_password_reads_as_njudge_players_mean()
 
 /// How many passwords the judge has checked (its own counter).
 fn checks(judge: &mut Judge) -> u64 {
-    judge
-        .get_value("password_checks")
-        .expect("read")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
+    judge.password_checks()
 }
 
 /// Hands the judge one mail at `at`; returns the reply's body.

@@ -143,6 +143,12 @@ impl Judge {
         &self.config
     }
 
+    /// How many passwords this judge has checked since it started (the sign-on throttle
+    /// bounds them per seat).
+    pub fn password_checks(&self) -> u64 {
+        self.verified.checks()
+    }
+
     /// Handles one message in one transaction.
     pub fn handle(&mut self, msg: &Incoming, now: DateTime<Utc>) -> Result<Handled, JudgeError> {
         let map = self.map;

@@ -24,10 +24,6 @@ fn window() -> Duration {
     Duration::hours(1)
 }
 
-/// The judge-wide count of password checks (the store's `config` table): what the tests
-/// read to see how many passwords a flood of sign-ons made the judge check.
-pub(super) const CHECK_COUNTER: &str = "password_checks";
-
 /// The seat a sign-on is for, as the throttle names it.
 pub(super) fn seat_name(power: Option<Power>) -> &'static str {
     power.map_or("master", |p| p.name())
@@ -45,12 +41,6 @@ pub(super) fn locked_until(
         Some(first) if n >= CHECKS_PER_HOUR => Some(first + window()),
         _ => None,
     })
-}
-
-/// Counts one password check (before it is made).
-pub(super) fn count_check(tx: &Tx<'_>) -> Result<(), StoreError> {
-    tx.next_counter(CHECK_COUNTER)?;
-    Ok(())
 }
 
 /// Records a wrong password checked for a seat; the one that reaches the limit locks it.

@@ -430,7 +430,6 @@ impl Session<'_, '_> {
                 until: format_time(g, until),
             }));
         }
-        throttle::count_check(self.tx)?;
         if self.verified.verify(hash, pw) {
             return Ok(Ok(()));
         }
