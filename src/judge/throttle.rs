@@ -51,8 +51,9 @@ pub(super) fn wrong(
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
     tx.record_signon_failure(game, seat, now, now - window())?;
-    if locked_until(tx, game, seat, now)?.is_some() {
-        tx.lock_signons(game, seat, now)?;
+    // The lock dates from the first of the wrong passwords that set it.
+    if let Some(until) = locked_until(tx, game, seat, now)? {
+        tx.lock_signons(game, seat, until - window())?;
     }
     Ok(())
 }
@@ -86,12 +87,7 @@ pub(super) fn notices(
         let Some((audience, address)) = seat_address(&g, &lock.seat) else {
             continue;
         };
-        // The wrong passwords that set the lock are still kept (a seat's are forgotten only
-        // when a new one is recorded): the first of them dates the lock's start and end.
-        let first = tx
-            .signon_failures_since(&lock.game, &lock.seat, lock.since - window())?
-            .1
-            .unwrap_or(lock.since);
+        let first = lock.since;
         let who = if lock.seat == "master" {
             "the master".to_string()
         } else {

@@ -8,8 +8,9 @@ use rusqlite::{OptionalExtension, params};
 
 use super::{StoreError, Tx, parse_ts, ts};
 
-/// A seat that stopped checking passwords: since when, and how many sign-ons it refused
-/// unchecked since then (its owner is told once the lock is over).
+/// A seat that stopped checking passwords: since when (the first of the wrong passwords
+/// that locked it), and how many sign-ons it refused unchecked (its owner is told once the
+/// lock is over).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SignonLock {
     pub game: String,
