@@ -974,3 +974,46 @@ fn a_signed_on_mail_is_answered_while_its_address_confirms() {
         reply.body
     );
 }
+
+/// A guesser who keeps under the lock's rate is reported all the same: once ten wrong
+/// passwords were checked for a seat since its owner was last told, one notice goes; a
+/// player's odd typo alone draws none.
+#[test]
+fn a_slow_guesser_is_reported_too() {
+    let mut judge = running_game();
+    let notices = |judge: &mut Judge| {
+        judge
+            .all_mail()
+            .expect("mail")
+            .into_iter()
+            .filter(|m| m.subject == "DIP:alpha - Wrong passwords for England")
+            .collect::<Vec<_>>()
+    };
+    let guess = |judge: &mut Judge, i: i64, at: DateTime<Utc>| {
+        let r = mail_at(
+            judge,
+            &format!("<slow-{i}@test>"),
+            &format!("slow{i}@example.test"),
+            &format!("SIGNON E{GAME} slowguess{i}"),
+            at,
+        );
+        assert!(r.starts_with("ERROR BAD-SIGNON"), "{i}: {r}");
+    };
+    // One every seven minutes for a day: never ten within an hour, so never locked, and
+    // every one checked.
+    for i in 0..9 * 24 {
+        let at = t0() + chrono::Duration::minutes(7 * i + 1);
+        guess(&mut judge, i, at);
+        judge.tick(at).expect("tick");
+        let n = notices(&mut judge).len() as i64;
+        assert_eq!(n, (i + 1) / 10, "after guess {i}");
+    }
+    let n = notices(&mut judge);
+    assert!(
+        n[0].body
+            .contains("10 sign-ons as England in 'alpha' were refused: 10 with a wrong password."),
+        "{}",
+        n[0].body
+    );
+    assert_eq!(judge.password_checks(), 9 * 24);
+}

@@ -1,8 +1,12 @@
 //! Sign-on throttling: however many addresses send them, a seat (a power's, or a game's
 //! master's) checks at most [`CHECKS_PER_HOUR`] wrong passwords an hour. Once it has, it
 //! checks none, the right one included, until the oldest of them is an hour old: the
-//! attempts meanwhile are refused unchecked and counted, and when the lock is over the
-//! seat's registered address is told once, with the count.
+//! attempts meanwhile are refused unchecked and counted.
+//!
+//! The seat's registered address is told of wrong sign-ons once [`CHECKS_PER_HOUR`] of
+//! them have had their password checked since it was last told (in one hour, or over
+//! months), at the first tick when the seat is not locked: one notice with the count, not
+//! one per attempt. A guesser who keeps under the lock's rate is reported all the same.
 //!
 //! A guesser who rotates addresses gains nothing: the limit is the seat's, not the
 //! sender's. The price is that a guesser can keep the seat's owner out too (see README).
@@ -43,7 +47,7 @@ pub(super) fn locked_until(
     })
 }
 
-/// Records a wrong password checked for a seat; the one that reaches the limit locks it.
+/// Records a wrong password checked for a seat (the one that reaches the limit locks it).
 pub(super) fn wrong(
     tx: &Tx<'_>,
     game: &str,
@@ -51,11 +55,7 @@ pub(super) fn wrong(
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
     tx.record_signon_failure(game, seat, now, now - window())?;
-    // The lock dates from the first of the wrong passwords that set it.
-    if let Some(until) = locked_until(tx, game, seat, now)? {
-        tx.lock_signons(game, seat, until - window())?;
-    }
-    Ok(())
+    tx.count_wrong_signon(game, seat, now, true)
 }
 
 /// Records a sign-on a locked seat refused unchecked.
@@ -65,48 +65,52 @@ pub(super) fn refused(
     seat: &str,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    tx.count_refused_signon(game, seat, now)
+    tx.count_wrong_signon(game, seat, now, false)
 }
 
-/// The notices of the locks that are over: one to each seat's registered address, with
-/// how many wrong sign-ons it was sent; the locks are dropped.
+/// The notices owed: to each seat's registered address, once [`CHECKS_PER_HOUR`] wrong
+/// passwords were checked for it since it was last told and it is not locked now, with how
+/// many wrong sign-ons it was sent; their count starts again.
 pub(super) fn notices(
     config: &JudgeConfig,
     tx: &Tx<'_>,
     now: DateTime<Utc>,
 ) -> Result<Vec<NewMail>, StoreError> {
     let mut out = Vec::new();
-    for lock in tx.signon_locks()? {
-        if locked_until(tx, &lock.game, &lock.seat, now)?.is_some() {
+    for w in tx.wrong_signons()? {
+        if w.checked < CHECKS_PER_HOUR as u64 || locked_until(tx, &w.game, &w.seat, now)?.is_some()
+        {
             continue;
         }
-        tx.drop_signon_lock(&lock.game, &lock.seat)?;
-        let Some(g) = tx.load_game(&lock.game)? else {
+        tx.drop_wrong_signons(&w.game, &w.seat)?;
+        let Some(g) = tx.load_game(&w.game)? else {
             continue;
         };
-        let Some((audience, address)) = seat_address(&g, &lock.seat) else {
+        let Some((audience, address)) = seat_address(&g, &w.seat) else {
             continue;
         };
-        let first = lock.since;
-        let who = if lock.seat == "master" {
+        let who = if w.seat == "master" {
             "the master".to_string()
         } else {
-            lock.seat.clone()
+            w.seat.clone()
+        };
+        let locked = if w.refused == 0 {
+            String::new()
+        } else {
+            format!(
+                " and {} more refused unchecked while the seat was locked ({CHECKS_PER_HOUR} wrong passwords within an hour lock it for the rest of that hour; the right password would have been refused too)",
+                w.refused
+            )
         };
         let body = format!(
-            "Between {first} and {end}, {total} sign-ons as {who} in '{game}' were refused: \
-             the judge checked the first {CHECKS_PER_HOUR} and found wrong passwords, then \
-             checked none for an hour and refused the other {refused} unchecked (the right \
-             password would have been refused too).\n\
+            "Since {since}, {total} sign-ons as {who} in '{game}' were refused: {checked} with a wrong password{locked}.\n\
              \n\
-             Your password has not changed and works again now. If these sign-ons were not \
-             yours, someone is trying to guess it: a long password (SET PASSWORD) keeps them \
-             out.\n",
-            first = format_time(&g, first),
-            end = format_time(&g, first + window()),
-            total = CHECKS_PER_HOUR as u64 + lock.refused,
+             Your password has not changed and works now. If these sign-ons were not yours, \
+             someone is trying to guess it: a long password (SET PASSWORD) keeps them out.\n",
+            since = format_time(&g, w.since),
+            total = w.checked + w.refused,
             game = g.name,
-            refused = lock.refused,
+            checked = w.checked,
         );
         out.push(NewMail {
             game: Some(g.name.clone()),

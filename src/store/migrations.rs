@@ -86,8 +86,9 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
     (
         4,
         // Against guessing, forged addresses and floods (issue 24): each wrong password
-        // checked for a seat (`master` or a power's name), kept for an hour; a seat locked
-        // by them, with the sign-ons it refused unchecked, until its owner is told. Who
+        // checked for a seat (`master` or a power's name), kept for an hour; the wrong
+        // sign-ons of a seat its owner has not been told of yet (checked, and refused
+        // unchecked while it was locked), since the first of them. Who
         // received each entry of a game's history (NULL: everyone who follows the game, a
         // bulletin; else the readers of press: power names, `master`, `observers`), and
         // whether it was signed (a grey broadcast is not: observers who take white press
@@ -101,10 +102,11 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
          at TEXT NOT NULL
      ) STRICT;
      CREATE INDEX signon_failures_seat ON signon_failures (game, seat, at);
-     CREATE TABLE signon_locks (
+     CREATE TABLE wrong_signons (
          game TEXT NOT NULL COLLATE NOCASE,
          seat TEXT NOT NULL,
          since TEXT NOT NULL,
+         checked INTEGER NOT NULL,
          refused INTEGER NOT NULL,
          PRIMARY KEY (game, seat)
      ) STRICT;

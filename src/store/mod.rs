@@ -17,7 +17,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::game::Game;
 
-pub use security::{PendingConfirmation, SignonLock};
+pub use security::{PendingConfirmation, WrongSignons};
 
 /// A storage failure: the database could not be opened, read or written.
 #[derive(Debug, thiserror::Error)]

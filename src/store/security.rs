@@ -1,22 +1,23 @@
 //! What the judge keeps against guessing, forged addresses and floods: the wrong passwords
-//! checked for each seat in the last hour and the locks they set; the addresses that proved
-//! themselves, and the confirmations waiting for the others; the games each address created
-//! in the last day, and the removal of a forming game nobody joined.
+//! checked for each seat in the last hour, and the wrong sign-ons its owner is to be told
+//! of; the addresses that proved themselves, and the confirmations waiting for the others;
+//! the games each address created in the last day, and the removal of a forming game
+//! nobody joined.
 
 use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, params};
 
 use super::{StoreError, Tx, parse_ts, ts};
 
-/// A seat that stopped checking passwords: since when (the first of the wrong passwords
-/// that locked it), and how many sign-ons it refused unchecked (its owner is told once the
-/// lock is over).
+/// The wrong sign-ons of a seat its owner has not been told of: since the first of them,
+/// how many had their password checked, and how many a locked seat refused unchecked.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SignonLock {
+pub struct WrongSignons {
     pub game: String,
     /// `master`, or the power's name.
     pub seat: String,
     pub since: DateTime<Utc>,
+    pub checked: u64,
     pub refused: u64,
 }
 
@@ -71,39 +72,29 @@ impl Tx<'_> {
         ))
     }
 
-    /// Locks a seat from `since` (a seat already locked keeps its lock).
-    pub fn lock_signons(
-        &self,
-        game: &str,
-        seat: &str,
-        since: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
-        self.execute(
-            "INSERT OR IGNORE INTO signon_locks (game, seat, since, refused) VALUES (?1, ?2, ?3, 0)",
-            params![game, seat, ts(since)],
-        )?;
-        Ok(())
-    }
-
-    /// Counts a sign-on a locked seat refused without checking it.
-    pub fn count_refused_signon(
+    /// Counts a wrong sign-on for a seat's owner to be told of: one whose password was
+    /// checked (`checked`), or one a locked seat refused unchecked.
+    pub fn count_wrong_signon(
         &self,
         game: &str,
         seat: &str,
         at: DateTime<Utc>,
+        checked: bool,
     ) -> Result<(), StoreError> {
-        self.lock_signons(game, seat, at)?;
         self.execute(
-            "UPDATE signon_locks SET refused = refused + 1 WHERE game = ?1 AND seat = ?2",
-            params![game, seat],
+            "INSERT INTO wrong_signons (game, seat, since, checked, refused) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT(game, seat) DO UPDATE SET checked = checked + excluded.checked,
+                 refused = refused + excluded.refused",
+            params![game, seat, ts(at), i64::from(checked), i64::from(!checked)],
         )?;
         Ok(())
     }
 
-    /// Every lock, oldest first.
-    pub fn signon_locks(&self) -> Result<Vec<SignonLock>, StoreError> {
+    /// The wrong sign-ons of every seat whose owner has not been told of them, oldest
+    /// first.
+    pub fn wrong_signons(&self) -> Result<Vec<WrongSignons>, StoreError> {
         let mut st = self.tx.prepare_cached(
-            "SELECT game, seat, since, refused FROM signon_locks ORDER BY since, game, seat",
+            "SELECT game, seat, since, checked, refused FROM wrong_signons ORDER BY since, game, seat",
         )?;
         let rows = st.query_map([], |r| {
             Ok((
@@ -111,16 +102,18 @@ impl Tx<'_> {
                 r.get::<_, String>(1)?,
                 r.get::<_, String>(2)?,
                 r.get::<_, i64>(3)?,
+                r.get::<_, i64>(4)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (game, seat, since, refused) = row?;
+            let (game, seat, since, checked, refused) = row?;
             if let Some(since) = parse_ts(&since) {
-                out.push(SignonLock {
+                out.push(WrongSignons {
                     game,
                     seat,
                     since,
+                    checked: u64::try_from(checked).unwrap_or(0),
                     refused: u64::try_from(refused).unwrap_or(0),
                 });
             }
@@ -128,10 +121,10 @@ impl Tx<'_> {
         Ok(out)
     }
 
-    /// Ends a seat's lock.
-    pub fn drop_signon_lock(&self, game: &str, seat: &str) -> Result<(), StoreError> {
+    /// Forgets a seat's wrong sign-ons (its owner has been told).
+    pub fn drop_wrong_signons(&self, game: &str, seat: &str) -> Result<(), StoreError> {
         self.execute(
-            "DELETE FROM signon_locks WHERE game = ?1 AND seat = ?2",
+            "DELETE FROM wrong_signons WHERE game = ?1 AND seat = ?2",
             params![game, seat],
         )?;
         Ok(())
@@ -257,7 +250,7 @@ impl Tx<'_> {
             "DELETE FROM history WHERE game = ?1",
             "DELETE FROM pictures WHERE game = ?1",
             "DELETE FROM signon_failures WHERE game = ?1",
-            "DELETE FROM signon_locks WHERE game = ?1",
+            "DELETE FROM wrong_signons WHERE game = ?1",
         ] {
             self.execute(sql, params![game])?;
         }
