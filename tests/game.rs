@@ -30,7 +30,7 @@ fn addr(p: Power) -> String {
 }
 
 fn password(p: Power) -> String {
-    format!("pw-{}", p.code().to_lowercase())
+    format!("password-{}", p.code().to_lowercase())
 }
 
 impl Table {
@@ -70,7 +70,7 @@ impl Table {
     }
 
     fn as_master(&mut self, lines: &str) -> String {
-        let body = format!("SIGNON M{} gmpw\n{lines}", self.name);
+        let body = format!("SIGNON M{} gmpass-01\n{lines}", self.name);
         self.mail(GM, &body)
     }
 
@@ -81,7 +81,7 @@ impl Table {
 
     fn start(&mut self) {
         let name = self.name.clone();
-        let r = self.mail(GM, &format!("CREATE ?{name} gmpw"));
+        let r = self.mail(GM, &format!("CREATE ?{name} gmpass-01"));
         assert!(r.starts_with("OK CREATE"), "{r}");
         for p in Power::ALL {
             let r = self.mail(
@@ -224,13 +224,17 @@ impl Table {
             }
         }
         assert!(leaks.is_empty(), "press leaked:\n{}", leaks.join("\n"));
-        // And it did reach every reader, once.
+        // And it did reach every reader, once (replies aside: HISTORY shows it again).
         assert!(!self.secrets.is_empty());
         for (token, _, readers) in &self.secrets {
             for r in readers {
                 let n = mails
                     .iter()
-                    .filter(|m| m.recipient == addr(*r) && m.body.contains(token.as_str()))
+                    .filter(|m| {
+                        m.recipient == addr(*r)
+                            && m.kind == "generated"
+                            && m.body.contains(token.as_str())
+                    })
                     .count();
                 assert_eq!(n, 1, "{token} reached {r} {n} times");
             }
@@ -651,4 +655,102 @@ fn a_survive_jury_tie_waits_for_the_master() {
         .expect("the jury's results");
     assert!(last.contains("SURVIVE: the jury chooses France."), "{last}");
     assert!(!last.contains("JURY"), "no jury vote is published: {last}");
+}
+
+/// HISTORY by audience, with the leak scanner over every mail of the game: each power reads
+/// the bulletins and the press it received (its private press, never another's), the master
+/// what it received, anyone else what observers may read under the observer setting now:
+/// grey broadcasts go when the master takes observers to white press only, and everything
+/// once the master's SET OBSERVER NONE closes the game to them.
+#[test]
+fn history_by_audience_with_observers_barred() {
+    let mut t = Table::new("closed");
+    t.start();
+    let outsider = "outsider@example.test";
+    let mut rng = Rng::new(5);
+    let white = "BROADCAST-WHITE-FROM-ENGLAND";
+    let grey = "BROADCAST-GREY-FROM-FRANCE";
+    let official = "OFFICIAL-FROM-THE-MASTER";
+    let r = t.as_power(Power::England, &format!("BROADCAST\n{white}\nENDPRESS"));
+    assert!(r.contains("OK BROADCAST"), "{r}");
+    let r = t.as_power(Power::France, &format!("BROADCAST GREY\n{grey}\nENDPRESS"));
+    assert!(!r.contains("ERROR"), "{r}");
+    let r = t.as_master(&format!("OFFICIAL Notice\n{official}\nENDPRESS"));
+    assert!(!r.contains("ERROR"), "{r}");
+    t.orders(&mut rng, &[]);
+    t.process_early();
+    let name = t.name.clone();
+    let history = |t: &mut Table, who: Option<Power>| match who {
+        Some(p) => t.as_power(p, &format!("HISTORY {name}")),
+        None => t.mail(outsider, &format!("HISTORY {name}")),
+    };
+    // Observers welcome: an outsider reads the results and every broadcast.
+    let r = history(&mut t, None);
+    for token in [white, grey, official, "S1901M Results"] {
+        assert!(r.contains(token), "{token} not in {r}");
+    }
+    // Each power reads its own private press and the broadcasts (the scanner below checks
+    // that nobody reads another's).
+    for p in Power::ALL {
+        let r = history(&mut t, Some(p));
+        assert!(
+            r.contains(white) && r.contains(grey) && r.contains(official),
+            "{r}"
+        );
+        for (token, sender, readers) in t.secrets.clone() {
+            if readers.contains(&p) {
+                assert!(r.contains(&token), "{p} misses {token} from {sender}: {r}");
+            }
+        }
+    }
+    let r = t.as_master(&format!("HISTORY {name}"));
+    assert!(r.contains(white) && r.contains(official), "{r}");
+    // White press only for observers: the grey broadcast is gone for outsiders.
+    let r = t.as_master("SET OBSERVER WHITE");
+    assert!(r.contains("OK SET OBSERVER WHITE"), "{r}");
+    let r = history(&mut t, None);
+    assert!(
+        r.contains(white) && r.contains(official) && !r.contains(grey),
+        "{r}"
+    );
+    // No observers: an outsider reads nothing; the players and the master read on.
+    let r = t.as_master("SET OBSERVER NONE");
+    assert!(r.contains("OK SET OBSERVER NONE"), "{r}");
+    let r = history(&mut t, None);
+    assert!(
+        r.starts_with(&format!(
+            "ERROR NO-OBSERVERS: line 1: \"HISTORY {name}\": {name} takes no observers"
+        )),
+        "{r}"
+    );
+    let after_none = "BROADCAST-AFTER-OBSERVER-NONE";
+    let r = t.as_power(Power::Italy, &format!("BROADCAST\n{after_none}\nENDPRESS"));
+    assert!(r.contains("OK BROADCAST"), "{r}");
+    t.orders(&mut rng, &[]);
+    t.process_early();
+    let r = history(&mut t, None);
+    assert!(r.starts_with("ERROR NO-OBSERVERS"), "{r}");
+    let r = history(&mut t, Some(Power::Turkey));
+    assert!(
+        r.contains(after_none) && r.contains("F1901M Results"),
+        "{r}"
+    );
+    assert!(t.judge.history(&name).expect("history").is_empty());
+    // Observers are welcome again: what they were never sent stays theirs never to read.
+    t.as_master("SET OBSERVER ANY");
+    let r = history(&mut t, None);
+    assert!(r.contains(white) && r.contains("F1901M Results"), "{r}");
+    assert!(
+        !r.contains(after_none),
+        "sent while observers were barred: {r}"
+    );
+    // The leak scanner over every mail of the game: private press reached its readers only,
+    // HISTORY replies included; the outsider never read a broadcast it may not.
+    t.scan_for_leaks();
+    let outsider_mail: Vec<QueuedMail> = t
+        .mails()
+        .into_iter()
+        .filter(|m| m.recipient == outsider)
+        .collect();
+    assert!(outsider_mail.iter().all(|m| !m.body.contains(after_none)));
 }

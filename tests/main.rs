@@ -39,6 +39,9 @@ pub(crate) fn mail_ca() -> PathBuf {
     mail_data_dir().join("tls/ca.pem")
 }
 
+/// Secrets and authority under attack: passwords never shown, sign-ons throttled per seat,
+/// subscriptions confirmed by their address, bounded replies to unproven senders.
+mod authority;
 /// Case files: the DATC v3.0 and our own cases, run as `dipjudge adjudicate` runs them.
 mod cases;
 /// The `dipjudge` binary itself: exit codes and output of its subcommands.
@@ -62,6 +65,9 @@ mod oversize;
 /// The picture of a phase: golden SVGs of adjudicated phases and of each rule set's own marks,
 /// their PNGs sampled.
 mod picture;
+/// What the rules keep secret stays secret from every reader: Survive ballots, HISTORY by
+/// audience.
+mod privacy;
 /// The mail transports against real Dovecot and Postfix on 127.0.0.1
 /// (`scripts/mail-servers.sh start`; required when `DIPJUDGE_MAIL_SERVERS=1`).
 mod servers;

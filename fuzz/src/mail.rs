@@ -62,6 +62,8 @@ pub fn now() -> DateTime<Utc> {
 fn config() -> JudgeConfig {
     JudgeConfig {
         password_cost: PasswordCost::TEST,
+        // The master creates every game of the set-up.
+        games_per_day: 10,
         ..JudgeConfig::default()
     }
 }
@@ -180,24 +182,43 @@ fn set_up(judge: &mut Judge) {
             .handle(&msg, setup_time())
             .expect("set-up mail handled");
     };
+    // The games are made by mail with passwords long enough for new seats; the seats then
+    // take the short passwords the corpus was written with (`gmpass`, `pw1`...), which
+    // still sign on.
+    let long = |pw: &str| format!("{pw}-setup-password");
     for (name, rules, joined) in GAMES {
         send(
             judge,
             MASTER.0,
-            format!("CREATE ?{name} {}{rules}", MASTER.1),
+            format!("CREATE ?{name} {}{rules}", long(MASTER.1)),
         );
         for (addr, pw) in PLAYERS.iter().take(joined) {
-            send(judge, addr, format!("SIGNON ?{name} {pw}"));
+            send(judge, addr, format!("SIGNON ?{name} {}", long(pw)));
         }
     }
+    let hash = |pw: &str| dipjudge::judge::hash_password(PasswordCost::TEST, pw, 1);
+    let password_of = |addr: &str| {
+        PLAYERS
+            .iter()
+            .find(|(a, _)| *a == addr)
+            .map_or("", |(_, pw)| *pw)
+    };
     for (name, _, joined) in GAMES {
-        let g = judge.game(name).expect("read").expect("the game exists");
+        let mut g = judge.game(name).expect("read").expect("the game exists");
         assert_eq!(
             g.status == dipjudge::game::Status::Active,
             joined == 7,
             "{name}: {:?}",
             g.status
         );
+        g.master.password_hash = hash(MASTER.1);
+        for p in &mut g.players {
+            p.seat.password_hash = hash(password_of(&p.seat.address));
+        }
+        for j in &mut g.joiners {
+            j.seat.password_hash = hash(password_of(&j.seat.address));
+        }
+        judge.install_game(&g).expect("seats installed");
     }
 }
 

@@ -65,7 +65,7 @@ pub enum PlayerCommand {
         game: GameName,
         password: String,
     },
-    /// `OBSERVE game password` (also `WATCH`).
+    /// `OBSERVE game [password]` (also `WATCH`); the password is not needed (empty: none).
     Observe {
         game: GameName,
         password: String,
@@ -95,6 +95,14 @@ pub enum PlayerCommand {
     },
     Resign,
     Signoff,
+    /// `UNOBSERVE game`, and njudge's `SIGNOFF game`: this address stops observing a game.
+    Unobserve {
+        game: GameName,
+    },
+    /// `CONFIRM code`: this address answers the confirmation the judge mailed to it.
+    Confirm {
+        code: String,
+    },
     Clear,
     /// `MAP game [phase]`: the picture of a processed phase (the last one when none is
     /// named).
@@ -162,7 +170,14 @@ impl PlayerCommand {
                 game,
                 password,
             } => format!("SIGNON {who}{game} {password}"),
+            PlayerCommand::Observe { game, password } if password.is_empty() => {
+                format!("OBSERVE {game}")
+            }
             PlayerCommand::Observe { game, password } => format!("OBSERVE {game} {password}"),
+            // A password that starts with `=` or `:` reads back after a separator.
+            PlayerCommand::SetPassword { password } if password.starts_with(['=', ':']) => {
+                format!("SET PASSWORD: {password}")
+            }
             PlayerCommand::SetPassword { password } => format!("SET PASSWORD {password}"),
             PlayerCommand::SetAddress { address } => format!("SET ADDRESS {address}"),
             PlayerCommand::SetWait => "SET WAIT".into(),
@@ -180,6 +195,8 @@ impl PlayerCommand {
             }
             PlayerCommand::Resign => "RESIGN".into(),
             PlayerCommand::Signoff => "SIGNOFF".into(),
+            PlayerCommand::Unobserve { game } => format!("UNOBSERVE {game}"),
+            PlayerCommand::Confirm { code } => format!("CONFIRM {code}"),
             PlayerCommand::Clear => "CLEAR".into(),
             PlayerCommand::Map { game, phase: None } => format!("MAP {game}"),
             PlayerCommand::Map {
@@ -204,12 +221,28 @@ impl PlayerCommand {
 
 /// The first words of player commands (`SET` is shared with the master's settings).
 pub(crate) const KEYWORDS: &[&str] = &[
-    "help", "version", "list", "summary", "history", "create", "signon", "sign", "observe",
-    "watch", "resign", "signoff", "clear", "map",
+    "help",
+    "version",
+    "list",
+    "summary",
+    "history",
+    "create",
+    "signon",
+    "sign",
+    "observe",
+    "watch",
+    "resign",
+    "signoff",
+    "clear",
+    "map",
+    "unobserve",
+    "confirm",
 ];
 
 // player_command = "HELP" | "VERSION" | list | summary | history | create | signon
-//                | observe | "RESIGN" | "SIGNOFF" | "CLEAR" | map ;
+//                | observe | unobserve | "RESIGN" | "SIGNOFF" | "CLEAR" | map | confirm ;
+// unobserve = ( "UNOBSERVE" | "SIGNOFF" | "SIGN OFF" ) game_name ;
+// confirm = "CONFIRM" code ;
 // map = "MAP" game_name [ phase ] ;
 pub(crate) fn player_command(i: &str) -> PResult<'_, PlayerCommand> {
     let start = blanks(i);
@@ -252,7 +285,12 @@ pub(crate) fn player_command(i: &str) -> PResult<'_, PlayerCommand> {
         "observe" | "watch" => {
             let (r, _) = one_of(&["observe", "watch"], "OBSERVE")(start)?;
             let (r, g) = cut(game_name(r))?;
-            let (r, pw) = cut(password(r))?;
+            // The password njudge asks for is optional: an observer's seat is its address,
+            // proved by the confirmation the judge mails to it.
+            let (r, pw) = match end_of_line(r) {
+                Ok(_) => (r, String::new()),
+                Err(_) => cut(password(r))?,
+            };
             (
                 r,
                 PlayerCommand::Observe {
@@ -261,9 +299,32 @@ pub(crate) fn player_command(i: &str) -> PResult<'_, PlayerCommand> {
                 },
             )
         }
+        "unobserve" => {
+            let (r, _) = keyword("unobserve")(start)?;
+            let (r, g) = cut(game_name(r))?;
+            (r, PlayerCommand::Unobserve { game: g })
+        }
+        "confirm" => {
+            let (r, _) = keyword("confirm")(start)?;
+            let (r, code) = cut(expect("the code the judge sent", token)(r))?;
+            (
+                r,
+                PlayerCommand::Confirm {
+                    code: code.to_ascii_uppercase(),
+                },
+            )
+        }
         _ => {
-            if let Ok((r, _)) = keyword("sign off")(start) {
-                (r, PlayerCommand::Signoff)
+            if let Ok((r, _)) = one_of(&["sign off", "signoff"], "SIGNOFF")(start) {
+                // njudge's `SIGNOFF game`: an observer leaves the game; a bare SIGNOFF
+                // ends the commands of the mail.
+                match end_of_line(r) {
+                    Ok(_) => (r, PlayerCommand::Signoff),
+                    Err(_) => {
+                        let (r, g) = cut(game_name(r))?;
+                        (r, PlayerCommand::Unobserve { game: g })
+                    }
+                }
             } else if let Ok((r, _)) = keyword("sign on")(start) {
                 signon(r)?
             } else {
@@ -403,6 +464,10 @@ pub(crate) fn player_setting(i: &str) -> PResult<'_, PlayerCommand> {
     )(start)?;
     let (r, cmd) = match w {
         "password" => {
+            // njudge's players write `SET PASSWORD=x` and `SET PASSWORD: x`: the sign is not
+            // part of the password.
+            let r = blanks(r);
+            let r = r.strip_prefix(['=', ':']).unwrap_or(r);
             let (r, pw) = cut(password(r))?;
             (r, PlayerCommand::SetPassword { password: pw })
         }
@@ -494,7 +559,15 @@ mod tests {
     pc!(signon_bad_initial, "signon xgame pw", None);
     pc!(signon_no_password, "signon fgame", None);
     pc!(observe, "watch game pw", Some("OBSERVE game pw"));
+    pc!(observe_bare, "observe Game", Some("OBSERVE game"));
     pc!(signoff_split, "sign off", Some("SIGNOFF"));
+    pc!(signoff, "SIGNOFF", Some("SIGNOFF"));
+    pc!(signoff_game, "signoff Alpha", Some("UNOBSERVE alpha"));
+    pc!(sign_off_game, "sign off alpha", Some("UNOBSERVE alpha"));
+    pc!(unobserve, "unobserve alpha", Some("UNOBSERVE alpha"));
+    pc!(unobserve_no_game, "unobserve", None);
+    pc!(confirm, "confirm k7q2mx4p", Some("CONFIRM K7Q2MX4P"));
+    pc!(confirm_no_code, "confirm", None);
     pc!(help_trailing, "help me", None);
     pc!(map_last, "map Alpha", Some("MAP alpha"));
     pc!(map_phase, "MAP alpha f1901r", Some("MAP alpha F1901R"));
@@ -534,4 +607,20 @@ mod tests {
         Some("SET ADDRESS me@example.org")
     );
     ps!(set_address_bad, "address nowhere", None);
+    ps!(
+        set_password_equals,
+        "password=Secret24",
+        Some("SET PASSWORD Secret24")
+    );
+    ps!(
+        set_password_colon,
+        "PASSWORD: Secret25",
+        Some("SET PASSWORD Secret25")
+    );
+    ps!(
+        set_password_spaced,
+        "password = Secret26",
+        Some("SET PASSWORD Secret26")
+    );
+    ps!(set_password_two_words, "password new Secret22", None);
 }

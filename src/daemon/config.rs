@@ -69,6 +69,14 @@ pub struct JudgeSection {
     /// file sends what it sent before; the shipped file turns it on.
     #[serde(default)]
     pub maps: bool,
+    /// Games one address may create in 24 hours (a flood of CREATEs costs the judge, and
+    /// squats names).
+    #[serde(default = "three")]
+    pub games_per_address_per_day: u32,
+}
+
+fn three() -> u32 {
+    3
 }
 
 fn yes() -> bool {
@@ -347,6 +355,7 @@ impl Config {
             },
             remember_passwords: self.judge.remember_passwords,
             maps: self.judge.maps,
+            games_per_day: self.judge.games_per_address_per_day,
             deadlines: self.deadlines.clone(),
             time_zone: self.judge.time_zone.clone(),
             variants: crate::variant::Registry::default(),

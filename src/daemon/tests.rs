@@ -83,13 +83,13 @@ fn a_pass_handles_answers_silences_and_rejects() {
     put(
         &dir,
         "1.a",
-        &mail("gm@example.test", Some("c1@x"), "CREATE ?pass gmpass"),
+        &mail("gm@example.test", Some("c1@x"), "CREATE ?pass gmpass-01"),
     );
     // The same Message-ID again: a no-op.
     put(
         &dir,
         "2.a",
-        &mail("gm@example.test", Some("c1@x"), "CREATE ?pass gmpass"),
+        &mail("gm@example.test", Some("c1@x"), "CREATE ?pass gmpass-01"),
     );
     // A bounce: committed, never answered.
     put(

@@ -148,7 +148,13 @@ pub struct Game {
     /// The lines of immediate commands since the last results bulletin, which repeats them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub immediate: Vec<Line>,
+    /// When the game was created (games created before it was kept have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created: Option<DateTime<Utc>>,
 }
+
+/// Days a forming game nobody joined is kept.
+pub const FORMING_EXPIRY_DAYS: i64 = 14;
 
 /// What a [`GameView`] borrows that the game does not store as such: every standing order
 /// in one list, and the powers whose player resigned.
@@ -183,6 +189,7 @@ impl Game {
             variant_state: variant.new_state(),
             variant_orders: Vec::new(),
             immediate: Vec::new(),
+            created: None,
         }
     }
 
@@ -249,9 +256,41 @@ impl Game {
         variant.order_status(&view, &self.variant_state, power, standard)
     }
 
+    /// A power's order status as everyone but the power and the master may know it (H18,
+    /// H20: [`Variant::public_order_status`]; a ballot is left out).
+    pub fn public_order_status(
+        &self,
+        map: &Map,
+        variant: &dyn Variant,
+        power: Power,
+    ) -> Option<OrderStatus> {
+        self.public_statuses(map, variant)
+            .into_iter()
+            .find(|(p, _)| *p == power)
+            .and_then(|(_, s)| s)
+    }
+
     /// Every power's order status (see [`Game::order_status`]), with one view and one
     /// set of rules.
     fn statuses(&self, map: &Map, variant: &dyn Variant) -> Vec<(Power, Option<OrderStatus>)> {
+        self.statuses_as(map, variant, false)
+    }
+
+    /// Every power's order status as everyone may know it ([`Game::public_order_status`]).
+    fn public_statuses(
+        &self,
+        map: &Map,
+        variant: &dyn Variant,
+    ) -> Vec<(Power, Option<OrderStatus>)> {
+        self.statuses_as(map, variant, true)
+    }
+
+    fn statuses_as(
+        &self,
+        map: &Map,
+        variant: &dyn Variant,
+        public: bool,
+    ) -> Vec<(Power, Option<OrderStatus>)> {
         let parts = self.view_parts();
         let view = self.view(map, &parts);
         let rules = variant.rules(&view, &self.variant_state);
@@ -259,10 +298,12 @@ impl Game {
             .into_iter()
             .map(|p| {
                 let standard = self.standard_status(map, rules.as_ref(), p);
-                (
-                    p,
-                    variant.order_status(&view, &self.variant_state, p, standard),
-                )
+                let status = if public {
+                    variant.public_order_status(&view, &self.variant_state, p, standard)
+                } else {
+                    variant.order_status(&view, &self.variant_state, p, standard)
+                };
+                (p, status)
             })
             .collect()
     }
@@ -411,14 +452,20 @@ impl Game {
         self.submitted.retain(|p| *p != power);
     }
 
-    /// Whether everyone who must order has a complete set and nobody waits (the master
-    /// included, when the rule set waits for it: H18).
+    /// Whether the phase may be processed before its deadline: the rule set allows it (H18)
+    /// and every order is in ([`Game::ready`]).
     pub fn all_in(&self, map: &Map, variant: &dyn Variant) -> bool {
         let parts = self.view_parts();
         let view = self.view(map, &parts);
-        if variant.waits_for_master(&view, &self.variant_state)
-            || !variant.processes_early(&view, &self.variant_state)
-        {
+        variant.processes_early(&view, &self.variant_state) && self.ready(map, variant)
+    }
+
+    /// Whether everyone who must order has a complete set and nobody waits (the master
+    /// included, when the rule set waits for it: H18): what the master's `PROCESS` asks.
+    pub fn ready(&self, map: &Map, variant: &dyn Variant) -> bool {
+        let parts = self.view_parts();
+        let view = self.view(map, &parts);
+        if variant.waits_for_master(&view, &self.variant_state) {
             return false;
         }
         let statuses = self.statuses(map, variant);
@@ -429,12 +476,22 @@ impl Game {
     }
 
     /// The powers that must order and have not sent a complete set (the late powers at a
-    /// deadline).
+    /// deadline, each told so itself, and the master).
     pub fn missing_powers(&self, map: &Map, variant: &dyn Variant) -> Vec<Power> {
-        self.statuses(map, variant)
+        missing(self.statuses(map, variant))
+    }
+
+    /// The late powers as everyone may know them ([`Game::public_order_status`]): the ones
+    /// named to everyone at the deadline, whose orders the judge waits for.
+    pub fn public_missing_powers(&self, map: &Map, variant: &dyn Variant) -> Vec<Power> {
+        missing(self.public_statuses(map, variant))
+    }
+
+    /// The powers that must order now as everyone may know it.
+    pub fn public_powers_to_order(&self, map: &Map, variant: &dyn Variant) -> Vec<Power> {
+        self.public_statuses(map, variant)
             .into_iter()
-            .filter(|(_, s)| s.is_some_and(|s| s != OrderStatus::Received))
-            .map(|(p, _)| p)
+            .filter_map(|(p, s)| s.map(|_| p))
             .collect()
     }
 
@@ -512,6 +569,9 @@ impl Game {
     /// deadline, the end of grace, or processing once every order is in (the store indexes
     /// it, so a tick looks only at games that are due).
     pub fn next_event(&self) -> Option<DateTime<Utc>> {
+        if self.status == Status::Forming {
+            return self.expires();
+        }
         if self.status != Status::Active {
             return None;
         }
@@ -529,6 +589,15 @@ impl Game {
         Some(at)
     }
 
+    /// When a forming game nobody joined is removed: [`FORMING_EXPIRY_DAYS`] after it was
+    /// created (None: somebody joined, it is not forming, or its creation is unknown).
+    pub fn expires(&self) -> Option<DateTime<Utc>> {
+        if self.status != Status::Forming || !self.joiners.is_empty() {
+            return None;
+        }
+        Some(self.created? + chrono::Duration::days(FORMING_EXPIRY_DAYS))
+    }
+
     /// Starts a new phase: clear orders and notices.
     pub fn open_phase(&mut self, position: Position) {
         self.position = position;
@@ -542,6 +611,15 @@ impl Game {
             p.wait = false;
         }
     }
+}
+
+/// The powers whose status is not `received`.
+fn missing(statuses: Vec<(Power, Option<OrderStatus>)>) -> Vec<Power> {
+    statuses
+        .into_iter()
+        .filter(|(_, s)| s.is_some_and(|s| s != OrderStatus::Received))
+        .map(|(p, _)| p)
+        .collect()
 }
 
 /// Assigns powers to the seven joiners, random by preference: in an order shuffled by the

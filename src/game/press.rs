@@ -65,7 +65,7 @@ pub enum Audience {
 /// Where a press block goes and how it is signed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PressRoute {
-    /// Every reader, sender excluded, in a fixed order.
+    /// Every reader, in a fixed order: the sender excluded, but for a grey broadcast.
     pub readers: Vec<Audience>,
     /// Whether the sender's name is shown.
     pub signed: bool,
@@ -257,7 +257,11 @@ fn standard_press_route(
             (r, false, named)
         }
     };
-    readers.retain(not_sender);
+    // A grey broadcast reaches its author like everyone else: were it missing from one
+    // mailbox only, whoever did not get it would be its author.
+    if !public || signed {
+        readers.retain(not_sender);
+    }
     readers.sort();
     readers.dedup();
     if readers.is_empty() {

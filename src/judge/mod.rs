@@ -6,11 +6,14 @@
 //! the outbox. [`Judge::tick`] processes the games whose deadlines have come. Nothing is
 //! sent here and no clock is read: `now` is a parameter.
 
+mod confirm;
+mod history;
 mod password;
 mod process;
 mod refusal;
 mod replies;
 mod session;
+mod throttle;
 mod time;
 
 use chrono::{DateTime, Utc};
@@ -37,6 +40,8 @@ pub struct JudgeConfig {
     /// Whether results carry a picture of the phase for an address that made no choice of
     /// its own (`SET MAP ON|OFF`).
     pub maps: bool,
+    /// Games one address may create in 24 hours.
+    pub games_per_day: u32,
     /// Default deadline settings for new games.
     pub deadlines: crate::game::DeadlineSettings,
     /// Default time zone for new games.
@@ -54,6 +59,7 @@ impl Default for JudgeConfig {
             password_cost: PasswordCost::default(),
             remember_passwords: true,
             maps: false,
+            games_per_day: 3,
             deadlines: crate::game::DeadlineSettings::default(),
             time_zone: "UTC".to_string(),
             variants: crate::variant::Registry::default(),
@@ -137,6 +143,12 @@ impl Judge {
         &self.config
     }
 
+    /// How many passwords this judge has checked since it started (the sign-on throttle
+    /// bounds them per seat).
+    pub fn password_checks(&self) -> u64 {
+        self.verified.checks()
+    }
+
     /// Handles one message in one transaction.
     pub fn handle(&mut self, msg: &Incoming, now: DateTime<Utc>) -> Result<Handled, JudgeError> {
         let map = self.map;
@@ -173,6 +185,11 @@ impl Judge {
                 if process::tick_game(map, config, tx, &name, now, last_tick)? {
                     acted += 1;
                 }
+            }
+            // Seats whose sign-on lock is over: their owners are told.
+            for m in throttle::notices(config, tx, now)? {
+                tx.queue_mail(&m, now)?;
+                acted += 1;
             }
             tx.set_value("last_tick", &crate::store::write_time(now))?;
             Ok(acted)
@@ -325,9 +342,17 @@ impl Judge {
         Ok(self.store.transaction(|tx| tx.load_game(name))?)
     }
 
-    /// A game's public history (what an observer saw), oldest first.
+    /// A game's history as anyone but its players and master may read it (what observers
+    /// may read under the game's observer setting now), oldest first.
     pub fn history(&mut self, name: &str) -> Result<Vec<crate::store::HistoryEntry>, JudgeError> {
-        Ok(self.store.transaction(|tx| tx.history(name))?)
+        Ok(self.store.transaction(|tx| {
+            Ok::<_, StoreError>(match tx.load_game(name)? {
+                Some(g) => {
+                    history::for_reader(&g, history::HistoryReader::Outsider, tx.history(name)?)
+                }
+                None => Vec::new(),
+            })
+        })?)
     }
 
     /// Records a message the judge does not handle (the mail guard silenced it) under its

@@ -425,6 +425,40 @@ pub(super) fn picture_of(
     Ok(tx.picture(&g.name, &code)?.map(|(svg, _)| (code, svg)))
 }
 
+/// Removes a forming game nobody joined once it expired, and tells its master; true if it
+/// did.
+fn expire(
+    config: &JudgeConfig,
+    tx: &Tx<'_>,
+    g: &Game,
+    expiry: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Result<bool, StoreError> {
+    if now < expiry {
+        return Ok(false);
+    }
+    tx.remove_game(&g.name)?;
+    let created = g.created.map(|c| format_time(g, c)).unwrap_or_default();
+    tx.queue_mail(
+        &NewMail {
+            game: Some(g.name.clone()),
+            audience: "master".into(),
+            recipient: g.master.address.clone(),
+            subject: format!("{}:{} - Game removed", config.name, g.name),
+            body: format!(
+                "Nobody joined '{}' in the {} days since you created it ({created}): the game is removed and its name is free again. CREATE it anew if you still want it.\n",
+                g.name,
+                game::FORMING_EXPIRY_DAYS
+            ),
+            kind: "generated",
+            in_reply_to: None,
+            picture: None,
+        },
+        now,
+    )?;
+    Ok(true)
+}
+
 /// What a tick does for one game; true if anything happened.
 pub(super) fn tick_game(
     map: &Map,
@@ -437,6 +471,9 @@ pub(super) fn tick_game(
     let Some(mut g) = tx.load_game(name)? else {
         return Ok(false);
     };
+    if let Some(expiry) = g.expires() {
+        return expire(config, tx, &g, expiry, now);
+    }
     let Some(deadline) = g.deadline else {
         return Ok(false);
     };
@@ -458,7 +495,9 @@ pub(super) fn tick_game(
     // At the deadline a phase nobody owes anything in is processed, though it was not
     // processed early (a rule set's phase that runs to its deadline, H18): no late notice
     // naming nobody, no grace period.
-    let complete = now >= deadline && g.missing_powers(map, variant).is_empty();
+    // Decided on what everyone may know (H20): a missing ballot neither holds the phase
+    // for grace nor shows in its timing.
+    let complete = now >= deadline && g.public_missing_powers(map, variant).is_empty();
     let event = match event {
         DueEvent::Late | DueEvent::GraceOver | DueEvent::Nothing if complete => DueEvent::Process,
         other => other,
@@ -508,16 +547,33 @@ pub(super) fn tick_game(
                     None,
                 ));
             }
+            // Everyone reads the late powers everyone may know of; the master also reads
+            // the powers late with orders only they and the master may know of (H20).
+            let named = g.public_missing_powers(map, variant);
+            let unnamed: Vec<_> = late
+                .iter()
+                .filter(|p| !named.contains(p))
+                .copied()
+                .collect();
             let text = format!(
                 "The deadline for {phase} has passed. Orders are missing from: {}.\nThe grace period ends {}.\n",
-                game::list_powers(&late),
+                game::list_powers(&named),
                 format_time(&g, grace_end)
             );
-            mails.extend(everyone(
+            let render = |reader: Reader| {
+                if reader == Reader::Master && !unnamed.is_empty() {
+                    format!(
+                        "{text}Also late, with orders the others may not know of (for the master only): {}.\n",
+                        game::list_powers(&unnamed)
+                    )
+                } else {
+                    text.clone()
+                }
+            };
+            mails.extend(bulletin_for_everyone(
                 &g,
                 &format!("{judge}:{} - {phase} Late Powers", g.name),
-                &text,
-                None,
+                &render,
             ));
             mails
         }
@@ -526,7 +582,7 @@ pub(super) fn tick_game(
             if g.settings.nmr {
                 process_game(map, config, tx, &mut g, now)?
             } else {
-                let late = g.missing_powers(map, variant);
+                let late = g.public_missing_powers(map, variant);
                 for p in &late {
                     if let Some(pl) = g.player_mut(*p) {
                         pl.abandoned = true;

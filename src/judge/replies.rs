@@ -35,8 +35,9 @@ pub(super) fn list_line(g: &Game) -> String {
     }
 }
 
-/// `LIST game`: the game, its phase, deadline, players and whose orders are in.
-pub(super) fn list_game(map: &Map, variant: &dyn Variant, g: &Game) -> String {
+/// `LIST game`: the game, its phase, deadline, players and whose orders are in, and how
+/// many observers it has (their addresses for its master: `master`).
+pub(super) fn list_game(map: &Map, variant: &dyn Variant, g: &Game, master: bool) -> String {
     let mut s = format!(
         "Game: {}   Variant: {}   Status: {}\n",
         g.name,
@@ -68,14 +69,25 @@ pub(super) fn list_game(map: &Map, variant: &dyn Variant, g: &Game) -> String {
             "wait (NONMR)"
         }
     ));
+    let observers = g.observers.len();
+    if master && observers > 0 {
+        s.push_str(&format!(
+            "Observers: {observers} ({})\n",
+            g.observers.join(", ")
+        ));
+    } else {
+        s.push_str(&format!("Observers: {observers}\n"));
+    }
     if g.status == Status::Forming {
         return s;
     }
-    let must = g.powers_to_order(map, variant);
+    // What everyone may know (H20): a rule set's secret orders (a ballot) are left out.
+    let must = g.public_powers_to_order(map, variant);
     for p in Power::ALL {
         let Some(pl) = g.player(p) else { continue };
         let orders = if must.contains(&p) {
-            g.order_status(map, variant, p).map_or("none", |s| s.word())
+            g.public_order_status(map, variant, p)
+                .map_or("none", |s| s.word())
         } else {
             "no orders needed"
         };

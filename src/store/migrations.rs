@@ -83,10 +83,57 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
          maps INTEGER NOT NULL
      ) STRICT;",
     ),
+    (
+        4,
+        // Against guessing, forged addresses and floods (issue 24): each wrong password
+        // checked for a seat (`master` or a power's name), kept for an hour; the wrong
+        // sign-ons of a seat its owner has not been told of yet (checked, and refused
+        // unchecked while it was locked), since the first of them. Who
+        // received each entry of a game's history (NULL: everyone who follows the game, a
+        // bulletin; else the readers of press: power names, `master`, `observers`), and
+        // whether it was signed (a grey broadcast is not: observers who take white press
+        // only do not read it; the grey broadcasts kept before are found by their subject).
+        // The addresses that answered a confirmation; the confirmation each other address
+        // was sent, with what waits for it (the judge's own text: OBSERVE, SET MAP, ...) and
+        // how many wrong codes it was sent. The games each address created in the last day.
+        "CREATE TABLE signon_failures (
+         game TEXT NOT NULL COLLATE NOCASE,
+         seat TEXT NOT NULL,
+         at TEXT NOT NULL
+     ) STRICT;
+     CREATE INDEX signon_failures_seat ON signon_failures (game, seat, at);
+     CREATE TABLE wrong_signons (
+         game TEXT NOT NULL COLLATE NOCASE,
+         seat TEXT NOT NULL,
+         since TEXT NOT NULL,
+         checked INTEGER NOT NULL,
+         refused INTEGER NOT NULL,
+         PRIMARY KEY (game, seat)
+     ) STRICT;
+     ALTER TABLE history ADD COLUMN readers TEXT;
+     ALTER TABLE history ADD COLUMN signed INTEGER NOT NULL DEFAULT 1;
+     UPDATE history SET signed = 0 WHERE subject LIKE '% Broadcast from someone';
+     CREATE TABLE proven_addresses (
+         address TEXT PRIMARY KEY COLLATE NOCASE,
+         at TEXT NOT NULL
+     ) STRICT;
+     CREATE TABLE confirmations (
+         address TEXT PRIMARY KEY COLLATE NOCASE,
+         code TEXT NOT NULL,
+         requests TEXT NOT NULL,
+         created_at TEXT NOT NULL,
+         wrong INTEGER NOT NULL DEFAULT 0
+     ) STRICT;
+     CREATE TABLE game_creations (
+         address TEXT NOT NULL COLLATE NOCASE,
+         at TEXT NOT NULL
+     ) STRICT;
+     CREATE INDEX game_creations_address ON game_creations (address, at);",
+    ),
 ];
 
 /// The schema version this judge writes.
-pub(crate) const LATEST: i64 = 3;
+pub(crate) const LATEST: i64 = 4;
 
 fn version(conn: &Connection) -> Result<i64, StoreError> {
     Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)

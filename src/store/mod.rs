@@ -7,6 +7,7 @@
 //! (the next deadline, for `tick`).
 
 mod migrations;
+mod security;
 
 use std::cell::RefCell;
 use std::path::Path;
@@ -15,6 +16,8 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::game::Game;
+
+pub use security::{PendingConfirmation, WrongSignons};
 
 /// A storage failure: the database could not be opened, read or written.
 #[derive(Debug, thiserror::Error)]
@@ -106,13 +109,19 @@ pub struct NewMail {
     pub picture: Option<String>,
 }
 
-/// One entry of a game's public history (what an observer saw).
+/// One entry of a game's history: a bulletin everyone who follows the game received, or
+/// press with the readers it reached.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HistoryEntry {
     pub at: DateTime<Utc>,
     pub phase: String,
     pub subject: String,
     pub body: String,
+    /// None: everyone who follows the game (a bulletin); else who received it: power
+    /// names, `master`, `observers`.
+    pub readers: Option<Vec<String>>,
+    /// Whether the sender was named (a grey broadcast is not).
+    pub signed: bool,
 }
 
 impl Store {
@@ -504,22 +513,53 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// Keeps press in a game's history with the readers it reached (power names, `master`,
+    /// `observers`) and whether it was signed.
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_press_history(
+        &self,
+        game: &str,
+        at: DateTime<Utc>,
+        phase: &str,
+        subject: &str,
+        body: &str,
+        readers: &[String],
+        signed: bool,
+    ) -> Result<(), StoreError> {
+        self.execute(
+            "INSERT INTO history (game, at, phase, subject, body, readers, signed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![game, ts(at), phase, subject, body, readers.join(","), signed],
+        )?;
+        Ok(())
+    }
+
+    /// A game's whole history, oldest first (who may read which entry is the judge's to
+    /// decide).
     pub fn history(&self, game: &str) -> Result<Vec<HistoryEntry>, StoreError> {
         let mut st = self.tx.prepare_cached(
-            "SELECT at, phase, subject, body FROM history WHERE game = ?1 ORDER BY id",
+            "SELECT at, phase, subject, body, readers, signed FROM history WHERE game = ?1 ORDER BY id",
         )?;
         let rows = st.query_map(params![game], |r| {
-            Ok((r.get::<_, String>(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get::<_, Option<String>>(4)?,
+                r.get(5)?,
+            ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (at, phase, subject, body) = row?;
+            let (at, phase, subject, body, readers, signed) = row?;
             if let Some(at) = parse_ts(&at) {
                 out.push(HistoryEntry {
                     at,
                     phase,
                     subject,
                     body,
+                    readers: readers.map(|r| r.split(',').map(str::to_string).collect()),
+                    signed,
                 });
             }
         }

@@ -14,7 +14,7 @@
 //! | H5 before resolution | [`Variant::before_resolution`] |
 //! | H16 after-phase and end-of-season steps | [`Variant::step`] (the steps of [`crate::rules::Step`]) |
 //! | H17 the game's result | [`Variant::game_result`], [`Variant::draw_powers`] |
-//! | H18 the calendar | [`Variant::first_phase`], [`Variant::must_hold`], [`Variant::inserted_after`], [`Variant::order_status`], [`Variant::waits_for_master`], [`Variant::processes_early`] |
+//! | H18 the calendar | [`Variant::first_phase`], [`Variant::must_hold`], [`Variant::inserted_after`], [`Variant::order_status`], [`Variant::public_order_status`], [`Variant::waits_for_master`], [`Variant::processes_early`] |
 //! | H19 press | [`Variant::press_allowed`], [`Variant::reads_ballots_in_press`] |
 //! | H20 publicity | every [`Line`] has its [`Reader`]; [`Variant::summary`], [`Variant::result_line`], [`Variant::not_public`] |
 //!
@@ -531,6 +531,22 @@ pub trait Variant: Sync {
         standard: Option<OrderStatus>,
     ) -> Option<OrderStatus> {
         standard
+    }
+
+    /// H18, H20: how complete `power`'s orders look to everyone but the power itself and
+    /// the master: in `LIST`, in the late powers named to everyone, and in what the judge
+    /// decides at the deadline (process now, or wait for grace), which everyone sees the
+    /// outcome of. A rule set whose orders hold a secret (a ballot) leaves it out here, so
+    /// that nothing anyone else reads changes when the secret arrives; `standard` is what
+    /// the standard game says. Default: [`Variant::order_status`].
+    fn public_order_status(
+        &self,
+        game: &GameView<'_>,
+        state: &VariantState,
+        power: Power,
+        standard: Option<OrderStatus>,
+    ) -> Option<OrderStatus> {
+        self.order_status(game, state, power, standard)
     }
 
     // ---- H19: press ---------------------------------------------------------------------

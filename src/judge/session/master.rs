@@ -44,7 +44,7 @@ impl Session<'_, '_> {
                         given: *ph,
                     }));
                 }
-                if !g.all_in(map, variant) {
+                if !g.ready(map, variant) {
                     let missing = g.missing_powers(map, variant);
                     return Ok(Err(Refusal::OrdersMissing(game::list_powers(&missing))));
                 }

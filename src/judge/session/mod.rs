@@ -1,10 +1,12 @@
 //! One incoming message, line by line: who is speaking (SIGNON), each command applied to
 //! the game through the game's rule set, and the reply that answers every line.
 //!
-//! The parts: [`player`] (joining, signing on, the player's settings), [`master`] (the
-//! master's commands), [`play`] (orders, a rule set's commands, press). Refusals are typed
+//! The parts: [`player`] (joining, signing on, the player's settings), [`address`] (the
+//! settings of an address, confirmed by it), [`master`] (the master's commands), [`play`]
+//! (orders, a rule set's commands, press). Refusals are typed
 //! ([`Refusal`]); the reply is written by `bulletin::reply`, the one renderer of replies.
 
+mod address;
 mod master;
 mod play;
 mod player;
@@ -28,7 +30,6 @@ pub(super) enum Who {
     Nobody,
     Power(Power),
     Master,
-    Observer,
 }
 
 impl Who {
@@ -37,7 +38,7 @@ impl Who {
         match self {
             Who::Power(p) => Some(Sender::Power(p)),
             Who::Master => Some(Sender::Master),
-            Who::Nobody | Who::Observer => None,
+            Who::Nobody => None,
         }
     }
 }
@@ -101,6 +102,10 @@ pub(super) struct Session<'a, 't> {
     replaced_sets: Vec<(String, String)>,
     /// The picture the reply carries (`MAP`): game and phase.
     reply_picture: Option<(String, String)>,
+    /// Settings of the reply address waiting for its confirmation (`address`).
+    pending: Vec<super::confirm::AddressRequest>,
+    /// The code this message confirmed.
+    confirmed: Option<String>,
 }
 
 /// The lines of a message that each rule set it meets takes first
@@ -145,6 +150,34 @@ impl EarlyLines {
 /// gets a short answer, not an echo of itself).
 const MAX_ERRORS: usize = 50;
 
+/// Lines answered in a mail that has not signed on; the rest are not read. A stranger's
+/// mail must not draw a long reply to whatever address it names.
+const MAX_UNSIGNED_LINES: usize = 50;
+
+/// The most a reply to a mail that has not signed on, from an address that has not proved
+/// itself, may hold (a listing, a history); the rest is cut.
+const MAX_UNPROVEN_REPLY_BYTES: usize = 12 * 1024;
+
+/// `body` cut to at most `cap` bytes, at the end of a line, with a line saying so.
+fn cap_reply(body: String, cap: usize) -> String {
+    if body.len() <= cap {
+        return body;
+    }
+    let mut kept = String::new();
+    let mut cut = 0;
+    for line in body.split_inclusive('\n') {
+        if cut == 0 && kept.len() + line.len() <= cap {
+            kept.push_str(line);
+        } else {
+            cut += 1;
+        }
+    }
+    kept.push_str(&format!(
+        "... {cut} more lines of this reply were not sent: a mail that has not signed on gets a short reply (sign on, or confirm this address with OBSERVE, for the rest).\n"
+    ));
+    kept
+}
+
 impl<'a, 't> Session<'a, 't> {
     pub(super) fn new(
         map: &'static Map,
@@ -174,6 +207,8 @@ impl<'a, 't> Session<'a, 't> {
             commands: 0,
             replaced_sets: Vec::new(),
             reply_picture: None,
+            pending: Vec::new(),
+            confirmed: None,
         }
     }
 
@@ -187,9 +222,10 @@ impl<'a, 't> Session<'a, 't> {
 
     /// Reads and applies every line.
     pub(super) fn run(&mut self) -> Result<(), StoreError> {
+        self.confirm_by_subject()?;
         let lines = self.read_lines()?;
         self.commands = lines.len();
-        if lines.is_empty() {
+        if lines.is_empty() && self.confirmed.is_none() {
             self.note("No commands found in your message. Send HELP for the list of commands.");
         }
         let mut errors = 0;
@@ -197,9 +233,22 @@ impl<'a, 't> Session<'a, 't> {
         // declaration of war before the moves it allows, H1) still answer in line order.
         let mut answers: Vec<Option<Vec<ReplyLine>>> = vec![None; lines.len()];
         let mut early = EarlyLines::default();
+        let mut unsigned = 0;
         for (i, line) in lines.iter().enumerate() {
             if line.outcome.is_err() {
                 errors += 1;
+            }
+            if self.who == Who::Nobody {
+                unsigned += 1;
+                if unsigned > MAX_UNSIGNED_LINES {
+                    let stop = format!(
+                        "This mail has not signed on: the judge answered its first {MAX_UNSIGNED_LINES} lines and did not read the {} command lines after them. Sign on first (SIGNON) to send more.",
+                        lines.len() - i
+                    );
+                    self.flush(&mut answers);
+                    self.note(stop);
+                    return self.after_lines();
+                }
             }
             if errors > MAX_ERRORS {
                 let stop = format!(
@@ -567,24 +616,60 @@ impl<'a, 't> Session<'a, 't> {
         } else {
             format!("Re: {}", self.msg.subject)
         };
-        let body = render_reply_lines(&self.reply);
+        let mut body = render_reply_lines(&self.reply);
+        if self.who == Who::Nobody && !self.address_proven()? {
+            body = cap_reply(body, MAX_UNPROVEN_REPLY_BYTES);
+        }
         let (reply_game, picture) = match self.reply_picture.take() {
             Some((g, phase)) => (Some(g), Some(phase)),
             None => (game.clone(), None),
         };
-        let reply = NewMail {
-            game: reply_game,
-            audience: "reply".into(),
-            recipient: self.msg.reply_address().to_string(),
-            subject: subject.clone(),
-            body: body.clone(),
-            kind: "replied",
-            in_reply_to: self.msg.message_id.clone(),
-            picture,
+        // Settings of an address that has not proved itself wait for its confirmation: the
+        // reply asks for it (its code in the subject), or, when the address was sent one
+        // within the day, no reply goes at all. A copy never carries the code.
+        let (reply_subject, reply_body) = match self.pending.is_empty() {
+            true => (Some(subject.clone()), body.clone()),
+            false => match self.confirmation_request()? {
+                Some((code, lines)) => {
+                    let mut b = body.clone();
+                    for l in lines {
+                        b.push_str(&l);
+                        b.push('\n');
+                    }
+                    (Some(format!("{} confirmation {code}", self.config.name)), b)
+                }
+                // A signed-on mail is answered all the same (its orders need their answers),
+                // without a second code.
+                None if self.who != Who::Nobody => (
+                    Some(subject.clone()),
+                    format!(
+                        "{body}\nA confirmation went to this address less than a day ago and waits for its answer: the settings this mail asks for were not made (ask again once the address is confirmed).\n"
+                    ),
+                ),
+                None => {
+                    tracing::info!(
+                        to = %self.msg.reply_address(),
+                        "no reply: a confirmation went to this address within the day"
+                    );
+                    (None, String::new())
+                }
+            },
         };
         let mut count = 0;
-        self.tx.queue_mail(&reply, self.now)?;
-        count += 1;
+        if let Some(reply_subject) = reply_subject {
+            let reply = NewMail {
+                game: reply_game,
+                audience: "reply".into(),
+                recipient: self.msg.reply_address().to_string(),
+                subject: reply_subject,
+                body: reply_body,
+                kind: "replied",
+                in_reply_to: self.msg.message_id.clone(),
+                picture,
+            };
+            self.tx.queue_mail(&reply, self.now)?;
+            count += 1;
+        }
         if let Some(registered) = self.copy_to.take() {
             self.tx.queue_mail(
                 &NewMail {

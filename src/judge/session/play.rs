@@ -7,8 +7,8 @@ use crate::game::{self, Audience, Status};
 use crate::rules::{self, PowerOrder};
 use crate::variant::{CommandContext, Sender, Taken, VariantOrder};
 
-use super::super::process;
 use super::super::refusal::Refusal;
+use super::super::{history, process};
 use super::{Done, Session, Verdict, Who};
 
 impl Session<'_, '_> {
@@ -156,10 +156,7 @@ impl Session<'_, '_> {
             _ => format!("{judge}:{} - {now_phase} {kind} from {from_name}", g.name),
         };
         let mut body = format!("Message from {from_name} to {to_text}:\n\n");
-        for l in &p.body {
-            body.push_str(l);
-            body.push('\n');
-        }
+        body.push_str(&quoted_press(&p.body));
         // Press whose every line was a command (ballots read from press to the master,
         // H19) has nothing left to send.
         if p.body.iter().all(|l| l.trim().is_empty()) {
@@ -172,16 +169,38 @@ impl Session<'_, '_> {
             return Done::ok(format!("{} (held until the next results)", p.render()));
         }
         let mails = process::mails_for(g, &readers, &subject, &body, None);
-        if route.public {
-            let name = g.name.clone();
-            if let Err(e) =
-                self.tx
-                    .add_history(&name, self.now, &now_phase.to_string(), &subject, &body)
-            {
-                tracing::error!(error = %e, "could not record press in history");
-            }
+        // Every press is kept with its readers: HISTORY shows each reader what it received.
+        let kept = history::press_readers(&readers, sender, route.public);
+        let name = g.name.clone();
+        if let Err(e) = self.tx.add_press_history(
+            &name,
+            self.now,
+            &now_phase.to_string(),
+            &subject,
+            &body,
+            &kept,
+            route.signed,
+        ) {
+            tracing::error!(error = %e, "could not record press in history");
         }
         self.mails.extend(mails);
         Done::ok(p.render())
     }
+}
+
+/// A press body as delivered: every line after `| ` (an empty line as `|`), so that no line
+/// of a player's text can pass for the judge's own attribution (`Message from Germany to
+/// England:`) or for anything else the judge writes.
+pub(super) fn quoted_press(lines: &[String]) -> String {
+    let mut out = String::new();
+    for l in lines {
+        if l.is_empty() {
+            out.push_str("|\n");
+        } else {
+            out.push_str("| ");
+            out.push_str(l);
+            out.push('\n');
+        }
+    }
+    out
 }

@@ -7,9 +7,11 @@ use crate::map::Power;
 use crate::store::{NewMail, StoreError};
 use crate::variant::Lookup;
 
+use super::super::confirm::AddressRequest;
+use super::super::history::{self, HistoryReader};
 use super::super::refusal::Refusal;
 use super::super::time::{format_time, game_tz, resolve_date};
-use super::super::{password, process, replies};
+use super::super::{password, process, replies, throttle};
 use super::{Done, Session, Verdict, Who};
 
 impl Session<'_, '_> {
@@ -61,9 +63,11 @@ impl Session<'_, '_> {
             PlayerCommand::List { game: Some(name) } => match tx.load_game(name.as_str())? {
                 Some(g) => {
                     let variant = process::variant_of(self.config, &g)?;
+                    // Observers' addresses are for the game's master alone.
+                    let master = self.history_reader(&g) == HistoryReader::Master;
                     Done::with_more(
                         format!("LIST {}", g.name),
-                        lines(&replies::list_game(self.map, variant, &g)),
+                        lines(&replies::list_game(self.map, variant, &g, master)),
                     )
                 }
                 None => Err(Refusal::NoGame(name.to_string())),
@@ -73,17 +77,19 @@ impl Session<'_, '_> {
                 for name in tx.game_names()? {
                     if let Some(g) = tx.load_game(&name)? {
                         let variant = process::variant_of(self.config, &g)?;
-                        more.extend(lines(&replies::list_game(self.map, variant, &g)));
+                        more.extend(lines(&replies::list_game(self.map, variant, &g, false)));
                         more.push(String::new());
                     }
                 }
                 Done::with_more("LIST FULL", more)
             }
-            PlayerCommand::SetMap { on } => {
-                tx.set_map_choice(self.msg.reply_address(), *on)?;
-                Done::ok(if *on { "SET MAP ON" } else { "SET MAP OFF" })
+            PlayerCommand::SetMap { on } => self.address_request(AddressRequest::Map(*on))?,
+            PlayerCommand::Unobserve { game } => {
+                self.address_request(AddressRequest::Unobserve(game.to_string()))?
             }
+            PlayerCommand::Confirm { code } => self.confirm(code)?,
             PlayerCommand::Map { game, phase } => match tx.load_game(game.as_str())? {
+                Some(g) if !self.may_have_pictures(&g) => Err(Refusal::NoPictureForYou(g.name)),
                 Some(g) => self.map_reply(&g, *phase)?,
                 None => Err(Refusal::NoGame(game.to_string())),
             },
@@ -96,8 +102,14 @@ impl Session<'_, '_> {
             },
             PlayerCommand::History { game, lines, .. } => match tx.load_game(game.as_str())? {
                 Some(g) => {
+                    let reader = self.history_reader(&g);
+                    if reader == HistoryReader::Outsider
+                        && g.settings.press.observers == ObserverLevel::None
+                    {
+                        return Ok(Err(Refusal::HistoryClosed(g.name)));
+                    }
                     let mut more = Vec::new();
-                    for h in tx.history(&g.name)? {
+                    for h in history::for_reader(&g, reader, tx.history(&g.name)?) {
                         more.push(format!("==== {} ({})", h.subject, h.phase));
                         more.extend(h.body.lines().map(str::to_string));
                     }
@@ -122,7 +134,12 @@ impl Session<'_, '_> {
                 game,
                 password: pw,
             } => self.signon(*who, game.as_str(), pw)?,
-            PlayerCommand::Observe { game, .. } => self.observe(game.as_str())?,
+            PlayerCommand::Observe { game, .. } => {
+                self.address_request(AddressRequest::Observe(game.to_string()))?
+            }
+            PlayerCommand::SetPassword { password: pw } if !password::long_enough(pw) => {
+                Err(Refusal::ShortPassword)
+            }
             PlayerCommand::SetPassword { password: pw } => {
                 let hash = password::hash(self.config.password_cost, pw, self.salt()?);
                 match self.seat_mut() {
@@ -192,6 +209,26 @@ impl Session<'_, '_> {
         })
     }
 
+    /// Whether this mail may have a picture of `g` (`MAP`): it signed on as one of the
+    /// game's powers or its master, or comes from one of its observers. A picture is large:
+    /// a stranger's small mail must not draw one to any address it names.
+    fn may_have_pictures(&self, g: &Game) -> bool {
+        let address = self.msg.reply_address();
+        self.history_reader(g) != HistoryReader::Outsider
+            || g.observers.iter().any(|o| o.eq_ignore_ascii_case(address))
+    }
+
+    /// Who reads a game's history in this mail: the power or master it signed on as in
+    /// that game, else an outsider (an address proves nothing).
+    fn history_reader(&self, g: &Game) -> HistoryReader {
+        let same = self.game.as_ref().is_some_and(|cur| cur.name == g.name);
+        match self.who {
+            Who::Power(p) if same => HistoryReader::Power(p),
+            Who::Master if same => HistoryReader::Master,
+            _ => HistoryReader::Outsider,
+        }
+    }
+
     fn resign(&mut self) -> Verdict {
         let (Who::Power(p), Some(g)) = (self.who, self.game.as_mut()) else {
             return Err(Refusal::NotSignedOn);
@@ -251,6 +288,15 @@ impl Session<'_, '_> {
         if self.tx.load_game(name)?.is_some() {
             return Ok(Err(Refusal::GameExists(name.to_string())));
         }
+        if !password::long_enough(pw) {
+            return Ok(Err(Refusal::ShortPassword));
+        }
+        let address = self.msg.reply_address().to_string();
+        let day = chrono::Duration::hours(24);
+        let limit = self.config.games_per_day;
+        if self.tx.creations_since(&address, self.now - day)? >= limit as usize {
+            return Ok(Err(Refusal::TooManyGames(limit)));
+        }
         let variant = match variant {
             None => self.config.variants.standard(),
             Some(v) => match find_variant(self.config, v) {
@@ -277,7 +323,10 @@ impl Session<'_, '_> {
                 return Ok(Err(r));
             }
         }
+        g.created = Some(self.now);
         self.tx.save_game(&g)?;
+        self.tx
+            .record_creation(&address, self.now, self.now - day)?;
         self.enter_game(g)?;
         self.who = Who::Master;
         let rules = if variant.name() == self.config.variants.standard().name() {
@@ -309,6 +358,9 @@ impl Session<'_, '_> {
                 {
                     return Ok(Err(Refusal::AlreadyJoined { from, game: g.name }));
                 }
+                if !password::long_enough(pw) {
+                    return Ok(Err(Refusal::ShortPassword));
+                }
                 g.joiners.push(Joiner {
                     seat: Seat {
                         address: from,
@@ -332,11 +384,12 @@ impl Session<'_, '_> {
                 let Some(pl) = g.player(p) else {
                     return Ok(Err(Refusal::BadSignon));
                 };
-                if !self.verified.verify(&pl.seat.password_hash, pw) {
-                    return Ok(Err(Refusal::BadSignon));
+                let (hash, registered) = (pl.seat.password_hash.clone(), pl.seat.address.clone());
+                if let Err(r) = self.check_password(&g, Some(p), &hash, pw)? {
+                    return Ok(Err(r));
                 }
-                if !pl.seat.address.eq_ignore_ascii_case(&from) {
-                    self.copy_to = Some(pl.seat.address.clone());
+                if !registered.eq_ignore_ascii_case(&from) {
+                    self.copy_to = Some(registered);
                 }
                 self.who = Who::Power(p);
                 let echo = format!("SIGNON {}{} ({p})", p.initial(), g.name);
@@ -344,37 +397,44 @@ impl Session<'_, '_> {
                 Ok(Done::ok(echo))
             }
             SignonAs::Master => {
-                if !self.verified.verify(&g.master.password_hash, pw) {
-                    return Ok(Err(Refusal::BadSignon));
+                let hash = g.master.password_hash.clone();
+                if let Err(r) = self.check_password(&g, None, &hash, pw)? {
+                    return Ok(Err(r));
+                }
+                if !g.master.address.eq_ignore_ascii_case(&from) {
+                    self.copy_to = Some(g.master.address.clone());
                 }
                 self.who = Who::Master;
                 let echo = format!("SIGNON M{} (master)", g.name);
                 self.enter_game(g)?;
                 Ok(Done::ok(echo))
             }
-            SignonAs::Observer => self.observe(name),
+            SignonAs::Observer => self.address_request(AddressRequest::Observe(g.name)),
         }
     }
 
-    fn observe(&mut self, name: &str) -> Result<Verdict, StoreError> {
-        let Some(mut g) = self.tx.load_game(name)? else {
-            return Ok(Err(Refusal::BadSignon));
-        };
-        if g.settings.press.observers == ObserverLevel::None {
-            return Ok(Err(Refusal::NoObservers(g.name)));
+    /// Checks a password for a seat (`power`, or the master's), as the throttle allows: a
+    /// seat sent too many wrong passwords within the hour checks none, the right one
+    /// included (`throttle`).
+    fn check_password(
+        &mut self,
+        g: &Game,
+        power: Option<Power>,
+        hash: &str,
+        pw: &str,
+    ) -> Result<Result<(), Refusal>, StoreError> {
+        let seat = throttle::seat_name(power);
+        if let Some(until) = throttle::locked_until(self.tx, &g.name, seat, self.now)? {
+            throttle::refused(self.tx, &g.name, seat, self.now)?;
+            return Ok(Err(Refusal::SignonLocked {
+                until: format_time(g, until),
+            }));
         }
-        let from = self.msg.reply_address().to_string();
-        if !g.observers.iter().any(|o| o.eq_ignore_ascii_case(&from)) {
-            g.observers.push(from);
-            self.dirty = true;
+        if self.verified.verify(hash, pw) {
+            return Ok(Ok(()));
         }
-        self.who = Who::Observer;
-        let echo = format!(
-            "OBSERVE {} (you will receive its results and public press)",
-            g.name
-        );
-        self.enter_game(g)?;
-        Ok(Done::ok(echo))
+        throttle::wrong(self.tx, &g.name, seat, self.now)?;
+        Ok(Err(Refusal::BadSignon))
     }
 
     fn preference(&mut self, powers: &[Power]) -> Verdict {

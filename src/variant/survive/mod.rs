@@ -299,6 +299,38 @@ impl Variant for Survive {
         standard
     }
 
+    /// SRV-1.4, SRV-3.3: what everyone else may know of a power's orders leaves its ballot
+    /// (and a juror's vote) out: in a vote Winter only the adjustments count, in a jury
+    /// phase nothing; outcasts owe nothing (SRV-8.1, and everyone knows who they are).
+    fn public_order_status(
+        &self,
+        game: &GameView<'_>,
+        state: &VariantState,
+        power: Power,
+        standard: Option<OrderStatus>,
+    ) -> Option<OrderStatus> {
+        let phase = game.position.phase;
+        if phase.kind == PhaseKind::Jury || read(state).is_outcast(power) {
+            return None;
+        }
+        standard
+    }
+
+    /// SRV-1.4: a vote Winter and a jury phase run to their deadline. Processed early once
+    /// every ballot (or juror's vote) was in, their results would tell everyone when the
+    /// last one arrived; SRV-1.2 allows the early end but does not ask for it. A jury tie
+    /// waiting for the master alone still ends with the master's choice (SRV-5b.3).
+    fn processes_early(&self, game: &GameView<'_>, state: &VariantState) -> bool {
+        let phase = game.position.phase;
+        if is_vote_winter(phase) {
+            return false;
+        }
+        if phase.kind == PhaseKind::Jury {
+            return read(state).jury.is_some_and(|j| j.tied.is_some());
+        }
+        true
+    }
+
     /// SRV-5b.2 and SRV-5b.3(b): the jury phase waits for the master's vote when the jury
     /// is even, and for its tie-break when a tie only the master can break is left.
     fn waits_for_master(&self, game: &GameView<'_>, state: &VariantState) -> bool {
