@@ -46,6 +46,10 @@ mod cli;
 /// The daemon against the real servers: a full game by IMAP and SMTP, SIGKILL at random
 /// points, a server restart under the live daemon, bad mail (same switch as `servers`).
 mod daemon;
+/// Anomaly tests (SQLite's model): a game row that cannot be read, a panicking rule-set
+/// hook, a mail that panics or kills the judge, a full disk, a store error at each write of
+/// a phase's processing and of a mail's handling. Nothing by halves, nothing else stops.
+mod faults;
 /// The `mail` and `cases` fuzz targets' checks on the inputs kept under `fixtures/fuzz/`.
 mod fuzz_replay;
 /// Whole games by mail through the judge core, with a leak scanner.
@@ -62,6 +66,8 @@ mod oversize;
 /// The picture of a phase: golden SVGs of adjudicated phases and of each rule set's own marks,
 /// their PNGs sampled.
 mod picture;
+/// A scratch judge on the Maildir default: its directory, inbox, outbox and games.
+mod scratch;
 /// The mail transports against real Dovecot and Postfix on 127.0.0.1
 /// (`scripts/mail-servers.sh start`; required when `DIPJUDGE_MAIL_SERVERS=1`).
 mod servers;

@@ -40,6 +40,10 @@ pub struct Config {
     /// The directory relative paths are taken from (the file's own directory).
     #[serde(skip)]
     pub base: PathBuf,
+    /// The rule sets the judge runs: not from the file (every one this judge has); a test
+    /// adds its own.
+    #[serde(skip)]
+    pub variants: crate::variant::Registry,
 }
 
 /// `[judge]`.
@@ -349,7 +353,7 @@ impl Config {
             maps: self.judge.maps,
             deadlines: self.deadlines.clone(),
             time_zone: self.judge.time_zone.clone(),
-            variants: crate::variant::Registry::default(),
+            variants: self.variants.clone(),
         }
     }
 

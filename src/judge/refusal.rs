@@ -29,6 +29,11 @@ pub(super) enum Refusal {
     BadSignon,
     #[error("there is no game called {0}")]
     NoGame(String),
+    /// The game could not be read or processed and waits for the operator.
+    #[error(
+        "{game} is suspended: {reason}; its master has been told, and nothing is done in it until the judge's operator lifts the suspension"
+    )]
+    Suspended { game: String, reason: String },
     #[error("{game} has no picture of {phase}: a phase is drawn when it is processed")]
     NoPicture { game: String, phase: String },
     #[error("a game called {0} already exists")]
@@ -102,6 +107,7 @@ impl Refusal {
             Refusal::TwoSignons => "TWO-SIGNONS",
             Refusal::BadSignon => "BAD-SIGNON",
             Refusal::NoGame(_) => "NO-GAME",
+            Refusal::Suspended { .. } => "SUSPENDED",
             Refusal::NoPicture { .. } => "NO-PICTURE",
             Refusal::GameExists(_) => "GAME-EXISTS",
             Refusal::VariantNotImplemented(..) | Refusal::UnknownVariant(..) => "NO-VARIANT",

@@ -185,6 +185,15 @@ impl<'a, 't> Session<'a, 't> {
         self.reply.push(ReplyLine::Note(line.into()));
     }
 
+    /// Says that the mail reuses the Message-ID of an earlier mail of its sender with other
+    /// content: it is read as a new mail (a client that reuses IDs, or someone who sent a
+    /// mail under the sender's ID first, cannot make it vanish).
+    pub(super) fn note_reused_id(&mut self) {
+        self.note(
+            "NOTE: an earlier mail from you had this mail's Message-ID but other content; this one was read as a new mail.",
+        );
+    }
+
     /// Reads and applies every line.
     pub(super) fn run(&mut self) -> Result<(), StoreError> {
         let lines = self.read_lines()?;
@@ -338,7 +347,12 @@ impl<'a, 't> Session<'a, 't> {
             // No SIGNON: `first` is every line.
             return Ok(first);
         };
-        let cx = match self.tx.load_game(&name)? {
+        let found = match self.tx.load_game(&name) {
+            // A suspended game's lines are refused one by one; they read as in no game.
+            Err(StoreError::Suspended { .. }) => None,
+            other => other?,
+        };
+        let cx = match found {
             Some(g) => ParseContext {
                 phase: (g.status != Status::Forming).then_some(g.position.phase.kind),
                 ballots_in_press: process::variant_of(self.config, &g)?.reads_ballots_in_press(),
@@ -367,7 +381,13 @@ impl<'a, 't> Session<'a, 't> {
                 if matches!(cmd, Command::Player(_) | Command::Master(_)) {
                     self.save_game()?;
                 }
-                self.apply(cmd, line)?
+                match self.apply(cmd, line) {
+                    // A line that reads a suspended game is refused; the rest go on.
+                    Err(StoreError::Suspended { game, reason }) => {
+                        Err(Refusal::Suspended { game, reason })
+                    }
+                    other => other?,
+                }
             }
         };
         // Later lines (LIST, a second command) read the game from the database: it is
@@ -425,7 +445,7 @@ impl<'a, 't> Session<'a, 't> {
             },
             Command::Master(m) => self.master(m)?,
             Command::Order(o) => self.order(o.order),
-            Command::Press(p) => self.press(p),
+            Command::Press(p) => self.press(p)?,
             Command::Variant(v) => self.variant_command(v, line),
         })
     }
@@ -560,13 +580,7 @@ impl<'a, 't> Session<'a, 't> {
             self.tx.save_game(g)?;
         }
         let game = self.game.as_ref().map(|g| g.name.clone());
-        let subject = if self.msg.subject.trim().is_empty() {
-            format!("{} reply", self.config.name)
-        } else if self.msg.subject.to_ascii_lowercase().starts_with("re:") {
-            self.msg.subject.clone()
-        } else {
-            format!("Re: {}", self.msg.subject)
-        };
+        let subject = super::replies::reply_subject(&self.config.name, &self.msg.subject);
         let body = render_reply_lines(&self.reply);
         let (reply_game, picture) = match self.reply_picture.take() {
             Some((g, phase)) => (Some(g), Some(phase)),

@@ -52,8 +52,13 @@ impl Session<'_, '_> {
             PlayerCommand::List { game: None } => {
                 let mut more = vec!["Games on this judge:".to_string()];
                 for name in tx.game_names()? {
-                    if let Some(g) = tx.load_game(&name)? {
-                        more.push(replies::list_line(&g));
+                    match tx.load_game(&name) {
+                        Ok(Some(g)) => more.push(replies::list_line(&g)),
+                        Ok(None) => {}
+                        Err(StoreError::Suspended { game, reason }) => {
+                            more.push(replies::suspended_list_line(&game, &reason));
+                        }
+                        Err(e) => return Err(e),
                     }
                 }
                 Done::with_more("LIST", more)
@@ -71,11 +76,18 @@ impl Session<'_, '_> {
             PlayerCommand::ListFull => {
                 let mut more = Vec::new();
                 for name in tx.game_names()? {
-                    if let Some(g) = tx.load_game(&name)? {
-                        let variant = process::variant_of(self.config, &g)?;
-                        more.extend(lines(&replies::list_game(self.map, variant, &g)));
-                        more.push(String::new());
+                    match tx.load_game(&name) {
+                        Ok(Some(g)) => {
+                            let variant = process::variant_of(self.config, &g)?;
+                            more.extend(lines(&replies::list_game(self.map, variant, &g)));
+                        }
+                        Ok(None) => continue,
+                        Err(StoreError::Suspended { game, reason }) => {
+                            more.push(format!("Game: {game}   Status: suspended: {reason}"));
+                        }
+                        Err(e) => return Err(e),
                     }
+                    more.push(String::new());
                 }
                 Done::with_more("LIST FULL", more)
             }
@@ -156,7 +168,7 @@ impl Session<'_, '_> {
                 };
                 match self.with_player(|p| p.draw = Some(powers)) {
                     Ok(()) => {
-                        self.check_end();
+                        self.check_end()?;
                         Done::ok(echo)
                     }
                     Err(e) => Err(e),
@@ -169,7 +181,7 @@ impl Session<'_, '_> {
                 let to = *to;
                 match self.with_player(|p| p.concede = Some(to)) {
                     Ok(()) => {
-                        self.check_end();
+                        self.check_end()?;
                         Done::ok(format!("SET CONCEDE {to}"))
                     }
                     Err(e) => Err(e),

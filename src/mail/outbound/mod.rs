@@ -310,6 +310,25 @@ pub trait Outbox: Send {
     /// Delivers a batch, reusing one connection where the transport has one. Returns one
     /// result per mail, in order; a failure of one mail does not stop the others.
     fn send_batch(&mut self, mails: &[RenderedMail]) -> Vec<Result<(), SendError>>;
+
+    /// As [`Outbox::send_batch`], calling `accepted(i)` as soon as the server has taken
+    /// mail `i` (before the next mail on that connection is sent), so the caller can record
+    /// it at once: killed in the middle of a batch, only the mails in flight on the open
+    /// connections are sent again. The default reports after the whole batch (a transport
+    /// that has no better moment).
+    fn send_batch_reporting(
+        &mut self,
+        mails: &[RenderedMail],
+        accepted: &(dyn Fn(usize) + Sync),
+    ) -> Vec<Result<(), SendError>> {
+        let results = self.send_batch(mails);
+        for (i, r) in results.iter().enumerate() {
+            if r.is_ok() {
+                accepted(i);
+            }
+        }
+        results
+    }
 }
 
 #[cfg(test)]
