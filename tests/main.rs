@@ -43,6 +43,9 @@ pub(crate) fn mail_ca() -> PathBuf {
 mod cases;
 /// The `dipjudge` binary itself: exit codes and output of its subcommands.
 mod cli;
+/// The binary on the Maildir default, killed and raced: the short game with SIGKILLs at
+/// random points, a kill while sending, three `process` passes at once on one database.
+mod crash;
 /// The daemon against the real servers: a full game by IMAP and SMTP, SIGKILL at random
 /// points, a server restart under the live daemon, bad mail (same switch as `servers`).
 mod daemon;
