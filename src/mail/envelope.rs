@@ -92,6 +92,9 @@ pub struct Envelope {
     pub loop_headers: LoopHeaders,
     /// Set when the message or its text was cut to the limits.
     pub size_capped: bool,
+    /// A hash of the whole message as its sender wrote it (see [`content_hash`]): the key
+    /// of a mail without a Message-ID.
+    pub content_hash: u64,
 }
 
 impl Envelope {
@@ -110,6 +113,7 @@ impl Envelope {
             }
             _ => raw,
         };
+        let content_hash = content_hash(raw);
         let message = MessageParser::default()
             .parse(raw)
             .filter(|m| !m.headers().is_empty())
@@ -230,20 +234,23 @@ impl Envelope {
             text,
             loop_headers,
             size_capped,
+            content_hash,
         })
     }
 
-    /// The key the judge deduplicates on: the Message-ID when there is one, otherwise
-    /// `fallback:` and a BLAKE2 hash (64 bits shown) of From, the Date header as written, and
-    /// the text. Stable across runs and machines.
+    /// The key the judge deduplicates on. A mail is the same mail when its sender, its
+    /// Message-ID and what the judge reads of it (subject and text) are the same:
+    /// `<message-id> from <sender> #<hash>`, so a mail that reuses a Message-ID with other
+    /// content (a careless client, or someone who sent a mail under another's ID first) is
+    /// a new mail. Without a Message-ID: `fallback:` and [`Envelope::content_hash`], a hash
+    /// of the whole message. Stable across runs, machines and transports.
     pub fn dedupe_key(&self) -> String {
         match &self.message_id {
-            Some(id) => id.clone(),
-            None => {
-                let date = self.date_header.as_deref().unwrap_or_default();
-                let h = stable_hash(&[self.from.as_bytes(), date.as_bytes(), self.text.as_bytes()]);
-                format!("fallback:{h:016x}")
+            Some(id) => {
+                let h = stable_hash(&[self.subject.as_bytes(), self.text.as_bytes()]);
+                format!("<{id}> from {} #{h:016x}", self.from)
             }
+            None => format!("fallback:{:016x}", self.content_hash),
         }
     }
 
@@ -260,6 +267,81 @@ fn is_plain_text(ctype: &str, subtype: Option<&str>) -> bool {
 /// Header values as written may be folded over lines: join them with single spaces.
 fn unfold(value: &str) -> String {
     value.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Header fields a mail collects on its way (trace fields, RFC 5321 §4.4, and what
+/// delivery agents and filters add), left out of [`content_hash`]: the same mail fetched
+/// from another server, or delivered again, hashes the same.
+const TRACE_FIELDS: &[&str] = &[
+    "received",
+    "return-path",
+    "delivered-to",
+    "x-original-to",
+    "authentication-results",
+    "arc-seal",
+    "arc-message-signature",
+    "arc-authentication-results",
+    "received-spf",
+    "dkim-signature",
+    "x-spam-status",
+    "x-spam-score",
+    "x-spam-level",
+    "x-spam-flag",
+    "x-spam-checker-version",
+    "x-virus-scanned",
+];
+
+/// A hash of a whole message as its sender wrote it: every header field but the trace
+/// fields, unfolded, and the body, with line endings as LF (a Maildir file and the same
+/// mail over IMAP hash the same). Two different mails without a Message-ID (another
+/// subject, other orders, another date) hash differently.
+pub fn content_hash(raw: &[u8]) -> u64 {
+    let lf = |b: &[u8]| -> Vec<u8> {
+        let mut out = Vec::with_capacity(b.len());
+        let mut i = 0;
+        while let Some(&c) = b.get(i) {
+            if c == b'\r' {
+                out.push(b'\n');
+                if b.get(i + 1) == Some(&b'\n') {
+                    i += 1;
+                }
+            } else {
+                out.push(c);
+            }
+            i += 1;
+        }
+        out
+    };
+    let text = lf(raw);
+    let (head, body) = match text.windows(2).position(|w| w == b"\n\n") {
+        Some(i) => (
+            text.get(..i).unwrap_or_default(),
+            text.get(i + 2..).unwrap_or_default(),
+        ),
+        None => (text.as_slice(), &[][..]),
+    };
+    // Header fields, each unfolded onto one line.
+    let mut fields: Vec<Vec<u8>> = Vec::new();
+    for line in head.split(|&c| c == b'\n') {
+        match (line.first(), fields.last_mut()) {
+            (Some(b' ' | b'\t'), Some(last)) => {
+                last.push(b' ');
+                last.extend_from_slice(line.trim_ascii());
+            }
+            _ => fields.push(line.to_vec()),
+        }
+    }
+    let kept: Vec<&[u8]> = fields
+        .iter()
+        .filter(|f| {
+            let name = f.split(|&c| c == b':').next().unwrap_or_default();
+            let name = String::from_utf8_lossy(name.trim_ascii()).to_ascii_lowercase();
+            !TRACE_FIELDS.contains(&name.as_str())
+        })
+        .map(Vec::as_slice)
+        .chain(std::iter::once(body.trim_ascii_end()))
+        .collect();
+    stable_hash(&kept)
 }
 
 /// CRLF and lone CR become LF.

@@ -70,16 +70,61 @@ fn no_message_id_gets_a_stable_fallback_key() {
         .unwrap()
         .replace('\n', "\r\n");
     assert_eq!(Envelope::parse(crlf.as_bytes()).unwrap().dedupe_key(), key);
+    // The trace fields a server adds on the way do not change it.
+    let delivered = format!(
+        "Return-Path: <x@example.test>\nReceived: from a by b; Mon, 5 Jan 2026 12:00:00 +0000\nDelivered-To: judge@example.test\n{}",
+        String::from_utf8(fixture("no-message-id.eml")).unwrap()
+    );
+    assert_eq!(
+        Envelope::parse(delivered.as_bytes()).unwrap().dedupe_key(),
+        key
+    );
     // A different body gives a different key.
     let other = String::from_utf8(fixture("no-message-id.eml"))
         .unwrap()
         .replace("A MOS -> UKR", "A MOS -> SEV");
     assert_ne!(Envelope::parse(other.as_bytes()).unwrap().dedupe_key(), key);
-    // With a Message-ID the key is the Message-ID.
-    assert_eq!(
-        parse("base64-utf8.eml").dedupe_key(),
-        "b64-utf8-1@example.test"
+    // With a Message-ID the key names it, the sender and the content.
+    let key = parse("base64-utf8.eml").dedupe_key();
+    assert!(
+        key.starts_with("<b64-utf8-1@example.test> from elodie@example.test #"),
+        "{key}"
     );
+}
+
+/// Issue 25: two mails from one sender without Message-ID or Date, with other subjects
+/// and other orders, are two mails; the same mail is one.
+#[test]
+fn mails_without_message_id_are_keyed_by_their_whole_content() {
+    let mail = |subject: &str, body: &str| {
+        Envelope::parse(
+            format!("From: italy@example.test\r\nSubject: {subject}\r\n\r\n{body}\r\n").as_bytes(),
+        )
+        .unwrap()
+        .dedupe_key()
+    };
+    let a = mail("spring", "SIGNON Igame pw\r\nA Ven - Tyr");
+    let b = mail("fall", "SIGNON Igame pw\r\nA Tyr - Mun");
+    assert_ne!(a, b);
+    assert_ne!(a, mail("spring, again", "SIGNON Igame pw\r\nA Ven - Tyr"));
+    assert_eq!(a, mail("spring", "SIGNON Igame pw\r\nA Ven - Tyr"));
+}
+
+/// A reused Message-ID with other content is another mail; from another sender too.
+#[test]
+fn the_key_names_sender_message_id_and_content() {
+    let mail = |from: &str, body: &str| {
+        Envelope::parse(
+            format!("From: {from}\r\nMessage-ID: <same@x>\r\nSubject: orders\r\n\r\n{body}\r\n")
+                .as_bytes(),
+        )
+        .unwrap()
+        .dedupe_key()
+    };
+    let italy = mail("italy@example.test", "A Ven - Tyr");
+    assert_eq!(italy, mail("Italy@Example.test", "A Ven - Tyr"));
+    assert_ne!(italy, mail("italy@example.test", "A Ven - Pie"));
+    assert_ne!(italy, mail("spy@example.test", "A Ven - Tyr"));
 }
 
 #[test]
