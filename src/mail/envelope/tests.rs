@@ -234,3 +234,14 @@ fn html_entities_and_structure() {
         "A PAR H\nF BRE H\n"
     );
 }
+
+/// Outlook's HTML reply (issue 25): the orders, a name, then the quoted original under a
+/// top border, which html2text turns into `From:`/`Sent:`/`To:`/`Subject:` lines.
+#[test]
+fn outlook_html_reply_keeps_its_reply_header_as_lines() {
+    let env = parse("outlook-html-reply.eml");
+    assert_eq!(
+        env.text,
+        "SIGNON Iroma pizza\nA Ven - Tyr\nA Rom - Apu\nF Nap - Ion\nGiulia\nFrom: DIP Judge <judge@example.test>\nSent: Monday, January 5, 2026 9:00 AM\nTo: Giulia Rossi <italy@example.test>\nSubject: DIP:roma - S1901M Reminder\nReminder: the deadline for S1901M in 'roma' is Tue Jan 06 2026 09:00 UTC.\nYour orders for Italy are none.\n"
+    );
+}
