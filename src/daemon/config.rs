@@ -373,7 +373,8 @@ impl Config {
             (Transport::Maildir, Some(path)) => Box::new(
                 MaildirInbox::new(self.resolve(path))
                     .with_folders(&i.processed, &i.rejected)
-                    .with_poll_interval(poll.min(Duration::from_secs(1))),
+                    .with_poll_interval(poll.min(Duration::from_secs(1)))
+                    .with_max_message_bytes(self.daemon.max_message_bytes),
             ),
             _ => {
                 let mut c = ImapConfig::new(
@@ -390,6 +391,7 @@ impl Config {
                 c.poll_interval = poll;
                 c.idle = i.idle;
                 c.backoff_max = c.backoff_max.min(Duration::from_secs(60));
+                c.max_message_bytes = self.daemon.max_message_bytes;
                 Box::new(ImapInbox::new(c, cursor))
             }
         }

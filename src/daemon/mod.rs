@@ -548,6 +548,9 @@ impl Daemon {
         now: DateTime<Utc>,
         report: &mut PassReport,
     ) -> anyhow::Result<Step> {
+        if let Some(size) = raw.oversize {
+            return Ok(self.oversize(raw, size, now, report));
+        }
         // The MIME parser is fuzzed, but a panic in it must not stop the daemon at the same
         // mail after every restart: it is an unparsable mail.
         let limits = self.limits;
@@ -635,6 +638,48 @@ impl Daemon {
             }
         }
         Ok(Step::Handled)
+    }
+
+    /// A message over the size limit (`size` bytes; only its header block was read): its
+    /// sender is answered with one line, unless the guard silences it, and it goes to the
+    /// rejected folder. Its key is recorded, so a copy is a no-op.
+    fn oversize(
+        &mut self,
+        raw: &RawMessage,
+        size: u64,
+        now: DateTime<Utc>,
+        report: &mut PassReport,
+    ) -> Step {
+        let limit = u64::try_from(self.config.daemon.max_message_bytes).unwrap_or(u64::MAX);
+        let reason = format!("{size} bytes, over the limit of {limit}: not read");
+        let env = match Envelope::parse_with(&raw.bytes, self.limits) {
+            Ok(env) => env,
+            Err(e) => {
+                warn!(message = %raw.id, size, reason = %e, "oversized mail without a usable header rejected");
+                report.rejected += 1;
+                return self.file(raw, Some(&format!("{reason}; {e}")));
+            }
+        };
+        let incoming = crate::mail::incoming(&env);
+        let recorded = match silence_reason(&env) {
+            Some(why) => {
+                self.judge
+                    .record_unhandled(&incoming, &format!("silenced: {why}; {reason}"), now)
+            }
+            None => self.judge.answer_oversize(&incoming, size, limit, now),
+        };
+        match recorded {
+            Ok(first) => {
+                warn!(from = %env.from, key = %incoming.key, size, limit, first, "oversized mail set aside unread");
+                report.rejected += 1;
+                self.file(raw, Some(&reason))
+            }
+            Err(e) => {
+                report.failed += 1;
+                error!(key = %incoming.key, error = %e, "an oversized mail cannot be recorded now; it is tried again");
+                Step::Retry
+            }
+        }
     }
 
     /// Sets a message aside after `attempts` failed attempts: the judge answers its sender

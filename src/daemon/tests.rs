@@ -183,6 +183,46 @@ fn mail_is_seen_by_sender_message_id_and_content() {
     assert!(replies[3].contains("OK LIST"), "{}", replies[3]);
 }
 
+/// Issue 25: a mail over `max_message_bytes` is never read whole: its sender gets one
+/// line, it goes to the rejected folder, a copy of it is a no-op; a bounce over the limit
+/// is set aside without an answer.
+#[test]
+fn a_mail_over_the_size_limit_is_answered_in_one_line_unread() {
+    let dir = TempDir::new("oversize");
+    let config = Config::parse(
+        &CONFIG.replace("[daemon]\n", "[daemon]\nmax_message_bytes = 2000\n"),
+        &dir.0,
+    )
+    .unwrap();
+    let mut d = Daemon::open(config, None).unwrap();
+    let big = mail(
+        "big@example.test",
+        Some("big@x"),
+        &format!("LIST\n{}", "A Par H\n".repeat(400)),
+    );
+    put(&dir, "1.a", &big);
+    put(&dir, "2.a", &big);
+    let bounce = format!(
+        "From: MAILER-DAEMON@example.test\r\nMessage-ID: <bb@x>\r\n\r\n{}",
+        "z".repeat(3000)
+    );
+    put(&dir, "3.a", &bounce);
+    let r = d.process_once(t0()).unwrap();
+    assert_eq!((r.rejected, r.applied, r.sent), (3, 0, 1), "{r:?}");
+    let mails = d.judge().all_mail().unwrap();
+    assert_eq!(mails.len(), 1);
+    assert_eq!(mails[0].recipient, "big@example.test");
+    assert_eq!(
+        mails[0].body,
+        format!(
+            "Your mail is {} bytes, over this judge's limit of 2000 bytes: it was not read, and nothing in it was done. Send your commands in a shorter mail (without attachments).\n",
+            big.len()
+        )
+    );
+    assert_eq!(mails[0].in_reply_to.as_deref(), Some("big@x"));
+    assert_eq!(files(&dir.0.join("inbox/.Rejected/cur")), 3);
+}
+
 /// An outbox that answers from a script and records what it was given.
 #[derive(Clone, Default)]
 struct Scripted {
@@ -378,6 +418,7 @@ fn replies_go_out_after_each_batch_not_after_the_inbox_is_empty() {
             "HELP",
         )
         .into_bytes(),
+        oversize: None,
     };
     let inbox = Batches {
         batches: vec![vec![raw(1), raw(2)], vec![raw(3), raw(4)]],

@@ -332,6 +332,42 @@ impl Judge {
         })?)
     }
 
+    /// Answers a mail over the size limit with one line, unread: its key is recorded (a
+    /// copy is a no-op) and its sender told. False if it was answered before.
+    pub fn answer_oversize(
+        &mut self,
+        msg: &Incoming,
+        size: u64,
+        limit: u64,
+        now: DateTime<Utc>,
+    ) -> Result<bool, JudgeError> {
+        let judge = self.config.name.clone();
+        Ok(self.store.transaction(|tx| {
+            let outcome = format!("too big: {size} bytes, over the limit of {limit}");
+            if tx.record_message(&msg.key, msg.message_id.as_deref(), now, &msg.from, Some(&outcome))?
+                == Recorded::Duplicate
+            {
+                return Ok::<bool, StoreError>(false);
+            }
+            tx.queue_mail(
+                &NewMail {
+                    game: None,
+                    audience: "reply".into(),
+                    recipient: msg.reply_address().to_string(),
+                    subject: replies::reply_subject(&judge, &msg.subject),
+                    body: format!(
+                        "Your mail is {size} bytes, over this judge's limit of {limit} bytes: it was not read, and nothing in it was done. Send your commands in a shorter mail (without attachments).\n"
+                    ),
+                    kind: "replied",
+                    in_reply_to: msg.message_id.clone(),
+                    picture: None,
+                },
+                now,
+            )?;
+            Ok(true)
+        })?)
+    }
+
     /// Suspends a game that cannot be read or processed (why: `error`) and tells its master,
     /// once. Nothing else stops: other games, the mail and the outbox go on.
     fn suspend(

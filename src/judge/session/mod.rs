@@ -323,9 +323,18 @@ impl<'a, 't> Session<'a, 't> {
             self.note(started);
         }
         if self.msg.size_capped {
-            self.note(
-                "NOTE: your message was longer than this judge reads; only its beginning was read.",
-            );
+            // The mail layer cut the text at the end of a line: every line before the first
+            // unread one was read whole, and nothing of that line or after it.
+            let unread = self.msg.text.bytes().filter(|&b| b == b'\n').count() + 1;
+            let note = if unread == 1 {
+                "NOTE: your message was longer than this judge reads, and its first line alone is longer than that: nothing of it was read or done.".to_string()
+            } else {
+                format!(
+                    "NOTE: your message was longer than this judge reads: it read lines 1 to {} and stopped before line {unread}, of which nothing was read or done.",
+                    unread - 1
+                )
+            };
+            self.note(note);
         }
         Ok(())
     }

@@ -171,8 +171,8 @@ fn crlf_and_lone_cr_become_lf() {
 }
 
 #[test]
-fn text_is_capped_on_a_char_boundary() {
-    let body = "é".repeat(100);
+fn text_is_capped_at_the_end_of_a_line() {
+    let body = format!("{}\r\n{}\r\n", "é".repeat(3), "é".repeat(100));
     let raw =
         format!("From: a@example.test\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}");
     let limits = ParseLimits {
@@ -181,21 +181,48 @@ fn text_is_capped_on_a_char_boundary() {
     };
     let env = Envelope::parse_with(raw.as_bytes(), limits).unwrap();
     assert!(env.size_capped);
-    assert_eq!(env.text, "ééééé");
+    assert_eq!(env.text, "ééé\n");
+    assert_eq!(env.first_unread_line(), Some(2));
     let small = Envelope::parse(raw.as_bytes()).unwrap();
     assert!(!small.size_capped);
+    assert_eq!(small.first_unread_line(), None);
+    // A first line longer than the cap: nothing is read.
+    let limits = ParseLimits {
+        max_text_bytes: 5,
+        ..ParseLimits::default()
+    };
+    let env = Envelope::parse_with(raw.as_bytes(), limits).unwrap();
+    assert_eq!((env.text.as_str(), env.first_unread_line()), ("", Some(1)));
+}
+
+/// Issue 25: the cut line is not run as a shorter order (`A Par S F Bre - Pic` must not
+/// become `A Par S F Bre`).
+#[test]
+fn a_line_cut_by_the_cap_is_not_read() {
+    let head = "A Mar H\n".repeat(10);
+    let raw = format!("From: a@example.test\r\n\r\n{head}A Par S F Bre - Pic\n");
+    let limits = ParseLimits {
+        max_text_bytes: head.len() + "A Par S F Bre".len(),
+        ..ParseLimits::default()
+    };
+    let env = Envelope::parse_with(raw.as_bytes(), limits).unwrap();
+    assert_eq!(env.text, head);
+    assert_eq!(env.first_unread_line(), Some(11));
 }
 
 #[test]
 fn raw_message_is_capped() {
-    let raw = format!("From: a@example.test\r\n\r\n{}", "x".repeat(1000));
+    let raw = format!("From: a@example.test\r\n\r\n{}", "xxxxxxxxx\n".repeat(100));
     let limits = ParseLimits {
         max_text_bytes: 10_000,
-        max_message_bytes: 100,
+        max_message_bytes: 105,
     };
     let env = Envelope::parse_with(raw.as_bytes(), limits).unwrap();
     assert!(env.size_capped);
     assert!(env.text.len() < 100);
+    // The last line the cut reached may be cut itself: it is not read.
+    assert!(env.text.lines().all(|l| l == "xxxxxxxxx"), "{:?}", env.text);
+    assert!(env.text.ends_with('\n'));
 }
 
 #[test]
