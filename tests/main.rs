@@ -62,6 +62,9 @@ mod game;
 mod golden;
 /// The command language: grammar/examples golden files and fuzz crashers.
 mod grammar;
+/// Hostile and careless mail through the daemon: absurd subjects and ids within the RFCs,
+/// the loop guard, SET ADDRESS to addresses the mailer can send to, the text cap at a line.
+mod hostile;
 /// Golden games through the real binary on the Maildir default, with a leak scanner.
 mod maildir_golden;
 /// A message far over the size cap.

@@ -744,6 +744,10 @@ fn convert(norm: &str, e: PErr<'_>, map: &Map, suggest: bool) -> CommandError {
         Why::BadDate(text) => CommandError::BadDate { text },
         Why::NotAPower(text) => CommandError::NotAPower { text },
         Why::NotAnotherPower(text) => CommandError::NotAnotherPower { text },
+        Why::UnmailableAddress(address, why) => CommandError::UnmailableAddress {
+            address: shorten(&address),
+            why,
+        },
     }
 }
 

@@ -43,7 +43,7 @@ use crate::judge::{Handled, Judge};
 use crate::mail::inbound::imap::ImapCursor;
 use crate::mail::{
     AutoSubmitted, Envelope, Inbox, MessageRef, Outbox, OutgoingMail, ParseLimits, RateLimiter,
-    RawMessage, RenderedMail, render, silence_reason,
+    RawMessage, RenderedMail, render, silence_reason_for,
 };
 use crate::store::{QueuedMail, Store};
 
@@ -568,7 +568,7 @@ impl Daemon {
             }
         };
         let incoming = crate::mail::incoming(&env);
-        if let Some(why) = silence_reason(&env) {
+        if let Some(why) = silence_reason_for(&env, &self.config.judge.address) {
             // Recorded under its key like any message, so the record shows it arrived and
             // why nothing answered it; seen again (a restart before filing), it is a no-op.
             let first = match self.judge.record_unhandled(
@@ -661,7 +661,7 @@ impl Daemon {
             }
         };
         let incoming = crate::mail::incoming(&env);
-        let recorded = match silence_reason(&env) {
+        let recorded = match silence_reason_for(&env, &self.config.judge.address) {
             Some(why) => {
                 self.judge
                     .record_unhandled(&incoming, &format!("silenced: {why}; {reason}"), now)

@@ -148,8 +148,12 @@ impl Session<'_, '_> {
             }
             PlayerCommand::SetAddress { address } => match self.seat_mut() {
                 Ok(seat) => {
+                    let changed = !seat.address.eq_ignore_ascii_case(address);
                     seat.address = address.clone();
                     self.dirty = true;
+                    if changed {
+                        self.tell_new_address(address);
+                    }
                     Done::ok(format!("SET ADDRESS {address}"))
                 }
                 Err(e) => Err(e),
@@ -227,6 +231,32 @@ impl Session<'_, '_> {
             picture: None,
         });
         Done::ok("RESIGN")
+    }
+
+    /// Tells an address that it now receives a seat's mail (`SET ADDRESS`): a mistyped
+    /// address learns why the judge writes to it, and a player learns at once whether the
+    /// new address takes mail.
+    fn tell_new_address(&mut self, address: &str) {
+        let Some(g) = self.game.as_ref() else {
+            return;
+        };
+        let (seat, audience) = match self.who {
+            Who::Power(p) => (p.name().to_string(), p.name().to_string()),
+            _ => ("the master".to_string(), "master".to_string()),
+        };
+        self.mails.push(NewMail {
+            game: Some(g.name.clone()),
+            audience,
+            recipient: address.to_string(),
+            subject: format!("{}:{} - Address set", self.config.name, g.name),
+            body: format!(
+                "From now on this address receives the mail of {seat} in the game '{}' on this judge: the player of that seat set it with SET ADDRESS.\nIf you did not ask for this, please tell the master of '{}'.\n",
+                g.name, g.name
+            ),
+            kind: "generated",
+            in_reply_to: None,
+            picture: None,
+        });
     }
 
     fn seat_mut(&mut self) -> Result<&mut Seat, Refusal> {
