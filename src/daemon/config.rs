@@ -100,9 +100,11 @@ pub enum PasswordCostSetting {
 pub struct DaemonSection {
     /// Longest sleep between two passes when nothing wakes the daemon, in seconds.
     pub poll_interval_secs: u64,
-    /// Bytes of text kept from one mail (the rest is cut and the reply says so).
+    /// Bytes of text read from one mail, in whole lines (the rest is not read and the reply
+    /// names the first line not read).
     pub max_text_bytes: usize,
-    /// Bytes of raw mail parsed at all.
+    /// A mail over this size is not read (its size is checked first; its sender gets one
+    /// line); also the most bytes one fetch from the inbox holds.
     pub max_message_bytes: usize,
     /// Replies (`auto-replied` mail) to one address per window; more wait in the outbox.
     pub reply_rate_limit: usize,
@@ -112,7 +114,9 @@ pub struct DaemonSection {
     pub max_send_attempts: i64,
     /// Mails sent through one connection per pass.
     pub send_batch: usize,
-    /// Failed transactions on one message before it is set aside in the rejected folder.
+    /// Attempts at one message (each counted before it is made, so an attempt that kills
+    /// the judge counts) before it is set aside in the rejected folder, its sender and its
+    /// game's master told.
     pub max_message_attempts: u32,
 }
 
