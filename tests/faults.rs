@@ -282,9 +282,9 @@ fn a_mail_that_panics_the_judge_is_set_aside_after_its_attempts() {
     let answer = &s.sent_to(&italy);
     assert_eq!(answer.len(), 1, "{answer:?}");
     assert!(
-        answer[0].body.contains(
-            "failed on it 3 times, and has set it aside unread. Nothing in it was applied."
-        ),
+        answer[0]
+            .body
+            .contains("failed on it 3 times, and has set it aside. Nothing in it was applied."),
         "{}",
         answer[0].body
     );

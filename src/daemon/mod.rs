@@ -13,9 +13,19 @@
 //! - the IMAP cursor is stored in the judge's key/value table after the messages it covers
 //!   are committed, so a restart resumes (a stale cursor only costs a search);
 //! - outgoing mail lives in SQLite; each attempt is counted *before* it is made, and a mail
-//!   is marked sent only after the server accepted it (the sender thread reports back; a
-//!   pass always collects its last batch before it returns, also on a stop or an error).
-//!   Killed between the two, it is sent again: a duplicate, never a loss.
+//!   is marked sent as soon as the server accepted it, before the next goes out (the sender
+//!   thread marks it on a connection of its own; a pass always collects its last batch
+//!   before it returns, also on a stop or an error). Killed between the two, only the mails
+//!   in flight are sent again: a duplicate, never a loss;
+//! - one daemon per database ([`InstanceLock`]): a second `run` or `process` refuses to
+//!   start (or waits), so no two read the same mail or send the same outbox.
+//!
+//! Failure isolation: each attempt at a message is counted in a transaction of its own
+//! before the judge reads it (a message that fails, panics or kills the judge is set aside
+//! after `max_message_attempts`, its sender and its game's master told); a message over
+//! `max_message_bytes` is never read whole (one line answers it); each due game ticks on
+//! its own (the judge suspends one that cannot be read or processed); a step of a pass that
+//! fails is logged and the pass goes on to tick and drain the outbox.
 //!
 //! Mail the guard silences (bounces, auto-replies, lists, the judge's own mail) is committed
 //! without being handled: it is logged and never answered, and its commands are not read.

@@ -3,8 +3,14 @@
 //!
 //! [`Judge::handle`] records the message's key (a second copy is a no-op), reads its
 //! commands, applies them to the games they name and queues the reply and any bulletins in
-//! the outbox. [`Judge::tick`] processes the games whose deadlines have come. Nothing is
-//! sent here and no clock is read: `now` is a parameter.
+//! the outbox. [`Judge::tick`] processes the games whose deadlines have come, each in a
+//! transaction of its own. Nothing is sent here and no clock is read: `now` is a parameter.
+//!
+//! A failure belongs to the game or the mail it came from: a panic inside the handling of
+//! a mail or the tick of a game is caught and its transaction rolled back; a game whose
+//! stored state cannot be read, or whose processing fails inside the judge, is suspended
+//! and its master told once ([`Judge::unsuspend`] lifts it); a failure of the machine's (a
+//! full disk) is only rolled back, to be tried again.
 
 mod password;
 mod process;
@@ -267,15 +273,19 @@ impl Judge {
         now: DateTime<Utc>,
     ) -> Result<(), JudgeError> {
         let (map, judge) = (self.map, self.config.name.clone());
-        let game = crate::command::parse_until_signon(&msg.text, map, 0)
-            .into_iter()
-            .find_map(|l| match l.outcome {
-                Ok(crate::command::Command::Player(crate::command::PlayerCommand::Signon {
-                    game,
-                    ..
-                })) => Some(game.to_string()),
-                _ => None,
-            });
+        // The game its SIGNON names, read as the session reads it; if reading the mail is
+        // what panics, it names none.
+        let game = catch_unwind(|| {
+            crate::command::parse_until_signon(&msg.text, map, 0)
+                .into_iter()
+                .find_map(|l| match l.outcome {
+                    Ok(crate::command::Command::Player(
+                        crate::command::PlayerCommand::Signon { game, .. },
+                    )) => Some(game.to_string()),
+                    _ => None,
+                })
+        })
+        .unwrap_or(None);
         Ok(self.store.transaction(|tx| {
             let outcome = format!("set aside after {attempts} failed attempts");
             if tx.record_message(&msg.key, msg.message_id.as_deref(), now, &msg.from, Some(&outcome))?
@@ -290,7 +300,7 @@ impl Judge {
                 None => None,
             };
             let mut body = format!(
-                "The judge could not handle your mail: it failed on it {attempts} times, and has set it aside unread. Nothing in it was applied.\nThe judge's operator has been told"
+                "The judge could not handle your mail: it failed on it {attempts} times, and has set it aside. Nothing in it was applied.\nThe judge's operator has been told"
             );
             if let (Some(g), Some(_)) = (&game, &master) {
                 body.push_str(&format!(", and so has the master of {g}"));
@@ -317,7 +327,7 @@ impl Judge {
                         recipient: master,
                         subject: format!("{judge}:{g} - Mail set aside"),
                         body: format!(
-                            "A mail from {} to {g} (subject {:?}) could not be handled: the judge failed on it {attempts} times and has set it aside unread. Its sender has been told; the judge's operator has the details in the judge's log.\n",
+                            "A mail from {} to {g} (subject {:?}) could not be handled: the judge failed on it {attempts} times and has set it aside. Its sender has been told; the judge's operator has the details in the judge's log.\n",
                             msg.from,
                             replies::one_line_subject(&msg.subject)
                         ),
