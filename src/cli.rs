@@ -61,6 +61,10 @@ enum Command {
         /// Log lines as human text or as JSON objects.
         #[arg(long, value_enum, default_value_t = crate::cli_daemon::LogFormat::Text)]
         log_format: crate::cli_daemon::LogFormat,
+        /// If another `run` or `process` works on the database, wait for it to end instead
+        /// of refusing to start.
+        #[arg(long)]
+        wait: bool,
     },
     /// One pass: read all new mail, process due deadlines, send the outbox; then exit.
     Process {
@@ -73,6 +77,19 @@ enum Command {
         /// Log lines as human text or as JSON objects.
         #[arg(long, value_enum, default_value_t = crate::cli_daemon::LogFormat::Text)]
         log_format: crate::cli_daemon::LogFormat,
+        /// If another `run` or `process` works on the database, wait for it to end instead
+        /// of refusing to start.
+        #[arg(long)]
+        wait: bool,
+    },
+    /// Lift the suspension of a game the judge could not read or process (after fixing the
+    /// cause): it plays on from its stored state.
+    Unsuspend {
+        /// The game.
+        game: String,
+        /// The configuration file.
+        #[arg(long, default_value = "judge.toml")]
+        config: PathBuf,
     },
     /// Put a mail into the configured Maildir inbox (headers are added to a bare body).
     Inject {
@@ -138,12 +155,18 @@ pub fn main() -> ExitCode {
             seed,
         } => bench(phases, rounds, seed),
         Command::Parse { variant } => parse(variant.as_deref()),
-        Command::Run { config, log_format } => crate::cli_daemon::run(&config, log_format),
+        Command::Run {
+            config,
+            log_format,
+            wait,
+        } => crate::cli_daemon::run(&config, log_format, wait),
         Command::Process {
             config,
             now,
             log_format,
-        } => crate::cli_daemon::process(&config, now.as_deref(), log_format),
+            wait,
+        } => crate::cli_daemon::process(&config, now.as_deref(), log_format, wait),
+        Command::Unsuspend { game, config } => crate::cli_daemon::unsuspend(&config, &game),
         Command::Inject { from, config, file } => crate::cli_daemon::inject(&config, &from, &file),
         Command::Demo { all } => crate::cli_daemon::demo(all),
         Command::DumpState { config } => crate::cli_daemon::dump_state(&config),

@@ -9,7 +9,7 @@ use anyhow::{Context, bail};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 
 use dipjudge::daemon::script::{self, SHORT_GAME};
-use dipjudge::daemon::{Config, Daemon};
+use dipjudge::daemon::{Config, Daemon, open_judge};
 use dipjudge::map::Power;
 
 #[path = "cli_bench.rs"]
@@ -37,10 +37,19 @@ fn init_logging(format: LogFormat, level: tracing::Level) {
     };
 }
 
-pub fn run(config: &Path, log_format: LogFormat) -> anyhow::Result<ExitCode> {
+/// The daemon, waiting for another one on the same database with `wait`.
+fn open_daemon(config: Config, wait: bool) -> anyhow::Result<Daemon> {
+    if wait {
+        Daemon::open_waiting(config, None)
+    } else {
+        Daemon::open(config, None)
+    }
+}
+
+pub fn run(config: &Path, log_format: LogFormat, wait: bool) -> anyhow::Result<ExitCode> {
     init_logging(log_format, tracing::Level::INFO);
     let config = Config::load(config)?;
-    let mut daemon = Daemon::open(config, None)?;
+    let mut daemon = open_daemon(config, wait)?;
     daemon.run(true)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -58,14 +67,23 @@ pub fn process(
     config: &Path,
     now: Option<&str>,
     log_format: LogFormat,
+    wait: bool,
 ) -> anyhow::Result<ExitCode> {
     init_logging(log_format, tracing::Level::INFO);
     let now = parse_now(now)?;
     let config = Config::load(config)?;
-    let mut daemon = Daemon::open(config, None)?;
+    let mut daemon = open_daemon(config, wait)?;
     let r = daemon.process_once(now)?;
+    // What only a failure makes is named only when it happened.
+    let mut trouble = String::new();
+    if r.set_aside > 0 {
+        trouble.push_str(&format!(", set aside {}", r.set_aside));
+    }
+    if r.suspended > 0 {
+        trouble.push_str(&format!(", games suspended {}", r.suspended));
+    }
     println!(
-        "fetched {}, applied {}, duplicates {}, silenced {}, rejected {}, failed {}, games ticked {}, sent {}, deferred {}, rate-limited {}, given up {}",
+        "fetched {}, applied {}, duplicates {}, silenced {}, rejected {}, failed {}, games ticked {}, sent {}, deferred {}, rate-limited {}, given up {}{trouble}",
         r.fetched,
         r.applied,
         r.duplicates,
@@ -103,9 +121,8 @@ pub fn map(
         None => Utc::now(),
     };
     let config = Config::load(config)?;
-    let mut daemon = Daemon::open(config, Some(0))?;
-    let Some((code, svg)) = daemon
-        .judge()
+    let mut judge = open_judge(&config, Some(0))?;
+    let Some((code, svg)) = judge
         .map_picture(game, phase, now)
         .context("while drawing the picture")?
     else {
@@ -128,13 +145,27 @@ pub fn map(
 
 pub fn dump_state(config: &Path) -> anyhow::Result<ExitCode> {
     let config = Config::load(config)?;
-    let mut daemon = Daemon::open(config, Some(0))?;
-    let dump = daemon
-        .judge()
+    let dump = open_judge(&config, Some(0))?
         .dump_state()
         .context("while dumping the games")?;
     print!("{dump}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// `dipjudge unsuspend GAME`: the operator lifts a game's suspension.
+pub fn unsuspend(config: &Path, game: &str) -> anyhow::Result<ExitCode> {
+    let config = Config::load(config)?;
+    let mut judge = open_judge(&config, Some(0))?;
+    if judge
+        .unsuspend(game)
+        .with_context(|| format!("while lifting the suspension of {game} (it stays suspended)"))?
+    {
+        println!("{game} is no longer suspended; it plays on from its stored state");
+        Ok(ExitCode::SUCCESS)
+    } else {
+        println!("{game} is not suspended");
+        Ok(ExitCode::from(1))
+    }
 }
 
 /// True when `text` starts with a header block that names a sender.

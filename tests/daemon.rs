@@ -2267,7 +2267,7 @@ fn a_formal_year_through_imap_and_smtp() {
             if subject.contains("Broadcast") {
                 assert_eq!(
                     text.trim_end(),
-                    "Message from Italy to everyone:\n\nItaly to all: Trieste is Italian.",
+                    "Message from Italy to everyone:\n\n| Italy to all: Trieste is Italian.",
                     "{who}"
                 );
             }

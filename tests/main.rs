@@ -46,9 +46,16 @@ mod authority;
 mod cases;
 /// The `dipjudge` binary itself: exit codes and output of its subcommands.
 mod cli;
+/// The binary on the Maildir default, killed and raced: the short game with SIGKILLs at
+/// random points, a kill while sending, three `process` passes at once on one database.
+mod crash;
 /// The daemon against the real servers: a full game by IMAP and SMTP, SIGKILL at random
 /// points, a server restart under the live daemon, bad mail (same switch as `servers`).
 mod daemon;
+/// Anomaly tests (SQLite's model): a game row that cannot be read, a panicking rule-set
+/// hook, a mail that panics or kills the judge, a full disk, a store error at each write of
+/// a phase's processing and of a mail's handling. Nothing by halves, nothing else stops.
+mod faults;
 /// The `mail` and `cases` fuzz targets' checks on the inputs kept under `fixtures/fuzz/`.
 mod fuzz_replay;
 /// Whole games by mail through the judge core, with a leak scanner.
@@ -58,6 +65,9 @@ mod game;
 mod golden;
 /// The command language: grammar/examples golden files and fuzz crashers.
 mod grammar;
+/// Hostile and careless mail through the daemon: absurd subjects and ids within the RFCs,
+/// the loop guard, SET ADDRESS to addresses the mailer can send to, the text cap at a line.
+mod hostile;
 /// Golden games through the real binary on the Maildir default, with a leak scanner.
 mod maildir_golden;
 /// A message far over the size cap.
@@ -68,6 +78,8 @@ mod picture;
 /// What the rules keep secret stays secret from every reader: Survive ballots, HISTORY by
 /// audience.
 mod privacy;
+/// A scratch judge on the Maildir default: its directory, inbox, outbox and games.
+mod scratch;
 /// The mail transports against real Dovecot and Postfix on 127.0.0.1
 /// (`scripts/mail-servers.sh start`; required when `DIPJUDGE_MAIL_SERVERS=1`).
 mod servers;

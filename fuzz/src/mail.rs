@@ -19,6 +19,7 @@ use dipjudge::daemon::config::DaemonSection;
 use dipjudge::judge::{Handled, Incoming, Judge, JudgeConfig, PasswordCost};
 use dipjudge::mail::{
     Envelope, EnvelopeError, ParseLimits, RenderError, Silence, render, silence_reason,
+    silence_reason_for,
 };
 use dipjudge::store::Store;
 
@@ -281,7 +282,7 @@ pub fn check(raw: &[u8]) -> Outcome {
     };
     let incoming = dipjudge::mail::incoming(&env);
     with_judge(|judge| {
-        if let Some(why) = silence_reason(&env) {
+        if let Some(why) = silence_reason_for(&env, &judge.config().address.clone()) {
             let first = judge
                 .record_unhandled(&incoming, &format!("silenced: {why}"), now())
                 .expect("a silenced message is recorded");

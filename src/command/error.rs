@@ -47,6 +47,9 @@ pub enum CommandError {
     NotAPower { text: String },
     /// IR-X2: a treaty with something that is not another power.
     NotAnotherPower { text: String },
+    /// `SET ADDRESS` with an address the judge's mailer cannot send to (an address literal
+    /// such as `a@[127.0.0.1]`, or one longer than SMTP allows); `why` says which.
+    UnmailableAddress { address: String, why: &'static str },
 }
 
 impl CommandError {
@@ -65,6 +68,7 @@ impl CommandError {
             CommandError::BallotUnreadable { .. } => "SRV-E7",
             CommandError::NotAPower { .. } => "FD-E3",
             CommandError::NotAnotherPower { .. } => "IR-X2",
+            CommandError::UnmailableAddress { .. } => "BAD-ADDRESS",
         }
     }
 
@@ -203,6 +207,9 @@ impl fmt::Display for CommandError {
             }
             CommandError::NotAnotherPower { text } => {
                 write!(f, "{text} is not another power in this game.")
+            }
+            CommandError::UnmailableAddress { address, why } => {
+                write!(f, "the judge cannot send mail to {address}: {why}")
             }
         }
     }

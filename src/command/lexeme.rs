@@ -40,6 +40,8 @@ pub(crate) enum Why {
     NotAPower(String),
     /// IR-X2 (a treaty with a non-power), with the text as written.
     NotAnotherPower(String),
+    /// An address the mailer cannot send to, and why.
+    UnmailableAddress(String, &'static str),
 }
 
 impl Why {

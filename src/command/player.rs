@@ -440,6 +440,15 @@ fn signon(i: &str) -> PResult<'_, PlayerCommand> {
     ))
 }
 
+/// Why the mailer cannot send to an address lettre reads, if it cannot: an address literal
+/// (`a@[127.0.0.1]`: lettre reads it, but servers refuse to relay to one, and every mail to
+/// the seat would be given up). Lengths over RFC 5321's are refused by lettre itself.
+fn unmailable(address: &lettre::Address) -> Option<&'static str> {
+    address.domain().starts_with('[').then_some(
+        "an address at a bare IP address is not one it can send to; give an address at a domain name",
+    )
+}
+
 // player_setting = "PASSWORD" password | "ADDRESS" address | "WAIT" | "NOWAIT"
 //                | "ABSENCE" date [ "TO" date ] | "DRAW" [ power_list ] | "NODRAW"
 //                | "CONCEDE" power | "PREFERENCE" power_list | "MAP" ( "ON" | "OFF" ) ;
@@ -475,8 +484,14 @@ pub(crate) fn player_setting(i: &str) -> PResult<'_, PlayerCommand> {
             let (r, a) = cut(expect("an e-mail address", token)(r))?;
             // Only an address the judge can send to: the outbound mail is built with
             // lettre, which refuses the rest (a seat at such an address gets no mail).
-            if a.parse::<lettre::Address>().is_err() {
+            let Ok(parsed) = a.parse::<lettre::Address>() else {
                 return super::lexeme::failure(blanks(r), Why::Expected("an e-mail address"));
+            };
+            if let Some(why) = unmailable(&parsed) {
+                return super::lexeme::failure(
+                    blanks(r),
+                    Why::UnmailableAddress(a.to_string(), why),
+                );
             }
             (
                 r,
@@ -623,4 +638,5 @@ mod tests {
         Some("SET PASSWORD Secret26")
     );
     ps!(set_password_two_words, "password new Secret22", None);
+    ps!(set_address_literal, "address a@[127.0.0.1]", None);
 }

@@ -3,8 +3,14 @@
 //!
 //! [`Judge::handle`] records the message's key (a second copy is a no-op), reads its
 //! commands, applies them to the games they name and queues the reply and any bulletins in
-//! the outbox. [`Judge::tick`] processes the games whose deadlines have come. Nothing is
-//! sent here and no clock is read: `now` is a parameter.
+//! the outbox. [`Judge::tick`] processes the games whose deadlines have come, each in a
+//! transaction of its own. Nothing is sent here and no clock is read: `now` is a parameter.
+//!
+//! A failure belongs to the game or the mail it came from: a panic inside the handling of
+//! a mail or the tick of a game is caught and its transaction rolled back; a game whose
+//! stored state cannot be read, or whose processing fails inside the judge, is suspended
+//! and its master told once ([`Judge::unsuspend`] lifts it); a failure of the machine's (a
+//! full disk) is only rolled back, to be tried again.
 
 mod confirm;
 mod history;
@@ -16,10 +22,12 @@ mod session;
 mod throttle;
 mod time;
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
 use chrono::{DateTime, Utc};
 
 use crate::map::Map;
-use crate::store::{NewMail, QueuedMail, Store, StoreError};
+use crate::store::{NewMail, QueuedMail, Recorded, Store, StoreError};
 
 pub use password::{PasswordCost, hash as hash_password};
 
@@ -103,6 +111,36 @@ pub enum Handled {
     Duplicate,
 }
 
+/// What a tick did, game by game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TickReport {
+    /// Games whose deadline event was acted on.
+    pub acted: usize,
+    /// Games whose tick failed for a reason of the machine's (a full disk, a busy or broken
+    /// database): rolled back, tried again at the next tick.
+    pub failed: usize,
+    /// Games suspended now: they could not be read or processed.
+    pub suspended: Vec<String>,
+}
+
+/// The words of a panic's payload, for the log.
+fn panic_words(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_string())
+}
+
+/// Why a game is suspended, in words its master and its players may read (the details,
+/// which may quote the stored state, go to the operator's log only).
+fn suspension_reason(e: &JudgeError) -> &'static str {
+    match e {
+        JudgeError::Store(StoreError::Corrupt { .. }) => "its stored state cannot be read",
+        _ => "processing it failed inside the judge",
+    }
+}
+
 /// A system failure (never a player's mistake: those are replies).
 #[derive(Debug, thiserror::Error)]
 pub enum JudgeError {
@@ -112,6 +150,17 @@ pub enum JudgeError {
     Map(String),
     #[error("a phase's picture cannot be rendered: {0}")]
     Picture(#[from] crate::picture::PictureError),
+    /// The judge's own code panicked (a bug; a rule set's hook): caught, the transaction
+    /// rolled back.
+    #[error("the judge failed inside (a panic: {0})")]
+    Panic(String),
+}
+
+impl JudgeError {
+    /// Whether the failure is the machine's (see [`StoreError::is_environmental`]).
+    pub fn is_environmental(&self) -> bool {
+        matches!(self, JudgeError::Store(e) if e.is_environmental())
+    }
 }
 
 /// The judge over one database.
@@ -149,51 +198,301 @@ impl Judge {
         self.verified.checks()
     }
 
-    /// Handles one message in one transaction.
+    /// The database (fault-injection tests set write faults and a page limit on it).
+    #[doc(hidden)]
+    pub fn store_mut(&mut self) -> &mut Store {
+        &mut self.store
+    }
+
+    /// Counts an attempt to handle `msg`, in a transaction of its own, before the judge
+    /// reads it; returns the count. A mail that fails, panics or kills the judge each time
+    /// is set aside after a bound ([`Judge::set_aside`]), never retried forever.
+    pub fn begin_attempt(&mut self, msg: &Incoming) -> Result<i64, JudgeError> {
+        Ok(self
+            .store
+            .transaction(|tx| tx.bump_message_attempts(&msg.key))?)
+    }
+
+    /// Takes back the attempt counted for `msg` (its failure was the machine's, not the
+    /// mail's).
+    pub fn forgive_attempt(&mut self, msg: &Incoming) -> Result<(), JudgeError> {
+        Ok(self
+            .store
+            .transaction(|tx| tx.forgive_message_attempt(&msg.key))?)
+    }
+
+    /// Handles one message in one transaction. A game the message names whose stored state
+    /// cannot be read is suspended (its master told once) and the message is handled again,
+    /// to be answered that the game is suspended. A panic inside the handling is caught:
+    /// the transaction is rolled back and it is an error like any other.
     pub fn handle(&mut self, msg: &Incoming, now: DateTime<Utc>) -> Result<Handled, JudgeError> {
+        // Each round suspends one more game; a mail names few.
+        for _ in 0..4 {
+            match self.handle_once(msg, now) {
+                Err(JudgeError::Store(e @ StoreError::Corrupt { .. })) => {
+                    let game = e.game().unwrap_or_default().to_string();
+                    tracing::error!(%game, error = %e, key = %msg.key, "a game the mail reads cannot be read");
+                    self.suspend(&game, &JudgeError::Store(e), now)?;
+                }
+                other => return other,
+            }
+        }
+        self.handle_once(msg, now)
+    }
+
+    fn handle_once(&mut self, msg: &Incoming, now: DateTime<Utc>) -> Result<Handled, JudgeError> {
         let map = self.map;
         let config = &self.config;
         let verified = &mut self.verified;
-        self.store.transaction(|tx| {
-            if !tx.record_message(&msg.key, now, &msg.from, None)? {
-                tracing::info!(key = %msg.key, from = %msg.from, "duplicate message ignored");
-                return Ok(Handled::Duplicate);
-            }
-            let mut s = session::Session::new(map, config, verified, tx, msg, now);
-            s.run()?;
-            let commands = s.command_count();
-            let (queued, games) = s.finish()?;
-            Ok(Handled::Applied {
-                queued,
-                games,
-                commands,
+        let store = &mut self.store;
+        let run = AssertUnwindSafe(|| {
+            store.transaction(|tx| {
+                let recorded =
+                    tx.record_message(&msg.key, msg.message_id.as_deref(), now, &msg.from, None)?;
+                tx.clear_message_attempts(&msg.key)?;
+                let Recorded::New { reused_id } = recorded else {
+                    tracing::info!(key = %msg.key, from = %msg.from, "duplicate message ignored");
+                    return Ok(Handled::Duplicate);
+                };
+                let mut s = session::Session::new(map, config, verified, tx, msg, now);
+                if reused_id {
+                    s.note_reused_id();
+                }
+                s.run()?;
+                let commands = s.command_count();
+                let (queued, games) = s.finish()?;
+                Ok(Handled::Applied {
+                    queued,
+                    games,
+                    commands,
+                })
             })
+        });
+        catch_unwind(run).unwrap_or_else(|payload| {
+            let words = panic_words(payload.as_ref());
+            tracing::error!(key = %msg.key, from = %msg.from, panic = %words, "handling a mail panicked; its transaction is rolled back");
+            Err(JudgeError::Panic(words))
         })
+    }
+
+    /// Sets a mail aside after `attempts` failed attempts to handle it: its key is recorded
+    /// (a copy is a no-op), nothing in it is applied, its sender is answered that it was set
+    /// aside, and the master of the game its SIGNON names is told.
+    pub fn set_aside(
+        &mut self,
+        msg: &Incoming,
+        attempts: i64,
+        now: DateTime<Utc>,
+    ) -> Result<(), JudgeError> {
+        let (map, judge) = (self.map, self.config.name.clone());
+        // The game its SIGNON names, read as the session reads it; if reading the mail is
+        // what panics, it names none.
+        let game = catch_unwind(|| {
+            crate::command::parse_until_signon(&msg.text, map, 0)
+                .into_iter()
+                .find_map(|l| match l.outcome {
+                    Ok(crate::command::Command::Player(
+                        crate::command::PlayerCommand::Signon { game, .. },
+                    )) => Some(game.to_string()),
+                    _ => None,
+                })
+        })
+        .unwrap_or(None);
+        Ok(self.store.transaction(|tx| {
+            let outcome = format!("set aside after {attempts} failed attempts");
+            if tx.record_message(&msg.key, msg.message_id.as_deref(), now, &msg.from, Some(&outcome))?
+                == Recorded::Duplicate
+            {
+                tx.clear_message_attempts(&msg.key)?;
+                return Ok::<(), StoreError>(());
+            }
+            tx.clear_message_attempts(&msg.key)?;
+            let master = match &game {
+                Some(g) => tx.game_master(g)?,
+                None => None,
+            };
+            let mut body = format!(
+                "The judge could not handle your mail: it failed on it {attempts} times, and has set it aside. Nothing in it was applied.\nThe judge's operator has been told"
+            );
+            if let (Some(g), Some(_)) = (&game, &master) {
+                body.push_str(&format!(", and so has the master of {g}"));
+            }
+            body.push_str(".\nPlease send your commands again in a new mail; if that fails too, write to the master.\n");
+            tx.queue_mail(
+                &NewMail {
+                    game: None,
+                    audience: "reply".into(),
+                    recipient: msg.reply_address().to_string(),
+                    subject: replies::reply_subject(&judge, &msg.subject),
+                    body,
+                    kind: "replied",
+                    in_reply_to: msg.message_id.clone(),
+                    picture: None,
+                },
+                now,
+            )?;
+            if let (Some(g), Some(master)) = (game, master) {
+                tx.queue_mail(
+                    &NewMail {
+                        game: Some(g.clone()),
+                        audience: "master".into(),
+                        recipient: master,
+                        subject: format!("{judge}:{g} - Mail set aside"),
+                        body: format!(
+                            "A mail from {} to {g} (subject {:?}) could not be handled: the judge failed on it {attempts} times and has set it aside. Its sender has been told; the judge's operator has the details in the judge's log.\n",
+                            msg.from,
+                            replies::one_line_subject(&msg.subject)
+                        ),
+                        kind: "generated",
+                        in_reply_to: None,
+                        picture: None,
+                    },
+                    now,
+                )?;
+            }
+            Ok(())
+        })?)
+    }
+
+    /// Answers a mail over the size limit with one line, unread: its key is recorded (a
+    /// copy is a no-op) and its sender told. False if it was answered before.
+    pub fn answer_oversize(
+        &mut self,
+        msg: &Incoming,
+        size: u64,
+        limit: u64,
+        now: DateTime<Utc>,
+    ) -> Result<bool, JudgeError> {
+        let judge = self.config.name.clone();
+        Ok(self.store.transaction(|tx| {
+            let outcome = format!("too big: {size} bytes, over the limit of {limit}");
+            if tx.record_message(&msg.key, msg.message_id.as_deref(), now, &msg.from, Some(&outcome))?
+                == Recorded::Duplicate
+            {
+                return Ok::<bool, StoreError>(false);
+            }
+            tx.queue_mail(
+                &NewMail {
+                    game: None,
+                    audience: "reply".into(),
+                    recipient: msg.reply_address().to_string(),
+                    subject: replies::reply_subject(&judge, &msg.subject),
+                    body: format!(
+                        "Your mail is {size} bytes, over this judge's limit of {limit} bytes: it was not read, and nothing in it was done. Send your commands in a shorter mail (without attachments).\n"
+                    ),
+                    kind: "replied",
+                    in_reply_to: msg.message_id.clone(),
+                    picture: None,
+                },
+                now,
+            )?;
+            Ok(true)
+        })?)
+    }
+
+    /// Suspends a game that cannot be read or processed (why: `error`) and tells its master,
+    /// once. Nothing else stops: other games, the mail and the outbox go on.
+    fn suspend(
+        &mut self,
+        game: &str,
+        error: &JudgeError,
+        now: DateTime<Utc>,
+    ) -> Result<(), JudgeError> {
+        let reason = suspension_reason(error);
+        let judge = self.config.name.clone();
+        tracing::error!(%game, error = %error, "game suspended: {reason}; lift the suspension with `dipjudge unsuspend {game}` once the cause is fixed");
+        Ok(self.store.transaction(|tx| {
+            let (now_suspended, master) = tx.suspend_game(game, reason)?;
+            if !now_suspended {
+                return Ok::<(), StoreError>(());
+            }
+            let Some(master) = master else {
+                tracing::error!(%game, "the suspended game's master is not known: nobody but the operator is told");
+                return Ok(());
+            };
+            tx.queue_mail(
+                &NewMail {
+                    game: Some(game.to_string()),
+                    audience: "master".into(),
+                    recipient: master,
+                    subject: format!("{judge}:{game} - Suspended"),
+                    body: format!(
+                        "The judge has suspended the game '{game}': {reason}.\n\nWhile it is suspended no deadline runs in it, and mail to the game is answered that it is suspended; every other game goes on. The judge's operator has been told (the judge's log has the details). Once the cause is fixed, the operator lifts the suspension (dipjudge unsuspend {game}) and the game goes on from its stored state.\n"
+                    ),
+                    kind: "generated",
+                    in_reply_to: None,
+                    picture: None,
+                },
+                now,
+            )?;
+            Ok(())
+        })?)
+    }
+
+    /// Lifts a game's suspension (the operator fixed its cause): it plays on from its stored
+    /// state, which must read. False if it was not suspended.
+    pub fn unsuspend(&mut self, game: &str) -> Result<bool, JudgeError> {
+        Ok(self.store.transaction(|tx| tx.unsuspend_game(game))?)
     }
 
     /// Processes every game whose deadline event has come; returns how many games acted.
     pub fn tick(&mut self, now: DateTime<Utc>) -> Result<usize, JudgeError> {
-        let map = self.map;
-        let config = &self.config;
-        self.store.transaction(|tx| {
+        Ok(self.tick_games(now)?.acted)
+    }
+
+    /// Processes every game whose deadline event has come, each in a transaction of its
+    /// own: a game whose tick fails for the machine's reasons is rolled back and tried
+    /// again at the next tick; a game that cannot be read or processed (its state does not
+    /// read, a rule set's hook panics) is suspended and its master told once. Either way
+    /// every other game is processed.
+    pub fn tick_games(&mut self, now: DateTime<Utc>) -> Result<TickReport, JudgeError> {
+        let (due, last_tick) = self.store.transaction(|tx| {
             let last_tick = tx
                 .get_value("last_tick")?
                 .as_deref()
                 .and_then(crate::store::read_time);
-            let mut acted = 0;
-            for name in tx.games_due(now)? {
-                if process::tick_game(map, config, tx, &name, now, last_tick)? {
-                    acted += 1;
+            Ok::<_, StoreError>((tx.games_due(now)?, last_tick))
+        })?;
+        let mut report = TickReport::default();
+        for name in due {
+            let (map, config, store) = (self.map, &self.config, &mut self.store);
+            let run = AssertUnwindSafe(|| {
+                store.transaction(|tx| process::tick_game(map, config, tx, &name, now, last_tick))
+            });
+            let error = match catch_unwind(run) {
+                Ok(Ok(acted)) => {
+                    report.acted += usize::from(acted);
+                    continue;
+                }
+                // Suspended meanwhile: nothing to do.
+                Ok(Err(StoreError::Suspended { .. })) => continue,
+                Ok(Err(e)) if e.is_environmental() => {
+                    tracing::error!(game = %name, error = %e, "the game's tick failed; it is tried again at the next tick");
+                    report.failed += 1;
+                    continue;
+                }
+                Ok(Err(e)) => JudgeError::Store(e),
+                Err(payload) => JudgeError::Panic(panic_words(payload.as_ref())),
+            };
+            match self.suspend(&name, &error, now) {
+                Ok(()) => report.suspended.push(name),
+                Err(e) => {
+                    tracing::error!(game = %name, error = %e, "the game cannot be suspended now; it is tried again at the next tick");
+                    report.failed += 1;
                 }
             }
+        }
+        let config = &self.config;
+        report.acted += self.store.transaction(|tx| {
             // Seats whose sign-on lock is over: their owners are told.
-            for m in throttle::notices(config, tx, now)? {
-                tx.queue_mail(&m, now)?;
-                acted += 1;
+            let notices = throttle::notices(config, tx, now)?;
+            for m in &notices {
+                tx.queue_mail(m, now)?;
             }
             tx.set_value("last_tick", &crate::store::write_time(now))?;
-            Ok(acted)
-        })
+            Ok::<_, StoreError>(notices.len())
+        })?;
+        Ok(report)
     }
 
     /// Mail waiting to be sent, oldest first.
@@ -259,14 +558,14 @@ impl Judge {
             if let Some(m) = tx.mail(id)?
                 && let Some(game) = m.game.as_deref()
                 && m.audience != "master"
-                && let Some(g) = tx.load_game(game)?
+                && let Some(master) = tx.game_master(game)?
             {
                 tx.queue_mail(
                     &NewMail {
-                        game: Some(g.name.clone()),
+                        game: Some(game.to_string()),
                         audience: "master".into(),
-                        recipient: g.master.address.clone(),
-                        subject: format!("{judge}:{} - Undeliverable mail", g.name),
+                        recipient: master,
+                        subject: format!("{judge}:{game} - Undeliverable mail"),
                         body: format!(
                             "A mail to {} ({}) could not be delivered:\n{reason}\n",
                             m.recipient, m.subject
@@ -287,14 +586,20 @@ impl Judge {
         Ok(self.store.transaction(|tx| tx.next_event())?)
     }
 
-    /// A canonical dump of every game (the golden tests' `state.txt`).
+    /// A canonical dump of every game (the golden tests' `state.txt`); a suspended game is
+    /// one line saying so.
     pub fn dump_state(&mut self) -> Result<String, JudgeError> {
         let map = self.map;
         Ok(self.store.transaction(|tx| {
             let mut out = String::new();
             for name in tx.game_names()? {
-                if let Some(g) = tx.load_game(&name)? {
-                    out.push_str(&replies::dump_game(map, &g));
+                match tx.load_game(&name) {
+                    Ok(Some(g)) => out.push_str(&replies::dump_game(map, &g)),
+                    Ok(None) => {}
+                    Err(StoreError::Suspended { game, reason }) => {
+                        out.push_str(&format!("GAME {game} (suspended: {reason})\n"));
+                    }
+                    Err(e) => return Err(e),
                 }
             }
             Ok::<String, StoreError>(out)
@@ -363,9 +668,16 @@ impl Judge {
         outcome: &str,
         now: DateTime<Utc>,
     ) -> Result<bool, JudgeError> {
-        Ok(self
-            .store
-            .transaction(|tx| tx.record_message(&msg.key, now, &msg.from, Some(outcome)))?)
+        Ok(self.store.transaction(|tx| {
+            let recorded = tx.record_message(
+                &msg.key,
+                msg.message_id.as_deref(),
+                now,
+                &msg.from,
+                Some(outcome),
+            )?;
+            Ok::<bool, StoreError>(recorded != Recorded::Duplicate)
+        })?)
     }
 
     /// Recipients and times of the replies sent at or after `since` (the daemon's rate

@@ -40,6 +40,11 @@ pub(super) enum Refusal {
     BadSignon,
     #[error("there is no game called {0}")]
     NoGame(String),
+    /// The game could not be read or processed and waits for the operator.
+    #[error(
+        "{game} is suspended: {reason}; its master has been told, and nothing is done in it until the judge's operator lifts the suspension"
+    )]
+    Suspended { game: String, reason: String },
     #[error("{game} has no picture of {phase}: a phase is drawn when it is processed")]
     NoPicture { game: String, phase: String },
     #[error(
@@ -131,6 +136,7 @@ impl Refusal {
             Refusal::SignonLocked { .. } => "SIGNON-LOCKED",
             Refusal::BadSignon => "BAD-SIGNON",
             Refusal::NoGame(_) => "NO-GAME",
+            Refusal::Suspended { .. } => "SUSPENDED",
             Refusal::NoPicture { .. } => "NO-PICTURE",
             Refusal::NoPictureForYou(_) => "NOT-IN-GAME",
             Refusal::TooManyGames(_) => "TOO-MANY-GAMES",

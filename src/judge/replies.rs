@@ -35,6 +35,31 @@ pub(super) fn list_line(g: &Game) -> String {
     }
 }
 
+/// One line of `LIST` for a suspended game (its state is not read).
+pub(super) fn suspended_list_line(game: &str, reason: &str) -> String {
+    format!("  {game:<12} suspended: {reason}")
+}
+
+/// The subject of the reply to a mail with `subject`: `Re:` it once, or `<judge> reply`.
+pub(super) fn reply_subject(judge: &str, subject: &str) -> String {
+    if subject.trim().is_empty() {
+        format!("{judge} reply")
+    } else if subject.to_ascii_lowercase().starts_with("re:") {
+        subject.to_string()
+    } else {
+        format!("Re: {subject}")
+    }
+}
+
+/// A subject quoted inside a text: at most 80 characters, on one line.
+pub(super) fn one_line_subject(subject: &str) -> String {
+    let line = crate::command::collapse_blanks(subject, |_| false);
+    match line.char_indices().nth(80) {
+        Some((cut, _)) => format!("{}...", line.get(..cut).unwrap_or_default()),
+        None => line,
+    }
+}
+
 /// `LIST game`: the game, its phase, deadline, players and whose orders are in, and how
 /// many observers it has (their addresses for its master: `master`).
 pub(super) fn list_game(map: &Map, variant: &dyn Variant, g: &Game, master: bool) -> String {

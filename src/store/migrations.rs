@@ -130,10 +130,34 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
      ) STRICT;
      CREATE INDEX game_creations_address ON game_creations (address, at);",
     ),
+    (
+        5,
+        // Failure isolation and dedupe by sender and content (issue 25):
+        // - a game the judge cannot read or process is suspended (`suspended` holds why; no
+        //   deadline runs while it is set), and its master's address is kept beside the
+        //   state, so the master can be told even when the state cannot be read;
+        // - a message is seen by (sender, Message-ID) and content: `message_id` is the
+        //   Message-ID as sent; a row written before this step has its bare Message-ID as
+        //   its key (the key of a newer row names sender and content as well);
+        // - a mail's attempts are counted in their own table, each before the judge reads
+        //   the mail (the daemon kept them as `daemon.failures.*` values, after the attempt).
+        "ALTER TABLE games ADD COLUMN suspended TEXT;
+     ALTER TABLE games ADD COLUMN master TEXT;
+     UPDATE games SET master = json_extract(state, '$.master.address') WHERE json_valid(state);
+     ALTER TABLE messages ADD COLUMN message_id TEXT;
+     UPDATE messages SET message_id = key WHERE key NOT LIKE 'fallback:%';
+     CREATE INDEX messages_sender_id ON messages (sender, message_id)
+         WHERE message_id IS NOT NULL;
+     CREATE TABLE message_attempts (
+         key TEXT PRIMARY KEY,
+         attempts INTEGER NOT NULL
+     ) STRICT;
+     DELETE FROM config WHERE key LIKE 'daemon.failures.%';",
+    ),
 ];
 
 /// The schema version this judge writes.
-pub(crate) const LATEST: i64 = 4;
+pub(crate) const LATEST: i64 = 5;
 
 fn version(conn: &Connection) -> Result<i64, StoreError> {
     Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)

@@ -28,6 +28,95 @@ pub enum StoreError {
     Corrupt { game: String, reason: String },
     #[error("database schema version {found} is newer than this judge knows ({known})")]
     TooNew { found: i64, known: i64 },
+    /// The game was suspended (it could not be read or processed) and waits for the
+    /// operator.
+    #[error("game {game:?} is suspended: {reason}")]
+    Suspended { game: String, reason: String },
+}
+
+impl StoreError {
+    /// Whether the failure is the database's or the machine's (busy, locked, a full disk,
+    /// an I/O error, no memory, a read-only or broken file) rather than something in the
+    /// data one game or one mail brought: such a failure is tried again later and never
+    /// suspends a game.
+    pub fn is_environmental(&self) -> bool {
+        use rusqlite::ErrorCode as C;
+        match self {
+            StoreError::Sql(e) => matches!(
+                e.sqlite_error_code(),
+                Some(
+                    C::DatabaseBusy
+                        | C::DatabaseLocked
+                        | C::SystemIoFailure
+                        | C::DiskFull
+                        | C::OutOfMemory
+                        | C::ReadOnly
+                        | C::CannotOpen
+                        | C::DatabaseCorrupt
+                        | C::NotADatabase
+                        | C::FileLockingProtocolFailed
+                        | C::OperationInterrupted
+                )
+            ),
+            StoreError::Corrupt { .. } | StoreError::TooNew { .. } => false,
+            StoreError::Suspended { .. } => false,
+        }
+    }
+
+    /// The game this failure belongs to, when it is one game's data that cannot be read.
+    pub fn game(&self) -> Option<&str> {
+        match self {
+            StoreError::Corrupt { game, .. } | StoreError::Suspended { game, .. } => Some(game),
+            _ => None,
+        }
+    }
+}
+
+/// A plan of store failures for fault-injection tests (SQLite's anomaly tests): the `at`-th
+/// write from now (every statement that changes the database, and every commit, counts as
+/// one) fails with a disk I/O error, and with `always` every write after it too. Shared, so
+/// the test reads how many writes were seen and whether a fault fired.
+#[derive(Debug, Default)]
+pub struct WriteFaults {
+    at: u64,
+    always: bool,
+    seen: std::sync::atomic::AtomicU64,
+    fired: std::sync::atomic::AtomicU64,
+}
+
+impl WriteFaults {
+    /// Fails write number `at` (1: the next one), and all after it with `always`.
+    pub fn new(at: u64, always: bool) -> std::sync::Arc<WriteFaults> {
+        std::sync::Arc::new(WriteFaults {
+            at,
+            always,
+            ..WriteFaults::default()
+        })
+    }
+
+    /// How many writes were tried since the plan was set.
+    pub fn writes(&self) -> u64 {
+        self.seen.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// How many writes the plan failed.
+    pub fn fired(&self) -> u64 {
+        self.fired.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Counts a write; an error if it is to fail.
+    fn check(&self) -> rusqlite::Result<()> {
+        use std::sync::atomic::Ordering;
+        let n = self.seen.fetch_add(1, Ordering::SeqCst) + 1;
+        if n == self.at || (self.always && n > self.at) {
+            self.fired.fetch_add(1, Ordering::SeqCst);
+            return Err(rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_IOERR_WRITE),
+                Some(format!("injected fault at write {n}")),
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// How many prepared statements a connection keeps: room for every statement of this
@@ -37,11 +126,14 @@ const STATEMENT_CACHE: usize = 64;
 /// The database.
 pub struct Store {
     conn: Connection,
+    /// Writes to fail (fault-injection tests only; None in service).
+    faults: Option<std::sync::Arc<WriteFaults>>,
 }
 
 /// A transaction in progress; all queries go through it.
 pub struct Tx<'a> {
     tx: rusqlite::Transaction<'a>,
+    faults: Option<&'a WriteFaults>,
     /// Games read in this transaction, by the name they were asked for, as read: a mail's
     /// game is read to learn how its lines read and again by its SIGNON, and a read costs
     /// a JSON parse where a copy costs far less. Any write of a game empties it.
@@ -109,6 +201,16 @@ pub struct NewMail {
     pub picture: Option<String>,
 }
 
+/// What recording a message found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recorded {
+    /// Not seen before: handle it. `reused_id`: its sender used its Message-ID before, on
+    /// a mail with other content.
+    New { reused_id: bool },
+    /// Seen before: nothing to do.
+    Duplicate,
+}
+
 /// One entry of a game's history: a bulletin everyone who follows the game received, or
 /// press with the readers it reached.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -134,7 +236,7 @@ impl Store {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
-        let mut store = Store { conn };
+        let mut store = Store { conn, faults: None };
         migrations::migrate(&mut store.conn)?;
         Ok(store)
     }
@@ -144,7 +246,37 @@ impl Store {
         let mut conn = Connection::open_in_memory()?;
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         migrations::migrate(&mut conn)?;
-        Ok(Store { conn })
+        Ok(Store { conn, faults: None })
+    }
+
+    /// Makes writes fail as `faults` plans (None: no more faults). For the fault-injection
+    /// tests; a judge in service never sets one.
+    #[doc(hidden)]
+    pub fn set_write_faults(&mut self, faults: Option<std::sync::Arc<WriteFaults>>) {
+        self.faults = faults;
+    }
+
+    /// Limits the database file to `pages` pages (`PRAGMA max_page_count`): a write that
+    /// needs more fails as on a full disk. For the fault-injection tests. Returns the limit
+    /// SQLite took (never below the pages in use).
+    #[doc(hidden)]
+    pub fn set_max_page_count(&mut self, pages: u64) -> Result<u64, StoreError> {
+        let pages = i64::try_from(pages).unwrap_or(i64::MAX);
+        Ok(self
+            .conn
+            .query_row(&format!("PRAGMA max_page_count = {pages}"), [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .map(|n| u64::try_from(n).unwrap_or(0))?)
+    }
+
+    /// Pages the database file uses now (`PRAGMA page_count`).
+    #[doc(hidden)]
+    pub fn page_count(&self) -> Result<u64, StoreError> {
+        Ok(self
+            .conn
+            .query_row("PRAGMA page_count", [], |r| r.get::<_, i64>(0))
+            .map(|n| u64::try_from(n).unwrap_or(0))?)
     }
 
     /// Runs `f` in one transaction: commit on `Ok`, roll back on `Err`.
@@ -158,9 +290,13 @@ impl Store {
             .map_err(StoreError::from)?;
         let t = Tx {
             tx,
+            faults: self.faults.as_deref(),
             games: RefCell::new(Vec::new()),
         };
         let out = f(&t)?;
+        if let Some(f) = t.faults {
+            f.check().map_err(StoreError::from)?;
+        }
         t.tx.commit().map_err(StoreError::from)?;
         Ok(out)
     }
@@ -178,6 +314,9 @@ impl Tx<'_> {
     /// runs the same few statements again and again: compiling each afresh cost about as
     /// much as running it).
     fn execute(&self, sql: &str, params: impl rusqlite::Params) -> rusqlite::Result<usize> {
+        if let Some(f) = self.faults {
+            f.check()?;
+        }
         self.tx.prepare_cached(sql)?.execute(params)
     }
 
@@ -191,21 +330,75 @@ impl Tx<'_> {
         self.tx.prepare_cached(sql)?.query_row(params, f)
     }
 
-    /// Records a message key; false if it was already there (a duplicate: do nothing).
-    /// `outcome` says why a message was not handled (`silenced: bounce`); `None`: handled.
+    /// Records a message under its key (unique to its sender, Message-ID and content).
+    /// `message_id` is the Message-ID as sent, if any; `outcome` says why a message was
+    /// not handled (`silenced: bounce`), `None`: handled. A mail seen before (the same key,
+    /// or the same sender and Message-ID recorded by a judge from before keys named the
+    /// content) is a [`Recorded::Duplicate`]; a new content under a Message-ID the sender
+    /// used before is recorded, as [`Recorded::New`] with `reused_id`.
     pub fn record_message(
         &self,
         key: &str,
+        message_id: Option<&str>,
         at: DateTime<Utc>,
         sender: &str,
         outcome: Option<&str>,
-    ) -> Result<bool, StoreError> {
+    ) -> Result<Recorded, StoreError> {
+        let mut reused_id = false;
+        if let Some(id) = message_id {
+            let mut st = self
+                .tx
+                .prepare_cached("SELECT key FROM messages WHERE sender = ?1 AND message_id = ?2")?;
+            let keys = st
+                .query_map(params![sender, id], |r| r.get::<_, String>(0))?
+                .collect::<Result<Vec<_>, _>>()?;
+            // A row whose key is the bare Message-ID was written before keys named the
+            // content: it is the same mail (after an upgrade, a mail fetched again).
+            if keys.iter().any(|k| k == key || k == id) {
+                return Ok(Recorded::Duplicate);
+            }
+            reused_id = !keys.is_empty();
+        }
         let n = self.execute(
-            "INSERT OR IGNORE INTO messages (key, received_at, sender, outcome) \
-             VALUES (?1, ?2, ?3, ?4)",
-            params![key, ts(at), sender, outcome],
+            "INSERT OR IGNORE INTO messages (key, received_at, sender, outcome, message_id) \
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![key, ts(at), sender, outcome, message_id],
         )?;
-        Ok(n == 1)
+        Ok(if n == 1 {
+            Recorded::New { reused_id }
+        } else {
+            Recorded::Duplicate
+        })
+    }
+
+    /// Counts an attempt to handle the message `key` before it is made (so a mail that
+    /// always fails, or kills the judge, is set aside after a bound); returns the count.
+    pub fn bump_message_attempts(&self, key: &str) -> Result<i64, StoreError> {
+        self.execute(
+            "INSERT INTO message_attempts (key, attempts) VALUES (?1, 1)
+             ON CONFLICT(key) DO UPDATE SET attempts = attempts + 1",
+            params![key],
+        )?;
+        Ok(self.query_row(
+            "SELECT attempts FROM message_attempts WHERE key = ?1",
+            params![key],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Takes one attempt back (it failed for the machine's reasons, not the mail's).
+    pub fn forgive_message_attempt(&self, key: &str) -> Result<(), StoreError> {
+        self.execute(
+            "UPDATE message_attempts SET attempts = attempts - 1 WHERE key = ?1 AND attempts > 0",
+            params![key],
+        )?;
+        Ok(())
+    }
+
+    /// Forgets the attempts of a message that was handled (or set aside).
+    pub fn clear_message_attempts(&self, key: &str) -> Result<(), StoreError> {
+        self.execute("DELETE FROM message_attempts WHERE key = ?1", params![key])?;
+        Ok(())
     }
 
     /// Recipients and times of the replies sent at or after `since`, oldest first.
@@ -230,6 +423,8 @@ impl Tx<'_> {
         Ok(out)
     }
 
+    /// A game as stored. A suspended game is an error ([`StoreError::Suspended`]): it is
+    /// neither played nor shown until the operator lifts the suspension.
     pub fn load_game(&self, name: &str) -> Result<Option<Game>, StoreError> {
         let kept = self
             .games
@@ -240,22 +435,29 @@ impl Tx<'_> {
         if let Some(g) = kept {
             return Ok(Some(g));
         }
-        let json: Option<String> = self
+        let row: Option<(String, String, Option<String>)> = self
             .query_row(
-                "SELECT state FROM games WHERE name = ?1 COLLATE NOCASE",
+                "SELECT name, state, suspended FROM games WHERE name = ?1 COLLATE NOCASE",
                 params![name],
-                |r| r.get(0),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .optional()?;
-        let game = json.map(|j| read_game(name, &j)).transpose()?;
-        if let Some(g) = &game {
-            let mut games = self.games.borrow_mut();
-            if games.len() == GAMES_KEPT {
-                games.remove(0);
-            }
-            games.push((name.to_string(), g.clone()));
+        let Some((stored_name, json, suspended)) = row else {
+            return Ok(None);
+        };
+        if let Some(reason) = suspended {
+            return Err(StoreError::Suspended {
+                game: stored_name,
+                reason,
+            });
         }
-        Ok(game)
+        let g = read_game(&stored_name, &json)?;
+        let mut games = self.games.borrow_mut();
+        if games.len() == GAMES_KEPT {
+            games.remove(0);
+        }
+        games.push((name.to_string(), g.clone()));
+        Ok(Some(g))
     }
 
     pub fn save_game(&self, game: &Game) -> Result<(), StoreError> {
@@ -272,12 +474,77 @@ impl Tx<'_> {
         };
         let next = game.next_event().map(ts);
         self.execute(
-            "INSERT INTO games (name, state, status, next_event) VALUES (?1, ?2, ?3, ?4)
+            "INSERT INTO games (name, state, status, next_event, master) VALUES (?1, ?2, ?3, ?4, ?5)
              ON CONFLICT(name) DO UPDATE SET state = excluded.state, status = excluded.status,
-             next_event = excluded.next_event",
-            params![game.name, json, status, next],
+             next_event = excluded.next_event, master = excluded.master",
+            params![game.name, json, status, next, game.master.address],
         )?;
         Ok(())
+    }
+
+    /// Suspends a game that cannot be read or processed: no deadline runs for it and no
+    /// mail reads it until the operator lifts the suspension. Returns whether it was not
+    /// suspended before (so its master is told once) and the master's address as last
+    /// stored.
+    pub fn suspend_game(
+        &self,
+        name: &str,
+        reason: &str,
+    ) -> Result<(bool, Option<String>), StoreError> {
+        self.games.borrow_mut().clear();
+        let n = self.execute(
+            "UPDATE games SET suspended = ?2, next_event = NULL
+             WHERE name = ?1 COLLATE NOCASE AND suspended IS NULL",
+            params![name, reason],
+        )?;
+        Ok((n == 1, self.game_master(name)?))
+    }
+
+    /// Why a game is suspended (None: it is not, or there is no such game).
+    pub fn suspension(&self, name: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .query_row(
+                "SELECT suspended FROM games WHERE name = ?1 COLLATE NOCASE",
+                params![name],
+                |r| r.get::<_, Option<String>>(0),
+            )
+            .optional()?
+            .flatten())
+    }
+
+    /// Lifts a game's suspension and plays it again from its stored state (which must now
+    /// read); false if it was not suspended.
+    pub fn unsuspend_game(&self, name: &str) -> Result<bool, StoreError> {
+        let Some(reason) = self.suspension(name)? else {
+            return Ok(false);
+        };
+        self.execute(
+            "UPDATE games SET suspended = NULL WHERE name = ?1 COLLATE NOCASE",
+            params![name],
+        )?;
+        match self.load_game(name)? {
+            // Saving sets the next deadline event again.
+            Some(g) => self.save_game(&g)?,
+            None => {
+                return Err(StoreError::Suspended {
+                    game: name.to_string(),
+                    reason,
+                });
+            }
+        }
+        Ok(true)
+    }
+
+    /// The master's address of a game as last stored (readable when the state is not).
+    pub fn game_master(&self, name: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .query_row(
+                "SELECT master FROM games WHERE name = ?1 COLLATE NOCASE",
+                params![name],
+                |r| r.get::<_, Option<String>>(0),
+            )
+            .optional()?
+            .flatten())
     }
 
     /// Names of the games whose next event is at or before `horizon` (uses the index).

@@ -59,10 +59,16 @@ fn a_version_1_database_is_brought_up_to_date_and_keeps_its_rows() {
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap();
     assert_eq!(version, migrations::LATEST);
+    // The old row knew the mail by its bare Message-ID; the same mail, keyed now by sender
+    // and content too, is still a duplicate; the same ID from another sender is not.
     let again = store
-        .transaction(|tx| tx.record_message("k1", t(13, 0), "a@x", None))
+        .transaction(|tx| tx.record_message("<k1> from a@x #1", Some("k1"), t(13, 0), "a@x", None))
         .unwrap();
-    assert!(!again, "the old key is still known");
+    assert_eq!(again, Recorded::Duplicate, "the old key is still known");
+    let other = store
+        .transaction(|tx| tx.record_message("<k1> from b@x #1", Some("k1"), t(13, 0), "b@x", None))
+        .unwrap();
+    assert_eq!(other, Recorded::New { reused_id: false });
     drop(store);
     // Opening again applies nothing twice.
     assert!(Store::open(&path).is_ok());
@@ -88,20 +94,165 @@ fn a_database_from_a_newer_judge_is_refused() {
 #[test]
 fn a_message_key_is_recorded_once_whether_handled_or_silenced() {
     store_after(|tx| {
-        assert!(tx.record_message("a", t(12, 0), "p@x", None)?);
-        assert!(!tx.record_message("a", t(12, 1), "p@x", None)?);
-        assert!(!tx.record_message("a", t(12, 1), "p@x", Some("silenced: bounce"))?);
-        assert!(tx.record_message("b", t(12, 2), "MAILER-DAEMON@x", Some("silenced: bounce"))?);
-        assert!(!tx.record_message("b", t(12, 3), "MAILER-DAEMON@x", None)?);
+        let new = Recorded::New { reused_id: false };
+        assert_eq!(tx.record_message("a", None, t(12, 0), "p@x", None)?, new);
+        assert_eq!(
+            tx.record_message("a", None, t(12, 1), "p@x", None)?,
+            Recorded::Duplicate
+        );
+        assert_eq!(
+            tx.record_message("a", None, t(12, 1), "p@x", Some("silenced: bounce"))?,
+            Recorded::Duplicate
+        );
+        assert_eq!(
+            tx.record_message(
+                "b",
+                None,
+                t(12, 2),
+                "MAILER-DAEMON@x",
+                Some("silenced: bounce")
+            )?,
+            new
+        );
+        assert_eq!(
+            tx.record_message("b", None, t(12, 3), "MAILER-DAEMON@x", None)?,
+            Recorded::Duplicate
+        );
         Ok(())
     });
+}
+
+/// A message is seen by sender, Message-ID and content: new content under an ID its sender
+/// used before is recorded (and says so); the same ID from another sender is another mail.
+#[test]
+fn a_reused_message_id_with_new_content_is_a_new_mail() {
+    store_after(|tx| {
+        let id = Some("m1@x");
+        assert_eq!(
+            tx.record_message("m1 italy c1", id, t(12, 0), "italy@x", None)?,
+            Recorded::New { reused_id: false }
+        );
+        assert_eq!(
+            tx.record_message("m1 italy c2", id, t(12, 1), "italy@x", None)?,
+            Recorded::New { reused_id: true }
+        );
+        assert_eq!(
+            tx.record_message("m1 italy c1", id, t(12, 2), "italy@x", None)?,
+            Recorded::Duplicate
+        );
+        assert_eq!(
+            tx.record_message("m1 spy c1", id, t(12, 3), "spy@x", None)?,
+            Recorded::New { reused_id: false }
+        );
+        Ok(())
+    });
+}
+
+/// The attempts at a message are counted up, taken back one, and forgotten.
+#[test]
+fn message_attempts_count_up_and_clear() {
+    store_after(|tx| {
+        assert_eq!(tx.bump_message_attempts("k")?, 1);
+        assert_eq!(tx.bump_message_attempts("k")?, 2);
+        tx.forgive_message_attempt("k")?;
+        assert_eq!(tx.bump_message_attempts("k")?, 2);
+        tx.clear_message_attempts("k")?;
+        assert_eq!(tx.bump_message_attempts("k")?, 1);
+        Ok(())
+    });
+}
+
+/// A suspended game is an error to read, with its reason; its master is known from the
+/// column even when the state does not read; it is suspended once; lifting it needs a
+/// state that reads.
+#[test]
+fn a_suspended_game_is_not_read_until_lifted() {
+    let map = crate::map::Map::standard().unwrap();
+    let variant = crate::variant::Registry::default().standard();
+    let g = Game::new(
+        "g1",
+        variant,
+        crate::game::Seat {
+            address: "gm@x".into(),
+            password_hash: String::new(),
+        },
+        1,
+        map,
+    );
+    let mut store = store_after(|tx| tx.save_game(&g));
+    store
+        .transaction(|tx| {
+            assert_eq!(tx.game_master("G1")?.as_deref(), Some("gm@x"));
+            assert_eq!(
+                tx.suspend_game("g1", "its stored state cannot be read")?,
+                (true, Some("gm@x".into()))
+            );
+            assert_eq!(tx.suspend_game("g1", "again")?, (false, Some("gm@x".into())));
+            assert!(matches!(
+                tx.load_game("g1"),
+                Err(StoreError::Suspended { reason, .. }) if reason == "its stored state cannot be read"
+            ));
+            assert!(tx.unsuspend_game("g1")?);
+            assert!(tx.load_game("g1")?.is_some());
+            assert!(!tx.unsuspend_game("g1")?);
+            // A state that does not read stays suspended (the lift is rolled back).
+            tx.execute("UPDATE games SET state = 'garbage' WHERE name = 'g1'", [])?;
+            tx.suspend_game("g1", "its stored state cannot be read")?;
+            Ok::<(), StoreError>(())
+        })
+        .unwrap();
+    assert!(store.transaction(|tx| tx.unsuspend_game("g1")).is_err());
+    let still = store.transaction(|tx| tx.suspension("g1")).unwrap();
+    assert_eq!(still.as_deref(), Some("its stored state cannot be read"));
+}
+
+/// The fault plan fails the N-th write once, or every write from N on; a failed commit
+/// rolls back like any failure.
+#[test]
+fn write_faults_fail_the_planned_writes() {
+    let mut store = Store::open_in_memory().unwrap();
+    let plan = WriteFaults::new(2, false);
+    store.set_write_faults(Some(plan.clone()));
+    let r: Result<(), StoreError> = store.transaction(|tx| {
+        tx.set_value("a", "1")?;
+        tx.set_value("b", "1")?;
+        Ok(())
+    });
+    assert!(matches!(&r, Err(e) if e.is_environmental()), "{r:?}");
+    assert_eq!((plan.writes(), plan.fired()), (2, 1));
+    // Write 3 (and the commit, 5) pass: a fault once.
+    store
+        .transaction(|tx| {
+            tx.set_value("a", "1")?;
+            tx.set_value("b", "1")
+        })
+        .unwrap();
+    let always = WriteFaults::new(3, true);
+    store.set_write_faults(Some(always.clone()));
+    // Writes 1 and 2 pass; the commit (write 3) fails.
+    let r = store.transaction(|tx| {
+        tx.set_value("c", "1")?;
+        tx.set_value("d", "1")
+    });
+    assert!(r.is_err());
+    assert!(store.transaction(|tx| tx.set_value("e", "1")).is_err());
+    store.set_write_faults(None);
+    let kept = store
+        .transaction(|tx| Ok::<_, StoreError>((tx.get_value("a")?, tx.get_value("c")?)))
+        .unwrap();
+    assert_eq!(
+        kept,
+        (Some("1".into()), None),
+        "the failed commit was rolled back"
+    );
+    assert_eq!(store.integrity_check().unwrap(), "ok");
 }
 
 #[test]
 fn an_error_rolls_the_whole_transaction_back() {
     let mut store = Store::open_in_memory().unwrap();
     let r: Result<(), StoreError> = store.transaction(|tx| {
-        tx.record_message("gone", t(12, 0), "p@x", None)?;
+        tx.record_message("gone", None, t(12, 0), "p@x", None)?;
         tx.queue_mail(&reply("p@x"), t(12, 0))?;
         Err(StoreError::Corrupt {
             game: "g".into(),
@@ -112,7 +263,10 @@ fn an_error_rolls_the_whole_transaction_back() {
     store
         .transaction(|tx| {
             assert!(tx.queued_mail(10)?.is_empty());
-            assert!(tx.record_message("gone", t(12, 0), "p@x", None)?);
+            assert_eq!(
+                tx.record_message("gone", None, t(12, 0), "p@x", None)?,
+                Recorded::New { reused_id: false }
+            );
             Ok::<(), StoreError>(())
         })
         .unwrap();

@@ -232,10 +232,11 @@ impl Session<'_, '_> {
         Ok(Done::with_more(echo, more))
     }
 
-    pub(super) fn check_end(&mut self) {
+    /// Ends the game when its players agreed a draw or a concession.
+    pub(super) fn check_end(&mut self) -> Result<(), StoreError> {
         let (map, config, tx, now) = (self.map, self.config, self.tx, self.now);
         let (Some(g), Some(variant)) = (self.game.as_mut(), self.variant) else {
-            return;
+            return Ok(());
         };
         let voters = g.draw_powers(map, variant);
         let ending = g
@@ -243,10 +244,11 @@ impl Session<'_, '_> {
             .map(game::Ending::Draw)
             .or_else(|| g.agreed_concession(&voters).map(game::Ending::Concession));
         if let Some(e) = ending {
-            match process::finish(config, tx, g, e, now) {
-                Ok(mails) => self.mails.extend(mails),
-                Err(err) => tracing::error!(error = %err, "could not end the game"),
-            }
+            // An error rolls the whole mail back: a game is never finished without its
+            // "Game over" mail.
+            let mails = process::finish(config, tx, g, e, now)?;
+            self.mails.extend(mails);
         }
+        Ok(())
     }
 }

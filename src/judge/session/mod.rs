@@ -220,6 +220,15 @@ impl<'a, 't> Session<'a, 't> {
         self.reply.push(ReplyLine::Note(line.into()));
     }
 
+    /// Says that the mail reuses the Message-ID of an earlier mail of its sender with other
+    /// content: it is read as a new mail (a client that reuses IDs, or someone who sent a
+    /// mail under the sender's ID first, cannot make it vanish).
+    pub(super) fn note_reused_id(&mut self) {
+        self.note(
+            "NOTE: an earlier mail from you had this mail's Message-ID but other content; this one was read as a new mail.",
+        );
+    }
+
     /// Reads and applies every line.
     pub(super) fn run(&mut self) -> Result<(), StoreError> {
         self.confirm_by_subject()?;
@@ -363,9 +372,18 @@ impl<'a, 't> Session<'a, 't> {
             self.note(started);
         }
         if self.msg.size_capped {
-            self.note(
-                "NOTE: your message was longer than this judge reads; only its beginning was read.",
-            );
+            // The mail layer cut the text at the end of a line: every line before the first
+            // unread one was read whole, and nothing of that line or after it.
+            let unread = self.msg.text.bytes().filter(|&b| b == b'\n').count() + 1;
+            let note = if unread == 1 {
+                "NOTE: your message was longer than this judge reads, and its first line alone is longer than that: nothing of it was read or done.".to_string()
+            } else {
+                format!(
+                    "NOTE: your message was longer than this judge reads: it read lines 1 to {} and stopped before line {unread}, of which nothing was read or done.",
+                    unread - 1
+                )
+            };
+            self.note(note);
         }
         Ok(())
     }
@@ -387,7 +405,12 @@ impl<'a, 't> Session<'a, 't> {
             // No SIGNON: `first` is every line.
             return Ok(first);
         };
-        let cx = match self.tx.load_game(&name)? {
+        let found = match self.tx.load_game(&name) {
+            // A suspended game's lines are refused one by one; they read as in no game.
+            Err(StoreError::Suspended { .. }) => None,
+            other => other?,
+        };
+        let cx = match found {
             Some(g) => ParseContext {
                 phase: (g.status != Status::Forming).then_some(g.position.phase.kind),
                 ballots_in_press: process::variant_of(self.config, &g)?.reads_ballots_in_press(),
@@ -416,7 +439,13 @@ impl<'a, 't> Session<'a, 't> {
                 if matches!(cmd, Command::Player(_) | Command::Master(_)) {
                     self.save_game()?;
                 }
-                self.apply(cmd, line)?
+                match self.apply(cmd, line) {
+                    // A line that reads a suspended game is refused; the rest go on.
+                    Err(StoreError::Suspended { game, reason }) => {
+                        Err(Refusal::Suspended { game, reason })
+                    }
+                    other => other?,
+                }
             }
         };
         // Later lines (LIST, a second command) read the game from the database: it is
@@ -474,7 +503,7 @@ impl<'a, 't> Session<'a, 't> {
             },
             Command::Master(m) => self.master(m)?,
             Command::Order(o) => self.order(o.order),
-            Command::Press(p) => self.press(p),
+            Command::Press(p) => self.press(p)?,
             Command::Variant(v) => self.variant_command(v, line),
         })
     }
@@ -609,13 +638,7 @@ impl<'a, 't> Session<'a, 't> {
             self.tx.save_game(g)?;
         }
         let game = self.game.as_ref().map(|g| g.name.clone());
-        let subject = if self.msg.subject.trim().is_empty() {
-            format!("{} reply", self.config.name)
-        } else if self.msg.subject.to_ascii_lowercase().starts_with("re:") {
-            self.msg.subject.clone()
-        } else {
-            format!("Re: {}", self.msg.subject)
-        };
+        let subject = super::replies::reply_subject(&self.config.name, &self.msg.subject);
         let mut body = render_reply_lines(&self.reply);
         if self.who == Who::Nobody && !self.address_proven()? {
             body = cap_reply(body, MAX_UNPROVEN_REPLY_BYTES);

@@ -5,6 +5,7 @@
 use crate::command::{self, LineResult, VariantCommand};
 use crate::game::{self, Audience, Status};
 use crate::rules::{self, PowerOrder};
+use crate::store::StoreError;
 use crate::variant::{CommandContext, Sender, Taken, VariantOrder};
 
 use super::super::refusal::Refusal;
@@ -122,13 +123,23 @@ impl Session<'_, '_> {
         Done::ok(echo.unwrap_or_else(|| cmd.render(map)))
     }
 
-    pub(super) fn press(&mut self, p: &command::Press) -> Verdict {
-        let sender = self.who.sender().ok_or(Refusal::NotSignedOnForPress)?;
+    /// Press: refused (the inner error), or sent; a store error (the outer) rolls the mail
+    /// back.
+    pub(super) fn press(&mut self, p: &command::Press) -> Result<Verdict, StoreError> {
+        let Some(sender) = self.who.sender() else {
+            return Ok(Err(Refusal::NotSignedOnForPress));
+        };
         let judge = self.config.name.clone();
         let map = self.map;
-        let (g, variant) = self.game_and_variant()?;
+        let (g, variant) = match self.game_and_variant() {
+            Ok(gv) => gv,
+            Err(r) => return Ok(Err(r)),
+        };
         let now_phase = g.position.phase;
-        let route = game::press_route(g, map, variant, sender, &p.header)?;
+        let route = match game::press_route(g, map, variant, sender, &p.header) {
+            Ok(r) => r,
+            Err(r) => return Ok(Err(r.into())),
+        };
         let from_name = match sender {
             Sender::Power(pw) if route.signed => pw.name().to_string(),
             Sender::Master => "the Master".to_string(),
@@ -160,19 +171,22 @@ impl Session<'_, '_> {
         // Press whose every line was a command (ballots read from press to the master,
         // H19) has nothing left to send.
         if p.body.iter().all(|l| l.trim().is_empty()) {
-            return Done::ok(format!("{} (nothing left to send)", p.render()));
+            return Ok(Done::ok(format!("{} (nothing left to send)", p.render())));
         }
         let readers = route.readers.clone();
         if p.header.postal {
             g.postal.push((readers, subject, body));
             self.dirty = true;
-            return Done::ok(format!("{} (held until the next results)", p.render()));
+            return Ok(Done::ok(format!(
+                "{} (held until the next results)",
+                p.render()
+            )));
         }
         let mails = process::mails_for(g, &readers, &subject, &body, None);
         // Every press is kept with its readers: HISTORY shows each reader what it received.
         let kept = history::press_readers(&readers, sender, route.public);
         let name = g.name.clone();
-        if let Err(e) = self.tx.add_press_history(
+        self.tx.add_press_history(
             &name,
             self.now,
             &now_phase.to_string(),
@@ -180,11 +194,9 @@ impl Session<'_, '_> {
             &body,
             &kept,
             route.signed,
-        ) {
-            tracing::error!(error = %e, "could not record press in history");
-        }
+        )?;
         self.mails.extend(mails);
-        Done::ok(p.render())
+        Ok(Done::ok(p.render()))
     }
 }
 

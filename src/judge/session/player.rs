@@ -54,8 +54,13 @@ impl Session<'_, '_> {
             PlayerCommand::List { game: None } => {
                 let mut more = vec!["Games on this judge:".to_string()];
                 for name in tx.game_names()? {
-                    if let Some(g) = tx.load_game(&name)? {
-                        more.push(replies::list_line(&g));
+                    match tx.load_game(&name) {
+                        Ok(Some(g)) => more.push(replies::list_line(&g)),
+                        Ok(None) => {}
+                        Err(StoreError::Suspended { game, reason }) => {
+                            more.push(replies::suspended_list_line(&game, &reason));
+                        }
+                        Err(e) => return Err(e),
                     }
                 }
                 Done::with_more("LIST", more)
@@ -75,11 +80,18 @@ impl Session<'_, '_> {
             PlayerCommand::ListFull => {
                 let mut more = Vec::new();
                 for name in tx.game_names()? {
-                    if let Some(g) = tx.load_game(&name)? {
-                        let variant = process::variant_of(self.config, &g)?;
-                        more.extend(lines(&replies::list_game(self.map, variant, &g, false)));
-                        more.push(String::new());
+                    match tx.load_game(&name) {
+                        Ok(Some(g)) => {
+                            let variant = process::variant_of(self.config, &g)?;
+                            more.extend(lines(&replies::list_game(self.map, variant, &g, false)));
+                        }
+                        Ok(None) => continue,
+                        Err(StoreError::Suspended { game, reason }) => {
+                            more.push(format!("Game: {game}   Status: suspended: {reason}"));
+                        }
+                        Err(e) => return Err(e),
                     }
+                    more.push(String::new());
                 }
                 Done::with_more("LIST FULL", more)
             }
@@ -153,8 +165,12 @@ impl Session<'_, '_> {
             }
             PlayerCommand::SetAddress { address } => match self.seat_mut() {
                 Ok(seat) => {
+                    let changed = !seat.address.eq_ignore_ascii_case(address);
                     seat.address = address.clone();
                     self.dirty = true;
+                    if changed {
+                        self.tell_new_address(address);
+                    }
                     Done::ok(format!("SET ADDRESS {address}"))
                 }
                 Err(e) => Err(e),
@@ -173,7 +189,7 @@ impl Session<'_, '_> {
                 };
                 match self.with_player(|p| p.draw = Some(powers)) {
                     Ok(()) => {
-                        self.check_end();
+                        self.check_end()?;
                         Done::ok(echo)
                     }
                     Err(e) => Err(e),
@@ -186,7 +202,7 @@ impl Session<'_, '_> {
                 let to = *to;
                 match self.with_player(|p| p.concede = Some(to)) {
                     Ok(()) => {
-                        self.check_end();
+                        self.check_end()?;
                         Done::ok(format!("SET CONCEDE {to}"))
                     }
                     Err(e) => Err(e),
@@ -252,6 +268,32 @@ impl Session<'_, '_> {
             picture: None,
         });
         Done::ok("RESIGN")
+    }
+
+    /// Tells an address that it now receives a seat's mail (`SET ADDRESS`): a mistyped
+    /// address learns why the judge writes to it, and a player learns at once whether the
+    /// new address takes mail.
+    fn tell_new_address(&mut self, address: &str) {
+        let Some(g) = self.game.as_ref() else {
+            return;
+        };
+        let (seat, audience) = match self.who {
+            Who::Power(p) => (p.name().to_string(), p.name().to_string()),
+            _ => ("the master".to_string(), "master".to_string()),
+        };
+        self.mails.push(NewMail {
+            game: Some(g.name.clone()),
+            audience,
+            recipient: address.to_string(),
+            subject: format!("{}:{} - Address set", self.config.name, g.name),
+            body: format!(
+                "From now on this address receives the mail of {seat} in the game '{}' on this judge: the player of that seat set it with SET ADDRESS.\nIf you did not ask for this, please tell the master of '{}'.\n",
+                g.name, g.name
+            ),
+            kind: "generated",
+            in_reply_to: None,
+            picture: None,
+        });
     }
 
     fn seat_mut(&mut self) -> Result<&mut Seat, Refusal> {
