@@ -258,9 +258,69 @@ fn check(name: &str, scene: &Scene<'_>, failures: &mut Vec<String>) -> Pixmap {
     );
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("picture-{name}.png"));
     std::fs::write(&out, &png).expect("PNG written");
+    // Issue 29: a bulletin's picture is at most 120 KB.
+    assert!(
+        png.len() <= PNG_BOUND,
+        "{name}: the PNG is {} bytes, over {PNG_BOUND}",
+        png.len()
+    );
     let pixmap = Pixmap::decode_png(&png).expect("a PNG");
     assert_eq!((pixmap.width(), pixmap.height()), (WIDTH, HEIGHT), "{name}");
+    no_visible_loss(name, &svg, &pixmap);
     pixmap
+}
+
+/// The most bytes a phase's PNG may take (issue 29).
+const PNG_BOUND: usize = 120 * 1024;
+
+/// The PNG (in at most 256 colours) against the same SVG drawn in true colour: the
+/// areas' flat colours are exact (the colour samples of each test check some), and the
+/// anti-aliased edges, which take their nearest palette colour, stay close: on average
+/// within half a level (the worst channel of each pixel), and no more than 0.1 % of the
+/// pixels off by more than 32 levels in some channel (the edges are about 5 % of the
+/// board; the golden phases measured 0.16 to 0.26 levels and 13 to 324 pixels).
+fn no_visible_loss(name: &str, svg: &str, png: &Pixmap) {
+    let options = resvg::usvg::Options {
+        font_family: "DejaVu Sans".into(),
+        fontdb: {
+            let mut db = resvg::usvg::fontdb::Database::new();
+            db.load_font_data(
+                std::fs::read(
+                    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/fonts/DejaVuSans.ttf"),
+                )
+                .expect("the font"),
+            );
+            std::sync::Arc::new(db)
+        },
+        ..Default::default()
+    };
+    let tree = resvg::usvg::Tree::from_str(svg, &options).expect("the SVG parses");
+    let mut truecolour = Pixmap::new(WIDTH, HEIGHT).expect("a canvas");
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::identity(),
+        &mut truecolour.as_mut(),
+    );
+    let (mut total, mut far) = (0u64, 0usize);
+    for (a, b) in truecolour.pixels().iter().zip(png.pixels()) {
+        let d = [
+            a.red().abs_diff(b.red()),
+            a.green().abs_diff(b.green()),
+            a.blue().abs_diff(b.blue()),
+        ];
+        let worst = d.into_iter().max().unwrap_or(0);
+        total += u64::from(worst);
+        if worst > 32 {
+            far += 1;
+        }
+    }
+    let pixels = (WIDTH * HEIGHT) as usize;
+    let mean = total as f64 / pixels as f64;
+    assert!(mean < 0.5, "{name}: mean error {mean:.3} levels");
+    assert!(
+        far * 1000 <= pixels,
+        "{name}: {far} pixels off by more than 32 levels"
+    );
 }
 
 /// The colour at a board point, as `#RRGGBB`.

@@ -34,6 +34,7 @@ mod board;
 mod draw;
 mod palette;
 mod png;
+mod quantise;
 mod svg;
 
 pub use bench::{BenchFigures, bench};

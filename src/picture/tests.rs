@@ -504,6 +504,25 @@ fn png_is_drawn_at_the_svg_size() {
     assert!(matches!(render_png("not svg"), Err(PictureError::Svg(_))));
 }
 
+/// Issue 29: the busiest of sixty phases of seeded random play (the one `bench-map`
+/// draws: every unit on the board ordered) fits in 120 KB, in at most 256 colours, and
+/// the same phase gives the same bytes.
+#[test]
+fn the_busiest_phase_fits_in_120_kb() {
+    let phases = crate::sim::movement_phases(map(), &Standard, 1901, 60, 8);
+    let phase = phases
+        .iter()
+        .max_by_key(|p| p.position.units.len())
+        .expect("sixty phases");
+    let outcome = adjudicate(map(), &Standard, &phase.position, &phase.orders);
+    let svg = render_svg(map(), &scene(&phase.position, &outcome));
+    let png = render_png(&svg).expect("a PNG");
+    assert!(png.len() <= 120 * 1024, "{} bytes", png.len());
+    assert_eq!(png, render_png(&svg).expect("a PNG"));
+    // An indexed PNG: colour type 3 in the header.
+    assert_eq!(png.get(25), Some(&3));
+}
+
 #[test]
 fn a_convoy_is_drawn_along_its_chain_of_fleets() {
     let p = position(vec![
