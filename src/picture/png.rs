@@ -29,16 +29,28 @@ fn fonts() -> Arc<fontdb::Database> {
 
 /// Parses `svg` and draws it at its own size onto a transparent canvas.
 pub(crate) fn pixmap(svg: &str) -> Result<Pixmap, PictureError> {
+    scaled_pixmap(svg, 1.0)
+}
+
+/// Parses `svg` and draws it at `scale` times its own size onto a transparent canvas.
+pub(crate) fn scaled_pixmap(svg: &str, scale: f32) -> Result<Pixmap, PictureError> {
     let options = usvg::Options {
         font_family: FONT_FAMILY.to_string(),
         fontdb: fonts(),
         ..usvg::Options::default()
     };
     let tree = usvg::Tree::from_str(svg, &options)?;
-    let size = tree.size().to_int_size();
-    let (width, height) = (size.width(), size.height());
+    let size = tree.size();
+    let (width, height) = (
+        (size.width() * scale).round() as u32,
+        (size.height() * scale).round() as u32,
+    );
     let mut pixmap = Pixmap::new(width, height).ok_or(PictureError::Canvas { width, height })?;
-    resvg::render(&tree, Transform::identity(), &mut pixmap.as_mut());
+    resvg::render(
+        &tree,
+        Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
     Ok(pixmap)
 }
 
@@ -50,11 +62,15 @@ pub(crate) fn render(svg: &str) -> Result<Vec<u8>, PictureError> {
 /// The colours of an opaque pixmap, row by row; None when some pixel is not opaque.
 pub(crate) fn opaque_pixels(pixmap: &Pixmap) -> Option<Vec<Rgb>> {
     // Premultiplied equals straight when alpha is full.
-    pixmap
-        .pixels()
-        .iter()
-        .map(|p| (p.alpha() == u8::MAX).then_some([p.red(), p.green(), p.blue()]))
-        .collect()
+    let mut out = Vec::with_capacity(pixmap.data().len() / 4);
+    for p in pixmap.data().chunks_exact(4) {
+        let &[r, g, b, a] = p else { return None };
+        if a != u8::MAX {
+            return None;
+        }
+        out.push([r, g, b]);
+    }
+    Some(out)
 }
 
 /// The pixels as PNG: an opaque picture (a picture always is: water, or the chart's
@@ -64,7 +80,7 @@ pub(crate) fn opaque_pixels(pixmap: &Pixmap) -> Option<Vec<Rgb>> {
 /// The indexed picture is compressed by zlib's balanced level with no row filter:
 /// filters help photographs, not palette indices, and the balanced level makes a board a
 /// third smaller than the fast one for 10 ms more (figures in `docs/decisions.md`).
-fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, PictureError> {
+pub(crate) fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, PictureError> {
     let (width, height) = (pixmap.width(), pixmap.height());
     let mut out = Vec::new();
     let mut encoder = png::Encoder::new(&mut out, width, height);

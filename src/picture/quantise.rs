@@ -52,18 +52,57 @@ pub(crate) fn quantise(pixels: &[Rgb], max: usize) -> Indexed {
     let mut colours: Vec<(Rgb, u32)> = counts.iter().map(|(c, n)| (unpack(*c), *n)).collect();
     colours.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let palette = if colours.len() <= max {
-        colours.iter().map(|(c, _)| *c).collect()
+        Palette {
+            colours: colours.iter().map(|(c, _)| *c).collect(),
+            flat: colours.len(),
+            learnt: None,
+        }
     } else {
         palette_of(pixels, &colours, max)
     };
     Indexed {
         pixels: indices(pixels, &palette, counts),
-        palette,
+        palette: palette.colours,
+    }
+}
+
+/// A palette: the flat colours first, then those NeuQuant learnt.
+struct Palette {
+    colours: Vec<Rgb>,
+    /// How many of `colours`, first, are the flat ones (all, with no network).
+    flat: usize,
+    /// NeuQuant's network, and where each of its colours is in `colours`.
+    learnt: Option<(color_quant::NeuQuant, Vec<u32>)>,
+}
+
+impl Palette {
+    /// The index of the palette colour nearest to `c`: the nearest flat colour, or
+    /// NeuQuant's choice among its own when that is nearer (its search is the fast one it
+    /// was built for; a scan of all 256 colours for each of some fifteen thousand blends
+    /// cost more than the rest of the picture).
+    fn nearest(&self, c: Rgb) -> u32 {
+        let mut best = (u32::MAX, 0u32);
+        for (i, p) in self.colours.iter().take(self.flat).enumerate() {
+            let d = distance(c, *p);
+            if d < best.0 {
+                best = (d, i as u32);
+            }
+        }
+        if let Some((network, at)) = &self.learnt {
+            let i = network.index_of(&[c[0], c[1], c[2], u8::MAX]);
+            if let Some(&j) = at.get(i)
+                && let Some(p) = self.colours.get(j as usize)
+                && distance(c, *p) < best.0
+            {
+                best = (0, j);
+            }
+        }
+        best.1
     }
 }
 
 /// The flat colours, then NeuQuant's colours for the other pixels.
-fn palette_of(pixels: &[Rgb], colours: &[(Rgb, u32)], max: usize) -> Vec<Rgb> {
+fn palette_of(pixels: &[Rgb], colours: &[(Rgb, u32)], max: usize) -> Palette {
     let mut palette: Vec<Rgb> = colours
         .iter()
         .take_while(|(_, n)| *n >= FLAT_PIXELS)
@@ -72,29 +111,68 @@ fn palette_of(pixels: &[Rgb], colours: &[(Rgb, u32)], max: usize) -> Vec<Rgb> {
         .collect();
     let flat: std::collections::HashSet<u32, ColourHash> =
         palette.iter().map(|c| pack(*c)).collect();
-    let rest: Vec<u8> = pixels
-        .iter()
-        .filter(|p| !flat.contains(&pack(**p)))
-        .flat_map(|p| [p[0], p[1], p[2], u8::MAX])
-        .collect();
-    if !rest.is_empty() {
-        let learnt = color_quant::NeuQuant::new(SAMPLE_FACTOR, max - palette.len(), &rest);
-        for c in learnt.color_map_rgb().chunks_exact(3) {
-            let &[r, g, b] = c else { continue };
-            let c = [r, g, b];
-            if palette.len() < max && !palette.contains(&c) {
-                palette.push(c);
+    // The other pixels, as NeuQuant reads them (RGBA); a run of one colour is looked up
+    // once.
+    let mut rest: Vec<u8> = Vec::new();
+    let mut last: Option<(Rgb, bool)> = None;
+    for p in pixels {
+        let is_flat = match last {
+            Some((c, f)) if c == *p => f,
+            _ => {
+                let f = flat.contains(&pack(*p));
+                last = Some((*p, f));
+                f
             }
+        };
+        if !is_flat {
+            rest.extend_from_slice(&[p[0], p[1], p[2], u8::MAX]);
         }
     }
-    palette
+    let flat = palette.len();
+    if rest.is_empty() {
+        return Palette {
+            colours: palette,
+            flat,
+            learnt: None,
+        };
+    }
+    let network = color_quant::NeuQuant::new(SAMPLE_FACTOR, max - palette.len(), &rest);
+    let mut at = Vec::new();
+    for c in network.color_map_rgb().chunks_exact(3) {
+        let &[r, g, b] = c else { continue };
+        let c = [r, g, b];
+        // A learnt colour equal to one already in the palette (flat, or learnt twice) is
+        // that entry.
+        let j = match palette.iter().position(|p| *p == c) {
+            Some(j) => j,
+            None => {
+                palette.push(c);
+                palette.len() - 1
+            }
+        };
+        at.push(j as u32);
+    }
+    Palette {
+        colours: palette,
+        flat,
+        learnt: Some((network, at)),
+    }
 }
 
-/// Each pixel's palette index: its exact colour's, else its nearest colour's. `counts`
+/// Each pixel's palette index: its exact colour's, else its nearest colour's. `table`
 /// (the histogram) is reused as the colour-to-index table.
-fn indices(pixels: &[Rgb], palette: &[Rgb], mut table: ColourMap) -> Vec<u8> {
+fn indices(pixels: &[Rgb], palette: &Palette, mut table: ColourMap) -> Vec<u8> {
+    let exact: ColourMap = palette
+        .colours
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (pack(*c), i as u32))
+        .collect();
     for (colour, index) in table.iter_mut() {
-        *index = nearest(unpack(*colour), palette);
+        *index = match exact.get(colour) {
+            Some(i) => *i,
+            None => palette.nearest(unpack(*colour)),
+        };
     }
     let mut out = Vec::with_capacity(pixels.len());
     // Runs of one colour are the rule (water, land): look each run up once.
@@ -111,22 +189,6 @@ fn indices(pixels: &[Rgb], palette: &[Rgb], mut table: ColourMap) -> Vec<u8> {
         out.push(i);
     }
     out
-}
-
-/// The index of the palette colour nearest to `c` (weighted by how strongly the eye sees
-/// each channel), the first one on a tie.
-fn nearest(c: Rgb, palette: &[Rgb]) -> u32 {
-    let mut best = (u32::MAX, 0u32);
-    for (i, p) in palette.iter().enumerate() {
-        let d = distance(c, *p);
-        if d < best.0 {
-            best = (d, i as u32);
-            if d == 0 {
-                break;
-            }
-        }
-    }
-    best.1
 }
 
 /// A squared distance between two colours, green weighing most and red least.
