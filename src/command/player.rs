@@ -102,6 +102,10 @@ pub enum PlayerCommand {
         game: GameName,
         phase: Option<crate::rules::Phase>,
     },
+    /// `MAP game ALL`: every processed phase of a finished game as one animated picture.
+    MapAll {
+        game: GameName,
+    },
     /// `SET MAP ON|OFF`: whether this address's results carry the picture of the phase.
     SetMap {
         on: bool,
@@ -186,6 +190,7 @@ impl PlayerCommand {
                 game,
                 phase: Some(p),
             } => format!("MAP {game} {p}"),
+            PlayerCommand::MapAll { game } => format!("MAP {game} ALL"),
             PlayerCommand::SetMap { on: true } => "SET MAP ON".into(),
             PlayerCommand::SetMap { on: false } => "SET MAP OFF".into(),
         }
@@ -210,7 +215,7 @@ pub(crate) const KEYWORDS: &[&str] = &[
 
 // player_command = "HELP" | "VERSION" | list | summary | history | create | signon
 //                | observe | "RESIGN" | "SIGNOFF" | "CLEAR" | map ;
-// map = "MAP" game_name [ phase ] ;
+// map = "MAP" game_name [ phase | "ALL" ] ;
 pub(crate) fn player_command(i: &str) -> PResult<'_, PlayerCommand> {
     let start = blanks(i);
     let first = start.split(' ').next().unwrap_or("").to_ascii_lowercase();
@@ -238,6 +243,8 @@ pub(crate) fn player_command(i: &str) -> PResult<'_, PlayerCommand> {
                         phase: None,
                     },
                 )
+            } else if let Ok((r, _)) = keyword("all")(r) {
+                (r, PlayerCommand::MapAll { game: g })
             } else {
                 let (r, p) = cut(super::master::phase(r))?;
                 (
@@ -499,6 +506,7 @@ mod tests {
     pc!(map_last, "map Alpha", Some("MAP alpha"));
     pc!(map_phase, "MAP alpha f1901r", Some("MAP alpha F1901R"));
     pc!(map_bad_phase, "MAP alpha autumn", None);
+    pc!(map_all, "map Alpha all", Some("MAP alpha ALL"));
 
     macro_rules! ps {
         ($name:ident, $text:expr, $want:expr) => {

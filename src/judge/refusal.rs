@@ -31,6 +31,10 @@ pub(super) enum Refusal {
     NoGame(String),
     #[error("{game} has no picture of {phase}: a phase is drawn when it is processed")]
     NoPicture { game: String, phase: String },
+    #[error(
+        "{0} is still being played: MAP {0} ALL is for a finished game (MAP {0} phase gives one phase's picture)"
+    )]
+    NotFinished(String),
     #[error("a game called {0} already exists")]
     GameExists(String),
     #[error("this judge does not run the {0} rules yet; it runs {1}")]
@@ -103,6 +107,7 @@ impl Refusal {
             Refusal::BadSignon => "BAD-SIGNON",
             Refusal::NoGame(_) => "NO-GAME",
             Refusal::NoPicture { .. } => "NO-PICTURE",
+            Refusal::NotFinished(_) => "NOT-FINISHED",
             Refusal::GameExists(_) => "GAME-EXISTS",
             Refusal::VariantNotImplemented(..) | Refusal::UnknownVariant(..) => "NO-VARIANT",
             Refusal::VariantFixed(_) => "GAME-STARTED",

@@ -99,8 +99,9 @@ pub(super) struct Session<'a, 't> {
     /// The sets of variant commands this message has replaced so far, by game
     /// ([`crate::variant::Taken::Replacing`]).
     replaced_sets: Vec<(String, String)>,
-    /// The picture the reply carries (`MAP`): game and phase.
-    reply_picture: Option<(String, String)>,
+    /// The pictures the reply carries (`MAP`, `SUMMARY`), in the order asked: their game
+    /// and name for the outbox (`pictures::reference`).
+    reply_pictures: Vec<(String, String)>,
 }
 
 /// The lines of a message that each rule set it meets takes first
@@ -173,7 +174,7 @@ impl<'a, 't> Session<'a, 't> {
             copy_to: None,
             commands: 0,
             replaced_sets: Vec::new(),
-            reply_picture: None,
+            reply_pictures: Vec::new(),
         }
     }
 
@@ -568,10 +569,15 @@ impl<'a, 't> Session<'a, 't> {
             format!("Re: {}", self.msg.subject)
         };
         let body = render_reply_lines(&self.reply);
-        let (reply_game, picture) = match self.reply_picture.take() {
-            Some((g, phase)) => (Some(g), Some(phase)),
-            None => (game.clone(), None),
+        // A reply with pictures is about the game of its first.
+        let reply_game = match self.reply_pictures.first() {
+            Some((g, _)) => Some(g.clone()),
+            None => game.clone(),
         };
+        let pictures = std::mem::take(&mut self.reply_pictures)
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect();
         let reply = NewMail {
             game: reply_game,
             audience: "reply".into(),
@@ -580,7 +586,7 @@ impl<'a, 't> Session<'a, 't> {
             body: body.clone(),
             kind: "replied",
             in_reply_to: self.msg.message_id.clone(),
-            picture,
+            pictures,
         };
         let mut count = 0;
         self.tx.queue_mail(&reply, self.now)?;
@@ -599,7 +605,7 @@ impl<'a, 't> Session<'a, 't> {
                     body,
                     kind: "generated",
                     in_reply_to: None,
-                    picture: None,
+                    pictures: Vec::new(),
                 },
                 self.now,
             )?;
