@@ -48,7 +48,8 @@ mod cli;
 mod daemon;
 /// The `mail` and `cases` fuzz targets' checks on the inputs kept under `fixtures/fuzz/`.
 mod fuzz_replay;
-/// Whole games by mail through the judge core, with a leak scanner.
+/// Whole games by mail through the judge core, with a leak scanner; the pictures of a game by
+/// mail (MAP, MAP ALL, the centre chart).
 mod game;
 /// Golden mail tests: numbered input mails and clock ticks in, every mail out and the final
 /// state compared byte for byte (`tests/golden/<scenario>/`).
@@ -60,7 +61,7 @@ mod maildir_golden;
 /// A message far over the size cap.
 mod oversize;
 /// The picture of a phase: golden SVGs of adjudicated phases and of each rule set's own marks,
-/// their PNGs sampled.
+/// their PNGs sampled and size-checked.
 mod picture;
 /// The mail transports against real Dovecot and Postfix on 127.0.0.1
 /// (`scripts/mail-servers.sh start`; required when `DIPJUDGE_MAIL_SERVERS=1`).
