@@ -1055,3 +1055,123 @@ fn international_relations_golden() {
         assert!(line_shows(&pixmap, line, colour), "{line:?}");
     }
 }
+
+/// The centre chart (issue 29): four years in which France grows, Austria shrinks and a
+/// Fall's gains count only once the Fall is over, compared with its golden SVG; the PNG
+/// is at most 120 KB, 960×540, each power's label swatch in its colour.
+#[test]
+fn centre_chart_golden() {
+    use dipjudge::picture::{Chart, Drawing};
+    // A position in `phase` with the home centres owned, then `moves` centres taken:
+    // (centre, new owner).
+    let at = |phase: &str, moves: &[(&str, Power)]| {
+        let mut p = position(Phase::parse(phase).expect("a phase"), Vec::new(), &[]);
+        for (c, power) in moves {
+            let id = map().find_province(c).expect("province");
+            p.owners[id.index()] = Some(*power);
+        }
+        p
+    };
+    use Power::*;
+    let y1901 = [
+        ("spa", France),
+        ("por", France),
+        ("bel", Germany),
+        ("nwy", England),
+        ("swe", Russia),
+        ("rum", Russia),
+        ("bul", Turkey),
+        ("ser", Austria),
+        ("tun", Italy),
+    ];
+    let y1902: Vec<(&str, Power)> = y1901
+        .iter()
+        .copied()
+        .chain([("tri", Italy), ("ser", Turkey), ("mar", Germany)])
+        .collect();
+    let y1903: Vec<(&str, Power)> = y1902
+        .iter()
+        .copied()
+        .chain([
+            ("bud", Russia),
+            ("vie", Italy),
+            ("bel", France),
+            ("hol", France),
+        ])
+        .collect();
+    let positions = [
+        at("S1901M", &[]),
+        at("F1901M", &[]),
+        at("W1901A", &y1901),
+        at("S1902M", &y1901),
+        at("F1902M", &y1901),
+        at("F1902R", &y1901),
+        at("W1902A", &y1902),
+        at("S1903M", &y1902),
+        // A Fall not over yet: its gains wait for the Winter.
+        at("F1903M", &y1902),
+        at("W1903A", &y1903),
+        at("S1904M", &y1903),
+    ];
+    let chart = Chart::of_positions(
+        "concert - supply centres at the end of each year".into(),
+        &positions,
+        Some(18),
+    );
+    assert_eq!(chart.columns, ["start", "1901", "1902", "1903"]);
+    let counts = |p: Power| {
+        chart
+            .lines
+            .iter()
+            .find(|l| l.power == p)
+            .map(|l| l.counts.clone())
+            .expect("a line")
+    };
+    assert_eq!(counts(France), [3, 5, 4, 6]);
+    assert_eq!(counts(Austria), [3, 4, 2, 0]);
+    assert_eq!(counts(Germany), [3, 4, 5, 4]);
+    let svg = Drawing::Chart(chart.clone()).svg(map());
+    let mut failures = Vec::new();
+    compare_golden(&golden("chart"), &svg, &mut failures);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let png = render_png(&svg).expect("rasterised");
+    assert_eq!(
+        png,
+        render_png(&svg).expect("rasterised"),
+        "the same PNG twice"
+    );
+    std::fs::write(
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("picture-chart.png"),
+        &png,
+    )
+    .expect("PNG written");
+    assert!(png.len() <= PNG_BOUND, "{} bytes", png.len());
+    let pixmap = Pixmap::decode_png(&png).expect("a PNG");
+    assert_eq!((pixmap.width(), pixmap.height()), (960, 540));
+    // Each label's swatch (a 10-pixel square right of the plot) in its power's colour
+    // (src/picture/palette.rs), found by its power's name in the SVG.
+    for (power, colour) in [
+        (France, "#56B4E9"),
+        (Turkey, "#F0E442"),
+        (Austria, "#D55E00"),
+        (Russia, "#0072B2"),
+    ] {
+        let label = format!(">{} {}</text>", power.name(), counts(power)[3]);
+        let at = svg.find(&label).unwrap_or_else(|| panic!("{label}"));
+        let rect = svg[..at].rfind("<rect x=\"").expect("the swatch");
+        let nums: Vec<f64> = svg[rect..]
+            .split('"')
+            .skip(1)
+            .step_by(2)
+            .take(2)
+            .map(|n| n.parse().expect("a number"))
+            .collect();
+        let (x, y) = (nums[0] as u32 + 5, nums[1] as u32 + 5);
+        let p = pixmap.pixel(x, y).expect("a pixel").demultiply();
+        assert_eq!(
+            format!("#{:02X}{:02X}{:02X}", p.red(), p.green(), p.blue()),
+            colour,
+            "{power:?}'s swatch at {x},{y}"
+        );
+    }
+}

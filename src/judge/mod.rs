@@ -122,6 +122,7 @@ fn drop_unsent_pictures(tx: &crate::store::Tx<'_>, id: i64) -> Result<(), StoreE
         .filter(|n| n.contains('@'))
         .filter_map(|n| n.split_once('/').map(|(g, _)| g))
         .collect();
+    games.sort_unstable();
     games.dedup();
     for g in games {
         tx.drop_unsent_scenes(g)?;
