@@ -1,5 +1,7 @@
 //! The picture of one phase: the board with its owners, units and orders as SVG, and that
-//! SVG as PNG.
+//! SVG as PNG in at most 256 colours (`quantise`: the flat colours exact); a game's centre
+//! chart (`chart`); every phase of a game as one animated GIF (`animation`); and
+//! [`Drawing`], what a picture shows, which the judge keeps (about 1 KB) to draw it again.
 //!
 //! Pure, like the core: no clock, no I/O, no randomness; the same [`Scene`] always gives
 //! the same bytes, SVG and PNG. The board's drawing data (`board.json`, derived from
