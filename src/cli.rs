@@ -110,14 +110,22 @@ enum Command {
         all: bool,
     },
     /// Draw a game's phase as SVG or PNG (by the output's extension): a processed phase
-    /// with its orders and results, or, with no --phase, the board of the phase now open.
+    /// with its orders and results, or, with no --phase, the board of the phase now open;
+    /// or its centre chart (--chart), or all its processed phases as an animated GIF
+    /// (--all).
     Map {
         /// The game.
         game: String,
         /// The phase (like S1901M, F1901R, W1901A); default: the phase now open.
-        #[arg(long)]
+        #[arg(long, conflicts_with_all = ["chart", "all"])]
         phase: Option<String>,
-        /// Where to write the picture: a `.svg` or a `.png` file.
+        /// The centre chart: each power's supply centres at the end of each year.
+        #[arg(long, conflicts_with = "all")]
+        chart: bool,
+        /// Every processed phase, one frame each, as a `.gif` (what `MAP game ALL` sends).
+        #[arg(long)]
+        all: bool,
+        /// Where to write the picture: a `.svg` or a `.png` file (a `.gif` with --all).
         #[arg(short = 'o', long)]
         output: PathBuf,
         /// The configuration file.
@@ -173,10 +181,21 @@ pub fn main() -> ExitCode {
         Command::Map {
             game,
             phase,
+            chart,
+            all,
             output,
             config,
             now,
-        } => crate::cli_daemon::map(&config, &game, phase.as_deref(), &output, now.as_deref()),
+        } => {
+            let what = if all {
+                crate::cli_daemon::MapWhat::All
+            } else if chart {
+                crate::cli_daemon::MapWhat::Chart
+            } else {
+                crate::cli_daemon::MapWhat::Phase(phase)
+            };
+            crate::cli_daemon::map(&config, &game, what, &output, now.as_deref())
+        }
         Command::BenchMap { rounds } => bench_map(rounds),
         Command::BenchMail(args) => crate::cli_daemon::bench_mail(&args),
     };
@@ -326,7 +345,7 @@ fn time_round(map: &Map, phases: &[dipjudge::sim::MovementPhase], samples: &mut 
 fn bench_map(rounds: usize) -> anyhow::Result<ExitCode> {
     let f = dipjudge::picture::bench(rounds.max(1));
     println!(
-        "one movement phase ({} units, {} orders), {} rounds: SVG median {:.2} ms, p90 {:.2} ms ({} bytes); PNG median {:.1} ms, p90 {:.1} ms ({} bytes)",
+        "one movement phase ({} units, {} orders), {} rounds: SVG median {:.2} ms, p90 {:.2} ms ({} bytes); PNG median {:.1} ms, p90 {:.1} ms ({} bytes), of which palette and zlib median {:.1} ms, p90 {:.1} ms",
         f.units,
         f.results,
         f.rounds,
@@ -335,7 +354,9 @@ fn bench_map(rounds: usize) -> anyhow::Result<ExitCode> {
         f.svg_bytes,
         f.png_median.as_secs_f64() * 1000.0,
         f.png_p90.as_secs_f64() * 1000.0,
-        f.png_bytes
+        f.png_bytes,
+        f.encode_median.as_secs_f64() * 1000.0,
+        f.encode_p90.as_secs_f64() * 1000.0
     );
     Ok(ExitCode::SUCCESS)
 }

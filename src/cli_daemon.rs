@@ -99,47 +99,90 @@ pub fn process(
     Ok(ExitCode::SUCCESS)
 }
 
-/// `dipjudge map`: a phase's picture into a `.svg` or `.png` file.
+/// What `dipjudge map` draws.
+pub enum MapWhat {
+    /// A processed phase, or the board of the phase open now (None).
+    Phase(Option<String>),
+    /// The centre chart.
+    Chart,
+    /// Every processed phase as an animated GIF.
+    All,
+}
+
+/// `dipjudge map`: a phase's picture or the centre chart into a `.svg` or `.png` file, or
+/// every phase into a `.gif`.
 pub fn map(
     config: &Path,
     game: &str,
-    phase: Option<&str>,
+    what: MapWhat,
     output: &Path,
     now: Option<&str>,
 ) -> anyhow::Result<ExitCode> {
-    let phase = match phase {
-        Some(p) => Some(
-            dipjudge::rules::Phase::parse(p)
-                .with_context(|| format!("{p:?} is not a phase (like S1901M)"))?,
-        ),
-        None => None,
-    };
     let now = match now {
         Some(t) => DateTime::parse_from_rfc3339(t)
             .with_context(|| format!("--now {t:?} is not an RFC 3339 time"))?
             .with_timezone(&Utc),
         None => Utc::now(),
     };
+    let extension = output
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
     let config = Config::load(config)?;
     let mut judge = open_judge(&config, Some(0))?;
-    let Some((code, svg)) = judge
-        .map_picture(game, phase, now)
-        .context("while drawing the picture")?
-    else {
-        anyhow::bail!(
-            "{game} has no picture of {}: no such game, or the phase was never processed",
-            phase.map_or("its open phase".to_string(), |p| p.to_string())
-        );
-    };
-    let bytes = match output.extension().and_then(|e| e.to_str()) {
-        Some(e) if e.eq_ignore_ascii_case("svg") => svg.into_bytes(),
-        Some(e) if e.eq_ignore_ascii_case("png") => {
-            dipjudge::picture::render_png(&svg).context("while rendering the PNG")?
+    let (what, svg) = match what {
+        MapWhat::All => {
+            if extension.as_deref() != Some("gif") {
+                anyhow::bail!("{} should end in .gif", output.display());
+            }
+            let Some((frames, gif)) = judge
+                .animation(game)
+                .context("while drawing the animation")?
+            else {
+                anyhow::bail!("{game} has no processed phase with a picture");
+            };
+            std::fs::write(output, &gif)
+                .with_context(|| format!("while writing {}", output.display()))?;
+            println!(
+                "{game}: {frames} phases, {} bytes: {}",
+                gif.len(),
+                output.display()
+            );
+            return Ok(ExitCode::SUCCESS);
         }
+        MapWhat::Chart => {
+            let Some(svg) = judge.chart_svg(game).context("while drawing the chart")? else {
+                anyhow::bail!("there is no game {game}");
+            };
+            ("centres".to_string(), svg)
+        }
+        MapWhat::Phase(phase) => {
+            let phase = match phase {
+                Some(p) => Some(
+                    dipjudge::rules::Phase::parse(&p)
+                        .with_context(|| format!("{p:?} is not a phase (like S1901M)"))?,
+                ),
+                None => None,
+            };
+            let Some(found) = judge
+                .map_picture(game, phase, now)
+                .context("while drawing the picture")?
+            else {
+                anyhow::bail!(
+                    "{game} has no picture of {}: no such game, or the phase was never processed",
+                    phase.map_or("its open phase".to_string(), |p| p.to_string())
+                );
+            };
+            found
+        }
+    };
+    let bytes = match extension.as_deref() {
+        Some("svg") => svg.into_bytes(),
+        Some("png") => dipjudge::picture::render_png(&svg).context("while rendering the PNG")?,
         _ => anyhow::bail!("{} should end in .svg or .png", output.display()),
     };
     std::fs::write(output, bytes).with_context(|| format!("while writing {}", output.display()))?;
-    println!("{game} {code}: {}", output.display());
+    println!("{game} {what}: {}", output.display());
     Ok(ExitCode::SUCCESS)
 }
 

@@ -504,7 +504,7 @@ fn results_to(judge: &mut Judge, address: &str, at: DateTime<Utc>) -> Option<boo
         .split_off(before)
         .into_iter()
         .find(|m| m.recipient == address && m.subject.ends_with("Results"))
-        .map(|m| m.picture.is_some())
+        .map(|m| !m.pictures.is_empty())
 }
 
 /// A forged OBSERVE and a forged SET MAP OFF change nothing until the address itself
@@ -837,7 +837,7 @@ fn pictures_go_only_to_the_game() {
         "{}",
         mails[0].body
     );
-    assert!(mails[0].picture.is_none());
+    assert!(mails[0].pictures.is_empty());
     // England's address without its password is anyone.
     let mails = mail(&mut judge, "<map-2@test>", ENGLAND, "MAP alpha");
     assert!(
@@ -858,14 +858,14 @@ fn pictures_go_only_to_the_game() {
         "{}",
         mails[0].body
     );
-    assert!(mails[0].picture.is_some());
+    assert!(!mails[0].pictures.is_empty());
     let mails = mail(
         &mut judge,
         "<map-4@test>",
         "anyone@example.test",
         &format!("SIGNON M{GAME} {MASTER_PASSWORD}\nMAP alpha"),
     );
-    assert!(mails[0].picture.is_some(), "{}", mails[0].body);
+    assert!(!mails[0].pictures.is_empty(), "{}", mails[0].body);
 }
 
 /// Game creation is limited per address and day (`games_per_address_per_day`, 3 by

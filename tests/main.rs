@@ -58,7 +58,8 @@ mod daemon;
 mod faults;
 /// The `mail` and `cases` fuzz targets' checks on the inputs kept under `fixtures/fuzz/`.
 mod fuzz_replay;
-/// Whole games by mail through the judge core, with a leak scanner.
+/// Whole games by mail through the judge core, with a leak scanner; the pictures of a game by
+/// mail (MAP, MAP ALL, the centre chart).
 mod game;
 /// Golden mail tests: numbered input mails and clock ticks in, every mail out and the final
 /// state compared byte for byte (`tests/golden/<scenario>/`).
@@ -73,7 +74,7 @@ mod maildir_golden;
 /// A message far over the size cap.
 mod oversize;
 /// The picture of a phase: golden SVGs of adjudicated phases and of each rule set's own marks,
-/// their PNGs sampled.
+/// their PNGs sampled and size-checked.
 mod picture;
 /// What the rules keep secret stays secret from every reader: Survive ballots, HISTORY by
 /// audience.

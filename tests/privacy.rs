@@ -134,7 +134,7 @@ fn play(france: [&str; 4]) -> Vec<QueuedMail> {
 }
 
 /// What anyone but France and the master received, in order.
-fn others(mails: &[QueuedMail]) -> Vec<(String, String, String, Option<String>)> {
+fn others(mails: &[QueuedMail]) -> Vec<(String, String, String, Vec<String>)> {
     mails
         .iter()
         .filter(|m| m.recipient != addr(Power::France) && m.recipient != GM)
@@ -143,7 +143,7 @@ fn others(mails: &[QueuedMail]) -> Vec<(String, String, String, Option<String>)>
                 m.recipient.clone(),
                 m.subject.clone(),
                 m.body.clone(),
-                m.picture.clone(),
+                m.pictures.clone(),
             )
         })
         .collect()
@@ -174,7 +174,7 @@ fn a_ballot_changes_nothing_anyone_else_receives() {
     };
     assert!(to_master(&voted, "SURVIVE: France's ballot: Turkey 3."));
     assert!(!to_master(&silent, "France's ballot"));
-    let late: Vec<&(String, String, String, Option<String>)> =
+    let late: Vec<&(String, String, String, Vec<String>)> =
         a.iter().filter(|m| m.1.ends_with("Late Powers")).collect();
     assert!(!late.is_empty());
     assert!(

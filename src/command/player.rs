@@ -110,6 +110,10 @@ pub enum PlayerCommand {
         game: GameName,
         phase: Option<crate::rules::Phase>,
     },
+    /// `MAP game ALL`: every processed phase of a finished game as one animated picture.
+    MapAll {
+        game: GameName,
+    },
     /// `SET MAP ON|OFF`: whether this address's results carry the picture of the phase.
     SetMap {
         on: bool,
@@ -203,6 +207,7 @@ impl PlayerCommand {
                 game,
                 phase: Some(p),
             } => format!("MAP {game} {p}"),
+            PlayerCommand::MapAll { game } => format!("MAP {game} ALL"),
             PlayerCommand::SetMap { on: true } => "SET MAP ON".into(),
             PlayerCommand::SetMap { on: false } => "SET MAP OFF".into(),
         }
@@ -243,7 +248,7 @@ pub(crate) const KEYWORDS: &[&str] = &[
 //                | observe | unobserve | "RESIGN" | "SIGNOFF" | "CLEAR" | map | confirm ;
 // unobserve = ( "UNOBSERVE" | "SIGNOFF" | "SIGN OFF" ) game_name ;
 // confirm = "CONFIRM" code ;
-// map = "MAP" game_name [ phase ] ;
+// map = "MAP" game_name [ phase | "ALL" ] ;
 pub(crate) fn player_command(i: &str) -> PResult<'_, PlayerCommand> {
     let start = blanks(i);
     let first = start.split(' ').next().unwrap_or("").to_ascii_lowercase();
@@ -271,6 +276,8 @@ pub(crate) fn player_command(i: &str) -> PResult<'_, PlayerCommand> {
                         phase: None,
                     },
                 )
+            } else if let Ok((r, _)) = keyword("all")(r) {
+                (r, PlayerCommand::MapAll { game: g })
             } else {
                 let (r, p) = cut(super::master::phase(r))?;
                 (
@@ -587,6 +594,7 @@ mod tests {
     pc!(map_last, "map Alpha", Some("MAP alpha"));
     pc!(map_phase, "MAP alpha f1901r", Some("MAP alpha F1901R"));
     pc!(map_bad_phase, "MAP alpha autumn", None);
+    pc!(map_all, "map Alpha all", Some("MAP alpha ALL"));
 
     macro_rules! ps {
         ($name:ident, $text:expr, $want:expr) => {

@@ -809,21 +809,18 @@ impl Daemon {
                 continue;
             }
             let mut mail = self.outgoing(m);
-            if let (Some(game), Some(phase)) = (&m.game, &m.picture) {
-                // A picture that is gone (a game deleted since) leaves the text alone.
-                match self.judge.picture_png(game, phase) {
-                    Ok(Some(png)) => mail.attachments.push(crate::mail::Attachment {
-                        filename: format!("{game}-{phase}.png"),
-                        content_type: "image/png".into(),
-                        bytes: png,
-                    }),
-                    Ok(None) => warn!(id = m.id, %game, %phase, "the mail's picture is gone"),
-                    // A picture that cannot be drawn never holds back the text.
-                    Err(e @ crate::judge::JudgeError::Picture(_)) => {
-                        warn!(id = m.id, %game, %phase, error = %e, "the mail goes without its picture");
-                    }
-                    Err(e) => return Err(e).context("while reading a phase's picture"),
-                }
+            // A picture that is gone or cannot be drawn is left out (the judge says why):
+            // it never holds back the text.
+            for p in self
+                .judge
+                .mail_pictures(m)
+                .context("while reading a mail's pictures")?
+            {
+                mail.attachments.push(crate::mail::Attachment {
+                    filename: p.filename,
+                    content_type: p.content_type.into(),
+                    bytes: p.bytes.to_vec(),
+                });
             }
             match render(&mail, date) {
                 Ok(r) => {

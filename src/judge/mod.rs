@@ -15,6 +15,7 @@
 mod confirm;
 mod history;
 mod password;
+mod pictures;
 mod process;
 mod refusal;
 mod replies;
@@ -30,6 +31,7 @@ use crate::map::Map;
 use crate::store::{NewMail, QueuedMail, Recorded, Store, StoreError};
 
 pub use password::{PasswordCost, hash as hash_password};
+pub use pictures::MailPicture;
 
 /// The judge's identity and defaults (from `judge.toml`).
 #[derive(Clone, Debug)]
@@ -163,6 +165,26 @@ impl JudgeError {
     }
 }
 
+/// After mail `id` is sent or given up: the pictures kept for mails that no queued mail
+/// names any more go.
+fn drop_unsent_pictures(tx: &crate::store::Tx<'_>, id: i64) -> Result<(), StoreError> {
+    let Some(m) = tx.mail(id)? else {
+        return Ok(());
+    };
+    let mut games: Vec<&str> = m
+        .pictures
+        .iter()
+        .filter(|n| n.contains('@'))
+        .filter_map(|n| n.split_once('/').map(|(g, _)| g))
+        .collect();
+    games.sort_unstable();
+    games.dedup();
+    for g in games {
+        tx.drop_unsent_scenes(g)?;
+    }
+    Ok(())
+}
+
 /// The judge over one database.
 pub struct Judge {
     map: &'static Map,
@@ -170,6 +192,8 @@ pub struct Judge {
     config: JudgeConfig,
     /// Passwords verified by this process (a MAC each; see `password::Verified`).
     verified: password::Verified,
+    /// The last pictures drawn for mails.
+    pictures: pictures::Cache,
 }
 
 impl Judge {
@@ -185,6 +209,7 @@ impl Judge {
             store,
             config,
             verified,
+            pictures: pictures::Cache::default(),
         })
     }
 
@@ -327,7 +352,7 @@ impl Judge {
                     body,
                     kind: "replied",
                     in_reply_to: msg.message_id.clone(),
-                    picture: None,
+                    pictures: Vec::new(),
                 },
                 now,
             )?;
@@ -345,7 +370,7 @@ impl Judge {
                         ),
                         kind: "generated",
                         in_reply_to: None,
-                        picture: None,
+                        pictures: Vec::new(),
                     },
                     now,
                 )?;
@@ -382,7 +407,7 @@ impl Judge {
                     ),
                     kind: "replied",
                     in_reply_to: msg.message_id.clone(),
-                    picture: None,
+                    pictures: Vec::new(),
                 },
                 now,
             )?;
@@ -421,7 +446,7 @@ impl Judge {
                     ),
                     kind: "generated",
                     in_reply_to: None,
-                    picture: None,
+                    pictures: Vec::new(),
                 },
                 now,
             )?;
@@ -501,7 +526,7 @@ impl Judge {
     }
 
     /// The picture of a phase of a game (None: the phase now open, drawn afresh): the
-    /// phase's code and SVG, if there is one.
+    /// phase's code and SVG, if there is one (`dipjudge map`).
     pub fn map_picture(
         &mut self,
         game: &str,
@@ -509,26 +534,61 @@ impl Judge {
         now: DateTime<Utc>,
     ) -> Result<Option<(String, String)>, JudgeError> {
         let (map, config) = (self.map, &self.config);
-        Ok(self.store.transaction(|tx| match tx.load_game(game)? {
-            Some(g) => process::picture_of(map, config, tx, &g, phase, now),
-            None => Ok(None),
+        Ok(self.store.transaction(|tx| {
+            let Some(g) = tx.load_game(game)? else {
+                return Ok::<_, StoreError>(None);
+            };
+            Ok(match process::picture_of(map, config, &g, phase, now)? {
+                process::PhasePicture::Open { phase, drawing } => Some((phase, drawing.svg(map))),
+                process::PhasePicture::Processed { phase } => {
+                    pictures::phase_svg(map, tx, &g.name, &phase)?.map(|svg| (phase, svg))
+                }
+            })
         })?)
     }
 
-    /// The picture of a phase of a game as PNG: rendered from its SVG the first time it is
-    /// wanted, then kept, so every copy of the results attaches the same bytes.
-    pub fn picture_png(&mut self, game: &str, phase: &str) -> Result<Option<Vec<u8>>, JudgeError> {
-        self.store.transaction(|tx| {
-            let Some((svg, png)) = tx.picture(game, phase)? else {
-                return Ok::<_, JudgeError>(None);
-            };
-            if let Some(png) = png {
-                return Ok(Some(png));
+    /// A game's centre chart as SVG (`dipjudge map --chart`); None: no such game.
+    pub fn chart_svg(&mut self, game: &str) -> Result<Option<String>, JudgeError> {
+        let chart = self.store.transaction(|tx| match tx.load_game(game)? {
+            Some(g) => pictures::centre_chart(tx, &g).map(Some),
+            None => Ok(None),
+        })?;
+        Ok(chart.map(|c| crate::picture::Drawing::Chart(c).svg(self.map)))
+    }
+
+    /// A game's processed phases as one animated GIF, with its number of frames (`MAP game
+    /// ALL`, `dipjudge map --all`); None when no phase has a picture.
+    pub fn animation(&mut self, game: &str) -> Result<Option<(usize, Vec<u8>)>, JudgeError> {
+        let frames = self
+            .store
+            .transaction(|tx| pictures::animation_frames(tx, game))?;
+        Ok(frames.draw(self.map)?.map(|gif| (frames.len(), gif)))
+    }
+
+    /// The pictures a queued mail carries, drawn again from what was kept of them, in the
+    /// mail's order. A picture that is gone (its game deleted) or cannot be drawn is left
+    /// out with a warning: it never holds back the text.
+    pub fn mail_pictures(&mut self, mail: &QueuedMail) -> Result<Vec<MailPicture>, JudgeError> {
+        if mail.pictures.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sources = self.store.transaction(|tx| pictures::sources(tx, mail))?;
+        let mut out = Vec::new();
+        for (source, name) in sources.iter().zip(&mail.pictures) {
+            match pictures::draw(self.map, &mut self.pictures, source) {
+                Ok(Some(p)) => out.push(p),
+                Ok(None) => {
+                    tracing::warn!(id = mail.id, picture = %name, "the mail's picture is gone")
+                }
+                Err(e) => tracing::warn!(
+                    id = mail.id,
+                    picture = %name,
+                    error = %e,
+                    "the mail goes without its picture"
+                ),
             }
-            let png = crate::picture::render_png(&svg)?;
-            tx.save_picture_png(game, phase, &png)?;
-            Ok(Some(png))
-        })
+        }
+        Ok(out)
     }
 
     /// Every mail ever queued (tests, goldens).
@@ -537,7 +597,10 @@ impl Judge {
     }
 
     pub fn mark_sent(&mut self, id: i64, now: DateTime<Utc>) -> Result<(), JudgeError> {
-        Ok(self.store.transaction(|tx| tx.mark_sent(id, now))?)
+        Ok(self.store.transaction(|tx| {
+            tx.mark_sent(id, now)?;
+            drop_unsent_pictures(tx, id)
+        })?)
     }
 
     /// Counts an attempt to send mail `id` before it is made.
@@ -555,6 +618,7 @@ impl Judge {
         let judge = self.config.name.clone();
         Ok(self.store.transaction(|tx| {
             tx.mark_failed(id, reason)?;
+            drop_unsent_pictures(tx, id)?;
             if let Some(m) = tx.mail(id)?
                 && let Some(game) = m.game.as_deref()
                 && m.audience != "master"
@@ -572,7 +636,7 @@ impl Judge {
                         ),
                         kind: "generated",
                         in_reply_to: None,
-                        picture: None,
+                        pictures: Vec::new(),
                     },
                     now,
                 )?;

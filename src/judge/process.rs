@@ -6,11 +6,12 @@ use chrono::{DateTime, Utc};
 use crate::bulletin::results::{Extras, Parts, ResultsHeader, render_results, results_subject};
 use crate::game::{self, Audience, DueEvent, Ending, Game, ObserverLevel, Player, Status};
 use crate::map::Map;
+use crate::picture::{Drawing, PhaseScene};
 use crate::store::{NewMail, StoreError, Tx};
 use crate::variant::{self, Line, Lookup, Reader, Variant};
 
-use super::JudgeConfig;
 use super::time::format_time;
+use super::{JudgeConfig, pictures};
 
 /// The mails for a list of readers.
 pub(super) fn mails_for(
@@ -33,7 +34,7 @@ pub(super) fn mails_for(
                         body: body.to_string(),
                         kind: "generated",
                         in_reply_to: in_reply_to.clone(),
-                        picture: None,
+                        pictures: Vec::new(),
                     });
                 }
             }
@@ -45,7 +46,7 @@ pub(super) fn mails_for(
                 body: body.to_string(),
                 kind: "generated",
                 in_reply_to: in_reply_to.clone(),
-                picture: None,
+                pictures: Vec::new(),
             }),
             Audience::Observers => {
                 for o in &g.observers {
@@ -57,7 +58,7 @@ pub(super) fn mails_for(
                         body: body.to_string(),
                         kind: "generated",
                         in_reply_to: in_reply_to.clone(),
-                        picture: None,
+                        pictures: Vec::new(),
                     });
                 }
             }
@@ -228,7 +229,18 @@ pub(super) fn finish(
     g.deadline = None;
     let subject = format!("{}:{} - Game over", config.name, g.name);
     tx.add_history(&g.name, now, &g.position.phase.to_string(), &subject, &text)?;
-    Ok(everyone(g, &subject, &text, None))
+    let mut mails = everyone(g, &subject, &text, None);
+    // The centre chart goes with each copy whose reader wants pictures.
+    let mut chart = None;
+    for m in &mut mails {
+        if tx.map_choice(&m.recipient)?.unwrap_or(config.maps) {
+            if chart.is_none() {
+                chart = Some(pictures::keep_chart(tx, g)?);
+            }
+            m.pictures.extend(chart.clone());
+        }
+    }
+    Ok(mails)
 }
 
 fn header(config: &JudgeConfig, g: &Game, next_deadline: Option<DateTime<Utc>>) -> ResultsHeader {
@@ -308,6 +320,7 @@ pub(super) fn process_game_with_outcome(
     g.variant_state = state;
     let next_kind = processed.outcome.next.phase.kind;
     let immediate = std::mem::take(&mut g.immediate);
+    let seq = g.turn;
     g.turn += 1;
     g.open_phase(processed.outcome.next.clone());
     let ending = processed.end.as_ref().map(|e| e.ending.clone());
@@ -346,10 +359,11 @@ pub(super) fn process_game_with_outcome(
         &render(Reader::Everyone),
     )?;
     let mut mails = bulletin_for_everyone(g, &subject, &render);
-    // The picture of the phase, drawn once for every copy (H20: only what every reader may
-    // read); each copy carries it if its reader wants maps.
+    // The picture of the phase, one for every copy (H20: only what every reader may read),
+    // kept as what it shows and drawn when the copies are sent; each copy carries it if its
+    // reader wants maps.
     let phase = before.phase.to_string();
-    let svg = draw(
+    let scene = draw(
         map,
         variant,
         g,
@@ -358,10 +372,10 @@ pub(super) fn process_game_with_outcome(
         &processed.outcome.after.dislodged,
         now,
     );
-    tx.save_picture(&g.name, &phase, &svg)?;
+    let picture = pictures::keep_phase(tx, &g.name, &phase, seq, &Drawing::Phase(scene))?;
     for m in &mut mails {
         if tx.map_choice(&m.recipient)?.unwrap_or(config.maps) {
-            m.picture = Some(phase.clone());
+            m.pictures.push(picture.clone());
         }
     }
     // Postal press goes out with the results.
@@ -375,8 +389,8 @@ pub(super) fn process_game_with_outcome(
     Ok((mails, processed.outcome))
 }
 
-/// The SVG of a phase of `g`: the board it started from, its orders and results (none for
-/// the phase now open) and the rule set's marks as the game stands now (H20).
+/// The picture of a phase of `g`: the board it started from, its orders and results (none
+/// for the phase now open) and the rule set's marks as the game stands now (H20).
 fn draw(
     map: &Map,
     variant: &dyn Variant,
@@ -385,7 +399,7 @@ fn draw(
     results: &[crate::rules::OrderResult],
     dislodged: &[crate::rules::DislodgedUnit],
     now: DateTime<Utc>,
-) -> String {
+) -> PhaseScene {
     let parts = g.view_parts();
     let scene = crate::picture::Scene {
         title: format!(
@@ -399,30 +413,40 @@ fn draw(
         dislodged,
         marks: variant.picture_marks(&g.view(map, &parts), &g.variant_state),
     };
-    crate::picture::render_svg(map, &scene)
+    PhaseScene::of(&scene)
 }
 
-/// The picture of a phase of `g` (None: the phase now open): its code and SVG, if there is
-/// one (`MAP`, `dipjudge map`). The open phase of a running game is drawn afresh, without
-/// its orders (private until processed), and kept as that phase's picture until
-/// processing draws it again with its results.
+/// Which picture of a game a phase names.
+pub(super) enum PhasePicture {
+    /// The board of the phase open now, drawn afresh.
+    Open { phase: String, drawing: Drawing },
+    /// A processed phase: the picture drawn when it was processed, if it has one.
+    Processed { phase: String },
+}
+
+/// Which picture of `g` a phase names (None: the phase now open). The open phase of a
+/// running game is drawn afresh, without its orders (private until processed) (`MAP`,
+/// `dipjudge map`).
 pub(super) fn picture_of(
     map: &Map,
     config: &JudgeConfig,
-    tx: &Tx<'_>,
     g: &Game,
     phase: Option<crate::rules::Phase>,
     now: DateTime<Utc>,
-) -> Result<Option<(String, String)>, StoreError> {
+) -> Result<PhasePicture, StoreError> {
     let current = g.position.phase;
     let phase = phase.unwrap_or(current);
-    let code = phase.to_string();
     if phase == current && matches!(g.status, Status::Active | Status::Paused) {
         let variant = variant_of(config, g)?;
-        let svg = draw(map, variant, g, &g.position, &[], &[], now);
-        tx.save_picture(&g.name, &code, &svg)?;
+        let scene = draw(map, variant, g, &g.position, &[], &[], now);
+        return Ok(PhasePicture::Open {
+            phase: phase.to_string(),
+            drawing: Drawing::Phase(scene),
+        });
     }
-    Ok(tx.picture(&g.name, &code)?.map(|(svg, _)| (code, svg)))
+    Ok(PhasePicture::Processed {
+        phase: phase.to_string(),
+    })
 }
 
 /// Removes a forming game nobody joined once it expired, and tells its master; true if it
@@ -452,7 +476,7 @@ fn expire(
             ),
             kind: "generated",
             in_reply_to: None,
-            picture: None,
+            pictures: Vec::new(),
         },
         now,
     )?;

@@ -55,6 +55,10 @@ pub(super) enum Refusal {
         "this address has created {0} games in the last 24 hours, as many as this judge allows"
     )]
     TooManyGames(u32),
+    #[error(
+        "{0} is still being played: MAP {0} ALL is for a finished game (MAP {0} phase gives one phase's picture)"
+    )]
+    NotFinished(String),
     #[error("a game called {0} already exists")]
     GameExists(String),
     #[error("this judge does not run the {0} rules yet; it runs {1}")]
@@ -140,6 +144,7 @@ impl Refusal {
             Refusal::NoPicture { .. } => "NO-PICTURE",
             Refusal::NoPictureForYou(_) => "NOT-IN-GAME",
             Refusal::TooManyGames(_) => "TOO-MANY-GAMES",
+            Refusal::NotFinished(_) => "NOT-FINISHED",
             Refusal::GameExists(_) => "GAME-EXISTS",
             Refusal::VariantNotImplemented(..) | Refusal::UnknownVariant(..) => "NO-VARIANT",
             Refusal::VariantFixed(_) => "GAME-STARTED",

@@ -120,7 +120,7 @@ pub(super) fn notices(
             body,
             kind: "generated",
             in_reply_to: None,
-            picture: None,
+            pictures: Vec::new(),
         });
     }
     Ok(out)

@@ -154,10 +154,30 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
      ) STRICT;
      DELETE FROM config WHERE key LIKE 'daemon.failures.%';",
     ),
+    (
+        6,
+        // Pictures are no longer kept drawn (issue 29: 600 KB a phase): each picture is
+        // kept as what it shows (`picture::Drawing`, a few kilobytes) and drawn again
+        // whenever a mail wants it. A processed phase's drawing is its record (`seq`: the
+        // turn it was processed at; a new processing at that turn or before replaces it and
+        // every later one); a drawing made for one mail (the board of an open phase, a
+        // centre chart: `seq` NULL) is dropped once no queued mail names it. Pictures
+        // drawn before this version keep their SVG in `pictures` (there is nothing else to
+        // draw them from) and lose their PNG, which is drawn again from the SVG. The outbox
+        // column `picture` now holds the names of all a mail's pictures, one space apart.
+        "CREATE TABLE scenes (
+         game TEXT NOT NULL COLLATE NOCASE,
+         name TEXT NOT NULL,
+         seq INTEGER,
+         drawing BLOB NOT NULL,
+         PRIMARY KEY (game, name)
+     ) STRICT;
+     UPDATE pictures SET png = NULL WHERE png IS NOT NULL;",
+    ),
 ];
 
 /// The schema version this judge writes.
-pub(crate) const LATEST: i64 = 5;
+pub(crate) const LATEST: i64 = 6;
 
 fn version(conn: &Connection) -> Result<i64, StoreError> {
     Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)

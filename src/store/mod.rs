@@ -167,8 +167,9 @@ pub struct QueuedMail {
     /// `replied` (an answer to a mail) or `generated` (a bulletin).
     pub kind: String,
     pub in_reply_to: Option<String>,
-    /// The phase whose picture of `game` goes with it ([`Tx::picture`]).
-    pub picture: Option<String>,
+    /// The pictures that go with it, by name, in order (the judge's names: `game/S1901M`;
+    /// a mail queued before version 6 names one phase of `game`: `S1901M`).
+    pub pictures: Vec<String>,
 }
 
 /// Reads an outbox row selected as `id, game, audience, recipient, subject, body, kind,
@@ -183,8 +184,20 @@ fn queued_mail_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<QueuedMail> {
         body: r.get(5)?,
         kind: r.get(6)?,
         in_reply_to: r.get(7)?,
-        picture: r.get(8)?,
+        pictures: picture_names(r.get::<_, Option<String>>(8)?.as_deref()),
     })
+}
+
+/// The outbox's `picture` column: the names one space apart (names hold no blank), NULL
+/// for none.
+fn picture_column(names: &[String]) -> Option<String> {
+    (!names.is_empty()).then(|| names.join(" "))
+}
+
+fn picture_names(column: Option<&str>) -> Vec<String> {
+    column
+        .map(|c| c.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default()
 }
 
 /// A mail to queue.
@@ -197,8 +210,9 @@ pub struct NewMail {
     pub body: String,
     pub kind: &'static str,
     pub in_reply_to: Option<String>,
-    /// The phase whose picture of `game` goes with it, attached when it is sent.
-    pub picture: Option<String>,
+    /// The pictures that go with it, by name (no blank in a name), attached in this order
+    /// when it is sent.
+    pub pictures: Vec<String>,
 }
 
 /// What recording a message found.
@@ -588,44 +602,88 @@ impl Tx<'_> {
                 mail.kind,
                 mail.in_reply_to,
                 ts(at),
-                mail.picture
+                picture_column(&mail.pictures)
             ],
         )?;
         Ok(self.tx.last_insert_rowid())
     }
 
-    /// Keeps the SVG of a phase's picture (replacing one of the same phase, PNG and all: a
-    /// rollback and a new processing draw it again).
-    pub fn save_picture(&self, game: &str, phase: &str, svg: &str) -> Result<(), StoreError> {
-        self.execute(
-            "INSERT INTO pictures (game, phase, svg, png) VALUES (?1, ?2, ?3, NULL)
-             ON CONFLICT(game, phase) DO UPDATE SET svg = excluded.svg, png = NULL",
-            params![game, phase, svg],
-        )?;
-        Ok(())
-    }
-
-    /// Keeps the PNG rendered from a phase's picture.
-    pub fn save_picture_png(&self, game: &str, phase: &str, png: &[u8]) -> Result<(), StoreError> {
-        self.execute(
-            "UPDATE pictures SET png = ?3 WHERE game = ?1 AND phase = ?2",
-            params![game, phase, png],
-        )?;
-        Ok(())
-    }
-
-    /// The picture of a phase: its SVG, and its PNG once rendered.
-    #[allow(clippy::type_complexity)]
-    pub fn picture(
+    /// Keeps a picture's drawing under `name`. With `seq` (the turn a phase was processed
+    /// at) it is that phase's record, and replaces every record of that turn or later (a
+    /// rollback and a new processing rewrite the future); without, it serves the mails
+    /// that name it and goes with the last of them ([`Tx::drop_unsent_scenes`]).
+    pub fn save_scene(
         &self,
         game: &str,
-        phase: &str,
-    ) -> Result<Option<(String, Option<Vec<u8>>)>, StoreError> {
+        name: &str,
+        seq: Option<u32>,
+        drawing: &[u8],
+    ) -> Result<(), StoreError> {
+        if let Some(seq) = seq {
+            self.execute(
+                "DELETE FROM scenes WHERE game = ?1 AND seq >= ?2",
+                params![game, i64::from(seq)],
+            )?;
+        }
+        self.execute(
+            "INSERT INTO scenes (game, name, seq, drawing) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT(game, name) DO UPDATE SET seq = excluded.seq, drawing = excluded.drawing",
+            params![game, name, seq.map(i64::from), drawing],
+        )?;
+        Ok(())
+    }
+
+    /// A kept drawing.
+    pub fn scene(&self, game: &str, name: &str) -> Result<Option<Vec<u8>>, StoreError> {
         Ok(self
             .query_row(
-                "SELECT svg, png FROM pictures WHERE game = ?1 AND phase = ?2",
+                "SELECT drawing FROM scenes WHERE game = ?1 AND name = ?2",
+                params![game, name],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// Drops the drawings of `game` kept for mails (not a phase's record) that no queued
+    /// mail names any more (a mail names a picture as `game/name`).
+    pub fn drop_unsent_scenes(&self, game: &str) -> Result<(), StoreError> {
+        let mut st = self
+            .tx
+            .prepare_cached("SELECT name FROM scenes WHERE game = ?1 AND seq IS NULL")?;
+        let kept = st
+            .query_map(params![game], |r| r.get::<_, String>(0))?
+            .collect::<Result<Vec<_>, _>>()?;
+        if kept.is_empty() {
+            return Ok(());
+        }
+        let mut st = self.tx.prepare_cached(
+            "SELECT picture FROM outbox WHERE status = 'queued' AND picture IS NOT NULL",
+        )?;
+        let named = st
+            .query_map([], |r| r.get::<_, String>(0))?
+            .collect::<Result<Vec<_>, _>>()?;
+        let needed = |name: &str| {
+            named.iter().flat_map(|c| c.split_whitespace()).any(|n| {
+                n.split_once('/')
+                    .is_some_and(|(g, n)| g.eq_ignore_ascii_case(game) && n == name)
+            })
+        };
+        for name in kept.iter().filter(|n| !needed(n)) {
+            self.execute(
+                "DELETE FROM scenes WHERE game = ?1 AND name = ?2 AND seq IS NULL",
+                params![game, name],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// The SVG of a phase's picture drawn before version 6 (then pictures were kept drawn).
+    pub fn old_picture(&self, game: &str, phase: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .query_row(
+                "SELECT svg FROM pictures WHERE game = ?1 AND phase = ?2",
                 params![game, phase],
-                |r| Ok((r.get(0)?, r.get(1)?)),
+                |r| r.get(0),
             )
             .optional()?)
     }
@@ -754,6 +812,20 @@ impl Tx<'_> {
             (None, None) => None,
         };
         json.map(|j| read_game(name, &j)).transpose()
+    }
+
+    /// Every snapshot of a game, in turn order: the game at the start of each phase it
+    /// played (and at the end, after the last).
+    pub fn snapshots(&self, name: &str) -> Result<Vec<Game>, StoreError> {
+        let mut st = self
+            .tx
+            .prepare_cached("SELECT state FROM snapshots WHERE game = ?1 ORDER BY seq")?;
+        let rows = st.query_map(params![name], |r| r.get::<_, String>(0))?;
+        let mut out = Vec::new();
+        for json in rows {
+            out.push(read_game(name, &json?)?);
+        }
+        Ok(out)
     }
 
     /// Drops snapshots after turn `seq` (a rollback rewrites the future).

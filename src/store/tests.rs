@@ -17,7 +17,7 @@ fn reply(to: &str) -> NewMail {
         body: "ok\n".into(),
         kind: "replied",
         in_reply_to: Some("m@x".into()),
-        picture: None,
+        pictures: Vec::new(),
     }
 }
 
@@ -318,40 +318,111 @@ fn values_counters_and_history() {
     assert_eq!(store.integrity_check().unwrap(), "ok");
 }
 
-/// A phase's picture is kept once and read back; an outbox row names it; an address's
-/// choice of maps is remembered, in any letter case.
+/// An address's choice of maps is remembered, in any letter case; an outbox row names its
+/// pictures in order.
 #[test]
-fn pictures_and_map_choices_are_kept() {
+fn map_choices_and_a_mails_pictures_are_kept() {
     let mut store = store_after(|tx| {
-        tx.save_picture("Demo", "S1901M", "<svg/>")?;
-        tx.save_picture_png("demo", "S1901M", &[1, 2, 3])?;
-        // Drawn again: the old PNG goes with the old SVG.
-        tx.save_picture("demo", "S1901M", "<svg>2</svg>")?;
-        tx.save_picture_png("demo", "S1901M", &[4])?;
-        tx.save_picture("demo", "F1901M", "<svg>3</svg>")?;
         tx.set_map_choice("Ann@Example.test", false)?;
         let mut m = reply("ann@example.test");
         m.game = Some("demo".into());
-        m.picture = Some("S1901M".into());
+        m.pictures = vec!["demo/S1901M".into(), "demo/ALL".into()];
+        tx.queue_mail(&m, t(12, 0))?;
+        tx.queue_mail(&reply("bob@example.test"), t(12, 0))?;
+        Ok(())
+    });
+    store
+        .transaction(|tx| {
+            assert_eq!(tx.map_choice("ann@example.test")?, Some(false));
+            assert_eq!(tx.map_choice("bob@example.test")?, None);
+            let queued = tx.queued_mail(10)?;
+            assert_eq!(queued[0].pictures, ["demo/S1901M", "demo/ALL"]);
+            assert!(queued[1].pictures.is_empty());
+            Ok::<(), StoreError>(())
+        })
+        .unwrap();
+}
+
+/// Issue 29: a processed phase's drawing is its record, replaced with every later one by a
+/// new processing at its turn; a drawing kept for mails goes once no queued mail names it.
+#[test]
+fn drawings_are_kept_as_records_or_until_their_mails_are_sent() {
+    let mut store = store_after(|tx| {
+        tx.save_scene("Demo", "S1901M", Some(0), b"s")?;
+        tx.save_scene("demo", "F1901M", Some(1), b"f")?;
+        tx.save_scene("demo", "W1901A", Some(2), b"w")?;
+        // Rolled back to F1901M and processed again: W1901A goes (it may come again).
+        tx.save_scene("demo", "F1901M", Some(1), b"f2")?;
+        tx.save_scene("demo", "W1901A@1", None, b"open")?;
+        tx.save_scene("demo", "centres@2", None, b"chart")?;
+        tx.save_scene("other", "centres@2", None, b"chart")?;
+        let mut m = reply("ann@example.test");
+        m.pictures = vec!["demo/W1901A@1".into(), "demo/S1901M".into()];
         tx.queue_mail(&m, t(12, 0))?;
         Ok(())
     });
     store
         .transaction(|tx| {
-            assert_eq!(
-                tx.picture("demo", "S1901M")?,
-                Some(("<svg>2</svg>".to_string(), Some(vec![4])))
-            );
-            assert_eq!(
-                tx.picture("demo", "F1901M")?,
-                Some(("<svg>3</svg>".to_string(), None))
-            );
-            assert_eq!(tx.picture("demo", "W1901A")?, None);
-            assert_eq!(tx.map_choice("ann@example.test")?, Some(false));
-            assert_eq!(tx.map_choice("bob@example.test")?, None);
-            let queued = tx.queued_mail(10)?;
-            assert_eq!(queued[0].picture.as_deref(), Some("S1901M"));
+            assert_eq!(tx.scene("demo", "S1901M")?, Some(b"s".to_vec()));
+            assert_eq!(tx.scene("DEMO", "F1901M")?, Some(b"f2".to_vec()));
+            assert_eq!(tx.scene("demo", "W1901A")?, None);
+            // The chart no mail names goes; the board a queued mail names stays.
+            tx.drop_unsent_scenes("demo")?;
+            assert_eq!(tx.scene("demo", "centres@2")?, None);
+            assert_eq!(tx.scene("demo", "W1901A@1")?, Some(b"open".to_vec()));
+            assert_eq!(tx.scene("other", "centres@2")?, Some(b"chart".to_vec()));
+            let id = tx.queued_mail(1)?[0].id;
+            tx.mark_sent(id, t(12, 1))?;
+            tx.drop_unsent_scenes("demo")?;
+            assert_eq!(tx.scene("demo", "W1901A@1")?, None);
+            // A phase's record stays.
+            assert_eq!(tx.scene("demo", "S1901M")?, Some(b"s".to_vec()));
             Ok::<(), StoreError>(())
         })
         .unwrap();
+}
+
+/// Version 6: the pictures drawn before keep their SVG (they can be drawn from nothing
+/// else) and lose their PNG; a queued mail naming one still names it.
+#[test]
+fn pictures_drawn_before_version_6_keep_their_svg() {
+    let path = temp_db("v3");
+    {
+        let mut conn = Connection::open(&path).unwrap();
+        let tx = conn.transaction().unwrap();
+        for (v, sql) in migrations::STEPS.iter().filter(|(v, _)| *v <= 3) {
+            tx.execute_batch(sql).unwrap();
+            tx.pragma_update(None, "user_version", v).unwrap();
+        }
+        tx.execute(
+            "INSERT INTO pictures (game, phase, svg, png) VALUES ('demo', 'S1901M', '<svg/>', x'0102')",
+            [],
+        )
+        .unwrap();
+        tx.execute(
+            "INSERT INTO outbox (game, audience, recipient, subject, body, kind, created_at, picture)
+             VALUES ('demo', 'France', 'f@x', 's', 'b', 'generated', '2026-03-01T12:00:00Z', 'S1901M')",
+            [],
+        )
+        .unwrap();
+        tx.commit().unwrap();
+    }
+    let mut store = Store::open(&path).unwrap();
+    let png: Option<Vec<u8>> = store
+        .conn
+        .query_row("SELECT png FROM pictures", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(png, None);
+    store
+        .transaction(|tx| {
+            assert_eq!(tx.old_picture("demo", "S1901M")?.as_deref(), Some("<svg/>"));
+            assert_eq!(tx.old_picture("demo", "F1901M")?, None);
+            assert_eq!(tx.queued_mail(5)?[0].pictures, ["S1901M"]);
+            Ok::<(), StoreError>(())
+        })
+        .unwrap();
+    drop(store);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
 }

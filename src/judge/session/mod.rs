@@ -100,8 +100,9 @@ pub(super) struct Session<'a, 't> {
     /// The sets of variant commands this message has replaced so far, by game
     /// ([`crate::variant::Taken::Replacing`]).
     replaced_sets: Vec<(String, String)>,
-    /// The picture the reply carries (`MAP`): game and phase.
-    reply_picture: Option<(String, String)>,
+    /// The pictures the reply carries (`MAP`, `SUMMARY`), in the order asked: their game
+    /// and name for the outbox (`pictures::reference`).
+    reply_pictures: Vec<(String, String)>,
     /// Settings of the reply address waiting for its confirmation (`address`).
     pending: Vec<super::confirm::AddressRequest>,
     /// The code this message confirmed.
@@ -206,7 +207,7 @@ impl<'a, 't> Session<'a, 't> {
             copy_to: None,
             commands: 0,
             replaced_sets: Vec::new(),
-            reply_picture: None,
+            reply_pictures: Vec::new(),
             pending: Vec::new(),
             confirmed: None,
         }
@@ -643,10 +644,15 @@ impl<'a, 't> Session<'a, 't> {
         if self.who == Who::Nobody && !self.address_proven()? {
             body = cap_reply(body, MAX_UNPROVEN_REPLY_BYTES);
         }
-        let (reply_game, picture) = match self.reply_picture.take() {
-            Some((g, phase)) => (Some(g), Some(phase)),
-            None => (game.clone(), None),
+        // A reply with pictures is about the game of its first.
+        let reply_game = match self.reply_pictures.first() {
+            Some((g, _)) => Some(g.clone()),
+            None => game.clone(),
         };
+        let pictures: Vec<String> = std::mem::take(&mut self.reply_pictures)
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect();
         // Settings of an address that has not proved itself wait for its confirmation: the
         // reply asks for it (its code in the subject), or, when the address was sent one
         // within the day, no reply goes at all. A copy never carries the code.
@@ -688,7 +694,7 @@ impl<'a, 't> Session<'a, 't> {
                 body: reply_body,
                 kind: "replied",
                 in_reply_to: self.msg.message_id.clone(),
-                picture,
+                pictures,
             };
             self.tx.queue_mail(&reply, self.now)?;
             count += 1;
@@ -707,7 +713,7 @@ impl<'a, 't> Session<'a, 't> {
                     body,
                     kind: "generated",
                     in_reply_to: None,
-                    picture: None,
+                    pictures: Vec::new(),
                 },
                 self.now,
             )?;

@@ -11,29 +11,52 @@ use super::super::confirm::AddressRequest;
 use super::super::history::{self, HistoryReader};
 use super::super::refusal::Refusal;
 use super::super::time::{format_time, game_tz, resolve_date};
-use super::super::{password, process, replies, throttle};
+use super::super::{password, pictures, process, replies, throttle};
 use super::{Done, Session, Verdict, Who};
 
 impl Session<'_, '_> {
-    /// `MAP game [phase]`: the reply carries the picture of a processed phase.
+    /// `MAP game [phase]`: the reply carries the picture of a processed phase, or of the
+    /// board of the phase open now; each MAP line one picture, in order.
     fn map_reply(
         &mut self,
         g: &Game,
         phase: Option<crate::rules::Phase>,
     ) -> Result<Verdict, StoreError> {
-        let Some((phase, _)) =
-            process::picture_of(self.map, self.config, self.tx, g, phase, self.now)?
-        else {
-            return Ok(Err(Refusal::NoPicture {
-                game: g.name.clone(),
-                phase: phase.unwrap_or(g.position.phase).to_string(),
-            }));
+        let (phase, picture) = match process::picture_of(self.map, self.config, g, phase, self.now)?
+        {
+            process::PhasePicture::Open { phase, drawing } => {
+                let r = pictures::keep_for_mails(self.tx, &g.name, &phase, &drawing)?;
+                (phase, r)
+            }
+            process::PhasePicture::Processed { phase } => {
+                if !pictures::has_phase(self.tx, &g.name, &phase)? {
+                    return Ok(Err(Refusal::NoPicture {
+                        game: g.name.clone(),
+                        phase,
+                    }));
+                }
+                let r = pictures::reference(&g.name, &phase);
+                (phase, r)
+            }
         };
-        self.reply_picture = Some((g.name.clone(), phase.clone()));
+        self.reply_pictures.push((g.name.clone(), picture));
         Ok(Done::ok(format!(
             "MAP {} {phase} (the picture is attached)",
             g.name
         )))
+    }
+
+    /// `MAP game ALL`: every processed phase of a finished game as one animated GIF.
+    fn map_all_reply(&mut self, g: &Game) -> Verdict {
+        if !matches!(g.status, Status::Finished(_)) {
+            return Err(Refusal::NotFinished(g.name.clone()));
+        }
+        self.reply_pictures
+            .push((g.name.clone(), pictures::reference(&g.name, pictures::ALL)));
+        Done::ok(format!(
+            "MAP {} ALL (an animation of its phases is attached)",
+            g.name
+        ))
     }
 
     pub(super) fn player(&mut self, cmd: &PlayerCommand) -> Result<Verdict, StoreError> {
@@ -105,7 +128,23 @@ impl Session<'_, '_> {
                 Some(g) => self.map_reply(&g, *phase)?,
                 None => Err(Refusal::NoGame(game.to_string())),
             },
+            PlayerCommand::MapAll { game } => match tx.load_game(game.as_str())? {
+                Some(g) if !self.may_have_pictures(&g) => Err(Refusal::NoPictureForYou(g.name)),
+                Some(g) => self.map_all_reply(&g),
+                None => Err(Refusal::NoGame(game.to_string())),
+            },
             PlayerCommand::Summary { game } => match tx.load_game(game.as_str())? {
+                // A game under way or over has a centre chart, attached to the reply of those
+                // who may have its pictures (its players and master, signed on, and its
+                // observers); anyone else reads the summary without it.
+                Some(g) if g.status != Status::Forming && self.may_have_pictures(&g) => {
+                    let chart = pictures::keep_chart(tx, &g)?;
+                    self.reply_pictures.push((g.name.clone(), chart));
+                    Done::with_more(
+                        format!("SUMMARY {} (the centre chart is attached)", g.name),
+                        lines(&replies::summary(self.map, &g)),
+                    )
+                }
                 Some(g) => Done::with_more(
                     format!("SUMMARY {}", g.name),
                     lines(&replies::summary(self.map, &g)),
@@ -265,7 +304,7 @@ impl Session<'_, '_> {
             ),
             kind: "generated",
             in_reply_to: None,
-            picture: None,
+            pictures: Vec::new(),
         });
         Done::ok("RESIGN")
     }
@@ -292,7 +331,7 @@ impl Session<'_, '_> {
             ),
             kind: "generated",
             in_reply_to: None,
-            picture: None,
+            pictures: Vec::new(),
         });
     }
 
