@@ -66,6 +66,16 @@ enum Command {
         #[arg(long)]
         wait: bool,
     },
+    /// Serve the read-only web view of the games alone (`dipjudge run` serves it beside
+    /// the mail loop when judge.toml has `[web]`), until SIGTERM or SIGINT.
+    Web {
+        /// The configuration file.
+        #[arg(long, default_value = "judge.toml")]
+        config: PathBuf,
+        /// Listen here instead of `[web] listen` (e.g. 127.0.0.1:8080).
+        #[arg(long)]
+        listen: Option<std::net::SocketAddr>,
+    },
     /// One pass: read all new mail, process due deadlines, send the outbox; then exit.
     Process {
         /// The configuration file.
@@ -168,6 +178,7 @@ pub fn main() -> ExitCode {
             log_format,
             wait,
         } => crate::cli_daemon::run(&config, log_format, wait),
+        Command::Web { config, listen } => crate::cli_daemon::web(&config, listen),
         Command::Process {
             config,
             now,

@@ -12,7 +12,7 @@ use crate::store::HistoryEntry;
 
 /// Who asks for a game's history, as the mail proved it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum HistoryReader {
+pub enum HistoryReader {
     /// Signed on as a power of the game.
     Power(Power),
     /// Signed on as the game's master.
@@ -47,7 +47,7 @@ pub(super) fn press_readers(readers: &[Audience], author: Sender, public: bool) 
 }
 
 /// Whether `reader` may read entry `e` of game `g`'s history.
-pub(super) fn readable(g: &Game, reader: HistoryReader, e: &HistoryEntry) -> bool {
+pub fn readable(g: &Game, reader: HistoryReader, e: &HistoryEntry) -> bool {
     let observers = g.settings.press.observers;
     match (&e.readers, reader) {
         (None, HistoryReader::Power(_) | HistoryReader::Master) => true,
@@ -68,7 +68,7 @@ pub(super) fn readable(g: &Game, reader: HistoryReader, e: &HistoryEntry) -> boo
 }
 
 /// The entries of `g`'s history `reader` may read, oldest first.
-pub(super) fn for_reader(
+pub fn for_reader(
     g: &Game,
     reader: HistoryReader,
     entries: Vec<HistoryEntry>,

@@ -8,6 +8,7 @@
 
 mod migrations;
 mod security;
+mod web;
 
 use std::cell::RefCell;
 use std::path::Path;
@@ -18,6 +19,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::game::Game;
 
 pub use security::{PendingConfirmation, WrongSignons};
+pub use web::WebToken;
 
 /// A storage failure: the database could not be opened, read or written.
 #[derive(Debug, thiserror::Error)]

@@ -1,0 +1,129 @@
+//! The links to private web pages in mails: a token per mail to a seat (a power's player,
+//! the master), at least 128 bits from the OS, kept only as its hash with the fingerprint
+//! of the seat's holder and password; a token opens its seat's page while the seat has the
+//! holder and password it was made for. Used only when `[web] base_url` is set.
+
+use blake2::Digest;
+use chrono::{DateTime, Utc};
+
+use crate::game::{Game, Seat};
+use crate::map::Power;
+use crate::store::{NewMail, StoreError, Tx, WebToken};
+
+use super::history::HistoryReader;
+
+/// Bytes of randomness in a token (256 bits).
+const TOKEN_BYTES: usize = 32;
+
+/// The hex of a BLAKE2s-256 digest.
+fn hex_digest(parts: &[&[u8]]) -> String {
+    let mut h = blake2::Blake2s256::new();
+    for p in parts {
+        h.update((p.len() as u64).to_le_bytes());
+        h.update(p);
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// How a token is kept: its hash (a stolen database gives no working link).
+pub fn token_hash(token: &str) -> String {
+    hex_digest(&[b"dipjudge web token", token.as_bytes()])
+}
+
+/// Who holds a seat with which password, as one value: a new holder or a new password
+/// gives another.
+pub fn fingerprint(seat: &Seat) -> String {
+    hex_digest(&[
+        b"dipjudge seat",
+        seat.address.to_ascii_lowercase().as_bytes(),
+        seat.password_hash.as_bytes(),
+    ])
+}
+
+/// The seat a token's `seat` column names.
+pub fn seat_name(reader: HistoryReader) -> Option<&'static str> {
+    match reader {
+        HistoryReader::Power(p) => Some(p.name()),
+        HistoryReader::Master => Some("master"),
+        HistoryReader::Outsider => None,
+    }
+}
+
+/// The reader and seat a token opens in `g`, if the seat still has the holder and password
+/// the token was made for.
+pub fn reader_of(g: &Game, token: &WebToken) -> Option<HistoryReader> {
+    let (reader, seat) = if token.seat == "master" {
+        (HistoryReader::Master, &g.master)
+    } else {
+        let power = Power::ALL.into_iter().find(|p| p.name() == token.seat)?;
+        let player = g.players.iter().find(|p| p.power == power)?;
+        (HistoryReader::Power(power), &player.seat)
+    };
+    (fingerprint(seat) == token.fingerprint).then_some(reader)
+}
+
+/// A new token for `reader`'s seat of `g`, kept hashed; the seat's tokens of an earlier
+/// holder or password are dropped. None for an outsider or an empty seat.
+pub fn mint(
+    tx: &Tx<'_>,
+    g: &Game,
+    reader: HistoryReader,
+    now: DateTime<Utc>,
+) -> Result<Option<String>, StoreError> {
+    let seat = match reader {
+        HistoryReader::Master => &g.master,
+        HistoryReader::Power(p) => match g.players.iter().find(|x| x.power == p) {
+            Some(x) => &x.seat,
+            None => return Ok(None),
+        },
+        HistoryReader::Outsider => return Ok(None),
+    };
+    let Some(name) = seat_name(reader) else {
+        return Ok(None);
+    };
+    let mut bytes = [0u8; TOKEN_BYTES];
+    // No randomness, no link: the mail goes without it.
+    if getrandom::fill(&mut bytes).is_err() {
+        return Ok(None);
+    }
+    let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let print = fingerprint(seat);
+    tx.drop_stale_web_tokens(&g.name, name, &print)?;
+    tx.add_web_token(
+        &token_hash(&token),
+        &WebToken {
+            game: g.name.clone(),
+            seat: name.to_string(),
+            fingerprint: print,
+        },
+        now,
+    )?;
+    Ok(Some(token))
+}
+
+/// Adds to each of `mails` of game `g` addressed to a seat (by its audience: a power's
+/// name or `master`) the link to that seat's private page under `base_url`.
+pub(super) fn add_links(
+    tx: &Tx<'_>,
+    g: &Game,
+    base_url: &str,
+    mails: &mut [NewMail],
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    for m in mails {
+        let reader = if m.audience == "master" {
+            HistoryReader::Master
+        } else if let Some(p) = Power::ALL.into_iter().find(|p| p.name() == m.audience) {
+            HistoryReader::Power(p)
+        } else {
+            continue;
+        };
+        if let Some(token) = mint(tx, g, reader, now)? {
+            m.body.push_str(&format!(
+                "\nYour page of this game (keep the link to yourself): {}/view/{token}\n",
+                base_url.trim_end_matches('/')
+            ));
+        }
+    }
+    Ok(())
+}
