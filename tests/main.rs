@@ -91,7 +91,8 @@ mod variant;
 /// The web view over HTTP on 127.0.0.1:0: the game list, a game and its phases, private
 /// pages by the mails' tokens, escaping, methods, headers, the rate limit.
 mod web;
-/// The web view in headless Chromium (`DIPJUDGE_BROWSER=1`; skipped otherwise), and the
-/// leak scanner over every page of the golden Survive, Formal and International Relations
-/// games for every reader.
+/// The web view in headless Chromium (`DIPJUDGE_BROWSER=1`; skipped otherwise).
 mod web_browser;
+/// The leak scanner over every page of the golden Survive, Formal and International
+/// Relations games for every reader.
+mod web_leaks;
