@@ -70,8 +70,7 @@ pub(crate) fn server(db: &std::path::Path) -> WebServer {
 }
 
 /// The token of the last link to a private page in the mails to `to`.
-fn token_for(scratch: &Scratch, judge: &mut Judge, to: &str) -> String {
-    let _ = scratch;
+pub(crate) fn token_for(judge: &mut Judge, to: &str) -> String {
     let mails = judge.all_mail().unwrap();
     let body = mails
         .iter()
@@ -91,7 +90,7 @@ const HOSTILE: &str = "<script>alert('pwn')</script><b>bold</b>";
 
 /// Plays game `webgame` to the results of Spring 1901: England's private press to France,
 /// Germany's hostile broadcast; the links go to `http://judge.test`.
-fn played() -> (Scratch, Judge) {
+pub(crate) fn played() -> (Scratch, Judge) {
     let scratch = Scratch::with_daemon_settings(
         "web",
         "\n[web]\nlisten = \"127.0.0.1:0\"\nbase_url = \"http://judge.test\"\n",
@@ -188,9 +187,9 @@ fn web_pages_over_http() {
 
     // Private pages: France reads England's press to it; Germany does not, nor England
     // (its author: HISTORY gives an author back its broadcasts, never its private press).
-    let e = token_for(&scratch, &mut judge, &player("webgame", Power::England));
-    let f = token_for(&scratch, &mut judge, &player("webgame", Power::France));
-    let g = token_for(&scratch, &mut judge, &player("webgame", Power::Germany));
+    let e = token_for(&mut judge, &player("webgame", Power::England));
+    let f = token_for(&mut judge, &player("webgame", Power::France));
+    let g = token_for(&mut judge, &player("webgame", Power::Germany));
     for (t, sees) in [(&e, false), (&f, true), (&g, false)] {
         let p = get(&server, &format!("/view/{t}/record"));
         assert_eq!(p.status, 200);
