@@ -7,6 +7,8 @@ use std::path::Path;
 use chrono::{DateTime, Utc};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
+use crate::rules::Position;
+
 use super::{STATEMENT_CACHE, Store, StoreError, Tx, migrations, ts};
 
 /// A private view's token as kept: the seat it opens (`master` or a power's name) and the
@@ -64,6 +66,27 @@ impl Store {
 }
 
 impl Tx<'_> {
+    /// The positions of a game's snapshots (each phase's start, in turn order): only the
+    /// position of each stored game is read (the centre chart needs no more, and a whole
+    /// game costs several times its position to read).
+    pub fn snapshot_positions(&self, game: &str) -> Result<Vec<Position>, StoreError> {
+        let mut st = self.tx.prepare_cached(
+            "SELECT json_extract(state, '$.position') FROM snapshots WHERE game = ?1 ORDER BY seq",
+        )?;
+        let rows = st.query_map(params![game], |r| r.get::<_, Option<String>>(0))?;
+        let mut out = Vec::new();
+        for json in rows {
+            let Some(json) = json? else { continue };
+            out.push(
+                serde_json::from_str(&json).map_err(|e| StoreError::Corrupt {
+                    game: game.to_string(),
+                    reason: e.to_string(),
+                })?,
+            );
+        }
+        Ok(out)
+    }
+
     /// Keeps a new token of a private view by its hash.
     pub fn add_web_token(
         &self,

@@ -9,7 +9,9 @@
 //! | `view.rs` | what a reader may see of a game, read in one transaction |
 //! | `pages.rs` | the HTML (maud templates: every interpolated string is escaped) |
 //! | `server.rs` | the axum server: routes, limits, security headers, the rate limit |
+//! | `bench.rs` | `dipjudge bench-web`: a page's time, the mail loop's latency under page load |
 
+mod bench;
 mod pages;
 mod server;
 mod view;
@@ -18,6 +20,7 @@ use std::net::SocketAddr;
 
 use serde::Deserialize;
 
+pub use bench::{WebBenchFigures, bench};
 pub use server::{WebServer, bench_page, serve_blocking, spawn};
 pub use view::{GameView, PhaseView, Reader};
 

@@ -18,7 +18,12 @@ nav.timeline a[aria-current]{background:#C4D7E4;font-weight:bold}
 pre{white-space:pre-wrap;background:#f6f6f2;padding:.6em;border-left:3px solid #8FAFC6}
 pre.press{border-left-color:#c9a227}
 table{border-collapse:collapse}td,th{padding:.2em .8em;border-bottom:1px solid #ddd;text-align:left}
-.seat{background:#fff4d0;padding:.4em}";
+.seat{background:#fff4d0;padding:.4em}
+.summary{display:flex;flex-wrap:wrap;gap:2em;align-items:flex-start}
+.phase{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:0 1.5em;align-items:start}
+.phase>h2{grid-column:1/-1}.phase figure{margin:0}
+.texts pre{font-size:.85em;max-height:80vh;overflow:auto}
+@media (max-width:900px){.phase{display:block}}";
 
 /// Keyboard stepping: left and right arrows follow the page's previous and next links.
 pub const STEP_JS: &str = "document.addEventListener('keydown',function(e){if(e.altKey||e.ctrlKey||e.metaKey)return;var r=e.key==='ArrowLeft'?'prev':e.key==='ArrowRight'?'next':null;if(!r)return;var a=document.querySelector('a[rel='+r+']');if(a){location.href=a.href;}});";
@@ -74,15 +79,17 @@ fn phase_block(p: &PhaseView) -> Markup {
             @if let Some(svg) = &p.svg {
                 figure.map { (PreEscaped(svg)) }
             }
-            @for (subject, text) in &p.bulletins {
-                h3 { (subject) }
-                pre.bulletin { (text) }
-            }
-            @if !p.press.is_empty() {
-                h3 { "Press" }
-                @for (subject, text) in &p.press {
-                    h4 { (subject) }
-                    pre.press { (text) }
+            div.texts {
+                @for (subject, text) in &p.bulletins {
+                    h3 { (subject) }
+                    pre.bulletin { (text) }
+                }
+                @if !p.press.is_empty() {
+                    h3 { "Press" }
+                    @for (subject, text) in &p.press {
+                        h4 { (subject) }
+                        pre.press { (text) }
+                    }
                 }
             }
         }
@@ -102,6 +109,7 @@ pub fn game(judge: &str, g: &GameView, base: &str, shown: Option<usize>) -> Mark
             @if let Some(seat) = &g.seat {
                 p.seat { "Your page as " (seat) ": it shows what your mails show you. Keep its address to yourself." }
             }
+            div.summary {
             table.facts {
                 tr { th { "rules" } td { (g.variant) } }
                 tr { th { "status" } td { (g.status) } }
@@ -109,10 +117,11 @@ pub fn game(judge: &str, g: &GameView, base: &str, shown: Option<usize>) -> Mark
                 @if let Some(d) = &g.deadline { tr { th { "deadline" } td { (d) } } }
             }
             @if !g.centres.is_empty() {
-                h2 { "Supply centres" }
                 table.centres {
+                    caption { "Supply centres" }
                     @for (power, n) in &g.centres { tr { td { (power) } td { (n) } } }
                 }
+            }
             }
             @if g.closed {
                 p { "This game's history is open to its players and master only." }

@@ -31,6 +31,14 @@ use crate::store::{Store, StoreError};
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 /// The longest request target (path and query) served.
 const MAX_URI: usize = 512;
+/// The longest a client may take to send a request's headers.
+const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// The most a connection's read buffer holds (the request line and headers).
+const MAX_HEADER_BYTES: usize = 16 * 1024;
+/// The longest one connection (with keep-alive, many requests) stays open.
+const CONNECTION_LIFE: Duration = Duration::from_secs(120);
+/// Connections served at once; more are closed as they come.
+const MAX_CONNECTIONS: usize = 256;
 /// Connections kept open to the database for pages.
 const POOL: usize = 4;
 /// Addresses the rate limiter remembers before it forgets the quiet ones.
@@ -304,6 +312,49 @@ fn router(shared: Arc<Shared>) -> Router {
         .with_state(shared)
 }
 
+/// Accepts connections until `stopped`: each served by hyper's HTTP/1 with a header
+/// time-out, a bounded buffer and a bounded life, at most [`MAX_CONNECTIONS`] at once
+/// (more are closed at once), the peer's address handed to the rate limiter.
+async fn accept(listener: tokio::net::TcpListener, app: Router, stopped: oneshot::Receiver<()>) {
+    let permits = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    let mut stopped = stopped;
+    loop {
+        let (stream, peer) = tokio::select! {
+            r = listener.accept() => match r {
+                Ok(x) => x,
+                Err(e) => {
+                    // Out of file descriptors, say: wait, never spin.
+                    warn!(error = %e, "web view cannot accept");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            _ = &mut stopped => return,
+        };
+        let Ok(permit) = Arc::clone(&permits).try_acquire_owned() else {
+            drop(stream);
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let app = app.clone();
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(
+                move |mut req: hyper::Request<hyper::body::Incoming>| {
+                    req.extensions_mut().insert(ConnectInfo(peer));
+                    tower::ServiceExt::oneshot(app.clone(), req.map(axum::body::Body::new))
+                },
+            );
+            let conn = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT)
+                .max_buf_size(MAX_HEADER_BYTES)
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+            let _ = tokio::time::timeout(CONNECTION_LIFE, conn).await;
+            drop(permit);
+        });
+    }
+}
+
 /// A running web server; stopped when dropped or by [`WebServer::stop`].
 pub struct WebServer {
     addr: SocketAddr,
@@ -372,15 +423,7 @@ pub fn spawn(database: PathBuf, judge: &str, section: &WebSection) -> anyhow::Re
                         return;
                     }
                 };
-                let app = router(shared).into_make_service_with_connect_info::<SocketAddr>();
-                let served = axum::serve(listener, app)
-                    .with_graceful_shutdown(async {
-                        let _ = stopped.await;
-                    })
-                    .await;
-                if let Err(e) = served {
-                    warn!(error = %e, "web view stopped");
-                }
+                accept(listener, router(shared), stopped).await;
             });
         })
         .context("while starting the web view's thread")?;

@@ -160,11 +160,8 @@ pub fn game(
     }
     let reads_bulletins = !closed && g.status != Status::Forming;
     let chart = if reads_bulletins {
-        let snapshots = tx.snapshots(&g.name)?;
-        let positions = snapshots
-            .iter()
-            .map(|s| &s.position)
-            .chain(std::iter::once(&g.position));
+        let snapshots = tx.snapshot_positions(&g.name)?;
+        let positions = snapshots.iter().chain(std::iter::once(&g.position));
         let chart = Chart::of_positions(
             format!("{} - supply centres at the end of each year", g.name),
             positions,
