@@ -214,6 +214,38 @@ fn web_pages_over_http() {
     assert_eq!(head.status, 200);
     assert!(head.body.is_empty());
 
+    // A player's page lists its standing orders for the phase open now; no one else's does.
+    handle(
+        &mut judge,
+        "orders-e-f1901",
+        &player("webgame", Power::England),
+        &format!(
+            "SIGNON Ewebgame {}\nF Lon - NTH\n",
+            password(Power::England)
+        ),
+        t0() + Duration::days(3),
+    );
+    let mine = get(&server, &format!("/view/{e}"));
+    assert!(
+        mine.body.contains("Orders standing for England in F1901M"),
+        "{}",
+        mine.body
+    );
+    assert!(
+        mine.body.contains("F Lon - NTH") || mine.body.contains("North Sea"),
+        "{}",
+        mine.body
+    );
+    for other in [&f, &g] {
+        let p = get(&server, &format!("/view/{other}"));
+        assert!(!p.body.contains("Orders standing for England"));
+    }
+    assert!(
+        !get(&server, "/game/webgame")
+            .body
+            .contains("Orders standing")
+    );
+
     // A new password replaces the seat's token: the old link opens nothing.
     handle(
         &mut judge,
@@ -251,4 +283,75 @@ fn web_rate_limit_answers_429() {
     assert_eq!(&codes[..5], &[200; 5]);
     assert_eq!(codes[7], 429, "{codes:?}");
     server.stop();
+}
+
+#[test]
+fn web_config_is_checked() {
+    let base = std::path::Path::new(".");
+    let text = |web: &str| {
+        format!(
+            "[judge]\nname = \"DIP\"\naddress = \"j@example.test\"\ndatabase = \"x.db\"\n\n{web}\n[inbound]\nkind = \"maildir\"\npath = \"in\"\n\n[outbound]\nkind = \"maildir\"\npath = \"out\"\n"
+        )
+    };
+    let off = dipjudge::daemon::Config::parse(&text(""), base).unwrap();
+    assert!(off.web.is_none(), "no [web]: nothing listens");
+    let on = dipjudge::daemon::Config::parse(
+        &text("[web]\nlisten = \"127.0.0.1:8080\"\nbase_url = \"https://judge.example.org\"\n"),
+        base,
+    )
+    .unwrap();
+    assert_eq!(
+        on.judge_config(1).web_base_url.as_deref(),
+        Some("https://judge.example.org")
+    );
+    let bad = dipjudge::daemon::Config::parse(
+        &text("[web]\nlisten = \"127.0.0.1:8080\"\nbase_url = \"judge.example.org\"\n"),
+        base,
+    );
+    assert!(format!("{:#}", bad.unwrap_err()).contains("web.base_url"));
+    let unknown = dipjudge::daemon::Config::parse(
+        &text("[web]\nlisten = \"127.0.0.1:8080\"\nroot = \"/\"\n"),
+        base,
+    );
+    assert!(format!("{:#}", unknown.unwrap_err()).contains("root"));
+}
+
+/// `dipjudge run` with `[web]` serves the pages beside the mail loop, and stops on SIGTERM.
+#[test]
+fn web_served_by_the_daemon() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let scratch = Scratch::with_daemon_settings(
+        "web-run",
+        &format!("poll_interval_secs = 1\n\n[web]\nlisten = \"127.0.0.1:{port}\"\n"),
+    );
+    let mut judge = scratch.judge();
+    start_game(&mut judge, "rungame", "");
+    drop(judge);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dipjudge"))
+        .args(["run", "--config"])
+        .arg(scratch.config_path())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let url = format!("http://127.0.0.1:{port}/game/rungame");
+    let mut page = None;
+    for _ in 0..200 {
+        if let Ok(r) = agent().get(&url).call() {
+            page = Some(page_of(r));
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let _ = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    let status = child.wait().unwrap();
+    let page = page.expect("the daemon serves the pages");
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("rungame"));
+    assert!(status.success(), "stopped cleanly: {status}");
 }

@@ -123,6 +123,12 @@ pub fn game(judge: &str, g: &GameView, base: &str, shown: Option<usize>) -> Mark
                 }
             }
             }
+            @if let (Some(seat), Some(phase)) = (&g.seat, &g.phase_now) {
+                @if !g.standing.is_empty() {
+                    h2 { "Orders standing for " (seat) " in " (phase) }
+                    pre.standing { @for o in &g.standing { (o) "\n" } }
+                }
+            }
             @if g.closed {
                 p { "This game's history is open to its players and master only." }
             }

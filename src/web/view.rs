@@ -53,6 +53,9 @@ pub struct GameView {
     /// Nothing of the game's history is open to this reader (observer setting NONE).
     pub closed: bool,
     pub phases: Vec<PhaseView>,
+    /// The reader's standing orders for the phase open now (a power's player: the orders
+    /// its replies list), as order lines.
+    pub standing: Vec<String>,
     /// The centre chart as SVG (a game under way or over, for a reader who reads its
     /// bulletins).
     pub chart: Option<String>,
@@ -171,6 +174,14 @@ pub fn game(
     } else {
         None
     };
+    let standing = match reader {
+        Reader::Power(p) if g.status == Status::Active => {
+            let mut orders: Vec<_> = g.orders_of(p).iter().collect();
+            orders.sort_by_key(|o| o.order.unit().map(|u| u.province()));
+            orders.iter().map(|o| o.order.display(map)).collect()
+        }
+        _ => Vec::new(),
+    };
     let mut count: BTreeMap<Power, usize> = BTreeMap::new();
     for p in g.position.owners.iter().flatten() {
         *count.entry(*p).or_default() += 1;
@@ -197,6 +208,7 @@ pub fn game(
         seat: weblinks::seat_name(reader).map(str::to_string),
         closed,
         centres,
+        standing,
         phases,
         chart,
         name: g.name,
