@@ -287,7 +287,7 @@ pub(crate) fn province<'a>(map: &Map, i: &'a str) -> PResult<'a, ProvinceId> {
                 .get(k - 1)
                 .and_then(|prev| start.get(prev + 1..*end))
                 .is_some_and(|w| w.chars().count() == 1);
-        if last_is_letter {
+        if last_is_letter || splits_at_hyphen(map, start, *end) {
             continue;
         }
         if let (Some(text), Some(rest)) = (start.get(..*end), start.get(*end..))
@@ -309,6 +309,27 @@ pub(crate) fn province<'a>(map: &Map, i: &'a str) -> PResult<'a, ProvinceId> {
         .map(str::to_string)
         .collect();
     fail(start, Why::UnknownProvince(candidates))
+}
+
+/// Whether the first `end` bytes of `start` join two provinces with a hyphen: the words
+/// before some hyphen in them name a province and the words after it start another
+/// (`Swe-Den` is a move from Sweden to Denmark, not "Sweden" read with the hyphen ignored;
+/// `Mid-Atlantic` stays one name, as `Atlantic` starts none). A hyphen between two
+/// province names or codes is a move (grammar/framing.md).
+fn splits_at_hyphen(map: &Map, start: &str, end: usize) -> bool {
+    let Some(text) = start.get(..end) else {
+        return false;
+    };
+    text.match_indices('-').any(|(h, _)| {
+        let (Some(left), Some(right)) = (start.get(..h), start.get(h + 1..)) else {
+            return false;
+        };
+        map.find_province(left).is_some()
+            && name_word_ends(right, 4)
+                .iter()
+                .filter_map(|e| right.get(..*e))
+                .any(|t| map.find_province(t).is_some())
+    })
 }
 
 /// coast = "/" coast_name | "(" coast_name ")" | " " coast_code ;
@@ -832,6 +853,11 @@ mod tests {
     );
     loc!(loc_hyphenated, "Mid-Atlantic Ocean", Some(("", "MAO")));
     loc!(loc_joined_route, "lon-nth-nwy", Some(("-nth-nwy", "Lon")));
+    // Issue 25: `Swe` and `Den` joined read "Sweden"; a hyphen between two provinces is
+    // a move all the same.
+    loc!(loc_hyphen_between_codes, "Swe-Den", Some(("-Den", "Swe")));
+    loc!(loc_hyphen_lower_case, "swe-den H", Some(("-den H", "Swe")));
+    loc!(loc_hyphen_alias_first, "Mid-Nao", Some(("-Nao", "MAO")));
     loc!(loc_slash_coast, "stp/nc - bar", Some((" - bar", "StP/nc")));
     loc!(loc_paren_coast, "Spa(sc)", Some(("", "Spa/sc")));
     loc!(

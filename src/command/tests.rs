@@ -56,6 +56,16 @@ line!(
     "OK A Lon - Nwy via convoy"
 );
 line!(move_route, "A lon-nth-nwy", "OK A Lon - NTH - Nwy");
+// Issue 25: `Swe` and `Den` joined spell "Sweden"; a hyphen between two provinces is a
+// move, as for every other pair.
+line!(move_swe_den, "A Swe-Den", "OK A Swe - Den");
+line!(move_swe_den_fleet, "F Swe-Den", "OK F Swe - Den");
+line!(move_names_hyphen, "A Sweden-Denmark", "OK A Swe - Den");
+line!(
+    move_swe_den_then_hold,
+    "A swe-den H",
+    "ERROR SYNTAX: line 1: \"A swe-den H\": expected the end of the line after \"swe-den\", found \"H\""
+);
 line!(
     move_route_long,
     "A Tun - Tys - Lyo - Mar",
