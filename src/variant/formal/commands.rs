@@ -25,11 +25,7 @@ fn own<'a>(cx: &'a CommandContext<'_>, a: Power) -> impl Iterator<Item = &'a Var
 
 /// `A Gascony`.
 fn unit_words(map: &Map, u: &Unit) -> String {
-    format!(
-        "{} {}",
-        u.kind.letter(),
-        map.province_name(u.location.province)
-    )
+    format!("{} {}", u.kind.letter(), map.location_name(u.location))
 }
 
 /// H1: whether and how a command is taken now.

@@ -189,7 +189,7 @@ impl Board<'_> {
         format!(
             "{} {}",
             unit.kind.letter(),
-            self.map.province_name(unit.location.province)
+            self.map.location_name(unit.location)
         )
     }
 

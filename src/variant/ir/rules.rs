@@ -81,7 +81,7 @@ impl Rules for IrRules {
             format!(
                 "{} {} can only be disbanded by choice if it was confined in an ally's territory without permission last Fall.",
                 u.kind.letter(),
-                map.province_name(u.location.province)
+                map.location_name(u.location)
             ),
         )))
     }
