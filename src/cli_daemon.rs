@@ -89,13 +89,6 @@ pub fn map(
     output: &Path,
     now: Option<&str>,
 ) -> anyhow::Result<ExitCode> {
-    let phase = match phase {
-        Some(p) => Some(
-            dipjudge::rules::Phase::parse(p)
-                .with_context(|| format!("{p:?} is not a phase (like S1901M)"))?,
-        ),
-        None => None,
-    };
     let now = match now {
         Some(t) => DateTime::parse_from_rfc3339(t)
             .with_context(|| format!("--now {t:?} is not an RFC 3339 time"))?
@@ -104,6 +97,14 @@ pub fn map(
     };
     let config = Config::load(config)?;
     let mut daemon = Daemon::open(config, Some(0))?;
+    // Read once the judge (and its rule sets, whose phases a phase may be) is open.
+    let phase = match phase {
+        Some(p) => Some(
+            dipjudge::rules::Phase::parse(p)
+                .with_context(|| format!("{p:?} is not a phase (like S1901M)"))?,
+        ),
+        None => None,
+    };
     let Some((code, svg)) = daemon
         .judge()
         .map_picture(game, phase, now)

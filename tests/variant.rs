@@ -12,9 +12,9 @@ use dipjudge::game::{Ending, Game, Status};
 use dipjudge::judge::{Judge, JudgeConfig, PasswordCost};
 use dipjudge::map::{Map, Power, ProvinceId};
 use dipjudge::rules::{
-    MoveContext, Order, OrderResult, Owner, Phase, PhaseKind, PhaseOutcome, Position, PowerOrder,
-    PseudoMove, Refusal, Rewrite, Rules, Standard, Step, Strength, Unit, UnitId, VariantRefusal,
-    Warning,
+    MoveContext, Order, OrderResult, OwnPhase, Owner, Phase, PhaseKind, PhaseOutcome, Position,
+    PowerOrder, PseudoMove, Refusal, Rewrite, Rules, Season, Standard, Step, Strength, Then, Unit,
+    UnitId, VariantRefusal, Warning,
 };
 use dipjudge::store::{QueuedMail, Store};
 use dipjudge::variant::{
@@ -40,6 +40,28 @@ struct ToyState {
 
 struct Toy;
 static TOY: Toy = Toy;
+
+/// The toy's own phase before the first Spring (`G1901`).
+const GATHERING: OwnPhase = OwnPhase {
+    name: "Gathering",
+    letter: 'G',
+    letter_first: true,
+    season: Season::Spring,
+    before: true,
+    length: (1, 1),
+    then: Then::Movement,
+};
+
+/// The toy's own phase after a Winter (`W1901K`), where its council sits.
+const COUNCIL: OwnPhase = OwnPhase {
+    name: "Council",
+    letter: 'K',
+    letter_first: false,
+    season: Season::Winter,
+    before: false,
+    length: (1, 1),
+    then: Then::AfterWinter,
+};
 
 fn province(code: &str) -> ProvinceId {
     Map::standard()
@@ -223,6 +245,11 @@ impl Variant for Toy {
         "Toy"
     }
 
+    fn phases(&self) -> &'static [OwnPhase] {
+        called("phases");
+        &[GATHERING, COUNCIL]
+    }
+
     fn new_state(&self) -> VariantState {
         called("new_state");
         let mut s = VariantState::default();
@@ -269,7 +296,7 @@ impl Variant for Toy {
                 echo: Some(format!("ballot recorded: {b:?}")),
             }),
             (VariantCommand::Jury { .. }, Sender::Master)
-                if cx.game.position.phase.kind == PhaseKind::Jury =>
+                if cx.game.position.phase.kind.is(&COUNCIL) =>
             {
                 Ok(Taken::Immediate)
             }
@@ -415,7 +442,7 @@ impl Variant for Toy {
 
     fn first_phase(&self, _state: &VariantState) -> Phase {
         called("first_phase");
-        Phase::alliance(1901)
+        Phase::own(1901, &GATHERING)
     }
 
     fn must_hold(&self, _state: &VariantState, phase: Phase, _position: &Position) -> bool {
@@ -430,7 +457,7 @@ impl Variant for Toy {
         _position: &Position,
     ) -> Option<Phase> {
         called("inserted_after");
-        (phase.kind == PhaseKind::Adjustment).then(|| Phase::jury(phase.year))
+        (phase.kind == PhaseKind::Adjustment).then(|| Phase::own(phase.year, &COUNCIL))
     }
 
     fn order_status(
@@ -654,14 +681,14 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
     let g = t.game();
     assert_eq!(g.status, Status::Active);
     // H18: the toy's first phase.
-    assert_eq!(g.position.phase, Phase::alliance(1901));
+    assert_eq!(g.position.phase, Phase::own(1901, &GATHERING));
     let r = t.as_master("SET VARIANT standard");
     assert!(r.contains("ERROR GAME-STARTED"), "{r}");
 
     // H1 + H2: an immediate command, answered at once and mailed to its readers.
     let r = t.as_power(Power::France, "SURRENDER TO Germany");
     assert!(r.contains("OK SURRENDER TO Germany"), "{r}");
-    let subject = format!("DIP:{GAME} - A1901 Announcement");
+    let subject = format!("DIP:{GAME} - G1901 Announcement");
     let to_germany = t
         .mail_to(&addr(Power::Germany), &subject)
         .expect("Germany's copy");
@@ -710,19 +737,19 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
 
     // The alliance phase processes into a results bulletin in the six parts (H20).
     t.process();
-    let a1901 = t.results(&addr(Power::Germany), "A1901");
+    let a1901 = t.results(&addr(Power::Germany), "G1901");
     in_order(
         &a1901,
         &[
             "TOY: France offers its surrender to Germany.",
             "kiwi-Germany",
-            "TOY: A1901 is about to be resolved.",
-            "TOY: resolved A1901.",
+            "TOY: G1901 is about to be resolved.",
+            "TOY: resolved G1901.",
             "TOY: S1901M opens.",
             "TOY: tax 3.",
         ],
     );
-    let a1901_england = t.results(&addr(Power::England), "A1901");
+    let a1901_england = t.results(&addr(Power::England), "G1901");
     assert!(a1901_england.contains("TOY: France offers its surrender to Germany."));
     assert!(!a1901_england.contains("kiwi"));
     assert_eq!(t.game().position.phase, Phase::FIRST);
@@ -852,13 +879,13 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
             "Germany: Removes the army in Berlin.",
             "Italy: Builds an army in Venice.",
             "TOY: mango for the master.",
-            "TOY: W1901J opens.",
+            "TOY: W1901K opens.",
         ],
     );
     let w1901_public = t.results(&addr(Power::France), "W1901A");
     assert!(!w1901_public.contains("mango"));
     let g = t.game();
-    assert_eq!(g.position.phase, Phase::jury(1901));
+    assert_eq!(g.position.phase, Phase::own(1901, &COUNCIL));
     assert!(
         g.position.unit_in(province("ber")).is_none(),
         "Germany disbanded"
@@ -878,12 +905,12 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
     let r = t.as_master("JURY France");
     assert!(r.contains("OK the jury names France"), "{r}");
     t.process();
-    let jury = t.results(&addr(Power::England), "W1901J");
+    let jury = t.results(&addr(Power::England), "W1901K");
     in_order(
         &jury,
         &[
             "TOY: the jury names France.",
-            "TOY: W1901J is about to be resolved.",
+            "TOY: W1901K is about to be resolved.",
             "TOY: tax 3.",
             "TOY: the toy game is over.",
         ],

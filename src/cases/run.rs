@@ -895,7 +895,7 @@ pub fn run_case(map: &Map, registry: &Registry, case: &Case) -> Result<CaseRepor
                 if marker.happened(g.position.phase) {
                     break;
                 }
-                if g.status != Status::Active || g.position.phase > marker.at().0 || guard > 12 {
+                if g.status != Status::Active || marker.missed(g.position.phase) || guard > 12 {
                     diffs.push(format!(
                         "line {line}: the marker's event never happened (the game is in {}{})",
                         g.position.phase,

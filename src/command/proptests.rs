@@ -180,9 +180,6 @@ fn phase() -> impl Strategy<Value = Phase> {
             Just((Season::Fall, PhaseKind::Movement)),
             Just((Season::Fall, PhaseKind::Retreat)),
             Just((Season::Winter, PhaseKind::Adjustment)),
-            Just((Season::Spring, PhaseKind::Alliance)),
-            Just((Season::Winter, PhaseKind::Jury)),
-            Just((Season::Winter, PhaseKind::Conference)),
         ],
     )
         .prop_map(|(y, (s, k))| Phase::new(y, s, k))

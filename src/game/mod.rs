@@ -299,7 +299,7 @@ impl Game {
                     }
                 });
             }
-            PhaseKind::Alliance | PhaseKind::Jury | PhaseKind::Conference => return None,
+            PhaseKind::Own(_) => return None,
         };
         if needed == 0 {
             return None;

@@ -6,7 +6,8 @@ use crate::map::Map;
 
 use super::hooks::Rules;
 use super::outcome::{OrderResult, PhaseRecord};
-use super::position::{Phase, Position};
+use super::phase::Phase;
+use super::position::Position;
 
 /// A point in a phase's processing, in the order they happen (`shared/rules/README.md`
 /// §2.2: the *after resolution* part of a bulletin is laid out by these steps).

@@ -15,6 +15,7 @@ mod hooks;
 mod movement;
 mod order;
 mod outcome;
+mod phase;
 mod position;
 mod ratio;
 mod resolve;
@@ -27,9 +28,8 @@ pub use order::{Order, PowerOrder, Refusal, UnitSpec};
 pub use outcome::{
     AttackRecord, Failure, OrderResult, PhaseOutcome, PhaseRecord, SupportRecord, UnitRecord,
 };
-pub use position::{
-    DislodgedUnit, Owner, Phase, PhaseKind, Position, Season, Unit, UnitId, UnitKind,
-};
+pub use phase::{OwnPhase, Phase, PhaseKind, Season, Then, describe_phases};
+pub use position::{DislodgedUnit, Owner, Position, Unit, UnitId, UnitKind};
 pub use ratio::Strength;
 pub(crate) use validate::can_reach;
 pub use validate::unit_named;
@@ -86,9 +86,7 @@ pub fn adjudicate_with(
             let (r, a, rec) = adjustment::adjudicate_adjustments(map, rules, position, orders);
             (r, a, rec)
         }
-        PhaseKind::Alliance | PhaseKind::Jury | PhaseKind::Conference => {
-            (Vec::new(), position.clone(), PhaseRecord::default())
-        }
+        PhaseKind::Own(_) => (Vec::new(), position.clone(), PhaseRecord::default()),
     };
     let results = in_listing_order(results);
     calendar.step(
@@ -208,7 +206,7 @@ pub fn check_orders(
             }
             out
         }
-        PhaseKind::Alliance | PhaseKind::Jury | PhaseKind::Conference => new
+        PhaseKind::Own(_) => new
             .iter()
             .map(|_| {
                 Some(Refusal::NoUnitOrders {
@@ -247,8 +245,12 @@ fn sequence(map: &Map, calendar: &mut dyn Calendar, after: &Position) -> (Positi
     next.dislodged.clear();
     let mut ownership_updated = false;
     match (season, kind) {
-        (_, PhaseKind::Alliance) => {
-            next.phase = Phase::new(year, Season::Spring, PhaseKind::Movement);
+        // A rule set's own phase is followed as it says (H18).
+        (_, PhaseKind::Own(own)) if own.then == Then::Movement => {
+            next.phase = Phase::new(year, season, PhaseKind::Movement);
+        }
+        (_, PhaseKind::Own(_)) => {
+            next.phase = after_winter(calendar, done, &next);
         }
         (Season::Spring, _) => {
             calendar.step(map, Step::SpringEnds, &mut next);
@@ -288,12 +290,7 @@ fn sequence(map: &Map, calendar: &mut dyn Calendar, after: &Position) -> (Positi
 /// After a Winter (or a phase the calendar put after it): the calendar's next phase of its
 /// own, else the next Spring.
 fn after_winter(calendar: &mut dyn Calendar, done: Phase, position: &Position) -> Phase {
-    let own = |p: Phase| {
-        matches!(
-            p.kind,
-            PhaseKind::Alliance | PhaseKind::Jury | PhaseKind::Conference
-        )
-    };
+    let own = |p: Phase| matches!(p.kind, PhaseKind::Own(_));
     calendar
         .inserted_after(done, position)
         .filter(|p| *p > done || (*p == done && own(done)))

@@ -365,6 +365,13 @@ pub trait Variant: Sync {
         Err(no_such_setting(self.name(), key))
     }
 
+    /// H18: the phases of the rule set's own (an alliance phase, a jury, a conference): their
+    /// names, short codes, lengths and what follows them. Its calendar says when they are
+    /// held.
+    fn phases(&self) -> &'static [crate::rules::OwnPhase] {
+        &[]
+    }
+
     /// Checks a stored state when a game is loaded (so that a state this code cannot read
     /// is found at once, not in the middle of a phase).
     fn check_state(&self, _state: &VariantState) -> Result<(), StateError> {

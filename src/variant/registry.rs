@@ -74,9 +74,19 @@ impl std::fmt::Debug for Registry {
 
 impl Default for Registry {
     fn default() -> Self {
+        for e in ALL {
+            describe(e);
+        }
         Registry {
             entries: ALL.to_vec(),
         }
+    }
+}
+
+/// Makes a rule set's own phases known wherever phases are read and printed.
+fn describe(entry: &Entry) {
+    if let Some(v) = entry.variant {
+        crate::rules::describe_phases(v.phases());
     }
 }
 
@@ -91,6 +101,7 @@ fn key(name: &str) -> String {
 impl Registry {
     /// The registry with one more rule set (a test's).
     pub fn with(mut self, entry: Entry) -> Registry {
+        describe(&entry);
         self.entries.push(entry);
         self
     }

@@ -28,7 +28,7 @@ fn power_text(text: &str) -> String {
 /// Where a proposal to `b` is kept: one per partner; in an alliance or conference phase as
 /// a member of the power's set of proposals (IR-H1).
 fn proposal_slot(phase: crate::rules::Phase, b: Power) -> Slot {
-    if matches!(phase.kind, PhaseKind::Alliance | PhaseKind::Conference) {
+    if matches!(phase.kind, PhaseKind::Own(_)) {
         Slot::Member {
             set: "treaties".into(),
             key: b.name().into(),
@@ -54,8 +54,7 @@ pub fn take(
         );
     };
     let fall_movement = phase.season == Season::Fall && phase.kind == PhaseKind::Movement;
-    let proposing =
-        fall_movement || matches!(phase.kind, PhaseKind::Alliance | PhaseKind::Conference);
+    let proposing = fall_movement || matches!(phase.kind, PhaseKind::Own(_));
     let in_game = |p: Power| surviving_powers(position).contains(&p);
     match command {
         VariantCommand::EnterTreaty { with: b, .. } => {

@@ -20,7 +20,9 @@ mod turn;
 use crate::command::{TreatyKind, VariantCommand};
 use crate::map::Power;
 use crate::picture::{Mark, RelationStyle};
-use crate::rules::{Phase, PhaseKind, PhaseOutcome, Position, Season, Step, VariantRefusal};
+use crate::rules::{
+    OwnPhase, Phase, PhaseKind, PhaseOutcome, Position, Season, Step, Then, VariantRefusal,
+};
 use crate::variant::{
     Check, CommandContext, GameEnd, GameView, Line, Sender, Setup, StateError, Taken, Variant,
     VariantState, negated_facts, relation_mark,
@@ -35,6 +37,30 @@ use state::{Claim, Imminent, Lapsing, Penalty, Rule, Treaty, pair};
 /// The International Relations rules.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct InternationalRelations;
+
+/// IR-H1: the alliance phase before Spring 1901 (`A1901`), one and a half movement
+/// deadlines long, followed by the Spring movement.
+pub const ALLIANCE: OwnPhase = OwnPhase {
+    name: "Alliance",
+    letter: 'A',
+    letter_first: true,
+    season: Season::Spring,
+    before: true,
+    length: (3, 2),
+    then: Then::Movement,
+};
+
+/// IR-I3: an International Conference after a Winter (`C1904`), one and a half movement
+/// deadlines long, followed by the next Spring.
+pub const CONFERENCE: OwnPhase = OwnPhase {
+    name: "Conference",
+    letter: 'C',
+    letter_first: true,
+    season: Season::Winter,
+    before: false,
+    length: (3, 2),
+    then: Then::AfterWinter,
+};
 
 fn read(state: &VariantState) -> IrState {
     state.get()
@@ -73,6 +99,11 @@ impl Variant for InternationalRelations {
 
     fn check_state(&self, state: &VariantState) -> Result<(), StateError> {
         state.check::<IrState>()
+    }
+
+    /// IR-H1, IR-I3: the alliance and conference phases.
+    fn phases(&self) -> &'static [OwnPhase] {
+        &[ALLIANCE, CONFERENCE]
     }
 
     fn help(&self) -> &'static str {
@@ -184,10 +215,8 @@ impl Variant for InternationalRelations {
                     lines.extend(turn::conference_winter(s, map, position, phase.year));
                     lines
                 }
-                PhaseKind::Alliance | PhaseKind::Conference => {
-                    turn::conference_treaties(s, phase, game.variant_orders)
-                }
-                PhaseKind::Retreat | PhaseKind::Jury => Vec::new(),
+                PhaseKind::Own(_) => turn::conference_treaties(s, phase, game.variant_orders),
+                PhaseKind::Retreat => Vec::new(),
             },
             Step::SpringEnds => turn::spring_ends(s, phase.year),
             Step::OwnershipUpdated => turn::fall_check(s, position, phase.year),
@@ -281,7 +310,7 @@ impl Variant for InternationalRelations {
 
     /// IR-H1: the game opens with the alliance phase before Spring 1901.
     fn first_phase(&self, _state: &VariantState) -> Phase {
-        Phase::alliance(1901)
+        Phase::own(1901, &ALLIANCE)
     }
 
     /// IR-I3: the conference phase after the Winter whose adjustments abrogated every
@@ -296,7 +325,7 @@ impl Variant for InternationalRelations {
         (phase.kind == PhaseKind::Adjustment
             && s.conference == Some(phase.year)
             && s.contacts.is_some())
-        .then(|| Phase::conference(phase.year))
+        .then(|| Phase::own(phase.year, &CONFERENCE))
     }
 
     /// IR-D1, IR-G2: every Winter is held, for abrogations and disbands by choice.
@@ -309,7 +338,7 @@ impl Variant for InternationalRelations {
     /// An alliance or conference phase owes nothing and always runs to its deadline.
     fn processes_early(&self, game: &GameView<'_>, state: &VariantState) -> bool {
         match game.position.phase.kind {
-            PhaseKind::Alliance | PhaseKind::Conference => return false,
+            PhaseKind::Own(_) => return false,
             PhaseKind::Adjustment => {}
             _ => return true,
         }
@@ -502,7 +531,7 @@ fn read_one(s: &mut IrState, phase: Phase, w: &[&str]) -> Result<(), String> {
         ["lapsing", a, b, "by", by] => {
             let by = power(by)?;
             // The lapsing Spring is this one, or the next.
-            let spring = if phase.season == Season::Spring && phase.kind != PhaseKind::Alliance {
+            let spring = if phase.season == Season::Spring && !phase.kind.is(&ALLIANCE) {
                 phase.year
             } else {
                 phase.year + 1

@@ -401,14 +401,14 @@ fn ir_a3_the_claim_window() {
         window(p(1905, Season::Winter, PhaseKind::Adjustment)),
         Some(1905)
     );
-    assert_eq!(window(Phase::conference(1905)), Some(1905));
+    assert_eq!(window(Phase::own(1905, &super::CONFERENCE)), Some(1905));
     assert_eq!(
         window(p(1906, Season::Spring, PhaseKind::Movement)),
         Some(1905)
     );
     assert_eq!(window(p(1906, Season::Spring, PhaseKind::Retreat)), None);
     assert_eq!(window(p(1901, Season::Spring, PhaseKind::Movement)), None);
-    assert_eq!(window(Phase::alliance(1901)), None);
+    assert_eq!(window(Phase::own(1901, &super::ALLIANCE)), None);
 }
 
 /// IR-A1, IR-AMB-23: a claim is judged by the victory points of its window's Fall check,

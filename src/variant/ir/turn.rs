@@ -25,8 +25,8 @@ struct Incurred {
 /// The year a phase's penalties count from, and whether it counts as a Winter (IR-E0).
 fn counting(phase: Phase) -> (u16, bool) {
     match phase.kind {
-        PhaseKind::Alliance => (phase.year.max(1901), false),
-        PhaseKind::Adjustment | PhaseKind::Conference | PhaseKind::Jury => (phase.year, true),
+        PhaseKind::Own(own) if own.before => (phase.year.max(1901), false),
+        PhaseKind::Adjustment | PhaseKind::Own(_) => (phase.year, true),
         PhaseKind::Movement | PhaseKind::Retreat => (phase.year, phase.season == Season::Winter),
     }
 }
@@ -34,9 +34,10 @@ fn counting(phase: Phase) -> (u16, bool) {
 /// IR-E4's table: the first shot's points and years in a phase.
 fn first_shot_row(phase: Phase) -> Option<(u32, u16)> {
     let (year, _) = counting(phase);
-    let spring = phase.season == Season::Spring && phase.kind != PhaseKind::Alliance;
+    let alliance = phase.kind.is(&super::ALLIANCE);
+    let spring = phase.season == Season::Spring && !alliance;
     match year {
-        1901 if spring || phase.kind == PhaseKind::Alliance => Some((2, 10)),
+        1901 if spring || alliance => Some((2, 10)),
         1901 => Some((2, 9)),
         1902 if spring => Some((2, 8)),
         1902 => Some((2, 7)),
@@ -198,7 +199,7 @@ pub fn conference_treaties(
     phase: Phase,
     variant_orders: &[VariantOrder],
 ) -> Vec<String> {
-    let from = if phase.kind == PhaseKind::Alliance {
+    let from = if phase.kind.is(&super::ALLIANCE) {
         phase.year
     } else {
         phase.year + 1

@@ -4,7 +4,7 @@
 
 use crate::command::{Ballot as Written, VariantCommand};
 use crate::map::Power;
-use crate::rules::{PhaseKind, VariantRefusal};
+use crate::rules::VariantRefusal;
 use crate::variant::{Applied, CommandContext, Line, Reader, Sender, Taken, list_powers};
 
 use super::state::{Ballot, SurviveState, is_vote_winter, next_vote_year, votes_of};
@@ -108,7 +108,7 @@ fn check_jury(s: &SurviveState, sender: Sender, candidate: Power) -> Result<(), 
 }
 
 fn in_jury_phase(cx: &CommandContext<'_>) -> bool {
-    cx.game.position.phase.kind == PhaseKind::Jury
+    cx.game.position.phase.kind.is(&super::JURY)
 }
 
 /// The candidate a jury command names: `JURY France`, or `VOTE France` in the jury phase.

@@ -14,7 +14,10 @@ mod state;
 
 use crate::command::{PlayerCommand, VariantCommand};
 use crate::map::{Map, Power};
-use crate::rules::{OrderResult, Phase, PhaseKind, PhaseOutcome, Position, Step, VariantRefusal};
+use crate::rules::{
+    OrderResult, OwnPhase, Phase, PhaseKind, PhaseOutcome, Position, Season, Step, Then,
+    VariantRefusal,
+};
 use crate::variant::{
     Applied, Check, CommandContext, Ending, GameEnd, GameView, Line, OrderStatus, Reader, Secret,
     Setup, StateError, Taken, Variant, VariantState, list_powers, negated_facts, surviving_powers,
@@ -28,6 +31,18 @@ use state::{Cause, Outcome, Win, is_vote_winter};
 /// The Survive rules.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Survive;
+
+/// SRV-5b.3: the jury phase after a Winter whose vote tied among every playing power
+/// (`W1910J`), one movement deadline long, followed by what follows the Winter.
+pub const JURY: OwnPhase = OwnPhase {
+    name: "Jury",
+    letter: 'J',
+    letter_first: false,
+    season: Season::Winter,
+    before: false,
+    length: (1, 1),
+    then: Then::AfterWinter,
+};
 
 fn read(state: &VariantState) -> SurviveState {
     state.get()
@@ -68,6 +83,11 @@ impl Variant for Survive {
 
     fn check_state(&self, state: &VariantState) -> Result<(), StateError> {
         state.check::<SurviveState>()
+    }
+
+    /// SRV-5b.3: the jury phase.
+    fn phases(&self) -> &'static [OwnPhase] {
+        &[JURY]
     }
 
     fn help(&self) -> &'static str {
@@ -135,7 +155,7 @@ impl Variant for Survive {
         state.update(|s: &mut SurviveState| {
             if is_vote_winter(phase) {
                 count_vote(s, phase, game.resigned)
-            } else if phase.kind == PhaseKind::Jury {
+            } else if phase.kind.is(&JURY) {
                 decide_jury(s)
             } else {
                 Vec::new()
@@ -214,7 +234,7 @@ impl Variant for Survive {
         let win = s.winner?;
         if matches!(
             game.position.phase.kind,
-            PhaseKind::Adjustment | PhaseKind::Jury
+            PhaseKind::Adjustment | PhaseKind::Own(&JURY)
         ) {
             return None;
         }
@@ -257,7 +277,7 @@ impl Variant for Survive {
             return None;
         }
         match phase.kind {
-            PhaseKind::Adjustment | PhaseKind::Jury => Some(Phase::jury(jury.year)),
+            PhaseKind::Adjustment | PhaseKind::Own(&JURY) => Some(Phase::own(jury.year, &JURY)),
             _ => None,
         }
     }
@@ -272,7 +292,7 @@ impl Variant for Survive {
         standard: Option<OrderStatus>,
     ) -> Option<OrderStatus> {
         let s = read(state);
-        if s.is_outcast(power) && game.position.phase.kind != PhaseKind::Jury {
+        if s.is_outcast(power) && !game.position.phase.kind.is(&JURY) {
             return None;
         }
         let phase = game.position.phase;
@@ -285,7 +305,7 @@ impl Variant for Survive {
                 other => other.unwrap_or(OrderStatus::None),
             });
         }
-        if phase.kind == PhaseKind::Jury {
+        if phase.kind.is(&JURY) {
             let jury = s.jury.as_ref()?;
             if jury.tied.is_some() || !jury.jurors.contains(&power) {
                 return None;
@@ -302,7 +322,7 @@ impl Variant for Survive {
     /// SRV-5b.2 and SRV-5b.3(b): the jury phase waits for the master's vote when the jury
     /// is even, and for its tie-break when a tie only the master can break is left.
     fn waits_for_master(&self, game: &GameView<'_>, state: &VariantState) -> bool {
-        game.position.phase.kind == PhaseKind::Jury
+        game.position.phase.kind.is(&JURY)
             && read(state)
                 .jury
                 .is_some_and(|j| j.master.is_none() && (j.tied.is_some() || j.master_votes()))

@@ -48,7 +48,7 @@ fn srv_1_1_the_next_vote() {
     let at = |y, season, kind| next_vote_year(Phase::new(y, season, kind));
     assert_eq!(at(1903, Season::Winter, PhaseKind::Adjustment), 1904);
     assert_eq!(at(1904, Season::Fall, PhaseKind::Retreat), 1904);
-    assert_eq!(at(1904, Season::Winter, PhaseKind::Jury), 1906);
+    assert_eq!(at(1904, Season::Winter, PhaseKind::Own(&super::JURY)), 1906);
     assert_eq!(at(1901, Season::Spring, PhaseKind::Movement), 1902);
 }
 
@@ -153,8 +153,8 @@ fn srv_1_2_and_8_1_whom_the_judge_waits_for() {
 #[test]
 fn srv_5b_2_an_even_jury_waits_for_the_master() {
     let map = crate::map::Map::standard().unwrap();
-    let mut p = Position::empty(map, Phase::jury(1904));
-    p.phase = Phase::jury(1904);
+    let mut p = Position::empty(map, Phase::own(1904, &super::JURY));
+    p.phase = Phase::own(1904, &super::JURY);
     let jury = |jurors: Vec<Power>, master| Jury {
         year: 1904,
         candidates: vec![England, France],
