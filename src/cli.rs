@@ -350,18 +350,18 @@ fn parse(variant: Option<&str>) -> anyhow::Result<ExitCode> {
     use dipjudge::variant::{Lookup, Registry};
     use std::io::Read;
     let registry = Registry::default();
-    let cx = match variant.map(|name| (name, registry.by_name(name))) {
-        None => ParseContext::default(),
-        Some((_, Lookup::Found(v))) => ParseContext {
-            phase: None,
-            ballots_in_press: v.reads_ballots_in_press(),
-        },
-        // Not implemented yet: read everything the language has.
-        Some((_, Lookup::NotImplemented(_))) => ParseContext::default(),
+    let grammar = match variant.map(|name| (name, registry.by_name(name))) {
+        // No rule set named (or one not implemented yet): every rule set's commands.
+        None | Some((_, Lookup::NotImplemented(_))) => registry.any_grammar(),
+        Some((_, Lookup::Found(v))) => registry.grammar_for(v),
         Some((name, Lookup::Unknown)) => anyhow::bail!(
             "unknown variant \"{name}\"; known: {}",
             registry.names().join(", ")
         ),
+    };
+    let cx = ParseContext {
+        phase: None,
+        grammar: Some(&grammar),
     };
     let mut bytes = Vec::new();
     std::io::stdin()

@@ -7,7 +7,8 @@ use std::collections::BTreeSet;
 use std::sync::Mutex;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use dipjudge::command::{PlayerCommand, VariantCommand};
+use dipjudge::command::parts::{PResult, cut, end_of_line, expect, keyword, power};
+use dipjudge::command::{Grammar, OwnCommand, PlayerCommand, RuleCommand};
 use dipjudge::game::{Ending, Game, Status};
 use dipjudge::judge::{Judge, JudgeConfig, PasswordCost};
 use dipjudge::map::{Map, Power, ProvinceId};
@@ -40,6 +41,67 @@ struct ToyState {
 
 struct Toy;
 static TOY: Toy = Toy;
+
+/// The toy's own commands: `YIELD TO <power>` (immediate), `BALLOT <power>` (kept with the
+/// orders; also read from press to the master) and `VERDICT <power>` (the master's, while
+/// its council sits).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+enum ToyCommand {
+    Yield { to: Power },
+    Ballot { power: Power },
+    Verdict { power: Power },
+}
+
+impl OwnCommand for ToyCommand {
+    fn render(&self, _map: &Map) -> String {
+        match self {
+            ToyCommand::Yield { to } => format!("YIELD TO {to}"),
+            ToyCommand::Ballot { power } => format!("BALLOT {power}"),
+            ToyCommand::Verdict { power } => format!("VERDICT {power}"),
+        }
+    }
+
+    fn taken_first(&self) -> bool {
+        called("taken_first");
+        matches!(self, ToyCommand::Yield { .. })
+    }
+}
+
+/// The toy's grammar, written with the shared parser's parts.
+struct ToyGrammar;
+
+impl Grammar for ToyGrammar {
+    fn keywords(&self) -> &[&'static str] {
+        &["yield", "ballot", "verdict"]
+    }
+
+    fn command<'a>(&self, _map: &Map, line: &'a str) -> PResult<'a, RuleCommand> {
+        called("command");
+        let (r, command) = if let Ok((r, _)) = keyword("yield to")(line) {
+            let (r, to) = cut(expect("a power", power)(r))?;
+            (r, ToyCommand::Yield { to })
+        } else if let Ok((r, _)) = keyword("ballot")(line) {
+            let (r, power) = cut(expect("a power", power)(r))?;
+            (r, ToyCommand::Ballot { power })
+        } else {
+            let (r, _) = keyword("verdict")(line)?;
+            let (r, power) = cut(expect("a power", power)(r))?;
+            (r, ToyCommand::Verdict { power })
+        };
+        let (r, _) = cut(end_of_line(r))?;
+        Ok((r, RuleCommand::new(command)))
+    }
+
+    fn in_press_to_master(&self, line: &str) -> bool {
+        called("in_press_to_master");
+        keyword("ballot")(line).is_ok()
+    }
+
+    fn help(&self) -> &'static str {
+        called("help");
+        "\nToy (this game's rules)\n  YIELD TO power   give up at once\n"
+    }
+}
 
 /// The toy's own phase before the first Spring (`G1901`).
 const GATHERING: OwnPhase = OwnPhase {
@@ -279,35 +341,41 @@ impl Variant for Toy {
         state.read::<ToyState>().map(|_| ())
     }
 
+    fn grammar(&self) -> &'static dyn Grammar {
+        called("grammar");
+        &ToyGrammar
+    }
+
+    fn decode_command(&self, command: &mut RuleCommand) -> Result<(), StateError> {
+        command.decode::<ToyCommand>().map_err(StateError)
+    }
+
     fn take_command(
         &self,
         cx: &CommandContext<'_>,
         _state: &VariantState,
-        command: &VariantCommand,
+        command: &RuleCommand,
     ) -> Result<Taken, VariantRefusal> {
         called("take_command");
-        match (command, cx.sender) {
-            (VariantCommand::OfferSurrender { .. }, Sender::Power(_)) => Ok(Taken::Immediate),
-            (VariantCommand::OfferSurrender { .. }, Sender::Master) => {
-                Err(refusal("TOY-E2", "only a power may surrender"))
+        match (command.get::<ToyCommand>(), cx.sender) {
+            (Some(ToyCommand::Yield { .. }), Sender::Power(_)) => Ok(Taken::Immediate),
+            (Some(ToyCommand::Yield { .. }), Sender::Master) => {
+                Err(refusal("TOY-E2", "only a power may yield"))
             }
-            (VariantCommand::Vote(b), Sender::Power(_)) => Ok(Taken::Order {
+            (Some(ToyCommand::Ballot { power }), Sender::Power(_)) => Ok(Taken::Order {
                 slot: Slot::Named("ballot".into()),
-                echo: Some(format!("ballot recorded: {b:?}")),
+                echo: Some(format!("ballot recorded: {power}")),
             }),
-            (VariantCommand::Jury { .. }, Sender::Master)
+            (Some(ToyCommand::Verdict { .. }), Sender::Master)
                 if cx.game.position.phase.kind.is(&COUNCIL) =>
             {
                 Ok(Taken::Immediate)
             }
-            (VariantCommand::Jury { .. }, _) => Err(refusal("TOY-E1", "no jury is sitting")),
+            (Some(ToyCommand::Verdict { .. }), _) => {
+                Err(refusal("TOY-E1", "no council is sitting"))
+            }
             _ => Err(refusal("NOT-IN-VARIANT", "the toy has no such command")),
         }
-    }
-
-    fn processed_first(&self, command: &VariantCommand) -> bool {
-        called("processed_first");
-        matches!(command, VariantCommand::OfferSurrender { .. })
     }
 
     fn allows_player_command(
@@ -329,14 +397,14 @@ impl Variant for Toy {
         &self,
         cx: &CommandContext<'_>,
         state: &mut VariantState,
-        command: &VariantCommand,
+        command: &RuleCommand,
     ) -> Result<Applied, VariantRefusal> {
         called("apply_now");
-        match (command, cx.sender) {
-            (VariantCommand::OfferSurrender { to }, Sender::Power(from)) => Ok(Applied {
+        match (command.get::<ToyCommand>(), cx.sender) {
+            (Some(ToyCommand::Yield { to }), Sender::Power(from)) => Ok(Applied {
                 echo: None,
                 lines: vec![
-                    Line::public(format!("TOY: {from} offers its surrender to {to}.")),
+                    Line::public(format!("TOY: {from} yields to {to}.")),
                     Line::to(
                         Reader::Power(*to),
                         format!("TOY: a word for {to} alone: kiwi-{to}."),
@@ -344,11 +412,11 @@ impl Variant for Toy {
                 ],
                 refused: None,
             }),
-            (VariantCommand::Jury { power }, _) => {
+            (Some(ToyCommand::Verdict { power }), _) => {
                 state.update(|s: &mut ToyState| s.jury = Some(*power));
                 Ok(Applied {
-                    echo: Some(format!("the jury names {power}")),
-                    lines: vec![Line::public(format!("TOY: the jury names {power}."))],
+                    echo: Some(format!("the council names {power}")),
+                    lines: vec![Line::public(format!("TOY: the council names {power}."))],
                     refused: None,
                 })
             }
@@ -493,16 +561,6 @@ impl Variant for Toy {
             return Err(refusal("TOY-E4", "Russia may not whisper to Turkey"));
         }
         Ok(())
-    }
-
-    fn reads_ballots_in_press(&self) -> bool {
-        called("reads_ballots_in_press");
-        true
-    }
-
-    fn help(&self) -> &'static str {
-        called("help");
-        "\nToy (this game's rules)\n  SURRENDER TO power   give up at once\n"
     }
 
     fn result_line(&self, map: &Map, result: &OrderResult) -> Option<String> {
@@ -686,25 +744,25 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
     assert!(r.contains("ERROR GAME-STARTED"), "{r}");
 
     // H1 + H2: an immediate command, answered at once and mailed to its readers.
-    let r = t.as_power(Power::France, "SURRENDER TO Germany");
-    assert!(r.contains("OK SURRENDER TO Germany"), "{r}");
+    let r = t.as_power(Power::France, "YIELD TO Germany");
+    assert!(r.contains("OK YIELD TO Germany"), "{r}");
     let subject = format!("DIP:{GAME} - G1901 Announcement");
     let to_germany = t
         .mail_to(&addr(Power::Germany), &subject)
         .expect("Germany's copy");
-    assert!(to_germany.contains("TOY: France offers its surrender to Germany."));
+    assert!(to_germany.contains("TOY: France yields to Germany."));
     assert!(to_germany.contains("kiwi-Germany"));
     let to_england = t
         .mail_to(&addr(Power::England), &subject)
         .expect("England's copy");
-    assert!(to_england.contains("TOY: France offers its surrender to Germany."));
+    assert!(to_england.contains("TOY: France yields to Germany."));
     assert!(!to_england.contains("kiwi"));
     let to_master = t.mail_to(GM, &subject).expect("the master's copy");
     assert!(to_master.contains("kiwi-Germany"));
     // H1 refusals carry the rule set's codes.
-    let r = t.as_master("SURRENDER TO Germany");
+    let r = t.as_master("YIELD TO Germany");
     assert!(
-        r.contains("ERROR TOY-E2: line 2: \"SURRENDER TO Germany\": only a power may surrender"),
+        r.contains("ERROR TOY-E2: line 2: \"YIELD TO Germany\": only a power may yield"),
         "{r}"
     );
     let r = t.as_power(Power::England, "HELP");
@@ -717,9 +775,9 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
             "give up at once",
         ],
     );
-    let r = t.as_power(Power::England, "JURY France\nSET DRAW");
+    let r = t.as_power(Power::England, "VERDICT France\nSET DRAW");
     assert!(
-        r.contains("ERROR TOY-E1: line 2: \"JURY France\": no jury is sitting"),
+        r.contains("ERROR TOY-E1: line 2: \"VERDICT France\": no council is sitting"),
         "{r}"
     );
     assert!(
@@ -741,7 +799,7 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
     in_order(
         &a1901,
         &[
-            "TOY: France offers its surrender to Germany.",
+            "TOY: France yields to Germany.",
             "kiwi-Germany",
             "TOY: G1901 is about to be resolved.",
             "TOY: resolved G1901.",
@@ -750,7 +808,7 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
         ],
     );
     let a1901_england = t.results(&addr(Power::England), "G1901");
-    assert!(a1901_england.contains("TOY: France offers its surrender to Germany."));
+    assert!(a1901_england.contains("TOY: France yields to Germany."));
     assert!(!a1901_england.contains("kiwi"));
     assert_eq!(t.game().position.phase, Phase::FIRST);
 
@@ -790,7 +848,7 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
     );
     let r = t.as_power(
         Power::Italy,
-        "PRESS TO M\nMy ballot:\nVOTE Austria\nENDPRESS",
+        "PRESS TO M\nMy ballot:\nBALLOT Austria\nENDPRESS",
     );
     assert!(r.contains("OK ballot recorded"), "{r}");
     let list = t.as_power(Power::Italy, &format!("LIST {GAME}"));
@@ -837,7 +895,7 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
         ],
     );
     // H12: the neutral army takes no orders and holds.
-    let r = t.as_power(Power::Italy, "A Rom H\nA Tri H\nVOTE Austria");
+    let r = t.as_power(Power::Italy, "A Rom H\nA Tri H\nBALLOT Austria");
     assert!(r.contains("ERROR NEUTRAL-UNIT: line 2"), "{r}");
     // A supported attack on Italy's army (H10 asked): Italy's 3 holds against 2.
     let r = t.as_power(Power::Austria, "A Tyr - Tri\nA Bud S A Tyr - Tri\nF Alb H");
@@ -902,14 +960,14 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
     assert!(g.position.unit_in(province("ven")).is_some(), "Italy built");
 
     // The jury phase: the master's immediate command, then the end (H17).
-    let r = t.as_master("JURY France");
-    assert!(r.contains("OK the jury names France"), "{r}");
+    let r = t.as_master("VERDICT France");
+    assert!(r.contains("OK the council names France"), "{r}");
     t.process();
     let jury = t.results(&addr(Power::England), "W1901K");
     in_order(
         &jury,
         &[
-            "TOY: the jury names France.",
+            "TOY: the council names France.",
             "TOY: W1901K is about to be resolved.",
             "TOY: tax 3.",
             "TOY: the toy game is over.",
@@ -954,9 +1012,11 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
         "new_state",
         "apply_setting",
         "check_state",
+        "grammar",
+        "command",
         "take_command",
         "allows_player_command",
-        "processed_first",
+        "taken_first",
         "apply_now",
         "rules",
         "validate",
@@ -988,7 +1048,7 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
         "inserted_after",
         "order_status",
         "press_allowed",
-        "reads_ballots_in_press",
+        "in_press_to_master",
         "help",
         "result_line",
         "not_public",

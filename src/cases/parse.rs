@@ -309,9 +309,13 @@ fn parse_order(
     text: &str,
     phase: Option<PhaseKind>,
 ) -> Result<Command, CaseError> {
+    static ANY: std::sync::OnceLock<crate::variant::Grammars> = std::sync::OnceLock::new();
+    // Every rule set's commands: a case's lines are read as the judge reads a mail whose
+    // game it does not know yet; the runner's judge answers them in the case's game.
+    let grammar = ANY.get_or_init(|| crate::variant::Registry::default().any_grammar());
     let cx = ParseContext {
         phase,
-        ..ParseContext::default()
+        grammar: Some(grammar),
     };
     let norm = command::normalise_line(text);
     command::parse_command(&norm, map, &cx).or_else(|e| err(line, format!("{text:?}: {e}")))

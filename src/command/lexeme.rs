@@ -13,19 +13,19 @@ use nom::error::{ErrorKind, ParseError};
 use crate::map::{Coast, Location, Map, Power, ProvinceId};
 
 /// The parser's result type over one line.
-pub(crate) type PResult<'a, T> = IResult<&'a str, T, PErr<'a>>;
+pub type PResult<'a, T> = IResult<&'a str, T, PErr<'a>>;
 
 /// A parse error: where it happened and why. Turned into a [`super::CommandError`] at the
 /// top; never shown to a player as it is.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct PErr<'a> {
+pub struct PErr<'a> {
     pub at: &'a str,
     pub why: Why,
 }
 
 /// The reason carried by a [`PErr`].
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Why {
+pub enum Why {
     /// A bare nom failure with no label (should be wrapped by [`expect`]).
     Nom,
     /// What the grammar wanted here, in words ("a province").
@@ -36,10 +36,9 @@ pub(crate) enum Why {
     BadCoast(String),
     UnknownPower(String),
     BadDate(String),
-    /// FD-E3 (a DWO on a non-power), with the text as written.
-    NotAPower(String),
-    /// IR-X2 (a treaty with a non-power), with the text as written.
-    NotAnotherPower(String),
+    /// A rule set's own error, with its spec code (a ballot that cannot be read, a
+    /// declaration of war on something that is not a power).
+    Coded(super::Coded),
 }
 
 impl Why {
@@ -80,17 +79,17 @@ impl<'a> ParseError<&'a str> for PErr<'a> {
 }
 
 /// An `Err::Error` (alternatives may still be tried).
-pub(crate) fn fail<T>(at: &str, why: Why) -> PResult<'_, T> {
+pub fn fail<T>(at: &str, why: Why) -> PResult<'_, T> {
     Err(nom::Err::Error(PErr { at, why }))
 }
 
 /// An `Err::Failure` (the line is committed to this reading).
-pub(crate) fn failure<T>(at: &str, why: Why) -> PResult<'_, T> {
+pub fn failure<T>(at: &str, why: Why) -> PResult<'_, T> {
     Err(nom::Err::Failure(PErr { at, why }))
 }
 
 /// Turns an `Error` into a `Failure`: nom's `cut`, for plain functions.
-pub(crate) fn cut<T>(r: PResult<'_, T>) -> PResult<'_, T> {
+pub fn cut<T>(r: PResult<'_, T>) -> PResult<'_, T> {
     match r {
         Err(nom::Err::Error(e)) => Err(nom::Err::Failure(e)),
         other => other,
@@ -99,7 +98,7 @@ pub(crate) fn cut<T>(r: PResult<'_, T>) -> PResult<'_, T> {
 
 /// Labels a parser: a failure that tells nothing better, at the place the parser started,
 /// becomes "expected {label}".
-pub(crate) fn expect<'a, T>(
+pub fn expect<'a, T>(
     label: &'static str,
     mut p: impl FnMut(&'a str) -> PResult<'a, T>,
 ) -> impl FnMut(&'a str) -> PResult<'a, T> {
@@ -124,7 +123,7 @@ pub(crate) fn expect<'a, T>(
 }
 
 /// Skips blanks. (Lines are normalised, so a blank is a single space.)
-pub(crate) fn blanks(i: &str) -> &str {
+pub fn blanks(i: &str) -> &str {
     i.trim_start_matches(' ')
 }
 
@@ -139,7 +138,7 @@ fn is_name_char(c: char) -> bool {
 }
 
 /// end_of_line = { blank } ;
-pub(crate) fn end_of_line(i: &str) -> PResult<'_, ()> {
+pub fn end_of_line(i: &str) -> PResult<'_, ()> {
     let r = blanks(i);
     if r.is_empty() {
         Ok((r, ()))
@@ -150,7 +149,7 @@ pub(crate) fn end_of_line(i: &str) -> PResult<'_, ()> {
 
 /// keyword = the word itself, any letter case; a blank inside the keyword may be left out
 /// (`SIGN ON` = `SIGNON`); it must not run on into a longer word.
-pub(crate) fn keyword<'a>(kw: &'static str) -> impl Fn(&'a str) -> PResult<'a, &'static str> {
+pub fn keyword<'a>(kw: &'static str) -> impl Fn(&'a str) -> PResult<'a, &'static str> {
     move |i: &'a str| {
         let start = blanks(i);
         let mut rest = start;
@@ -173,7 +172,7 @@ pub(crate) fn keyword<'a>(kw: &'static str) -> impl Fn(&'a str) -> PResult<'a, &
 
 /// One of several keywords (list longer ones first when one is a prefix of another); gives
 /// back the entry that matched.
-pub(crate) fn one_of<'a>(
+pub fn one_of<'a>(
     kws: &'static [&'static str],
     label: &'static str,
 ) -> impl Fn(&'a str) -> PResult<'a, &'static str> {
@@ -198,7 +197,7 @@ pub(crate) fn token(i: &str) -> PResult<'_, &str> {
 }
 
 /// name_word = name_char { name_char } ;   (letters, digits, `.`, `'`)
-pub(crate) fn name_word(i: &str) -> PResult<'_, &str> {
+pub fn name_word(i: &str) -> PResult<'_, &str> {
     let start = blanks(i);
     let end = start
         .char_indices()
@@ -211,7 +210,7 @@ pub(crate) fn name_word(i: &str) -> PResult<'_, &str> {
 }
 
 /// number = digit { digit } ;
-pub(crate) fn number(i: &str) -> PResult<'_, u32> {
+pub fn number(i: &str) -> PResult<'_, u32> {
     let start = blanks(i);
     let end = start
         .char_indices()
@@ -229,7 +228,7 @@ pub(crate) fn number(i: &str) -> PResult<'_, u32> {
 }
 
 /// dash = "-" | "–" | "—" ;   (a separator inside the long forms; see grammar/orders.md)
-pub(crate) fn dash(i: &str) -> PResult<'_, ()> {
+pub fn dash(i: &str) -> PResult<'_, ()> {
     let start = blanks(i);
     for d in ["-", "\u{2013}", "\u{2014}"] {
         if let Some(r) = start.strip_prefix(d) {
@@ -240,7 +239,7 @@ pub(crate) fn dash(i: &str) -> PResult<'_, ()> {
 }
 
 /// Optional: skips a [`dash`] if there is one.
-pub(crate) fn opt_dash(i: &str) -> &str {
+pub fn opt_dash(i: &str) -> &str {
     dash(i).map_or(i, |(r, _)| r)
 }
 
@@ -276,7 +275,7 @@ pub(crate) const MAX_SUGGEST_LEN: usize = 32;
 
 /// province = province_name ;   the longest run of up to four words that the map's name
 /// table knows (codes, full names, aliases; case, blanks, `.` and `-` ignored).
-pub(crate) fn province<'a>(map: &Map, i: &'a str) -> PResult<'a, ProvinceId> {
+pub fn province<'a>(map: &Map, i: &'a str) -> PResult<'a, ProvinceId> {
     let start = blanks(i);
     let ends = name_word_ends(start, 4);
     for (k, end) in ends.iter().enumerate().rev() {
@@ -369,7 +368,7 @@ fn coast(i: &str) -> PResult<'_, Option<Coast>> {
 }
 
 /// location = province [ coast ] ;   the coast must be one the province has.
-pub(crate) fn location<'a>(map: &Map, i: &'a str) -> PResult<'a, Location> {
+pub fn location<'a>(map: &Map, i: &'a str) -> PResult<'a, Location> {
     let (rest, p) = province(map, i)?;
     let (rest2, c) = coast(rest)?;
     match c {
@@ -387,7 +386,7 @@ pub(crate) fn location<'a>(map: &Map, i: &'a str) -> PResult<'a, Location> {
 
 /// power = power_name | power_adjective | power_code ;   (`France`, `French`, `FRA`; never a
 /// single letter: README §2.1)
-pub(crate) fn power(i: &str) -> PResult<'_, Power> {
+pub fn power(i: &str) -> PResult<'_, Power> {
     let start = blanks(i);
     let (rest, w) = match name_word(start) {
         Ok(r) => r,

@@ -186,6 +186,15 @@ impl Game {
         }
     }
 
+    /// Decodes what the rule set keeps in a stored game (its commands kept with the orders)
+    /// when the game is loaded. Err: what it cannot read.
+    pub fn decode(&mut self, variant: &dyn Variant) -> Result<(), crate::variant::StateError> {
+        for v in &mut self.variant_orders {
+            variant.decode_command(&mut v.command)?;
+        }
+        Ok(())
+    }
+
     /// What a view of this game borrows (see [`Game::view`]).
     pub fn view_parts(&self) -> ViewParts {
         ViewParts {

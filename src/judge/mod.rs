@@ -118,7 +118,8 @@ pub struct Judge {
 }
 
 impl Judge {
-    pub fn new(store: Store, config: JudgeConfig) -> Result<Judge, JudgeError> {
+    pub fn new(mut store: Store, config: JudgeConfig) -> Result<Judge, JudgeError> {
+        store.set_variants(config.variants.clone());
         let map = Map::standard().map_err(|e| JudgeError::Map(e.to_string()))?;
         let verified = if config.remember_passwords {
             password::Verified::from_os()

@@ -34,6 +34,8 @@ const STATEMENT_CACHE: usize = 64;
 /// The database.
 pub struct Store {
     conn: Connection,
+    /// The rule sets a stored game is decoded with when it is loaded ([`Store::set_variants`]).
+    variants: crate::variant::Registry,
 }
 
 /// A transaction in progress; all queries go through it.
@@ -43,6 +45,7 @@ pub struct Tx<'a> {
     /// game is read to learn how its lines read and again by its SIGNON, and a read costs
     /// a JSON parse where a copy costs far less. Any write of a game empties it.
     games: RefCell<Vec<(String, Game)>>,
+    variants: &'a crate::variant::Registry,
 }
 
 /// How many games a transaction keeps as read.
@@ -125,7 +128,10 @@ impl Store {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
-        let mut store = Store { conn };
+        let mut store = Store {
+            conn,
+            variants: crate::variant::Registry::default(),
+        };
         migrations::migrate(&mut store.conn)?;
         Ok(store)
     }
@@ -135,7 +141,10 @@ impl Store {
         let mut conn = Connection::open_in_memory()?;
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         migrations::migrate(&mut conn)?;
-        Ok(Store { conn })
+        Ok(Store {
+            conn,
+            variants: crate::variant::Registry::default(),
+        })
     }
 
     /// Runs `f` in one transaction: commit on `Ok`, roll back on `Err`.
@@ -150,10 +159,17 @@ impl Store {
         let t = Tx {
             tx,
             games: RefCell::new(Vec::new()),
+            variants: &self.variants,
         };
         let out = f(&t)?;
         t.tx.commit().map_err(StoreError::from)?;
         Ok(out)
+    }
+
+    /// The rule sets a stored game is decoded with when it is loaded (the judge's: the
+    /// standard registry unless a test adds one).
+    pub fn set_variants(&mut self, variants: crate::variant::Registry) {
+        self.variants = variants;
     }
 
     /// `PRAGMA integrity_check`: "ok" when the file is sound.
@@ -238,7 +254,9 @@ impl Tx<'_> {
                 |r| r.get(0),
             )
             .optional()?;
-        let game = json.map(|j| read_game(name, &j)).transpose()?;
+        let game = json
+            .map(|j| read_game(name, &j, self.variants))
+            .transpose()?;
         if let Some(g) = &game {
             let mut games = self.games.borrow_mut();
             if games.len() == GAMES_KEPT {
@@ -477,7 +495,7 @@ impl Tx<'_> {
                 .optional()?,
             (None, None) => None,
         };
-        json.map(|j| read_game(name, &j)).transpose()
+        json.map(|j| read_game(name, &j, self.variants)).transpose()
     }
 
     /// Drops snapshots after turn `seq` (a rollback rewrites the future).
@@ -567,14 +585,24 @@ pub fn write_time(t: DateTime<Utc>) -> String {
     ts(t)
 }
 
-/// A stored game as the judge plays it: a game written before units had an identity gets
-/// one for each unit now (rules::Position::assign_unit_ids), so that rule sets that follow
-/// units (morale, frozen units, exchanges) can play on from it.
-fn read_game(name: &str, json: &str) -> Result<Game, StoreError> {
-    let mut g: Game = serde_json::from_str(json).map_err(|e| StoreError::Corrupt {
+/// A stored game as the judge plays it: its rule set's state and commands decoded (once,
+/// here: a state the rule set cannot read makes the game unreadable, never reset), and a
+/// game written before units had an identity gets one for each unit now
+/// (rules::Position::assign_unit_ids), so that rule sets that follow units (morale, frozen
+/// units, exchanges) can play on from it.
+fn read_game(
+    name: &str,
+    json: &str,
+    variants: &crate::variant::Registry,
+) -> Result<Game, StoreError> {
+    let corrupt = |reason: String| StoreError::Corrupt {
         game: name.to_string(),
-        reason: e.to_string(),
-    })?;
+        reason,
+    };
+    let mut g: Game = serde_json::from_str(json).map_err(|e| corrupt(e.to_string()))?;
+    if let crate::variant::Lookup::Found(v) = variants.by_name(&g.variant) {
+        g.decode(v).map_err(|e| corrupt(e.to_string()))?;
+    }
     g.position.assign_unit_ids();
     Ok(g)
 }

@@ -22,20 +22,20 @@
 //! matched; nothing outside this module names one.
 
 mod engine;
-mod formal;
-mod ir;
+pub mod formal;
+pub mod ir;
 mod registry;
-mod shellshock;
+pub mod shellshock;
 mod standard;
 mod state;
-mod surrender;
-mod survive;
+pub mod surrender;
+pub mod survive;
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::command::{PlayerCommand, VariantCommand};
+use crate::command::{Grammar, NoCommands, PlayerCommand, RuleCommand};
 use crate::map::{Map, Power, ProvinceId};
 use crate::rules::{
     OrderResult, Phase, PhaseOutcome, Position, PowerOrder, Rules, Step, Unit, VariantRefusal,
@@ -44,7 +44,7 @@ use crate::rules::{
 pub use engine::{PhaseInput, Processed, process_phase};
 pub use formal::Formal;
 pub use ir::InternationalRelations;
-pub use registry::{ALL, Entry, Lookup, Registry};
+pub use registry::{ALL, Entry, Grammars, Lookup, Registry};
 pub use shellshock::ShellShock;
 pub use standard::Standard;
 pub use state::{StateError, VariantState};
@@ -138,7 +138,7 @@ impl Slot {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VariantOrder {
     pub from: Sender,
-    pub command: VariantCommand,
+    pub command: RuleCommand,
     pub slot: Slot,
 }
 
@@ -214,6 +214,30 @@ pub fn list_powers(powers: &[Power]) -> String {
     }
 }
 
+/// How a rule set's name reads in a sentence: `InternationalRelations` is `international
+/// relations`.
+pub fn rules_words(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            out.push(' ');
+        }
+        out.extend(c.to_lowercase());
+    }
+    out
+}
+
+/// H1: the refusal of a command the game's rule set does not have (another rule set's).
+pub fn not_in_variant(rules: &str) -> VariantRefusal {
+    VariantRefusal::new(
+        "NOT-IN-VARIANT",
+        format!(
+            "this game is played with the {} rules, which have no such command",
+            rules_words(rules)
+        ),
+    )
+}
+
 /// Why a setting a rule set does not have is refused.
 pub fn no_such_setting(rules: &str, key: &str) -> String {
     format!("the {rules} rules have no setting called \"{key}\"")
@@ -282,6 +306,16 @@ pub struct GameView<'a> {
 }
 
 impl<'a> GameView<'a> {
+    /// The standing commands of the phase of the rule set's own type `C`, with who sent
+    /// each, in arrival order.
+    pub fn commands<C: crate::command::OwnCommand>(
+        &self,
+    ) -> impl Iterator<Item = (Sender, &'a C)> + use<'a, C> {
+        self.variant_orders
+            .iter()
+            .filter_map(|v| v.command.get::<C>().map(|c| (v.from, c)))
+    }
+
     /// A board and nothing else: no orders, nobody resigned, the standard 18 centres, an
     /// order being checked (a rule set's test, or a hook asked about a bare position).
     pub fn bare(map: &'a Map, position: &'a Position) -> GameView<'a> {
@@ -372,6 +406,14 @@ pub trait Variant: Sync {
         &[]
     }
 
+    /// Decodes one of its commands stored with a game's orders, when the game is loaded.
+    fn decode_command(&self, command: &mut RuleCommand) -> Result<(), StateError> {
+        Err(StateError(format!(
+            "the {} rules have no command such as {command:?}",
+            self.name()
+        )))
+    }
+
     /// Checks a stored state when a game is loaded (so that a state this code cannot read
     /// is found at once, not in the middle of a phase).
     fn check_state(&self, _state: &VariantState) -> Result<(), StateError> {
@@ -380,28 +422,21 @@ pub trait Variant: Sync {
 
     // ---- H1, H2: commands --------------------------------------------------------------
 
-    /// H1: whether and how a variant command is taken now, from this sender. The default
-    /// refuses every variant command.
+    /// H1: the rule set's commands as players write them: its keywords, parsers, spec-coded
+    /// errors, ballots in press (H19) and what `HELP` adds.
+    fn grammar(&self) -> &'static dyn Grammar {
+        &NoCommands
+    }
+
+    /// H1: whether and how a command of the rule set's is taken now, from this sender. The
+    /// default refuses every one (another rule set's command is refused so too).
     fn take_command(
         &self,
         _cx: &CommandContext<'_>,
         _state: &VariantState,
-        _command: &VariantCommand,
+        _command: &RuleCommand,
     ) -> Result<Taken, VariantRefusal> {
-        Err(VariantRefusal::new(
-            "NOT-IN-VARIANT",
-            format!(
-                "this game is played with the {} rules, which have no such command",
-                self.name().to_lowercase()
-            ),
-        ))
-    }
-
-    /// H1: whether a command of this rule set is taken before the unit orders of its mail
-    /// (a declaration of war before the moves it makes legal), wherever it is written.
-    /// It depends on the command alone: the judge asks once per line of a mail.
-    fn processed_first(&self, _command: &VariantCommand) -> bool {
-        false
+        Err(not_in_variant(self.name()))
     }
 
     /// H1: whether a player command is allowed in this rule set (a draw vote where there
@@ -421,7 +456,7 @@ pub trait Variant: Sync {
         &self,
         _cx: &CommandContext<'_>,
         _state: &mut VariantState,
-        command: &VariantCommand,
+        command: &RuleCommand,
     ) -> Result<Applied, VariantRefusal> {
         Err(VariantRefusal::new(
             "NOT-IN-VARIANT",
@@ -555,17 +590,6 @@ pub trait Variant: Sync {
         Ok(())
     }
 
-    /// H1: what `HELP` adds in a game of this rule set: its commands, when and from whom
-    /// they are taken (text lines, each ending with a newline; empty for the standard game).
-    fn help(&self) -> &'static str {
-        ""
-    }
-
-    /// H19: whether `VOTE` lines in press to the master are read as commands (ballots).
-    fn reads_ballots_in_press(&self) -> bool {
-        false
-    }
-
     // ---- H20: publicity -----------------------------------------------------------------
 
     /// H20: the text of an order's line in the results bulletin, when the rule set writes
@@ -620,6 +644,18 @@ pub trait Variant: Sync {
     }
 }
 
+impl dyn Variant {
+    /// H1: what `HELP` adds in a game of this rule set (its grammar's help).
+    pub fn help(&self) -> &'static str {
+        self.grammar().help()
+    }
+
+    /// H1: whether the rule set takes this command before the unit orders of its mail.
+    pub fn processed_first(&self, command: &RuleCommand) -> bool {
+        command.taken_first()
+    }
+}
+
 /// The province a picture's relation line for `power` is drawn from (H20 picture marks):
 /// its first home centre (in map order) it still owns, else its first home centre. Every
 /// rule set draws its treaties, wars and client relations between these.
@@ -671,5 +707,7 @@ pub fn standard_solo(game: &GameView<'_>) -> Option<Power> {
         .find(|p| game.position.centre_count(*p) >= game.centres_to_win)
 }
 
+#[cfg(test)]
+mod grammar_tests;
 #[cfg(test)]
 mod tests;

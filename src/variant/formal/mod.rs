@@ -8,10 +8,11 @@
 //! hooks: the declarations before resolution, the steps, the summary and the end.
 
 mod commands;
+mod grammar;
 mod rules;
 mod state;
 
-use crate::command::VariantCommand;
+use crate::command::{Grammar, RuleCommand};
 use crate::map::{Map, Power, ProvinceId};
 use crate::picture::{Mark, RelationStyle};
 use crate::rules::VariantRefusal;
@@ -21,6 +22,7 @@ use crate::variant::{
     Variant, VariantState, list_powers, negated_facts, relation_mark,
 };
 
+pub use grammar::{FormalCommand, FormalGrammar};
 pub use state::FormalState;
 
 use rules::{FormalRules, claims, declared};
@@ -66,25 +68,24 @@ impl Variant for Formal {
         state.check::<FormalState>()
     }
 
-    fn help(&self) -> &'static str {
-        include_str!("help.txt")
+    fn decode_command(&self, command: &mut RuleCommand) -> Result<(), StateError> {
+        command.decode::<FormalCommand>().map_err(StateError)
+    }
+
+    fn grammar(&self) -> &'static dyn Grammar {
+        &FormalGrammar
     }
 
     fn take_command(
         &self,
         cx: &CommandContext<'_>,
         state: &VariantState,
-        command: &VariantCommand,
+        command: &RuleCommand,
     ) -> Result<Taken, VariantRefusal> {
+        let Some(command) = command.get::<FormalCommand>() else {
+            return Err(crate::variant::not_in_variant(self.name()));
+        };
         commands::take(cx, &read(state), command)
-    }
-
-    /// §3: DWO and SUR lines are validated before the unit orders of their mail.
-    fn processed_first(&self, command: &VariantCommand) -> bool {
-        matches!(
-            command,
-            VariantCommand::DeclareWar { .. } | VariantCommand::Surrender
-        )
     }
 
     fn rules(&self, game: &GameView<'_>, state: &VariantState) -> Box<dyn crate::rules::Rules> {
@@ -111,8 +112,8 @@ impl Variant for Formal {
             let mut surrenderers: Vec<Power> = game
                 .variant_orders
                 .iter()
-                .filter_map(|v| match (&v.command, v.from) {
-                    (VariantCommand::Surrender, Sender::Power(a)) => Some(a),
+                .filter_map(|v| match (v.command.get::<FormalCommand>(), v.from) {
+                    (Some(FormalCommand::Surrender), Sender::Power(a)) => Some(a),
                     _ => None,
                 })
                 .collect();
@@ -148,8 +149,8 @@ impl Variant for Formal {
             let mut undone: Vec<(Power, ProvinceId)> = game
                 .variant_orders
                 .iter()
-                .filter_map(|v| match (&v.command, v.from) {
-                    (VariantCommand::UndoSoi { province }, Sender::Power(a))
+                .filter_map(|v| match (v.command.get::<FormalCommand>(), v.from) {
+                    (Some(FormalCommand::UndoSoi { province }), Sender::Power(a))
                         if s.soi.get(province) == Some(&a) =>
                     {
                         Some((a, *province))

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::command::VariantCommand;
+use super::grammar::FormalCommand;
 use crate::map::{Location, Map, Power, ProvinceId};
 use crate::rules::{
     Order, Owner, Position, PowerOrder, PseudoMove, Refusal, Rewrite, Rules, Strength, Unit,
@@ -103,8 +103,8 @@ impl Wars<'_> {
 pub fn declared(game: &GameView<'_>) -> BTreeSet<(Power, Power)> {
     game.variant_orders
         .iter()
-        .filter_map(|v| match (&v.command, v.from) {
-            (VariantCommand::DeclareWar { on }, Sender::Power(a)) => Some((a, *on)),
+        .filter_map(|v| match (v.command.get::<FormalCommand>(), v.from) {
+            (Some(FormalCommand::DeclareWar { on }), Sender::Power(a)) => Some((a, *on)),
             _ => None,
         })
         .collect()
@@ -140,8 +140,8 @@ pub fn claims(game: &GameView<'_>, s: &FormalState) -> Vec<Claim> {
     };
     let mut out = Vec::new();
     for v in game.variant_orders {
-        let (VariantCommand::Soi { province, .. }, Sender::Power(a), Slot::Unit(at)) =
-            (&v.command, v.from, &v.slot)
+        let (Some(FormalCommand::Soi { province, .. }), Sender::Power(a), Slot::Unit(at)) =
+            (v.command.get::<FormalCommand>(), v.from, &v.slot)
         else {
             continue;
         };
@@ -156,13 +156,13 @@ pub fn claims(game: &GameView<'_>, s: &FormalState) -> Vec<Claim> {
         let mut supports = Vec::new();
         for other in game.variant_orders {
             if let (
-                VariantCommand::SupportSoi {
+                Some(FormalCommand::SupportSoi {
                     unit,
                     target: supported,
                     province,
-                },
+                }),
                 Sender::Power(p),
-            ) = (&other.command, other.from)
+            ) = (other.command.get::<FormalCommand>(), other.from)
                 && supported.province() == *at
                 && *province == target
             {

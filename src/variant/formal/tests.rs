@@ -110,15 +110,17 @@ fn fd_4_wars_and_spheres_on_the_picture() {
     let private = [
         VariantOrder {
             from: Sender::Power(Power::Russia),
-            command: VariantCommand::DeclareWar { on: Power::Turkey },
+            command: crate::command::RuleCommand::new(super::FormalCommand::DeclareWar {
+                on: Power::Turkey,
+            }),
             slot: Slot::Named("war on Turkey".into()),
         },
         VariantOrder {
             from: Sender::Power(Power::England),
-            command: VariantCommand::Soi {
+            command: crate::command::RuleCommand::new(super::FormalCommand::Soi {
                 unit: None,
                 province: Some(prov("nwy")),
-            },
+            }),
             slot: Slot::Named("soi".into()),
         },
     ];

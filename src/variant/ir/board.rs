@@ -2,7 +2,7 @@
 //! Territory (IR-E1), permissions (IR-G1), frozen units (IR-D2), and what each order is
 //! (an aggression, an entry into an ally's territory, or neither).
 
-use crate::command::{TreatyKind, VariantCommand};
+use super::grammar::{IrCommand, TreatyKind};
 use crate::map::{Map, Power, ProvinceId};
 use crate::rules::{Order, Owner, PhaseKind, Position, PowerOrder, Unit, VariantRefusal};
 use crate::variant::{Sender, VariantOrder};
@@ -23,14 +23,16 @@ pub struct Permit {
 pub fn permits(orders: &[VariantOrder]) -> Vec<Permit> {
     orders
         .iter()
-        .filter_map(|v| match (&v.command, v.from) {
-            (VariantCommand::PermitMove { power, unit, dest }, Sender::Power(by)) => Some(Permit {
-                by,
-                to: *power,
-                from: Some(unit.province()),
-                dest: dest.province,
-            }),
-            (VariantCommand::PermitInto { power, province }, Sender::Power(by)) => Some(Permit {
+        .filter_map(|v| match (v.command.get::<IrCommand>(), v.from) {
+            (Some(IrCommand::PermitMove { power, unit, dest }), Sender::Power(by)) => {
+                Some(Permit {
+                    by,
+                    to: *power,
+                    from: Some(unit.province()),
+                    dest: dest.province,
+                })
+            }
+            (Some(IrCommand::PermitInto { power, province }), Sender::Power(by)) => Some(Permit {
                 by,
                 to: *power,
                 from: None,

@@ -13,11 +13,12 @@
 mod board;
 mod claims;
 mod commands;
+mod grammar;
 mod rules;
 mod state;
 mod turn;
 
-use crate::command::{TreatyKind, VariantCommand};
+use crate::command::{Grammar, RuleCommand};
 use crate::map::Power;
 use crate::picture::{Mark, RelationStyle};
 use crate::rules::{
@@ -28,6 +29,7 @@ use crate::variant::{
     VariantState, negated_facts, relation_mark,
 };
 
+pub use grammar::{IrCommand, IrGrammar, TreatyKind};
 pub use state::IrState;
 
 use board::{Board, permits};
@@ -106,16 +108,23 @@ impl Variant for InternationalRelations {
         &[ALLIANCE, CONFERENCE]
     }
 
-    fn help(&self) -> &'static str {
-        include_str!("help.txt")
+    fn decode_command(&self, command: &mut RuleCommand) -> Result<(), StateError> {
+        command.decode::<IrCommand>().map_err(StateError)
+    }
+
+    fn grammar(&self) -> &'static dyn Grammar {
+        &IrGrammar
     }
 
     fn take_command(
         &self,
         cx: &CommandContext<'_>,
         state: &VariantState,
-        command: &VariantCommand,
+        command: &RuleCommand,
     ) -> Result<Taken, VariantRefusal> {
+        let Some(command) = command.get::<IrCommand>() else {
+            return Err(crate::variant::not_in_variant(self.name()));
+        };
         commands::take(cx, &read(state), command)
     }
 
@@ -124,8 +133,11 @@ impl Variant for InternationalRelations {
         &self,
         cx: &CommandContext<'_>,
         state: &mut VariantState,
-        command: &VariantCommand,
+        command: &RuleCommand,
     ) -> Result<crate::variant::Applied, VariantRefusal> {
+        let Some(command) = command.get::<IrCommand>() else {
+            return Err(crate::variant::not_in_variant(self.name()));
+        };
         let Sender::Power(a) = cx.sender else {
             return Err(VariantRefusal::new(
                 "NOT-A-POWER",
@@ -133,8 +145,8 @@ impl Variant for InternationalRelations {
             ));
         };
         let partners = match command {
-            VariantCommand::ClaimSolo => None,
-            VariantCommand::ClaimCoalition { with } => Some(with.as_slice()),
+            IrCommand::ClaimSolo => None,
+            IrCommand::ClaimCoalition { with } => Some(with.as_slice()),
             _ => {
                 return Err(VariantRefusal::new(
                     "NOT-IN-VARIANT",
@@ -391,8 +403,8 @@ impl Variant for InternationalRelations {
 fn transfers(game: &GameView<'_>) -> Vec<(crate::map::ProvinceId, Power, Power)> {
     game.variant_orders
         .iter()
-        .filter_map(|v| match (&v.command, v.from) {
-            (VariantCommand::Transfer { province, to }, Sender::Power(a))
+        .filter_map(|v| match (v.command.get::<IrCommand>(), v.from) {
+            (Some(IrCommand::Transfer { province, to }), Sender::Power(a))
                 if game.position.owner_of(*province) == Some(a) =>
             {
                 Some((*province, a, *to))

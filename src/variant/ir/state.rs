@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::command::TreatyKind;
+use super::grammar::TreatyKind;
 use crate::map::{Power, ProvinceId};
 use crate::rules::{Phase, Season, UnitId};
 

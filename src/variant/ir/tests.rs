@@ -246,10 +246,10 @@ fn ir_e0_e4_e5_winter_durations() {
     s.treaties.push(mdt(Germany, Austria, 1902));
     let orders = vec![VariantOrder {
         from: Sender::Power(Germany),
-        command: VariantCommand::Abrogate {
+        command: crate::command::RuleCommand::new(super::IrCommand::Abrogate {
             kind: Some(TreatyKind::Mdt),
             with: Austria,
-        },
+        }),
         slot: Slot::Named("abrogate Austria".into()),
     }];
     let lines = winter(
@@ -530,10 +530,10 @@ fn ir_4_relations_on_the_picture() {
     let p = position(phase, &[]);
     let proposals = vec![VariantOrder {
         from: Sender::Power(Austria),
-        command: VariantCommand::EnterTreaty {
+        command: crate::command::RuleCommand::new(super::IrCommand::EnterTreaty {
             kind: TreatyKind::Mdt,
             with: Turkey,
-        },
+        }),
         slot: Slot::Member {
             set: "treaties".into(),
             key: "Turkey".into(),

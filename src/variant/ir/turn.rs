@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::command::{TreatyKind, VariantCommand};
+use super::grammar::{IrCommand, TreatyKind};
 use crate::map::{Map, Power, ProvinceId};
 use crate::rules::{self, Owner, Phase, PhaseKind, Position, PowerOrder, Season, UnitId};
 use crate::variant::{Sender, VariantOrder};
@@ -119,8 +119,8 @@ fn settle(s: &mut IrState, phase: Phase, mut new: Vec<Incurred>) -> Vec<String> 
 fn proposals(orders: &[VariantOrder]) -> BTreeMap<(Power, Power), TreatyKind> {
     orders
         .iter()
-        .filter_map(|v| match (&v.command, v.from) {
-            (VariantCommand::EnterTreaty { kind, with }, Sender::Power(a)) => {
+        .filter_map(|v| match (v.command.get::<IrCommand>(), v.from) {
+            (Some(IrCommand::EnterTreaty { kind, with }), Sender::Power(a)) => {
                 Some(((a, *with), *kind))
             }
             _ => None,
@@ -521,7 +521,9 @@ pub fn winter(s: &mut IrState, phase: Phase, variant_orders: &[VariantOrder]) ->
     let mut notices: Vec<(Power, Power, String)> = Vec::new();
     let mut new = Vec::new();
     for v in variant_orders {
-        let (VariantCommand::Abrogate { with, .. }, Sender::Power(a)) = (&v.command, v.from) else {
+        let (Some(IrCommand::Abrogate { with, .. }), Sender::Power(a)) =
+            (v.command.get::<IrCommand>(), v.from)
+        else {
             continue;
         };
         let b = *with;

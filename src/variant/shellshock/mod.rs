@@ -7,6 +7,7 @@
 //! The parts: [`morale`] (the season's modifiers, pure), [`rules`] (the adjudication
 //! hooks), and here the state, the steps and the bulletin lines.
 
+mod grammar;
 mod morale;
 mod rules;
 
@@ -101,8 +102,8 @@ impl Variant for ShellShock {
         state.check::<ShellShockState>()
     }
 
-    fn help(&self) -> &'static str {
-        include_str!("help.txt")
+    fn grammar(&self) -> &'static dyn crate::command::Grammar {
+        &grammar::ShellShockGrammar
     }
 
     fn rules(&self, _game: &GameView<'_>, state: &VariantState) -> Box<dyn crate::rules::Rules> {

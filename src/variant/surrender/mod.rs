@@ -10,10 +10,11 @@
 //! [`Variant`] hooks: the exchange step, the summary, victory and the case facts.
 
 mod commands;
+mod grammar;
 mod rules;
 mod state;
 
-use crate::command::VariantCommand;
+use crate::command::{Grammar, RuleCommand};
 use crate::map::{Location, Power};
 use crate::picture::{Mark, RelationStyle};
 use crate::rules::{
@@ -24,6 +25,7 @@ use crate::variant::{
     Taken, Variant, VariantState, negated_facts, relation_mark,
 };
 
+pub use grammar::{SurrenderCommand, SurrenderGrammar};
 pub use state::SurrenderState;
 
 use rules::SurrenderRules;
@@ -49,16 +51,23 @@ impl Variant for Surrender {
         state.check::<SurrenderState>()
     }
 
-    fn help(&self) -> &'static str {
-        include_str!("help.txt")
+    fn decode_command(&self, command: &mut RuleCommand) -> Result<(), StateError> {
+        command.decode::<SurrenderCommand>().map_err(StateError)
+    }
+
+    fn grammar(&self) -> &'static dyn Grammar {
+        &SurrenderGrammar
     }
 
     fn take_command(
         &self,
         cx: &CommandContext<'_>,
         state: &VariantState,
-        command: &VariantCommand,
+        command: &RuleCommand,
     ) -> Result<Taken, VariantRefusal> {
+        let Some(command) = command.get::<SurrenderCommand>() else {
+            return Err(crate::variant::not_in_variant(self.name()));
+        };
         commands::take(cx, &read(state), command)
     }
 
@@ -66,8 +75,11 @@ impl Variant for Surrender {
         &self,
         cx: &CommandContext<'_>,
         state: &mut VariantState,
-        command: &VariantCommand,
+        command: &RuleCommand,
     ) -> Result<Applied, VariantRefusal> {
+        let Some(command) = command.get::<SurrenderCommand>() else {
+            return Err(crate::variant::not_in_variant(self.name()));
+        };
         state.update(|s: &mut SurrenderState| commands::apply(cx, s, command))
     }
 
@@ -93,13 +105,13 @@ impl Variant for Surrender {
     /// effect before the exchanges are carried out (SUR-8.6).
     fn before_resolution(&self, game: &GameView<'_>, state: &mut VariantState) -> Vec<Line> {
         state.update(|s: &mut SurrenderState| {
-            for v in game.variant_orders {
-                let Sender::Power(c) = v.from else { continue };
-                match v.command {
-                    VariantCommand::DeclineExchanges => {
+            for (from, command) in game.commands::<SurrenderCommand>() {
+                let Sender::Power(c) = from else { continue };
+                match command {
+                    SurrenderCommand::DeclineExchanges => {
                         s.standing_decline.insert(c);
                     }
-                    VariantCommand::AllowExchanges => {
+                    SurrenderCommand::AllowExchanges => {
                         s.standing_decline.remove(&c);
                     }
                     _ => {}
@@ -307,11 +319,10 @@ struct ExchangeOrder {
 }
 
 fn exchange_orders(game: &GameView<'_>) -> Vec<ExchangeOrder> {
-    game.variant_orders
-        .iter()
-        .filter_map(|v| match (&v.command, v.from) {
+    game.commands::<SurrenderCommand>()
+        .filter_map(|(from, command)| match (command, from) {
             (
-                VariantCommand::HoldExchange {
+                SurrenderCommand::HoldExchange {
                     unit,
                     power,
                     kind,
@@ -372,9 +383,9 @@ fn exchange(
             continue;
         };
         let declined = s.standing_decline.contains(&c)
-            || game.variant_orders.iter().any(|v| {
-                v.from == Sender::Power(c)
-                    && matches!(v.command, VariantCommand::DeclineExchange { province } if province == x.at)
+            || game.commands::<SurrenderCommand>().any(|(from, command)| {
+                from == Sender::Power(c)
+                    && matches!(command, SurrenderCommand::DeclineExchange { province } if *province == x.at)
             });
         if declined {
             lines.push((

@@ -9,10 +9,11 @@
 //! [`Variant`] hooks around them.
 
 mod commands;
+mod grammar;
 mod rules;
 mod state;
 
-use crate::command::{PlayerCommand, VariantCommand};
+use crate::command::{Grammar, PlayerCommand, RuleCommand};
 use crate::map::{Map, Power};
 use crate::rules::{
     OrderResult, OwnPhase, Phase, PhaseKind, PhaseOutcome, Position, Season, Step, Then,
@@ -23,6 +24,7 @@ use crate::variant::{
     Setup, StateError, Taken, Variant, VariantState, list_powers, negated_facts, surviving_powers,
 };
 
+pub use grammar::{Ballot, SurviveCommand, SurviveGrammar};
 pub use state::SurviveState;
 
 use rules::{OUT, SurviveRules};
@@ -90,16 +92,23 @@ impl Variant for Survive {
         &[JURY]
     }
 
-    fn help(&self) -> &'static str {
-        include_str!("help.txt")
+    fn decode_command(&self, command: &mut RuleCommand) -> Result<(), StateError> {
+        command.decode::<SurviveCommand>().map_err(StateError)
+    }
+
+    fn grammar(&self) -> &'static dyn Grammar {
+        &SurviveGrammar
     }
 
     fn take_command(
         &self,
         cx: &CommandContext<'_>,
         state: &VariantState,
-        command: &VariantCommand,
+        command: &RuleCommand,
     ) -> Result<Taken, VariantRefusal> {
+        let Some(command) = command.get::<SurviveCommand>() else {
+            return Err(crate::variant::not_in_variant(self.name()));
+        };
         commands::take(cx, &read(state), command)
     }
 
@@ -107,8 +116,11 @@ impl Variant for Survive {
         &self,
         cx: &CommandContext<'_>,
         state: &mut VariantState,
-        command: &VariantCommand,
+        command: &RuleCommand,
     ) -> Result<Applied, VariantRefusal> {
+        let Some(command) = command.get::<SurviveCommand>() else {
+            return Err(crate::variant::not_in_variant(self.name()));
+        };
         state.update(|s: &mut SurviveState| commands::apply(cx, s, command))
     }
 
@@ -326,11 +338,6 @@ impl Variant for Survive {
             && read(state)
                 .jury
                 .is_some_and(|j| j.master.is_none() && (j.tied.is_some() || j.master_votes()))
-    }
-
-    /// SRV-3.3: ballots are read from press to the master.
-    fn reads_ballots_in_press(&self) -> bool {
-        true
     }
 
     /// §4: an outcast unit's line: `A Venice HOLD (out of the game)`, or `dislodged and

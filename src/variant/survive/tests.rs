@@ -181,7 +181,8 @@ fn srv_5b_2_an_even_jury_waits_for_the_master() {
 /// appear. Nor does the standard game.
 #[test]
 fn srv_4_the_picture_shows_no_ballot() {
-    use crate::command::Ballot as Vote;
+    use crate::command::RuleCommand;
+    use crate::variant::survive::{Ballot as Vote, SurviveCommand};
     use crate::variant::{Sender, Slot, VariantOrder};
     let mut s = SurviveState::default();
     ballots(
@@ -202,7 +203,7 @@ fn srv_4_the_picture_shows_no_ballot() {
     let position = Position::standard_start(crate::map::Map::standard().unwrap());
     let orders = [VariantOrder {
         from: Sender::Power(Turkey),
-        command: VariantCommand::Vote(Vote::All(Russia)),
+        command: RuleCommand::new(SurviveCommand::Vote(Vote::All(Russia))),
         slot: Slot::Named("ballot".into()),
     }];
     let game = GameView {
