@@ -17,7 +17,7 @@ use dipjudge::rules::{
     Failure, Order, Owner, Phase, PhaseKind, PhaseOutcome, Position, PowerOrder, Season, Standard,
     Unit, UnitKind, UnitSpec, adjudicate,
 };
-use dipjudge::variant::formal::FormalCommand;
+use dipjudge::variant::FormalCommand;
 use dipjudge::variant::{
     Formal, GameView, InternationalRelations, Line, Processed, Sender, Setup, ShellShock, Slot,
     Surrender, Variant, VariantOrder, VariantState, process_phase,

@@ -3,586 +3,17 @@
 //! hook is called where the spec says, does what it says, and its lines reach only their
 //! readers (the leak scanner reads every mail of the game against the toy's secrets).
 
-use std::collections::BTreeSet;
-use std::sync::Mutex;
-
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use dipjudge::command::parts::{PResult, cut, end_of_line, expect, keyword, power};
-use dipjudge::command::{Grammar, OwnCommand, PlayerCommand, RuleCommand};
 use dipjudge::game::{Ending, Game, Status};
 use dipjudge::judge::{Judge, JudgeConfig, PasswordCost};
-use dipjudge::map::{Map, Power, ProvinceId};
-use dipjudge::rules::{
-    MoveContext, Order, OrderResult, OwnPhase, Owner, Phase, PhaseKind, PhaseOutcome, Position,
-    PowerOrder, PseudoMove, Refusal, Rewrite, Rules, Season, Standard, Step, Strength, Then, Unit,
-    UnitId, VariantRefusal, Warning,
-};
+use dipjudge::map::{Map, Power};
+use dipjudge::rules::{Owner, Phase, PhaseKind, Position};
 use dipjudge::store::{QueuedMail, Store};
-use dipjudge::variant::{
-    Applied, CommandContext, Entry, GameEnd, GameView, Line, OrderStatus, Reader, Registry, Secret,
-    Sender, Slot, StateError, Taken, Variant, VariantState,
-};
-use serde::{Deserialize, Serialize};
+use dipjudge::variant::{Entry, GameView, Reader, Registry, Variant, VariantState};
 
-/// Every hook the toy was asked, by the name of its method.
-static CALLS: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
+mod toy;
 
-fn called(hook: &'static str) {
-    if let Ok(mut c) = CALLS.lock() {
-        c.insert(hook);
-    }
-}
-
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-struct ToyState {
-    tax: u32,
-    jury: Option<Power>,
-}
-
-struct Toy;
-static TOY: Toy = Toy;
-
-/// The toy's own commands: `YIELD TO <power>` (immediate), `BALLOT <power>` (kept with the
-/// orders; also read from press to the master) and `VERDICT <power>` (the master's, while
-/// its council sits).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-enum ToyCommand {
-    Yield { to: Power },
-    Ballot { power: Power },
-    Verdict { power: Power },
-}
-
-impl OwnCommand for ToyCommand {
-    fn render(&self, _map: &Map) -> String {
-        match self {
-            ToyCommand::Yield { to } => format!("YIELD TO {to}"),
-            ToyCommand::Ballot { power } => format!("BALLOT {power}"),
-            ToyCommand::Verdict { power } => format!("VERDICT {power}"),
-        }
-    }
-
-    fn taken_first(&self) -> bool {
-        called("taken_first");
-        matches!(self, ToyCommand::Yield { .. })
-    }
-}
-
-/// The toy's grammar, written with the shared parser's parts.
-struct ToyGrammar;
-
-impl Grammar for ToyGrammar {
-    fn keywords(&self) -> &[&'static str] {
-        &["yield", "ballot", "verdict"]
-    }
-
-    fn command<'a>(&self, _map: &Map, line: &'a str) -> PResult<'a, RuleCommand> {
-        called("command");
-        let (r, command) = if let Ok((r, _)) = keyword("yield to")(line) {
-            let (r, to) = cut(expect("a power", power)(r))?;
-            (r, ToyCommand::Yield { to })
-        } else if let Ok((r, _)) = keyword("ballot")(line) {
-            let (r, power) = cut(expect("a power", power)(r))?;
-            (r, ToyCommand::Ballot { power })
-        } else {
-            let (r, _) = keyword("verdict")(line)?;
-            let (r, power) = cut(expect("a power", power)(r))?;
-            (r, ToyCommand::Verdict { power })
-        };
-        let (r, _) = cut(end_of_line(r))?;
-        Ok((r, RuleCommand::new(command)))
-    }
-
-    fn in_press_to_master(&self, line: &str) -> bool {
-        called("in_press_to_master");
-        keyword("ballot")(line).is_ok()
-    }
-
-    fn help(&self) -> &'static str {
-        called("help");
-        "\nToy (this game's rules)\n  YIELD TO power   give up at once\n"
-    }
-}
-
-/// The toy's own phase before the first Spring (`G1901`).
-const GATHERING: OwnPhase = OwnPhase {
-    name: "Gathering",
-    letter: 'G',
-    letter_first: true,
-    season: Season::Spring,
-    before: true,
-    length: (1, 1),
-    then: Then::Movement,
-};
-
-/// The toy's own phase after a Winter (`W1901K`), where its council sits.
-const COUNCIL: OwnPhase = OwnPhase {
-    name: "Council",
-    letter: 'K',
-    letter_first: false,
-    season: Season::Winter,
-    before: false,
-    length: (1, 1),
-    then: Then::AfterWinter,
-};
-
-fn province(code: &str) -> ProvinceId {
-    Map::standard()
-        .expect("map")
-        .find_province(code)
-        .expect("province")
-}
-
-fn moves_to(order: &Order, code: &str) -> bool {
-    matches!(order, Order::Move { dest, .. } if dest.province == province(code))
-}
-
-/// The toy's adjudication rules (H3–H15): each records that it was asked.
-struct ToyRules;
-
-impl Rules for ToyRules {
-    fn validate(&self, _: &Map, _: &Position, po: &PowerOrder) -> Result<(), Refusal> {
-        called("validate");
-        if moves_to(&po.order, "bur") {
-            return Err(Refusal::Variant(VariantRefusal::new(
-                "TOY-E5",
-                "nobody may enter Burgundy",
-            )));
-        }
-        Ok(())
-    }
-
-    fn replace_refusal(
-        &self,
-        _: &Map,
-        _: &Position,
-        _: &PowerOrder,
-        refusal: &Refusal,
-    ) -> Option<Refusal> {
-        called("replace_refusal");
-        matches!(refusal, Refusal::NoUnit(_)).then(|| {
-            Refusal::Variant(VariantRefusal::new(
-                "TOY-E6",
-                "there is no such unit in the toy game",
-            ))
-        })
-    }
-
-    fn warning(&self, _: &Map, _: &Position, po: &PowerOrder) -> Option<Warning> {
-        called("warning");
-        moves_to(&po.order, "pic").then(|| Warning {
-            code: "TOY-W1",
-            sentence: "Picardy is muddy".into(),
-        })
-    }
-
-    fn rewrite(&self, _: &Map, _: &Position, po: &PowerOrder, given: bool) -> Option<Rewrite> {
-        called("rewrite");
-        let unit = po.order.unit()?;
-        (given && po.power == Power::England && unit.province() == province("lon")).then(|| {
-            Rewrite {
-                order: Order::Hold { unit },
-                show_given: false,
-                note: "toy: kept at home".into(),
-            }
-        })
-    }
-
-    fn strength(&self, unit: &Unit) -> Strength {
-        called("strength");
-        if unit.owner == Owner::Power(Power::Italy) {
-            Strength::new(3, 1)
-        } else {
-            Strength::ONE
-        }
-    }
-
-    fn support_value(&self, supporter: &Unit) -> Strength {
-        called("support_value");
-        Standard.support_value(supporter)
-    }
-
-    fn may_not_dislodge(&self, ctx: &MoveContext<'_>) -> bool {
-        called("may_not_dislodge");
-        Standard.may_not_dislodge(ctx)
-    }
-
-    fn may_not_cut(&self, attacker: &Unit, supporter: &Unit) -> bool {
-        called("may_not_cut");
-        Standard.may_not_cut(attacker, supporter)
-    }
-
-    fn support_excluded(&self, supporter: &Unit, ctx: &MoveContext<'_>) -> bool {
-        called("support_excluded");
-        Standard.support_excluded(supporter, ctx)
-    }
-
-    fn pseudo_moves(&self, _: &Map, _: &Position, _: &[PowerOrder]) -> Vec<PseudoMove> {
-        called("pseudo_moves");
-        // Russia claims Silesia with strength 2: a move there with one support bounces.
-        vec![PseudoMove {
-            owner: Owner::Power(Power::Russia),
-            province: province("sil"),
-            strength: Strength::new(2, 1),
-        }]
-    }
-
-    fn retreat_allowed(
-        &self,
-        map: &Map,
-        position: &Position,
-        unit: &Unit,
-        to: dipjudge::map::Location,
-    ) -> bool {
-        called("retreat_allowed");
-        to.province != province("adr") && Standard.retreat_allowed(map, position, unit, to)
-    }
-
-    fn void_retreat(
-        &self,
-        map: &Map,
-        position: &Position,
-        unit: &Unit,
-        to: dipjudge::map::Location,
-    ) -> Option<String> {
-        called("void_retreat");
-        Standard.void_retreat(map, position, unit, to)
-    }
-
-    fn disband_instead_of_retreat(&self, unit: &Unit) -> bool {
-        called("disband_instead_of_retreat");
-        Standard.disband_instead_of_retreat(unit)
-    }
-
-    fn update_ownership(&self, map: &Map, position: &mut Position) {
-        called("update_ownership");
-        Standard.update_ownership(map, position)
-    }
-
-    fn adjustment_count(&self, position: &Position, power: Power) -> i32 {
-        called("adjustment_count");
-        Standard.adjustment_count(position, power)
-    }
-
-    fn build_sites(&self, map: &Map, position: &Position, power: Power) -> Vec<ProvinceId> {
-        called("build_sites");
-        Standard.build_sites(map, position, power)
-    }
-
-    fn civil_disorder_removals(
-        &self,
-        _: &Map,
-        _: &Position,
-        _: Power,
-        candidates: &[Unit],
-        count: usize,
-    ) -> Option<Vec<UnitId>> {
-        called("civil_disorder_removals");
-        // Armies go first (the standard rule would take the fleet).
-        let mut armies: Vec<&Unit> = candidates
-            .iter()
-            .filter(|u| u.kind == dipjudge::rules::UnitKind::Army)
-            .collect();
-        armies.truncate(count);
-        Some(armies.into_iter().map(|u| u.id).collect())
-    }
-
-    fn may_disband(&self, _: &Map, _: &Position, unit: &Unit) -> bool {
-        called("may_disband");
-        unit.owner == Owner::Power(Power::Germany)
-    }
-}
-
-fn refusal(code: &'static str, sentence: &str) -> VariantRefusal {
-    VariantRefusal::new(code, sentence)
-}
-
-fn has_ballot(game: &GameView<'_>, power: Power) -> bool {
-    game.variant_orders
-        .iter()
-        .any(|v| v.from == Sender::Power(power) && v.slot == Slot::Named("ballot".into()))
-}
-
-impl Variant for Toy {
-    fn name(&self) -> &'static str {
-        "Toy"
-    }
-
-    fn phases(&self) -> &'static [OwnPhase] {
-        called("phases");
-        &[GATHERING, COUNCIL]
-    }
-
-    fn new_state(&self) -> VariantState {
-        called("new_state");
-        let mut s = VariantState::default();
-        s.set(&ToyState::default());
-        s
-    }
-
-    fn apply_setting(
-        &self,
-        state: &mut VariantState,
-        key: &str,
-        value: &str,
-    ) -> Result<(), String> {
-        called("apply_setting");
-        match (key, value.parse::<u32>()) {
-            ("toy_tax", Ok(n)) => {
-                state.update(|s: &mut ToyState| s.tax = n);
-                Ok(())
-            }
-            ("toy_tax", Err(_)) => Err(format!("toy_tax takes a number, not \"{value}\"")),
-            _ => Err(format!("the toy has no setting called \"{key}\"")),
-        }
-    }
-
-    fn check_state(&self, state: &VariantState) -> Result<(), StateError> {
-        called("check_state");
-        state.read::<ToyState>().map(|_| ())
-    }
-
-    fn grammar(&self) -> &'static dyn Grammar {
-        called("grammar");
-        &ToyGrammar
-    }
-
-    fn decode_command(&self, command: &mut RuleCommand) -> Result<(), StateError> {
-        command.decode::<ToyCommand>().map_err(StateError)
-    }
-
-    fn take_command(
-        &self,
-        cx: &CommandContext<'_>,
-        _state: &VariantState,
-        command: &RuleCommand,
-    ) -> Result<Taken, VariantRefusal> {
-        called("take_command");
-        match (command.get::<ToyCommand>(), cx.sender) {
-            (Some(ToyCommand::Yield { .. }), Sender::Power(_)) => Ok(Taken::Immediate),
-            (Some(ToyCommand::Yield { .. }), Sender::Master) => {
-                Err(refusal("TOY-E2", "only a power may yield"))
-            }
-            (Some(ToyCommand::Ballot { power }), Sender::Power(_)) => Ok(Taken::Order {
-                slot: Slot::Named("ballot".into()),
-                echo: Some(format!("ballot recorded: {power}")),
-            }),
-            (Some(ToyCommand::Verdict { .. }), Sender::Master)
-                if cx.game.position.phase.kind.is(&COUNCIL) =>
-            {
-                Ok(Taken::Immediate)
-            }
-            (Some(ToyCommand::Verdict { .. }), _) => {
-                Err(refusal("TOY-E1", "no council is sitting"))
-            }
-            _ => Err(refusal("NOT-IN-VARIANT", "the toy has no such command")),
-        }
-    }
-
-    fn allows_player_command(
-        &self,
-        _cx: &CommandContext<'_>,
-        _state: &VariantState,
-        command: &PlayerCommand,
-    ) -> Result<(), VariantRefusal> {
-        called("allows_player_command");
-        match command {
-            PlayerCommand::SetDraw { .. } => {
-                Err(refusal("TOY-E3", "there are no draws in the toy game"))
-            }
-            _ => Ok(()),
-        }
-    }
-
-    fn apply_now(
-        &self,
-        cx: &CommandContext<'_>,
-        state: &mut VariantState,
-        command: &RuleCommand,
-    ) -> Result<Applied, VariantRefusal> {
-        called("apply_now");
-        match (command.get::<ToyCommand>(), cx.sender) {
-            (Some(ToyCommand::Yield { to }), Sender::Power(from)) => Ok(Applied {
-                echo: None,
-                lines: vec![
-                    Line::public(format!("TOY: {from} yields to {to}.")),
-                    Line::to(
-                        Reader::Power(*to),
-                        format!("TOY: a word for {to} alone: kiwi-{to}."),
-                    ),
-                ],
-                refused: None,
-            }),
-            (Some(ToyCommand::Verdict { power }), _) => {
-                state.update(|s: &mut ToyState| s.jury = Some(*power));
-                Ok(Applied {
-                    echo: Some(format!("the council names {power}")),
-                    lines: vec![Line::public(format!("TOY: the council names {power}."))],
-                    refused: None,
-                })
-            }
-            _ => Err(refusal("NOT-IN-VARIANT", "not immediate")),
-        }
-    }
-
-    fn rules(&self, _game: &GameView<'_>, _state: &VariantState) -> Box<dyn Rules> {
-        called("rules");
-        Box::new(ToyRules)
-    }
-
-    fn before_resolution(&self, game: &GameView<'_>, _state: &mut VariantState) -> Vec<Line> {
-        called("before_resolution");
-        vec![Line::public(format!(
-            "TOY: {} is about to be resolved.",
-            game.position.phase
-        ))]
-    }
-
-    fn step(
-        &self,
-        game: &GameView<'_>,
-        _state: &mut VariantState,
-        step: Step<'_>,
-        position: &mut Position,
-    ) -> Vec<Line> {
-        called("step");
-        match step {
-            Step::Resolved { .. } => vec![Line::public(format!(
-                "TOY: resolved {}.",
-                game.position.phase
-            ))],
-            Step::SpringEnds => {
-                // H12: the army in Rome becomes an armed neutral.
-                let rome = province("rom");
-                match position
-                    .units
-                    .iter_mut()
-                    .find(|u| u.location.province == rome)
-                {
-                    Some(u) => {
-                        u.owner = Owner::Neutral;
-                        vec![Line::public("TOY: the army in Rome rebels.")]
-                    }
-                    None => Vec::new(),
-                }
-            }
-            Step::OwnershipUpdated => vec![Line::public("TOY: the centres change hands.")],
-            Step::FallEnds => vec![Line::to(Reader::Master, "TOY: mango for the master.")],
-            Step::Opens(p) => vec![Line::public(format!("TOY: {p} opens."))],
-        }
-    }
-
-    fn summary(
-        &self,
-        _game: &GameView<'_>,
-        state: &VariantState,
-        _outcome: &PhaseOutcome,
-    ) -> Vec<Line> {
-        called("summary");
-        let s: ToyState = state.get();
-        vec![Line::public(format!("TOY: tax {}.", s.tax))]
-    }
-
-    fn game_result(&self, game: &GameView<'_>, state: &VariantState) -> Option<GameEnd> {
-        called("game_result");
-        let s: ToyState = state.get();
-        (game.position.phase.year > 1901).then(|| GameEnd {
-            ending: Ending::Concession(s.jury.unwrap_or(Power::France)),
-            lines: Some(vec![Line::public("TOY: the toy game is over.")]),
-        })
-    }
-
-    fn draw_powers(&self, game: &GameView<'_>, _state: &VariantState) -> Vec<Power> {
-        called("draw_powers");
-        dipjudge::variant::surviving_powers(game.position)
-    }
-
-    fn waits_for_master(&self, _game: &GameView<'_>, state: &VariantState) -> bool {
-        called("waits_for_master");
-        let _: ToyState = state.get();
-        false
-    }
-
-    fn processes_early(&self, _game: &GameView<'_>, state: &VariantState) -> bool {
-        called("processes_early");
-        let _: ToyState = state.get();
-        true
-    }
-
-    fn first_phase(&self, _state: &VariantState) -> Phase {
-        called("first_phase");
-        Phase::own(1901, &GATHERING)
-    }
-
-    fn must_hold(&self, _state: &VariantState, phase: Phase, _position: &Position) -> bool {
-        called("must_hold");
-        phase.kind == PhaseKind::Adjustment
-    }
-
-    fn inserted_after(
-        &self,
-        _state: &VariantState,
-        phase: Phase,
-        _position: &Position,
-    ) -> Option<Phase> {
-        called("inserted_after");
-        (phase.kind == PhaseKind::Adjustment).then(|| Phase::own(phase.year, &COUNCIL))
-    }
-
-    fn order_status(
-        &self,
-        game: &GameView<'_>,
-        _state: &VariantState,
-        power: Power,
-        standard: Option<OrderStatus>,
-    ) -> Option<OrderStatus> {
-        called("order_status");
-        match standard {
-            Some(OrderStatus::Received)
-                if power == Power::Italy
-                    && game.position.phase.kind == PhaseKind::Movement
-                    && !has_ballot(game, power) =>
-            {
-                Some(OrderStatus::Incomplete)
-            }
-            s => s,
-        }
-    }
-
-    fn press_allowed(
-        &self,
-        _game: &GameView<'_>,
-        _state: &VariantState,
-        from: Sender,
-        to: &[Power],
-        broadcast: bool,
-    ) -> Result<(), VariantRefusal> {
-        called("press_allowed");
-        if from == Sender::Power(Power::Russia) && !broadcast && to.contains(&Power::Turkey) {
-            return Err(refusal("TOY-E4", "Russia may not whisper to Turkey"));
-        }
-        Ok(())
-    }
-
-    fn result_line(&self, map: &Map, result: &OrderResult) -> Option<String> {
-        called("result_line");
-        (result.owner == Owner::Power(Power::Turkey))
-            .then(|| format!("{} (as the toy says)", result.order.display(map)))
-    }
-
-    fn not_public(&self, _state: &VariantState) -> Vec<Secret> {
-        called("not_public");
-        vec![
-            Secret {
-                text: "kiwi-Germany".into(),
-                readers: vec![Reader::Power(Power::Germany)],
-            },
-            Secret {
-                text: "mango".into(),
-                readers: vec![Reader::Master],
-            },
-        ]
-    }
-}
+use toy::{COUNCIL, GATHERING, TOY, ToyState, province};
 
 // ---- the table --------------------------------------------------------------------------
 
@@ -716,7 +147,10 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
     );
     let spare = t.judge.game("spare").expect("load").expect("game");
     assert_eq!(spare.variant, "Toy");
-    assert_eq!(spare.variant_state.get::<ToyState>().tax, 0);
+    assert_eq!(
+        spare.variant_state.get::<ToyState>().map(|s| s.tax),
+        Some(0)
+    );
     let r = t.mail(GM, "SIGNON Mspare gmpw\nSET VARIANT Unfinished");
     assert!(
         r.contains("ERROR NO-VARIANT: line 2: \"SET VARIANT Unfinished\": this judge does not run the Unfinished rules yet"),
@@ -724,7 +158,7 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
     );
     let g = t.game();
     assert_eq!(g.variant, "Toy");
-    assert_eq!(g.variant_state.get::<ToyState>().tax, 3);
+    assert_eq!(g.variant_state.get::<ToyState>().map(|s| s.tax), Some(3));
     for p in Power::ALL {
         let r = t.mail(
             &addr(p),
@@ -1007,23 +441,19 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
     assert!(leaks.is_empty(), "leaked:\n{}", leaks.join("\n"));
 
     // Every hook was asked.
-    let calls = CALLS.lock().expect("calls").clone();
+    let calls = toy::calls();
     let every = [
-        "new_state",
-        "apply_setting",
-        "check_state",
         "grammar",
+        "phases",
+        "apply_setting",
         "command",
         "take_command",
         "allows_player_command",
         "taken_first",
         "apply_now",
         "rules",
-        "validate",
-        "replace_refusal",
-        "warning",
+        "check_order",
         "rewrite",
-        "before_resolution",
         "strength",
         "support_value",
         "may_not_dislodge",
@@ -1042,11 +472,8 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
         "summary",
         "game_result",
         "draw_powers",
-        "waits_for_master",
-        "processes_early",
-        "first_phase",
-        "inserted_after",
-        "order_status",
+        "calendar",
+        "readiness",
         "press_allowed",
         "in_press_to_master",
         "help",
@@ -1071,13 +498,13 @@ fn a_rule_set_holds_a_winter_the_standard_game_skips() {
         &view,
     );
     assert_eq!(standard.outcome.next.phase, Phase::FIRST.next_spring());
-    let mut state = TOY.new_state();
+    let mut state = Variant::new_state(&TOY);
     let toy = dipjudge::variant::process_phase(&TOY, &mut state, &view);
     assert_eq!(
         toy.outcome.next.phase,
         Phase::new(1901, dipjudge::rules::Season::Winter, PhaseKind::Adjustment)
     );
-    assert!(CALLS.lock().expect("calls").contains("must_hold"));
+    assert!(toy::calls().contains("calendar"));
     // The season ends with the Winter, not before it.
     assert!(
         !toy.after.iter().any(|l| l.text.contains("mango")),

@@ -80,6 +80,16 @@ pub trait OwnCommand:
     }
 }
 
+/// The command type of a rule set with no commands of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum NoCommand {}
+
+impl OwnCommand for NoCommand {
+    fn render(&self, _map: &Map) -> String {
+        match *self {}
+    }
+}
+
 /// [`OwnCommand`] behind a pointer: what [`RuleCommand`] holds.
 trait Erased: Any + fmt::Debug + Send + Sync {
     fn render(&self, map: &Map) -> String;

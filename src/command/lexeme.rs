@@ -238,7 +238,7 @@ pub fn dash(i: &str) -> PResult<'_, ()> {
     fail(start, Why::Expected("-"))
 }
 
-/// Optional: skips a [`dash`] if there is one.
+/// Optional: skips a dash (`-`, `–`, `—`) if there is one.
 pub fn opt_dash(i: &str) -> &str {
     dash(i).map_or(i, |(r, _)| r)
 }
@@ -367,7 +367,7 @@ fn coast(i: &str) -> PResult<'_, Option<Coast>> {
     }
 }
 
-/// location = province [ coast ] ;   the coast must be one the province has.
+/// location = province \[ coast \] ;   the coast must be one the province has.
 pub fn location<'a>(map: &Map, i: &'a str) -> PResult<'a, Location> {
     let (rest, p) = province(map, i)?;
     let (rest2, c) = coast(rest)?;

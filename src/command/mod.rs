@@ -32,7 +32,7 @@ use crate::map::Map;
 use crate::rules::{Order, PhaseKind};
 
 pub use error::{Coded, CommandError};
-pub use grammar::{Grammar, NoCommands, OwnCommand, RuleCommand};
+pub use grammar::{Grammar, NoCommand, NoCommands, OwnCommand, RuleCommand};
 pub use lexeme::{Date, GameName, Recipient};
 pub use master::{MasterCommand, ObserverSetting, PressSetting, Turn};
 pub use order::OrderCommand;

@@ -16,7 +16,7 @@ use crate::map::{Map, Power};
 use crate::rules::{Owner, PhaseKind, Position, PowerOrder, Rules, UnitSpec};
 use crate::variant::{GameView, Line, Slot, Variant, VariantOrder, VariantState};
 
-pub use crate::variant::{Ending, OrderStatus, list_powers};
+pub use crate::variant::{Early, Ending, OrderStatus, Readiness, list_powers};
 
 pub use deadline::{DeadlineSettings, DueEvent, due_event, next_deadline};
 pub use press::{
@@ -186,13 +186,11 @@ impl Game {
         }
     }
 
-    /// Decodes what the rule set keeps in a stored game (its commands kept with the orders)
-    /// when the game is loaded. Err: what it cannot read.
+    /// Decodes what the rule set keeps in a stored game (its state, its commands kept with
+    /// the orders) when the game is loaded, once. Err: what it cannot read (the game cannot
+    /// be played; it is never played on with a default state).
     pub fn decode(&mut self, variant: &dyn Variant) -> Result<(), crate::variant::StateError> {
-        for v in &mut self.variant_orders {
-            variant.decode_command(&mut v.command)?;
-        }
-        Ok(())
+        variant.decode(&mut self.variant_state, &mut self.variant_orders)
     }
 
     /// What a view of this game borrows (see [`Game::view`]).
@@ -251,29 +249,29 @@ impl Game {
         variant: &dyn Variant,
         power: Power,
     ) -> Option<OrderStatus> {
-        let parts = self.view_parts();
-        let view = self.view(map, &parts);
-        let rules = variant.rules(&view, &self.variant_state);
-        let standard = self.standard_status(map, rules.as_ref(), power);
-        variant.order_status(&view, &self.variant_state, power, standard)
+        self.readiness(map, variant).status(power)
     }
 
-    /// Every power's order status (see [`Game::order_status`]), with one view and one
-    /// set of rules.
-    fn statuses(&self, map: &Map, variant: &dyn Variant) -> Vec<(Power, Option<OrderStatus>)> {
+    /// Who the judge waits for in the current phase and when it may process it (H18): the
+    /// standard game's answer, as the rule set changes it.
+    pub fn readiness(&self, map: &Map, variant: &dyn Variant) -> Readiness {
         let parts = self.view_parts();
         let view = self.view(map, &parts);
         let rules = variant.rules(&view, &self.variant_state);
-        Power::ALL
-            .into_iter()
-            .map(|p| {
-                let standard = self.standard_status(map, rules.as_ref(), p);
-                (
-                    p,
-                    variant.order_status(&view, &self.variant_state, p, standard),
-                )
-            })
-            .collect()
+        let mut standard = Readiness {
+            statuses: [None; 7],
+            early: Early::WhenAllIn,
+        };
+        for p in Power::ALL {
+            standard.set(p, self.standard_status(map, rules.as_ref(), p));
+        }
+        variant.readiness(&view, &self.variant_state, standard)
+    }
+
+    /// Every power's order status (see [`Game::order_status`]).
+    fn statuses(&self, map: &Map, variant: &dyn Variant) -> Vec<(Power, Option<OrderStatus>)> {
+        let r = self.readiness(map, variant);
+        Power::ALL.into_iter().map(|p| (p, r.status(p))).collect()
     }
 
     /// The standard game's answer: whether a power must order, and how complete its
@@ -423,18 +421,12 @@ impl Game {
     /// Whether everyone who must order has a complete set and nobody waits (the master
     /// included, when the rule set waits for it: H18).
     pub fn all_in(&self, map: &Map, variant: &dyn Variant) -> bool {
-        let parts = self.view_parts();
-        let view = self.view(map, &parts);
-        if variant.waits_for_master(&view, &self.variant_state)
-            || !variant.processes_early(&view, &self.variant_state)
-        {
-            return false;
-        }
-        let statuses = self.statuses(map, variant);
-        statuses.iter().all(|(p, s)| match s {
-            None => true,
-            Some(s) => *s == OrderStatus::Received && !self.player(*p).is_some_and(|pl| pl.wait),
-        })
+        let r = self.readiness(map, variant);
+        r.early == Early::WhenAllIn
+            && Power::ALL.into_iter().all(|p| match r.status(p) {
+                None => true,
+                Some(s) => s == OrderStatus::Received && !self.player(p).is_some_and(|pl| pl.wait),
+            })
     }
 
     /// The powers that must order and have not sent a complete set (the late powers at a

@@ -465,7 +465,10 @@ const PATIENCE: crate::rules::OwnPhase = crate::rules::OwnPhase {
     then: crate::rules::Then::Movement,
 };
 
-impl crate::variant::Variant for Patient {
+impl crate::variant::RuleSet for Patient {
+    type State = ();
+    type Command = crate::command::NoCommand;
+
     fn name(&self) -> &'static str {
         "Patient"
     }
@@ -474,16 +477,25 @@ impl crate::variant::Variant for Patient {
         &[PATIENCE]
     }
 
-    fn first_phase(&self, _state: &crate::variant::VariantState) -> crate::rules::Phase {
-        crate::rules::Phase::own(1901, &PATIENCE)
+    fn calendar(
+        &self,
+        _state: &(),
+        at: crate::rules::CalendarPoint<'_>,
+    ) -> Option<crate::rules::Phase> {
+        matches!(at, crate::rules::CalendarPoint::Start)
+            .then(|| crate::rules::Phase::own(1901, &PATIENCE))
     }
 
-    fn processes_early(
+    fn readiness(
         &self,
         _game: &crate::variant::GameView<'_>,
-        _state: &crate::variant::VariantState,
-    ) -> bool {
-        false
+        _state: &(),
+        standard: crate::variant::Readiness,
+    ) -> crate::variant::Readiness {
+        crate::variant::Readiness {
+            early: crate::variant::Early::AtDeadline,
+            ..standard
+        }
     }
 }
 

@@ -22,8 +22,10 @@ mod resolve;
 mod retreat;
 mod validate;
 
-pub use calendar::{Calendar, StandardCalendar, Step};
-pub use hooks::{MoveContext, PseudoMove, Rewrite, Rules, Standard, VariantRefusal, Warning};
+pub use calendar::{Calendar, CalendarPoint, StandardCalendar, Step};
+pub use hooks::{
+    MoveContext, OrderCheck, PseudoMove, Rewrite, Rules, Standard, VariantRefusal, Warning,
+};
 pub use order::{Order, PowerOrder, Refusal, UnitSpec};
 pub use outcome::{
     AttackRecord, Failure, OrderResult, PhaseOutcome, PhaseRecord, SupportRecord, UnitRecord,
@@ -265,7 +267,11 @@ fn sequence(map: &Map, calendar: &mut dyn Calendar, after: &Position) -> (Positi
                 let rules = calendar.rules();
                 adjustment::adjustments_needed(map, rules, &next)
             };
-            if needed || calendar.must_hold(winter, &next) {
+            let held = calendar.next(CalendarPoint::Skipping {
+                winter,
+                position: &next,
+            }) == Some(winter);
+            if needed || held {
                 next.phase = winter;
             } else {
                 // The Winter is skipped: the season ends where it would have ended.
@@ -292,7 +298,10 @@ fn sequence(map: &Map, calendar: &mut dyn Calendar, after: &Position) -> (Positi
 fn after_winter(calendar: &mut dyn Calendar, done: Phase, position: &Position) -> Phase {
     let own = |p: Phase| matches!(p.kind, PhaseKind::Own(_));
     calendar
-        .inserted_after(done, position)
+        .next(CalendarPoint::After {
+            phase: done,
+            position,
+        })
         .filter(|p| *p > done || (*p == done && own(done)))
         .unwrap_or_else(|| done.next_spring())
 }

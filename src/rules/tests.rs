@@ -307,12 +307,23 @@ fn h12_neutral_units_hold_and_take_no_orders() {
 struct Restricted;
 
 impl Rules for Restricted {
-    fn validate(&self, map: &Map, _position: &Position, order: &PowerOrder) -> Result<(), Refusal> {
+    fn check_order(
+        &self,
+        map: &Map,
+        _position: &Position,
+        order: &PowerOrder,
+        standard: Option<&Refusal>,
+    ) -> OrderCheck {
         match order.order {
-            Order::Move { dest, .. } if Some(dest.province) == map.find_province("bel") => Err(
-                Refusal::Variant(VariantRefusal::new("TEST-E1", "nobody may enter Belgium")),
-            ),
-            _ => Ok(()),
+            Order::Move { dest, .. }
+                if standard.is_none() && Some(dest.province) == map.find_province("bel") =>
+            {
+                OrderCheck::Refused(Refusal::Variant(VariantRefusal::new(
+                    "TEST-E1",
+                    "nobody may enter Belgium",
+                )))
+            }
+            _ => OrderCheck::Stands,
         }
     }
     fn rewrite(
@@ -765,6 +776,7 @@ impl Calendar for Recording {
     }
     fn step(&mut self, _map: &Map, step: Step<'_>, position: &mut Position) {
         self.steps.push(match step {
+            Step::Begins => "begins".into(),
             Step::Resolved { .. } => format!("resolved {}", position.phase),
             Step::SpringEnds => "spring ends".into(),
             Step::OwnershipUpdated => "ownership".into(),
@@ -772,11 +784,14 @@ impl Calendar for Recording {
             Step::Opens(p) => format!("opens {p}"),
         });
     }
-    fn must_hold(&self, _phase: Phase, _position: &Position) -> bool {
-        self.hold
-    }
-    fn inserted_after(&self, phase: Phase, _position: &Position) -> Option<Phase> {
-        (phase.kind == PhaseKind::Adjustment).then(|| Phase::own(phase.year, &TRIBUNAL))
+    fn next(&self, at: CalendarPoint<'_>) -> Option<Phase> {
+        match at {
+            CalendarPoint::Start => None,
+            CalendarPoint::Skipping { winter, .. } => self.hold.then_some(winter),
+            CalendarPoint::After { phase, .. } => {
+                (phase.kind == PhaseKind::Adjustment).then(|| Phase::own(phase.year, &TRIBUNAL))
+            }
+        }
     }
 }
 
@@ -919,15 +934,19 @@ fn h13_is_asked_again_at_retreat_time() {
 struct Replacing;
 
 impl Rules for Replacing {
-    fn replace_refusal(
+    fn check_order(
         &self,
         _map: &Map,
         _position: &Position,
         _order: &PowerOrder,
-        refusal: &Refusal,
-    ) -> Option<Refusal> {
-        matches!(refusal, Refusal::NeutralUnit)
-            .then(|| Refusal::Variant(VariantRefusal::new("TEST-E2", "that unit is nobody's")))
+        standard: Option<&Refusal>,
+    ) -> OrderCheck {
+        match standard {
+            Some(Refusal::NeutralUnit) => OrderCheck::Refused(Refusal::Variant(
+                VariantRefusal::new("TEST-E2", "that unit is nobody's"),
+            )),
+            _ => OrderCheck::Stands,
+        }
     }
 }
 

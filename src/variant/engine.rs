@@ -1,10 +1,10 @@
-//! Processing one phase through a rule set's hooks: H5 before resolution, the
+//! Processing one phase through a rule set's hooks: the step before resolution (H5), the
 //! adjudication with the rule set's rules (H3–H15), every step of the calendar (H16, H18),
 //! the summary (H20) and the end of the game (H17). Pure: the judge stores what comes out
 //! and mails it.
 
 use crate::map::Map;
-use crate::rules::{self, Calendar, Phase, PhaseOutcome, Position, Rules, Step};
+use crate::rules::{self, Calendar, CalendarPoint, Phase, PhaseOutcome, Position, Rules, Step};
 
 use super::{GameEnd, GameView, Line, Variant, VariantState};
 
@@ -32,11 +32,21 @@ pub fn process_phase(
     state: &mut VariantState,
     game: &PhaseInput<'_>,
 ) -> Processed {
+    let mut start = game.position.clone();
+    let before = variant.step(
+        &GameView {
+            resolving: true,
+            ..*game
+        },
+        state,
+        Step::Begins,
+        &mut start,
+    );
     let game = &GameView {
         resolving: true,
+        position: &start,
         ..*game
     };
-    let before = variant.before_resolution(game, state);
     let resolving = variant.rules(game, state);
     let mut calendar = EngineCalendar {
         variant,
@@ -94,11 +104,7 @@ impl Calendar for EngineCalendar<'_, '_> {
         self.rules = self.variant.rules(&view, self.state);
     }
 
-    fn must_hold(&self, phase: Phase, position: &Position) -> bool {
-        self.variant.must_hold(self.state, phase, position)
-    }
-
-    fn inserted_after(&self, phase: Phase, position: &Position) -> Option<Phase> {
-        self.variant.inserted_after(self.state, phase, position)
+    fn next(&self, at: CalendarPoint<'_>) -> Option<Phase> {
+        self.variant.calendar(self.state, at)
     }
 }

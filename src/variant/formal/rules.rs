@@ -8,8 +8,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::grammar::FormalCommand;
 use crate::map::{Location, Map, Power, ProvinceId};
 use crate::rules::{
-    Order, Owner, Position, PowerOrder, PseudoMove, Refusal, Rewrite, Rules, Strength, Unit,
-    VariantRefusal,
+    Order, OrderCheck, Owner, Position, PowerOrder, PseudoMove, Refusal, Rewrite, Rules, Strength,
+    Unit, VariantRefusal,
 };
 use crate::variant::{GameView, Sender, Slot};
 
@@ -216,9 +216,9 @@ impl FormalRules {
     }
 }
 
-impl Rules for FormalRules {
+impl FormalRules {
     /// FD-2.5, FD-2.7: moves and retreats that need a war are refused on receipt.
-    fn validate(&self, map: &Map, position: &Position, po: &PowerOrder) -> Result<(), Refusal> {
+    fn own_refusal(&self, map: &Map, position: &Position, po: &PowerOrder) -> Result<(), Refusal> {
         if self.resolving {
             return Ok(());
         }
@@ -241,7 +241,7 @@ impl Rules for FormalRules {
     }
 
     /// FD-2.5(b)(c) for a retreat: the war's error, not the generic "cannot retreat there".
-    fn replace_refusal(
+    fn own_refusal_instead(
         &self,
         map: &Map,
         position: &Position,
@@ -256,6 +256,30 @@ impl Rules for FormalRules {
             .map(|b| {
                 Refusal::Variant(w.refusal(map, po.power, &po.order.display(map), dest.province, b))
             })
+    }
+}
+
+impl Rules for FormalRules {
+    /// H3: the word of these rules on an order: their own refusal, their refusal in place
+    /// of a generic one, or a warning on an order taken (the parts above).
+    fn check_order(
+        &self,
+        map: &Map,
+        position: &Position,
+        po: &PowerOrder,
+        standard: Option<&Refusal>,
+    ) -> OrderCheck {
+        match standard {
+            Some(r) => self
+                .own_refusal_instead(map, position, po, r)
+                .map_or(OrderCheck::Stands, OrderCheck::Refused),
+            None => {
+                if let Err(r) = self.own_refusal(map, position, po) {
+                    return OrderCheck::Refused(r);
+                }
+                OrderCheck::Stands
+            }
+        }
     }
 
     /// FD-2.8: a move that needs a war it no longer has is void; a unit declaring a sphere

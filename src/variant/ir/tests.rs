@@ -363,11 +363,11 @@ fn ir_relations_line() {
 #[test]
 fn ir_c3_peace_treaties_setting() {
     let v = InternationalRelations;
-    let mut state = v.new_state();
-    assert!(!read(&state).peace_treaties);
-    assert!(!read(&state).first_shot_fired);
+    let mut state = IrState::default();
+    assert!(!state.peace_treaties);
+    assert!(!state.first_shot_fired);
     v.apply_setting(&mut state, "peace_treaties", "on").unwrap();
-    assert!(read(&state).peace_treaties);
+    assert!(state.peace_treaties);
     assert!(
         v.apply_setting(&mut state, "peace_treaties", "maybe")
             .is_err()
@@ -524,8 +524,6 @@ fn ir_4_relations_on_the_picture() {
         target: Germany,
         via: France,
     });
-    let mut state = InternationalRelations.new_state();
-    state.set(&s);
     let phase = Phase::new(1902, Season::Fall, PhaseKind::Movement);
     let p = position(phase, &[]);
     let proposals = vec![VariantOrder {
@@ -543,7 +541,7 @@ fn ir_4_relations_on_the_picture() {
         variant_orders: &proposals,
         ..GameView::bare(map(), &p)
     };
-    let marks = InternationalRelations.picture_marks(&game, &state);
+    let marks = InternationalRelations.picture_marks(&game, &s);
     let line = |a: &str, b: &str, text: &str, style| Mark::Relation {
         from: prov(a),
         to: prov(b),
@@ -565,13 +563,13 @@ fn ir_4_relations_on_the_picture() {
     );
     assert_eq!(
         marks,
-        InternationalRelations.picture_marks(&GameView::bare(map(), &p), &state)
+        InternationalRelations.picture_marks(&GameView::bare(map(), &p), &s)
     );
     let texts: Vec<String> = marks.iter().map(|m| format!("{m:?}")).collect();
     assert!(!texts.iter().any(|t| t.contains("Austria-Turkey")));
     // No treaty and no war: the legend says so.
     assert_eq!(
-        InternationalRelations.picture_marks(&game, &InternationalRelations.new_state()),
+        InternationalRelations.picture_marks(&game, &IrState::default()),
         vec![Mark::Legend("Relations: none".into())]
     );
 }

@@ -7,6 +7,7 @@
 //! The parts: [`morale`] (the season's modifiers, pure), [`rules`] (the adjudication
 //! hooks), and here the state, the steps and the bulletin lines.
 
+mod facts;
 mod grammar;
 mod morale;
 mod rules;
@@ -15,10 +16,13 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::command::NoCommand;
 use crate::map::{Map, Power};
 use crate::picture::Mark;
 use crate::rules::{Owner, PhaseKind, PhaseOutcome, Position, Step, Unit, UnitId, UnitKind};
-use crate::variant::{Check, GameView, Line, Setup, StateError, Variant, VariantState};
+use crate::variant::{CaseFacts, GameView, Line, RuleSet};
+
+use facts::ShellShockFacts;
 
 use morale::{SeasonEnd, SeasonFacts, bracket, summed};
 use rules::ShellShockRules;
@@ -72,10 +76,6 @@ pub fn band(m: i32) -> &'static str {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ShellShock;
 
-fn read(state: &VariantState) -> ShellShockState {
-    state.get()
-}
-
 /// `France A Paris`.
 fn named(map: &Map, u: &Unit) -> String {
     let owner = match u.owner {
@@ -89,28 +89,23 @@ fn named(map: &Map, u: &Unit) -> String {
     )
 }
 
-impl Variant for ShellShock {
+impl RuleSet for ShellShock {
+    type State = ShellShockState;
+    type Command = NoCommand;
+
     fn name(&self) -> &'static str {
         "ShellShock"
-    }
-
-    fn new_state(&self) -> VariantState {
-        VariantState::typed::<ShellShockState>()
-    }
-
-    fn check_state(&self, state: &VariantState) -> Result<(), StateError> {
-        state.check::<ShellShockState>()
     }
 
     fn grammar(&self) -> &'static dyn crate::command::Grammar {
         &grammar::ShellShockGrammar
     }
 
-    fn rules(&self, _game: &GameView<'_>, state: &VariantState) -> Box<dyn crate::rules::Rules> {
-        let s = read(state);
+    fn rules(&self, game: &GameView<'_>, s: &ShellShockState) -> Box<dyn crate::rules::Rules> {
         Box::new(ShellShockRules {
-            morale: s.morale,
-            rebels: s.rebels,
+            resolving: game.resolving,
+            morale: s.morale.clone(),
+            rebels: s.rebels.clone(),
         })
     }
 
@@ -118,13 +113,13 @@ impl Variant for ShellShock {
     fn step(
         &self,
         game: &GameView<'_>,
-        state: &mut VariantState,
+        s: &mut ShellShockState,
         step: Step<'_>,
         position: &mut Position,
     ) -> Vec<Line> {
         let map = game.map;
         let kind = game.position.phase.kind;
-        let lines = state.update(|s: &mut ShellShockState| match step {
+        let lines = match step {
             Step::Resolved { record, .. } => {
                 let mut lines = destroyed_neutrals(map, s, position);
                 match kind {
@@ -150,8 +145,8 @@ impl Variant for ShellShock {
                 let pending = std::mem::take(&mut s.fall);
                 apply(map, s, position, pending)
             }
-            Step::Opens(_) => Vec::new(),
-        });
+            Step::Begins | Step::Opens(_) => Vec::new(),
+        };
         lines.into_iter().map(Line::public).collect()
     }
 
@@ -159,10 +154,9 @@ impl Variant for ShellShock {
     fn summary(
         &self,
         game: &GameView<'_>,
-        state: &VariantState,
+        s: &ShellShockState,
         outcome: &PhaseOutcome,
     ) -> Vec<Line> {
-        let s = read(state);
         let map = game.map;
         // The units on the board, then the dislodged ones (waiting to retreat).
         let dislodged = outcome
@@ -202,8 +196,7 @@ impl Variant for ShellShock {
     /// that rebelled from France; the legend reads the numbers as bands. Units waiting to
     /// retreat are drawn beside their province with no note (the note goes by province, and
     /// the province's note is the unit standing there).
-    fn picture_marks(&self, game: &GameView<'_>, state: &VariantState) -> Vec<Mark> {
-        let s = read(state);
+    fn picture_marks(&self, game: &GameView<'_>, s: &ShellShockState) -> Vec<Mark> {
         let mut notes: Vec<(String, Mark)> = Vec::new();
         let mut rebels: Vec<Power> = Vec::new();
         for u in &game.position.units {
@@ -246,109 +239,9 @@ impl Variant for ShellShock {
         marks
     }
 
-    fn read_fact(&self, setup: &mut Setup<'_>, fact: &str) -> Result<(), String> {
-        let words: Vec<&str> = fact.split_whitespace().collect();
-        match words.as_slice() {
-            ["morale", p, t, prov, m] => {
-                let id = unit_id(setup.map, setup.position, p, t, prov)?;
-                let m: i32 = m.parse().map_err(|_| format!("{m:?} is not a morale"))?;
-                setup.state.update(|s: &mut ShellShockState| {
-                    s.morale.insert(id, m);
-                });
-                Ok(())
-            }
-            ["streak", p, t, prov, which, n] => {
-                let id = unit_id(setup.map, setup.position, p, t, prov)?;
-                let n: u8 = n.parse().map_err(|_| format!("{n:?} is not a streak"))?;
-                let which = which.to_ascii_lowercase();
-                setup
-                    .state
-                    .update(|s: &mut ShellShockState| match which.as_str() {
-                        "move" => {
-                            s.move_streak.insert(id, n);
-                            Ok(())
-                        }
-                        "sea" => {
-                            s.sea_streak.insert(id, n);
-                            Ok(())
-                        }
-                        _ => Err(format!("a streak is move or sea, not {which:?}")),
-                    })
-            }
-            _ => Err(format!("the ShellShock rules have no fact \"{fact}\"")),
-        }
+    fn case_facts(&self) -> &dyn CaseFacts<ShellShockState> {
+        &ShellShockFacts
     }
-
-    /// `Neutral: A Par (rebel of France)`.
-    fn read_unit_note(&self, setup: &mut Setup<'_>, unit: &Unit, note: &str) -> Result<(), String> {
-        let power = note
-            .strip_prefix("rebel of ")
-            .and_then(|p| Power::from_name(p.trim()))
-            .ok_or_else(|| format!("the ShellShock rules have no unit note \"({note})\""))?;
-        let id = setup
-            .position
-            .units
-            .iter()
-            .find(|u| u.location.province == unit.location.province)
-            .map(|u| u.id)
-            .ok_or_else(|| "no such unit".to_string())?;
-        setup.state.update(|s: &mut ShellShockState| {
-            s.rebels.insert(id, power);
-        });
-        Ok(())
-    }
-
-    fn check_fact(&self, check: &Check<'_>, fact: &str) -> Result<(), String> {
-        let s: ShellShockState = check.after.get();
-        let words: Vec<&str> = fact.split_whitespace().collect();
-        match words.as_slice() {
-            ["morale", p, t, prov, m] => {
-                let id = unit_id(check.map, check.position, p, t, prov)?;
-                let want: i32 = m.parse().map_err(|_| format!("{m:?} is not a morale"))?;
-                let got = s.morale_of(id);
-                (got == want)
-                    .then_some(())
-                    .ok_or_else(|| format!("its morale is {got}"))
-            }
-            ["streak", p, t, prov, which, n] => {
-                let id = unit_id(check.map, check.position, p, t, prov)?;
-                let want: u8 = n.parse().map_err(|_| format!("{n:?} is not a streak"))?;
-                let got = if which.eq_ignore_ascii_case("move") {
-                    s.move_streak.get(&id)
-                } else {
-                    s.sea_streak.get(&id)
-                }
-                .copied()
-                .unwrap_or(0);
-                (got == want)
-                    .then_some(())
-                    .ok_or_else(|| format!("its {which} streak is {got}"))
-            }
-            _ => Err(format!("the ShellShock rules have no fact \"{fact}\"")),
-        }
-    }
-}
-
-/// The identity of `<Power> <T> <Prov>` on a position.
-fn unit_id(map: &Map, position: &Position, p: &str, t: &str, prov: &str) -> Result<UnitId, String> {
-    let power = Power::from_name(p).ok_or_else(|| format!("no power called {p:?}"))?;
-    let province = map
-        .find_location(prov)
-        .ok_or_else(|| format!("no province called {prov:?}"))?
-        .province;
-    let kind = match t.to_ascii_uppercase().as_str() {
-        "A" => UnitKind::Army,
-        "F" => UnitKind::Fleet,
-        _ => return Err(format!("{t:?} is not A or F")),
-    };
-    position
-        .units
-        .iter()
-        .find(|u| {
-            u.location.province == province && u.owner == Owner::Power(power) && u.kind == kind
-        })
-        .map(|u| u.id)
-        .ok_or_else(|| format!("there is no {power} {t} {prov}"))
 }
 
 /// SS-3.9: a dislodged armed neutral is destroyed (it has no retreat, H13, so it leaves the

@@ -8,14 +8,16 @@ use std::collections::BTreeMap;
 
 use crate::map::{Location, Map, Power};
 use crate::rules::{
-    Order, Owner, Position, PowerOrder, Refusal, Rewrite, Rules, Standard, Strength, Unit, UnitId,
-    VariantRefusal, Warning,
+    Order, OrderCheck, Owner, Position, PowerOrder, Refusal, Rewrite, Rules, Standard, Strength,
+    Unit, UnitId, VariantRefusal, Warning,
 };
 
 use super::{START, band};
 
 /// The adjudication rules of a Shell Shock game: the morale at the start of the phase.
 pub struct ShellShockRules {
+    /// The phase is being resolved (no warning is wanted).
+    pub resolving: bool,
     pub morale: BTreeMap<UnitId, i32>,
     pub rebels: BTreeMap<UnitId, Power>,
 }
@@ -69,9 +71,9 @@ fn unit_words(map: &Map, u: &Unit) -> String {
     format!("{} {}", u.kind.letter(), map.location_name(u.location))
 }
 
-impl Rules for ShellShockRules {
+impl ShellShockRules {
     /// SS-E1, SS-E2: an order for an armed neutral, in place of the generic refusal.
-    fn replace_refusal(
+    fn own_refusal_instead(
         &self,
         map: &Map,
         position: &Position,
@@ -100,7 +102,7 @@ impl Rules for ShellShockRules {
     }
 
     /// SS-W1, SS-W2: the order is taken, and will be rewritten at adjudication.
-    fn warning(&self, map: &Map, position: &Position, order: &PowerOrder) -> Option<Warning> {
+    fn own_warning(&self, map: &Map, position: &Position, order: &PowerOrder) -> Option<Warning> {
         let unit = self.unit_of(position, order)?;
         let (m, r) = self.restriction(position, order)?;
         Some(match r {
@@ -120,6 +122,30 @@ impl Rules for ShellShockRules {
                 ),
             },
         })
+    }
+}
+
+impl Rules for ShellShockRules {
+    /// H3: the word of these rules on an order: their own refusal, their refusal in place
+    /// of a generic one, or a warning on an order taken (the parts above).
+    fn check_order(
+        &self,
+        map: &Map,
+        position: &Position,
+        po: &PowerOrder,
+        standard: Option<&Refusal>,
+    ) -> OrderCheck {
+        if self.resolving && standard.is_none() {
+            return OrderCheck::Stands;
+        }
+        match standard {
+            Some(r) => self
+                .own_refusal_instead(map, position, po, r)
+                .map_or(OrderCheck::Stands, OrderCheck::Refused),
+            None => self
+                .own_warning(map, position, po)
+                .map_or(OrderCheck::Stands, OrderCheck::Warned),
+        }
     }
 
     /// SS-3.4, SS-3.5: the orders the band forbids become holds; the result shows the
@@ -198,6 +224,7 @@ mod tests {
             Location::province(par),
         ));
         let r = ShellShockRules {
+            resolving: false,
             morale: BTreeMap::new(),
             rebels: [(id, Power::France)].into_iter().collect(),
         };

@@ -41,12 +41,7 @@ fn ss_4_morale_beside_every_unit() {
     s.morale.insert(id("par"), 27);
     s.morale.insert(id("tyr"), 3);
     s.rebels.insert(id("bur"), Power::France);
-    let state = {
-        let mut v = ShellShock.new_state();
-        v.set(&s);
-        v
-    };
-    let marks = ShellShock.picture_marks(&GameView::bare(map, &p), &state);
+    let marks = ShellShock.picture_marks(&GameView::bare(map, &p), &s);
     let legend = |t: &str| Mark::Legend(t.into());
     let want = vec![
         note("bur", "ex-FRA"),
@@ -70,17 +65,12 @@ fn ss_4_morale_beside_every_unit() {
         attacker: italian,
         retreat_options: vec![Location::province(map.find_province("boh").unwrap())],
     });
-    let mut state = state;
-    state.set(&s);
-    assert_eq!(
-        ShellShock.picture_marks(&GameView::bare(map, &p), &state),
-        want
-    );
+    assert_eq!(ShellShock.picture_marks(&GameView::bare(map, &p), &s), want);
     // An empty board draws nothing, not even the legend.
     let empty = Position::empty(map, Phase::FIRST);
     assert!(
         ShellShock
-            .picture_marks(&GameView::bare(map, &empty), &state)
+            .picture_marks(&GameView::bare(map, &empty), &s)
             .is_empty()
     );
 }

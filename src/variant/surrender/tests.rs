@@ -362,8 +362,6 @@ fn sur_4_client_relations_on_the_picture() {
     let mut s = relations(&[(Austria, Italy), (Russia, Turkey)]);
     s.offers.insert(England, Russia);
     s.standing_decline.insert(Italy);
-    let mut state = Surrender.new_state();
-    state.set(&s);
     let private = [VariantOrder {
         from: Sender::Power(Turkey),
         command: crate::command::RuleCommand::new(SurrenderCommand::DeclineExchange {
@@ -375,7 +373,7 @@ fn sur_4_client_relations_on_the_picture() {
         variant_orders: &private,
         ..GameView::bare(map, &p)
     };
-    let marks = Surrender.picture_marks(&game, &state);
+    let marks = Surrender.picture_marks(&game, &s);
     let client = |from: &str, to: &str, text: &str| Mark::Relation {
         from: prov(from),
         to: prov(to),
@@ -392,15 +390,13 @@ fn sur_4_client_relations_on_the_picture() {
     );
     let mut open = s.clone();
     open.standing_decline.clear();
-    let mut open_state = Surrender.new_state();
-    open_state.set(&open);
     assert_eq!(
         marks,
-        Surrender.picture_marks(&GameView::bare(map, &p), &open_state)
+        Surrender.picture_marks(&GameView::bare(map, &p), &open)
     );
     assert!(
         Surrender
-            .picture_marks(&game, &Surrender.new_state())
+            .picture_marks(&game, &SurrenderState::default())
             .is_empty()
     );
 }
