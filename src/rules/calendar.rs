@@ -59,9 +59,10 @@ pub enum CalendarPoint<'a> {
 
 /// What a rule set does between phases. Every method defaults to the standard game.
 pub trait Calendar {
-    /// The adjudication rules as they stand now (after the steps so far): the sequencing
-    /// asks them for the ownership update (H14) and the adjustments (H15).
-    fn rules(&self) -> &dyn Rules;
+    /// The adjudication rules as they stand now (after the steps so far), for the board
+    /// `position` the sequencing works on: it asks them for retreats (H13), the ownership
+    /// update (H14) and the adjustments (H15).
+    fn rules(&self, map: &Map, position: &Position) -> &dyn Rules;
 
     /// H16: `step` has happened. The rule set may change the position (exchange a unit,
     /// make one neutral, disband one) and keep its own record of what happened.
@@ -80,7 +81,7 @@ pub struct StandardCalendar<'a> {
 }
 
 impl Calendar for StandardCalendar<'_> {
-    fn rules(&self) -> &dyn Rules {
+    fn rules(&self, _map: &Map, _position: &Position) -> &dyn Rules {
         self.rules
     }
 }

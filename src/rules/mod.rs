@@ -101,11 +101,13 @@ pub fn adjudicate_with(
     );
     // Where a dislodged unit may retreat follows the rules as the step left them (H13: a
     // sphere of influence declared by this very phase closes a province, FD-4.6).
-    let rules_now = calendar.rules();
-    for d in &mut after.dislodged {
-        let unit = d.unit;
-        d.retreat_options
-            .retain(|o| rules_now.retreat_allowed(map, position, &unit, *o));
+    if !after.dislodged.is_empty() {
+        let rules_now = calendar.rules(map, &after);
+        for d in &mut after.dislodged {
+            let unit = d.unit;
+            d.retreat_options
+                .retain(|o| rules_now.retreat_allowed(map, position, &unit, *o));
+        }
     }
     after.sort_units();
     let (next, ownership_updated) = sequence(map, calendar, &after);
@@ -259,12 +261,12 @@ fn sequence(map: &Map, calendar: &mut dyn Calendar, after: &Position) -> (Positi
             next.phase = Phase::new(year, Season::Fall, PhaseKind::Movement);
         }
         (Season::Fall, _) => {
-            calendar.rules().update_ownership(map, &mut next);
+            calendar.rules(map, &next).update_ownership(map, &mut next);
             ownership_updated = true;
             calendar.step(map, Step::OwnershipUpdated, &mut next);
             let winter = Phase::new(year, Season::Winter, PhaseKind::Adjustment);
             let needed = {
-                let rules = calendar.rules();
+                let rules = calendar.rules(map, &next);
                 adjustment::adjustments_needed(map, rules, &next)
             };
             let held = calendar.next(CalendarPoint::Skipping {

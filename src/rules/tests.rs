@@ -771,7 +771,7 @@ struct Recording {
 }
 
 impl Calendar for Recording {
-    fn rules(&self) -> &dyn Rules {
+    fn rules(&self, _map: &Map, _position: &Position) -> &dyn Rules {
         &Standard
     }
     fn step(&mut self, _map: &Map, step: Step<'_>, position: &mut Position) {

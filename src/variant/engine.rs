@@ -3,6 +3,8 @@
 //! the summary (H20) and the end of the game (H17). Pure: the judge stores what comes out
 //! and mails it.
 
+use std::cell::OnceCell;
+
 use crate::map::Map;
 use crate::rules::{self, Calendar, CalendarPoint, Phase, PhaseOutcome, Position, Rules, Step};
 
@@ -51,7 +53,7 @@ pub fn process_phase(
     let mut calendar = EngineCalendar {
         variant,
         game: *game,
-        rules: variant.rules(game, state),
+        rules: OnceCell::new(),
         state,
         lines: Vec::new(),
     };
@@ -79,29 +81,35 @@ pub fn process_phase(
 }
 
 /// The calendar of a rule set: each step goes to the rule set, which may change the state;
-/// the rules are built again after each step, so the sequencing sees the state as it is.
+/// the rules are built again after a step when the sequencing next asks for them, so it
+/// sees the state as it is.
 struct EngineCalendar<'a, 's> {
     variant: &'a dyn Variant,
     game: GameView<'a>,
-    rules: Box<dyn Rules>,
+    /// The rules since the last step, built when first asked for.
+    rules: OnceCell<Box<dyn Rules>>,
     state: &'s mut VariantState,
     lines: Vec<Line>,
 }
 
 impl Calendar for EngineCalendar<'_, '_> {
-    fn rules(&self) -> &dyn Rules {
-        self.rules.as_ref()
+    fn rules(&self, map: &Map, position: &Position) -> &dyn Rules {
+        self.rules
+            .get_or_init(|| {
+                let view = GameView {
+                    map,
+                    position,
+                    ..self.game
+                };
+                self.variant.rules(&view, self.state)
+            })
+            .as_ref()
     }
 
-    fn step(&mut self, map: &Map, step: Step<'_>, position: &mut Position) {
+    fn step(&mut self, _map: &Map, step: Step<'_>, position: &mut Position) {
         let lines = self.variant.step(&self.game, self.state, step, position);
         self.lines.extend(lines);
-        let view = GameView {
-            map,
-            position: &*position,
-            ..self.game
-        };
-        self.rules = self.variant.rules(&view, self.state);
+        self.rules = OnceCell::new();
     }
 
     fn next(&self, at: CalendarPoint<'_>) -> Option<Phase> {

@@ -80,10 +80,14 @@ impl Board<'_> {
 
     /// Whether `p` is in `CT(b, a)`, Controlled Territory of `b` as `a` sees it (IR-E1).
     pub fn controls(&self, b: Power, a: Power, p: ProvinceId) -> bool {
+        self.controls_with(b, a, p, self.owner_at(p))
+    }
+
+    /// [`Board::controls`], the power whose unit stands in `p` known.
+    fn controls_with(&self, b: Power, a: Power, p: ProvinceId, occupant: Option<Power>) -> bool {
         if b == a {
             return false;
         }
-        let occupant = self.owner_at(p);
         if occupant == Some(b) {
             return true;
         }
@@ -134,12 +138,13 @@ impl Board<'_> {
         let Some(e) = self.entry(po) else {
             return Vec::new();
         };
+        let occupant = self.owner_at(e.dest);
         Power::ALL
             .into_iter()
             .filter(|b| {
                 *b != po.power
                     && *b != e.mover
-                    && self.controls(*b, po.power, e.dest)
+                    && self.controls_with(*b, po.power, e.dest, occupant)
                     && !self.permitted(*b, e.mover, e.from, e.dest)
             })
             .collect()
@@ -198,6 +203,11 @@ impl Board<'_> {
     /// What an order is (None: an ordinary order), in §3's precedence: IR-X10, IR-X11,
     /// IR-X8, then an unpermitted entry (IR-G1).
     pub fn verdict(&self, po: &PowerOrder) -> Option<Verdict> {
+        // Every verdict needs a treaty: one that lapses (IR-D2), an ally to attack (IR-B1)
+        // or to enter (IR-G1).
+        if self.s.treaties.is_empty() {
+            return None;
+        }
         let phase = self.position.phase;
         if let Some(spec) = po.order.unit()
             && let Some(unit) = self.position.unit_in(spec.province())

@@ -671,14 +671,21 @@ pub fn confined(board: &Board<'_>) -> Vec<UnitId> {
     let mut out = Vec::new();
     for u in &board.position.units {
         let Owner::Power(a) = u.owner else { continue };
+        // Only an ally confines.
+        let allies: Vec<Power> = Power::ALL
+            .into_iter()
+            .filter(|b| board.s.allied(a, *b, phase).is_some())
+            .collect();
+        if allies.is_empty() {
+            continue;
+        }
         let here = u.location.province;
         let reach: Vec<ProvinceId> = map
             .province_ids()
             .filter(|p| *p != here && rules::can_reach(map, u, *p))
             .collect();
-        let confined_by = Power::ALL.into_iter().find(|b| {
-            board.s.allied(a, *b, phase).is_some()
-                && board.controls(*b, a, here)
+        let confined_by = allies.into_iter().find(|b| {
+            board.controls(*b, a, here)
                 && reach.iter().all(|p| board.controls(*b, a, *p))
                 && !board.permits.iter().any(|pm| {
                     pm.by == *b

@@ -13,6 +13,7 @@ mod morale;
 mod rules;
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
@@ -24,7 +25,7 @@ use crate::variant::{CaseFacts, GameView, Line, RuleSet};
 
 use facts::ShellShockFacts;
 
-use morale::{SeasonEnd, SeasonFacts, bracket, summed};
+use morale::{SeasonEnd, SeasonFacts, summed};
 use rules::ShellShockRules;
 
 /// Starting morale (SS-1.1).
@@ -78,15 +79,26 @@ pub struct ShellShock;
 
 /// `France A Paris`.
 fn named(map: &Map, u: &Unit) -> String {
-    let owner = match u.owner {
+    let mut out = String::with_capacity(40);
+    push_named(&mut out, map, u);
+    out
+}
+
+/// Writes `France A Paris` (with the coast: `France F Spain (south coast)`) into `out`.
+fn push_named(out: &mut String, map: &Map, u: &Unit) {
+    out.push_str(match u.owner {
         Owner::Power(p) => p.name(),
         Owner::Neutral => "Neutral",
-    };
-    format!(
-        "{owner} {} {}",
-        u.kind.letter(),
-        map.location_name(u.location)
-    )
+    });
+    out.push(' ');
+    out.push(u.kind.letter());
+    out.push(' ');
+    out.push_str(&map.province(u.location.province).name);
+    if let Some(c) = u.location.coast {
+        out.push_str(" (");
+        out.push_str(c.name());
+        out.push(')');
+    }
 }
 
 impl RuleSet for ShellShock {
@@ -170,23 +182,24 @@ impl RuleSet for ShellShock {
             .iter()
             .map(|u| (u, ""))
             .chain(dislodged)
-            .map(|(u, how)| match u.owner {
-                Owner::Power(_) => {
-                    let m = s.morale_of(u.id);
-                    Line::public(format!(
-                        "UNIT: {} morale {m} ({}){how}",
-                        named(map, u),
-                        band(m)
-                    ))
+            .map(|(u, how)| {
+                let mut text = String::with_capacity(64);
+                text.push_str("UNIT: ");
+                push_named(&mut text, map, u);
+                match u.owner {
+                    Owner::Power(_) => {
+                        let m = s.morale_of(u.id);
+                        let _ = write!(text, " morale {m} ({})", band(m));
+                    }
+                    Owner::Neutral => match s.rebels.get(&u.id) {
+                        Some(p) => {
+                            let _ = write!(text, " (armed neutral, formerly {p})");
+                        }
+                        None => text.push_str(" (armed neutral)"),
+                    },
                 }
-                Owner::Neutral => Line::public(format!(
-                    "UNIT: {}{}{how}",
-                    named(map, u),
-                    s.rebels
-                        .get(&u.id)
-                        .map(|p| format!(" (armed neutral, formerly {p})"))
-                        .unwrap_or_else(|| " (armed neutral)".into())
-                )),
+                text.push_str(how);
+                Line::public(text)
             })
             .collect()
     }
@@ -324,6 +337,8 @@ fn season_end(
         end: position,
         owners_end,
     };
+    let wide = end.power_wide_all();
+    let occupants = end.occupants();
     let mut out = Vec::new();
     for u in &position.units {
         if !matches!(u.owner, Owner::Power(_)) {
@@ -348,7 +363,7 @@ fn season_end(
         } else {
             0
         };
-        out.push((u.id, end.modifiers(u.id, mv, sea), mv, sea));
+        out.push((u.id, end.modifiers(u, mv, sea, &wide, &occupants), mv, sea));
     }
     out
 }
@@ -362,8 +377,8 @@ fn apply(
     position: &mut Position,
     pending: Vec<(UnitId, Vec<morale::Modifier>, u8, u8)>,
 ) -> Vec<String> {
-    let mut morale_lines: Vec<(Power, String, String)> = Vec::new();
-    let mut rebellions: Vec<(Power, String, String)> = Vec::new();
+    let mut morale_lines: Vec<(Power, &str, String)> = Vec::new();
+    let mut rebellions: Vec<(Power, &str, String)> = Vec::new();
     for (id, mods, mv, sea) in pending {
         let Some(u) = position.units.iter_mut().find(|u| u.id == id) else {
             continue;
@@ -378,16 +393,13 @@ fn apply(
         } else {
             s.sea_streak.insert(id, sea);
         }
-        let code = map.code(u.location.province).to_string();
-        morale_lines.push((
-            p,
-            code.clone(),
-            format!(
-                "MORALE: {} {old} -> {new} {}",
-                named(map, u),
-                bracket(&mods)
-            ),
-        ));
+        let code = map.code(u.location.province);
+        let mut line = String::with_capacity(80);
+        line.push_str("MORALE: ");
+        push_named(&mut line, map, u);
+        let _ = write!(line, " {old} -> {new} ");
+        morale::push_bracket(&mut line, &mods);
+        morale_lines.push((p, code, line));
         if new <= 0 {
             rebellions.push((
                 p,

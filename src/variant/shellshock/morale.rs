@@ -3,6 +3,7 @@
 //! the season. Pure: facts in, modifiers out.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
@@ -167,6 +168,12 @@ pub struct SeasonEnd<'a> {
 }
 
 impl SeasonEnd<'_> {
+    /// The power-wide modifiers of every power (SS-2.7, 2.8, 2.17, 2.20), worked out once
+    /// for the season's end.
+    pub fn power_wide_all(&self) -> [Vec<Modifier>; 7] {
+        Power::ALL.map(|p| self.power_wide(p))
+    }
+
     fn owner_start(&self, p: ProvinceId) -> Option<Power> {
         self.facts.owners_start.get(p.index()).copied().flatten()
     }
@@ -205,16 +212,36 @@ impl SeasonEnd<'_> {
         m
     }
 
-    /// The modifiers of one unit standing on `end`, given its streaks after the season.
-    pub fn modifiers(&self, id: UnitId, move_streak: u8, sea_streak: u8) -> Vec<Modifier> {
-        let Some(u) = self.end.units.iter().find(|u| u.id == id) else {
-            return Vec::new();
-        };
+    /// Who stands in each province of `end` (for the neighbours of SS-2.15 and SS-2.18).
+    pub fn occupants(&self) -> Vec<Option<Owner>> {
+        let mut occ = vec![None; self.map.province_count()];
+        for v in &self.end.units {
+            if let Some(slot) = occ.get_mut(v.location.province.index()) {
+                *slot = Some(v.owner);
+            }
+        }
+        occ
+    }
+
+    /// The modifiers of one unit standing on `end`, given its streaks after the season, the
+    /// power-wide modifiers ([`SeasonEnd::power_wide_all`]) and who stands where
+    /// ([`SeasonEnd::occupants`]).
+    pub fn modifiers(
+        &self,
+        u: &crate::rules::Unit,
+        move_streak: u8,
+        sea_streak: u8,
+        power_wide: &[Vec<Modifier>; 7],
+        occupants: &[Option<Owner>],
+    ) -> Vec<Modifier> {
+        let id = u.id;
         let Owner::Power(x) = u.owner else {
             return Vec::new();
         };
         let mut m = self.facts.modifiers.get(&id).cloned().unwrap_or_default();
-        m.extend(self.power_wide(x));
+        if let Some(wide) = power_wide.get(x.index()) {
+            m.extend_from_slice(wide);
+        }
         let here = u.location.province;
         let province = self.map.province(here);
         if province.supply_centre && province.home_of != Some(x) {
@@ -226,15 +253,17 @@ impl SeasonEnd<'_> {
         if u.kind == UnitKind::Fleet && sea_streak >= 4 {
             m.push((14, -1));
         }
-        let neighbours: Vec<Owner> = self
-            .end
-            .units
-            .iter()
-            .filter(|v| v.id != id && self.map.any_border(here, v.location.province))
-            .map(|v| v.owner)
-            .collect();
-        let own = neighbours.iter().filter(|o| **o == u.owner).count();
-        let foreign = neighbours.len() - own;
+        let (mut own, mut foreign) = (0usize, 0usize);
+        let mut bits = self.map.neighbours_bits(here) & !(1u128 << here.index());
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            match occupants.get(i).copied().flatten() {
+                Some(o) if o == u.owner => own += 1,
+                Some(_) => foreign += 1,
+                None => {}
+            }
+        }
         if u.kind == UnitKind::Army && own == 0 {
             m.push((15, -1));
         }
@@ -250,18 +279,27 @@ impl SeasonEnd<'_> {
 
 /// One bracket entry per rule, summed, in rule order (§4, SS-AMB-15).
 pub fn summed(m: &[Modifier]) -> Vec<Modifier> {
-    let mut by_rule: BTreeMap<u8, i32> = BTreeMap::new();
-    for (r, d) in m {
-        *by_rule.entry(*r).or_default() += d;
+    let mut sorted = m.to_vec();
+    sorted.sort_unstable_by_key(|(r, _)| *r);
+    let mut out: Vec<Modifier> = Vec::with_capacity(sorted.len());
+    for (r, d) in sorted {
+        match out.last_mut() {
+            Some((last, sum)) if *last == r => *sum += d,
+            _ => out.push((r, d)),
+        }
     }
-    by_rule.into_iter().collect()
+    out
 }
 
-/// `[SS-2.1 +4, SS-2.15 -1]`.
-pub fn bracket(m: &[Modifier]) -> String {
-    let parts: Vec<String> = m
-        .iter()
-        .map(|(r, d)| format!("SS-2.{r} {}{d}", if *d >= 0 { "+" } else { "" }))
-        .collect();
-    format!("[{}]", parts.join(", "))
+/// Writes a unit's modifiers as `MORALE:` lines give them: `[SS-2.1 +4, SS-2.15 -1]`.
+pub fn push_bracket(out: &mut String, m: &[Modifier]) {
+    out.push('[');
+    for (k, (r, d)) in m.iter().enumerate() {
+        if k > 0 {
+            out.push_str(", ");
+        }
+        let sign = if *d >= 0 { "+" } else { "" };
+        let _ = write!(out, "SS-2.{r} {sign}{d}");
+    }
+    out.push(']');
 }
