@@ -230,6 +230,7 @@ pub(super) fn load(
         .fold(0, |acc, (i, _)| acc | 1u128 << i);
     let sea_borders = any_borders.iter().map(|b| b & sea_mask).collect();
     let home_countries = Map::home_countries_of(&names);
+    let home_centres = Map::home_centres_of(&provinces);
     let map = Map {
         provinces,
         army_borders,
@@ -239,6 +240,7 @@ pub(super) fn load(
         names,
         start,
         home_countries,
+        home_centres,
     };
     check(&map)?;
     Ok(map)

@@ -244,6 +244,8 @@ pub struct Map {
     /// Each power's home country (see [`Map::home_country`]), one bit per province, in
     /// `Power::ALL` order; worked out once when the map is loaded.
     home_countries: [u128; 7],
+    /// Each power's home centres, one bit per province, in `Power::ALL` order.
+    home_centres: [u128; 7],
 }
 
 /// The unit kind as written in the map's starting position (the rules layer has its own
@@ -451,8 +453,26 @@ impl Map {
 
     /// The home centres of a power.
     pub fn home_centres(&self, power: Power) -> impl Iterator<Item = ProvinceId> + '_ {
-        self.province_ids()
-            .filter(move |p| self.province(*p).home_of == Some(power))
+        let mut bits = self.home_centres.get(power.index()).copied().unwrap_or(0);
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let i = bits.trailing_zeros();
+            bits &= bits - 1;
+            Some(ProvinceId(i as u8))
+        })
+    }
+
+    /// Every power's home centres as bit sets (worked out once when the map is loaded).
+    fn home_centres_of(provinces: &[Province]) -> [u128; 7] {
+        let mut out = [0u128; 7];
+        for (i, p) in provinces.iter().enumerate() {
+            if let Some(slot) = p.home_of.and_then(|h| out.get_mut(h.index())) {
+                *slot |= 1u128 << i;
+            }
+        }
+        out
     }
 
     /// The provinces of a power's home country, as written down (`shared/rules/README.md`

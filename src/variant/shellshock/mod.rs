@@ -11,8 +11,8 @@ mod facts;
 mod grammar;
 mod morale;
 mod rules;
+mod units;
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
@@ -25,8 +25,9 @@ use crate::variant::{CaseFacts, GameView, Line, RuleSet};
 
 use facts::ShellShockFacts;
 
-use morale::{SeasonEnd, SeasonFacts, summed};
+use morale::{SeasonEnd, SeasonFacts, Tally, push_int};
 use rules::ShellShockRules;
+use units::UnitMap;
 
 /// Starting morale (SS-1.1).
 pub const START: i32 = 18;
@@ -38,14 +39,14 @@ pub const CAP: i32 = 34;
 pub struct ShellShockState {
     /// Morale; a unit not listed has the starting morale (SS-1.1).
     #[serde(default)]
-    pub morale: BTreeMap<UnitId, i32>,
+    pub morale: UnitMap<i32>,
     #[serde(default)]
-    pub move_streak: BTreeMap<UnitId, u8>,
+    pub move_streak: UnitMap<u8>,
     #[serde(default)]
-    pub sea_streak: BTreeMap<UnitId, u8>,
+    pub sea_streak: UnitMap<u8>,
     /// Armed neutrals → the power they rebelled from (SS-3.10).
     #[serde(default)]
-    pub rebels: BTreeMap<UnitId, Power>,
+    pub rebels: UnitMap<Power>,
     /// What this season's movement phase decided, waiting for the season's end.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub season: Option<SeasonFacts>,
@@ -150,11 +151,17 @@ impl RuleSet for ShellShock {
             }
             Step::OwnershipUpdated => {
                 let owners = position.owners.clone();
-                s.fall = season_end(map, s, position, &owners);
+                s.fall = season_end(map, s, position, &owners)
+                    .into_iter()
+                    .map(|(id, m, mv, sea)| (id, m.listed(), mv, sea))
+                    .collect();
                 Vec::new()
             }
             Step::FallEnds => {
-                let pending = std::mem::take(&mut s.fall);
+                let pending = std::mem::take(&mut s.fall)
+                    .into_iter()
+                    .map(|(id, m, mv, sea)| (id, Tally::of(&m), mv, sea))
+                    .collect();
                 apply(map, s, position, pending)
             }
             Step::Begins | Step::Opens(_) => Vec::new(),
@@ -189,7 +196,11 @@ impl RuleSet for ShellShock {
                 match u.owner {
                     Owner::Power(_) => {
                         let m = s.morale_of(u.id);
-                        let _ = write!(text, " morale {m} ({})", band(m));
+                        text.push_str(" morale ");
+                        push_int(&mut text, m);
+                        text.push_str(" (");
+                        text.push_str(band(m));
+                        text.push(')');
                     }
                     Owner::Neutral => match s.rebels.get(&u.id) {
                         Some(p) => {
@@ -326,7 +337,7 @@ fn season_end(
     s: &mut ShellShockState,
     position: &Position,
     owners_end: &[Option<Power>],
-) -> Vec<(UnitId, Vec<morale::Modifier>, u8, u8)> {
+) -> Vec<(UnitId, Tally, u8, u8)> {
     let facts = s.season.take().unwrap_or_else(|| SeasonFacts {
         owners_start: position.owners.clone(),
         ..SeasonFacts::default()
@@ -339,7 +350,7 @@ fn season_end(
     };
     let wide = end.power_wide_all();
     let occupants = end.occupants();
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(position.units.len());
     for u in &position.units {
         if !matches!(u.owner, Owner::Power(_)) {
             continue;
@@ -375,18 +386,29 @@ fn apply(
     map: &Map,
     s: &mut ShellShockState,
     position: &mut Position,
-    pending: Vec<(UnitId, Vec<morale::Modifier>, u8, u8)>,
+    pending: Vec<(UnitId, Tally, u8, u8)>,
 ) -> Vec<String> {
     let mut morale_lines: Vec<(Power, &str, String)> = Vec::new();
     let mut rebellions: Vec<(Power, &str, String)> = Vec::new();
+    let mut at: Vec<(UnitId, usize)> = position
+        .units
+        .iter()
+        .enumerate()
+        .map(|(i, u)| (u.id, i))
+        .collect();
+    at.sort_unstable();
     for (id, mods, mv, sea) in pending {
-        let Some(u) = position.units.iter_mut().find(|u| u.id == id) else {
+        let Some(u) = at
+            .binary_search_by_key(&id, |(k, _)| *k)
+            .ok()
+            .and_then(|j| at.get(j))
+            .and_then(|(_, i)| position.units.get_mut(*i))
+        else {
             continue;
         };
         let Owner::Power(p) = u.owner else { continue };
-        let mods = summed(&mods);
         let old = s.morale_of(id);
-        let new = (old + mods.iter().map(|(_, d)| d).sum::<i32>()).min(CAP);
+        let new = (old + mods.total()).min(CAP);
         s.morale.insert(id, new);
         if u.kind == UnitKind::Army {
             s.move_streak.insert(id, mv);
@@ -397,8 +419,12 @@ fn apply(
         let mut line = String::with_capacity(80);
         line.push_str("MORALE: ");
         push_named(&mut line, map, u);
-        let _ = write!(line, " {old} -> {new} ");
-        morale::push_bracket(&mut line, &mods);
+        line.push(' ');
+        push_int(&mut line, old);
+        line.push_str(" -> ");
+        push_int(&mut line, new);
+        line.push(' ');
+        mods.push_bracket(&mut line);
         morale_lines.push((p, code, line));
         if new <= 0 {
             rebellions.push((

@@ -4,22 +4,21 @@
 //! are destroyed when dislodged and count against their former owner (H3, H13, H15;
 //! SS-3.9, SS-3.10).
 
-use std::collections::BTreeMap;
-
 use crate::map::{Location, Map, Power};
 use crate::rules::{
     Order, OrderCheck, Owner, Position, PowerOrder, Refusal, Rewrite, Rules, Standard, Strength,
-    Unit, UnitId, VariantRefusal, Warning,
+    Unit, VariantRefusal, Warning,
 };
 
+use super::units::UnitMap;
 use super::{START, band};
 
 /// The adjudication rules of a Shell Shock game: the morale at the start of the phase.
 pub struct ShellShockRules {
     /// The phase is being resolved (no warning is wanted).
     pub resolving: bool,
-    pub morale: BTreeMap<UnitId, i32>,
-    pub rebels: BTreeMap<UnitId, Power>,
+    pub morale: UnitMap<i32>,
+    pub rebels: UnitMap<Power>,
 }
 
 /// The factor of a morale (SS-3.1–3.6).
@@ -225,7 +224,7 @@ mod tests {
         ));
         let r = ShellShockRules {
             resolving: false,
-            morale: BTreeMap::new(),
+            morale: UnitMap::default(),
             rebels: [(id, Power::France)].into_iter().collect(),
         };
         assert_eq!(r.adjustment_count(&p, Power::France), 0, "SS-3.10");
