@@ -616,3 +616,184 @@ fn a_game_saved_before_the_variant_platform_loads_and_plays_on() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// ---- the core names no rule set -----------------------------------------------------------
+
+/// The code of a source file as the scan reads it: its test module (`#[cfg(test)]` on)
+/// cut, and each line's comment (from a `//` outside a string) dropped.
+fn code_of(text: &str) -> String {
+    let text = text.split("#[cfg(test)]").next().unwrap_or_default();
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        let mut in_string = false;
+        let mut prev = ' ';
+        let mut end = line.len();
+        for (i, c) in line.char_indices() {
+            if c == '"' && prev != '\\' {
+                in_string = !in_string;
+            }
+            if !in_string && c == '/' && prev == '/' {
+                end = i - 1;
+                break;
+            }
+            prev = if prev == '\\' && c == '\\' { ' ' } else { c };
+        }
+        out.push_str(line.get(..end).unwrap_or(line));
+        out.push('\n');
+    }
+    out
+}
+
+/// The string literals of some code (`"…"`, escapes kept as written).
+fn literals(code: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = None;
+    let mut prev = ' ';
+    for (i, c) in code.char_indices() {
+        if c == '"' && prev != '\\' {
+            match start.take() {
+                Some(s) => out.push(code.get(s..i).unwrap_or_default()),
+                None => start = Some(i + 1),
+            }
+        }
+        prev = if prev == '\\' && c == '\\' { ' ' } else { c };
+    }
+    out
+}
+
+/// Whether `word` (lower case, letters and blanks) is in `text` as a whole word, in any
+/// letter case, its blanks written as nothing, a blank, a hyphen or an underscore.
+fn has_word(text: &str, word: &str) -> bool {
+    let lower = text.to_lowercase();
+    let forms: Vec<String> = if word.contains(' ') {
+        ["", " ", "-", "_"]
+            .iter()
+            .map(|sep| word.split(' ').collect::<Vec<_>>().join(sep))
+            .collect()
+    } else {
+        vec![word.to_string()]
+    };
+    forms.iter().any(|form| {
+        lower.match_indices(form.as_str()).any(|(at, m)| {
+            let before = lower.get(..at).and_then(|s| s.chars().next_back());
+            let after = lower.get(at + m.len()..).and_then(|s| s.chars().next());
+            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+        })
+    })
+}
+
+fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for e in std::fs::read_dir(dir).expect("a source folder").flatten() {
+        let path = e.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|x| x == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Every word by which a rule set is known: its names and aliases, its own phases' names,
+/// the prefix of its spec codes, and its commands' keywords. The standard game, which owns
+/// the core, is left out; the toy is in, so the scan would see a file that named it.
+fn rule_set_words() -> (Vec<String>, Vec<String>) {
+    let mut names: Vec<String> = Vec::new();
+    let mut keywords: Vec<String> = Vec::new();
+    let toy = Entry {
+        name: "Toy",
+        aliases: &["plaything"],
+        variant: Some(&TOY),
+    };
+    let entries = dipjudge::variant::ALL
+        .iter()
+        .chain(std::iter::once(&toy))
+        .filter(|e| e.name != "Standard");
+    for e in entries {
+        // `ShellShock` is also written `Shell Shock`, `InternationalRelations` as two words.
+        let mut spaced = String::new();
+        for (i, c) in e.name.char_indices() {
+            if i > 0 && c.is_uppercase() {
+                spaced.push(' ');
+            }
+            spaced.extend(c.to_lowercase());
+        }
+        names.push(spaced);
+        names.extend(e.aliases.iter().map(|a| a.to_lowercase()));
+        if let Some(v) = e.variant {
+            names.extend(v.phases().iter().map(|p| p.name.to_lowercase()));
+            keywords.extend(v.grammar().keywords().iter().map(|k| k.to_lowercase()));
+        }
+    }
+    // The spec codes (`SRV-E7`, `FD-E3`, `IR-X2`, `SS-W1`, `SUR-4`) name their rule set.
+    for prefix in ["srv", "sur", "fd", "ir", "ss"] {
+        keywords.push(format!("{prefix}-"));
+    }
+    names.sort();
+    names.dedup();
+    keywords.sort();
+    keywords.dedup();
+    (names, keywords)
+}
+
+/// Issue 26: a rule set is a plugin. No rule set's name (nor alias, nor own phase's name)
+/// is written in the code of `src/command/`, `src/rules/`, `src/game/` or `src/judge/`,
+/// and none of its command keywords or spec-code prefixes is in a string there: the shared
+/// parser, the adjudicator, the game and the judge reach a rule set only through the
+/// registry and its hooks. Comments (which cite the specs) and test modules are not read.
+#[test]
+fn the_core_names_no_rule_set_and_none_of_its_keywords() {
+    let (names, keywords) = rule_set_words();
+    // The scan sees what it looks for (a check that cannot fail is no check).
+    assert!(names.iter().any(|n| n == "shell shock") && names.iter().any(|n| n == "toy"));
+    assert!(keywords.iter().any(|k| k == "vote") && keywords.iter().any(|k| k == "srv-"));
+    assert!(has_word("let v = ShellShock;", "shell shock"));
+    assert!(has_word(r#"keyword("Vote")"#, "vote"));
+    assert!(!has_word("let voter = 1;", "vote"));
+    let sample = code_of("let a = \"jury\"; // Survive's jury\n#[cfg(test)]\nmod t { Survive }");
+    assert!(literals(&sample).contains(&"jury") && !has_word(&sample, "survive"));
+
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    for dir in ["command", "rules", "game", "judge"] {
+        rust_files(&root.join(dir), &mut files);
+    }
+    files.sort();
+    assert!(files.len() > 20, "the scan read {} files", files.len());
+    let mut found = Vec::new();
+    for f in &files {
+        let name = f.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if name == "tests.rs" || name.ends_with("_tests.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(f).expect("a source file");
+        let code = code_of(&text);
+        let shown = f.strip_prefix(&root).unwrap_or(f).display().to_string();
+        for n in &names {
+            if has_word(&code, n) {
+                found.push(format!("{shown}: the rule set word \"{n}\""));
+            }
+        }
+        for lit in literals(&code) {
+            for k in &keywords {
+                let hit = if k.ends_with('-') {
+                    // A code prefix: `SRV-E7`, not `…ASRV-`.
+                    let lower = lit.to_lowercase();
+                    lower.match_indices(k.as_str()).any(|(at, _)| {
+                        let before = lower.get(..at).and_then(|s| s.chars().next_back());
+                        !before.is_some_and(char::is_alphanumeric)
+                    })
+                } else {
+                    has_word(lit, k)
+                };
+                if hit {
+                    found.push(format!("{shown}: the keyword \"{k}\" in \"{lit}\""));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "rule-set words in the core:\n{}",
+        found.join("\n")
+    );
+}
