@@ -138,14 +138,26 @@ impl Board<'_> {
         let Some(e) = self.entry(po) else {
             return Vec::new();
         };
+        let a = po.power;
         let occupant = self.owner_at(e.dest);
+        // What `controls_with` asks of each power, asked once for the order: an enemy of
+        // `a` in the province (for every power but the occupant), and the minor centre's
+        // owner.
+        let enemy_there = occupant.is_some_and(|x| x != a && self.s.at_war(x, a));
+        let prov = self.map.province(e.dest);
+        let minor_owner = if prov.supply_centre && prov.home_of.is_none() {
+            self.position.owner_of(e.dest)
+        } else {
+            None
+        };
         Power::ALL
             .into_iter()
             .filter(|b| {
-                *b != po.power
-                    && *b != e.mover
-                    && self.controls_with(*b, po.power, e.dest, occupant)
-                    && !self.permitted(*b, e.mover, e.from, e.dest)
+                let b = *b;
+                let controls = occupant == Some(b)
+                    || (!enemy_there
+                        && (self.map.in_home_country(e.dest, b) || minor_owner == Some(b)));
+                b != a && b != e.mover && controls && !self.permitted(b, e.mover, e.from, e.dest)
             })
             .collect()
     }

@@ -356,26 +356,41 @@ fn imminent_pairs(s: &IrState) -> Vec<(Power, Power)> {
 }
 
 /// `RELATIONS: Austria-Italy AAT, England-Turkey war; imminent: Germany->England`. A
-/// treaty signed but not yet in force says from when; one under notice says so.
+/// treaty signed but not yet in force says from when; one under notice says so. Written
+/// into one string (a game at war on every side lists 21 wars each phase).
 fn relations_line(s: &IrState, phase: Phase) -> String {
-    let mut items: Vec<((Power, Power), u8, String)> = Vec::new();
+    // By the pair, a treaty before a war (the text breaks a tie, as it always did).
+    let mut items: Vec<((Power, Power), u8, Option<String>)> = Vec::new();
     for t in &s.treaties {
-        items.push(((t.a, t.b), 0, treaty_text(t, phase)));
+        items.push(((t.a, t.b), 0, Some(treaty_text(t, phase))));
     }
-    for (a, b) in &s.wars {
-        items.push(((*a, *b), 1, format!("{a}-{b} war")));
-    }
+    items.extend(s.wars.iter().map(|w| (*w, 1, None)));
     items.sort();
-    let mut line = if items.is_empty() {
-        "RELATIONS: none".to_string()
-    } else {
-        let v: Vec<String> = items.into_iter().map(|(_, _, t)| t).collect();
-        format!("RELATIONS: {}", v.join(", "))
-    };
+    let mut line = String::with_capacity(16 + 24 * items.len());
+    line.push_str("RELATIONS: ");
+    if items.is_empty() {
+        line.push_str("none");
+    }
+    for (k, ((a, b), _, text)) in items.iter().enumerate() {
+        if k > 0 {
+            line.push_str(", ");
+        }
+        match text {
+            Some(t) => line.push_str(t),
+            None => {
+                line.push_str(a.name());
+                line.push('-');
+                line.push_str(b.name());
+                line.push_str(" war");
+            }
+        }
+    }
     let imminent = imminent_pairs(s);
-    if !imminent.is_empty() {
-        let v: Vec<String> = imminent.iter().map(|(z, x)| format!("{z}->{x}")).collect();
-        line.push_str(&format!("; imminent: {}", v.join(", ")));
+    for (k, (z, x)) in imminent.iter().enumerate() {
+        line.push_str(if k == 0 { "; imminent: " } else { ", " });
+        line.push_str(z.name());
+        line.push_str("->");
+        line.push_str(x.name());
     }
     line
 }

@@ -53,7 +53,7 @@ pub struct ShellShockState {
     /// The Fall update computed after the Fall retreats and ownership update, applied after
     /// the Winter (SS-2.0): unit → its modifiers, and the streaks after the season.
     #[serde(default)]
-    pub fall: Vec<(UnitId, Vec<morale::Modifier>, u8, u8)>,
+    pub fall: Vec<(UnitId, Tally, u8, u8)>,
 }
 
 impl ShellShockState {
@@ -145,23 +145,15 @@ impl RuleSet for ShellShock {
                 lines
             }
             Step::SpringEnds => {
-                let owners = position.owners.clone();
-                let pending = season_end(map, s, position, &owners);
+                let pending = season_end(map, s, position, &position.owners);
                 apply(map, s, position, pending)
             }
             Step::OwnershipUpdated => {
-                let owners = position.owners.clone();
-                s.fall = season_end(map, s, position, &owners)
-                    .into_iter()
-                    .map(|(id, m, mv, sea)| (id, m.listed(), mv, sea))
-                    .collect();
+                s.fall = season_end(map, s, position, &position.owners);
                 Vec::new()
             }
             Step::FallEnds => {
-                let pending = std::mem::take(&mut s.fall)
-                    .into_iter()
-                    .map(|(id, m, mv, sea)| (id, Tally::of(&m), mv, sea))
-                    .collect();
+                let pending = std::mem::take(&mut s.fall);
                 apply(map, s, position, pending)
             }
             Step::Begins | Step::Opens(_) => Vec::new(),

@@ -17,7 +17,7 @@ pub type Modifier = (u8, i32);
 /// when it began.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeasonFacts {
-    pub modifiers: UnitMap<Vec<Modifier>>,
+    pub modifiers: UnitMap<Tally>,
     pub ordered_to_move: UnitSet,
     pub dislodged: UnitSet,
     pub owners_start: Vec<Option<Power>>,
@@ -105,7 +105,7 @@ pub fn movement_facts(map: &Map, start: &Position, record: &PhaseRecord) -> Seas
             None
         }
     };
-    let mut modifiers: Vec<(UnitId, Vec<Modifier>)> = Vec::with_capacity(units.len());
+    let mut modifiers: Vec<(UnitId, Tally)> = Vec::with_capacity(units.len());
     let mut ordered_to_move = Vec::new();
     let mut dislodged_units = Vec::new();
     for u in units {
@@ -190,7 +190,7 @@ pub fn movement_facts(map: &Map, start: &Position, record: &PhaseRecord) -> Seas
                 m.add(16, -1);
             }
         }
-        modifiers.push((u.id, m.listed()));
+        modifiers.push((u.id, m));
     }
     SeasonFacts {
         modifiers: modifiers.into_iter().collect(),
@@ -283,7 +283,7 @@ impl SeasonEnd<'_> {
             return m;
         };
         if let Some(decided) = self.facts.modifiers.get(&id) {
-            m.add_all(decided);
+            m.add_tally(decided);
         }
         if let Some(wide) = power_wide.get(x.index()) {
             m.add_tally(wide);
@@ -324,10 +324,13 @@ impl SeasonEnd<'_> {
 }
 
 /// A unit's modifiers summed by rule (§4, SS-AMB-15): one entry per rule it earned, in rule
-/// order, however many times it earned it.
+/// order, however many times it earned it. Stored as that list (`[[1,4],[15,-1]]`); a list
+/// that names a rule twice is read summed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
-    sums: [i32; 32],
+    /// The sum of each rule SS-2.0 to SS-2.23 (a season's sums are small: a unit earns a
+    /// few points a rule).
+    sums: [i16; 24],
     /// Bit `r`: rule SS-2.`r` was earned.
     earned: u32,
 }
@@ -342,7 +345,8 @@ impl Tally {
 
     pub fn add(&mut self, rule: u8, d: i32) {
         if let Some(sum) = self.sums.get_mut(usize::from(rule)) {
-            *sum += d;
+            let d = i16::try_from(d).unwrap_or(if d < 0 { i16::MIN } else { i16::MAX });
+            *sum = sum.saturating_add(d);
             self.earned |= 1 << rule;
         }
     }
@@ -353,9 +357,9 @@ impl Tally {
         }
     }
 
-    fn add_tally(&mut self, other: &Tally) {
+    pub fn add_tally(&mut self, other: &Tally) {
         for (sum, d) in self.sums.iter_mut().zip(other.sums) {
-            *sum += d;
+            *sum = sum.saturating_add(d);
         }
         self.earned |= other.earned;
     }
@@ -369,7 +373,7 @@ impl Tally {
             }
             let r = bits.trailing_zeros();
             bits &= bits - 1;
-            let sum = self.sums.get(r as usize).copied().unwrap_or(0);
+            let sum = i32::from(self.sums.get(r as usize).copied().unwrap_or(0));
             Some((u8::try_from(r).unwrap_or(u8::MAX), sum))
         })
     }
@@ -415,4 +419,16 @@ fn push_digits(out: &mut String, v: u32) {
         push_digits(out, v / 10);
     }
     out.extend(char::from_digit(v % 10, 10));
+}
+
+impl Serialize for Tally {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Tally {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Tally::of(&Vec::<Modifier>::deserialize(d)?))
+    }
 }

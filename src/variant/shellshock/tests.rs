@@ -74,3 +74,14 @@ fn ss_4_morale_beside_every_unit() {
             .is_empty()
     );
 }
+
+/// A unit's modifiers are stored as the list the `MORALE:` bracket gives (rule order, one
+/// entry per rule), and a stored list naming a rule twice reads summed (SS-AMB-15).
+#[test]
+fn ss_amb_15_modifiers_stored_as_a_summed_list() {
+    let t = morale::Tally::of(&[(15, -1), (1, 4), (3, 2), (3, 2)]);
+    assert_eq!(serde_json::to_string(&t).unwrap(), "[[1,4],[3,4],[15,-1]]");
+    let back: morale::Tally = serde_json::from_str("[[3,2],[1,4],[3,2],[15,-1]]").unwrap();
+    assert_eq!(back, t);
+    assert_eq!(t.total(), 7);
+}

@@ -67,6 +67,9 @@ impl<V> FromIterator<(UnitId, V)> for UnitMap<V> {
     /// As a map collects: a unit given twice keeps its last value.
     fn from_iter<I: IntoIterator<Item = (UnitId, V)>>(iter: I) -> Self {
         let mut v: Vec<(UnitId, V)> = iter.into_iter().collect();
+        if v.is_sorted_by(|a, b| a.0 < b.0) {
+            return UnitMap(v);
+        }
         v.sort_by_key(|(k, _)| *k);
         let mut out: Vec<(UnitId, V)> = Vec::with_capacity(v.len());
         for (k, x) in v {
