@@ -105,10 +105,48 @@ pub fn movement_facts(map: &Map, start: &Position, record: &PhaseRecord) -> Seas
             None
         }
     };
+    // What each unit's supports earned it, and what the supports it received did, in one
+    // pass over the supports (SS-2.3, 2.9, 2.10, 2.12, 2.16).
+    #[derive(Clone, Copy, Default)]
+    struct Supports {
+        dislodging: i32,
+        into_centre: i32,
+        failed: i32,
+        received: i32,
+        cut_received: bool,
+    }
+    let mut by_unit = vec![Supports::default(); units.len()];
+    for sup in &record.supports {
+        if sup.matched
+            && let Some(t) = index(sup.supporter).and_then(|i| by_unit.get_mut(i))
+        {
+            if sup.effective() && sup.dest.is_some() && dislodged_enemy(sup.target) {
+                t.dislodging += 1;
+            }
+            if let Some(dest) = sup.dest {
+                let mover_owner = owner_of(sup.target).and_then(|o| o.power());
+                if sup.effective()
+                    && succeeded(sup.target)
+                    && centre_owner_start(dest).is_some_and(|o| Some(o) != mover_owner)
+                {
+                    t.into_centre += 1;
+                }
+                if !succeeded(sup.target) {
+                    t.failed += 1;
+                }
+            }
+        }
+        if let Some(t) = index(sup.target).and_then(|i| by_unit.get_mut(i)) {
+            if sup.effective() {
+                t.received += 1;
+            }
+            t.cut_received |= sup.matched && sup.cut && sup.dest.is_some();
+        }
+    }
     let mut modifiers: Vec<(UnitId, Tally)> = Vec::with_capacity(units.len());
     let mut ordered_to_move = Vec::new();
     let mut dislodged_units = Vec::new();
-    for u in units {
+    for (u, sup) in units.iter().zip(&by_unit) {
         let Owner::Power(x) = u.owner else { continue };
         let mut m = Tally::default();
         let here = u.from.province;
@@ -128,22 +166,14 @@ pub fn movement_facts(map: &Map, start: &Position, record: &PhaseRecord) -> Seas
         let stood = !moving && !dislodged;
         let centre = map.province(here).supply_centre;
         let home = is_home_of(map, here, x);
-        let given = || {
-            record
-                .supports
-                .iter()
-                .filter(move |s| s.supporter == u.id && s.matched)
-        };
         if stood && !attacked && home {
             m.add(1, 4);
         }
         if moved && dislodged_enemy(u.id) {
             m.add(2, 4);
         }
-        for s in given() {
-            if s.effective() && s.dest.is_some() && dislodged_enemy(s.target) {
-                m.add(3, 2);
-            }
+        if sup.dislodging > 0 {
+            m.add(3, 2 * sup.dislodging);
         }
         if moved
             && let Some(to) = u.moved_to
@@ -157,38 +187,20 @@ pub fn movement_facts(map: &Map, start: &Position, record: &PhaseRecord) -> Seas
         if stood && !attacked && centre && !home {
             m.add(6, 2);
         }
-        for s in given() {
-            let Some(dest) = s.dest else { continue };
-            let mover_owner = owner_of(s.target).and_then(|o| o.power());
-            if s.effective()
-                && succeeded(s.target)
-                && centre_owner_start(dest).is_some_and(|o| Some(o) != mover_owner)
-            {
-                m.add(9, 1);
-            }
+        if sup.into_centre > 0 {
+            m.add(9, sup.into_centre);
         }
-        let received = record
-            .supports
-            .iter()
-            .filter(|s| s.target == u.id && s.effective())
-            .count();
-        if received > 0 {
-            m.add(10, i32::try_from(received).unwrap_or(i32::MAX));
+        if sup.received > 0 {
+            m.add(10, sup.received);
         }
         if moving && !moved {
-            if record
-                .supports
-                .iter()
-                .any(|s| s.target == u.id && s.matched && s.cut && s.dest.is_some())
-            {
+            if sup.cut_received {
                 m.add(12, -1);
             }
             m.add(19, -2);
         }
-        for s in given() {
-            if s.dest.is_some() && !succeeded(s.target) {
-                m.add(16, -1);
-            }
+        if sup.failed > 0 {
+            m.add(16, -sup.failed);
         }
         modifiers.push((u.id, m));
     }

@@ -157,6 +157,11 @@ impl Rules for ShellShockRules {
         _given: bool,
     ) -> Option<Rewrite> {
         let unit = order.order.unit()?;
+        // Only low and very low morale restrict orders (SS-3.4, SS-3.5); a unit not listed
+        // has the starting morale, so most phases have nothing to look up.
+        if !self.morale.iter().any(|(_, m)| (1..=8).contains(m)) {
+            return None;
+        }
         let (m, _) = self.restriction(position, order)?;
         Some(Rewrite {
             order: Order::Hold { unit },
