@@ -11,7 +11,7 @@ pub mod audience;
 pub mod reply;
 pub mod results;
 
-pub use audience::Audience;
+pub use audience::{Audience, MailKind, Reader, Sender};
 pub use reply::{
     LineVerdict, ReplyLine, mask_password, parse_report, parsed_line, render_reply,
     render_reply_lines, render_verdict,

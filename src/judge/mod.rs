@@ -28,7 +28,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use chrono::{DateTime, Utc};
 
 use crate::map::Map;
-use crate::store::{NewMail, QueuedMail, Recorded, Store, StoreError};
+use crate::store::{Audience, MailKind, NewMail, QueuedMail, Recorded, Store, StoreError};
 
 pub use password::{PasswordCost, hash as hash_password};
 pub use pictures::MailPicture;
@@ -346,11 +346,11 @@ impl Judge {
             tx.queue_mail(
                 &NewMail {
                     game: None,
-                    audience: "reply".into(),
+                    audience: Audience::Reply,
                     recipient: msg.reply_address().to_string(),
                     subject: replies::reply_subject(&judge, &msg.subject),
                     body,
-                    kind: "replied",
+                    kind: MailKind::Replied,
                     in_reply_to: msg.message_id.clone(),
                     pictures: Vec::new(),
                 },
@@ -360,7 +360,7 @@ impl Judge {
                 tx.queue_mail(
                     &NewMail {
                         game: Some(g.clone()),
-                        audience: "master".into(),
+                        audience: Audience::MASTER,
                         recipient: master,
                         subject: format!("{judge}:{g} - Mail set aside"),
                         body: format!(
@@ -368,7 +368,7 @@ impl Judge {
                             msg.from,
                             replies::one_line_subject(&msg.subject)
                         ),
-                        kind: "generated",
+                        kind: MailKind::Generated,
                         in_reply_to: None,
                         pictures: Vec::new(),
                     },
@@ -399,13 +399,13 @@ impl Judge {
             tx.queue_mail(
                 &NewMail {
                     game: None,
-                    audience: "reply".into(),
+                    audience: Audience::Reply,
                     recipient: msg.reply_address().to_string(),
                     subject: replies::reply_subject(&judge, &msg.subject),
                     body: format!(
                         "Your mail is {size} bytes, over this judge's limit of {limit} bytes: it was not read, and nothing in it was done. Send your commands in a shorter mail (without attachments).\n"
                     ),
-                    kind: "replied",
+                    kind: MailKind::Replied,
                     in_reply_to: msg.message_id.clone(),
                     pictures: Vec::new(),
                 },
@@ -438,13 +438,13 @@ impl Judge {
             tx.queue_mail(
                 &NewMail {
                     game: Some(game.to_string()),
-                    audience: "master".into(),
+                    audience: Audience::MASTER,
                     recipient: master,
                     subject: format!("{judge}:{game} - Suspended"),
                     body: format!(
                         "The judge has suspended the game '{game}': {reason}.\n\nWhile it is suspended no deadline runs in it, and mail to the game is answered that it is suspended; every other game goes on. The judge's operator has been told (the judge's log has the details). Once the cause is fixed, the operator lifts the suspension (dipjudge unsuspend {game}) and the game goes on from its stored state.\n"
                     ),
-                    kind: "generated",
+                    kind: MailKind::Generated,
                     in_reply_to: None,
                     pictures: Vec::new(),
                 },
@@ -621,20 +621,20 @@ impl Judge {
             drop_unsent_pictures(tx, id)?;
             if let Some(m) = tx.mail(id)?
                 && let Some(game) = m.game.as_deref()
-                && m.audience != "master"
+                && m.audience != Audience::MASTER
                 && let Some(master) = tx.game_master(game)?
             {
                 tx.queue_mail(
                     &NewMail {
                         game: Some(game.to_string()),
-                        audience: "master".into(),
+                        audience: Audience::MASTER,
                         recipient: master,
                         subject: format!("{judge}:{game} - Undeliverable mail"),
                         body: format!(
                             "A mail to {} ({}) could not be delivered:\n{reason}\n",
                             m.recipient, m.subject
                         ),
-                        kind: "generated",
+                        kind: MailKind::Generated,
                         in_reply_to: None,
                         pictures: Vec::new(),
                     },
@@ -717,7 +717,7 @@ impl Judge {
         Ok(self.store.transaction(|tx| {
             Ok::<_, StoreError>(match tx.load_game(name)? {
                 Some(g) => {
-                    history::for_reader(&g, history::HistoryReader::Outsider, tx.history(name)?)
+                    history::for_reader(&g, crate::game::Reader::Observers, tx.history(name)?)
                 }
                 None => Vec::new(),
             })

@@ -4,10 +4,10 @@
 use chrono::{DateTime, Utc};
 
 use crate::bulletin::results::{Extras, Parts, ResultsHeader, render_results, results_subject};
-use crate::game::{self, Audience, DueEvent, Ending, Game, ObserverLevel, Player, Status};
+use crate::game::{self, DueEvent, Ending, Game, ObserverLevel, Player, Status};
 use crate::map::Map;
 use crate::picture::{Drawing, PhaseScene};
-use crate::store::{NewMail, StoreError, Tx};
+use crate::store::{Audience, MailKind, NewMail, StoreError, Tx};
 use crate::variant::{self, Line, Lookup, Reader, Variant};
 
 use super::time::format_time;
@@ -16,7 +16,7 @@ use super::{JudgeConfig, pictures};
 /// The mails for a list of readers.
 pub(super) fn mails_for(
     g: &Game,
-    readers: &[Audience],
+    readers: &[Reader],
     subject: &str,
     body: &str,
     in_reply_to: Option<String>,
@@ -24,39 +24,39 @@ pub(super) fn mails_for(
     let mut out = Vec::new();
     for r in readers {
         match r {
-            Audience::Power(p) => {
+            Reader::Power(p) => {
                 if let Some(pl) = g.player(*p).filter(|pl| !pl.resigned) {
                     out.push(NewMail {
                         game: Some(g.name.clone()),
-                        audience: p.name().to_string(),
+                        audience: Audience::power(*p),
                         recipient: pl.seat.address.clone(),
                         subject: subject.to_string(),
                         body: body.to_string(),
-                        kind: "generated",
+                        kind: MailKind::Generated,
                         in_reply_to: in_reply_to.clone(),
                         pictures: Vec::new(),
                     });
                 }
             }
-            Audience::Master => out.push(NewMail {
+            Reader::Master => out.push(NewMail {
                 game: Some(g.name.clone()),
-                audience: "master".into(),
+                audience: Audience::MASTER,
                 recipient: g.master.address.clone(),
                 subject: subject.to_string(),
                 body: body.to_string(),
-                kind: "generated",
+                kind: MailKind::Generated,
                 in_reply_to: in_reply_to.clone(),
                 pictures: Vec::new(),
             }),
-            Audience::Observers => {
+            Reader::Observers => {
                 for o in &g.observers {
                     out.push(NewMail {
                         game: Some(g.name.clone()),
-                        audience: "observer".into(),
+                        audience: Audience::Reader(Reader::Observers),
                         recipient: o.clone(),
                         subject: subject.to_string(),
                         body: body.to_string(),
-                        kind: "generated",
+                        kind: MailKind::Generated,
                         in_reply_to: in_reply_to.clone(),
                         pictures: Vec::new(),
                     });
@@ -103,16 +103,6 @@ pub(super) fn variant_of(
     }
 }
 
-/// The reader a mailing audience reads as: a power's player sees its power's lines, the
-/// master every line, observers the public ones.
-fn reader_of(a: Audience) -> Reader {
-    match a {
-        Audience::Power(p) => Reader::Power(p),
-        Audience::Master => Reader::Master,
-        Audience::Observers => Reader::Everyone,
-    }
-}
-
 /// A bulletin for everyone who follows the game, each reader's copy rendered for that
 /// reader (H20: private lines reach only their reader and the master). Readers whose copies
 /// are the same get the same bytes.
@@ -123,8 +113,7 @@ pub(super) fn bulletin_for_everyone(
 ) -> Vec<NewMail> {
     let mut out = Vec::new();
     let mut rendered: Vec<(Reader, String)> = Vec::new();
-    for a in public_readers(g) {
-        let reader = reader_of(a);
+    for reader in public_readers(g) {
         let body = match rendered.iter().find(|(r, _)| *r == reader) {
             Some((_, b)) => b.clone(),
             None => {
@@ -133,7 +122,7 @@ pub(super) fn bulletin_for_everyone(
                 b
             }
         };
-        out.extend(mails_for(g, &[a], subject, &body, None));
+        out.extend(mails_for(g, &[reader], subject, &body, None));
     }
     out
 }
@@ -162,11 +151,11 @@ pub(super) fn announce(config: &JudgeConfig, g: &Game, lines: &[Line]) -> Vec<Ne
         .collect()
 }
 
-fn public_readers(g: &Game) -> Vec<Audience> {
-    let mut readers: Vec<Audience> = g.players.iter().map(|p| Audience::Power(p.power)).collect();
-    readers.push(Audience::Master);
+fn public_readers(g: &Game) -> Vec<Reader> {
+    let mut readers: Vec<Reader> = g.players.iter().map(|p| Reader::Power(p.power)).collect();
+    readers.push(Reader::Master);
     if g.settings.press.observers != ObserverLevel::None {
-        readers.push(Audience::Observers);
+        readers.push(Reader::Observers);
     }
     readers
 }
@@ -356,7 +345,7 @@ pub(super) fn process_game_with_outcome(
         now,
         &before.phase.to_string(),
         &subject,
-        &render(Reader::Everyone),
+        &render(Reader::Observers),
     )?;
     let mut mails = bulletin_for_everyone(g, &subject, &render);
     // The picture of the phase, one for every copy (H20: only what every reader may read),
@@ -466,7 +455,7 @@ fn expire(
     tx.queue_mail(
         &NewMail {
             game: Some(g.name.clone()),
-            audience: "master".into(),
+            audience: Audience::MASTER,
             recipient: g.master.address.clone(),
             subject: format!("{}:{} - Game removed", config.name, g.name),
             body: format!(
@@ -474,7 +463,7 @@ fn expire(
                 g.name,
                 game::FORMING_EXPIRY_DAYS
             ),
-            kind: "generated",
+            kind: MailKind::Generated,
             in_reply_to: None,
             pictures: Vec::new(),
         },
@@ -542,7 +531,7 @@ pub(super) fn tick_game(
                 );
                 mails.extend(mails_for(
                     &g,
-                    &[Audience::Power(p)],
+                    &[Reader::Power(p)],
                     &format!("{judge}:{} - {phase} Reminder", g.name),
                     &text,
                     None,
@@ -565,7 +554,7 @@ pub(super) fn tick_game(
                 );
                 mails.extend(mails_for(
                     &g,
-                    &[Audience::Power(*p)],
+                    &[Reader::Power(*p)],
                     &format!("{judge}:{} - {phase} Late Notice", g.name),
                     &text,
                     None,

@@ -13,9 +13,8 @@
 
 use chrono::{DateTime, Duration, Utc};
 
-use crate::game::Game;
-use crate::map::Power;
-use crate::store::{NewMail, StoreError, Tx};
+use crate::game::{Game, Sender};
+use crate::store::{Audience, MailKind, NewMail, StoreError, Tx};
 
 use super::JudgeConfig;
 use super::time::format_time;
@@ -28,16 +27,11 @@ fn window() -> Duration {
     Duration::hours(1)
 }
 
-/// The seat a sign-on is for, as the throttle names it.
-pub(super) fn seat_name(power: Option<Power>) -> &'static str {
-    power.map_or("master", |p| p.name())
-}
-
 /// Until when a seat checks no password (None: it checks).
 pub(super) fn locked_until(
     tx: &Tx<'_>,
     game: &str,
-    seat: &str,
+    seat: Sender,
     now: DateTime<Utc>,
 ) -> Result<Option<DateTime<Utc>>, StoreError> {
     let (n, first) = tx.signon_failures_since(game, seat, now - window())?;
@@ -51,7 +45,7 @@ pub(super) fn locked_until(
 pub(super) fn wrong(
     tx: &Tx<'_>,
     game: &str,
-    seat: &str,
+    seat: Sender,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
     tx.record_signon_failure(game, seat, now, now - window())?;
@@ -62,7 +56,7 @@ pub(super) fn wrong(
 pub(super) fn refused(
     tx: &Tx<'_>,
     game: &str,
-    seat: &str,
+    seat: Sender,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
     tx.count_wrong_signon(game, seat, now, false)
@@ -78,21 +72,19 @@ pub(super) fn notices(
 ) -> Result<Vec<NewMail>, StoreError> {
     let mut out = Vec::new();
     for w in tx.wrong_signons()? {
-        if w.checked < CHECKS_PER_HOUR as u64 || locked_until(tx, &w.game, &w.seat, now)?.is_some()
-        {
+        if w.checked < CHECKS_PER_HOUR as u64 || locked_until(tx, &w.game, w.seat, now)?.is_some() {
             continue;
         }
-        tx.drop_wrong_signons(&w.game, &w.seat)?;
+        tx.drop_wrong_signons(&w.game, w.seat)?;
         let Some(g) = tx.load_game(&w.game)? else {
             continue;
         };
-        let Some((audience, address)) = seat_address(&g, &w.seat) else {
+        let Some((audience, address)) = seat_address(&g, w.seat) else {
             continue;
         };
-        let who = if w.seat == "master" {
-            "the master".to_string()
-        } else {
-            w.seat.clone()
+        let who = match w.seat {
+            Sender::Master => "the master".to_string(),
+            Sender::Power(p) => p.name().to_string(),
         };
         let locked = if w.refused == 0 {
             String::new()
@@ -118,7 +110,7 @@ pub(super) fn notices(
             recipient: address,
             subject: format!("{}:{} - Wrong passwords for {who}", config.name, g.name),
             body,
-            kind: "generated",
+            kind: MailKind::Generated,
             in_reply_to: None,
             pictures: Vec::new(),
         });
@@ -127,11 +119,11 @@ pub(super) fn notices(
 }
 
 /// The audience and registered address of a seat.
-fn seat_address(g: &Game, seat: &str) -> Option<(String, String)> {
-    if seat == "master" {
-        return Some(("master".into(), g.master.address.clone()));
+fn seat_address(g: &Game, seat: Sender) -> Option<(Audience, String)> {
+    match seat {
+        Sender::Master => Some((Audience::MASTER, g.master.address.clone())),
+        Sender::Power(p) => g
+            .player(p)
+            .map(|pl| (Audience::power(p), pl.seat.address.clone())),
     }
-    let p = Power::from_name(seat)?;
-    g.player(p)
-        .map(|pl| (p.name().to_string(), pl.seat.address.clone()))
 }

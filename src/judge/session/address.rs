@@ -6,12 +6,12 @@
 
 use chrono::Duration;
 
-use crate::game::ObserverLevel;
+use crate::game::{ObserverLevel, Sender};
 use crate::store::StoreError;
 
 use super::super::confirm::{self, AddressRequest, CONFIRMATION_HOURS, WRONG_CODES};
 use super::super::refusal::Refusal;
-use super::{Done, Session, Verdict, Who};
+use super::{Done, Session, Verdict};
 
 impl Session<'_, '_> {
     /// Whether the reply address proved itself: it answered a confirmation once, or this
@@ -20,8 +20,8 @@ impl Session<'_, '_> {
     pub(super) fn address_proven(&self) -> Result<bool, StoreError> {
         let address = self.msg.reply_address();
         let seat = match (self.who, self.game.as_ref()) {
-            (Who::Power(p), Some(g)) => g.player(p).map(|pl| pl.seat.address.as_str()),
-            (Who::Master, Some(g)) => Some(g.master.address.as_str()),
+            (Some(Sender::Power(p)), Some(g)) => g.player(p).map(|pl| pl.seat.address.as_str()),
+            (Some(Sender::Master), Some(g)) => Some(g.master.address.as_str()),
             _ => None,
         };
         if seat.is_some_and(|s| s.eq_ignore_ascii_case(address)) {

@@ -2,18 +2,18 @@
 //! the rule set of a forming game, ejecting a player, rolling back.
 
 use crate::command::{MasterCommand, ObserverSetting, PressSetting, Turn};
-use crate::game::{self, ObserverLevel, PressLevel, Status};
+use crate::game::{self, ObserverLevel, PressLevel, Sender, Status};
 use crate::store::StoreError;
 
 use super::super::process;
 use super::super::refusal::Refusal;
 use super::super::time::{format_time, game_tz, resolve_date};
 use super::player::find_variant;
-use super::{Done, Session, Verdict, Who};
+use super::{Done, Session, Verdict};
 
 impl Session<'_, '_> {
     pub(super) fn master(&mut self, cmd: &MasterCommand) -> Result<Verdict, StoreError> {
-        if self.who != Who::Master {
+        if self.who != Some(Sender::Master) {
             return Ok(Err(Refusal::NotMaster));
         }
         let (map, config, tx, now) = (self.map, self.config, self.tx, self.now);
@@ -30,7 +30,7 @@ impl Session<'_, '_> {
                         game: g.name.clone(),
                     }));
                 }
-                self.who = Who::Power(*power);
+                self.who = Some(Sender::Power(*power));
             }
             MasterCommand::Process { phase } => {
                 if g.status != Status::Active {

@@ -18,30 +18,11 @@ use crate::command::{self, Command, LineResult, ParseContext, PlayerCommand};
 use crate::game::{Game, Status};
 use crate::map::{Map, Power};
 use crate::rules::{self, PowerOrder, Warning};
-use crate::store::{NewMail, StoreError, Tx};
+use crate::store::{Audience, MailKind, NewMail, StoreError, Tx};
 use crate::variant::{CommandContext, Sender, Variant};
 
 use super::refusal::Refusal;
 use super::{Incoming, JudgeConfig, password, process};
-
-/// Who the message speaks as, after its SIGNON.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Who {
-    Nobody,
-    Power(Power),
-    Master,
-}
-
-impl Who {
-    /// The sender of a command to the rule set (H1): a power or the master.
-    fn sender(self) -> Option<Sender> {
-        match self {
-            Who::Power(p) => Some(Sender::Power(p)),
-            Who::Master => Some(Sender::Master),
-            Who::Nobody => None,
-        }
-    }
-}
 
 /// What an accepted command produced for the reply: the echo after `OK`, warnings on it,
 /// and lines after it.
@@ -82,7 +63,8 @@ pub(super) struct Session<'a, 't> {
     tx: &'a Tx<'t>,
     msg: &'a Incoming,
     now: DateTime<Utc>,
-    who: Who,
+    /// Who the message speaks as, after its SIGNON (None: nobody yet).
+    who: Option<Sender>,
     game: Option<Game>,
     /// The rule set of `game`.
     variant: Option<&'static dyn Variant>,
@@ -195,7 +177,7 @@ impl<'a, 't> Session<'a, 't> {
             tx,
             msg,
             now,
-            who: Who::Nobody,
+            who: None,
             game: None,
             variant: None,
             dirty: false,
@@ -248,7 +230,7 @@ impl<'a, 't> Session<'a, 't> {
             if line.outcome.is_err() {
                 errors += 1;
             }
-            if self.who == Who::Nobody {
+            if self.who.is_none() {
                 unsigned += 1;
                 if unsigned > MAX_UNSIGNED_LINES {
                     let stop = format!(
@@ -547,8 +529,7 @@ impl<'a, 't> Session<'a, 't> {
     /// H1: whether the game's rule set allows a player command now (a draw where there are
     /// no draws, say). Only commands in a running game are asked about.
     fn variant_allows(&self, cmd: &PlayerCommand, text: &str) -> Result<(), Refusal> {
-        let (Some(g), Some(variant), Some(sender)) =
-            (self.game.as_ref(), self.variant, self.who.sender())
+        let (Some(g), Some(variant), Some(sender)) = (self.game.as_ref(), self.variant, self.who)
         else {
             return Ok(());
         };
@@ -620,7 +601,7 @@ impl<'a, 't> Session<'a, 't> {
     /// Saves the game, queues the reply and the other mails; returns how many were queued
     /// and the games touched.
     pub(super) fn finish(mut self) -> Result<(usize, Vec<String>), StoreError> {
-        if let (Who::Power(p), Some(g)) = (self.who, self.game.as_ref())
+        if let (Some(Sender::Power(p)), Some(g)) = (self.who, self.game.as_ref())
             && self.orders_changed
         {
             let listing = self.standing_orders(p, g);
@@ -641,7 +622,7 @@ impl<'a, 't> Session<'a, 't> {
         let game = self.game.as_ref().map(|g| g.name.clone());
         let subject = super::replies::reply_subject(&self.config.name, &self.msg.subject);
         let mut body = render_reply_lines(&self.reply);
-        if self.who == Who::Nobody && !self.address_proven()? {
+        if self.who.is_none() && !self.address_proven()? {
             body = cap_reply(body, MAX_UNPROVEN_REPLY_BYTES);
         }
         // A reply with pictures is about the game of its first.
@@ -669,7 +650,7 @@ impl<'a, 't> Session<'a, 't> {
                 }
                 // A signed-on mail is answered all the same (its orders need their answers),
                 // without a second code.
-                None if self.who != Who::Nobody => (
+                None if self.who.is_some() => (
                     Some(subject.clone()),
                     format!(
                         "{body}\nA confirmation went to this address less than a day ago and waits for its answer: the settings this mail asks for were not made (ask again once the address is confirmed).\n"
@@ -688,11 +669,11 @@ impl<'a, 't> Session<'a, 't> {
         if let Some(reply_subject) = reply_subject {
             let reply = NewMail {
                 game: reply_game,
-                audience: "reply".into(),
+                audience: Audience::Reply,
                 recipient: self.msg.reply_address().to_string(),
                 subject: reply_subject,
                 body: reply_body,
-                kind: "replied",
+                kind: MailKind::Replied,
                 in_reply_to: self.msg.message_id.clone(),
                 pictures,
             };
@@ -703,7 +684,7 @@ impl<'a, 't> Session<'a, 't> {
             self.tx.queue_mail(
                 &NewMail {
                     game: game.clone(),
-                    audience: "signon-copy".into(),
+                    audience: Audience::SignonCopy,
                     recipient: registered,
                     subject: format!(
                         "{} (copy: signed on from {})",
@@ -711,7 +692,7 @@ impl<'a, 't> Session<'a, 't> {
                         self.msg.reply_address()
                     ),
                     body,
-                    kind: "generated",
+                    kind: MailKind::Generated,
                     in_reply_to: None,
                     pictures: Vec::new(),
                 },

@@ -3,18 +3,18 @@
 //! (routed as the game and its rule set allow, H19).
 
 use crate::command::{self, LineResult, VariantCommand};
-use crate::game::{self, Audience, Status};
+use crate::game::{self, Reader, Status};
 use crate::rules::{self, PowerOrder};
 use crate::store::StoreError;
 use crate::variant::{CommandContext, Sender, Taken, VariantOrder};
 
 use super::super::refusal::Refusal;
 use super::super::{history, process};
-use super::{Done, Session, Verdict, Who};
+use super::{Done, Session, Verdict};
 
 impl Session<'_, '_> {
     pub(super) fn order(&mut self, order: rules::Order) -> Verdict {
-        let Who::Power(power) = self.who else {
+        let Some(Sender::Power(power)) = self.who else {
             return Err(Refusal::NotSignedOnToOrder);
         };
         let map = self.map;
@@ -61,7 +61,7 @@ impl Session<'_, '_> {
         replaced: &mut Vec<(String, String)>,
     ) -> Verdict {
         let (map, config) = (self.map, self.config);
-        let Some(sender) = self.who.sender() else {
+        let Some(sender) = self.who else {
             return Err(Refusal::NotSignedOnForVariant(cmd.render(map)));
         };
         let (g, variant) = self.game_and_variant()?;
@@ -126,7 +126,7 @@ impl Session<'_, '_> {
     /// Press: refused (the inner error), or sent; a store error (the outer) rolls the mail
     /// back.
     pub(super) fn press(&mut self, p: &command::Press) -> Result<Verdict, StoreError> {
-        let Some(sender) = self.who.sender() else {
+        let Some(sender) = self.who else {
             return Ok(Err(Refusal::NotSignedOnForPress));
         };
         let judge = self.config.name.clone();
@@ -152,9 +152,9 @@ impl Session<'_, '_> {
                 .named
                 .iter()
                 .map(|a| match a {
-                    Audience::Power(p) => p.name().to_string(),
-                    Audience::Master => "the Master".to_string(),
-                    Audience::Observers => "observers".to_string(),
+                    Reader::Power(p) => p.name().to_string(),
+                    Reader::Master => "the Master".to_string(),
+                    Reader::Observers => "observers".to_string(),
                 })
                 .collect::<Vec<_>>()
                 .join(", ")

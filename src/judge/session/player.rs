@@ -2,17 +2,17 @@
 //! a player makes for their seat (password, address, wait, draw, concession, absence).
 
 use crate::command::{self, PlayerCommand, SignonAs};
-use crate::game::{self, Game, Joiner, ObserverLevel, PressLevel, Seat, Status};
+use crate::game::{self, Game, Joiner, ObserverLevel, PressLevel, Reader, Seat, Sender, Status};
 use crate::map::Power;
-use crate::store::{NewMail, StoreError};
+use crate::store::{Audience, MailKind, NewMail, StoreError};
 use crate::variant::Lookup;
 
 use super::super::confirm::AddressRequest;
-use super::super::history::{self, HistoryReader};
+use super::super::history;
 use super::super::refusal::Refusal;
 use super::super::time::{format_time, game_tz, resolve_date};
 use super::super::{password, pictures, process, replies, throttle};
-use super::{Done, Session, Verdict, Who};
+use super::{Done, Session, Verdict};
 
 impl Session<'_, '_> {
     /// `MAP game [phase]`: the reply carries the picture of a processed phase, or of the
@@ -92,7 +92,7 @@ impl Session<'_, '_> {
                 Some(g) => {
                     let variant = process::variant_of(self.config, &g)?;
                     // Observers' addresses are for the game's master alone.
-                    let master = self.history_reader(&g) == HistoryReader::Master;
+                    let master = self.history_reader(&g) == Reader::Master;
                     Done::with_more(
                         format!("LIST {}", g.name),
                         lines(&replies::list_game(self.map, variant, &g, master)),
@@ -154,7 +154,7 @@ impl Session<'_, '_> {
             PlayerCommand::History { game, lines, .. } => match tx.load_game(game.as_str())? {
                 Some(g) => {
                     let reader = self.history_reader(&g);
-                    if reader == HistoryReader::Outsider
+                    if reader == Reader::Observers
                         && g.settings.press.observers == ObserverLevel::None
                     {
                         return Ok(Err(Refusal::HistoryClosed(g.name)));
@@ -252,7 +252,7 @@ impl Session<'_, '_> {
             PlayerCommand::Resign => self.resign(),
             PlayerCommand::Signoff => Done::ok("SIGNOFF"),
             PlayerCommand::Clear => match (self.who, self.game.as_mut()) {
-                (Who::Power(p), Some(g)) => {
+                (Some(Sender::Power(p)), Some(g)) => {
                     g.clear_orders(p);
                     g.all_in_since = None;
                     self.dirty = true;
@@ -269,23 +269,23 @@ impl Session<'_, '_> {
     /// a stranger's small mail must not draw one to any address it names.
     fn may_have_pictures(&self, g: &Game) -> bool {
         let address = self.msg.reply_address();
-        self.history_reader(g) != HistoryReader::Outsider
+        self.history_reader(g) != Reader::Observers
             || g.observers.iter().any(|o| o.eq_ignore_ascii_case(address))
     }
 
     /// Who reads a game's history in this mail: the power or master it signed on as in
     /// that game, else an outsider (an address proves nothing).
-    fn history_reader(&self, g: &Game) -> HistoryReader {
+    fn history_reader(&self, g: &Game) -> Reader {
         let same = self.game.as_ref().is_some_and(|cur| cur.name == g.name);
         match self.who {
-            Who::Power(p) if same => HistoryReader::Power(p),
-            Who::Master if same => HistoryReader::Master,
-            _ => HistoryReader::Outsider,
+            Some(Sender::Power(p)) if same => Reader::Power(p),
+            Some(Sender::Master) if same => Reader::Master,
+            _ => Reader::Observers,
         }
     }
 
     fn resign(&mut self) -> Verdict {
-        let (Who::Power(p), Some(g)) = (self.who, self.game.as_mut()) else {
+        let (Some(Sender::Power(p)), Some(g)) = (self.who, self.game.as_mut()) else {
             return Err(Refusal::NotSignedOn);
         };
         if let Some(pl) = g.player_mut(p) {
@@ -296,13 +296,13 @@ impl Session<'_, '_> {
         self.dirty = true;
         self.mails.push(NewMail {
             game: Some(name.clone()),
-            audience: "master".into(),
+            audience: Audience::MASTER,
             recipient: master,
             subject: format!("{}:{name} - {p} resigned", self.config.name),
             body: format!(
                 "The player of {p} resigned from '{name}'. The power is open for takeover.\n"
             ),
-            kind: "generated",
+            kind: MailKind::Generated,
             in_reply_to: None,
             pictures: Vec::new(),
         });
@@ -317,8 +317,8 @@ impl Session<'_, '_> {
             return;
         };
         let (seat, audience) = match self.who {
-            Who::Power(p) => (p.name().to_string(), p.name().to_string()),
-            _ => ("the master".to_string(), "master".to_string()),
+            Some(Sender::Power(p)) => (p.name().to_string(), Audience::power(p)),
+            _ => ("the master".to_string(), Audience::MASTER),
         };
         self.mails.push(NewMail {
             game: Some(g.name.clone()),
@@ -329,7 +329,7 @@ impl Session<'_, '_> {
                 "From now on this address receives the mail of {seat} in the game '{}' on this judge: the player of that seat set it with SET ADDRESS.\nIf you did not ask for this, please tell the master of '{}'.\n",
                 g.name, g.name
             ),
-            kind: "generated",
+            kind: MailKind::Generated,
             in_reply_to: None,
             pictures: Vec::new(),
         });
@@ -339,17 +339,17 @@ impl Session<'_, '_> {
         let who = self.who;
         let g = self.game_mut()?;
         match who {
-            Who::Power(p) => g
+            Some(Sender::Power(p)) => g
                 .player_mut(p)
                 .map(|pl| &mut pl.seat)
                 .ok_or(Refusal::NotSignedOn),
-            Who::Master => Ok(&mut g.master),
+            Some(Sender::Master) => Ok(&mut g.master),
             _ => Err(Refusal::NotSignedOn),
         }
     }
 
     fn with_player(&mut self, f: impl FnOnce(&mut game::Player)) -> Result<(), Refusal> {
-        let Who::Power(p) = self.who else {
+        let Some(Sender::Power(p)) = self.who else {
             return Err(Refusal::NotSignedOn);
         };
         let g = self.game_mut()?;
@@ -409,7 +409,7 @@ impl Session<'_, '_> {
         self.tx
             .record_creation(&address, self.now, self.now - day)?;
         self.enter_game(g)?;
-        self.who = Who::Master;
+        self.who = Some(Sender::Master);
         let rules = if variant.name() == self.config.variants.standard().name() {
             String::new()
         } else {
@@ -421,7 +421,7 @@ impl Session<'_, '_> {
     }
 
     fn signon(&mut self, who: SignonAs, name: &str, pw: &str) -> Result<Verdict, StoreError> {
-        if self.who != Who::Nobody {
+        if self.who.is_some() {
             return Ok(Err(Refusal::TwoSignons));
         }
         let Some(mut g) = self.tx.load_game(name)? else {
@@ -466,26 +466,26 @@ impl Session<'_, '_> {
                     return Ok(Err(Refusal::BadSignon));
                 };
                 let (hash, registered) = (pl.seat.password_hash.clone(), pl.seat.address.clone());
-                if let Err(r) = self.check_password(&g, Some(p), &hash, pw)? {
+                if let Err(r) = self.check_password(&g, Sender::Power(p), &hash, pw)? {
                     return Ok(Err(r));
                 }
                 if !registered.eq_ignore_ascii_case(&from) {
                     self.copy_to = Some(registered);
                 }
-                self.who = Who::Power(p);
+                self.who = Some(Sender::Power(p));
                 let echo = format!("SIGNON {}{} ({p})", p.initial(), g.name);
                 self.enter_game(g)?;
                 Ok(Done::ok(echo))
             }
             SignonAs::Master => {
                 let hash = g.master.password_hash.clone();
-                if let Err(r) = self.check_password(&g, None, &hash, pw)? {
+                if let Err(r) = self.check_password(&g, Sender::Master, &hash, pw)? {
                     return Ok(Err(r));
                 }
                 if !g.master.address.eq_ignore_ascii_case(&from) {
                     self.copy_to = Some(g.master.address.clone());
                 }
-                self.who = Who::Master;
+                self.who = Some(Sender::Master);
                 let echo = format!("SIGNON M{} (master)", g.name);
                 self.enter_game(g)?;
                 Ok(Done::ok(echo))
@@ -494,17 +494,16 @@ impl Session<'_, '_> {
         }
     }
 
-    /// Checks a password for a seat (`power`, or the master's), as the throttle allows: a
+    /// Checks a password for a seat (a power's, or the master's), as the throttle allows: a
     /// seat sent too many wrong passwords within the hour checks none, the right one
     /// included (`throttle`).
     fn check_password(
         &mut self,
         g: &Game,
-        power: Option<Power>,
+        seat: Sender,
         hash: &str,
         pw: &str,
     ) -> Result<Result<(), Refusal>, StoreError> {
-        let seat = throttle::seat_name(power);
         if let Some(until) = throttle::locked_until(self.tx, &g.name, seat, self.now)? {
             throttle::refused(self.tx, &g.name, seat, self.now)?;
             return Ok(Err(Refusal::SignonLocked {
@@ -539,7 +538,7 @@ impl Session<'_, '_> {
     }
 
     fn absence(&mut self, from: command::Date, to: Option<command::Date>) -> Verdict {
-        let Who::Power(p) = self.who else {
+        let Some(Sender::Power(p)) = self.who else {
             return Err(Refusal::NotSignedOn);
         };
         let now = self.now;
