@@ -13,11 +13,11 @@
 
 use chrono::{DateTime, Duration, Utc};
 
+use crate::bulletin::notices::wrong_passwords;
 use crate::game::{Game, Sender};
 use crate::store::{Audience, MailKind, NewMail, StoreError, Tx};
 
 use super::JudgeConfig;
-use super::time::format_time;
 
 /// Wrong passwords a seat checks in an hour.
 pub(super) const CHECKS_PER_HOUR: usize = 10;
@@ -82,34 +82,21 @@ pub(super) fn notices(
         let Some((audience, address)) = seat_address(&g, w.seat) else {
             continue;
         };
-        let who = match w.seat {
-            Sender::Master => "the master".to_string(),
-            Sender::Power(p) => p.name().to_string(),
-        };
-        let locked = if w.refused == 0 {
-            String::new()
-        } else {
-            format!(
-                " and {} more refused unchecked while the seat was locked ({CHECKS_PER_HOUR} wrong passwords within an hour lock it for the rest of that hour; the right password would have been refused too)",
-                w.refused
-            )
-        };
-        let body = format!(
-            "Since {since}, {total} sign-ons as {who} in '{game}' were refused: {checked} with a wrong password{locked}.\n\
-             \n\
-             Your password has not changed and works now. If these sign-ons were not yours, \
-             someone is trying to guess it: a long password (SET PASSWORD) keeps them out.\n",
-            since = format_time(&g, w.since),
-            total = w.checked + w.refused,
-            game = g.name,
-            checked = w.checked,
+        let n = wrong_passwords(
+            &config.name,
+            &g,
+            w.seat,
+            w.since,
+            w.checked,
+            w.refused,
+            CHECKS_PER_HOUR,
         );
         out.push(NewMail {
             game: Some(g.name.clone()),
             audience,
             recipient: address,
-            subject: format!("{}:{} - Wrong passwords for {who}", config.name, g.name),
-            body,
+            subject: n.subject,
+            body: n.body,
             kind: MailKind::Generated,
             in_reply_to: None,
             pictures: Vec::new(),
