@@ -20,16 +20,6 @@ use std::path::{Path, PathBuf};
 /// their first string literal, with why.
 const ALLOWED: &[(&str, &str, &str)] = &[
     (
-        "src/judge/process.rs",
-        "its variant {name} is not implemented by this judge",
-        "why a stored game cannot be read, for the operator's log (its players read the suspension's words from bulletin::notices)",
-    ),
-    (
-        "src/judge/process.rs",
-        "its variant {:?} is unknown to this judge",
-        "the same",
-    ),
-    (
         "src/judge/mod.rs",
         "a panic without a message",
         "a panic's words, for the operator's log",

@@ -92,18 +92,27 @@ pub fn cap_unproven_reply(body: String, cap: usize) -> String {
     kept
 }
 
-/// An accepted line as a reply line of its own (`OK <echo>`), indented by `indent`.
-pub fn ok_line(indent: &str, echo: &str) -> String {
-    format!("{indent}OK {echo}")
+/// An accepted line as a reply line of its own (`OK <echo>`): the answer to a confirmation
+/// carried in a mail's subject.
+pub fn ok_line(echo: &str) -> String {
+    format!("OK {echo}")
 }
 
-/// A refused line as a reply line of its own (`ERROR <code>: [<command>: ]<sentence>`),
-/// indented by `indent`.
-pub fn error_line(indent: &str, code: &str, command: Option<&str>, sentence: &str) -> String {
-    match command {
-        Some(c) => format!("{indent}ERROR {code}: {c}: {sentence}"),
-        None => format!("{indent}ERROR {code}: {sentence}"),
-    }
+/// A refused line as a reply line of its own (`ERROR <code>: <sentence>`).
+pub fn error_line(code: &str, sentence: &str) -> String {
+    format!("ERROR {code}: {sentence}")
+}
+
+/// What became of a request a confirmation carried out, under the `CONFIRM` it waited for:
+/// `  OK <echo>`.
+pub fn confirmed_ok(echo: &str) -> String {
+    format!("  OK {echo}")
+}
+
+/// A request a confirmation could not carry out, under the `CONFIRM` it waited for:
+/// `  ERROR <code>: <request>: <sentence>`.
+pub fn confirmed_error(code: &str, request: &str, sentence: &str) -> String {
+    format!("  ERROR {code}: {request}: {sentence}")
 }
 
 /// Notes on the mail as a whole.

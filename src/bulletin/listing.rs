@@ -19,6 +19,15 @@ pub fn help_text() -> &'static str {
     include_str!("help.txt")
 }
 
+/// The lines HELP lists: the judge's commands, then, in a game, its rule set's own (H1).
+pub fn help(variant: Option<&dyn Variant>) -> Vec<String> {
+    help_text()
+        .lines()
+        .chain(variant.map_or("", |v| v.help()).lines())
+        .map(str::to_string)
+        .collect()
+}
+
 /// The first line of `LIST`.
 pub const LIST_HEADING: &str = "Games on this judge:";
 

@@ -11,6 +11,7 @@ use crate::picture::{Drawing, PhaseScene};
 use crate::store::{Audience, MailKind, NewMail, StoreError, Tx};
 use crate::variant::{self, Line, Lookup, Reader, Variant};
 
+use super::refusal::Unplayable;
 use super::time::format_time;
 use super::{JudgeConfig, pictures};
 
@@ -95,11 +96,11 @@ pub(super) fn variant_of(
         },
         Lookup::NotImplemented(name) => Err(StoreError::Corrupt {
             game: g.name.clone(),
-            reason: format!("its variant {name} is not implemented by this judge"),
+            reason: Unplayable::NotImplemented(name).to_string(),
         }),
         Lookup::Unknown => Err(StoreError::Corrupt {
             game: g.name.clone(),
-            reason: format!("its variant {:?} is unknown to this judge", g.variant),
+            reason: Unplayable::Unknown(g.variant.clone()).to_string(),
         }),
     }
 }

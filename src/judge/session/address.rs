@@ -155,8 +155,8 @@ impl Session<'_, '_> {
         let mut more = Vec::new();
         for req in confirm::read_requests(&pending.requests) {
             let line = match self.apply_request(&req)? {
-                Ok(done) => answers::ok_line("  ", &done.echo),
-                Err(r) => answers::error_line("  ", r.code(), Some(&req.render()), &r.to_string()),
+                Ok(done) => answers::confirmed_ok(&done.echo),
+                Err(r) => answers::confirmed_error(r.code(), &req.render(), &r.to_string()),
             };
             more.push(line);
         }
@@ -176,11 +176,11 @@ impl Session<'_, '_> {
         let verdict = self.confirm(&pending.code)?;
         let echo = match verdict {
             Ok(done) => {
-                let mut lines = vec![answers::ok_line("", &done.echo)];
+                let mut lines = vec![answers::ok_line(&done.echo)];
                 lines.extend(done.more);
                 lines
             }
-            Err(r) => vec![answers::error_line("", r.code(), None, &r.to_string())],
+            Err(r) => vec![answers::error_line(r.code(), &r.to_string())],
         };
         for l in echo {
             self.note(l);

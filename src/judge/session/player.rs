@@ -58,14 +58,7 @@ impl Session<'_, '_> {
         let tx = self.tx;
         Ok(match cmd {
             // In a game, its rule set's commands follow the judge's.
-            PlayerCommand::Help => Done::with_more(
-                "HELP",
-                listing::help_text()
-                    .lines()
-                    .chain(self.variant.map_or("", |v| v.help()).lines())
-                    .map(str::to_string)
-                    .collect(),
-            ),
+            PlayerCommand::Help => Done::with_more("HELP", listing::help(self.variant)),
             PlayerCommand::Version => Done::ok(answers::version()),
             PlayerCommand::List { game: None } => {
                 let mut more = vec![listing::LIST_HEADING.to_string()];
@@ -558,11 +551,11 @@ pub(super) fn find_variant(
         Lookup::Found(v) => Ok(v),
         Lookup::NotImplemented(canonical) => Err(Refusal::VariantNotImplemented(
             canonical,
-            config.variants.implemented().join(", "),
+            config.variants.implemented(),
         )),
         Lookup::Unknown => Err(Refusal::UnknownVariant(
             name.to_string(),
-            config.variants.names().join(", "),
+            config.variants.names(),
         )),
     }
 }
