@@ -36,7 +36,7 @@ fn status_word(g: &Game) -> String {
         Status::Forming => format!("forming ({} of 7 joined)", g.joiners.len()),
         Status::Active => "active".into(),
         Status::Paused => "paused".into(),
-        Status::Finished(e) => format!("finished: {}", e.sentence()),
+        Status::Finished(e) => format!("finished: {}", super::results::ending_sentence(e)),
     }
 }
 

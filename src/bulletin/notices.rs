@@ -63,7 +63,11 @@ pub fn game_starting(judge: &str, g: &Game, deadline: DateTime<Utc>) -> Notice {
 pub fn game_over(judge: &str, g: &Game, ending: &Ending) -> Notice {
     Notice {
         subject: subject(judge, &g.name, "Game over"),
-        body: format!("{}\n\nThe game '{}' is over.\n", ending.sentence(), g.name),
+        body: format!(
+            "{}\n\nThe game '{}' is over.\n",
+            super::results::ending_sentence(ending),
+            g.name
+        ),
     }
 }
 

@@ -4,7 +4,9 @@
 use chrono::{DateTime, Utc};
 
 use crate::bulletin::notices;
-use crate::bulletin::results::{Extras, Parts, ResultsHeader, render_results, results_subject};
+use crate::bulletin::results::{
+    Extras, Parts, ResultsHeader, ending_sentence, render_results, results_subject,
+};
 use crate::game::{self, DueEvent, Ending, Game, ObserverLevel, Player, Status};
 use crate::map::Map;
 use crate::picture::{Drawing, PhaseScene};
@@ -263,7 +265,7 @@ fn end_lines(end: Option<&variant::GameEnd>) -> Vec<Line> {
         Some(e) => e
             .lines
             .clone()
-            .unwrap_or_else(|| vec![Line::public(e.ending.sentence())]),
+            .unwrap_or_else(|| vec![Line::public(ending_sentence(&e.ending))]),
     }
 }
 

@@ -189,21 +189,8 @@ pub enum Ending {
     Terminated,
 }
 
-impl Ending {
-    /// A sentence for the last bulletin.
-    pub fn sentence(&self) -> String {
-        match self {
-            Ending::Solo(p) => format!("{p} has won a solo victory."),
-            Ending::Draw(ps) => format!("The game ended in a draw between {}.", list_powers(ps)),
-            Ending::Coalition(ps) => format!("{} have won a coalition victory.", list_powers(ps)),
-            Ending::Concession(p) => format!("The game was conceded to {p}."),
-            Ending::Terminated => "The game was terminated by the master.".to_string(),
-        }
-    }
-}
-
 /// The end of a game a rule set declares (H17): how it ended, and the lines that say so
-/// in the last results bulletin (None: the standard sentence of [`Ending::sentence`]).
+/// in the last results bulletin (None: the standard sentence, `bulletin::results::ending_sentence`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameEnd {
     pub ending: Ending,
