@@ -79,7 +79,7 @@ mod picture;
 /// What the rules keep secret stays secret from every reader: Survive ballots, HISTORY by
 /// audience.
 mod privacy;
-/// Where the words live: the judge writes no sentence of its own; `src/bulletin/` is the
+/// Where the words live: the judge and the game write no sentence of their own; `src/bulletin/` is the
 /// one renderer of what people read.
 mod renderer;
 /// A scratch judge on the Maildir default: its directory, inbox, outbox and games.
