@@ -67,6 +67,10 @@ enum Command {
         /// Log lines as human text or as JSON objects.
         #[arg(long, value_enum, default_value_t = crate::cli_daemon::LogFormat::Text)]
         log_format: crate::cli_daemon::LogFormat,
+        /// If another `run` or `process` works on the database, wait for it to end instead
+        /// of refusing to start.
+        #[arg(long)]
+        wait: bool,
     },
     /// One pass: read all new mail, process due deadlines, send the outbox; then exit.
     Process {
@@ -79,6 +83,19 @@ enum Command {
         /// Log lines as human text or as JSON objects.
         #[arg(long, value_enum, default_value_t = crate::cli_daemon::LogFormat::Text)]
         log_format: crate::cli_daemon::LogFormat,
+        /// If another `run` or `process` works on the database, wait for it to end instead
+        /// of refusing to start.
+        #[arg(long)]
+        wait: bool,
+    },
+    /// Lift the suspension of a game the judge could not read or process (after fixing the
+    /// cause): it plays on from its stored state.
+    Unsuspend {
+        /// The game.
+        game: String,
+        /// The configuration file.
+        #[arg(long, default_value = "judge.toml")]
+        config: PathBuf,
     },
     /// Put a mail into the configured Maildir inbox (headers are added to a bare body).
     Inject {
@@ -99,14 +116,22 @@ enum Command {
         all: bool,
     },
     /// Draw a game's phase as SVG or PNG (by the output's extension): a processed phase
-    /// with its orders and results, or, with no --phase, the board of the phase now open.
+    /// with its orders and results, or, with no --phase, the board of the phase now open;
+    /// or its centre chart (--chart), or all its processed phases as an animated GIF
+    /// (--all).
     Map {
         /// The game.
         game: String,
         /// The phase (like S1901M, F1901R, W1901A); default: the phase now open.
-        #[arg(long)]
+        #[arg(long, conflicts_with_all = ["chart", "all"])]
         phase: Option<String>,
-        /// Where to write the picture: a `.svg` or a `.png` file.
+        /// The centre chart: each power's supply centres at the end of each year.
+        #[arg(long, conflicts_with = "all")]
+        chart: bool,
+        /// Every processed phase, one frame each, as a `.gif` (what `MAP game ALL` sends).
+        #[arg(long)]
+        all: bool,
+        /// Where to write the picture: a `.svg` or a `.png` file (a `.gif` with --all).
         #[arg(short = 'o', long)]
         output: PathBuf,
         /// The configuration file.
@@ -145,22 +170,39 @@ pub fn main() -> ExitCode {
             rules,
         } => bench(phases, rounds, seed, rules.as_deref()),
         Command::Parse { variant } => parse(variant.as_deref()),
-        Command::Run { config, log_format } => crate::cli_daemon::run(&config, log_format),
+        Command::Run {
+            config,
+            log_format,
+            wait,
+        } => crate::cli_daemon::run(&config, log_format, wait),
         Command::Process {
             config,
             now,
             log_format,
-        } => crate::cli_daemon::process(&config, now.as_deref(), log_format),
+            wait,
+        } => crate::cli_daemon::process(&config, now.as_deref(), log_format, wait),
+        Command::Unsuspend { game, config } => crate::cli_daemon::unsuspend(&config, &game),
         Command::Inject { from, config, file } => crate::cli_daemon::inject(&config, &from, &file),
         Command::Demo { all } => crate::cli_daemon::demo(all),
         Command::DumpState { config } => crate::cli_daemon::dump_state(&config),
         Command::Map {
             game,
             phase,
+            chart,
+            all,
             output,
             config,
             now,
-        } => crate::cli_daemon::map(&config, &game, phase.as_deref(), &output, now.as_deref()),
+        } => {
+            let what = if all {
+                crate::cli_daemon::MapWhat::All
+            } else if chart {
+                crate::cli_daemon::MapWhat::Chart
+            } else {
+                crate::cli_daemon::MapWhat::Phase(phase)
+            };
+            crate::cli_daemon::map(&config, &game, what, &output, now.as_deref())
+        }
         Command::BenchMap { rounds } => bench_map(rounds),
         Command::BenchMail(args) => crate::cli_daemon::bench_mail(&args),
     };
@@ -333,7 +375,7 @@ fn time_round(
 fn bench_map(rounds: usize) -> anyhow::Result<ExitCode> {
     let f = dipjudge::picture::bench(rounds.max(1));
     println!(
-        "one movement phase ({} units, {} orders), {} rounds: SVG median {:.2} ms, p90 {:.2} ms ({} bytes); PNG median {:.1} ms, p90 {:.1} ms ({} bytes)",
+        "one movement phase ({} units, {} orders), {} rounds: SVG median {:.2} ms, p90 {:.2} ms ({} bytes); PNG median {:.1} ms, p90 {:.1} ms ({} bytes), of which palette and zlib median {:.1} ms, p90 {:.1} ms",
         f.units,
         f.results,
         f.rounds,
@@ -342,7 +384,9 @@ fn bench_map(rounds: usize) -> anyhow::Result<ExitCode> {
         f.svg_bytes,
         f.png_median.as_secs_f64() * 1000.0,
         f.png_p90.as_secs_f64() * 1000.0,
-        f.png_bytes
+        f.png_bytes,
+        f.encode_median.as_secs_f64() * 1000.0,
+        f.encode_p90.as_secs_f64() * 1000.0
     );
     Ok(ExitCode::SUCCESS)
 }

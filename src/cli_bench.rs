@@ -121,10 +121,10 @@ fn create_games(
     for g in 0..games {
         let game = format!("b{g}");
         let master = format!("bench-{tag}-m{g}@example.test");
-        handle(daemon, &master, format!("CREATE ?{game} gm"))?;
+        handle(daemon, &master, format!("CREATE ?{game} gmpass-01"))?;
         for i in 0..7 {
             let p = format!("bench-{tag}-g{g}p{i}@example.test");
-            handle(daemon, &p, format!("SIGNON ?{game} pw{i}"))?;
+            handle(daemon, &p, format!("SIGNON ?{game} password{i}"))?;
         }
         let dump = daemon.judge().dump_state().context("while reading games")?;
         let mut seats = Vec::new();
@@ -154,7 +154,7 @@ fn create_games(
                 else {
                     bail!("cannot read the seat number of {addr}");
                 };
-                seats.push((power, addr, format!("pw{i}")));
+                seats.push((power, addr, format!("password{i}")));
             }
         }
         if seats.len() != 7 {
@@ -307,7 +307,10 @@ fn throughput(args: &BenchMailArgs, dir: &Path) -> anyhow::Result<()> {
         .judge()
         .all_mail()?
         .iter()
-        .filter(|m| m.kind == "replied" && m.body.lines().any(|l| l.starts_with("ERROR")))
+        .filter(|m| {
+            m.kind == dipjudge::store::MailKind::Replied
+                && m.body.lines().any(|l| l.starts_with("ERROR"))
+        })
         .count();
     if refused > 0 {
         bail!("{refused} replies report an error: the benchmark's order mails are wrong");

@@ -9,7 +9,7 @@ use anyhow::{Context, bail};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 
 use dipjudge::daemon::script::{self, SHORT_GAME};
-use dipjudge::daemon::{Config, Daemon};
+use dipjudge::daemon::{Config, Daemon, open_judge};
 use dipjudge::map::Power;
 
 #[path = "cli_bench.rs"]
@@ -37,10 +37,19 @@ fn init_logging(format: LogFormat, level: tracing::Level) {
     };
 }
 
-pub fn run(config: &Path, log_format: LogFormat) -> anyhow::Result<ExitCode> {
+/// The daemon, waiting for another one on the same database with `wait`.
+fn open_daemon(config: Config, wait: bool) -> anyhow::Result<Daemon> {
+    if wait {
+        Daemon::open_waiting(config, None)
+    } else {
+        Daemon::open(config, None)
+    }
+}
+
+pub fn run(config: &Path, log_format: LogFormat, wait: bool) -> anyhow::Result<ExitCode> {
     init_logging(log_format, tracing::Level::INFO);
     let config = Config::load(config)?;
-    let mut daemon = Daemon::open(config, None)?;
+    let mut daemon = open_daemon(config, wait)?;
     daemon.run(true)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -58,14 +67,23 @@ pub fn process(
     config: &Path,
     now: Option<&str>,
     log_format: LogFormat,
+    wait: bool,
 ) -> anyhow::Result<ExitCode> {
     init_logging(log_format, tracing::Level::INFO);
     let now = parse_now(now)?;
     let config = Config::load(config)?;
-    let mut daemon = Daemon::open(config, None)?;
+    let mut daemon = open_daemon(config, wait)?;
     let r = daemon.process_once(now)?;
+    // What only a failure makes is named only when it happened.
+    let mut trouble = String::new();
+    if r.set_aside > 0 {
+        trouble.push_str(&format!(", set aside {}", r.set_aside));
+    }
+    if r.suspended > 0 {
+        trouble.push_str(&format!(", games suspended {}", r.suspended));
+    }
     println!(
-        "fetched {}, applied {}, duplicates {}, silenced {}, rejected {}, failed {}, games ticked {}, sent {}, deferred {}, rate-limited {}, given up {}",
+        "fetched {}, applied {}, duplicates {}, silenced {}, rejected {}, failed {}, games ticked {}, sent {}, deferred {}, rate-limited {}, given up {}{trouble}",
         r.fetched,
         r.applied,
         r.duplicates,
@@ -81,11 +99,22 @@ pub fn process(
     Ok(ExitCode::SUCCESS)
 }
 
-/// `dipjudge map`: a phase's picture into a `.svg` or `.png` file.
+/// What `dipjudge map` draws.
+pub enum MapWhat {
+    /// A processed phase, or the board of the phase open now (None).
+    Phase(Option<String>),
+    /// The centre chart.
+    Chart,
+    /// Every processed phase as an animated GIF.
+    All,
+}
+
+/// `dipjudge map`: a phase's picture or the centre chart into a `.svg` or `.png` file, or
+/// every phase into a `.gif`.
 pub fn map(
     config: &Path,
     game: &str,
-    phase: Option<&str>,
+    what: MapWhat,
     output: &Path,
     now: Option<&str>,
 ) -> anyhow::Result<ExitCode> {
@@ -95,47 +124,91 @@ pub fn map(
             .with_timezone(&Utc),
         None => Utc::now(),
     };
+    let extension = output
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
     let config = Config::load(config)?;
-    let mut daemon = Daemon::open(config, Some(0))?;
-    // Read once the judge (and its rule sets, whose phases a phase may be) is open.
-    let phase = match phase {
-        Some(p) => Some(
-            dipjudge::rules::Phase::parse(p)
-                .with_context(|| format!("{p:?} is not a phase (like S1901M)"))?,
-        ),
-        None => None,
-    };
-    let Some((code, svg)) = daemon
-        .judge()
-        .map_picture(game, phase, now)
-        .context("while drawing the picture")?
-    else {
-        anyhow::bail!(
-            "{game} has no picture of {}: no such game, or the phase was never processed",
-            phase.map_or("its open phase".to_string(), |p| p.to_string())
-        );
-    };
-    let bytes = match output.extension().and_then(|e| e.to_str()) {
-        Some(e) if e.eq_ignore_ascii_case("svg") => svg.into_bytes(),
-        Some(e) if e.eq_ignore_ascii_case("png") => {
-            dipjudge::picture::render_png(&svg).context("while rendering the PNG")?
+    let mut judge = open_judge(&config, Some(0))?;
+    let (what, svg) = match what {
+        MapWhat::All => {
+            if extension.as_deref() != Some("gif") {
+                anyhow::bail!("{} should end in .gif", output.display());
+            }
+            let Some((frames, gif)) = judge
+                .animation(game)
+                .context("while drawing the animation")?
+            else {
+                anyhow::bail!("{game} has no processed phase with a picture");
+            };
+            std::fs::write(output, &gif)
+                .with_context(|| format!("while writing {}", output.display()))?;
+            println!(
+                "{game}: {frames} phases, {} bytes: {}",
+                gif.len(),
+                output.display()
+            );
+            return Ok(ExitCode::SUCCESS);
         }
+        MapWhat::Chart => {
+            let Some(svg) = judge.chart_svg(game).context("while drawing the chart")? else {
+                anyhow::bail!("there is no game {game}");
+            };
+            ("centres".to_string(), svg)
+        }
+        MapWhat::Phase(phase) => {
+            let phase = match phase {
+                Some(p) => Some(
+                    dipjudge::rules::Phase::parse(&p)
+                        .with_context(|| format!("{p:?} is not a phase (like S1901M)"))?,
+                ),
+                None => None,
+            };
+            let Some(found) = judge
+                .map_picture(game, phase, now)
+                .context("while drawing the picture")?
+            else {
+                anyhow::bail!(
+                    "{game} has no picture of {}: no such game, or the phase was never processed",
+                    phase.map_or("its open phase".to_string(), |p| p.to_string())
+                );
+            };
+            found
+        }
+    };
+    let bytes = match extension.as_deref() {
+        Some("svg") => svg.into_bytes(),
+        Some("png") => dipjudge::picture::render_png(&svg).context("while rendering the PNG")?,
         _ => anyhow::bail!("{} should end in .svg or .png", output.display()),
     };
     std::fs::write(output, bytes).with_context(|| format!("while writing {}", output.display()))?;
-    println!("{game} {code}: {}", output.display());
+    println!("{game} {what}: {}", output.display());
     Ok(ExitCode::SUCCESS)
 }
 
 pub fn dump_state(config: &Path) -> anyhow::Result<ExitCode> {
     let config = Config::load(config)?;
-    let mut daemon = Daemon::open(config, Some(0))?;
-    let dump = daemon
-        .judge()
+    let dump = open_judge(&config, Some(0))?
         .dump_state()
         .context("while dumping the games")?;
     print!("{dump}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// `dipjudge unsuspend GAME`: the operator lifts a game's suspension.
+pub fn unsuspend(config: &Path, game: &str) -> anyhow::Result<ExitCode> {
+    let config = Config::load(config)?;
+    let mut judge = open_judge(&config, Some(0))?;
+    if judge
+        .unsuspend(game)
+        .with_context(|| format!("while lifting the suspension of {game} (it stays suspended)"))?
+    {
+        println!("{game} is no longer suspended; it plays on from its stored state");
+        Ok(ExitCode::SUCCESS)
+    } else {
+        println!("{game} is not suspended");
+        Ok(ExitCode::from(1))
+    }
 }
 
 /// True when `text` starts with a header block that names a sender.

@@ -17,7 +17,7 @@
 //! | [`game`] | a game's life as data: seats, settings, orders, deadlines, press policy, the end |
 //! | [`store`] | SQLite: schema, migrations, every query; the only place SQL is written |
 //! | [`bulletin`] | rendering results bulletins and replies; never decides a rule |
-//! | [`picture`] | the picture of a phase: board, units, orders and outcomes as SVG, and its PNG (pure; its benchmark borrows `sim`) |
+//! | [`picture`] | the picture of a phase: board, units, orders and outcomes as SVG, and its PNG; the centre chart; a game as an animated GIF (pure; its benchmark borrows `sim`) |
 //! | [`judge`] | one message = one transaction: dedupe, authenticate, apply, queue; `tick(now)` |
 //! | [`mail`] | IMAP / Maildir in, SMTP / Maildir out, MIME, loop and bounce protection |
 //! | [`daemon`] | `judge.toml`, the pass (mail in, tick, outbox out), the loop, signals |

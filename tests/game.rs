@@ -30,7 +30,7 @@ fn addr(p: Power) -> String {
 }
 
 fn password(p: Power) -> String {
-    format!("pw-{}", p.code().to_lowercase())
+    format!("password-{}", p.code().to_lowercase())
 }
 
 impl Table {
@@ -70,7 +70,7 @@ impl Table {
     }
 
     fn as_master(&mut self, lines: &str) -> String {
-        let body = format!("SIGNON M{} gmpw\n{lines}", self.name);
+        let body = format!("SIGNON M{} gmpass-01\n{lines}", self.name);
         self.mail(GM, &body)
     }
 
@@ -81,7 +81,7 @@ impl Table {
 
     fn start(&mut self) {
         let name = self.name.clone();
-        let r = self.mail(GM, &format!("CREATE ?{name} gmpw"));
+        let r = self.mail(GM, &format!("CREATE ?{name} gmpass-01"));
         assert!(r.starts_with("OK CREATE"), "{r}");
         for p in Power::ALL {
             let r = self.mail(
@@ -224,13 +224,17 @@ impl Table {
             }
         }
         assert!(leaks.is_empty(), "press leaked:\n{}", leaks.join("\n"));
-        // And it did reach every reader, once.
+        // And it did reach every reader, once (replies aside: HISTORY shows it again).
         assert!(!self.secrets.is_empty());
         for (token, _, readers) in &self.secrets {
             for r in readers {
                 let n = mails
                     .iter()
-                    .filter(|m| m.recipient == addr(*r) && m.body.contains(token.as_str()))
+                    .filter(|m| {
+                        m.recipient == addr(*r)
+                            && m.kind == dipjudge::store::MailKind::Generated
+                            && m.body.contains(token.as_str())
+                    })
                     .count();
                 assert_eq!(n, 1, "{token} reached {r} {n} times");
             }
@@ -651,4 +655,281 @@ fn a_survive_jury_tie_waits_for_the_master() {
         .expect("the jury's results");
     assert!(last.contains("SURVIVE: the jury chooses France."), "{last}");
     assert!(!last.contains("JURY"), "no jury vote is published: {last}");
+}
+
+/// HISTORY by audience, with the leak scanner over every mail of the game: each power reads
+/// the bulletins and the press it received (its private press, never another's), the master
+/// what it received, anyone else what observers may read under the observer setting now:
+/// grey broadcasts go when the master takes observers to white press only, and everything
+/// once the master's SET OBSERVER NONE closes the game to them.
+#[test]
+fn history_by_audience_with_observers_barred() {
+    let mut t = Table::new("closed");
+    t.start();
+    let outsider = "outsider@example.test";
+    let mut rng = Rng::new(5);
+    let white = "BROADCAST-WHITE-FROM-ENGLAND";
+    let grey = "BROADCAST-GREY-FROM-FRANCE";
+    let official = "OFFICIAL-FROM-THE-MASTER";
+    let r = t.as_power(Power::England, &format!("BROADCAST\n{white}\nENDPRESS"));
+    assert!(r.contains("OK BROADCAST"), "{r}");
+    let r = t.as_power(Power::France, &format!("BROADCAST GREY\n{grey}\nENDPRESS"));
+    assert!(!r.contains("ERROR"), "{r}");
+    let r = t.as_master(&format!("OFFICIAL Notice\n{official}\nENDPRESS"));
+    assert!(!r.contains("ERROR"), "{r}");
+    t.orders(&mut rng, &[]);
+    t.process_early();
+    let name = t.name.clone();
+    let history = |t: &mut Table, who: Option<Power>| match who {
+        Some(p) => t.as_power(p, &format!("HISTORY {name}")),
+        None => t.mail(outsider, &format!("HISTORY {name}")),
+    };
+    // Observers welcome: an outsider reads the results and every broadcast.
+    let r = history(&mut t, None);
+    for token in [white, grey, official, "S1901M Results"] {
+        assert!(r.contains(token), "{token} not in {r}");
+    }
+    // Each power reads its own private press and the broadcasts (the scanner below checks
+    // that nobody reads another's).
+    for p in Power::ALL {
+        let r = history(&mut t, Some(p));
+        assert!(
+            r.contains(white) && r.contains(grey) && r.contains(official),
+            "{r}"
+        );
+        for (token, sender, readers) in t.secrets.clone() {
+            if readers.contains(&p) {
+                assert!(r.contains(&token), "{p} misses {token} from {sender}: {r}");
+            }
+        }
+    }
+    let r = t.as_master(&format!("HISTORY {name}"));
+    assert!(r.contains(white) && r.contains(official), "{r}");
+    // White press only for observers: the grey broadcast is gone for outsiders.
+    let r = t.as_master("SET OBSERVER WHITE");
+    assert!(r.contains("OK SET OBSERVER WHITE"), "{r}");
+    let r = history(&mut t, None);
+    assert!(
+        r.contains(white) && r.contains(official) && !r.contains(grey),
+        "{r}"
+    );
+    // No observers: an outsider reads nothing; the players and the master read on.
+    let r = t.as_master("SET OBSERVER NONE");
+    assert!(r.contains("OK SET OBSERVER NONE"), "{r}");
+    let r = history(&mut t, None);
+    assert!(
+        r.starts_with(&format!(
+            "ERROR NO-OBSERVERS: line 1: \"HISTORY {name}\": {name} takes no observers"
+        )),
+        "{r}"
+    );
+    let after_none = "BROADCAST-AFTER-OBSERVER-NONE";
+    let r = t.as_power(Power::Italy, &format!("BROADCAST\n{after_none}\nENDPRESS"));
+    assert!(r.contains("OK BROADCAST"), "{r}");
+    t.orders(&mut rng, &[]);
+    t.process_early();
+    let r = history(&mut t, None);
+    assert!(r.starts_with("ERROR NO-OBSERVERS"), "{r}");
+    let r = history(&mut t, Some(Power::Turkey));
+    assert!(
+        r.contains(after_none) && r.contains("F1901M Results"),
+        "{r}"
+    );
+    assert!(t.judge.history(&name).expect("history").is_empty());
+    // Observers are welcome again: what they were never sent stays theirs never to read.
+    t.as_master("SET OBSERVER ANY");
+    let r = history(&mut t, None);
+    assert!(r.contains(white) && r.contains("F1901M Results"), "{r}");
+    assert!(
+        !r.contains(after_none),
+        "sent while observers were barred: {r}"
+    );
+    // The leak scanner over every mail of the game: private press reached its readers only,
+    // HISTORY replies included; the outsider never read a broadcast it may not.
+    t.scan_for_leaks();
+    let outsider_mail: Vec<QueuedMail> = t
+        .mails()
+        .into_iter()
+        .filter(|m| m.recipient == outsider)
+        .collect();
+    assert!(outsider_mail.iter().all(|m| !m.body.contains(after_none)));
+}
+
+/// The pictures of the mail attachments of `m`, drawn again as the daemon does when it
+/// sends `m`: (file name, bytes).
+fn pictures_of(t: &mut Table, m: &QueuedMail) -> Vec<(String, Vec<u8>)> {
+    t.judge
+        .mail_pictures(m)
+        .expect("pictures")
+        .into_iter()
+        .map(|p| (p.filename, p.bytes.to_vec()))
+        .collect()
+}
+
+/// The reply to the last mail sent to the judge.
+fn last_reply(t: &mut Table) -> QueuedMail {
+    let key = format!("<{}-{}@test>", t.name, t.sent);
+    t.mails()
+        .into_iter()
+        .rev()
+        .find(|m| m.in_reply_to.as_deref() == Some(key.as_str()))
+        .expect("a reply")
+}
+
+/// The size of a PNG (its header), checking it is one.
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    let p = resvg::tiny_skia::Pixmap::decode_png(bytes).expect("a PNG");
+    (p.width(), p.height())
+}
+
+/// Issue 29: each MAP line of a mail gets its picture, in the reply's order; SUMMARY
+/// carries the centre chart, and so does the game-over mail of a reader who wants maps;
+/// MAP game ALL of a finished game is one animated GIF with a frame per processed phase.
+/// Pictures are drawn again from what the judge kept, the same bytes for every copy, and
+/// after a restart.
+#[test]
+fn maps_by_mail_a_chart_and_the_whole_game_animated() {
+    let path = std::env::temp_dir().join(format!(
+        "dipjudge-pictures-{}-{}.db",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .expect("time")
+            .as_nanos()
+    ));
+    let config = || JudgeConfig {
+        password_cost: PasswordCost::TEST,
+        ..JudgeConfig::default()
+    };
+    let mut t = Table::new("pics");
+    t.judge = Judge::new(Store::open(&path).expect("store"), config()).expect("judge");
+    t.start();
+    // France wants maps (the judge's default here is none), signed on: its address proves
+    // itself by its seat's password.
+    let r = t.as_power(Power::France, "SET MAP ON");
+    assert!(r.contains("OK SET MAP ON"), "{r}");
+    let mut rng = Rng::new(3);
+    while t.game().position.phase.year < 1903 {
+        t.orders(&mut rng, &[]);
+        t.process_early();
+    }
+    // Every results copy France got carries its phase's picture; the others none.
+    let results: Vec<QueuedMail> = t
+        .mails()
+        .into_iter()
+        .filter(|m| m.subject.ends_with("S1901M Results"))
+        .collect();
+    assert_eq!(results.len(), 8);
+    let mut s1901m = Vec::new();
+    for m in &results {
+        let got = pictures_of(&mut t, m);
+        if m.recipient == addr(Power::France) {
+            assert_eq!(got.len(), 1, "{got:?}");
+            assert_eq!(got[0].0, "pics-S1901M.png");
+            assert!(got[0].1.len() <= 120 * 1024, "{} bytes", got[0].1.len());
+            assert_eq!(png_size(&got[0].1), (1152, 1001));
+            s1901m = got[0].1.clone();
+        } else {
+            assert!(got.is_empty(), "{}", m.recipient);
+        }
+    }
+
+    // Three MAP lines, three pictures in their order; MAP ALL waits for the game's end.
+    let open = t.game().position.phase.to_string();
+    let r = t.as_power(
+        Power::England,
+        "MAP pics S1901M\nMAP pics F1901M\nMAP pics\nMAP pics ALL",
+    );
+    assert!(
+        r.contains("OK MAP pics S1901M (the picture is attached)"),
+        "{r}"
+    );
+    assert!(
+        r.contains("OK MAP pics F1901M (the picture is attached)"),
+        "{r}"
+    );
+    assert!(
+        r.contains(&format!("OK MAP pics {open} (the picture is attached)")),
+        "{r}"
+    );
+    assert!(r.contains("ERROR NOT-FINISHED"), "{r}");
+    let reply = last_reply(&mut t);
+    let got = pictures_of(&mut t, &reply);
+    let names: Vec<&str> = got.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "pics-S1901M.png",
+            "pics-F1901M.png",
+            &format!("pics-{open}.png")
+        ]
+    );
+    assert_eq!(got[0].1, s1901m, "the same picture, the same bytes");
+    assert_ne!(got[0].1, got[1].1);
+    for (name, bytes) in &got {
+        assert!(bytes.len() <= 120 * 1024, "{name}: {} bytes", bytes.len());
+        assert_eq!(png_size(bytes), (1152, 1001), "{name}");
+    }
+
+    // SUMMARY: the centre chart.
+    let r = t.as_power(Power::Italy, "SUMMARY pics");
+    assert!(
+        r.contains("OK SUMMARY pics (the centre chart is attached)"),
+        "{r}"
+    );
+    let summary = last_reply(&mut t);
+    let chart = pictures_of(&mut t, &summary);
+    assert_eq!(chart.len(), 1);
+    assert_eq!(chart[0].0, "pics-centres.png");
+    assert!(chart[0].1.len() <= 120 * 1024);
+    assert_eq!(png_size(&chart[0].1), (960, 540));
+
+    // A restart: a new judge over the same database draws the queued mails' pictures
+    // again, byte for byte.
+    t.judge = Judge::new(Store::open(&path).expect("store"), config()).expect("judge");
+    assert_eq!(pictures_of(&mut t, &reply), got);
+    assert_eq!(pictures_of(&mut t, &summary), chart);
+
+    // The end: France's game-over copy carries the chart.
+    let r = t.as_master("TERMINATE");
+    assert!(r.contains("OK TERMINATE"), "{r}");
+    let over: Vec<QueuedMail> = t
+        .mails()
+        .into_iter()
+        .filter(|m| m.subject == "DIP:pics - Game over")
+        .collect();
+    assert_eq!(over.len(), 8);
+    for m in &over {
+        let got = pictures_of(&mut t, m);
+        let want = usize::from(m.recipient == addr(Power::France));
+        assert_eq!(got.len(), want, "{}", m.recipient);
+        if want == 1 {
+            assert_eq!(got[0].0, "pics-centres.png");
+        }
+    }
+
+    // MAP ALL: one GIF, a frame a processed phase.
+    let processed = t.game().turn as usize;
+    let r = t.as_power(Power::Turkey, "MAP pics ALL");
+    assert!(
+        r.contains("OK MAP pics ALL (an animation of its phases is attached)"),
+        "{r}"
+    );
+    let all = last_reply(&mut t);
+    let got = pictures_of(&mut t, &all);
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].0, "pics-all.gif");
+    let mut decoder = gif::DecodeOptions::new()
+        .read_info(got[0].1.as_slice())
+        .expect("a GIF");
+    assert_eq!((decoder.width(), decoder.height()), (1152, 1001));
+    let mut frames = 0;
+    while decoder.read_next_frame().expect("a frame").is_some() {
+        frames += 1;
+    }
+    assert!(processed >= 6, "{processed} phases");
+    assert_eq!(frames, processed);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
 }

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 use dipjudge::judge::{Judge, JudgeConfig, PasswordCost};
-use dipjudge::mail::{Envelope, ParseLimits, incoming, silence_reason};
+use dipjudge::mail::{Envelope, ParseLimits, incoming, silence_reason_for};
 use dipjudge::store::Store;
 
 fn scenarios() -> Vec<PathBuf> {
@@ -81,7 +81,7 @@ pub fn play(dir: &Path) -> (String, String) {
         };
         match Envelope::parse_with(&raw, limits) {
             Err(e) => log.push_str(&format!("##### {name}: rejected: {e}\n")),
-            Ok(env) => match silence_reason(&env) {
+            Ok(env) => match silence_reason_for(&env, &judge.config().address.clone()) {
                 Some(why) => log.push_str(&format!("##### {name}: not answered: {why}\n")),
                 None => {
                     judge.handle(&incoming(&env), now).expect("handled");

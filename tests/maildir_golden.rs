@@ -45,6 +45,8 @@ struct Mail {
     /// The decoded body, and the text of its picture's SVG if it has one (what the leak
     /// scanner reads).
     body: String,
+    /// The frames of the animation it carries (`MAP game ALL`), if any.
+    frames: Option<usize>,
 }
 
 /// Text only some recipients may read (compared without letter case): in the mails sent from
@@ -287,24 +289,44 @@ fn read_mail(
         log.push('\n');
     }
     // A phase's picture is logged by its SVG (the PNG's bytes may differ with the CPU the
-    // rasteriser runs on; the SVG is the judge's own output): its size and hash. The leak
-    // scanner reads the SVG's text with the mail's.
+    // rasteriser runs on; the SVG is the judge's own output): its size and hash; a centre
+    // chart (`-centres.png`) the same way; an animation of the game (`-all.gif`) by its
+    // frames. The leak scanner reads the SVG's text with the mail's.
     let mut scanned = body.clone();
+    let mut frames = None;
     for a in message.attachments() {
         use mail_parser::MimeHeaders;
         let name = a.attachment_name().unwrap_or("?").to_string();
+        assert!(
+            a.contents().len() <= 120 * 1024 || name.ends_with(".gif"),
+            "{name}: {} bytes, over 120 KB",
+            a.contents().len()
+        );
+        if let Some(game) = name.strip_suffix("-all.gif") {
+            let n = gif_frames(a.contents(), &name);
+            log.push_str(&format!(
+                "----- animation {name}: {n} frames of {game}'s phases -----\n"
+            ));
+            frames = Some(n);
+            continue;
+        }
         let (game, phase) = name
             .strip_suffix(".png")
             .and_then(|n| n.rsplit_once('-'))
-            .unwrap_or_else(|| panic!("an attachment that is no phase's picture: {name}"));
+            .unwrap_or_else(|| panic!("an attachment that is no picture of a game: {name}"));
         let svg = pictures
             .entry((step, name.clone()))
             .or_insert_with(|| {
                 let svg_path = path.with_extension("svg");
                 let svg_file = svg_path.to_str().expect("UTF-8 path");
-                dipjudge(&[
-                    "map", game, "--phase", phase, "-o", svg_file, "--config", config, "--now", now,
-                ]);
+                if phase == "centres" {
+                    dipjudge(&["map", game, "--chart", "-o", svg_file, "--config", config]);
+                } else {
+                    dipjudge(&[
+                        "map", game, "--phase", phase, "-o", svg_file, "--config", config, "--now",
+                        now,
+                    ]);
+                }
                 let svg = std::fs::read_to_string(&svg_path).expect("the picture's SVG");
                 let _ = std::fs::remove_file(&svg_path);
                 svg
@@ -314,8 +336,13 @@ fn read_mail(
             resvg::tiny_skia::Pixmap::decode_png(a.contents()).is_ok(),
             "{name} decodes"
         );
+        let what = if phase == "centres" {
+            "chart"
+        } else {
+            "picture"
+        };
         log.push_str(&format!(
-            "----- picture {name}: SVG {} bytes, blake2s {} -----\n",
+            "----- {what} {name}: SVG {} bytes, blake2s {} -----\n",
             svg.len(),
             blake2s_hex(svg.as_bytes())
         ));
@@ -328,12 +355,53 @@ fn read_mail(
         subject: field("subject"),
         reply: !field("in-reply-to").is_empty(),
         body: scanned,
+        frames,
     };
     (log, mail)
 }
 
-/// Plays one scenario through the binary: (the mail log, the final state, every mail).
-fn play(dir: &Path) -> (String, String, Vec<Mail>) {
+/// The number of frames of a GIF, each checked to lie on the canvas of the board's size.
+fn gif_frames(bytes: &[u8], name: &str) -> usize {
+    let mut decoder = gif::DecodeOptions::new()
+        .read_info(bytes)
+        .unwrap_or_else(|e| panic!("{name}: not a GIF: {e}"));
+    assert_eq!(
+        (decoder.width(), decoder.height()),
+        (1152, 1001),
+        "{name}: the board's size"
+    );
+    let mut n = 0;
+    while let Some(f) = decoder.read_next_frame().expect("a frame") {
+        assert!(
+            u32::from(f.left) + u32::from(f.width) <= 1152
+                && u32::from(f.top) + u32::from(f.height) <= 1001,
+            "{name}: frame {n} off the canvas"
+        );
+        n += 1;
+    }
+    n
+}
+
+/// What one scenario gave: the mail log, the final state, every mail, and the size of the
+/// database after each step.
+struct Played {
+    log: String,
+    state: String,
+    mails: Vec<Mail>,
+    db_sizes: Vec<u64>,
+}
+
+/// The database's size on disk (with its write-ahead log, if one is left).
+fn db_size(var: &Path) -> u64 {
+    ["judge.db", "judge.db-wal"]
+        .iter()
+        .filter_map(|f| std::fs::metadata(var.join(f)).ok())
+        .map(|m| m.len())
+        .sum()
+}
+
+/// Plays one scenario through the binary.
+fn play(dir: &Path) -> Played {
     let name = dir.file_name().and_then(|n| n.to_str()).expect("name");
     let scratch = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join("maildir-golden")
@@ -349,6 +417,7 @@ fn play(dir: &Path) -> (String, String, Vec<Mail>) {
     let mut mails = Vec::new();
     let mut seen = BTreeSet::new();
     let mut pictures = BTreeMap::new();
+    let mut db_sizes = Vec::new();
     for (step, input) in inputs(dir).iter().enumerate() {
         let file = input.file_name().and_then(|n| n.to_str()).expect("name");
         let text = std::fs::read_to_string(input).expect("input");
@@ -372,9 +441,53 @@ fn play(dir: &Path) -> (String, String, Vec<Mail>) {
             log.push_str("===== end of mail =====\n");
             mails.push(mail);
         }
+        db_sizes.push(db_size(&scratch.join("var")));
     }
     let state = dipjudge(&["dump-state", "--config", config]);
-    (log, state, mails)
+    Played {
+        log,
+        state,
+        mails,
+        db_sizes,
+    }
+}
+
+/// Issue 29: with maps on, the database grows by at most 50 KB a processed phase,
+/// everything included (pictures are kept as what they show, not drawn), from the step
+/// that started the game to the end of the scenario; and an animation of the game
+/// (`MAP game ALL`) has one frame per phase processed before it. Returns the growth per
+/// phase, in bytes.
+fn check_growth(dir: &Path, played: &Played, failures: &mut Vec<String>) -> Option<u64> {
+    let start = played
+        .mails
+        .iter()
+        .find(|m| m.subject.ends_with("Game starting"))?
+        .step;
+    let mut phases = BTreeSet::new();
+    for m in &played.mails {
+        if let Some(phase) = m.subject.strip_suffix(" Results") {
+            phases.insert(phase.to_string());
+        }
+        if let Some(n) = m.frames
+            && n != phases.len()
+        {
+            failures.push(format!(
+                "{}: an animation of {n} frames after {} processed phases",
+                dir.display(),
+                phases.len()
+            ));
+        }
+    }
+    let grown = played.db_sizes.last()? - played.db_sizes.get(start)?;
+    let per_phase = grown / (phases.len().max(1) as u64);
+    if per_phase > 50 * 1024 {
+        failures.push(format!(
+            "{}: the database grew by {grown} bytes over {} phases, {per_phase} a phase (over 50 KB)",
+            dir.display(),
+            phases.len()
+        ));
+    }
+    Some(per_phase)
 }
 
 /// The powers' addresses, from the judge's "Game starting" mail.
@@ -739,9 +852,18 @@ fn maildir_golden_scenarios() {
     assert!(!dirs.is_empty(), "no scenarios under tests/maildir-golden");
     let mut failures = Vec::new();
     for dir in dirs {
-        let (log, state, mails) = play(&dir);
-        crate::support::compare_golden(&dir.join("expected.txt"), &log, &mut failures);
-        crate::support::compare_golden(&dir.join("state.txt"), &state, &mut failures);
+        let played = play(&dir);
+        crate::support::compare_golden(&dir.join("expected.txt"), &played.log, &mut failures);
+        crate::support::compare_golden(&dir.join("state.txt"), &played.state, &mut failures);
+        let maps = std::fs::read_to_string(dir.join("judge-settings.toml"))
+            .is_ok_and(|s| s.contains("maps = true"));
+        if maps && let Some(per_phase) = check_growth(&dir, &played, &mut failures) {
+            eprintln!(
+                "{}: the database grew by {per_phase} bytes a processed phase",
+                dir.display()
+            );
+        }
+        let mails = played.mails;
         let secrets = secrets(&dir, &mails);
         let mut found = leaks(&mails, &secrets);
         if let (master, true) = creation(&dir) {

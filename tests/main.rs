@@ -39,29 +39,51 @@ pub(crate) fn mail_ca() -> PathBuf {
     mail_data_dir().join("tls/ca.pem")
 }
 
+/// Secrets and authority under attack: passwords never shown, sign-ons throttled per seat,
+/// subscriptions confirmed by their address, bounded replies to unproven senders.
+mod authority;
 /// Case files: the DATC v3.0 and our own cases, run as `dipjudge adjudicate` runs them.
 mod cases;
 /// The `dipjudge` binary itself: exit codes and output of its subcommands.
 mod cli;
+/// The binary on the Maildir default, killed and raced: the short game with SIGKILLs at
+/// random points, a kill while sending, three `process` passes at once on one database.
+mod crash;
 /// The daemon against the real servers: a full game by IMAP and SMTP, SIGKILL at random
 /// points, a server restart under the live daemon, bad mail (same switch as `servers`).
 mod daemon;
+/// Anomaly tests (SQLite's model): a game row that cannot be read, a panicking rule-set
+/// hook, a mail that panics or kills the judge, a full disk, a store error at each write of
+/// a phase's processing and of a mail's handling. Nothing by halves, nothing else stops.
+mod faults;
 /// The `mail` and `cases` fuzz targets' checks on the inputs kept under `fixtures/fuzz/`.
 mod fuzz_replay;
-/// Whole games by mail through the judge core, with a leak scanner.
+/// Whole games by mail through the judge core, with a leak scanner; the pictures of a game by
+/// mail (MAP, MAP ALL, the centre chart).
 mod game;
 /// Golden mail tests: numbered input mails and clock ticks in, every mail out and the final
 /// state compared byte for byte (`tests/golden/<scenario>/`).
 mod golden;
 /// The command language: grammar/examples golden files and fuzz crashers.
 mod grammar;
+/// Hostile and careless mail through the daemon: absurd subjects and ids within the RFCs,
+/// the loop guard, SET ADDRESS to addresses the mailer can send to, the text cap at a line.
+mod hostile;
 /// Golden games through the real binary on the Maildir default, with a leak scanner.
 mod maildir_golden;
 /// A message far over the size cap.
 mod oversize;
 /// The picture of a phase: golden SVGs of adjudicated phases and of each rule set's own marks,
-/// their PNGs sampled.
+/// their PNGs sampled and size-checked.
 mod picture;
+/// What the rules keep secret stays secret from every reader: Survive ballots, HISTORY by
+/// audience.
+mod privacy;
+/// Where the words live: the judge and the game write no sentence of their own;
+/// `src/bulletin/` is the one renderer of what people read.
+mod renderer;
+/// A scratch judge on the Maildir default: its directory, inbox, outbox and games.
+mod scratch;
 /// The mail transports against real Dovecot and Postfix on 127.0.0.1
 /// (`scripts/mail-servers.sh start`; required when `DIPJUDGE_MAIL_SERVERS=1`).
 mod servers;

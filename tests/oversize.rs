@@ -37,7 +37,17 @@ fn a_ten_megabyte_mail_is_capped_and_the_sender_told() {
         &reply[..200.min(reply.len())]
     );
     assert!(reply.contains("OK VERSION"));
-    assert!(reply.contains("NOTE: your message was longer than this judge reads"));
+    // The text is cut at a line's end, and the note names the first line not read.
+    assert!(env.text.ends_with('\n'));
+    let unread = env.text.lines().count() + 1;
+    assert!(
+        reply.contains(&format!(
+            "NOTE: your message was longer than this judge reads: it read lines 1 to {} and stopped before line {unread}, of which nothing was read or done.",
+            unread - 1
+        )),
+        "{}",
+        &reply[reply.len().saturating_sub(300)..]
+    );
     assert!(
         reply.len() < 300 * 1024,
         "the reply does not echo megabytes back"

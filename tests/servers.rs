@@ -344,7 +344,8 @@ fn same_message_id_twice_arrives_twice() {
         .map(|m| Envelope::parse(&m.bytes).unwrap().dedupe_key())
         .collect();
     // Two copies on the server, one key: deduplication is the caller's job.
-    assert_eq!(keys, ["b64-utf8-1@example.test", "b64-utf8-1@example.test"]);
+    assert_eq!(keys[0], keys[1]);
+    assert!(keys[0].starts_with("<b64-utf8-1@example.test> from elodie@example.test #"));
     assert_ne!(got[0].id, got[1].id);
 }
 
@@ -390,14 +391,49 @@ fn five_megabyte_attachments_are_capped() {
     assert!(got[0].bytes.len() > 10 * 1024 * 1024);
     let env = Envelope::parse(&got[0].bytes).unwrap();
     assert!(env.size_capped);
-    assert_eq!(
-        env.text.len(),
-        dipjudge::mail::envelope::DEFAULT_MAX_TEXT_BYTES
-    );
+    // Cut at the end of the last whole line within the cap.
+    let cap = dipjudge::mail::envelope::DEFAULT_MAX_TEXT_BYTES;
+    assert!(env.text.len() <= cap && env.text.len() > cap - 8);
+    assert!(env.text.ends_with("A PAR H\n"));
     assert!(
         env.text
             .starts_with("see attachments\n\nA PAR H\nA PAR H\n")
     );
+}
+
+/// Issue 25: a message over the inbox's limit is never fetched whole: its RFC822.SIZE is
+/// asked first, then only its header block; the one after it comes whole in its own batch.
+#[test]
+fn a_message_over_the_limit_is_fetched_by_its_header_only() {
+    needs_servers!();
+    let _g = SERVERS.read().unwrap_or_else(|e| e.into_inner());
+    let user = address("oversize");
+    let big = format!(
+        "From: big@example.test\r\nTo: {user}\r\nSubject: photos\r\nMessage-ID: <photos@x>\r\n\r\n{}",
+        "0123456789abcdef\r\n".repeat(4000)
+    );
+    deliver(&user, Some("big@example.test"), big.clone().into_bytes());
+    deliver(
+        &user,
+        Some("small@example.test"),
+        format!("From: small@example.test\r\nTo: {user}\r\nSubject: orders\r\n\r\nA Par H\r\n")
+            .into_bytes(),
+    );
+    let mut c = imap_config(&user);
+    c.max_message_bytes = 20_000;
+    let mut inbox = ImapInbox::new(c, None);
+    let got = fetch_n(&mut inbox, 2);
+    let first = &got[0];
+    let size = first.oversize.expect("over the limit");
+    assert!(size >= big.len() as u64, "{size}");
+    let head = String::from_utf8_lossy(&first.bytes);
+    assert!(head.contains("Subject: photos\r\n"), "{head}");
+    assert!(head.ends_with("\r\n\r\n"), "{head}");
+    assert!(!head.contains("0123456789abcdef"));
+    let env = Envelope::parse(&first.bytes).unwrap();
+    assert_eq!(env.from, "big@example.test");
+    assert_eq!(got[1].oversize, None);
+    assert!(String::from_utf8_lossy(&got[1].bytes).contains("A Par H"));
 }
 
 #[test]

@@ -67,12 +67,16 @@ impl Table {
     }
 
     fn as_power(&mut self, p: Power, lines: &str) -> String {
-        let body = format!("SIGNON {}{GAME} pw-{}\n{lines}", p.initial(), p.code());
+        let body = format!(
+            "SIGNON {}{GAME} password-{}\n{lines}",
+            p.initial(),
+            p.code()
+        );
         self.mail(&addr(p), &body)
     }
 
     fn as_master(&mut self, lines: &str) -> String {
-        self.mail(GM, &format!("SIGNON M{GAME} gmpw\n{lines}"))
+        self.mail(GM, &format!("SIGNON M{GAME} gmpass-01\n{lines}"))
     }
 
     fn game(&mut self) -> Game {
@@ -120,26 +124,27 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
     let mut t = Table::new();
 
     // CREATE takes a registered rule set by any of its names, with its settings (H1 setup).
-    let r = t.mail(GM, "CREATE ?bad gmpw plaything toy_tax=lots");
+    let r = t.mail(GM, "CREATE ?bad gmpass-01 plaything toy_tax=lots");
     assert!(
-        r.contains("ERROR BAD-SETTING: line 1: \"CREATE ?bad ******** plaything toy_tax=lots\": toy_tax takes a number, not \"lots\""),
+        r.contains("ERROR BAD-SETTING: line 1: \"CREATE ?bad ******** ******** ********\": ******** takes a number, not \"********\""),
         "{r}"
     );
-    let r = t.mail(GM, "CREATE ?other gmpw wip");
+    let r = t.mail(GM, "CREATE ?other gmpass-01 wip");
     assert!(
-        r.contains("ERROR NO-VARIANT: line 1: \"CREATE ?other ******** wip\": this judge does not run the Unfinished rules yet; it runs Standard, "),
+        r.contains("ERROR NO-VARIANT: line 1: \"CREATE ?other ******** ********\": this judge does not run the Unfinished rules yet; it runs Standard, "),
         "{r}"
     );
     assert!(r.contains(", Toy"), "the test's rule set is listed: {r}");
-    let r = t.mail(GM, "CREATE ?other gmpw chaos");
+    let r = t.mail(GM, "CREATE ?other gmpass-01 chaos");
     assert!(r.contains("ERROR NO-VARIANT"), "{r}");
-    assert!(r.contains("there are no rules called \"chaos\""), "{r}");
-    let r = t.mail(GM, &format!("CREATE ?{GAME} gmpw Toy toy_tax=3"));
+    // Every word after the game may be a password: the rule set's name too.
+    assert!(r.contains("there are no rules called \"********\""), "{r}");
+    let r = t.mail(GM, &format!("CREATE ?{GAME} gmpass-01 Toy toy_tax=3"));
     assert!(r.contains("OK CREATE ?toy, Toy rules"), "{r}");
     // SET VARIANT changes a forming game's rule set, its state afresh.
-    let r = t.mail(GM, "CREATE ?spare gmpw");
+    let r = t.mail(GM, "CREATE ?spare gmpass-01");
     assert!(r.contains("OK CREATE ?spare (you are"), "{r}");
-    let r = t.mail(GM, "SIGNON Mspare gmpw\nSET VARIANT plaything");
+    let r = t.mail(GM, "SIGNON Mspare gmpass-01\nSET VARIANT plaything");
     assert!(r.contains("OK SET VARIANT plaything"), "{r}");
     assert!(
         r.contains("spare will be played with the Toy rules."),
@@ -151,7 +156,7 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
         spare.variant_state.get::<ToyState>().map(|s| s.tax),
         Some(0)
     );
-    let r = t.mail(GM, "SIGNON Mspare gmpw\nSET VARIANT Unfinished");
+    let r = t.mail(GM, "SIGNON Mspare gmpass-01\nSET VARIANT Unfinished");
     assert!(
         r.contains("ERROR NO-VARIANT: line 2: \"SET VARIANT Unfinished\": this judge does not run the Unfinished rules yet"),
         "{r}"
@@ -163,7 +168,7 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
         let r = t.mail(
             &addr(p),
             &format!(
-                "SIGNON ?{GAME} pw-{}\nSET PREFERENCE {}",
+                "SIGNON ?{GAME} password-{}\nSET PREFERENCE {}",
                 p.code(),
                 p.name()
             ),
@@ -427,7 +432,7 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
             } else {
                 match Power::ALL.into_iter().find(|p| addr(*p) == m.recipient) {
                     Some(p) => Reader::Power(p),
-                    None => Reader::Everyone,
+                    None => Reader::Observers,
                 }
             };
             if reader != Reader::Master && !s.readers.contains(&reader) {

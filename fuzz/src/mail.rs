@@ -19,6 +19,7 @@ use dipjudge::daemon::config::DaemonSection;
 use dipjudge::judge::{Handled, Incoming, Judge, JudgeConfig, PasswordCost};
 use dipjudge::mail::{
     Envelope, EnvelopeError, ParseLimits, RenderError, Silence, render, silence_reason,
+    silence_reason_for,
 };
 use dipjudge::store::Store;
 
@@ -62,6 +63,8 @@ pub fn now() -> DateTime<Utc> {
 fn config() -> JudgeConfig {
     JudgeConfig {
         password_cost: PasswordCost::TEST,
+        // The master creates every game of the set-up.
+        games_per_day: 10,
         ..JudgeConfig::default()
     }
 }
@@ -180,24 +183,43 @@ fn set_up(judge: &mut Judge) {
             .handle(&msg, setup_time())
             .expect("set-up mail handled");
     };
+    // The games are made by mail with passwords long enough for new seats; the seats then
+    // take the short passwords the corpus was written with (`gmpass`, `pw1`...), which
+    // still sign on.
+    let long = |pw: &str| format!("{pw}-setup-password");
     for (name, rules, joined) in GAMES {
         send(
             judge,
             MASTER.0,
-            format!("CREATE ?{name} {}{rules}", MASTER.1),
+            format!("CREATE ?{name} {}{rules}", long(MASTER.1)),
         );
         for (addr, pw) in PLAYERS.iter().take(joined) {
-            send(judge, addr, format!("SIGNON ?{name} {pw}"));
+            send(judge, addr, format!("SIGNON ?{name} {}", long(pw)));
         }
     }
+    let hash = |pw: &str| dipjudge::judge::hash_password(PasswordCost::TEST, pw, 1);
+    let password_of = |addr: &str| {
+        PLAYERS
+            .iter()
+            .find(|(a, _)| *a == addr)
+            .map_or("", |(_, pw)| *pw)
+    };
     for (name, _, joined) in GAMES {
-        let g = judge.game(name).expect("read").expect("the game exists");
+        let mut g = judge.game(name).expect("read").expect("the game exists");
         assert_eq!(
             g.status == dipjudge::game::Status::Active,
             joined == 7,
             "{name}: {:?}",
             g.status
         );
+        g.master.password_hash = hash(MASTER.1);
+        for p in &mut g.players {
+            p.seat.password_hash = hash(password_of(&p.seat.address));
+        }
+        for j in &mut g.joiners {
+            j.seat.password_hash = hash(password_of(&j.seat.address));
+        }
+        judge.install_game(&g).expect("seats installed");
     }
 }
 
@@ -260,7 +282,7 @@ pub fn check(raw: &[u8]) -> Outcome {
     };
     let incoming = dipjudge::mail::incoming(&env);
     with_judge(|judge| {
-        if let Some(why) = silence_reason(&env) {
+        if let Some(why) = silence_reason_for(&env, &judge.config().address.clone()) {
             let first = judge
                 .record_unhandled(&incoming, &format!("silenced: {why}"), now())
                 .expect("a silenced message is recorded");
@@ -280,7 +302,7 @@ pub fn check(raw: &[u8]) -> Outcome {
         assert_eq!(mails.len(), queued, "queued mails counted");
         let reply = mails
             .iter()
-            .find(|m| m.audience == "reply")
+            .find(|m| m.audience == dipjudge::store::Audience::Reply)
             .unwrap_or_else(|| panic!("no reply queued: {mails:?}"));
         assert_eq!(
             reply.recipient,

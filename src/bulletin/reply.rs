@@ -4,10 +4,12 @@
 //!
 //! `OK <normalised command>` for an accepted line; `ERROR <CODE>: line N: "<text>":
 //! <sentence>` or `WARNING <CODE>: line N: "<text>": <sentence>` otherwise, where `<text>`
-//! is the line as received, trimmed, runs of blanks collapsed, letter case kept. A password
-//! in the quoted text (SIGNON, CREATE, OBSERVE, SET PASSWORD) is never echoed, whatever is
-//! wrong with the line. The verdicts are decided elsewhere (`command`, `rules::validate`,
-//! `game`, the variants); this module only writes them down.
+//! is the line as received, trimmed, runs of blanks collapsed, letter case kept. No word
+//! that may be a password is ever echoed, whatever is wrong with its line: on a line that
+//! starts with SIGNON, OBSERVE, CREATE, SET PASSWORD or BECOME every word after the game
+//! is masked, in the quoted line, the sentences and every other line of the reply. The
+//! verdicts are decided elsewhere (`command`, `rules::validate`, `game`, the variants);
+//! this module only writes them down.
 
 /// What the judge made of one line of a mail.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,68 +45,233 @@ fn one_line(text: &str) -> String {
     crate::command::collapse_blanks(text, |_| false)
 }
 
-/// The password word of a SIGNON, CREATE, OBSERVE or SET PASSWORD line (the word after the
-/// game, or after `PASSWORD`), if the line has one.
-fn password_of(text: &str) -> Option<&str> {
-    let mut words = text.split_whitespace();
-    let first = words.next()?;
-    let second = words.next();
-    let is = |w: Option<&str>, keyword: &str| w.is_some_and(|w| w.eq_ignore_ascii_case(keyword));
-    // The password's place among the words after the first two.
-    let after_second = if ["signon", "create", "observe", "watch"]
+/// The keywords after which a line may carry a password (any letter case, blanks between
+/// the words of a keyword), and whether the first word after the keyword is shown: the
+/// game (`Fgame`, `?game`, `game`) or the power `BECOME` names. After `SET PASSWORD` no
+/// word is shown.
+const SECRET_KEYWORDS: &[(&[&str], bool)] = &[
+    (&["signon"], true),
+    (&["sign", "on"], true),
+    (&["observe"], true),
+    (&["watch"], true),
+    (&["create"], true),
+    (&["become"], true),
+    (&["set", "password"], false),
+];
+
+/// What separates words in a line as the reply reads it.
+fn is_blank(c: char) -> bool {
+    c.is_whitespace() || c.is_control()
+}
+
+/// The text after `parts` at the start of `text` (leading blanks, blanks between the
+/// parts and letter case ignored), if `text` starts with them.
+fn after_keyword<'a>(text: &'a str, parts: &[&str]) -> Option<&'a str> {
+    let mut rest = text.trim_start_matches(is_blank);
+    for part in parts {
+        rest = rest.trim_start_matches(is_blank);
+        let head = rest.get(..part.len())?;
+        if !head.eq_ignore_ascii_case(part) {
+            return None;
+        }
+        rest = rest.get(part.len()..)?;
+    }
+    Some(rest)
+}
+
+/// A character of the word shown after a keyword: a game name's (`_`, `-`, letters and
+/// digits) or the `?` of a joining SIGNON.
+fn is_shown_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '?')
+}
+
+/// A line that may carry a password, split where the password may start: the part shown
+/// as written (the keyword and the game), and the text after it, every word of which is
+/// masked. None: the line does not start with such a keyword.
+///
+/// Whatever is wrong with the line (extra words, a split game name, punctuation after the
+/// keyword, `SET PASSWORD=x`), nothing after the game is shown: the judge cannot tell a
+/// password from a misplaced word, so it shows neither.
+fn split_secret(text: &str) -> Option<(&str, &str)> {
+    let (rest, shows_word) = SECRET_KEYWORDS
         .iter()
-        .any(|k| first.eq_ignore_ascii_case(k))
-        && second.is_some()
-    {
-        0
-    } else if first.eq_ignore_ascii_case("sign") && is(second, "on") {
-        1
-    } else if first.eq_ignore_ascii_case("set") && is(second, "password") {
-        0
+        .find_map(|(parts, shows)| after_keyword(text, parts).map(|r| (r, *shows)))?;
+    let keyword_end = text.len() - rest.len();
+    let end = if shows_word {
+        // Punctuation after the keyword (`SIGNON: Fgame`), then the game.
+        let word = rest.trim_start_matches(|c: char| !is_shown_char(c) && !c.is_alphanumeric());
+        let word_start = keyword_end + (rest.len() - word.len());
+        let word_len = word.find(|c: char| !is_shown_char(c)).unwrap_or(word.len());
+        word_start + word_len
     } else {
-        return None;
+        keyword_end
     };
-    words.nth(after_second)
+    Some((text.get(..end)?, text.get(end..)?))
+}
+
+/// A separator after a keyword (`SET PASSWORD: x`, `SET PASSWORD = x`), not a word.
+fn is_separator(word: &str) -> bool {
+    word.chars().all(|c| matches!(c, ':' | '=' | ','))
+}
+
+/// The forms of one hidden word that are masked: as written, without the punctuation
+/// around it (`=Secret`, `Secret,`), and the parts of three characters or more of a word
+/// with punctuation inside (`key=value`).
+fn forms(word: &str) -> Vec<&str> {
+    let trimmed = word.trim_matches(|c: char| !c.is_alphanumeric());
+    let parts = trimmed
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .filter(|p| p.chars().count() >= 3 && p.len() < trimmed.len());
+    [word, trimmed]
+        .into_iter()
+        .chain(parts)
+        .filter(|f| !f.is_empty())
+        .collect()
+}
+
+/// Adds `words` to `set` (once each), keeping the longest first.
+fn add_words<'a>(set: &mut Vec<String>, words: impl IntoIterator<Item = &'a str>) {
+    for w in words {
+        if !set.iter().any(|x| x == w) {
+            set.push(w.to_string());
+        }
+    }
+    set.sort_by_key(|w| std::cmp::Reverse(w.len()));
+}
+
+/// The words of `text` that must never be shown (see [`split_secret`]): every form
+/// ([`forms`]) of every word after the game, longest first.
+pub fn secret_words(text: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    if let Some((_, hidden)) = split_secret(text) {
+        for w in hidden.split(is_blank).filter(|w| !w.is_empty()) {
+            add_words(&mut words, forms(w));
+        }
+    }
+    words
+}
+
+/// The forms of the word where the grammar reads the password (the first after the game,
+/// or after SET PASSWORD and its separator): what an `OK` echo could repeat.
+fn password_words(text: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    if let Some(w) = split_secret(text).and_then(|(_, hidden)| {
+        hidden
+            .split(is_blank)
+            .find(|w| !w.is_empty() && !is_separator(w))
+    }) {
+        add_words(&mut words, forms(w));
+    }
+    words
+}
+
+/// The secrets of a reply: every word that may be a password, masked in any letter case
+/// in what quotes a line (the line itself, a sentence); and the password words proper,
+/// masked as written in an `OK` echo (the judge writes an echo from what it understood,
+/// so it holds a word of the line only as written, and the words it accepted around the
+/// password, such as the rule set a CREATE names, are not secrets).
+#[derive(Default)]
+struct Secrets {
+    any: Vec<String>,
+    passwords: Vec<String>,
+}
+
+impl Secrets {
+    fn of(texts: &[&str]) -> Secrets {
+        let mut s = Secrets::default();
+        for t in texts {
+            add_words(&mut s.any, secret_words(t).iter().map(String::as_str));
+            add_words(
+                &mut s.passwords,
+                password_words(t).iter().map(String::as_str),
+            );
+        }
+        s
+    }
 }
 
 /// Replaces every whole-word occurrence of `secret` in `text` (a word: not next to a letter
-/// or digit).
-fn mask_word(text: &str, secret: &str) -> String {
+/// or digit), in any ASCII letter case when `any_case` (a parser's sentence may quote a word
+/// in lower case).
+fn mask_word(text: &str, secret: &str, any_case: bool) -> String {
     if secret.is_empty() {
         return text.to_string();
     }
+    // ASCII lower-casing keeps every byte where it was, so positions carry over.
+    let fold = |s: &str| {
+        if any_case {
+            s.to_ascii_lowercase()
+        } else {
+            s.to_string()
+        }
+    };
+    let (lower, needle) = (fold(text), fold(secret));
     let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some((head, tail)) = rest.split_once(secret) {
+    let mut from = 0;
+    for (at, _) in lower.match_indices(&needle) {
+        if at < from {
+            continue;
+        }
+        let end = at + needle.len();
+        let (Some(head), Some(tail)) = (text.get(..at), text.get(end..)) else {
+            continue;
+        };
         let whole = !head.chars().next_back().is_some_and(char::is_alphanumeric)
             && !tail.chars().next().is_some_and(char::is_alphanumeric);
-        out.push_str(head);
-        out.push_str(if whole { "********" } else { secret });
-        rest = tail;
+        if whole && let Some(between) = text.get(from..at) {
+            out.push_str(between);
+            out.push_str("********");
+            from = end;
+        }
     }
-    out.push_str(rest);
+    out.push_str(text.get(from..).unwrap_or_default());
     out
 }
 
-/// Hides the password of a SIGNON, CREATE, OBSERVE or SET PASSWORD line.
+/// `text` with every word of `secrets` masked (in any letter case when `any_case`).
+fn mask_all(text: &str, secrets: &[String], any_case: bool) -> String {
+    secrets
+        .iter()
+        .fold(text.to_string(), |t, s| mask_word(&t, s, any_case))
+}
+
+/// A line as the reply quotes it: what may carry a password (every word after the game of a
+/// SIGNON, OBSERVE, CREATE or BECOME line, every word after SET PASSWORD) written
+/// `********`, word for word.
 pub fn mask_password(text: &str) -> String {
-    match password_of(text) {
-        Some(pw) => mask_word(text, pw),
+    match split_secret(text) {
+        Some((shown, hidden)) => {
+            let mut out = shown.to_string();
+            for _ in hidden
+                .split(is_blank)
+                .filter(|w| !w.is_empty() && !is_separator(w))
+            {
+                out.push_str(" ********");
+            }
+            out
+        }
         None => text.to_string(),
     }
 }
 
 /// One verdict as its reply line.
 pub fn render_verdict(number: usize, text: &str, verdict: &LineVerdict) -> String {
-    let secret = password_of(text);
-    let quoted = || one_line(&mask_password(text));
-    // A parser's sentence may quote the word it stopped at: the password, too.
-    let one_line = |s: &str| match secret {
-        Some(pw) => one_line(&mask_word(s, pw)),
-        None => one_line(s),
-    };
+    render_masked(number, text, verdict, &Secrets::of(&[text]))
+}
+
+/// One verdict as its reply line, with the reply's `secrets` masked (the line, the
+/// parser's sentence, the `OK` echo).
+fn render_masked(number: usize, text: &str, verdict: &LineVerdict, secrets: &Secrets) -> String {
+    let quoted = || one_line(&mask_all(&mask_password(text), &secrets.any, true));
+    let one_line = |s: &str| one_line(&mask_all(s, &secrets.any, true));
     match verdict {
-        LineVerdict::Ok(normalised) => format!("OK {}", one_line(normalised)),
+        LineVerdict::Ok(normalised) => format!(
+            "OK {}",
+            crate::command::collapse_blanks(
+                &mask_all(normalised, &secrets.passwords, false),
+                |_| false
+            )
+        ),
         LineVerdict::Error { code, sentence } => format!(
             "ERROR {}: line {number}: \"{}\": {}",
             one_line(code),
@@ -172,7 +339,19 @@ pub fn parse_report(
 }
 
 /// Renders a reply: every line in the order given, each ending with `\n`.
+///
+/// A word that may be a password on any line of the message is masked in every verdict of
+/// the reply (a later line may quote it too); the judge's own lines (listings, notes)
+/// quote no line and are written as they are.
 pub fn render_reply_lines(lines: &[ReplyLine]) -> String {
+    let texts: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| match l {
+            ReplyLine::Verdict { text, .. } => Some(text.as_str()),
+            ReplyLine::Note(_) => None,
+        })
+        .collect();
+    let secrets = Secrets::of(&texts);
     let mut out = String::new();
     for l in lines {
         match l {
@@ -180,7 +359,7 @@ pub fn render_reply_lines(lines: &[ReplyLine]) -> String {
                 number,
                 text,
                 verdict,
-            } => out.push_str(&render_verdict(*number, text, verdict)),
+            } => out.push_str(&render_masked(*number, text, verdict, &secrets)),
             ReplyLine::Note(note) => out.push_str(note),
         }
         out.push('\n');
@@ -304,51 +483,77 @@ mod tests {
         );
     }
 
-    /// `one_line` and `password_of` read as they did when they split the text into
-    /// vectors of words (the forms below), on lines of every shape they meet.
+    /// Every word after the game (after SET PASSWORD: every word) is masked, whatever is
+    /// wrong with the line; the game and the keyword stay as written.
     #[test]
-    fn one_line_and_password_of_read_as_the_word_lists_did() {
-        fn one_line_by_words(text: &str) -> String {
-            text.split(|c: char| c.is_whitespace() || c.is_control())
-                .filter(|w| !w.is_empty())
-                .collect::<Vec<_>>()
-                .join(" ")
+    fn every_word_after_the_game_is_masked() {
+        for (text, shown) in [
+            ("SIGNON Fgame Secret1", "SIGNON Fgame ********"),
+            ("signon: Falpha Secret7", "signon: Falpha ********"),
+            ("SIGNON:Falpha Secret7", "SIGNON:Falpha ********"),
+            ("SIGNON F alpha Secret1", "SIGNON F ******** ********"),
+            (
+                "SIGNON Falpha my Secret2",
+                "SIGNON Falpha ******** ********",
+            ),
+            ("SIGNON ?game pw1 pw2", "SIGNON ?game ******** ********"),
+            ("SIGNON Falpha,Secret3", "SIGNON Falpha ********"),
+            ("Sign  On\tFgame Secret", "Sign  On\tFgame ********"),
+            (
+                "OBSERVE alpha my Secret20",
+                "OBSERVE alpha ******** ********",
+            ),
+            ("watch alpha Secret", "watch alpha ********"),
+            ("CREATE ?g pw survive", "CREATE ?g ******** ********"),
+            ("BECOME France Secret", "BECOME France ********"),
+            ("BECOME France", "BECOME France"),
+            (
+                "SET PASSWORD new Secret22",
+                "SET PASSWORD ******** ********",
+            ),
+            ("SET PASSWORD: Secret25", "SET PASSWORD ********"),
+            ("SET PASSWORD=Secret24", "SET PASSWORD ********"),
+            ("set  password", "set  password"),
+            ("SET PREFERENCE France", "SET PREFERENCE France"),
+            ("A Par - Bur", "A Par - Bur"),
+            ("", ""),
+            ("é SIGNON Fgame pw", "é SIGNON Fgame pw"),
+            ("SIGNON Fälpha pw", "SIGNON F ******** ********"),
+        ] {
+            assert_eq!(mask_password(text), shown, "{text:?}");
         }
-        fn password_by_words(text: &str) -> Option<&str> {
-            let words: Vec<&str> = text.split_whitespace().collect();
-            let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
-            let lower: Vec<&str> = lower.iter().map(String::as_str).collect();
-            let at = match lower.as_slice() {
-                ["signon" | "create" | "observe" | "watch", _, _, ..] => 2,
-                ["sign", "on", _, _, ..] => 3,
-                ["set", "password", _, ..] => 2,
-                _ => return None,
-            };
-            words.get(at).copied()
-        }
-        let firsts = [
-            "", "SIGNON", "signon", "Sign", "CREATE", "observe", "WATCH", "SET", "x",
+        assert_eq!(
+            secret_words("SET PASSWORD=Secret24 x,"),
+            vec!["=Secret24", "Secret24", "x,", "x"]
+        );
+        // A sentence that quotes a secret in another case is masked too.
+        assert_eq!(
+            mask_word("no rules called \"secret22\" here", "Secret22", true),
+            "no rules called \"********\" here"
+        );
+        assert_eq!(
+            mask_word("Secret22x Secret22", "Secret22", true),
+            "Secret22x ********"
+        );
+    }
+
+    /// Every line of a reply is masked with the secrets of every line of the message.
+    #[test]
+    fn a_secret_of_one_line_is_masked_in_every_line() {
+        let lines = vec![
+            ReplyLine::Verdict {
+                number: 1,
+                text: "SIGNON Fgame Topsecret extra".into(),
+                verdict: error("SYNTAX", "expected the end of the line"),
+            },
+            ReplyLine::Verdict {
+                number: 2,
+                text: "Topsecret".into(),
+                verdict: error("UNKNOWN", "no command \"Topsecret\""),
+            },
         ];
-        let seconds = ["", "On", "on", "PASSWORD", "password", "Fgame", "?g"];
-        let rests = [
-            "",
-            "pw",
-            "pw extra",
-            " pw\t ",
-            "\u{0}pw\r\n",
-            "é pw",
-            "a  b   c",
-        ];
-        for f in firsts {
-            for s in seconds {
-                for r in rests {
-                    for sep in [" ", "\t ", "\u{85}", "\u{7}"] {
-                        let text = format!("{sep}{f}{sep}{s}{sep}{r}{sep}");
-                        assert_eq!(one_line(&text), one_line_by_words(&text), "{text:?}");
-                        assert_eq!(password_of(&text), password_by_words(&text), "{text:?}");
-                    }
-                }
-            }
-        }
+        let out = render_reply_lines(&lines);
+        assert!(!out.to_lowercase().contains("topsecret"), "{out}");
+        assert!(!out.contains("extra"), "{out}");
     }
 }

@@ -44,6 +44,9 @@ pub enum CommandError {
     /// A rule set's own error, with its spec code (its grammar's: a ballot that cannot be
     /// read, a declaration of war on something that is not a power).
     Coded(Coded),
+    /// `SET ADDRESS` with an address the judge's mailer cannot send to (an address literal
+    /// such as `a@[127.0.0.1]`, or one longer than SMTP allows); `why` says which.
+    UnmailableAddress { address: String, why: &'static str },
 }
 
 /// A rule set's own error in reading a line: its spec code and sentence, filled in.
@@ -70,6 +73,7 @@ impl CommandError {
             CommandError::SecondSignon => "SECOND-SIGNON",
             CommandError::NoPressOpen { .. } => "NO-PRESS-OPEN",
             CommandError::Coded(c) => c.code,
+            CommandError::UnmailableAddress { .. } => "BAD-ADDRESS",
         }
     }
 
@@ -199,6 +203,9 @@ impl fmt::Display for CommandError {
                 write!(f, "{word} without a PRESS or BROADCAST before it")
             }
             CommandError::Coded(c) => f.write_str(&c.sentence),
+            CommandError::UnmailableAddress { address, why } => {
+                write!(f, "the judge cannot send mail to {address}: {why}")
+            }
         }
     }
 }

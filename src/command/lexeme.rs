@@ -39,6 +39,8 @@ pub enum Why {
     /// A rule set's own error, with its spec code (a ballot that cannot be read, a
     /// declaration of war on something that is not a power).
     Coded(super::Coded),
+    /// An address the mailer cannot send to, and why.
+    UnmailableAddress(String, &'static str),
 }
 
 impl Why {

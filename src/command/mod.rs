@@ -185,15 +185,26 @@ pub(crate) fn collapse_blanks(text: &str, dropped: impl Fn(char) -> bool) -> Str
     out
 }
 
-/// Where a message's commands stop: a signature separator (`-- `), a forwarded or quoted
-/// original (`-----Original Message-----`, a line of underscores), or a phone's sign-off.
-fn is_end_of_commands(raw: &str, norm: &str) -> bool {
+/// A signature separator (`-- `, `--`) or a phone's sign-off (`Sent from my …`): where a
+/// message's commands stop, outside press. Inside a press block it is press text.
+fn is_signature(raw: &str, norm: &str) -> bool {
     let trimmed = raw.trim_end_matches(['\r', '\n']);
-    trimmed == "-- "
-        || trimmed == "--"
-        || norm.eq_ignore_ascii_case("-----Original Message-----")
+    trimmed == "-- " || trimmed == "--" || norm.to_ascii_lowercase().starts_with("sent from my ")
+}
+
+/// The start of a forwarded or quoted original: Outlook's `-----Original Message-----`, a
+/// line of underscores (Outlook's separator), or a reply header, a `From:` line followed
+/// by a `Sent:` or `Date:` line (Outlook's HTML reply puts its header under a top border,
+/// which a converter to text drops, so only the header lines are left). Reading stops
+/// there, inside press too: the original is not the sender's text.
+fn is_quoted_original(norm: &str, next: Option<&str>) -> bool {
+    let starts = |line: &str, word: &str| {
+        line.get(..word.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(word))
+    };
+    norm.eq_ignore_ascii_case("-----Original Message-----")
         || (norm.len() >= 8 && norm.chars().all(|c| c == '_'))
-        || norm.to_ascii_lowercase().starts_with("sent from my ")
+        || (starts(norm, "from:") && next.is_some_and(|n| starts(n, "sent:") || starts(n, "date:")))
 }
 
 /// A line that is not for the judge: a quoted reply (`>`), a `//` comment (DPjudge), or a
@@ -316,12 +327,25 @@ fn parse_lines(
                 .unwrap_or(0)
         })
     };
-    for (n, raw) in text.split('\n').enumerate() {
+    let mut lines = text.split('\n').enumerate().peekable();
+    while let Some((n, raw)) = lines.next() {
         let line = n + 1;
         let raw = raw.trim_end_matches('\r');
         let norm = normalise_line(raw);
+        // The next line, normalised, only where a reply header may start.
+        let next = || {
+            lines
+                .peek()
+                .map(|(_, l)| normalise_line(l.trim_end_matches('\r')))
+        };
+        let original = norm
+            .get(..5)
+            .is_some_and(|w| w.eq_ignore_ascii_case("from:"))
+            .then(next)
+            .flatten();
+        let quoted_original = is_quoted_original(&norm, original.as_deref());
         if let Some(mut p) = press.take() {
-            if is_end_of_commands(raw, &norm) {
+            if quoted_original {
                 p.close(&mut out.lines, false);
                 return out.lines;
             }
@@ -353,7 +377,7 @@ fn parse_lines(
             press = Some(p);
             continue;
         }
-        if is_end_of_commands(raw, &norm) {
+        if quoted_original || is_signature(raw, &norm) {
             break;
         }
         if norm.is_empty() || is_skipped(&norm) {
@@ -755,6 +779,10 @@ fn convert(norm: &str, e: PErr<'_>, map: &Map, suggest: bool) -> CommandError {
         Why::UnknownPower(text) => CommandError::UnknownPower { text },
         Why::BadDate(text) => CommandError::BadDate { text },
         Why::Coded(c) => CommandError::Coded(c),
+        Why::UnmailableAddress(address, why) => CommandError::UnmailableAddress {
+            address: shorten(&address),
+            why,
+        },
     }
 }
 

@@ -65,7 +65,7 @@ pub enum PlayerCommand {
         game: GameName,
         password: String,
     },
-    /// `OBSERVE game password` (also `WATCH`).
+    /// `OBSERVE game [password]` (also `WATCH`); the password is not needed (empty: none).
     Observe {
         game: GameName,
         password: String,
@@ -95,12 +95,24 @@ pub enum PlayerCommand {
     },
     Resign,
     Signoff,
+    /// `UNOBSERVE game`, and njudge's `SIGNOFF game`: this address stops observing a game.
+    Unobserve {
+        game: GameName,
+    },
+    /// `CONFIRM code`: this address answers the confirmation the judge mailed to it.
+    Confirm {
+        code: String,
+    },
     Clear,
     /// `MAP game [phase]`: the picture of a processed phase (the last one when none is
     /// named).
     Map {
         game: GameName,
         phase: Option<crate::rules::Phase>,
+    },
+    /// `MAP game ALL`: every processed phase of a finished game as one animated picture.
+    MapAll {
+        game: GameName,
     },
     /// `SET MAP ON|OFF`: whether this address's results carry the picture of the phase.
     SetMap {
@@ -162,7 +174,14 @@ impl PlayerCommand {
                 game,
                 password,
             } => format!("SIGNON {who}{game} {password}"),
+            PlayerCommand::Observe { game, password } if password.is_empty() => {
+                format!("OBSERVE {game}")
+            }
             PlayerCommand::Observe { game, password } => format!("OBSERVE {game} {password}"),
+            // A password that starts with `=` or `:` reads back after a separator.
+            PlayerCommand::SetPassword { password } if password.starts_with(['=', ':']) => {
+                format!("SET PASSWORD: {password}")
+            }
             PlayerCommand::SetPassword { password } => format!("SET PASSWORD {password}"),
             PlayerCommand::SetAddress { address } => format!("SET ADDRESS {address}"),
             PlayerCommand::SetWait => "SET WAIT".into(),
@@ -180,12 +199,15 @@ impl PlayerCommand {
             }
             PlayerCommand::Resign => "RESIGN".into(),
             PlayerCommand::Signoff => "SIGNOFF".into(),
+            PlayerCommand::Unobserve { game } => format!("UNOBSERVE {game}"),
+            PlayerCommand::Confirm { code } => format!("CONFIRM {code}"),
             PlayerCommand::Clear => "CLEAR".into(),
             PlayerCommand::Map { game, phase: None } => format!("MAP {game}"),
             PlayerCommand::Map {
                 game,
                 phase: Some(p),
             } => format!("MAP {game} {p}"),
+            PlayerCommand::MapAll { game } => format!("MAP {game} ALL"),
             PlayerCommand::SetMap { on: true } => "SET MAP ON".into(),
             PlayerCommand::SetMap { on: false } => "SET MAP OFF".into(),
         }
@@ -204,13 +226,29 @@ impl PlayerCommand {
 
 /// The first words of player commands (`SET` is shared with the master's settings).
 pub(crate) const KEYWORDS: &[&str] = &[
-    "help", "version", "list", "summary", "history", "create", "signon", "sign", "observe",
-    "watch", "resign", "signoff", "clear", "map",
+    "help",
+    "version",
+    "list",
+    "summary",
+    "history",
+    "create",
+    "signon",
+    "sign",
+    "observe",
+    "watch",
+    "resign",
+    "signoff",
+    "clear",
+    "map",
+    "unobserve",
+    "confirm",
 ];
 
 // player_command = "HELP" | "VERSION" | list | summary | history | create | signon
-//                | observe | "RESIGN" | "SIGNOFF" | "CLEAR" | map ;
-// map = "MAP" game_name [ phase ] ;
+//                | observe | unobserve | "RESIGN" | "SIGNOFF" | "CLEAR" | map | confirm ;
+// unobserve = ( "UNOBSERVE" | "SIGNOFF" | "SIGN OFF" ) game_name ;
+// confirm = "CONFIRM" code ;
+// map = "MAP" game_name [ phase | "ALL" ] ;
 pub(crate) fn player_command(i: &str) -> PResult<'_, PlayerCommand> {
     let start = blanks(i);
     let first = start.split(' ').next().unwrap_or("").to_ascii_lowercase();
@@ -238,6 +276,8 @@ pub(crate) fn player_command(i: &str) -> PResult<'_, PlayerCommand> {
                         phase: None,
                     },
                 )
+            } else if let Ok((r, _)) = keyword("all")(r) {
+                (r, PlayerCommand::MapAll { game: g })
             } else {
                 let (r, p) = cut(super::master::phase(r))?;
                 (
@@ -252,7 +292,12 @@ pub(crate) fn player_command(i: &str) -> PResult<'_, PlayerCommand> {
         "observe" | "watch" => {
             let (r, _) = one_of(&["observe", "watch"], "OBSERVE")(start)?;
             let (r, g) = cut(game_name(r))?;
-            let (r, pw) = cut(password(r))?;
+            // The password njudge asks for is optional: an observer's seat is its address,
+            // proved by the confirmation the judge mails to it.
+            let (r, pw) = match end_of_line(r) {
+                Ok(_) => (r, String::new()),
+                Err(_) => cut(password(r))?,
+            };
             (
                 r,
                 PlayerCommand::Observe {
@@ -261,9 +306,32 @@ pub(crate) fn player_command(i: &str) -> PResult<'_, PlayerCommand> {
                 },
             )
         }
+        "unobserve" => {
+            let (r, _) = keyword("unobserve")(start)?;
+            let (r, g) = cut(game_name(r))?;
+            (r, PlayerCommand::Unobserve { game: g })
+        }
+        "confirm" => {
+            let (r, _) = keyword("confirm")(start)?;
+            let (r, code) = cut(expect("the code the judge sent", token)(r))?;
+            (
+                r,
+                PlayerCommand::Confirm {
+                    code: code.to_ascii_uppercase(),
+                },
+            )
+        }
         _ => {
-            if let Ok((r, _)) = keyword("sign off")(start) {
-                (r, PlayerCommand::Signoff)
+            if let Ok((r, _)) = one_of(&["sign off", "signoff"], "SIGNOFF")(start) {
+                // njudge's `SIGNOFF game`: an observer leaves the game; a bare SIGNOFF
+                // ends the commands of the mail.
+                match end_of_line(r) {
+                    Ok(_) => (r, PlayerCommand::Signoff),
+                    Err(_) => {
+                        let (r, g) = cut(game_name(r))?;
+                        (r, PlayerCommand::Unobserve { game: g })
+                    }
+                }
             } else if let Ok((r, _)) = keyword("sign on")(start) {
                 signon(r)?
             } else {
@@ -379,6 +447,15 @@ fn signon(i: &str) -> PResult<'_, PlayerCommand> {
     ))
 }
 
+/// Why the mailer cannot send to an address lettre reads, if it cannot: an address literal
+/// (`a@[127.0.0.1]`: lettre reads it, but servers refuse to relay to one, and every mail to
+/// the seat would be given up). Lengths over RFC 5321's are refused by lettre itself.
+fn unmailable(address: &lettre::Address) -> Option<&'static str> {
+    address.domain().starts_with('[').then_some(
+        "an address at a bare IP address is not one it can send to; give an address at a domain name",
+    )
+}
+
 // player_setting = "PASSWORD" password | "ADDRESS" address | "WAIT" | "NOWAIT"
 //                | "ABSENCE" date [ "TO" date ] | "DRAW" [ power_list ] | "NODRAW"
 //                | "CONCEDE" power | "PREFERENCE" power_list | "MAP" ( "ON" | "OFF" ) ;
@@ -403,6 +480,10 @@ pub(crate) fn player_setting(i: &str) -> PResult<'_, PlayerCommand> {
     )(start)?;
     let (r, cmd) = match w {
         "password" => {
+            // njudge's players write `SET PASSWORD=x` and `SET PASSWORD: x`: the sign is not
+            // part of the password.
+            let r = blanks(r);
+            let r = r.strip_prefix(['=', ':']).unwrap_or(r);
             let (r, pw) = cut(password(r))?;
             (r, PlayerCommand::SetPassword { password: pw })
         }
@@ -410,8 +491,14 @@ pub(crate) fn player_setting(i: &str) -> PResult<'_, PlayerCommand> {
             let (r, a) = cut(expect("an e-mail address", token)(r))?;
             // Only an address the judge can send to: the outbound mail is built with
             // lettre, which refuses the rest (a seat at such an address gets no mail).
-            if a.parse::<lettre::Address>().is_err() {
+            let Ok(parsed) = a.parse::<lettre::Address>() else {
                 return super::lexeme::failure(blanks(r), Why::Expected("an e-mail address"));
+            };
+            if let Some(why) = unmailable(&parsed) {
+                return super::lexeme::failure(
+                    blanks(r),
+                    Why::UnmailableAddress(a.to_string(), why),
+                );
             }
             (
                 r,
@@ -494,11 +581,20 @@ mod tests {
     pc!(signon_bad_initial, "signon xgame pw", None);
     pc!(signon_no_password, "signon fgame", None);
     pc!(observe, "watch game pw", Some("OBSERVE game pw"));
+    pc!(observe_bare, "observe Game", Some("OBSERVE game"));
     pc!(signoff_split, "sign off", Some("SIGNOFF"));
+    pc!(signoff, "SIGNOFF", Some("SIGNOFF"));
+    pc!(signoff_game, "signoff Alpha", Some("UNOBSERVE alpha"));
+    pc!(sign_off_game, "sign off alpha", Some("UNOBSERVE alpha"));
+    pc!(unobserve, "unobserve alpha", Some("UNOBSERVE alpha"));
+    pc!(unobserve_no_game, "unobserve", None);
+    pc!(confirm, "confirm k7q2mx4p", Some("CONFIRM K7Q2MX4P"));
+    pc!(confirm_no_code, "confirm", None);
     pc!(help_trailing, "help me", None);
     pc!(map_last, "map Alpha", Some("MAP alpha"));
     pc!(map_phase, "MAP alpha f1901r", Some("MAP alpha F1901R"));
     pc!(map_bad_phase, "MAP alpha autumn", None);
+    pc!(map_all, "map Alpha all", Some("MAP alpha ALL"));
 
     macro_rules! ps {
         ($name:ident, $text:expr, $want:expr) => {
@@ -534,4 +630,21 @@ mod tests {
         Some("SET ADDRESS me@example.org")
     );
     ps!(set_address_bad, "address nowhere", None);
+    ps!(
+        set_password_equals,
+        "password=Secret24",
+        Some("SET PASSWORD Secret24")
+    );
+    ps!(
+        set_password_colon,
+        "PASSWORD: Secret25",
+        Some("SET PASSWORD Secret25")
+    );
+    ps!(
+        set_password_spaced,
+        "password = Secret26",
+        Some("SET PASSWORD Secret26")
+    );
+    ps!(set_password_two_words, "password new Secret22", None);
+    ps!(set_address_literal, "address a@[127.0.0.1]", None);
 }

@@ -159,6 +159,8 @@ fn player() -> impl Strategy<Value = PlayerCommand> {
         powers(1).prop_map(|powers| PlayerCommand::SetPreference { powers }),
         Just(PlayerCommand::Resign),
         Just(PlayerCommand::Signoff),
+        game().prop_map(|game| PlayerCommand::Unobserve { game }),
+        "[A-Z2-9]{8}".prop_map(|code| PlayerCommand::Confirm { code }),
         Just(PlayerCommand::Clear),
     ]
 }

@@ -232,7 +232,91 @@ fn press_block_is_counted_and_not_parsed() {
 fn unterminated_press_runs_to_the_end() {
     assert_eq!(
         replies("broadcast\nhi all\n-- \nme"),
-        vec!["OK BROADCAST (1 line; no ENDBROADCAST before the end of the message)"]
+        vec!["OK BROADCAST (3 lines; no ENDBROADCAST before the end of the message)"]
+    );
+}
+
+/// Issue 25: press is press. Inside a press block a signature separator or a phone's
+/// sign-off is press text; the press and the orders after ENDPRESS are read. Outside
+/// press it still ends the mail.
+#[test]
+fn a_signature_inside_press_is_press_text() {
+    let text = "press to e\nSee you in the Channel.\n--\nAnna\nSent from my iPhone\nendpress\nA Par - Bur\n-- \nA Mar - Spa";
+    assert_eq!(
+        replies(text),
+        vec!["OK PRESS TO England (4 lines)", "OK A Par - Bur"]
+    );
+    let r = parse_message(text, map());
+    let Ok(Command::Press(p)) = &r[0].outcome else {
+        panic!("{r:?}")
+    };
+    assert_eq!(
+        p.body,
+        vec![
+            "See you in the Channel.",
+            "--",
+            "Anna",
+            "Sent from my iPhone"
+        ]
+    );
+    assert!(p.closed);
+    assert_eq!(
+        replies("A Par H\nSent from my iPhone\nA Mar H"),
+        vec!["OK A Par H"]
+    );
+}
+
+/// Issue 25: Outlook's reply header (`From:` then `Sent:`), as its HTML form reads once
+/// converted to text, ends the mail as the plain form's line of underscores does; inside
+/// press too (the quoted original is not the sender's press). A `From:` line alone is a
+/// line like any other.
+#[test]
+fn a_reply_header_ends_the_mail() {
+    let text = "A Ven - Tyr\nGiulia\nFrom: DIP Judge <judge@example.test>\nSent: Monday, January 5, 2026 9:00 AM\nTo: Giulia <italy@example.test>\nSubject: DIP:roma - S1901M Reminder\nA Rom H";
+    let r = replies(text);
+    assert_eq!(r.len(), 2, "{r:?}");
+    assert_eq!(r[0], "OK A Ven - Tyr");
+    assert!(r[1].starts_with("ERROR"), "{r:?}");
+    let plain =
+        "A Ven - Tyr\n________________________________\nFrom: DIP Judge\nSent: Monday\nA Rom H";
+    assert_eq!(replies(plain), vec!["OK A Ven - Tyr"]);
+    let dated = "A Ven - Tyr\nfrom: judge@example.test\ndate: 5 Jan 2026\nA Rom H";
+    assert_eq!(replies(dated), vec!["OK A Ven - Tyr"]);
+    let press = "press to f\nhello\nFrom: DIP Judge\nSent: Monday\nsecret original";
+    let r = parse_message(press, map());
+    let Ok(Command::Press(p)) = &r[0].outcome else {
+        panic!("{r:?}")
+    };
+    assert_eq!(p.body, vec!["hello"]);
+    let alone = replies("From: me\nA Rom H");
+    assert_eq!(alone.len(), 2, "{alone:?}");
+    assert_eq!(alone[1], "OK A Rom H");
+}
+
+/// The Outlook HTML reply fixture (`fixtures/mail/outlook-html-reply.eml`) through the
+/// MIME layer and the parser: the SIGNON and three orders, the name, nothing of the quoted
+/// original.
+#[test]
+fn outlooks_html_reply_is_read_up_to_its_original() {
+    let path = format!(
+        "{}/fixtures/mail/outlook-html-reply.eml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let env = crate::mail::Envelope::parse(&std::fs::read(path).unwrap()).unwrap();
+    let r = replies(&env.text);
+    assert_eq!(r.len(), 5, "{r:?}");
+    assert_eq!(
+        r[..4],
+        [
+            "OK SIGNON Iroma ********",
+            "OK A Ven - Tyr",
+            "OK A Rom - Apu",
+            "OK F Nap - ION",
+        ]
+    );
+    assert!(
+        r[4].starts_with("ERROR UNKNOWN-COMMAND: line 5: \"Giulia\""),
+        "{r:?}"
     );
 }
 

@@ -40,6 +40,10 @@ pub struct Config {
     /// The directory relative paths are taken from (the file's own directory).
     #[serde(skip)]
     pub base: PathBuf,
+    /// The rule sets the judge runs: not from the file (every one this judge has); a test
+    /// adds its own.
+    #[serde(skip)]
+    pub variants: crate::variant::Registry,
 }
 
 /// `[judge]`.
@@ -69,6 +73,14 @@ pub struct JudgeSection {
     /// file sends what it sent before; the shipped file turns it on.
     #[serde(default)]
     pub maps: bool,
+    /// Games one address may create in 24 hours (a flood of CREATEs costs the judge, and
+    /// squats names).
+    #[serde(default = "three")]
+    pub games_per_address_per_day: u32,
+}
+
+fn three() -> u32 {
+    3
 }
 
 fn yes() -> bool {
@@ -96,9 +108,11 @@ pub enum PasswordCostSetting {
 pub struct DaemonSection {
     /// Longest sleep between two passes when nothing wakes the daemon, in seconds.
     pub poll_interval_secs: u64,
-    /// Bytes of text kept from one mail (the rest is cut and the reply says so).
+    /// Bytes of text read from one mail, in whole lines (the rest is not read and the reply
+    /// names the first line not read).
     pub max_text_bytes: usize,
-    /// Bytes of raw mail parsed at all.
+    /// A mail over this size is not read (its size is checked first; its sender gets one
+    /// line); also the most bytes one fetch from the inbox holds.
     pub max_message_bytes: usize,
     /// Replies (`auto-replied` mail) to one address per window; more wait in the outbox.
     pub reply_rate_limit: usize,
@@ -108,7 +122,9 @@ pub struct DaemonSection {
     pub max_send_attempts: i64,
     /// Mails sent through one connection per pass.
     pub send_batch: usize,
-    /// Failed transactions on one message before it is set aside in the rejected folder.
+    /// Attempts at one message (each counted before it is made, so an attempt that kills
+    /// the judge counts) before it is set aside in the rejected folder, its sender and its
+    /// game's master told.
     pub max_message_attempts: u32,
 }
 
@@ -347,9 +363,10 @@ impl Config {
             },
             remember_passwords: self.judge.remember_passwords,
             maps: self.judge.maps,
+            games_per_day: self.judge.games_per_address_per_day,
             deadlines: self.deadlines.clone(),
             time_zone: self.judge.time_zone.clone(),
-            variants: crate::variant::Registry::default(),
+            variants: self.variants.clone(),
         }
     }
 
@@ -369,7 +386,8 @@ impl Config {
             (Transport::Maildir, Some(path)) => Box::new(
                 MaildirInbox::new(self.resolve(path))
                     .with_folders(&i.processed, &i.rejected)
-                    .with_poll_interval(poll.min(Duration::from_secs(1))),
+                    .with_poll_interval(poll.min(Duration::from_secs(1)))
+                    .with_max_message_bytes(self.daemon.max_message_bytes),
             ),
             _ => {
                 let mut c = ImapConfig::new(
@@ -386,6 +404,7 @@ impl Config {
                 c.poll_interval = poll;
                 c.idle = i.idle;
                 c.backoff_max = c.backoff_max.min(Duration::from_secs(60));
+                c.max_message_bytes = self.daemon.max_message_bytes;
                 Box::new(ImapInbox::new(c, cursor))
             }
         }

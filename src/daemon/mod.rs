@@ -13,9 +13,19 @@
 //! - the IMAP cursor is stored in the judge's key/value table after the messages it covers
 //!   are committed, so a restart resumes (a stale cursor only costs a search);
 //! - outgoing mail lives in SQLite; each attempt is counted *before* it is made, and a mail
-//!   is marked sent only after the server accepted it (the sender thread reports back; a
-//!   pass always collects its last batch before it returns, also on a stop or an error).
-//!   Killed between the two, it is sent again: a duplicate, never a loss.
+//!   is marked sent as soon as the server accepted it, before the next goes out (the sender
+//!   thread marks it on a connection of its own; a pass always collects its last batch
+//!   before it returns, also on a stop or an error). Killed between the two, only the mails
+//!   in flight are sent again: a duplicate, never a loss;
+//! - one daemon per database ([`InstanceLock`]): a second `run` or `process` refuses to
+//!   start (or waits), so no two read the same mail or send the same outbox.
+//!
+//! Failure isolation: each attempt at a message is counted in a transaction of its own
+//! before the judge reads it (a message that fails, panics or kills the judge is set aside
+//! after `max_message_attempts`, its sender and its game's master told); a message over
+//! `max_message_bytes` is never read whole (one line answers it); each due game ticks on
+//! its own (the judge suspends one that cannot be read or processed); a step of a pass that
+//! fails is logged and the pass goes on to tick and drain the outbox.
 //!
 //! Mail the guard silences (bounces, auto-replies, lists, the judge's own mail) is committed
 //! without being handled: it is logged and never answered, and its commands are not read.
@@ -43,7 +53,7 @@ use crate::judge::{Handled, Judge};
 use crate::mail::inbound::imap::ImapCursor;
 use crate::mail::{
     AutoSubmitted, Envelope, Inbox, MessageRef, Outbox, OutgoingMail, ParseLimits, RateLimiter,
-    RawMessage, RenderedMail, render, silence_reason,
+    RawMessage, RenderedMail, render, silence_reason_for,
 };
 use crate::store::{QueuedMail, Store};
 
@@ -68,8 +78,13 @@ pub struct PassReport {
     pub rejected: usize,
     /// Messages whose transaction failed (left for the next pass).
     pub failed: usize,
+    /// Messages set aside after failing `max_message_attempts` times (answered, moved to
+    /// the rejected folder, never read again).
+    pub set_aside: usize,
     /// Games the tick acted on.
     pub ticked: usize,
+    /// Games suspended in this pass: they could not be read or processed.
+    pub suspended: usize,
     /// Mails the server accepted.
     pub sent: usize,
     /// Mails that failed for now (stay queued).
@@ -82,6 +97,8 @@ pub struct PassReport {
 
 /// The daemon over one judge, one inbox and one outbox.
 pub struct Daemon {
+    /// This process's hold on the database (dropped last).
+    _lock: InstanceLock,
     judge: Judge,
     config: Config,
     inbox: Box<dyn Inbox>,
@@ -110,23 +127,73 @@ struct Batch {
     more: bool,
 }
 
+/// A batch handed to the sender thread: the outbox rows' ids, their mail, and the instant
+/// to record as the time they were sent.
+struct SendJob {
+    ids: Vec<i64>,
+    mails: Vec<RenderedMail>,
+    now: DateTime<Utc>,
+}
+
+/// What the sender thread did with a batch: the server's answer for each mail, and whether
+/// the thread itself recorded the mail as sent.
+struct SendOutcome {
+    results: Vec<Result<(), crate::mail::SendError>>,
+    marked: Vec<bool>,
+}
+
 /// The outbox on a thread of its own: [`SendWorker::start`] hands a batch over and returns,
 /// [`SendWorker::finish`] waits for its results. One batch at a time.
+///
+/// The thread has a connection of its own to the database and marks each mail sent the
+/// moment the server has taken it, before the next goes out: a kill in the middle of a
+/// batch sends again at most the mails in flight on the open connections, not the batch.
 struct SendWorker {
-    jobs: Option<std::sync::mpsc::Sender<Vec<RenderedMail>>>,
-    results: std::sync::mpsc::Receiver<Vec<Result<(), crate::mail::SendError>>>,
+    jobs: Option<std::sync::mpsc::Sender<SendJob>>,
+    results: std::sync::mpsc::Receiver<SendOutcome>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl SendWorker {
-    fn new(mut outbox: Box<dyn Outbox>) -> SendWorker {
-        let (jobs, job_rx) = std::sync::mpsc::channel::<Vec<RenderedMail>>();
+    fn new(mut outbox: Box<dyn Outbox>, database: std::path::PathBuf) -> SendWorker {
+        let (jobs, job_rx) = std::sync::mpsc::channel::<SendJob>();
         let (result_tx, results) = std::sync::mpsc::channel();
         let thread = std::thread::Builder::new()
             .name("outbox".into())
             .spawn(move || {
-                for batch in job_rx {
-                    if result_tx.send(outbox.send_batch(&batch)).is_err() {
+                // Without its own connection the thread still sends; the daemon then marks
+                // the batch when it collects it (a kill in between sends it again).
+                let store = match Store::open(&database) {
+                    Ok(s) => Some(s),
+                    Err(e) => {
+                        error!(error = %e, "the outbox thread cannot open the database: sent mail is recorded per batch");
+                        None
+                    }
+                };
+                let store = std::sync::Mutex::new(store);
+                for job in job_rx {
+                    let marked: Vec<AtomicBool> =
+                        job.ids.iter().map(|_| AtomicBool::new(false)).collect();
+                    let mark = |i: usize| {
+                        let (Some(id), Some(flag)) = (job.ids.get(i), marked.get(i)) else {
+                            return;
+                        };
+                        let Ok(mut guard) = store.lock() else {
+                            return;
+                        };
+                        let Some(st) = guard.as_mut() else {
+                            return;
+                        };
+                        match st.transaction(|tx| tx.mark_sent(*id, job.now)) {
+                            Ok(()) => flag.store(true, Ordering::SeqCst),
+                            Err(e) => {
+                                error!(id, error = %e, "a sent mail cannot be recorded now; the daemon tries again")
+                            }
+                        }
+                    };
+                    let results = outbox.send_batch_reporting(&job.mails, &mark);
+                    let marked = marked.iter().map(|f| f.load(Ordering::SeqCst)).collect();
+                    if result_tx.send(SendOutcome { results, marked }).is_err() {
                         break;
                     }
                 }
@@ -142,30 +209,36 @@ impl SendWorker {
         }
     }
 
-    fn start(&mut self, batch: Vec<RenderedMail>) {
+    fn start(&mut self, job: SendJob) {
         // A send error means the thread is gone; `finish` reports every mail deferred.
         if let Some(jobs) = &self.jobs {
-            let _ = jobs.send(batch);
+            let _ = jobs.send(job);
         }
     }
 
     /// The results of the batch handed over last (`n` mails). If the thread is gone (or
     /// breaks the one-result-per-mail contract), every mail failed for now: it stays queued.
-    fn finish(&mut self, n: usize) -> Vec<Result<(), crate::mail::SendError>> {
+    fn finish(&mut self, n: usize) -> SendOutcome {
         let why = match self.results.recv() {
-            Ok(r) if r.len() == n => return r,
-            Ok(r) => format!("the outbox answered {} results for {n} mails", r.len()),
+            Ok(r) if r.results.len() == n && r.marked.len() == n => return r,
+            Ok(r) => format!(
+                "the outbox answered {} results for {n} mails",
+                r.results.len()
+            ),
             Err(_) => "the outbox thread is gone".to_string(),
         };
         error!(reason = %why, "the mail stays queued");
-        (0..n)
-            .map(|_| {
-                Err(crate::mail::SendError::Temporary {
-                    message_id: String::new(),
-                    reason: why.clone(),
+        SendOutcome {
+            results: (0..n)
+                .map(|_| {
+                    Err(crate::mail::SendError::Temporary {
+                        message_id: String::new(),
+                        reason: why.clone(),
+                    })
                 })
-            })
-            .collect()
+                .collect(),
+            marked: vec![false; n],
+        }
     }
 }
 
@@ -176,6 +249,64 @@ impl Drop for SendWorker {
             let _ = t.join();
         }
     }
+}
+
+/// The lock that makes one judge process the only one on its database: a second `run` or
+/// `process` would read the same mail and send the same replies again. An OS file lock on
+/// `<database>.lock`, held for the daemon's life (the OS drops it when the process ends,
+/// also on a kill).
+#[derive(Debug)]
+pub struct InstanceLock {
+    _file: std::fs::File,
+}
+
+impl InstanceLock {
+    /// Takes the lock of `database`; with `wait`, waits for another process to let it go,
+    /// otherwise refuses at once with a sentence.
+    pub fn take(database: &std::path::Path, wait: bool) -> anyhow::Result<InstanceLock> {
+        let mut name = database.as_os_str().to_owned();
+        name.push(".lock");
+        let path = std::path::PathBuf::from(name);
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .with_context(|| format!("while opening the lock file {}", path.display()))?;
+        if wait {
+            file.lock()
+                .with_context(|| format!("while waiting for the lock {}", path.display()))?;
+            return Ok(InstanceLock { _file: file });
+        }
+        match file.try_lock() {
+            Ok(()) => Ok(InstanceLock { _file: file }),
+            Err(std::fs::TryLockError::WouldBlock) => anyhow::bail!(
+                "another dipjudge (run or process) is already working on {} (it holds {}); a second one would read the same mail and send the same replies twice, so this one does not start. Stop the other one, or pass --wait to wait for it",
+                database.display(),
+                path.display()
+            ),
+            Err(std::fs::TryLockError::Error(e)) => {
+                Err(e).with_context(|| format!("while taking the lock {}", path.display()))
+            }
+        }
+    }
+}
+
+/// The judge on the configured database, without the daemon's lock or transports: what
+/// reading commands (`map`, `dump-state`) and the operator's (`unsuspend`) need while a
+/// daemon runs. `seed` overrides the configured seed; without either, the OS gives one.
+pub fn open_judge(config: &Config, seed: Option<u64>) -> anyhow::Result<Judge> {
+    let seed = match (seed, config.judge.seed) {
+        (Some(s), _) | (None, Some(s)) => s,
+        (None, None) => os_seed()?,
+    };
+    let db = config.database();
+    if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("while creating {}", dir.display()))?;
+    }
+    let store = Store::open(&db).with_context(|| format!("while opening {}", db.display()))?;
+    Judge::new(store, config.judge_config(seed)).context("while starting the judge")
 }
 
 /// Eight bytes from the OS for the judge's seed.
@@ -210,9 +341,15 @@ fn system_time(t: DateTime<Utc>) -> SystemTime {
 
 impl Daemon {
     /// Opens the database and builds the transports from `config`. `seed` overrides the
-    /// configured seed; without either, the OS gives one.
+    /// configured seed; without either, the OS gives one. Refuses to start while another
+    /// daemon works on the same database ([`InstanceLock`]).
     pub fn open(config: Config, seed: Option<u64>) -> anyhow::Result<Daemon> {
         Daemon::with_transports(config, seed, None, None)
+    }
+
+    /// As [`Daemon::open`], waiting for another daemon on the database to end first.
+    pub fn open_waiting(config: Config, seed: Option<u64>) -> anyhow::Result<Daemon> {
+        Daemon::build(config, seed, None, None, true)
     }
 
     /// As [`Daemon::open`], with an inbox or outbox other than the configured ones (tests).
@@ -222,18 +359,23 @@ impl Daemon {
         inbox: Option<Box<dyn Inbox>>,
         outbox: Option<Box<dyn Outbox>>,
     ) -> anyhow::Result<Daemon> {
-        let seed = match (seed, config.judge.seed) {
-            (Some(s), _) | (None, Some(s)) => s,
-            (None, None) => os_seed()?,
-        };
+        Daemon::build(config, seed, inbox, outbox, false)
+    }
+
+    fn build(
+        config: Config,
+        seed: Option<u64>,
+        inbox: Option<Box<dyn Inbox>>,
+        outbox: Option<Box<dyn Outbox>>,
+        wait: bool,
+    ) -> anyhow::Result<Daemon> {
         let db = config.database();
         if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("while creating {}", dir.display()))?;
         }
-        let store = Store::open(&db).with_context(|| format!("while opening {}", db.display()))?;
-        let mut judge =
-            Judge::new(store, config.judge_config(seed)).context("while starting the judge")?;
+        let lock = InstanceLock::take(&db, wait)?;
+        let mut judge = open_judge(&config, seed)?;
         let cursor = if config.is_imap() {
             judge
                 .get_value(CURSOR_KEY)
@@ -250,8 +392,9 @@ impl Daemon {
             .map(|(_, d)| d.to_string())
             .unwrap_or_else(|| "localhost".into());
         Ok(Daemon {
+            _lock: lock,
             inbox: inbox.unwrap_or_else(|| config.inbox(cursor)),
-            sender: SendWorker::new(outbox.unwrap_or_else(|| config.outbox())),
+            sender: SendWorker::new(outbox.unwrap_or_else(|| config.outbox()), db),
             in_flight: None,
             held: std::collections::HashSet::new(),
             limits: config.parse_limits(),
@@ -294,7 +437,21 @@ impl Daemon {
         result.and(collected).map(|()| report)
     }
 
+    /// The pass's steps. A step that fails (the database cannot be written now, say) is
+    /// logged and the pass goes on: the clock still ticks and the outbox is still drained,
+    /// so one failure never holds back the mail already queued. The first error is returned
+    /// at the end.
     fn pass(&mut self, now: DateTime<Utc>, report: &mut PassReport) -> anyhow::Result<()> {
+        let mut first_error: Option<anyhow::Error> = None;
+        let keep = |r: anyhow::Result<()>, first: &mut Option<anyhow::Error>| {
+            if let Err(e) = r {
+                error!(
+                    error = format!("{e:#}"),
+                    "a step of the pass failed; the pass goes on"
+                );
+                first.get_or_insert(e);
+            }
+        };
         // Whatever was handed out but not committed last time is fetched again.
         self.inbox.rewind();
         // One fetched batch at a time. After each, the clock, and the outbox on the sender
@@ -302,20 +459,41 @@ impl Daemon {
         // next is read, instead of after the inbox is empty.
         loop {
             let fetched = report.fetched;
-            let more = self.read_batch(now, report)?;
+            let more = match self.read_batch(now, report) {
+                Ok(more) => more,
+                Err(e) => {
+                    keep(Err(e), &mut first_error);
+                    false
+                }
+            };
             if self.stopping() {
-                return Ok(());
+                break;
             }
             if report.fetched > fetched {
-                report.ticked += self.judge.tick(now).context("while ticking the clock")?;
-                self.start_sending(now, report)?;
+                keep(self.tick(now, report), &mut first_error);
+                keep(self.start_sending(now, report), &mut first_error);
             }
             if !more || self.stopping() {
                 break;
             }
         }
-        report.ticked += self.judge.tick(now).context("while ticking the clock")?;
-        self.drain_outbox(now, report)
+        if !self.stopping() {
+            keep(self.tick(now, report), &mut first_error);
+            keep(self.drain_outbox(now, report), &mut first_error);
+        }
+        first_error.map_or(Ok(()), Err)
+    }
+
+    /// Ticks the clock: each due game on its own (a game that fails is tried again or
+    /// suspended by the judge; the others go on).
+    fn tick(&mut self, now: DateTime<Utc>, report: &mut PassReport) -> anyhow::Result<()> {
+        let t = self
+            .judge
+            .tick_games(now)
+            .context("while ticking the clock")?;
+        report.ticked += t.acted;
+        report.suspended += t.suspended.len();
+        Ok(())
     }
 
     /// Reads and handles one fetched batch of new mail, files it, and stores the cursor.
@@ -380,7 +558,18 @@ impl Daemon {
         now: DateTime<Utc>,
         report: &mut PassReport,
     ) -> anyhow::Result<Step> {
-        let env = match Envelope::parse_with(&raw.bytes, self.limits) {
+        if let Some(size) = raw.oversize {
+            return Ok(self.oversize(raw, size, now, report));
+        }
+        // The MIME parser is fuzzed, but a panic in it must not stop the daemon at the same
+        // mail after every restart: it is an unparsable mail.
+        let limits = self.limits;
+        let unparsable = crate::mail::EnvelopeError::Unparsable {
+            size: raw.bytes.len(),
+        };
+        let parsed = std::panic::catch_unwind(|| Envelope::parse_with(&raw.bytes, limits))
+            .unwrap_or(Err(unparsable));
+        let env = match parsed {
             Ok(env) => env,
             Err(e) => {
                 warn!(message = %raw.id, reason = %e, "unparsable mail rejected");
@@ -389,13 +578,21 @@ impl Daemon {
             }
         };
         let incoming = crate::mail::incoming(&env);
-        if let Some(why) = silence_reason(&env) {
+        if let Some(why) = silence_reason_for(&env, &self.config.judge.address) {
             // Recorded under its key like any message, so the record shows it arrived and
             // why nothing answered it; seen again (a restart before filing), it is a no-op.
-            let first = self
-                .judge
-                .record_unhandled(&incoming, &format!("silenced: {why}"), now)
-                .context("while recording a silenced message")?;
+            let first = match self.judge.record_unhandled(
+                &incoming,
+                &format!("silenced: {why}"),
+                now,
+            ) {
+                Ok(first) => first,
+                Err(e) => {
+                    report.failed += 1;
+                    error!(key = %incoming.key, error = %e, "a silenced message cannot be recorded now; it is tried again");
+                    return Ok(Step::Retry);
+                }
+            };
             if first {
                 info!(from = %env.from, key = %incoming.key, reason = %why, result = "silenced", "message");
                 report.silenced += 1;
@@ -404,6 +601,21 @@ impl Daemon {
                 report.duplicates += 1;
             }
             return Ok(Step::Handled);
+        }
+        // The attempt is counted, and committed, before the judge reads the mail: a mail
+        // that kills the judge is counted too.
+        let max = i64::from(self.config.daemon.max_message_attempts);
+        let attempts = match self.judge.begin_attempt(&incoming) {
+            Ok(n) => n,
+            Err(e) => {
+                report.failed += 1;
+                error!(key = %incoming.key, error = %e, "cannot count an attempt at a message; it is left for the next pass");
+                return Ok(Step::Retry);
+            }
+        };
+        if attempts > max {
+            // Tried `max` times already (each failed, or ended the judge).
+            return Ok(self.set_aside(raw, &incoming, attempts - 1, now, report));
         }
         match self.judge.handle(&incoming, now) {
             Ok(Handled::Applied {
@@ -420,27 +632,85 @@ impl Daemon {
             }
             Err(e) => {
                 report.failed += 1;
-                // Counted after the failure: a message that keeps failing is set aside.
-                let key = format!("daemon.failures.{}", incoming.key);
-                let n = self
-                    .judge
-                    .get_value(&key)
-                    .ok()
-                    .flatten()
-                    .and_then(|v| v.parse::<u32>().ok())
-                    .unwrap_or(0)
-                    + 1;
-                let _ = self.judge.set_value(&key, &n.to_string());
-                if n >= self.config.daemon.max_message_attempts {
-                    error!(from = %incoming.from, key = %incoming.key, error = %e, attempts = n, "message set aside after repeated failures");
-                    let reason = format!("the judge failed {n} times on it: {e}");
-                    return Ok(self.file(raw, Some(&reason)));
+                if e.is_environmental() {
+                    // The machine's trouble, not the mail's: the attempt does not count
+                    // against it (if the database takes the correction now).
+                    let _ = self.judge.forgive_attempt(&incoming);
+                    error!(from = %incoming.from, key = %incoming.key, error = %e, "message failed; it will be retried");
+                    return Ok(Step::Retry);
                 }
-                error!(from = %incoming.from, key = %incoming.key, error = %e, attempts = n, "message failed; it will be retried");
+                if attempts >= max {
+                    error!(from = %incoming.from, key = %incoming.key, error = %e, attempts, "message failed");
+                    return Ok(self.set_aside(raw, &incoming, attempts, now, report));
+                }
+                error!(from = %incoming.from, key = %incoming.key, error = %e, attempts, "message failed; it will be retried");
                 return Ok(Step::Retry);
             }
         }
         Ok(Step::Handled)
+    }
+
+    /// A message over the size limit (`size` bytes; only its header block was read): its
+    /// sender is answered with one line, unless the guard silences it, and it goes to the
+    /// rejected folder. Its key is recorded, so a copy is a no-op.
+    fn oversize(
+        &mut self,
+        raw: &RawMessage,
+        size: u64,
+        now: DateTime<Utc>,
+        report: &mut PassReport,
+    ) -> Step {
+        let limit = u64::try_from(self.config.daemon.max_message_bytes).unwrap_or(u64::MAX);
+        let reason = format!("{size} bytes, over the limit of {limit}: not read");
+        let env = match Envelope::parse_with(&raw.bytes, self.limits) {
+            Ok(env) => env,
+            Err(e) => {
+                warn!(message = %raw.id, size, reason = %e, "oversized mail without a usable header rejected");
+                report.rejected += 1;
+                return self.file(raw, Some(&format!("{reason}; {e}")));
+            }
+        };
+        let incoming = crate::mail::incoming(&env);
+        let recorded = match silence_reason_for(&env, &self.config.judge.address) {
+            Some(why) => {
+                self.judge
+                    .record_unhandled(&incoming, &format!("silenced: {why}; {reason}"), now)
+            }
+            None => self.judge.answer_oversize(&incoming, size, limit, now),
+        };
+        match recorded {
+            Ok(first) => {
+                warn!(from = %env.from, key = %incoming.key, size, limit, first, "oversized mail set aside unread");
+                report.rejected += 1;
+                self.file(raw, Some(&reason))
+            }
+            Err(e) => {
+                report.failed += 1;
+                error!(key = %incoming.key, error = %e, "an oversized mail cannot be recorded now; it is tried again");
+                Step::Retry
+            }
+        }
+    }
+
+    /// Sets a message aside after `attempts` failed attempts: the judge answers its sender
+    /// and tells the master of its game; it goes to the rejected folder.
+    fn set_aside(
+        &mut self,
+        raw: &RawMessage,
+        incoming: &crate::judge::Incoming,
+        attempts: i64,
+        now: DateTime<Utc>,
+        report: &mut PassReport,
+    ) -> Step {
+        if let Err(e) = self.judge.set_aside(incoming, attempts, now) {
+            report.failed += 1;
+            error!(key = %incoming.key, error = %e, "a message cannot be set aside now; it is tried again");
+            return Step::Retry;
+        }
+        report.set_aside += 1;
+        error!(from = %incoming.from, key = %incoming.key, attempts, "message set aside after repeated failures (its sender and its game's master are told)");
+        let reason = format!("the judge failed {attempts} times on it");
+        self.file(raw, Some(&reason))
     }
 
     /// Commits (or, with a reason, rejects) one message in the mailbox at once.
@@ -518,7 +788,8 @@ impl Daemon {
             if rendered.len() >= batch_size {
                 break;
             }
-            if m.kind == "replied" && !self.limiter.allow(&m.recipient, date) {
+            if m.kind == crate::store::MailKind::Replied && !self.limiter.allow(&m.recipient, date)
+            {
                 debug!(id = m.id, to = %m.recipient, "reply held back by the rate limiter");
                 if self.held.insert(m.id) {
                     report.rate_limited += 1;
@@ -539,21 +810,18 @@ impl Daemon {
                 continue;
             }
             let mut mail = self.outgoing(m);
-            if let (Some(game), Some(phase)) = (&m.game, &m.picture) {
-                // A picture that is gone (a game deleted since) leaves the text alone.
-                match self.judge.picture_png(game, phase) {
-                    Ok(Some(png)) => mail.attachments.push(crate::mail::Attachment {
-                        filename: format!("{game}-{phase}.png"),
-                        content_type: "image/png".into(),
-                        bytes: png,
-                    }),
-                    Ok(None) => warn!(id = m.id, %game, %phase, "the mail's picture is gone"),
-                    // A picture that cannot be drawn never holds back the text.
-                    Err(e @ crate::judge::JudgeError::Picture(_)) => {
-                        warn!(id = m.id, %game, %phase, error = %e, "the mail goes without its picture");
-                    }
-                    Err(e) => return Err(e).context("while reading a phase's picture"),
-                }
+            // A picture that is gone or cannot be drawn is left out (the judge says why):
+            // it never holds back the text.
+            for p in self
+                .judge
+                .mail_pictures(m)
+                .context("while reading a mail's pictures")?
+            {
+                mail.attachments.push(crate::mail::Attachment {
+                    filename: p.filename,
+                    content_type: p.content_type.into(),
+                    bytes: p.bytes.to_vec(),
+                });
             }
             match render(&mail, date) {
                 Ok(r) => {
@@ -580,22 +848,25 @@ impl Daemon {
         }))
     }
 
-    /// Records what the server said about each mail of a batch: sent, deferred (back-off
-    /// before the next try) or refused for good. True when nothing failed for now.
+    /// Records what the server said about each mail of a batch: sent (the sender thread
+    /// recorded it already, unless it could not), deferred (back-off before the next try)
+    /// or refused for good. True when nothing failed for now.
     fn record_results(
         &mut self,
         ids: &[i64],
-        results: Vec<Result<(), crate::mail::SendError>>,
+        outcome: SendOutcome,
         now: DateTime<Utc>,
         report: &mut PassReport,
     ) -> anyhow::Result<bool> {
         let mut temporary = false;
-        for (id, result) in ids.iter().zip(results) {
+        for ((id, result), marked) in ids.iter().zip(outcome.results).zip(outcome.marked) {
             match result {
                 Ok(()) => {
-                    self.judge
-                        .mark_sent(*id, now)
-                        .context("while marking a mail sent")?;
+                    if !marked {
+                        self.judge
+                            .mark_sent(*id, now)
+                            .context("while marking a mail sent")?;
+                    }
                     report.sent += 1;
                 }
                 Err(e) if e.is_temporary() => {
@@ -630,8 +901,8 @@ impl Daemon {
     /// Waits for the batch the sender thread is delivering, if any, and records it.
     fn collect_sent(&mut self, now: DateTime<Utc>, report: &mut PassReport) -> anyhow::Result<()> {
         if let Some(ids) = self.in_flight.take() {
-            let results = self.sender.finish(ids.len());
-            self.record_results(&ids, results, now, report)?;
+            let outcome = self.sender.finish(ids.len());
+            self.record_results(&ids, outcome, now, report)?;
         }
         Ok(())
     }
@@ -645,7 +916,11 @@ impl Daemon {
             return Ok(());
         }
         if let Some(batch) = self.next_batch(now, report)? {
-            self.sender.start(batch.rendered);
+            self.sender.start(SendJob {
+                ids: batch.ids.clone(),
+                mails: batch.rendered,
+                now,
+            });
             self.in_flight = Some(batch.ids);
         }
         Ok(())
@@ -662,9 +937,13 @@ impl Daemon {
             let Some(batch) = self.next_batch(now, report)? else {
                 return Ok(());
             };
-            self.sender.start(batch.rendered);
-            let results = self.sender.finish(batch.ids.len());
-            if !self.record_results(&batch.ids, results, now, report)? || !batch.more {
+            self.sender.start(SendJob {
+                ids: batch.ids.clone(),
+                mails: batch.rendered,
+                now,
+            });
+            let outcome = self.sender.finish(batch.ids.len());
+            if !self.record_results(&batch.ids, outcome, now, report)? || !batch.more {
                 return Ok(());
             }
         }
@@ -776,7 +1055,7 @@ pub fn outgoing_mail(m: &QueuedMail, address: &str, judge: &str, domain: &str) -
         to: vec![m.recipient.clone()],
         subject: m.subject.clone(),
         body: m.body.clone(),
-        auto_submitted: if m.kind == "replied" {
+        auto_submitted: if m.kind == crate::store::MailKind::Replied {
             AutoSubmitted::Replied
         } else {
             AutoSubmitted::Generated

@@ -77,11 +77,11 @@ pub const SHORT_GAME: &[ScriptPhase] = &[
 
 /// The password of player `i` (0-based) in scripted games.
 pub fn player_password(i: usize) -> String {
-    format!("pw{i}")
+    format!("password{i}")
 }
 
 /// The master's password in scripted games.
-pub const MASTER_PASSWORD: &str = "gmpass";
+pub const MASTER_PASSWORD: &str = "gmpass-01";
 
 /// `CREATE ?game password`.
 pub fn create(game: &str) -> String {

@@ -83,13 +83,13 @@ fn a_pass_handles_answers_silences_and_rejects() {
     put(
         &dir,
         "1.a",
-        &mail("gm@example.test", Some("c1@x"), "CREATE ?pass gmpass"),
+        &mail("gm@example.test", Some("c1@x"), "CREATE ?pass gmpass-01"),
     );
     // The same Message-ID again: a no-op.
     put(
         &dir,
         "2.a",
-        &mail("gm@example.test", Some("c1@x"), "CREATE ?pass gmpass"),
+        &mail("gm@example.test", Some("c1@x"), "CREATE ?pass gmpass-01"),
     );
     // A bounce: committed, never answered.
     put(
@@ -125,6 +125,102 @@ fn a_pass_handles_answers_silences_and_rejects() {
                 && m.contains("In-Reply-To: <c1@x>")),
         "{sent:?}"
     );
+}
+
+/// Issue 25: a mail is seen by sender, Message-ID and content. Italy's second mail reuses
+/// the ID of her first with new orders: it is read (and the reply says the ID was
+/// reused); a copy of the first is a no-op; a third party's mail under Italy's ID does not
+/// make Italy's mail vanish; two mails without a Message-ID or a Date, with other subjects
+/// and bodies, are two mails.
+#[test]
+fn mail_is_seen_by_sender_message_id_and_content() {
+    let dir = TempDir::new("reused-id");
+    let config = Config::parse(CONFIG, &dir.0).unwrap();
+    let mut d = Daemon::open(config, None).unwrap();
+    // A third party sends first, under the ID Italy's client will use.
+    put(
+        &dir,
+        "1.a",
+        &mail("spy@example.test", Some("it-1@x"), "VERSION"),
+    );
+    put(
+        &dir,
+        "2.a",
+        &mail("italy@example.test", Some("it-1@x"), "VERSION"),
+    );
+    put(
+        &dir,
+        "3.a",
+        &mail("italy@example.test", Some("it-1@x"), "HELP"),
+    );
+    put(
+        &dir,
+        "4.a",
+        &mail("italy@example.test", Some("it-1@x"), "VERSION"),
+    );
+    let bare = |subject: &str, body: &str| {
+        format!(
+            "From: italy@example.test\r\nTo: judge@example.test\r\nSubject: {subject}\r\n\r\n{body}\r\n"
+        )
+    };
+    put(&dir, "5.a", &bare("spring", "VERSION"));
+    put(&dir, "6.a", &bare("fall", "LIST"));
+    let r = d.process_once(t0()).unwrap();
+    assert_eq!((r.applied, r.duplicates), (5, 1), "{r:?}");
+    let replies: Vec<String> = d
+        .judge()
+        .all_mail()
+        .unwrap()
+        .into_iter()
+        .filter(|m| m.recipient == "italy@example.test")
+        .map(|m| m.body)
+        .collect();
+    assert_eq!(replies.len(), 4, "{replies:?}");
+    let reused = "NOTE: an earlier mail from you had this mail's Message-ID but other content; this one was read as a new mail.";
+    assert!(!replies[0].contains(reused), "{}", replies[0]);
+    assert!(replies[1].contains(reused), "{}", replies[1]);
+    assert!(replies[1].contains("OK HELP"), "{}", replies[1]);
+    assert!(replies[3].contains("OK LIST"), "{}", replies[3]);
+}
+
+/// Issue 25: a mail over `max_message_bytes` is never read whole: its sender gets one
+/// line, it goes to the rejected folder, a copy of it is a no-op; a bounce over the limit
+/// is set aside without an answer.
+#[test]
+fn a_mail_over_the_size_limit_is_answered_in_one_line_unread() {
+    let dir = TempDir::new("oversize");
+    let config = Config::parse(
+        &CONFIG.replace("[daemon]\n", "[daemon]\nmax_message_bytes = 2000\n"),
+        &dir.0,
+    )
+    .unwrap();
+    let mut d = Daemon::open(config, None).unwrap();
+    let big = mail(
+        "big@example.test",
+        Some("big@x"),
+        &format!("LIST\n{}", "A Par H\n".repeat(400)),
+    );
+    put(&dir, "1.a", &big);
+    put(&dir, "2.a", &big);
+    let bounce = format!(
+        "From: MAILER-DAEMON@example.test\r\nMessage-ID: <bb@x>\r\n\r\n{}",
+        "z".repeat(3000)
+    );
+    put(&dir, "3.a", &bounce);
+    let r = d.process_once(t0()).unwrap();
+    assert_eq!((r.rejected, r.applied, r.sent), (3, 0, 1), "{r:?}");
+    let mails = d.judge().all_mail().unwrap();
+    assert_eq!(mails.len(), 1);
+    assert_eq!(mails[0].recipient, "big@example.test");
+    assert_eq!(
+        mails[0].body,
+        format!(
+            "Your mail is {} bytes, over this judge's limit of 2000 bytes: it was not read, and nothing in it was done. Send your commands in a shorter mail (without attachments).\n",
+            big.len()
+        )
+    );
+    assert_eq!(mails[0].in_reply_to.as_deref(), Some("big@x"));
+    assert_eq!(files(&dir.0.join("inbox/.Rejected/cur")), 3);
 }
 
 /// An outbox that answers from a script and records what it was given.
@@ -322,6 +418,7 @@ fn replies_go_out_after_each_batch_not_after_the_inbox_is_empty() {
             "HELP",
         )
         .into_bytes(),
+        oversize: None,
     };
     let inbox = Batches {
         batches: vec![vec![raw(1), raw(2)], vec![raw(3), raw(4)]],

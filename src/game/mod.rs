@@ -20,7 +20,7 @@ pub use crate::variant::{Early, Ending, OrderStatus, Readiness, list_powers};
 
 pub use deadline::{DeadlineSettings, DueEvent, due_event, next_deadline};
 pub use press::{
-    Audience, ObserverLevel, PressLevel, PressPolicy, PressRefusal, PressRoute, Sender, press_route,
+    ObserverLevel, PressLevel, PressPolicy, PressRefusal, PressRoute, Reader, Sender, press_route,
 };
 
 /// A seat at the table: who may act for a power (or as master), by address and password.
@@ -138,7 +138,7 @@ pub struct Game {
     /// How many phases have been processed (the snapshot number of the current phase).
     pub turn: u32,
     /// Postal press held back until the next results: (readers, subject, body).
-    pub postal: Vec<(Vec<Audience>, String, String)>,
+    pub postal: Vec<(Vec<Reader>, String, String)>,
     /// The rule set's state (empty for the standard game).
     #[serde(default, skip_serializing_if = "VariantState::is_empty")]
     pub variant_state: VariantState,
@@ -148,7 +148,13 @@ pub struct Game {
     /// The lines of immediate commands since the last results bulletin, which repeats them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub immediate: Vec<Line>,
+    /// When the game was created (games created before it was kept have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created: Option<DateTime<Utc>>,
 }
+
+/// Days a forming game nobody joined is kept.
+pub const FORMING_EXPIRY_DAYS: i64 = 14;
 
 /// What a [`GameView`] borrows that the game does not store as such: every standing order
 /// in one list, and the powers whose player resigned.
@@ -183,6 +189,7 @@ impl Game {
             variant_state: variant.new_state(),
             variant_orders: Vec::new(),
             immediate: Vec::new(),
+            created: None,
         }
     }
 
@@ -252,6 +259,17 @@ impl Game {
         self.readiness(map, variant).status(power)
     }
 
+    /// A power's order status as everyone but the power and the master may know it (H18,
+    /// H20: [`crate::variant::Readiness::public`]; a ballot is left out).
+    pub fn public_order_status(
+        &self,
+        map: &Map,
+        variant: &dyn Variant,
+        power: Power,
+    ) -> Option<OrderStatus> {
+        self.readiness(map, variant).public_status(power)
+    }
+
     /// Who the judge waits for in the current phase and when it may process it (H18): the
     /// standard game's answer, as the rule set changes it.
     pub fn readiness(&self, map: &Map, variant: &dyn Variant) -> Readiness {
@@ -260,6 +278,7 @@ impl Game {
         let rules = variant.rules(&view, &self.variant_state);
         let mut standard = Readiness {
             statuses: [None; 7],
+            public: None,
             early: Early::WhenAllIn,
         };
         for p in Power::ALL {
@@ -272,6 +291,19 @@ impl Game {
     fn statuses(&self, map: &Map, variant: &dyn Variant) -> Vec<(Power, Option<OrderStatus>)> {
         let r = self.readiness(map, variant);
         Power::ALL.into_iter().map(|p| (p, r.status(p))).collect()
+    }
+
+    /// Every power's order status as everyone may know it ([`Game::public_order_status`]).
+    fn public_statuses(
+        &self,
+        map: &Map,
+        variant: &dyn Variant,
+    ) -> Vec<(Power, Option<OrderStatus>)> {
+        let r = self.readiness(map, variant);
+        Power::ALL
+            .into_iter()
+            .map(|p| (p, r.public_status(p)))
+            .collect()
     }
 
     /// The standard game's answer: whether a power must order, and how complete its
@@ -418,24 +450,45 @@ impl Game {
         self.submitted.retain(|p| *p != power);
     }
 
-    /// Whether everyone who must order has a complete set and nobody waits (the master
-    /// included, when the rule set waits for it: H18).
+    /// Whether the phase may be processed before its deadline: the rule set allows it (H18)
+    /// and every order is in ([`Game::ready`]).
     pub fn all_in(&self, map: &Map, variant: &dyn Variant) -> bool {
         let r = self.readiness(map, variant);
-        r.early == Early::WhenAllIn
-            && Power::ALL.into_iter().all(|p| match r.status(p) {
-                None => true,
-                Some(s) => s == OrderStatus::Received && !self.player(p).is_some_and(|pl| pl.wait),
-            })
+        r.early == Early::WhenAllIn && self.all_received(&r)
+    }
+
+    /// Whether everyone who must order has a complete set and nobody waits (the master
+    /// included, when the rule set waits for it: H18): what the master's `PROCESS` asks.
+    pub fn ready(&self, map: &Map, variant: &dyn Variant) -> bool {
+        let r = self.readiness(map, variant);
+        r.early != Early::WaitsForMaster && self.all_received(&r)
+    }
+
+    /// Whether every power that owes orders has sent them all, and none asked to wait.
+    fn all_received(&self, r: &Readiness) -> bool {
+        Power::ALL.into_iter().all(|p| match r.status(p) {
+            None => true,
+            Some(s) => s == OrderStatus::Received && !self.player(p).is_some_and(|pl| pl.wait),
+        })
     }
 
     /// The powers that must order and have not sent a complete set (the late powers at a
-    /// deadline).
+    /// deadline, each told so itself, and the master).
     pub fn missing_powers(&self, map: &Map, variant: &dyn Variant) -> Vec<Power> {
-        self.statuses(map, variant)
+        missing(self.statuses(map, variant))
+    }
+
+    /// The late powers as everyone may know them ([`Game::public_order_status`]): the ones
+    /// named to everyone at the deadline, whose orders the judge waits for.
+    pub fn public_missing_powers(&self, map: &Map, variant: &dyn Variant) -> Vec<Power> {
+        missing(self.public_statuses(map, variant))
+    }
+
+    /// The powers that must order now as everyone may know it.
+    pub fn public_powers_to_order(&self, map: &Map, variant: &dyn Variant) -> Vec<Power> {
+        self.public_statuses(map, variant)
             .into_iter()
-            .filter(|(_, s)| s.is_some_and(|s| s != OrderStatus::Received))
-            .map(|(p, _)| p)
+            .filter_map(|(p, s)| s.map(|_| p))
             .collect()
     }
 
@@ -513,6 +566,9 @@ impl Game {
     /// deadline, the end of grace, or processing once every order is in (the store indexes
     /// it, so a tick looks only at games that are due).
     pub fn next_event(&self) -> Option<DateTime<Utc>> {
+        if self.status == Status::Forming {
+            return self.expires();
+        }
         if self.status != Status::Active {
             return None;
         }
@@ -530,6 +586,15 @@ impl Game {
         Some(at)
     }
 
+    /// When a forming game nobody joined is removed: [`FORMING_EXPIRY_DAYS`] after it was
+    /// created (None: somebody joined, it is not forming, or its creation is unknown).
+    pub fn expires(&self) -> Option<DateTime<Utc>> {
+        if self.status != Status::Forming || !self.joiners.is_empty() {
+            return None;
+        }
+        Some(self.created? + chrono::Duration::days(FORMING_EXPIRY_DAYS))
+    }
+
     /// Starts a new phase: clear orders and notices.
     pub fn open_phase(&mut self, position: Position) {
         self.position = position;
@@ -543,6 +608,15 @@ impl Game {
             p.wait = false;
         }
     }
+}
+
+/// The powers whose status is not `received`.
+fn missing(statuses: Vec<(Power, Option<OrderStatus>)>) -> Vec<Power> {
+    statuses
+        .into_iter()
+        .filter(|(_, s)| s.is_some_and(|s| s != OrderStatus::Received))
+        .map(|(p, _)| p)
+        .collect()
 }
 
 /// Assigns powers to the seven joiners, random by preference: in an order shuffled by the

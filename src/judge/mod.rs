@@ -3,22 +3,37 @@
 //!
 //! [`Judge::handle`] records the message's key (a second copy is a no-op), reads its
 //! commands, applies them to the games they name and queues the reply and any bulletins in
-//! the outbox. [`Judge::tick`] processes the games whose deadlines have come. Nothing is
-//! sent here and no clock is read: `now` is a parameter.
+//! the outbox. [`Judge::tick`] processes the games whose deadlines have come, each in a
+//! transaction of its own. Nothing is sent here and no clock is read: `now` is a parameter.
+//!
+//! A failure belongs to the game or the mail it came from: a panic inside the handling of
+//! a mail or the tick of a game is caught and its transaction rolled back; a game whose
+//! stored state cannot be read, or whose processing fails inside the judge, is suspended
+//! and its master told once ([`Judge::unsuspend`] lifts it); a failure of the machine's (a
+//! full disk) is only rolled back, to be tried again.
 
+mod confirm;
+mod history;
 mod password;
+mod pictures;
 mod process;
 mod refusal;
-mod replies;
 mod session;
+mod throttle;
 mod time;
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use chrono::{DateTime, Utc};
 
+use crate::bulletin::answers::reply_subject;
+use crate::bulletin::listing;
+use crate::bulletin::notices::{self, SuspensionCause};
 use crate::map::Map;
-use crate::store::{NewMail, QueuedMail, Store, StoreError};
+use crate::store::{Audience, MailKind, NewMail, QueuedMail, Recorded, Store, StoreError};
 
 pub use password::{PasswordCost, hash as hash_password};
+pub use pictures::MailPicture;
 
 /// The judge's identity and defaults (from `judge.toml`).
 #[derive(Clone, Debug)]
@@ -37,6 +52,8 @@ pub struct JudgeConfig {
     /// Whether results carry a picture of the phase for an address that made no choice of
     /// its own (`SET MAP ON|OFF`).
     pub maps: bool,
+    /// Games one address may create in 24 hours.
+    pub games_per_day: u32,
     /// Default deadline settings for new games.
     pub deadlines: crate::game::DeadlineSettings,
     /// Default time zone for new games.
@@ -54,6 +71,7 @@ impl Default for JudgeConfig {
             password_cost: PasswordCost::default(),
             remember_passwords: true,
             maps: false,
+            games_per_day: 3,
             deadlines: crate::game::DeadlineSettings::default(),
             time_zone: "UTC".to_string(),
             variants: crate::variant::Registry::default(),
@@ -97,6 +115,36 @@ pub enum Handled {
     Duplicate,
 }
 
+/// What a tick did, game by game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TickReport {
+    /// Games whose deadline event was acted on.
+    pub acted: usize,
+    /// Games whose tick failed for a reason of the machine's (a full disk, a busy or broken
+    /// database): rolled back, tried again at the next tick.
+    pub failed: usize,
+    /// Games suspended now: they could not be read or processed.
+    pub suspended: Vec<String>,
+}
+
+/// The words of a panic's payload, for the log.
+fn panic_words(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_string())
+}
+
+/// Why a game is suspended: its state cannot be read, or processing it failed (the details,
+/// which may quote the stored state, go to the operator's log only).
+fn suspension_cause(e: &JudgeError) -> SuspensionCause {
+    match e {
+        JudgeError::Store(StoreError::Corrupt { .. }) => SuspensionCause::Unreadable,
+        _ => SuspensionCause::Failed,
+    }
+}
+
 /// A system failure (never a player's mistake: those are replies).
 #[derive(Debug, thiserror::Error)]
 pub enum JudgeError {
@@ -106,6 +154,37 @@ pub enum JudgeError {
     Map(String),
     #[error("a phase's picture cannot be rendered: {0}")]
     Picture(#[from] crate::picture::PictureError),
+    /// The judge's own code panicked (a bug; a rule set's hook): caught, the transaction
+    /// rolled back.
+    #[error("the judge failed inside (a panic: {0})")]
+    Panic(String),
+}
+
+impl JudgeError {
+    /// Whether the failure is the machine's (see [`StoreError::is_environmental`]).
+    pub fn is_environmental(&self) -> bool {
+        matches!(self, JudgeError::Store(e) if e.is_environmental())
+    }
+}
+
+/// After mail `id` is sent or given up: the pictures kept for mails that no queued mail
+/// names any more go.
+fn drop_unsent_pictures(tx: &crate::store::Tx<'_>, id: i64) -> Result<(), StoreError> {
+    let Some(m) = tx.mail(id)? else {
+        return Ok(());
+    };
+    let mut games: Vec<&str> = m
+        .pictures
+        .iter()
+        .filter(|n| n.contains('@'))
+        .filter_map(|n| n.split_once('/').map(|(g, _)| g))
+        .collect();
+    games.sort_unstable();
+    games.dedup();
+    for g in games {
+        tx.drop_unsent_scenes(g)?;
+    }
+    Ok(())
 }
 
 /// The judge over one database.
@@ -115,6 +194,8 @@ pub struct Judge {
     config: JudgeConfig,
     /// Passwords verified by this process (a MAC each; see `password::Verified`).
     verified: password::Verified,
+    /// The last pictures drawn for mails.
+    pictures: pictures::Cache,
 }
 
 impl Judge {
@@ -131,6 +212,7 @@ impl Judge {
             store,
             config,
             verified,
+            pictures: pictures::Cache::default(),
         })
     }
 
@@ -138,46 +220,313 @@ impl Judge {
         &self.config
     }
 
-    /// Handles one message in one transaction.
+    /// How many passwords this judge has checked since it started (the sign-on throttle
+    /// bounds them per seat).
+    pub fn password_checks(&self) -> u64 {
+        self.verified.checks()
+    }
+
+    /// The database (fault-injection tests set write faults and a page limit on it).
+    #[doc(hidden)]
+    pub fn store_mut(&mut self) -> &mut Store {
+        &mut self.store
+    }
+
+    /// Counts an attempt to handle `msg`, in a transaction of its own, before the judge
+    /// reads it; returns the count. A mail that fails, panics or kills the judge each time
+    /// is set aside after a bound ([`Judge::set_aside`]), never retried forever.
+    pub fn begin_attempt(&mut self, msg: &Incoming) -> Result<i64, JudgeError> {
+        Ok(self
+            .store
+            .transaction(|tx| tx.bump_message_attempts(&msg.key))?)
+    }
+
+    /// Takes back the attempt counted for `msg` (its failure was the machine's, not the
+    /// mail's).
+    pub fn forgive_attempt(&mut self, msg: &Incoming) -> Result<(), JudgeError> {
+        Ok(self
+            .store
+            .transaction(|tx| tx.forgive_message_attempt(&msg.key))?)
+    }
+
+    /// Handles one message in one transaction. A game the message names whose stored state
+    /// cannot be read is suspended (its master told once) and the message is handled again,
+    /// to be answered that the game is suspended. A panic inside the handling is caught:
+    /// the transaction is rolled back and it is an error like any other.
     pub fn handle(&mut self, msg: &Incoming, now: DateTime<Utc>) -> Result<Handled, JudgeError> {
+        // Each round suspends one more game; a mail names few.
+        for _ in 0..4 {
+            match self.handle_once(msg, now) {
+                Err(JudgeError::Store(e @ StoreError::Corrupt { .. })) => {
+                    let game = e.game().unwrap_or_default().to_string();
+                    tracing::error!(%game, error = %e, key = %msg.key, "a game the mail reads cannot be read");
+                    self.suspend(&game, &JudgeError::Store(e), now)?;
+                }
+                other => return other,
+            }
+        }
+        self.handle_once(msg, now)
+    }
+
+    fn handle_once(&mut self, msg: &Incoming, now: DateTime<Utc>) -> Result<Handled, JudgeError> {
         let map = self.map;
         let config = &self.config;
         let verified = &mut self.verified;
-        self.store.transaction(|tx| {
-            if !tx.record_message(&msg.key, now, &msg.from, None)? {
-                tracing::info!(key = %msg.key, from = %msg.from, "duplicate message ignored");
-                return Ok(Handled::Duplicate);
-            }
-            let mut s = session::Session::new(map, config, verified, tx, msg, now);
-            s.run()?;
-            let commands = s.command_count();
-            let (queued, games) = s.finish()?;
-            Ok(Handled::Applied {
-                queued,
-                games,
-                commands,
+        let store = &mut self.store;
+        let run = AssertUnwindSafe(|| {
+            store.transaction(|tx| {
+                let recorded =
+                    tx.record_message(&msg.key, msg.message_id.as_deref(), now, &msg.from, None)?;
+                tx.clear_message_attempts(&msg.key)?;
+                let Recorded::New { reused_id } = recorded else {
+                    tracing::info!(key = %msg.key, from = %msg.from, "duplicate message ignored");
+                    return Ok(Handled::Duplicate);
+                };
+                let mut s = session::Session::new(map, config, verified, tx, msg, now);
+                if reused_id {
+                    s.note_reused_id();
+                }
+                s.run()?;
+                let commands = s.command_count();
+                let (queued, games) = s.finish()?;
+                Ok(Handled::Applied {
+                    queued,
+                    games,
+                    commands,
+                })
             })
+        });
+        catch_unwind(run).unwrap_or_else(|payload| {
+            let words = panic_words(payload.as_ref());
+            tracing::error!(key = %msg.key, from = %msg.from, panic = %words, "handling a mail panicked; its transaction is rolled back");
+            Err(JudgeError::Panic(words))
         })
+    }
+
+    /// Sets a mail aside after `attempts` failed attempts to handle it: its key is recorded
+    /// (a copy is a no-op), nothing in it is applied, its sender is answered that it was set
+    /// aside, and the master of the game its SIGNON names is told.
+    pub fn set_aside(
+        &mut self,
+        msg: &Incoming,
+        attempts: i64,
+        now: DateTime<Utc>,
+    ) -> Result<(), JudgeError> {
+        let (map, judge) = (self.map, self.config.name.clone());
+        let any = self.config.variants.any_grammar();
+        let cx = crate::command::ParseContext {
+            phase: None,
+            grammar: Some(&any),
+        };
+        // The game its SIGNON names, read as the session reads it; if reading the mail is
+        // what panics, it names none (the closure only reads, so nothing is left half
+        // changed by a panic).
+        let game = catch_unwind(std::panic::AssertUnwindSafe(|| {
+            crate::command::parse_until_signon(&msg.text, map, &cx, 0)
+                .into_iter()
+                .find_map(|l| match l.outcome {
+                    Ok(crate::command::Command::Player(
+                        crate::command::PlayerCommand::Signon { game, .. },
+                    )) => Some(game.to_string()),
+                    _ => None,
+                })
+        }))
+        .unwrap_or(None);
+        Ok(self.store.transaction(|tx| {
+            let outcome = notices::set_aside_outcome(attempts);
+            if tx.record_message(
+                &msg.key,
+                msg.message_id.as_deref(),
+                now,
+                &msg.from,
+                Some(&outcome),
+            )? == Recorded::Duplicate
+            {
+                tx.clear_message_attempts(&msg.key)?;
+                return Ok::<(), StoreError>(());
+            }
+            tx.clear_message_attempts(&msg.key)?;
+            let master = match &game {
+                Some(g) => tx.game_master(g)?,
+                None => None,
+            };
+            let told = game.as_deref().filter(|_| master.is_some());
+            let body = notices::set_aside_reply(attempts, told);
+            tx.queue_mail(
+                &NewMail {
+                    game: None,
+                    audience: Audience::Reply,
+                    recipient: msg.reply_address().to_string(),
+                    subject: reply_subject(&judge, &msg.subject),
+                    body,
+                    kind: MailKind::Replied,
+                    in_reply_to: msg.message_id.clone(),
+                    pictures: Vec::new(),
+                },
+                now,
+            )?;
+            if let (Some(g), Some(master)) = (game, master) {
+                let notice =
+                    notices::set_aside_master(&judge, &g, &msg.from, &msg.subject, attempts);
+                tx.queue_mail(
+                    &NewMail {
+                        game: Some(g.clone()),
+                        audience: Audience::MASTER,
+                        recipient: master,
+                        subject: notice.subject,
+                        body: notice.body,
+                        kind: MailKind::Generated,
+                        in_reply_to: None,
+                        pictures: Vec::new(),
+                    },
+                    now,
+                )?;
+            }
+            Ok(())
+        })?)
+    }
+
+    /// Answers a mail over the size limit with one line, unread: its key is recorded (a
+    /// copy is a no-op) and its sender told. False if it was answered before.
+    pub fn answer_oversize(
+        &mut self,
+        msg: &Incoming,
+        size: u64,
+        limit: u64,
+        now: DateTime<Utc>,
+    ) -> Result<bool, JudgeError> {
+        let judge = self.config.name.clone();
+        Ok(self.store.transaction(|tx| {
+            let outcome = notices::oversize_outcome(size, limit);
+            if tx.record_message(
+                &msg.key,
+                msg.message_id.as_deref(),
+                now,
+                &msg.from,
+                Some(&outcome),
+            )? == Recorded::Duplicate
+            {
+                return Ok::<bool, StoreError>(false);
+            }
+            tx.queue_mail(
+                &NewMail {
+                    game: None,
+                    audience: Audience::Reply,
+                    recipient: msg.reply_address().to_string(),
+                    subject: reply_subject(&judge, &msg.subject),
+                    body: notices::oversize_reply(size, limit),
+                    kind: MailKind::Replied,
+                    in_reply_to: msg.message_id.clone(),
+                    pictures: Vec::new(),
+                },
+                now,
+            )?;
+            Ok(true)
+        })?)
+    }
+
+    /// Suspends a game that cannot be read or processed (why: `error`) and tells its master,
+    /// once. Nothing else stops: other games, the mail and the outbox go on.
+    fn suspend(
+        &mut self,
+        game: &str,
+        error: &JudgeError,
+        now: DateTime<Utc>,
+    ) -> Result<(), JudgeError> {
+        let reason = suspension_cause(error).words();
+        let judge = self.config.name.clone();
+        tracing::error!(%game, error = %error, "game suspended: {reason}; lift the suspension with `dipjudge unsuspend {game}` once the cause is fixed");
+        Ok(self.store.transaction(|tx| {
+            let (now_suspended, master) = tx.suspend_game(game, reason)?;
+            if !now_suspended {
+                return Ok::<(), StoreError>(());
+            }
+            let Some(master) = master else {
+                tracing::error!(%game, "the suspended game's master is not known: nobody but the operator is told");
+                return Ok(());
+            };
+            let notice = notices::suspended(&judge, game, reason);
+            tx.queue_mail(
+                &NewMail {
+                    game: Some(game.to_string()),
+                    audience: Audience::MASTER,
+                    recipient: master,
+                    subject: notice.subject,
+                    body: notice.body,
+                    kind: MailKind::Generated,
+                    in_reply_to: None,
+                    pictures: Vec::new(),
+                },
+                now,
+            )?;
+            Ok(())
+        })?)
+    }
+
+    /// Lifts a game's suspension (the operator fixed its cause): it plays on from its stored
+    /// state, which must read. False if it was not suspended.
+    pub fn unsuspend(&mut self, game: &str) -> Result<bool, JudgeError> {
+        Ok(self.store.transaction(|tx| tx.unsuspend_game(game))?)
     }
 
     /// Processes every game whose deadline event has come; returns how many games acted.
     pub fn tick(&mut self, now: DateTime<Utc>) -> Result<usize, JudgeError> {
-        let map = self.map;
-        let config = &self.config;
-        self.store.transaction(|tx| {
+        Ok(self.tick_games(now)?.acted)
+    }
+
+    /// Processes every game whose deadline event has come, each in a transaction of its
+    /// own: a game whose tick fails for the machine's reasons is rolled back and tried
+    /// again at the next tick; a game that cannot be read or processed (its state does not
+    /// read, a rule set's hook panics) is suspended and its master told once. Either way
+    /// every other game is processed.
+    pub fn tick_games(&mut self, now: DateTime<Utc>) -> Result<TickReport, JudgeError> {
+        let (due, last_tick) = self.store.transaction(|tx| {
             let last_tick = tx
                 .get_value("last_tick")?
                 .as_deref()
                 .and_then(crate::store::read_time);
-            let mut acted = 0;
-            for name in tx.games_due(now)? {
-                if process::tick_game(map, config, tx, &name, now, last_tick)? {
-                    acted += 1;
+            Ok::<_, StoreError>((tx.games_due(now)?, last_tick))
+        })?;
+        let mut report = TickReport::default();
+        for name in due {
+            let (map, config, store) = (self.map, &self.config, &mut self.store);
+            let run = AssertUnwindSafe(|| {
+                store.transaction(|tx| process::tick_game(map, config, tx, &name, now, last_tick))
+            });
+            let error = match catch_unwind(run) {
+                Ok(Ok(acted)) => {
+                    report.acted += usize::from(acted);
+                    continue;
+                }
+                // Suspended meanwhile: nothing to do.
+                Ok(Err(StoreError::Suspended { .. })) => continue,
+                Ok(Err(e)) if e.is_environmental() => {
+                    tracing::error!(game = %name, error = %e, "the game's tick failed; it is tried again at the next tick");
+                    report.failed += 1;
+                    continue;
+                }
+                Ok(Err(e)) => JudgeError::Store(e),
+                Err(payload) => JudgeError::Panic(panic_words(payload.as_ref())),
+            };
+            match self.suspend(&name, &error, now) {
+                Ok(()) => report.suspended.push(name),
+                Err(e) => {
+                    tracing::error!(game = %name, error = %e, "the game cannot be suspended now; it is tried again at the next tick");
+                    report.failed += 1;
                 }
             }
+        }
+        let config = &self.config;
+        report.acted += self.store.transaction(|tx| {
+            // Seats whose sign-on lock is over: their owners are told.
+            let notices = throttle::notices(config, tx, now)?;
+            for m in &notices {
+                tx.queue_mail(m, now)?;
+            }
             tx.set_value("last_tick", &crate::store::write_time(now))?;
-            Ok(acted)
-        })
+            Ok::<_, StoreError>(notices.len())
+        })?;
+        Ok(report)
     }
 
     /// Mail waiting to be sent, oldest first.
@@ -186,7 +535,7 @@ impl Judge {
     }
 
     /// The picture of a phase of a game (None: the phase now open, drawn afresh): the
-    /// phase's code and SVG, if there is one.
+    /// phase's code and SVG, if there is one (`dipjudge map`).
     pub fn map_picture(
         &mut self,
         game: &str,
@@ -194,26 +543,61 @@ impl Judge {
         now: DateTime<Utc>,
     ) -> Result<Option<(String, String)>, JudgeError> {
         let (map, config) = (self.map, &self.config);
-        Ok(self.store.transaction(|tx| match tx.load_game(game)? {
-            Some(g) => process::picture_of(map, config, tx, &g, phase, now),
-            None => Ok(None),
+        Ok(self.store.transaction(|tx| {
+            let Some(g) = tx.load_game(game)? else {
+                return Ok::<_, StoreError>(None);
+            };
+            Ok(match process::picture_of(map, config, &g, phase, now)? {
+                process::PhasePicture::Open { phase, drawing } => Some((phase, drawing.svg(map))),
+                process::PhasePicture::Processed { phase } => {
+                    pictures::phase_svg(map, tx, &g.name, &phase)?.map(|svg| (phase, svg))
+                }
+            })
         })?)
     }
 
-    /// The picture of a phase of a game as PNG: rendered from its SVG the first time it is
-    /// wanted, then kept, so every copy of the results attaches the same bytes.
-    pub fn picture_png(&mut self, game: &str, phase: &str) -> Result<Option<Vec<u8>>, JudgeError> {
-        self.store.transaction(|tx| {
-            let Some((svg, png)) = tx.picture(game, phase)? else {
-                return Ok::<_, JudgeError>(None);
-            };
-            if let Some(png) = png {
-                return Ok(Some(png));
+    /// A game's centre chart as SVG (`dipjudge map --chart`); None: no such game.
+    pub fn chart_svg(&mut self, game: &str) -> Result<Option<String>, JudgeError> {
+        let chart = self.store.transaction(|tx| match tx.load_game(game)? {
+            Some(g) => pictures::centre_chart(tx, &g).map(Some),
+            None => Ok(None),
+        })?;
+        Ok(chart.map(|c| crate::picture::Drawing::Chart(c).svg(self.map)))
+    }
+
+    /// A game's processed phases as one animated GIF, with its number of frames (`MAP game
+    /// ALL`, `dipjudge map --all`); None when no phase has a picture.
+    pub fn animation(&mut self, game: &str) -> Result<Option<(usize, Vec<u8>)>, JudgeError> {
+        let frames = self
+            .store
+            .transaction(|tx| pictures::animation_frames(tx, game))?;
+        Ok(frames.draw(self.map)?.map(|gif| (frames.len(), gif)))
+    }
+
+    /// The pictures a queued mail carries, drawn again from what was kept of them, in the
+    /// mail's order. A picture that is gone (its game deleted) or cannot be drawn is left
+    /// out with a warning: it never holds back the text.
+    pub fn mail_pictures(&mut self, mail: &QueuedMail) -> Result<Vec<MailPicture>, JudgeError> {
+        if mail.pictures.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sources = self.store.transaction(|tx| pictures::sources(tx, mail))?;
+        let mut out = Vec::new();
+        for (source, name) in sources.iter().zip(&mail.pictures) {
+            match pictures::draw(self.map, &mut self.pictures, source) {
+                Ok(Some(p)) => out.push(p),
+                Ok(None) => {
+                    tracing::warn!(id = mail.id, picture = %name, "the mail's picture is gone")
+                }
+                Err(e) => tracing::warn!(
+                    id = mail.id,
+                    picture = %name,
+                    error = %e,
+                    "the mail goes without its picture"
+                ),
             }
-            let png = crate::picture::render_png(&svg)?;
-            tx.save_picture_png(game, phase, &png)?;
-            Ok(Some(png))
-        })
+        }
+        Ok(out)
     }
 
     /// Every mail ever queued (tests, goldens).
@@ -222,7 +606,10 @@ impl Judge {
     }
 
     pub fn mark_sent(&mut self, id: i64, now: DateTime<Utc>) -> Result<(), JudgeError> {
-        Ok(self.store.transaction(|tx| tx.mark_sent(id, now))?)
+        Ok(self.store.transaction(|tx| {
+            tx.mark_sent(id, now)?;
+            drop_unsent_pictures(tx, id)
+        })?)
     }
 
     /// Counts an attempt to send mail `id` before it is made.
@@ -240,24 +627,23 @@ impl Judge {
         let judge = self.config.name.clone();
         Ok(self.store.transaction(|tx| {
             tx.mark_failed(id, reason)?;
+            drop_unsent_pictures(tx, id)?;
             if let Some(m) = tx.mail(id)?
                 && let Some(game) = m.game.as_deref()
-                && m.audience != "master"
-                && let Some(g) = tx.load_game(game)?
+                && m.audience != Audience::MASTER
+                && let Some(master) = tx.game_master(game)?
             {
+                let notice = notices::undeliverable(&judge, game, &m.recipient, &m.subject, reason);
                 tx.queue_mail(
                     &NewMail {
-                        game: Some(g.name.clone()),
-                        audience: "master".into(),
-                        recipient: g.master.address.clone(),
-                        subject: format!("{judge}:{} - Undeliverable mail", g.name),
-                        body: format!(
-                            "A mail to {} ({}) could not be delivered:\n{reason}\n",
-                            m.recipient, m.subject
-                        ),
-                        kind: "generated",
+                        game: Some(game.to_string()),
+                        audience: Audience::MASTER,
+                        recipient: master,
+                        subject: notice.subject,
+                        body: notice.body,
+                        kind: MailKind::Generated,
                         in_reply_to: None,
-                        picture: None,
+                        pictures: Vec::new(),
                     },
                     now,
                 )?;
@@ -271,14 +657,20 @@ impl Judge {
         Ok(self.store.transaction(|tx| tx.next_event())?)
     }
 
-    /// A canonical dump of every game (the golden tests' `state.txt`).
+    /// A canonical dump of every game (the golden tests' `state.txt`); a suspended game is
+    /// one line saying so.
     pub fn dump_state(&mut self) -> Result<String, JudgeError> {
         let map = self.map;
         Ok(self.store.transaction(|tx| {
             let mut out = String::new();
             for name in tx.game_names()? {
-                if let Some(g) = tx.load_game(&name)? {
-                    out.push_str(&replies::dump_game(map, &g));
+                match tx.load_game(&name) {
+                    Ok(Some(g)) => out.push_str(&listing::dump_game(map, &g)),
+                    Ok(None) => {}
+                    Err(StoreError::Suspended { game, reason }) => {
+                        out.push_str(&listing::dump_suspended(&game, &reason));
+                    }
+                    Err(e) => return Err(e),
                 }
             }
             Ok::<String, StoreError>(out)
@@ -326,9 +718,17 @@ impl Judge {
         Ok(self.store.transaction(|tx| tx.load_game(name))?)
     }
 
-    /// A game's public history (what an observer saw), oldest first.
+    /// A game's history as anyone but its players and master may read it (what observers
+    /// may read under the game's observer setting now), oldest first.
     pub fn history(&mut self, name: &str) -> Result<Vec<crate::store::HistoryEntry>, JudgeError> {
-        Ok(self.store.transaction(|tx| tx.history(name))?)
+        Ok(self.store.transaction(|tx| {
+            Ok::<_, StoreError>(match tx.load_game(name)? {
+                Some(g) => {
+                    history::for_reader(&g, crate::game::Reader::Observers, tx.history(name)?)
+                }
+                None => Vec::new(),
+            })
+        })?)
     }
 
     /// Records a message the judge does not handle (the mail guard silenced it) under its
@@ -339,9 +739,16 @@ impl Judge {
         outcome: &str,
         now: DateTime<Utc>,
     ) -> Result<bool, JudgeError> {
-        Ok(self
-            .store
-            .transaction(|tx| tx.record_message(&msg.key, now, &msg.from, Some(outcome)))?)
+        Ok(self.store.transaction(|tx| {
+            let recorded = tx.record_message(
+                &msg.key,
+                msg.message_id.as_deref(),
+                now,
+                &msg.from,
+                Some(outcome),
+            )?;
+            Ok::<bool, StoreError>(recorded != Recorded::Duplicate)
+        })?)
     }
 
     /// Recipients and times of the replies sent at or after `since` (the daemon's rate

@@ -42,6 +42,16 @@ impl PasswordCost {
     }
 }
 
+/// The fewest characters a new password may have (CREATE, joining a game, SET PASSWORD):
+/// a password is all that stands between a seat and anyone who knows the game's name.
+pub const MIN_PASSWORD_CHARS: usize = 8;
+
+/// Whether `password` is long enough to be chosen now ([`MIN_PASSWORD_CHARS`]); passwords
+/// chosen before the minimum still sign on.
+pub fn long_enough(password: &str) -> bool {
+    password.chars().count() >= MIN_PASSWORD_CHARS
+}
+
 /// Hashes a password with a salt made from `salt_seed`.
 pub fn hash(cost: PasswordCost, password: &str, salt_seed: u64) -> String {
     let mut rng = crate::sim::Rng::new(salt_seed);
@@ -81,6 +91,9 @@ const VERIFIED_CAPACITY: usize = 4096;
 pub struct Verified {
     key: Option<[u8; 32]>,
     entries: HashSet<[u8; 32]>,
+    /// Passwords checked by this process, remembered or not (what the sign-on throttle
+    /// bounds; the tests read it).
+    checks: u64,
 }
 
 impl Verified {
@@ -89,6 +102,7 @@ impl Verified {
         Verified {
             key,
             entries: HashSet::new(),
+            checks: 0,
         }
     }
 
@@ -100,6 +114,11 @@ impl Verified {
             tracing::warn!("no OS randomness: every password check pays the full argon2 cost");
         }
         Verified::new(ok.then_some(key))
+    }
+
+    /// How many passwords this process has checked.
+    pub fn checks(&self) -> u64 {
+        self.checks
     }
 
     fn tag(&self, stored: &str, password: &str) -> Option<[u8; 32]> {
@@ -114,6 +133,7 @@ impl Verified {
 
     /// Whether `password` matches the stored hash, as [`verify`] says.
     pub fn verify(&mut self, stored: &str, password: &str) -> bool {
+        self.checks += 1;
         let tag = self.tag(stored, password);
         if tag.is_some_and(|t| self.entries.contains(&t)) {
             return true;

@@ -3,19 +3,24 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::bulletin::results::{Extras, Parts, ResultsHeader, render_results, results_subject};
-use crate::game::{self, Audience, DueEvent, Ending, Game, ObserverLevel, Player, Status};
+use crate::bulletin::notices;
+use crate::bulletin::results::{
+    Extras, Parts, ResultsHeader, ending_sentence, render_results, results_subject,
+};
+use crate::game::{self, DueEvent, Ending, Game, ObserverLevel, Player, Status};
 use crate::map::Map;
-use crate::store::{NewMail, StoreError, Tx};
+use crate::picture::{Drawing, PhaseScene};
+use crate::store::{Audience, MailKind, NewMail, StoreError, Tx};
 use crate::variant::{self, Line, Lookup, Reader, Variant};
 
-use super::JudgeConfig;
+use super::refusal::Unplayable;
 use super::time::format_time;
+use super::{JudgeConfig, pictures};
 
 /// The mails for a list of readers.
 pub(super) fn mails_for(
     g: &Game,
-    readers: &[Audience],
+    readers: &[Reader],
     subject: &str,
     body: &str,
     in_reply_to: Option<String>,
@@ -23,41 +28,41 @@ pub(super) fn mails_for(
     let mut out = Vec::new();
     for r in readers {
         match r {
-            Audience::Power(p) => {
+            Reader::Power(p) => {
                 if let Some(pl) = g.player(*p).filter(|pl| !pl.resigned) {
                     out.push(NewMail {
                         game: Some(g.name.clone()),
-                        audience: p.name().to_string(),
+                        audience: Audience::power(*p),
                         recipient: pl.seat.address.clone(),
                         subject: subject.to_string(),
                         body: body.to_string(),
-                        kind: "generated",
+                        kind: MailKind::Generated,
                         in_reply_to: in_reply_to.clone(),
-                        picture: None,
+                        pictures: Vec::new(),
                     });
                 }
             }
-            Audience::Master => out.push(NewMail {
+            Reader::Master => out.push(NewMail {
                 game: Some(g.name.clone()),
-                audience: "master".into(),
+                audience: Audience::MASTER,
                 recipient: g.master.address.clone(),
                 subject: subject.to_string(),
                 body: body.to_string(),
-                kind: "generated",
+                kind: MailKind::Generated,
                 in_reply_to: in_reply_to.clone(),
-                picture: None,
+                pictures: Vec::new(),
             }),
-            Audience::Observers => {
+            Reader::Observers => {
                 for o in &g.observers {
                     out.push(NewMail {
                         game: Some(g.name.clone()),
-                        audience: "observer".into(),
+                        audience: Audience::Reader(Reader::Observers),
                         recipient: o.clone(),
                         subject: subject.to_string(),
                         body: body.to_string(),
-                        kind: "generated",
+                        kind: MailKind::Generated,
                         in_reply_to: in_reply_to.clone(),
-                        picture: None,
+                        pictures: Vec::new(),
                     });
                 }
             }
@@ -93,22 +98,12 @@ pub(super) fn variant_of(
         },
         Lookup::NotImplemented(name) => Err(StoreError::Corrupt {
             game: g.name.clone(),
-            reason: format!("its variant {name} is not implemented by this judge"),
+            reason: Unplayable::NotImplemented(name).to_string(),
         }),
         Lookup::Unknown => Err(StoreError::Corrupt {
             game: g.name.clone(),
-            reason: format!("its variant {:?} is unknown to this judge", g.variant),
+            reason: Unplayable::Unknown(g.variant.clone()).to_string(),
         }),
-    }
-}
-
-/// The reader a mailing audience reads as: a power's player sees its power's lines, the
-/// master every line, observers the public ones.
-fn reader_of(a: Audience) -> Reader {
-    match a {
-        Audience::Power(p) => Reader::Power(p),
-        Audience::Master => Reader::Master,
-        Audience::Observers => Reader::Everyone,
     }
 }
 
@@ -122,8 +117,7 @@ pub(super) fn bulletin_for_everyone(
 ) -> Vec<NewMail> {
     let mut out = Vec::new();
     let mut rendered: Vec<(Reader, String)> = Vec::new();
-    for a in public_readers(g) {
-        let reader = reader_of(a);
+    for reader in public_readers(g) {
         let body = match rendered.iter().find(|(r, _)| *r == reader) {
             Some((_, b)) => b.clone(),
             None => {
@@ -132,7 +126,7 @@ pub(super) fn bulletin_for_everyone(
                 b
             }
         };
-        out.extend(mails_for(g, &[a], subject, &body, None));
+        out.extend(mails_for(g, &[reader], subject, &body, None));
     }
     out
 }
@@ -144,28 +138,19 @@ pub(super) fn announce(config: &JudgeConfig, g: &Game, lines: &[Line]) -> Vec<Ne
     if lines.is_empty() {
         return Vec::new();
     }
-    let subject = format!(
-        "{}:{} - {} Announcement",
-        config.name, g.name, g.position.phase
-    );
-    let render = |reader: Reader| {
-        lines
-            .iter()
-            .filter(|l| l.is_for(reader))
-            .map(|l| format!("{}\n", l.text))
-            .collect::<String>()
-    };
+    let subject = notices::announcement_subject(&config.name, g);
+    let render = |reader: Reader| notices::announcement_body(lines, reader);
     bulletin_for_everyone(g, &subject, &render)
         .into_iter()
         .filter(|m| !m.body.is_empty())
         .collect()
 }
 
-fn public_readers(g: &Game) -> Vec<Audience> {
-    let mut readers: Vec<Audience> = g.players.iter().map(|p| Audience::Power(p.power)).collect();
-    readers.push(Audience::Master);
+fn public_readers(g: &Game) -> Vec<Reader> {
+    let mut readers: Vec<Reader> = g.players.iter().map(|p| Reader::Power(p.power)).collect();
+    readers.push(Reader::Master);
     if g.settings.press.observers != ObserverLevel::None {
-        readers.push(Audience::Observers);
+        readers.push(Reader::Observers);
     }
     readers
 }
@@ -193,26 +178,15 @@ pub(super) fn start_game(
     let d = game::next_deadline(&g.settings.deadlines, g.position.phase.kind, now);
     g.deadline = Some(d);
     tx.save_snapshot(g)?;
-    let mut text = format!("Game '{}' has started. The powers are:\n\n", g.name);
-    for p in &g.players {
-        text.push_str(&format!(
-            "  {:<9} {}\n",
-            format!("{}:", p.power),
-            p.seat.address
-        ));
-    }
-    text.push_str(&format!(
-        "\nThe first phase is {}.\nThe deadline for orders will be {}.\n",
-        crate::bulletin::phase_words(g.position.phase),
-        format_time(g, d)
-    ));
-    text.push_str(&format!(
-        "Sign on with SIGNON <power initial>{} <your password>, e.g. SIGNON E{} for England.\n",
-        g.name, g.name
-    ));
-    let subject = format!("{}:{} - Game starting", config.name, g.name);
-    tx.add_history(&g.name, now, &g.position.phase.to_string(), &subject, &text)?;
-    Ok(everyone(g, &subject, &text, None))
+    let n = notices::game_starting(&config.name, g, d);
+    tx.add_history(
+        &g.name,
+        now,
+        &g.position.phase.to_string(),
+        &n.subject,
+        &n.body,
+    )?;
+    Ok(everyone(g, &n.subject, &n.body, None))
 }
 
 /// Ends the game and announces it.
@@ -223,12 +197,28 @@ pub(super) fn finish(
     ending: Ending,
     now: DateTime<Utc>,
 ) -> Result<Vec<NewMail>, StoreError> {
-    let text = format!("{}\n\nThe game '{}' is over.\n", ending.sentence(), g.name);
+    let n = notices::game_over(&config.name, g, &ending);
     g.status = Status::Finished(ending);
     g.deadline = None;
-    let subject = format!("{}:{} - Game over", config.name, g.name);
-    tx.add_history(&g.name, now, &g.position.phase.to_string(), &subject, &text)?;
-    Ok(everyone(g, &subject, &text, None))
+    tx.add_history(
+        &g.name,
+        now,
+        &g.position.phase.to_string(),
+        &n.subject,
+        &n.body,
+    )?;
+    let mut mails = everyone(g, &n.subject, &n.body, None);
+    // The centre chart goes with each copy whose reader wants pictures.
+    let mut chart = None;
+    for m in &mut mails {
+        if tx.map_choice(&m.recipient)?.unwrap_or(config.maps) {
+            if chart.is_none() {
+                chart = Some(pictures::keep_chart(tx, g)?);
+            }
+            m.pictures.extend(chart.clone());
+        }
+    }
+    Ok(mails)
 }
 
 fn header(config: &JudgeConfig, g: &Game, next_deadline: Option<DateTime<Utc>>) -> ResultsHeader {
@@ -275,7 +265,7 @@ fn end_lines(end: Option<&variant::GameEnd>) -> Vec<Line> {
         Some(e) => e
             .lines
             .clone()
-            .unwrap_or_else(|| vec![Line::public(e.ending.sentence())]),
+            .unwrap_or_else(|| vec![Line::public(ending_sentence(&e.ending))]),
     }
 }
 
@@ -308,6 +298,7 @@ pub(super) fn process_game_with_outcome(
     g.variant_state = state;
     let next_kind = processed.outcome.next.phase.kind;
     let immediate = std::mem::take(&mut g.immediate);
+    let seq = g.turn;
     g.turn += 1;
     g.open_phase(processed.outcome.next.clone());
     let ending = processed.end.as_ref().map(|e| e.ending.clone());
@@ -343,13 +334,14 @@ pub(super) fn process_game_with_outcome(
         now,
         &before.phase.to_string(),
         &subject,
-        &render(Reader::Everyone),
+        &render(Reader::Observers),
     )?;
     let mut mails = bulletin_for_everyone(g, &subject, &render);
-    // The picture of the phase, drawn once for every copy (H20: only what every reader may
-    // read); each copy carries it if its reader wants maps.
+    // The picture of the phase, one for every copy (H20: only what every reader may read),
+    // kept as what it shows and drawn when the copies are sent; each copy carries it if its
+    // reader wants maps.
     let phase = before.phase.to_string();
-    let svg = draw(
+    let scene = draw(
         map,
         variant,
         g,
@@ -358,10 +350,10 @@ pub(super) fn process_game_with_outcome(
         &processed.outcome.after.dislodged,
         now,
     );
-    tx.save_picture(&g.name, &phase, &svg)?;
+    let picture = pictures::keep_phase(tx, &g.name, &phase, seq, &Drawing::Phase(scene))?;
     for m in &mut mails {
         if tx.map_choice(&m.recipient)?.unwrap_or(config.maps) {
-            m.picture = Some(phase.clone());
+            m.pictures.push(picture.clone());
         }
     }
     // Postal press goes out with the results.
@@ -375,8 +367,8 @@ pub(super) fn process_game_with_outcome(
     Ok((mails, processed.outcome))
 }
 
-/// The SVG of a phase of `g`: the board it started from, its orders and results (none for
-/// the phase now open) and the rule set's marks as the game stands now (H20).
+/// The picture of a phase of `g`: the board it started from, its orders and results (none
+/// for the phase now open) and the rule set's marks as the game stands now (H20).
 fn draw(
     map: &Map,
     variant: &dyn Variant,
@@ -385,44 +377,79 @@ fn draw(
     results: &[crate::rules::OrderResult],
     dislodged: &[crate::rules::DislodgedUnit],
     now: DateTime<Utc>,
-) -> String {
+) -> PhaseScene {
     let parts = g.view_parts();
     let scene = crate::picture::Scene {
-        title: format!(
-            "{} - {} - {}",
-            g.name,
-            position.phase.long_name(),
-            format_time(g, now)
-        ),
+        title: crate::bulletin::pictures::phase_title(g, position.phase, now),
         position,
         results,
         dislodged,
         marks: variant.picture_marks(&g.view(map, &parts), &g.variant_state),
     };
-    crate::picture::render_svg(map, &scene)
+    PhaseScene::of(&scene)
 }
 
-/// The picture of a phase of `g` (None: the phase now open): its code and SVG, if there is
-/// one (`MAP`, `dipjudge map`). The open phase of a running game is drawn afresh, without
-/// its orders (private until processed), and kept as that phase's picture until
-/// processing draws it again with its results.
+/// Which picture of a game a phase names.
+pub(super) enum PhasePicture {
+    /// The board of the phase open now, drawn afresh.
+    Open { phase: String, drawing: Drawing },
+    /// A processed phase: the picture drawn when it was processed, if it has one.
+    Processed { phase: String },
+}
+
+/// Which picture of `g` a phase names (None: the phase now open). The open phase of a
+/// running game is drawn afresh, without its orders (private until processed) (`MAP`,
+/// `dipjudge map`).
 pub(super) fn picture_of(
     map: &Map,
     config: &JudgeConfig,
-    tx: &Tx<'_>,
     g: &Game,
     phase: Option<crate::rules::Phase>,
     now: DateTime<Utc>,
-) -> Result<Option<(String, String)>, StoreError> {
+) -> Result<PhasePicture, StoreError> {
     let current = g.position.phase;
     let phase = phase.unwrap_or(current);
-    let code = phase.to_string();
     if phase == current && matches!(g.status, Status::Active | Status::Paused) {
         let variant = variant_of(config, g)?;
-        let svg = draw(map, variant, g, &g.position, &[], &[], now);
-        tx.save_picture(&g.name, &code, &svg)?;
+        let scene = draw(map, variant, g, &g.position, &[], &[], now);
+        return Ok(PhasePicture::Open {
+            phase: phase.to_string(),
+            drawing: Drawing::Phase(scene),
+        });
     }
-    Ok(tx.picture(&g.name, &code)?.map(|(svg, _)| (code, svg)))
+    Ok(PhasePicture::Processed {
+        phase: phase.to_string(),
+    })
+}
+
+/// Removes a forming game nobody joined once it expired, and tells its master; true if it
+/// did.
+fn expire(
+    config: &JudgeConfig,
+    tx: &Tx<'_>,
+    g: &Game,
+    expiry: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Result<bool, StoreError> {
+    if now < expiry {
+        return Ok(false);
+    }
+    tx.remove_game(&g.name)?;
+    let n = notices::game_removed(&config.name, g);
+    tx.queue_mail(
+        &NewMail {
+            game: Some(g.name.clone()),
+            audience: Audience::MASTER,
+            recipient: g.master.address.clone(),
+            subject: n.subject,
+            body: n.body,
+            kind: MailKind::Generated,
+            in_reply_to: None,
+            pictures: Vec::new(),
+        },
+        now,
+    )?;
+    Ok(true)
 }
 
 /// What a tick does for one game; true if anything happened.
@@ -437,6 +464,9 @@ pub(super) fn tick_game(
     let Some(mut g) = tx.load_game(name)? else {
         return Ok(false);
     };
+    if let Some(expiry) = g.expires() {
+        return expire(config, tx, &g, expiry, now);
+    }
     let Some(deadline) = g.deadline else {
         return Ok(false);
     };
@@ -458,7 +488,9 @@ pub(super) fn tick_game(
     // At the deadline a phase nobody owes anything in is processed, though it was not
     // processed early (a rule set's phase that runs to its deadline, H18): no late notice
     // naming nobody, no grace period.
-    let complete = now >= deadline && g.missing_powers(map, variant).is_empty();
+    // Decided on what everyone may know (H20): a missing ballot neither holds the phase
+    // for grace nor shows in its timing.
+    let complete = now >= deadline && g.public_missing_powers(map, variant).is_empty();
     let event = match event {
         DueEvent::Late | DueEvent::GraceOver | DueEvent::Nothing if complete => DueEvent::Process,
         other => other,
@@ -471,17 +503,13 @@ pub(super) fn tick_game(
             g.reminded = true;
             let mut mails = Vec::new();
             for p in g.missing_powers(map, variant) {
-                let text = format!(
-                    "Reminder: the deadline for {phase} in '{}' is {}.\nYour orders for {p} are {}.\n",
-                    g.name,
-                    format_time(&g, deadline),
-                    g.order_status(map, variant, p).map_or("none", |s| s.word())
-                );
+                let status = g.order_status(map, variant, p);
+                let n = notices::reminder(judge, &g, p, deadline, status);
                 mails.extend(mails_for(
                     &g,
-                    &[Audience::Power(p)],
-                    &format!("{judge}:{} - {phase} Reminder", g.name),
-                    &text,
+                    &[Reader::Power(p)],
+                    &n.subject,
+                    &n.body,
                     None,
                 ));
             }
@@ -493,32 +521,30 @@ pub(super) fn tick_game(
             let grace_end = deadline + chrono::Duration::hours(g.settings.deadlines.grace_hours);
             let mut mails = Vec::new();
             for p in &late {
-                let text = format!(
-                    "The deadline for {phase} in '{}' has passed and your orders for {p} are {}.\nSend them before {}, the end of the grace period.\n",
-                    g.name,
-                    g.order_status(map, variant, *p)
-                        .map_or("none", |s| s.word()),
-                    format_time(&g, grace_end)
-                );
+                let status = g.order_status(map, variant, *p);
+                let n = notices::late_notice(judge, &g, *p, status, grace_end);
                 mails.extend(mails_for(
                     &g,
-                    &[Audience::Power(*p)],
-                    &format!("{judge}:{} - {phase} Late Notice", g.name),
-                    &text,
+                    &[Reader::Power(*p)],
+                    &n.subject,
+                    &n.body,
                     None,
                 ));
             }
-            let text = format!(
-                "The deadline for {phase} has passed. Orders are missing from: {}.\nThe grace period ends {}.\n",
-                game::list_powers(&late),
-                format_time(&g, grace_end)
-            );
-            mails.extend(everyone(
-                &g,
-                &format!("{judge}:{} - {phase} Late Powers", g.name),
-                &text,
-                None,
-            ));
+            // Everyone reads the late powers everyone may know of; the master also reads
+            // the powers late with orders only they and the master may know of (H20).
+            let named = g.public_missing_powers(map, variant);
+            let unnamed: Vec<_> = late
+                .iter()
+                .filter(|p| !named.contains(p))
+                .copied()
+                .collect();
+            let notice = |reader: Reader| {
+                notices::late_powers(judge, &g, &named, &unnamed, grace_end, reader)
+            };
+            let subject = notice(Reader::Observers).subject;
+            let render = |reader: Reader| notice(reader).body;
+            mails.extend(bulletin_for_everyone(&g, &subject, &render));
             mails
         }
         DueEvent::Process | DueEvent::ProcessEarly => process_game(map, config, tx, &mut g, now)?,
@@ -526,7 +552,7 @@ pub(super) fn tick_game(
             if g.settings.nmr {
                 process_game(map, config, tx, &mut g, now)?
             } else {
-                let late = g.missing_powers(map, variant);
+                let late = g.public_missing_powers(map, variant);
                 for p in &late {
                     if let Some(pl) = g.player_mut(*p) {
                         pl.abandoned = true;
@@ -534,21 +560,8 @@ pub(super) fn tick_game(
                 }
                 // Wait for a replacement: the master decides (PROCESS, or a new player).
                 g.deadline = None;
-                let text = format!(
-                    "The grace period for {phase} has ended without orders from {}. This game does not process missing orders (NONMR): {} abandoned and open for takeover. The master decides how to go on.\n",
-                    game::list_powers(&late),
-                    if late.len() == 1 {
-                        "that power is"
-                    } else {
-                        "those powers are"
-                    }
-                );
-                everyone(
-                    &g,
-                    &format!("{judge}:{} - {phase} Abandoned", g.name),
-                    &text,
-                    None,
-                )
+                let n = notices::abandoned(judge, &g, &late);
+                everyone(&g, &n.subject, &n.body, None)
             }
         }
         DueEvent::TimeWarp => {
@@ -556,18 +569,8 @@ pub(super) fn tick_game(
             g.deadline = Some(new);
             g.late_notified = false;
             g.reminded = false;
-            let text = format!(
-                "Time warp: the judge was not running from {} to {}, past the deadline of {phase}. Nothing was processed; the deadline is now {}.\n",
-                last_tick.map(|t| format_time(&g, t)).unwrap_or_default(),
-                format_time(&g, now),
-                format_time(&g, new)
-            );
-            everyone(
-                &g,
-                &format!("{judge}:{} - Deadline extended", g.name),
-                &text,
-                None,
-            )
+            let n = notices::time_warp(judge, &g, last_tick, now, new);
+            everyone(&g, &n.subject, &n.body, None)
         }
     };
     for m in &mails {

@@ -22,6 +22,17 @@ pub(super) enum Refusal {
     NotSignedOnForVariant(String),
     #[error("sign on as the master first: SIGNON M<game> <password>")]
     NotMaster,
+    #[error(
+        "a new password needs at least {} characters: a password is all that stands between your seat and anyone who knows the game's name",
+        super::password::MIN_PASSWORD_CHARS
+    )]
+    ShortPassword,
+    /// A seat sent too many wrong passwords within the hour (`throttle`).
+    #[error(
+        "this seat has been sent {} wrong passwords within the hour: no password is checked for it until {until}, the right one included; the seat's address will be told",
+        super::throttle::CHECKS_PER_HOUR
+    )]
+    SignonLocked { until: String },
     #[error("only one SIGNON per message")]
     TwoSignons,
     /// One answer for a missing game and a wrong password: no hint which it was.
@@ -29,14 +40,33 @@ pub(super) enum Refusal {
     BadSignon,
     #[error("there is no game called {0}")]
     NoGame(String),
+    /// The game could not be read or processed and waits for the operator.
+    #[error(
+        "{game} is suspended: {reason}; its master has been told, and nothing is done in it until the judge's operator lifts the suspension"
+    )]
+    Suspended { game: String, reason: String },
     #[error("{game} has no picture of {phase}: a phase is drawn when it is processed")]
     NoPicture { game: String, phase: String },
+    #[error(
+        "pictures of {0} go to its players and master, signed on, and its observers: sign on first"
+    )]
+    NoPictureForYou(String),
+    #[error(
+        "this address has created {0} games in the last 24 hours, as many as this judge allows"
+    )]
+    TooManyGames(u32),
+    #[error(
+        "{0} is still being played: MAP {0} ALL is for a finished game (MAP {0} phase gives one phase's picture)"
+    )]
+    NotFinished(String),
     #[error("a game called {0} already exists")]
     GameExists(String),
-    #[error("this judge does not run the {0} rules yet; it runs {1}")]
-    VariantNotImplemented(&'static str, String),
-    #[error("there are no rules called \"{0}\"; this judge knows {1}")]
-    UnknownVariant(String, String),
+    /// The rule set named, and those the judge runs.
+    #[error("this judge does not run the {0} rules yet; it runs {runs}", runs = .1.join(", "))]
+    VariantNotImplemented(&'static str, Vec<&'static str>),
+    /// The name given, and the rule sets the judge knows.
+    #[error("there are no rules called \"{0}\"; this judge knows {known}", known = .1.join(", "))]
+    UnknownVariant(String, Vec<&'static str>),
     #[error("{0} has started: its rules can no longer change")]
     VariantFixed(String),
     #[error("{0}")]
@@ -47,6 +77,14 @@ pub(super) enum Refusal {
     AlreadyJoined { from: String, game: String },
     #[error("{0} takes no observers")]
     NoObservers(String),
+    #[error("{0} takes no observers: its history is for its players and master, signed on")]
+    HistoryClosed(String),
+    #[error("this address does not observe {0}")]
+    NotObserving(String),
+    #[error("no confirmation waits for this address (a confirmation lasts a day)")]
+    NothingToConfirm,
+    #[error("that is not the code the judge mailed to this address")]
+    WrongConfirmation,
     #[error("preferences are for players waiting in a forming game")]
     NotJoined,
     #[error("that date cannot be placed in the game's calendar")]
@@ -100,17 +138,26 @@ impl Refusal {
             | Refusal::NotSignedOnForVariant(_) => "NOT-SIGNED-ON",
             Refusal::NotMaster => "NOT-MASTER",
             Refusal::TwoSignons => "TWO-SIGNONS",
+            Refusal::ShortPassword => "SHORT-PASSWORD",
+            Refusal::SignonLocked { .. } => "SIGNON-LOCKED",
             Refusal::BadSignon => "BAD-SIGNON",
             Refusal::NoGame(_) => "NO-GAME",
+            Refusal::Suspended { .. } => "SUSPENDED",
             Refusal::NoPicture { .. } => "NO-PICTURE",
+            Refusal::NoPictureForYou(_) => "NOT-IN-GAME",
+            Refusal::TooManyGames(_) => "TOO-MANY-GAMES",
+            Refusal::NotFinished(_) => "NOT-FINISHED",
             Refusal::GameExists(_) => "GAME-EXISTS",
             Refusal::VariantNotImplemented(..) | Refusal::UnknownVariant(..) => "NO-VARIANT",
             Refusal::VariantFixed(_) => "GAME-STARTED",
             Refusal::BadSetting(_) => "BAD-SETTING",
             Refusal::NotForming(_) => "NOT-FORMING",
             Refusal::AlreadyJoined { .. } => "ALREADY-JOINED",
-            Refusal::NoObservers(_) => "NO-OBSERVERS",
+            Refusal::NoObservers(_) | Refusal::HistoryClosed(_) => "NO-OBSERVERS",
             Refusal::NotJoined => "NOT-JOINED",
+            Refusal::NotObserving(_) => "NOT-OBSERVING",
+            Refusal::NothingToConfirm => "NO-CONFIRMATION",
+            Refusal::WrongConfirmation => "WRONG-CODE",
             Refusal::BadDate | Refusal::BadGrace => "BAD-DATE",
             Refusal::PastDate => "PAST-DATE",
             Refusal::AbsenceTooLong(_) => "ABSENCE-TOO-LONG",
@@ -157,4 +204,15 @@ impl From<VariantRefusal> for Refusal {
     fn from(r: VariantRefusal) -> Self {
         Refusal::Variant(r)
     }
+}
+
+/// Why a stored game cannot be played by this judge: its rule set is missing. The sentence
+/// is the detail of a `StoreError::Corrupt`, for the operator's log; the game's master and
+/// players read the suspension's words (`bulletin::notices::SuspensionCause`).
+#[derive(Clone, Debug, thiserror::Error)]
+pub(super) enum Unplayable {
+    #[error("its variant {0} is not implemented by this judge")]
+    NotImplemented(&'static str),
+    #[error("its variant {0:?} is unknown to this judge")]
+    Unknown(String),
 }

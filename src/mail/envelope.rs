@@ -86,12 +86,16 @@ pub struct Envelope {
     pub date: Option<i64>,
     /// `Date:` exactly as written (trimmed), for the fallback dedupe key.
     pub date_header: Option<String>,
-    /// The text: decoded, LF line endings, at most [`ParseLimits::max_text_bytes`].
+    /// The text: decoded, LF line endings, at most [`ParseLimits::max_text_bytes`], cut
+    /// at the end of a line (see [`Envelope::first_unread_line`]).
     pub text: String,
     /// Headers for loop and bounce protection.
     pub loop_headers: LoopHeaders,
     /// Set when the message or its text was cut to the limits.
     pub size_capped: bool,
+    /// For a mail without a Message-ID, a hash of the whole message as its sender wrote it
+    /// (see [`content_hash`]): its key. None when it has a Message-ID (it is not needed).
+    pub content_hash: Option<u64>,
 }
 
 impl Envelope {
@@ -138,9 +142,26 @@ impl Envelope {
         let reply_to = first_addr(message.reply_to()).map(|(s, _)| s);
 
         let mut text = String::new();
+        let max_text = limits.max_text_bytes;
+        // Only what the cap may keep is copied: a piece is taken up to twice the room left
+        // (its CRLFs may halve as they become LFs) and one line more, so a mail of tens of
+        // megabytes costs its raw bytes and not copies of them.
+        let mut sliced = false;
+        let room = |text: &String| max_text.saturating_sub(text.len()).saturating_mul(2) + 2;
         // Each piece ends in exactly one LF (transports add or drop trailing blank lines);
         // pieces are separated by one blank line.
-        let mut push = |piece: &str| {
+        let push = |text: &mut String, piece: &str, sliced: &mut bool| {
+            if text.len() > max_text {
+                *sliced |= !piece.trim().is_empty();
+                return;
+            }
+            let piece = match piece.get(..floor_char_boundary(piece, room(text))) {
+                Some(head) if head.len() < piece.len() => {
+                    *sliced = true;
+                    head
+                }
+                _ => piece,
+            };
             let piece = normalise_newlines(piece);
             let piece = piece.trim_end();
             if piece.trim_start().is_empty() {
@@ -152,15 +173,23 @@ impl Envelope {
             text.push_str(piece);
             text.push('\n');
         };
+        // HTML is converted only up to a bound: a page of markup holds far less text than
+        // its bytes (Outlook's about a tenth), and the converter builds the whole document.
+        let html_bound = max_text.saturating_mul(8).max(1 << 20);
+        let html = |text: &mut String, h: &str, sliced: &mut bool| {
+            let head = h.get(..floor_char_boundary(h, html_bound)).unwrap_or(h);
+            *sliced |= head.len() < h.len();
+            push(text, &html_to_text(head), sliced);
+        };
         let mut found_body = false;
         for part in message.text_bodies() {
             match &part.body {
                 PartType::Text(t) => {
-                    push(t);
+                    push(&mut text, t, &mut sliced);
                     found_body = true;
                 }
                 PartType::Html(h) => {
-                    push(&html_to_text(h));
+                    html(&mut text, h, &mut sliced);
                     found_body = true;
                 }
                 _ => {}
@@ -169,7 +198,7 @@ impl Envelope {
         if !found_body {
             for part in message.html_bodies() {
                 if let PartType::Html(h) = &part.body {
-                    push(&html_to_text(h));
+                    html(&mut text, h, &mut sliced);
                 }
             }
         }
@@ -178,16 +207,25 @@ impl Envelope {
                 .content_type()
                 .is_none_or(|ct| is_plain_text(ct.ctype(), ct.subtype()));
             if let (true, PartType::Text(t)) = (is_plain, &part.body) {
-                push(t);
+                push(&mut text, t, &mut sliced);
             }
         }
-        if text.len() > limits.max_text_bytes {
-            let mut cut = limits.max_text_bytes;
-            while !text.is_char_boundary(cut) {
-                cut -= 1;
-            }
+        if text.len() > max_text {
+            // Cut at a line's end: a line is read whole or not at all (a cut order would
+            // run as another order: `A Par S F Bre - Pic` as `A Par S F Bre`).
+            let cut = text
+                .as_bytes()
+                .get(..max_text)
+                .and_then(|head| head.iter().rposition(|&b| b == b'\n'))
+                .map_or(0, |i| i + 1);
             text.truncate(cut);
             size_capped = true;
+        } else if sliced || size_capped {
+            // Text was left out (the raw message, a piece or the HTML was cut) though what
+            // was kept fits: its last line may be a cut one, so it is not read.
+            size_capped = true;
+            let keep = text.trim_end_matches('\n').rfind('\n').map_or(0, |i| i + 1);
+            text.truncate(keep);
         }
 
         let content_type = message
@@ -216,11 +254,13 @@ impl Envelope {
             content_type,
         };
 
+        let message_id = message
+            .message_id()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty());
+        let content_hash = message_id.is_none().then(|| content_hash(raw));
         Ok(Envelope {
-            message_id: message
-                .message_id()
-                .map(|s| s.trim().to_string())
-                .filter(|s| !s.is_empty()),
+            message_id,
             from,
             from_name,
             reply_to,
@@ -230,27 +270,53 @@ impl Envelope {
             text,
             loop_headers,
             size_capped,
+            content_hash,
         })
     }
 
-    /// The key the judge deduplicates on: the Message-ID when there is one, otherwise
-    /// `fallback:` and a BLAKE2 hash (64 bits shown) of From, the Date header as written, and
-    /// the text. Stable across runs and machines.
+    /// The key the judge deduplicates on. A mail is the same mail when its sender, its
+    /// Message-ID and what the judge reads of it (subject and text) are the same:
+    /// `<message-id> from <sender> #<hash>`, so a mail that reuses a Message-ID with other
+    /// content (a careless client, or someone who sent a mail under another's ID first) is
+    /// a new mail. Without a Message-ID: `fallback:` and [`Envelope::content_hash`], a hash
+    /// of the whole message. Stable across runs, machines and transports.
     pub fn dedupe_key(&self) -> String {
         match &self.message_id {
-            Some(id) => id.clone(),
-            None => {
-                let date = self.date_header.as_deref().unwrap_or_default();
-                let h = stable_hash(&[self.from.as_bytes(), date.as_bytes(), self.text.as_bytes()]);
-                format!("fallback:{h:016x}")
+            Some(id) => {
+                let h = stable_hash(&[self.subject.as_bytes(), self.text.as_bytes()]);
+                format!("<{id}> from {} #{h:016x}", self.from)
             }
+            None => format!("fallback:{:016x}", self.content_hash.unwrap_or_default()),
         }
+    }
+
+    /// When the text was cut ([`Envelope::size_capped`]): the number of the first line of
+    /// the text that was not read (the lines before it were read whole).
+    pub fn first_unread_line(&self) -> Option<usize> {
+        self.size_capped.then(|| first_unread_line(&self.text))
     }
 
     /// The address a reply goes to: `Reply-To` when given, else `From`.
     pub fn reply_address(&self) -> &str {
         self.reply_to.as_deref().unwrap_or(&self.from)
     }
+}
+
+/// The largest char boundary of `s` at or below `at`.
+fn floor_char_boundary(s: &str, at: usize) -> usize {
+    if at >= s.len() {
+        return s.len();
+    }
+    let mut i = at;
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The number of the line after the last whole line of a text cut at a line's end.
+pub fn first_unread_line(text: &str) -> usize {
+    text.bytes().filter(|&b| b == b'\n').count() + 1
 }
 
 fn is_plain_text(ctype: &str, subtype: Option<&str>) -> bool {
@@ -260,6 +326,107 @@ fn is_plain_text(ctype: &str, subtype: Option<&str>) -> bool {
 /// Header values as written may be folded over lines: join them with single spaces.
 fn unfold(value: &str) -> String {
     value.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Header fields a mail collects on its way (trace fields, RFC 5321 §4.4, and what
+/// delivery agents and filters add), left out of [`content_hash`]: the same mail fetched
+/// from another server, or delivered again, hashes the same.
+const TRACE_FIELDS: &[&str] = &[
+    "received",
+    "return-path",
+    "delivered-to",
+    "x-original-to",
+    "authentication-results",
+    "arc-seal",
+    "arc-message-signature",
+    "arc-authentication-results",
+    "received-spf",
+    "dkim-signature",
+    "x-spam-status",
+    "x-spam-score",
+    "x-spam-level",
+    "x-spam-flag",
+    "x-spam-checker-version",
+    "x-virus-scanned",
+];
+
+/// A hash of a whole message as its sender wrote it: every header field but the trace
+/// fields, unfolded, and the body, with line endings as LF (a Maildir file and the same
+/// mail over IMAP hash the same). Two different mails without a Message-ID (another
+/// subject, other orders, another date) hash differently. The body is hashed as it is
+/// read, never copied (a mail may be tens of megabytes). BLAKE2s, the first eight bytes.
+pub fn content_hash(raw: &[u8]) -> u64 {
+    use blake2::Digest;
+    // The header block ends at the first empty line (LF LF, CRLF CRLF, or mixed).
+    let mut end = raw.len();
+    let mut body_start = raw.len();
+    let mut i = 0;
+    while let Some(&c) = raw.get(i) {
+        if c == b'\n' {
+            let rest = raw.get(i + 1..).unwrap_or_default();
+            let blank = if rest.starts_with(b"\n") {
+                Some(1)
+            } else if rest.starts_with(b"\r\n") {
+                Some(2)
+            } else {
+                None
+            };
+            if let Some(n) = blank {
+                end = i;
+                body_start = i + 1 + n;
+                break;
+            }
+        }
+        i += 1;
+    }
+    let head = raw.get(..end).unwrap_or_default();
+    let body = raw.get(body_start..).unwrap_or_default();
+    // Header fields, each unfolded onto one line.
+    let mut fields: Vec<Vec<u8>> = Vec::new();
+    for line in head.split(|&c| c == b'\n') {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        match (line.first(), fields.last_mut()) {
+            (Some(b' ' | b'\t'), Some(last)) => {
+                last.push(b' ');
+                last.extend_from_slice(line.trim_ascii());
+            }
+            _ => fields.push(line.to_vec()),
+        }
+    }
+    let mut h = blake2::Blake2s256::new();
+    for f in &fields {
+        let name = f.split(|&c| c == b':').next().unwrap_or_default();
+        let name = String::from_utf8_lossy(name.trim_ascii()).to_ascii_lowercase();
+        if TRACE_FIELDS.contains(&name.as_str()) {
+            continue;
+        }
+        h.update((f.len() as u64).to_le_bytes());
+        h.update(f);
+    }
+    // The body, its line ends as LF and its trailing blanks left out, in pieces.
+    let body = body.trim_ascii_end();
+    let mut piece = Vec::with_capacity(8192);
+    let mut k = 0;
+    while let Some(&c) = body.get(k) {
+        if c == b'\r' {
+            piece.push(b'\n');
+            if body.get(k + 1) == Some(&b'\n') {
+                k += 1;
+            }
+        } else {
+            piece.push(c);
+        }
+        k += 1;
+        if piece.len() >= 8192 {
+            h.update(&piece);
+            piece.clear();
+        }
+    }
+    h.update(&piece);
+    let out = h.finalize();
+    let mut first = [0u8; 8];
+    first.copy_from_slice(out.get(..8).unwrap_or(&[0; 8]));
+    u64::from_be_bytes(first)
 }
 
 /// CRLF and lone CR become LF.

@@ -41,6 +41,19 @@ pub enum Silence {
     /// The judge's own header: a loop.
     #[error("it carries the judge's own {JUDGE_HEADER} header ({0})")]
     OwnMail(String),
+    /// From the judge's own address (any case, any display name): a loop.
+    #[error("it comes from the judge's own address ({0})")]
+    OwnAddress(String),
+    /// The reply would go to the judge's own address (`Reply-To:`): a loop.
+    #[error("its reply address is the judge's own ({0})")]
+    ReplyToOwn(String),
+    /// The reply would go to a mail system account (`Reply-To: MAILER-DAEMON@…`).
+    #[error("its reply address is a mail system account ({0})")]
+    ReplyToMailSystem(String),
+    /// The reply would go to an address that takes no replies or is a list's
+    /// (`noreply@…`, `…-request@…`, `…-bounces@…`, `owner-…@…`).
+    #[error("its reply address takes no replies or belongs to a list ({0})")]
+    ReplyToBulk(String),
 }
 
 /// Returns why `env` must not be answered, or `None` when a reply is allowed.
@@ -82,6 +95,61 @@ pub fn silence_reason(env: &Envelope) -> Option<Silence> {
         return Some(Silence::AutoReply(v.clone()));
     }
     None
+}
+
+/// Returns why `env` must not be answered by the judge at `judge_address`, or `None` when
+/// a reply is allowed: [`silence_reason`], and mail from the judge's own address (any case,
+/// any display name), and mail whose reply would go to the judge's own address, to a mail
+/// system account or to an address that takes no replies or is a list's.
+pub fn silence_reason_for(env: &Envelope, judge_address: &str) -> Option<Silence> {
+    let own = |a: &str| a.trim().eq_ignore_ascii_case(judge_address.trim());
+    if own(&env.from) {
+        return Some(Silence::OwnAddress(env.from.clone()));
+    }
+    if let Some(why) = silence_reason(env) {
+        return Some(why);
+    }
+    let reply = env.reply_address();
+    if own(reply) {
+        return Some(Silence::ReplyToOwn(reply.to_string()));
+    }
+    if is_mail_system(reply) {
+        return Some(Silence::ReplyToMailSystem(reply.to_string()));
+    }
+    if is_bulk(reply) {
+        return Some(Silence::ReplyToBulk(reply.to_string()));
+    }
+    None
+}
+
+/// An address that takes no replies or is a list's: `noreply@…` and its spellings, a
+/// list's request, owner and bounce addresses, list managers' own addresses.
+fn is_bulk(addr: &str) -> bool {
+    let local = addr
+        .rsplit_once('@')
+        .map_or(addr, |(l, _)| l)
+        .to_ascii_lowercase();
+    let squeezed: String = local
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect();
+    matches!(
+        squeezed.as_str(),
+        "noreply"
+            | "donotreply"
+            | "noreplies"
+            | "listserv"
+            | "majordomo"
+            | "mailman"
+            | "bounce"
+            | "bounces"
+    ) || local.ends_with("-request")
+        || local.ends_with("-bounces")
+        || local.ends_with("-bounce")
+        || local.ends_with("-owner")
+        || local.starts_with("owner-")
+        || local.starts_with("bounce-")
+        || local.starts_with("bounces+")
 }
 
 /// `MAILER-DAEMON@…`, `postmaster@…` and friends (local part, any case).
@@ -244,6 +312,61 @@ mod tests {
             silence_reason(&daemon),
             Some(Silence::MailSystem(_))
         ));
+    }
+
+    /// Issue 25: the judge's own address (any case, any display name) is never answered,
+    /// nor is mail whose reply would go to the judge, a mail system account, or an
+    /// address that takes no replies or is a list's.
+    #[test]
+    fn the_judge_never_answers_itself_nor_a_reply_address_that_loops() {
+        let judge = "judge@example.test";
+        let mail = |headers: &str| {
+            let raw = format!("{headers}\r\nSubject: x\r\n\r\nHELP\r\n");
+            silence_reason_for(&Envelope::parse(raw.as_bytes()).unwrap(), judge)
+        };
+        assert!(matches!(
+            mail("From: judge@example.test"),
+            Some(Silence::OwnAddress(_))
+        ));
+        assert!(matches!(
+            mail("From: DIP Judge <JUDGE@Example.TEST>"),
+            Some(Silence::OwnAddress(_))
+        ));
+        assert!(matches!(
+            mail("From: a@example.test\r\nReply-To: Judge <Judge@example.test>"),
+            Some(Silence::ReplyToOwn(_))
+        ));
+        assert!(matches!(
+            mail("From: a@example.test\r\nReply-To: MAILER-DAEMON@example.test"),
+            Some(Silence::ReplyToMailSystem(_))
+        ));
+        for bulk in [
+            "noreply@example.test",
+            "No-Reply@example.test",
+            "do_not_reply@example.test",
+            "players-request@lists.example.test",
+            "players-bounces@lists.example.test",
+            "owner-players@lists.example.test",
+        ] {
+            assert!(
+                matches!(
+                    mail(&format!("From: a@example.test\r\nReply-To: {bulk}")),
+                    Some(Silence::ReplyToBulk(_))
+                ),
+                "{bulk}"
+            );
+        }
+        assert!(matches!(
+            mail("From: noreply@example.test"),
+            Some(Silence::ReplyToBulk(_))
+        ));
+        assert_eq!(mail("From: a@example.test"), None);
+        assert_eq!(
+            mail("From: a@example.test\r\nReply-To: other@example.test"),
+            None
+        );
+        assert_eq!(mail("From: judgement@example.test"), None);
+        assert_eq!(mail("From: replyguy@example.test"), None);
     }
 
     #[test]

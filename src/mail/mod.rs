@@ -14,7 +14,7 @@ pub mod inbound;
 pub mod outbound;
 
 pub use envelope::{Envelope, EnvelopeError, LoopHeaders, ParseLimits};
-pub use guard::{RateLimiter, Silence, silence_reason};
+pub use guard::{RateLimiter, Silence, silence_reason, silence_reason_for};
 pub use inbound::{InboundError, Inbox, MessageRef, RawMessage};
 pub use outbound::{
     Attachment, AutoSubmitted, Outbox, OutgoingMail, RenderError, RenderedMail, SendError, render,

@@ -27,6 +27,9 @@ pub struct BenchFigures {
     /// `render_png` of that SVG, per render.
     pub png_median: Duration,
     pub png_p90: Duration,
+    /// Of `render_png`, the part after rasterising: the palette (`quantise`) and zlib.
+    pub encode_median: Duration,
+    pub encode_p90: Duration,
     /// The sizes of one SVG and one PNG, in bytes.
     pub svg_bytes: usize,
     pub png_bytes: usize,
@@ -59,8 +62,10 @@ pub fn bench(rounds: usize) -> BenchFigures {
     };
     let svg = render_svg(map, &scene);
     let png = render_png(&svg).expect("our own SVG rasterises (picture tests)");
+    let pixmap = super::png::pixmap(&svg).expect("our own SVG rasterises (picture tests)");
     let mut svg_times = Vec::with_capacity(rounds);
     let mut png_times = Vec::with_capacity(rounds);
+    let mut encode_times = Vec::with_capacity(rounds);
     for _ in 0..rounds {
         let t = Instant::now();
         let s = render_svg(map, &scene);
@@ -69,9 +74,14 @@ pub fn bench(rounds: usize) -> BenchFigures {
         let p = render_png(&s).expect("our own SVG rasterises (picture tests)");
         png_times.push(t.elapsed());
         std::hint::black_box(p);
+        let t = Instant::now();
+        let p = super::png::encode(&pixmap).expect("our own pixels encode");
+        encode_times.push(t.elapsed());
+        std::hint::black_box(p);
     }
     let (svg_median, svg_p90) = median_p90(&mut svg_times);
     let (png_median, png_p90) = median_p90(&mut png_times);
+    let (encode_median, encode_p90) = median_p90(&mut encode_times);
     BenchFigures {
         rounds,
         units: phase.position.units.len(),
@@ -80,6 +90,8 @@ pub fn bench(rounds: usize) -> BenchFigures {
         svg_p90,
         png_median,
         png_p90,
+        encode_median,
+        encode_p90,
         svg_bytes: svg.len(),
         png_bytes: png.len(),
     }

@@ -1,16 +1,16 @@
-//! What a picture shows, layer by layer, from a [`Scene`]: water, areas tinted by owner,
+//! What a picture shows, layer by layer, from a [`PhaseScene`]: water, areas tinted by owner,
 //! centre dots, labels, units, orders with their outcomes, dislodged units with their
 //! retreat options, the rule set's marks, the legend and the title. Never decides a rule:
 //! every outcome drawn is one the adjudicator gave.
 
 use crate::map::{Map, ProvinceId};
-use crate::rules::{DislodgedUnit, Failure, Order, OrderResult, Owner, Unit, UnitKind};
+use crate::rules::{DislodgedUnit, Order, Owner, Unit, UnitKind};
 
 use super::board::{AreaKind, Board, Point};
 use super::palette;
 use super::png::FONT_FAMILY;
 use super::svg::{N, Svg, escape};
-use super::{Mark, PictureError, RelationStyle, Scene};
+use super::{DrawnOrder, Mark, Outcome, PhaseScene, PictureError, RelationStyle};
 
 /// Height of the title band above the board.
 pub(crate) const BAND: f64 = 36.0;
@@ -29,7 +29,7 @@ const HEAD_TO_HEAD_SHIFT: f64 = 4.0;
 const FAINT: &str = "<g opacity=\"0.35\">\n";
 
 /// The whole picture.
-pub(super) fn draw(map: &Map, board: &Board, scene: &Scene<'_>) -> String {
+pub(super) fn draw(map: &Map, board: &Board, scene: &PhaseScene) -> String {
     let mut svg = Svg::new();
     let width = f64::from(board.width);
     let height = f64::from(board.height) + BAND;
@@ -41,7 +41,7 @@ pub(super) fn draw(map: &Map, board: &Board, scene: &Scene<'_>) -> String {
     labels(&mut svg, &layout);
     units(&mut svg, &layout);
     svg.raw("<g id=\"orders\">\n");
-    for r in scene.results {
+    for r in &scene.orders {
         order(&mut svg, &layout, r);
     }
     svg.raw("</g>\n");
@@ -56,10 +56,10 @@ pub(super) fn draw(map: &Map, board: &Board, scene: &Scene<'_>) -> String {
 
 /// The picture when the drawing data is broken: the title and what is wrong, so a
 /// bulletin still goes out.
-pub(super) fn broken(scene: &Scene<'_>, error: &PictureError) -> String {
+pub(super) fn broken(title_text: &str, error: &PictureError) -> String {
     let mut svg = Svg::new();
     header(&mut svg, 1152.0, 1001.0);
-    title(&mut svg, 1152.0, &scene.title);
+    title(&mut svg, 1152.0, title_text);
     svg.text(
         Point::new(12.0, 80.0),
         &error.to_string(),
@@ -113,14 +113,14 @@ fn title(svg: &mut Svg, width: f64, text: &str) {
 struct Layout<'s> {
     map: &'s Map,
     board: &'s Board,
-    scene: &'s Scene<'s>,
+    scene: &'s PhaseScene,
     /// The dislodged units to draw beside their provinces (the scene's, then the retreat
     /// phase's own not already among them).
     dislodged: Vec<&'s DislodgedUnit>,
 }
 
 impl<'s> Layout<'s> {
-    fn new(map: &'s Map, board: &'s Board, scene: &'s Scene<'s>) -> Layout<'s> {
+    fn new(map: &'s Map, board: &'s Board, scene: &'s PhaseScene) -> Layout<'s> {
         let mut dislodged: Vec<&DislodgedUnit> = scene.dislodged.iter().collect();
         for d in &scene.position.dislodged {
             if !dislodged.iter().any(|x| same_unit(&x.unit, &d.unit)) {
@@ -164,7 +164,7 @@ impl<'s> Layout<'s> {
     /// Whether a move from `to` back to `from` is among the results (a head-to-head
     /// battle or a swap): both arrows are then drawn apart.
     fn has_reverse_move(&self, from: ProvinceId, to: ProvinceId) -> bool {
-        self.scene.results.iter().any(|r| match r.order {
+        self.scene.orders.iter().any(|r| match r.order {
             Order::Move { unit, dest, .. } => unit.province() == to && dest.province == from,
             _ => false,
         })
@@ -176,7 +176,7 @@ impl<'s> Layout<'s> {
     fn convoy_route(&self, army: ProvinceId, dest: ProvinceId) -> Vec<ProvinceId> {
         let fleets: Vec<ProvinceId> = self
             .scene
-            .results
+            .orders
             .iter()
             .filter_map(|r| match r.order {
                 Order::Convoy {
@@ -185,7 +185,7 @@ impl<'s> Layout<'s> {
                     dest: d,
                 } if a.province() == army
                     && d.province == dest
-                    && !matches!(r.failure, Some(Failure::Void | Failure::Illegal(_))) =>
+                    && !matches!(r.outcome, Outcome::Void | Outcome::Refused) =>
                 {
                     Some(unit.province())
                 }
@@ -361,7 +361,7 @@ fn dislodged(svg: &mut Svg, l: &Layout<'_>) {
         let Some(at) = l.dislodged_point(province) else {
             continue;
         };
-        let ordered = l.scene.results.iter().any(|r| {
+        let ordered = l.scene.orders.iter().any(|r| {
             matches!(r.order, Order::Retreat { unit, .. } | Order::Disband { unit }
                 if unit.province() == province)
         });
@@ -507,19 +507,16 @@ fn movement(svg: &mut Svg, from: Point, to: Point, colour: &str, bounced: bool) 
 }
 
 /// One order with its outcome.
-fn order(svg: &mut Svg, l: &Layout<'_>, r: &OrderResult) {
+fn order(svg: &mut Svg, l: &Layout<'_>, r: &DrawnOrder) {
     // Units without an order hold by default: nothing to draw.
     if !r.given && matches!(r.order, Order::Hold { .. }) {
         return;
     }
     let faint = matches!(
-        r.failure,
-        Some(Failure::Void | Failure::NotCounted | Failure::Illegal(_))
+        r.outcome,
+        Outcome::Void | Outcome::NotCounted | Outcome::Refused
     );
-    let outcome = r
-        .failure
-        .as_ref()
-        .map_or("ok".to_string(), |f| f.marker().replace(' ', "-"));
+    let outcome = r.outcome.class();
     let kind = match r.order {
         Order::Hold { .. } => "hold",
         Order::Move { .. } => "move",
@@ -539,7 +536,7 @@ fn order(svg: &mut Svg, l: &Layout<'_>, r: &OrderResult) {
         svg.raw(FAINT);
     }
     let c = colour(r.owner);
-    let failed = r.failure.is_some();
+    let failed = r.outcome != Outcome::Succeeded;
     match r.order {
         Order::Hold { unit } => {
             if let Some(at) = l.unit_point(unit.province()) {
@@ -563,13 +560,7 @@ fn order(svg: &mut Svg, l: &Layout<'_>, r: &OrderResult) {
                 l.unit_point(unit.province()),
                 l.unit_point(target.province()),
             ) {
-                support(
-                    svg,
-                    from,
-                    to.step(from, 14.0),
-                    c,
-                    r.failure == Some(Failure::Cut),
-                );
+                support(svg, from, to.step(from, 14.0), c, r.outcome == Outcome::Cut);
             }
         }
         Order::SupportMove { unit, target, dest } => {
@@ -579,7 +570,7 @@ fn order(svg: &mut Svg, l: &Layout<'_>, r: &OrderResult) {
                 l.board.point(l.map, dest),
             ) {
                 let mid = target_at.towards(dest_at, 0.5);
-                support(svg, from, mid, c, r.failure == Some(Failure::Cut));
+                support(svg, from, mid, c, r.outcome == Outcome::Cut);
             }
         }
         Order::Convoy { unit, army, dest } => {

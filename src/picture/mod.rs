@@ -1,5 +1,7 @@
 //! The picture of one phase: the board with its owners, units and orders as SVG, and that
-//! SVG as PNG.
+//! SVG as PNG in at most 256 colours (`quantise`: the flat colours exact); a game's centre
+//! chart (`chart`); every phase of a game as one animated GIF (`animation`); and
+//! [`Drawing`], what a picture shows, which the judge keeps (about 1 KB) to draw it again.
 //!
 //! Pure, like the core: no clock, no I/O, no randomness; the same [`Scene`] always gives
 //! the same bytes, SVG and PNG. The board's drawing data (`board.json`, derived from
@@ -29,18 +31,23 @@
 //! | disband, removal | the unit crossed out in red |
 //! | build | the new unit in a ring with a plus |
 
+mod animation;
 mod bench;
 mod board;
+mod chart;
 mod draw;
 mod palette;
 mod png;
+mod quantise;
 mod svg;
 
+pub use animation::{ANIMATION_LIMIT, Animation, FRAME_DELAY, LAST_FRAME_DELAY};
 pub use bench::{BenchFigures, bench};
+pub use chart::{Chart, ChartLine};
 pub use svg::escape;
 
 use crate::map::{Map, ProvinceId};
-use crate::rules::{DislodgedUnit, OrderResult, Position};
+use crate::rules::{DislodgedUnit, Failure, Order, OrderResult, Owner, Position};
 
 /// What one picture shows.
 #[derive(Clone, Debug, PartialEq)]
@@ -61,7 +68,7 @@ pub struct Scene<'a> {
 }
 
 /// A rule set's own mark on the picture (variant layers).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Mark {
     /// A short text beside a unit's province (Shell Shock morale `+2`): up and to the
     /// right of the unit, or to its left when a dislodged unit is drawn beside the province.
@@ -83,7 +90,7 @@ pub enum Mark {
 
 /// How a [`Mark::Relation`] line is drawn: a treaty solid green, a war dashed red, a
 /// client relation dotted purple.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum RelationStyle {
     Treaty,
     War,
@@ -105,18 +112,170 @@ pub enum PictureError {
     /// Encoding the pixels as PNG failed.
     #[error("the PNG could not be encoded: {0}")]
     Png(String),
+    /// Encoding the frames as GIF failed.
+    #[error("the animation could not be encoded: {0}")]
+    Gif(String),
+    /// The animation would be larger than [`ANIMATION_LIMIT`] even at half the size.
+    #[error("the animation of {frames} phases would take more than {limit} bytes")]
+    TooLarge { frames: usize, limit: usize },
+    /// A kept [`Drawing`] does not read (written by another version of the judge).
+    #[error("a kept picture cannot be read: {0}")]
+    Kept(String),
 }
+
+/// What a picture of a phase shows, owned: a [`Scene`] as it is kept to be drawn again
+/// (`Drawing::Phase`), with each order reduced to what the picture draws of it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PhaseScene {
+    pub title: String,
+    pub position: Position,
+    pub orders: Vec<DrawnOrder>,
+    pub dislodged: Vec<DislodgedUnit>,
+    pub marks: Vec<Mark>,
+}
+
+impl PhaseScene {
+    pub fn of(scene: &Scene<'_>) -> PhaseScene {
+        PhaseScene {
+            title: scene.title.clone(),
+            position: scene.position.clone(),
+            orders: scene.results.iter().map(DrawnOrder::of).collect(),
+            dislodged: scene.dislodged.to_vec(),
+            marks: scene.marks.clone(),
+        }
+    }
+}
+
+/// An order as the picture draws it: who gave it, what it was, how it came out (an
+/// [`OrderResult`] without what only the results' text needs: a refusal's reason, a
+/// rule set's note).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct DrawnOrder {
+    pub owner: Owner,
+    pub order: Order,
+    /// In the player's orders (false: a default hold, a civil-disorder removal).
+    pub given: bool,
+    pub outcome: Outcome,
+}
+
+impl DrawnOrder {
+    pub fn of(r: &OrderResult) -> DrawnOrder {
+        DrawnOrder {
+            owner: r.owner,
+            order: r.order,
+            given: r.given,
+            outcome: Outcome::of(r.failure.as_ref()),
+        }
+    }
+}
+
+/// How an order came out, as [`Failure`] says, a refusal's reason left out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Outcome {
+    Succeeded,
+    Bounce,
+    Cut,
+    Void,
+    NotCounted,
+    NoConvoy,
+    Disrupted,
+    Dislodged,
+    RetreatBounce,
+    /// Refused before resolution (`Failure::Illegal`).
+    Refused,
+}
+
+impl Outcome {
+    pub fn of(failure: Option<&Failure>) -> Outcome {
+        match failure {
+            None => Outcome::Succeeded,
+            Some(Failure::Bounce) => Outcome::Bounce,
+            Some(Failure::Cut) => Outcome::Cut,
+            Some(Failure::Void) => Outcome::Void,
+            Some(Failure::NotCounted) => Outcome::NotCounted,
+            Some(Failure::NoConvoy) => Outcome::NoConvoy,
+            Some(Failure::Disrupted) => Outcome::Disrupted,
+            Some(Failure::Dislodged) => Outcome::Dislodged,
+            Some(Failure::RetreatBounce) => Outcome::RetreatBounce,
+            Some(Failure::Illegal(_)) => Outcome::Refused,
+        }
+    }
+
+    /// The SVG class of an order with this outcome: `ok`, or the njudge marker
+    /// ([`Failure::marker`]) with a dash for a blank.
+    fn class(self) -> &'static str {
+        match self {
+            Outcome::Succeeded => "ok",
+            Outcome::Bounce | Outcome::RetreatBounce => "bounce",
+            Outcome::Cut => "cut",
+            Outcome::Void | Outcome::NotCounted | Outcome::Refused => "void",
+            Outcome::NoConvoy => "no-convoy",
+            Outcome::Disrupted => "disrupted",
+            Outcome::Dislodged => "dislodged",
+        }
+    }
+}
+
+/// A picture the judge keeps to draw again, byte for byte, whenever a mail wants it: a
+/// phase's board, or a game's centre chart. Small (a few kilobytes, [`Drawing::encode`]),
+/// where the SVG is 170 KB and the PNG 90 KB.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum Drawing {
+    Phase(PhaseScene),
+    Chart(Chart),
+}
+
+impl Drawing {
+    /// The SVG of the picture.
+    pub fn svg(&self, map: &Map) -> String {
+        match self {
+            Drawing::Phase(scene) => render_phase_svg(map, scene),
+            Drawing::Chart(chart) => chart::render(chart),
+        }
+    }
+
+    /// The form the judge keeps: its JSON, deflated (a phase's 7 KB of JSON in about 1 KB).
+    pub fn encode(&self) -> Vec<u8> {
+        use std::io::Write;
+        // Writing plain data to a Vec cannot fail.
+        let json = serde_json::to_vec(self).unwrap_or_default();
+        let mut deflate =
+            flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+        let _ = deflate.write_all(&json);
+        deflate.finish().unwrap_or_default()
+    }
+
+    /// A kept drawing read back (at most [`KEPT_LIMIT`] bytes of JSON).
+    pub fn decode(bytes: &[u8]) -> Result<Drawing, PictureError> {
+        use std::io::Read;
+        let mut json = Vec::new();
+        flate2::read::DeflateDecoder::new(bytes)
+            .take(KEPT_LIMIT)
+            .read_to_end(&mut json)
+            .map_err(|e| PictureError::Kept(e.to_string()))?;
+        serde_json::from_slice(&json).map_err(|e| PictureError::Kept(e.to_string()))
+    }
+}
+
+/// The most JSON a kept drawing may inflate to (a busy phase's is about 10 KB).
+pub const KEPT_LIMIT: u64 = 16 << 20;
 
 /// Draws one phase as SVG (1152×1001 pixels; see the module doc for what is drawn).
 pub fn render_svg(map: &Map, scene: &Scene<'_>) -> String {
+    render_phase_svg(map, &PhaseScene::of(scene))
+}
+
+/// Draws a kept phase as SVG: the same bytes as [`render_svg`] of the scene it was made
+/// from.
+pub fn render_phase_svg(map: &Map, scene: &PhaseScene) -> String {
     match board::Board::classic() {
         Ok(board) => draw::draw(map, board, scene),
-        Err(e) => draw::broken(scene, e),
+        Err(e) => draw::broken(&scene.title, e),
     }
 }
 
 /// Rasterises an SVG made by [`render_svg`] to PNG bytes at the SVG's own size, with the
-/// compiled-in font only.
+/// compiled-in font only, in at most 256 colours.
 pub fn render_png(svg: &str) -> Result<Vec<u8>, PictureError> {
     png::render(svg)
 }

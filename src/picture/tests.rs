@@ -504,6 +504,61 @@ fn png_is_drawn_at_the_svg_size() {
     assert!(matches!(render_png("not svg"), Err(PictureError::Svg(_))));
 }
 
+/// Issue 29: a phase is kept as what it shows, a few kilobytes, and drawn again from it
+/// byte for byte: the same SVG as from the scene it was made from.
+#[test]
+fn a_kept_drawing_draws_the_same_picture_again() {
+    let phases = crate::sim::movement_phases(map(), &Standard, 1901, 60, 8);
+    let phase = phases
+        .iter()
+        .max_by_key(|p| p.position.units.len())
+        .expect("sixty phases");
+    let outcome = adjudicate(map(), &Standard, &phase.position, &phase.orders);
+    let mut s = scene(&phase.position, &outcome);
+    s.marks = vec![
+        Mark::UnitNote {
+            province: loc("par").province,
+            text: "+1".into(),
+        },
+        Mark::Relation {
+            from: loc("lon").province,
+            to: loc("par").province,
+            text: "treaty".into(),
+            style: RelationStyle::Treaty,
+        },
+    ];
+    let drawing = Drawing::Phase(PhaseScene::of(&s));
+    let kept = drawing.encode();
+    assert!(kept.len() < 4096, "{} bytes kept", kept.len());
+    assert_eq!(kept, drawing.encode(), "the same bytes twice");
+    let back = Drawing::decode(&kept).expect("reads back");
+    assert_eq!(back, drawing);
+    assert_eq!(back.svg(map()), render_svg(map(), &s));
+    assert!(matches!(
+        Drawing::decode(b"not deflated"),
+        Err(PictureError::Kept(_))
+    ));
+}
+
+/// Issue 29: the busiest of sixty phases of seeded random play (the one `bench-map`
+/// draws: every unit on the board ordered) fits in 120 KB, in at most 256 colours, and
+/// the same phase gives the same bytes.
+#[test]
+fn the_busiest_phase_fits_in_120_kb() {
+    let phases = crate::sim::movement_phases(map(), &Standard, 1901, 60, 8);
+    let phase = phases
+        .iter()
+        .max_by_key(|p| p.position.units.len())
+        .expect("sixty phases");
+    let outcome = adjudicate(map(), &Standard, &phase.position, &phase.orders);
+    let svg = render_svg(map(), &scene(&phase.position, &outcome));
+    let png = render_png(&svg).expect("a PNG");
+    assert!(png.len() <= 120 * 1024, "{} bytes", png.len());
+    assert_eq!(png, render_png(&svg).expect("a PNG"));
+    // An indexed PNG: colour type 3 in the header.
+    assert_eq!(png.get(25), Some(&3));
+}
+
 #[test]
 fn a_convoy_is_drawn_along_its_chain_of_fleets() {
     let p = position(vec![
@@ -576,7 +631,7 @@ fn broken_drawing_data_still_gives_a_picture_with_the_title() {
         dislodged: &[],
         marks: Vec::new(),
     };
-    let svg = draw::broken(&s, &PictureError::Board("no provinces".into()));
+    let svg = draw::broken(&s.title, &PictureError::Board("no provinces".into()));
     assert!(svg.contains(">concert &amp; co</text>"));
     assert!(svg.contains("no provinces"));
     let png = render_png(&svg).expect("a PNG");

@@ -83,10 +83,146 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
          maps INTEGER NOT NULL
      ) STRICT;",
     ),
+    (
+        4,
+        // Against guessing, forged addresses and floods (issue 24): each wrong password
+        // checked for a seat (`master` or a power's name), kept for an hour; the wrong
+        // sign-ons of a seat its owner has not been told of yet (checked, and refused
+        // unchecked while it was locked), since the first of them. Who
+        // received each entry of a game's history (NULL: everyone who follows the game, a
+        // bulletin; else the readers of press: power names, `master`, `observers`), and
+        // whether it was signed (a grey broadcast is not: observers who take white press
+        // only do not read it; the grey broadcasts kept before are found by their subject).
+        // The addresses that answered a confirmation; the confirmation each other address
+        // was sent, with what waits for it (the judge's own text: OBSERVE, SET MAP, ...) and
+        // how many wrong codes it was sent. The games each address created in the last day.
+        "CREATE TABLE signon_failures (
+         game TEXT NOT NULL COLLATE NOCASE,
+         seat TEXT NOT NULL,
+         at TEXT NOT NULL
+     ) STRICT;
+     CREATE INDEX signon_failures_seat ON signon_failures (game, seat, at);
+     CREATE TABLE wrong_signons (
+         game TEXT NOT NULL COLLATE NOCASE,
+         seat TEXT NOT NULL,
+         since TEXT NOT NULL,
+         checked INTEGER NOT NULL,
+         refused INTEGER NOT NULL,
+         PRIMARY KEY (game, seat)
+     ) STRICT;
+     ALTER TABLE history ADD COLUMN readers TEXT;
+     ALTER TABLE history ADD COLUMN signed INTEGER NOT NULL DEFAULT 1;
+     UPDATE history SET signed = 0 WHERE subject LIKE '% Broadcast from someone';
+     CREATE TABLE proven_addresses (
+         address TEXT PRIMARY KEY COLLATE NOCASE,
+         at TEXT NOT NULL
+     ) STRICT;
+     CREATE TABLE confirmations (
+         address TEXT PRIMARY KEY COLLATE NOCASE,
+         code TEXT NOT NULL,
+         requests TEXT NOT NULL,
+         created_at TEXT NOT NULL,
+         wrong INTEGER NOT NULL DEFAULT 0
+     ) STRICT;
+     CREATE TABLE game_creations (
+         address TEXT NOT NULL COLLATE NOCASE,
+         at TEXT NOT NULL
+     ) STRICT;
+     CREATE INDEX game_creations_address ON game_creations (address, at);",
+    ),
+    (
+        5,
+        // Failure isolation and dedupe by sender and content (issue 25):
+        // - a game the judge cannot read or process is suspended (`suspended` holds why; no
+        //   deadline runs while it is set), and its master's address is kept beside the
+        //   state, so the master can be told even when the state cannot be read;
+        // - a message is seen by (sender, Message-ID) and content: `message_id` is the
+        //   Message-ID as sent; a row written before this step has its bare Message-ID as
+        //   its key (the key of a newer row names sender and content as well);
+        // - a mail's attempts are counted in their own table, each before the judge reads
+        //   the mail (the daemon kept them as `daemon.failures.*` values, after the attempt).
+        "ALTER TABLE games ADD COLUMN suspended TEXT;
+     ALTER TABLE games ADD COLUMN master TEXT;
+     UPDATE games SET master = json_extract(state, '$.master.address') WHERE json_valid(state);
+     ALTER TABLE messages ADD COLUMN message_id TEXT;
+     UPDATE messages SET message_id = key WHERE key NOT LIKE 'fallback:%';
+     CREATE INDEX messages_sender_id ON messages (sender, message_id)
+         WHERE message_id IS NOT NULL;
+     CREATE TABLE message_attempts (
+         key TEXT PRIMARY KEY,
+         attempts INTEGER NOT NULL
+     ) STRICT;
+     DELETE FROM config WHERE key LIKE 'daemon.failures.%';",
+    ),
+    (
+        6,
+        // Pictures are no longer kept drawn (issue 29: 600 KB a phase): each picture is
+        // kept as what it shows (`picture::Drawing`, a few kilobytes) and drawn again
+        // whenever a mail wants it. A processed phase's drawing is its record (`seq`: the
+        // turn it was processed at; a new processing at that turn or before replaces it and
+        // every later one); a drawing made for one mail (the board of an open phase, a
+        // centre chart: `seq` NULL) is dropped once no queued mail names it. Pictures
+        // drawn before this version keep their SVG in `pictures` (there is nothing else to
+        // draw them from) and lose their PNG, which is drawn again from the SVG. The outbox
+        // column `picture` now holds the names of all a mail's pictures, one space apart.
+        "CREATE TABLE scenes (
+         game TEXT NOT NULL COLLATE NOCASE,
+         name TEXT NOT NULL,
+         seq INTEGER,
+         drawing BLOB NOT NULL,
+         PRIMARY KEY (game, name)
+     ) STRICT;
+     UPDATE pictures SET png = NULL WHERE png IS NOT NULL;",
+    ),
+    (
+        7,
+        // The outbox's audience and kind are typed (issue 26): `audience` is one of five
+        // words, a power's mail names its power in `power` (the audience was the power's
+        // name), and `kind` is `replied` or `generated`; the schema refuses anything else.
+        // SQLite adds a CHECK only to a new table: the outbox is copied into one, its rows
+        // converted, and its indexes made again.
+        "CREATE TABLE outbox_typed (
+         id INTEGER PRIMARY KEY,
+         game TEXT,
+         audience TEXT NOT NULL
+             CHECK (audience IN ('power', 'master', 'observer', 'reply', 'signon-copy')),
+         power TEXT CHECK (power IN
+             ('Austria', 'England', 'France', 'Germany', 'Italy', 'Russia', 'Turkey')),
+         recipient TEXT NOT NULL,
+         subject TEXT NOT NULL,
+         body TEXT NOT NULL,
+         kind TEXT NOT NULL CHECK (kind IN ('replied', 'generated')),
+         in_reply_to TEXT,
+         created_at TEXT NOT NULL,
+         status TEXT NOT NULL DEFAULT 'queued',
+         attempts INTEGER NOT NULL DEFAULT 0,
+         last_error TEXT,
+         sent_at TEXT,
+         picture TEXT,
+         CHECK ((audience = 'power') = (power IS NOT NULL))
+     ) STRICT;
+     INSERT INTO outbox_typed (id, game, audience, power, recipient, subject, body, kind,
+         in_reply_to, created_at, status, attempts, last_error, sent_at, picture)
+     SELECT id, game,
+         CASE WHEN audience IN
+                 ('Austria', 'England', 'France', 'Germany', 'Italy', 'Russia', 'Turkey')
+             THEN 'power' ELSE audience END,
+         CASE WHEN audience IN
+                 ('Austria', 'England', 'France', 'Germany', 'Italy', 'Russia', 'Turkey')
+             THEN audience END,
+         recipient, subject, body, kind, in_reply_to, created_at, status, attempts,
+         last_error, sent_at, picture
+     FROM outbox ORDER BY id;
+     DROP TABLE outbox;
+     ALTER TABLE outbox_typed RENAME TO outbox;
+     CREATE INDEX outbox_queued ON outbox (id) WHERE status = 'queued';
+     CREATE INDEX outbox_replies_sent ON outbox (sent_at)
+         WHERE kind = 'replied' AND status = 'sent';",
+    ),
 ];
 
 /// The schema version this judge writes.
-pub(crate) const LATEST: i64 = 3;
+pub(crate) const LATEST: i64 = 7;
 
 fn version(conn: &Connection) -> Result<i64, StoreError> {
     Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)

@@ -6,7 +6,9 @@
 //! JSON document the store does not interpret, with columns only where a query needs them
 //! (the next deadline, for `tick`).
 
+mod audience;
 mod migrations;
+mod security;
 
 use std::cell::RefCell;
 use std::path::Path;
@@ -15,6 +17,11 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::game::Game;
+
+pub use audience::{Audience, MailKind};
+pub use security::{PendingConfirmation, WrongSignons};
+
+use crate::variant::Reader;
 
 /// A storage failure: the database could not be opened, read or written.
 #[derive(Debug, thiserror::Error)]
@@ -25,6 +32,95 @@ pub enum StoreError {
     Corrupt { game: String, reason: String },
     #[error("database schema version {found} is newer than this judge knows ({known})")]
     TooNew { found: i64, known: i64 },
+    /// The game was suspended (it could not be read or processed) and waits for the
+    /// operator.
+    #[error("game {game:?} is suspended: {reason}")]
+    Suspended { game: String, reason: String },
+}
+
+impl StoreError {
+    /// Whether the failure is the database's or the machine's (busy, locked, a full disk,
+    /// an I/O error, no memory, a read-only or broken file) rather than something in the
+    /// data one game or one mail brought: such a failure is tried again later and never
+    /// suspends a game.
+    pub fn is_environmental(&self) -> bool {
+        use rusqlite::ErrorCode as C;
+        match self {
+            StoreError::Sql(e) => matches!(
+                e.sqlite_error_code(),
+                Some(
+                    C::DatabaseBusy
+                        | C::DatabaseLocked
+                        | C::SystemIoFailure
+                        | C::DiskFull
+                        | C::OutOfMemory
+                        | C::ReadOnly
+                        | C::CannotOpen
+                        | C::DatabaseCorrupt
+                        | C::NotADatabase
+                        | C::FileLockingProtocolFailed
+                        | C::OperationInterrupted
+                )
+            ),
+            StoreError::Corrupt { .. } | StoreError::TooNew { .. } => false,
+            StoreError::Suspended { .. } => false,
+        }
+    }
+
+    /// The game this failure belongs to, when it is one game's data that cannot be read.
+    pub fn game(&self) -> Option<&str> {
+        match self {
+            StoreError::Corrupt { game, .. } | StoreError::Suspended { game, .. } => Some(game),
+            _ => None,
+        }
+    }
+}
+
+/// A plan of store failures for fault-injection tests (SQLite's anomaly tests): the `at`-th
+/// write from now (every statement that changes the database, and every commit, counts as
+/// one) fails with a disk I/O error, and with `always` every write after it too. Shared, so
+/// the test reads how many writes were seen and whether a fault fired.
+#[derive(Debug, Default)]
+pub struct WriteFaults {
+    at: u64,
+    always: bool,
+    seen: std::sync::atomic::AtomicU64,
+    fired: std::sync::atomic::AtomicU64,
+}
+
+impl WriteFaults {
+    /// Fails write number `at` (1: the next one), and all after it with `always`.
+    pub fn new(at: u64, always: bool) -> std::sync::Arc<WriteFaults> {
+        std::sync::Arc::new(WriteFaults {
+            at,
+            always,
+            ..WriteFaults::default()
+        })
+    }
+
+    /// How many writes were tried since the plan was set.
+    pub fn writes(&self) -> u64 {
+        self.seen.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// How many writes the plan failed.
+    pub fn fired(&self) -> u64 {
+        self.fired.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Counts a write; an error if it is to fail.
+    fn check(&self) -> rusqlite::Result<()> {
+        use std::sync::atomic::Ordering;
+        let n = self.seen.fetch_add(1, Ordering::SeqCst) + 1;
+        if n == self.at || (self.always && n > self.at) {
+            self.fired.fetch_add(1, Ordering::SeqCst);
+            return Err(rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_IOERR_WRITE),
+                Some(format!("injected fault at write {n}")),
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// How many prepared statements a connection keeps: room for every statement of this
@@ -36,11 +132,14 @@ pub struct Store {
     conn: Connection,
     /// The rule sets a stored game is decoded with when it is loaded ([`Store::set_variants`]).
     variants: crate::variant::Registry,
+    /// Writes to fail (fault-injection tests only; None in service).
+    faults: Option<std::sync::Arc<WriteFaults>>,
 }
 
 /// A transaction in progress; all queries go through it.
 pub struct Tx<'a> {
     tx: rusqlite::Transaction<'a>,
+    faults: Option<&'a WriteFaults>,
     /// Games read in this transaction, by the name they were asked for, as read: a mail's
     /// game is read to learn how its lines read and again by its SIGNON, and a read costs
     /// a JSON parse where a copy costs far less. Any write of a game empties it.
@@ -66,56 +165,93 @@ fn parse_ts(s: &str) -> Option<DateTime<Utc>> {
 pub struct QueuedMail {
     pub id: i64,
     pub game: Option<String>,
-    /// Who it is for, as the audience filter named it (`England`, `master`, `observer`,
-    /// `reply`).
-    pub audience: String,
+    /// Who it is for.
+    pub audience: Audience,
     pub recipient: String,
     pub subject: String,
     pub body: String,
-    /// `replied` (an answer to a mail) or `generated` (a bulletin).
-    pub kind: String,
+    /// An answer to a mail, or a mail of the judge's own (a bulletin, a notice).
+    pub kind: MailKind,
     pub in_reply_to: Option<String>,
-    /// The phase whose picture of `game` goes with it ([`Tx::picture`]).
-    pub picture: Option<String>,
+    /// The pictures that go with it, by name, in order (the judge's names: `game/S1901M`;
+    /// a mail queued before version 6 names one phase of `game`: `S1901M`).
+    pub pictures: Vec<String>,
 }
 
 /// Reads an outbox row selected as `id, game, audience, recipient, subject, body, kind,
-/// in_reply_to, picture`.
+/// in_reply_to, picture, power`.
 fn queued_mail_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<QueuedMail> {
+    let word: String = r.get(2)?;
+    let power: Option<String> = r.get(9)?;
+    let audience = Audience::from_columns(&word, power.as_deref()).ok_or_else(|| {
+        rusqlite::Error::FromSqlConversionFailure(
+            2,
+            rusqlite::types::Type::Text,
+            format!("unknown audience {word:?} ({power:?})").into(),
+        )
+    })?;
     Ok(QueuedMail {
         id: r.get(0)?,
         game: r.get(1)?,
-        audience: r.get(2)?,
+        audience,
         recipient: r.get(3)?,
         subject: r.get(4)?,
         body: r.get(5)?,
         kind: r.get(6)?,
         in_reply_to: r.get(7)?,
-        picture: r.get(8)?,
+        pictures: picture_names(r.get::<_, Option<String>>(8)?.as_deref()),
     })
+}
+
+/// The outbox's `picture` column: the names one space apart (names hold no blank), NULL
+/// for none.
+fn picture_column(names: &[String]) -> Option<String> {
+    (!names.is_empty()).then(|| names.join(" "))
+}
+
+fn picture_names(column: Option<&str>) -> Vec<String> {
+    column
+        .map(|c| c.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default()
 }
 
 /// A mail to queue.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewMail {
     pub game: Option<String>,
-    pub audience: String,
+    pub audience: Audience,
     pub recipient: String,
     pub subject: String,
     pub body: String,
-    pub kind: &'static str,
+    pub kind: MailKind,
     pub in_reply_to: Option<String>,
-    /// The phase whose picture of `game` goes with it, attached when it is sent.
-    pub picture: Option<String>,
+    /// The pictures that go with it, by name (no blank in a name), attached in this order
+    /// when it is sent.
+    pub pictures: Vec<String>,
 }
 
-/// One entry of a game's public history (what an observer saw).
+/// What recording a message found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recorded {
+    /// Not seen before: handle it. `reused_id`: its sender used its Message-ID before, on
+    /// a mail with other content.
+    New { reused_id: bool },
+    /// Seen before: nothing to do.
+    Duplicate,
+}
+
+/// One entry of a game's history: a bulletin everyone who follows the game received, or
+/// press with the readers it reached.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HistoryEntry {
     pub at: DateTime<Utc>,
     pub phase: String,
     pub subject: String,
     pub body: String,
+    /// None: everyone who follows the game (a bulletin); else who received it.
+    pub readers: Option<Vec<Reader>>,
+    /// Whether the sender was named (a grey broadcast is not).
+    pub signed: bool,
 }
 
 impl Store {
@@ -131,6 +267,7 @@ impl Store {
         let mut store = Store {
             conn,
             variants: crate::variant::Registry::default(),
+            faults: None,
         };
         migrations::migrate(&mut store.conn)?;
         Ok(store)
@@ -144,7 +281,38 @@ impl Store {
         Ok(Store {
             conn,
             variants: crate::variant::Registry::default(),
+            faults: None,
         })
+    }
+
+    /// Makes writes fail as `faults` plans (None: no more faults). For the fault-injection
+    /// tests; a judge in service never sets one.
+    #[doc(hidden)]
+    pub fn set_write_faults(&mut self, faults: Option<std::sync::Arc<WriteFaults>>) {
+        self.faults = faults;
+    }
+
+    /// Limits the database file to `pages` pages (`PRAGMA max_page_count`): a write that
+    /// needs more fails as on a full disk. For the fault-injection tests. Returns the limit
+    /// SQLite took (never below the pages in use).
+    #[doc(hidden)]
+    pub fn set_max_page_count(&mut self, pages: u64) -> Result<u64, StoreError> {
+        let pages = i64::try_from(pages).unwrap_or(i64::MAX);
+        Ok(self
+            .conn
+            .query_row(&format!("PRAGMA max_page_count = {pages}"), [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .map(|n| u64::try_from(n).unwrap_or(0))?)
+    }
+
+    /// Pages the database file uses now (`PRAGMA page_count`).
+    #[doc(hidden)]
+    pub fn page_count(&self) -> Result<u64, StoreError> {
+        Ok(self
+            .conn
+            .query_row("PRAGMA page_count", [], |r| r.get::<_, i64>(0))
+            .map(|n| u64::try_from(n).unwrap_or(0))?)
     }
 
     /// Runs `f` in one transaction: commit on `Ok`, roll back on `Err`.
@@ -158,10 +326,14 @@ impl Store {
             .map_err(StoreError::from)?;
         let t = Tx {
             tx,
+            faults: self.faults.as_deref(),
             games: RefCell::new(Vec::new()),
             variants: &self.variants,
         };
         let out = f(&t)?;
+        if let Some(f) = t.faults {
+            f.check().map_err(StoreError::from)?;
+        }
         t.tx.commit().map_err(StoreError::from)?;
         Ok(out)
     }
@@ -185,6 +357,9 @@ impl Tx<'_> {
     /// runs the same few statements again and again: compiling each afresh cost about as
     /// much as running it).
     fn execute(&self, sql: &str, params: impl rusqlite::Params) -> rusqlite::Result<usize> {
+        if let Some(f) = self.faults {
+            f.check()?;
+        }
         self.tx.prepare_cached(sql)?.execute(params)
     }
 
@@ -198,21 +373,75 @@ impl Tx<'_> {
         self.tx.prepare_cached(sql)?.query_row(params, f)
     }
 
-    /// Records a message key; false if it was already there (a duplicate: do nothing).
-    /// `outcome` says why a message was not handled (`silenced: bounce`); `None`: handled.
+    /// Records a message under its key (unique to its sender, Message-ID and content).
+    /// `message_id` is the Message-ID as sent, if any; `outcome` says why a message was
+    /// not handled (`silenced: bounce`), `None`: handled. A mail seen before (the same key,
+    /// or the same sender and Message-ID recorded by a judge from before keys named the
+    /// content) is a [`Recorded::Duplicate`]; a new content under a Message-ID the sender
+    /// used before is recorded, as [`Recorded::New`] with `reused_id`.
     pub fn record_message(
         &self,
         key: &str,
+        message_id: Option<&str>,
         at: DateTime<Utc>,
         sender: &str,
         outcome: Option<&str>,
-    ) -> Result<bool, StoreError> {
+    ) -> Result<Recorded, StoreError> {
+        let mut reused_id = false;
+        if let Some(id) = message_id {
+            let mut st = self
+                .tx
+                .prepare_cached("SELECT key FROM messages WHERE sender = ?1 AND message_id = ?2")?;
+            let keys = st
+                .query_map(params![sender, id], |r| r.get::<_, String>(0))?
+                .collect::<Result<Vec<_>, _>>()?;
+            // A row whose key is the bare Message-ID was written before keys named the
+            // content: it is the same mail (after an upgrade, a mail fetched again).
+            if keys.iter().any(|k| k == key || k == id) {
+                return Ok(Recorded::Duplicate);
+            }
+            reused_id = !keys.is_empty();
+        }
         let n = self.execute(
-            "INSERT OR IGNORE INTO messages (key, received_at, sender, outcome) \
-             VALUES (?1, ?2, ?3, ?4)",
-            params![key, ts(at), sender, outcome],
+            "INSERT OR IGNORE INTO messages (key, received_at, sender, outcome, message_id) \
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![key, ts(at), sender, outcome, message_id],
         )?;
-        Ok(n == 1)
+        Ok(if n == 1 {
+            Recorded::New { reused_id }
+        } else {
+            Recorded::Duplicate
+        })
+    }
+
+    /// Counts an attempt to handle the message `key` before it is made (so a mail that
+    /// always fails, or kills the judge, is set aside after a bound); returns the count.
+    pub fn bump_message_attempts(&self, key: &str) -> Result<i64, StoreError> {
+        self.execute(
+            "INSERT INTO message_attempts (key, attempts) VALUES (?1, 1)
+             ON CONFLICT(key) DO UPDATE SET attempts = attempts + 1",
+            params![key],
+        )?;
+        Ok(self.query_row(
+            "SELECT attempts FROM message_attempts WHERE key = ?1",
+            params![key],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Takes one attempt back (it failed for the machine's reasons, not the mail's).
+    pub fn forgive_message_attempt(&self, key: &str) -> Result<(), StoreError> {
+        self.execute(
+            "UPDATE message_attempts SET attempts = attempts - 1 WHERE key = ?1 AND attempts > 0",
+            params![key],
+        )?;
+        Ok(())
+    }
+
+    /// Forgets the attempts of a message that was handled (or set aside).
+    pub fn clear_message_attempts(&self, key: &str) -> Result<(), StoreError> {
+        self.execute("DELETE FROM message_attempts WHERE key = ?1", params![key])?;
+        Ok(())
     }
 
     /// Recipients and times of the replies sent at or after `since`, oldest first.
@@ -237,6 +466,8 @@ impl Tx<'_> {
         Ok(out)
     }
 
+    /// A game as stored. A suspended game is an error ([`StoreError::Suspended`]): it is
+    /// neither played nor shown until the operator lifts the suspension.
     pub fn load_game(&self, name: &str) -> Result<Option<Game>, StoreError> {
         let kept = self
             .games
@@ -247,24 +478,29 @@ impl Tx<'_> {
         if let Some(g) = kept {
             return Ok(Some(g));
         }
-        let json: Option<String> = self
+        let row: Option<(String, String, Option<String>)> = self
             .query_row(
-                "SELECT state FROM games WHERE name = ?1 COLLATE NOCASE",
+                "SELECT name, state, suspended FROM games WHERE name = ?1 COLLATE NOCASE",
                 params![name],
-                |r| r.get(0),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .optional()?;
-        let game = json
-            .map(|j| read_game(name, &j, self.variants))
-            .transpose()?;
-        if let Some(g) = &game {
-            let mut games = self.games.borrow_mut();
-            if games.len() == GAMES_KEPT {
-                games.remove(0);
-            }
-            games.push((name.to_string(), g.clone()));
+        let Some((stored_name, json, suspended)) = row else {
+            return Ok(None);
+        };
+        if let Some(reason) = suspended {
+            return Err(StoreError::Suspended {
+                game: stored_name,
+                reason,
+            });
         }
-        Ok(game)
+        let g = read_game(&stored_name, &json, self.variants)?;
+        let mut games = self.games.borrow_mut();
+        if games.len() == GAMES_KEPT {
+            games.remove(0);
+        }
+        games.push((name.to_string(), g.clone()));
+        Ok(Some(g))
     }
 
     pub fn save_game(&self, game: &Game) -> Result<(), StoreError> {
@@ -281,12 +517,77 @@ impl Tx<'_> {
         };
         let next = game.next_event().map(ts);
         self.execute(
-            "INSERT INTO games (name, state, status, next_event) VALUES (?1, ?2, ?3, ?4)
+            "INSERT INTO games (name, state, status, next_event, master) VALUES (?1, ?2, ?3, ?4, ?5)
              ON CONFLICT(name) DO UPDATE SET state = excluded.state, status = excluded.status,
-             next_event = excluded.next_event",
-            params![game.name, json, status, next],
+             next_event = excluded.next_event, master = excluded.master",
+            params![game.name, json, status, next, game.master.address],
         )?;
         Ok(())
+    }
+
+    /// Suspends a game that cannot be read or processed: no deadline runs for it and no
+    /// mail reads it until the operator lifts the suspension. Returns whether it was not
+    /// suspended before (so its master is told once) and the master's address as last
+    /// stored.
+    pub fn suspend_game(
+        &self,
+        name: &str,
+        reason: &str,
+    ) -> Result<(bool, Option<String>), StoreError> {
+        self.games.borrow_mut().clear();
+        let n = self.execute(
+            "UPDATE games SET suspended = ?2, next_event = NULL
+             WHERE name = ?1 COLLATE NOCASE AND suspended IS NULL",
+            params![name, reason],
+        )?;
+        Ok((n == 1, self.game_master(name)?))
+    }
+
+    /// Why a game is suspended (None: it is not, or there is no such game).
+    pub fn suspension(&self, name: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .query_row(
+                "SELECT suspended FROM games WHERE name = ?1 COLLATE NOCASE",
+                params![name],
+                |r| r.get::<_, Option<String>>(0),
+            )
+            .optional()?
+            .flatten())
+    }
+
+    /// Lifts a game's suspension and plays it again from its stored state (which must now
+    /// read); false if it was not suspended.
+    pub fn unsuspend_game(&self, name: &str) -> Result<bool, StoreError> {
+        let Some(reason) = self.suspension(name)? else {
+            return Ok(false);
+        };
+        self.execute(
+            "UPDATE games SET suspended = NULL WHERE name = ?1 COLLATE NOCASE",
+            params![name],
+        )?;
+        match self.load_game(name)? {
+            // Saving sets the next deadline event again.
+            Some(g) => self.save_game(&g)?,
+            None => {
+                return Err(StoreError::Suspended {
+                    game: name.to_string(),
+                    reason,
+                });
+            }
+        }
+        Ok(true)
+    }
+
+    /// The master's address of a game as last stored (readable when the state is not).
+    pub fn game_master(&self, name: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .query_row(
+                "SELECT master FROM games WHERE name = ?1 COLLATE NOCASE",
+                params![name],
+                |r| r.get::<_, Option<String>>(0),
+            )
+            .optional()?
+            .flatten())
     }
 
     /// Names of the games whose next event is at or before `horizon` (uses the index).
@@ -319,55 +620,100 @@ impl Tx<'_> {
 
     pub fn queue_mail(&self, mail: &NewMail, at: DateTime<Utc>) -> Result<i64, StoreError> {
         self.execute(
-            "INSERT INTO outbox (game, audience, recipient, subject, body, kind, in_reply_to, created_at, picture)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            "INSERT INTO outbox (game, audience, recipient, subject, body, kind, in_reply_to, created_at, picture, power)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             params![
                 mail.game,
-                mail.audience,
+                mail.audience.columns().0,
                 mail.recipient,
                 mail.subject,
                 mail.body,
                 mail.kind,
                 mail.in_reply_to,
                 ts(at),
-                mail.picture
+                picture_column(&mail.pictures),
+                mail.audience.columns().1
             ],
         )?;
         Ok(self.tx.last_insert_rowid())
     }
 
-    /// Keeps the SVG of a phase's picture (replacing one of the same phase, PNG and all: a
-    /// rollback and a new processing draw it again).
-    pub fn save_picture(&self, game: &str, phase: &str, svg: &str) -> Result<(), StoreError> {
-        self.execute(
-            "INSERT INTO pictures (game, phase, svg, png) VALUES (?1, ?2, ?3, NULL)
-             ON CONFLICT(game, phase) DO UPDATE SET svg = excluded.svg, png = NULL",
-            params![game, phase, svg],
-        )?;
-        Ok(())
-    }
-
-    /// Keeps the PNG rendered from a phase's picture.
-    pub fn save_picture_png(&self, game: &str, phase: &str, png: &[u8]) -> Result<(), StoreError> {
-        self.execute(
-            "UPDATE pictures SET png = ?3 WHERE game = ?1 AND phase = ?2",
-            params![game, phase, png],
-        )?;
-        Ok(())
-    }
-
-    /// The picture of a phase: its SVG, and its PNG once rendered.
-    #[allow(clippy::type_complexity)]
-    pub fn picture(
+    /// Keeps a picture's drawing under `name`. With `seq` (the turn a phase was processed
+    /// at) it is that phase's record, and replaces every record of that turn or later (a
+    /// rollback and a new processing rewrite the future); without, it serves the mails
+    /// that name it and goes with the last of them ([`Tx::drop_unsent_scenes`]).
+    pub fn save_scene(
         &self,
         game: &str,
-        phase: &str,
-    ) -> Result<Option<(String, Option<Vec<u8>>)>, StoreError> {
+        name: &str,
+        seq: Option<u32>,
+        drawing: &[u8],
+    ) -> Result<(), StoreError> {
+        if let Some(seq) = seq {
+            self.execute(
+                "DELETE FROM scenes WHERE game = ?1 AND seq >= ?2",
+                params![game, i64::from(seq)],
+            )?;
+        }
+        self.execute(
+            "INSERT INTO scenes (game, name, seq, drawing) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT(game, name) DO UPDATE SET seq = excluded.seq, drawing = excluded.drawing",
+            params![game, name, seq.map(i64::from), drawing],
+        )?;
+        Ok(())
+    }
+
+    /// A kept drawing.
+    pub fn scene(&self, game: &str, name: &str) -> Result<Option<Vec<u8>>, StoreError> {
         Ok(self
             .query_row(
-                "SELECT svg, png FROM pictures WHERE game = ?1 AND phase = ?2",
+                "SELECT drawing FROM scenes WHERE game = ?1 AND name = ?2",
+                params![game, name],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// Drops the drawings of `game` kept for mails (not a phase's record) that no queued
+    /// mail names any more (a mail names a picture as `game/name`).
+    pub fn drop_unsent_scenes(&self, game: &str) -> Result<(), StoreError> {
+        let mut st = self
+            .tx
+            .prepare_cached("SELECT name FROM scenes WHERE game = ?1 AND seq IS NULL")?;
+        let kept = st
+            .query_map(params![game], |r| r.get::<_, String>(0))?
+            .collect::<Result<Vec<_>, _>>()?;
+        if kept.is_empty() {
+            return Ok(());
+        }
+        let mut st = self.tx.prepare_cached(
+            "SELECT picture FROM outbox WHERE status = 'queued' AND picture IS NOT NULL",
+        )?;
+        let named = st
+            .query_map([], |r| r.get::<_, String>(0))?
+            .collect::<Result<Vec<_>, _>>()?;
+        let needed = |name: &str| {
+            named.iter().flat_map(|c| c.split_whitespace()).any(|n| {
+                n.split_once('/')
+                    .is_some_and(|(g, n)| g.eq_ignore_ascii_case(game) && n == name)
+            })
+        };
+        for name in kept.iter().filter(|n| !needed(n)) {
+            self.execute(
+                "DELETE FROM scenes WHERE game = ?1 AND name = ?2 AND seq IS NULL",
+                params![game, name],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// The SVG of a phase's picture drawn before version 6 (then pictures were kept drawn).
+    pub fn old_picture(&self, game: &str, phase: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .query_row(
+                "SELECT svg FROM pictures WHERE game = ?1 AND phase = ?2",
                 params![game, phase],
-                |r| Ok((r.get(0)?, r.get(1)?)),
+                |r| r.get(0),
             )
             .optional()?)
     }
@@ -399,7 +745,7 @@ impl Tx<'_> {
         // LIMIT is a parameter again each time the parameter is bound (it plans with the
         // value), which made this the costliest query of a mail's round.
         let mut st = self.tx.prepare_cached(
-            "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to, picture FROM outbox
+            "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to, picture, power FROM outbox
              WHERE status = 'queued' ORDER BY id",
         )?;
         let rows = st.query_map([], queued_mail_row)?;
@@ -409,7 +755,7 @@ impl Tx<'_> {
     /// One outbox row.
     pub fn mail(&self, id: i64) -> Result<Option<QueuedMail>, StoreError> {
         Ok(self.query_row(
-                "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to, picture FROM outbox WHERE id = ?1",
+                "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to, picture, power FROM outbox WHERE id = ?1",
                 params![id],
                 queued_mail_row,
             )
@@ -419,7 +765,7 @@ impl Tx<'_> {
     /// Every mail ever queued, in order (tests and goldens).
     pub fn all_mail(&self) -> Result<Vec<QueuedMail>, StoreError> {
         let mut st = self.tx.prepare_cached(
-            "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to, picture FROM outbox ORDER BY id",
+            "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to, picture, power FROM outbox ORDER BY id",
         )?;
         let rows = st.query_map([], queued_mail_row)?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
@@ -498,6 +844,20 @@ impl Tx<'_> {
         json.map(|j| read_game(name, &j, self.variants)).transpose()
     }
 
+    /// Every snapshot of a game, in turn order: the game at the start of each phase it
+    /// played (and at the end, after the last).
+    pub fn snapshots(&self, name: &str) -> Result<Vec<Game>, StoreError> {
+        let mut st = self
+            .tx
+            .prepare_cached("SELECT state FROM snapshots WHERE game = ?1 ORDER BY seq")?;
+        let rows = st.query_map(params![name], |r| r.get::<_, String>(0))?;
+        let mut out = Vec::new();
+        for json in rows {
+            out.push(read_game(name, &json?, self.variants)?);
+        }
+        Ok(out)
+    }
+
     /// Drops snapshots after turn `seq` (a rollback rewrites the future).
     pub fn drop_snapshots_after(&self, name: &str, seq: u32) -> Result<(), StoreError> {
         self.execute(
@@ -522,22 +882,65 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// Keeps press in a game's history with the readers it reached and whether it was
+    /// signed.
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_press_history(
+        &self,
+        game: &str,
+        at: DateTime<Utc>,
+        phase: &str,
+        subject: &str,
+        body: &str,
+        readers: &[Reader],
+        signed: bool,
+    ) -> Result<(), StoreError> {
+        self.execute(
+            "INSERT INTO history (game, at, phase, subject, body, readers, signed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                game,
+                ts(at),
+                phase,
+                subject,
+                body,
+                readers
+                    .iter()
+                    .map(|r| audience::history_word(*r))
+                    .collect::<Vec<_>>()
+                    .join(","),
+                signed
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// A game's whole history, oldest first (who may read which entry is the judge's to
+    /// decide).
     pub fn history(&self, game: &str) -> Result<Vec<HistoryEntry>, StoreError> {
         let mut st = self.tx.prepare_cached(
-            "SELECT at, phase, subject, body FROM history WHERE game = ?1 ORDER BY id",
+            "SELECT at, phase, subject, body, readers, signed FROM history WHERE game = ?1 ORDER BY id",
         )?;
         let rows = st.query_map(params![game], |r| {
-            Ok((r.get::<_, String>(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get::<_, Option<String>>(4)?,
+                r.get(5)?,
+            ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (at, phase, subject, body) = row?;
+            let (at, phase, subject, body, readers, signed) = row?;
             if let Some(at) = parse_ts(&at) {
                 out.push(HistoryEntry {
                     at,
                     phase,
                     subject,
                     body,
+                    readers: readers.as_deref().map(audience::history_readers),
+                    signed,
                 });
             }
         }

@@ -11,13 +11,13 @@ fn t(h: u32, m: u32) -> DateTime<Utc> {
 fn reply(to: &str) -> NewMail {
     NewMail {
         game: None,
-        audience: "reply".into(),
+        audience: Audience::Reply,
         recipient: to.into(),
         subject: "Re: x".into(),
         body: "ok\n".into(),
-        kind: "replied",
+        kind: MailKind::Replied,
         in_reply_to: Some("m@x".into()),
-        picture: None,
+        pictures: Vec::new(),
     }
 }
 
@@ -59,10 +59,16 @@ fn a_version_1_database_is_brought_up_to_date_and_keeps_its_rows() {
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap();
     assert_eq!(version, migrations::LATEST);
+    // The old row knew the mail by its bare Message-ID; the same mail, keyed now by sender
+    // and content too, is still a duplicate; the same ID from another sender is not.
     let again = store
-        .transaction(|tx| tx.record_message("k1", t(13, 0), "a@x", None))
+        .transaction(|tx| tx.record_message("<k1> from a@x #1", Some("k1"), t(13, 0), "a@x", None))
         .unwrap();
-    assert!(!again, "the old key is still known");
+    assert_eq!(again, Recorded::Duplicate, "the old key is still known");
+    let other = store
+        .transaction(|tx| tx.record_message("<k1> from b@x #1", Some("k1"), t(13, 0), "b@x", None))
+        .unwrap();
+    assert_eq!(other, Recorded::New { reused_id: false });
     drop(store);
     // Opening again applies nothing twice.
     assert!(Store::open(&path).is_ok());
@@ -88,20 +94,165 @@ fn a_database_from_a_newer_judge_is_refused() {
 #[test]
 fn a_message_key_is_recorded_once_whether_handled_or_silenced() {
     store_after(|tx| {
-        assert!(tx.record_message("a", t(12, 0), "p@x", None)?);
-        assert!(!tx.record_message("a", t(12, 1), "p@x", None)?);
-        assert!(!tx.record_message("a", t(12, 1), "p@x", Some("silenced: bounce"))?);
-        assert!(tx.record_message("b", t(12, 2), "MAILER-DAEMON@x", Some("silenced: bounce"))?);
-        assert!(!tx.record_message("b", t(12, 3), "MAILER-DAEMON@x", None)?);
+        let new = Recorded::New { reused_id: false };
+        assert_eq!(tx.record_message("a", None, t(12, 0), "p@x", None)?, new);
+        assert_eq!(
+            tx.record_message("a", None, t(12, 1), "p@x", None)?,
+            Recorded::Duplicate
+        );
+        assert_eq!(
+            tx.record_message("a", None, t(12, 1), "p@x", Some("silenced: bounce"))?,
+            Recorded::Duplicate
+        );
+        assert_eq!(
+            tx.record_message(
+                "b",
+                None,
+                t(12, 2),
+                "MAILER-DAEMON@x",
+                Some("silenced: bounce")
+            )?,
+            new
+        );
+        assert_eq!(
+            tx.record_message("b", None, t(12, 3), "MAILER-DAEMON@x", None)?,
+            Recorded::Duplicate
+        );
         Ok(())
     });
+}
+
+/// A message is seen by sender, Message-ID and content: new content under an ID its sender
+/// used before is recorded (and says so); the same ID from another sender is another mail.
+#[test]
+fn a_reused_message_id_with_new_content_is_a_new_mail() {
+    store_after(|tx| {
+        let id = Some("m1@x");
+        assert_eq!(
+            tx.record_message("m1 italy c1", id, t(12, 0), "italy@x", None)?,
+            Recorded::New { reused_id: false }
+        );
+        assert_eq!(
+            tx.record_message("m1 italy c2", id, t(12, 1), "italy@x", None)?,
+            Recorded::New { reused_id: true }
+        );
+        assert_eq!(
+            tx.record_message("m1 italy c1", id, t(12, 2), "italy@x", None)?,
+            Recorded::Duplicate
+        );
+        assert_eq!(
+            tx.record_message("m1 spy c1", id, t(12, 3), "spy@x", None)?,
+            Recorded::New { reused_id: false }
+        );
+        Ok(())
+    });
+}
+
+/// The attempts at a message are counted up, taken back one, and forgotten.
+#[test]
+fn message_attempts_count_up_and_clear() {
+    store_after(|tx| {
+        assert_eq!(tx.bump_message_attempts("k")?, 1);
+        assert_eq!(tx.bump_message_attempts("k")?, 2);
+        tx.forgive_message_attempt("k")?;
+        assert_eq!(tx.bump_message_attempts("k")?, 2);
+        tx.clear_message_attempts("k")?;
+        assert_eq!(tx.bump_message_attempts("k")?, 1);
+        Ok(())
+    });
+}
+
+/// A suspended game is an error to read, with its reason; its master is known from the
+/// column even when the state does not read; it is suspended once; lifting it needs a
+/// state that reads.
+#[test]
+fn a_suspended_game_is_not_read_until_lifted() {
+    let map = crate::map::Map::standard().unwrap();
+    let variant = crate::variant::Registry::default().standard();
+    let g = Game::new(
+        "g1",
+        variant,
+        crate::game::Seat {
+            address: "gm@x".into(),
+            password_hash: String::new(),
+        },
+        1,
+        map,
+    );
+    let mut store = store_after(|tx| tx.save_game(&g));
+    store
+        .transaction(|tx| {
+            assert_eq!(tx.game_master("G1")?.as_deref(), Some("gm@x"));
+            assert_eq!(
+                tx.suspend_game("g1", "its stored state cannot be read")?,
+                (true, Some("gm@x".into()))
+            );
+            assert_eq!(tx.suspend_game("g1", "again")?, (false, Some("gm@x".into())));
+            assert!(matches!(
+                tx.load_game("g1"),
+                Err(StoreError::Suspended { reason, .. }) if reason == "its stored state cannot be read"
+            ));
+            assert!(tx.unsuspend_game("g1")?);
+            assert!(tx.load_game("g1")?.is_some());
+            assert!(!tx.unsuspend_game("g1")?);
+            // A state that does not read stays suspended (the lift is rolled back).
+            tx.execute("UPDATE games SET state = 'garbage' WHERE name = 'g1'", [])?;
+            tx.suspend_game("g1", "its stored state cannot be read")?;
+            Ok::<(), StoreError>(())
+        })
+        .unwrap();
+    assert!(store.transaction(|tx| tx.unsuspend_game("g1")).is_err());
+    let still = store.transaction(|tx| tx.suspension("g1")).unwrap();
+    assert_eq!(still.as_deref(), Some("its stored state cannot be read"));
+}
+
+/// The fault plan fails the N-th write once, or every write from N on; a failed commit
+/// rolls back like any failure.
+#[test]
+fn write_faults_fail_the_planned_writes() {
+    let mut store = Store::open_in_memory().unwrap();
+    let plan = WriteFaults::new(2, false);
+    store.set_write_faults(Some(plan.clone()));
+    let r: Result<(), StoreError> = store.transaction(|tx| {
+        tx.set_value("a", "1")?;
+        tx.set_value("b", "1")?;
+        Ok(())
+    });
+    assert!(matches!(&r, Err(e) if e.is_environmental()), "{r:?}");
+    assert_eq!((plan.writes(), plan.fired()), (2, 1));
+    // Write 3 (and the commit, 5) pass: a fault once.
+    store
+        .transaction(|tx| {
+            tx.set_value("a", "1")?;
+            tx.set_value("b", "1")
+        })
+        .unwrap();
+    let always = WriteFaults::new(3, true);
+    store.set_write_faults(Some(always.clone()));
+    // Writes 1 and 2 pass; the commit (write 3) fails.
+    let r = store.transaction(|tx| {
+        tx.set_value("c", "1")?;
+        tx.set_value("d", "1")
+    });
+    assert!(r.is_err());
+    assert!(store.transaction(|tx| tx.set_value("e", "1")).is_err());
+    store.set_write_faults(None);
+    let kept = store
+        .transaction(|tx| Ok::<_, StoreError>((tx.get_value("a")?, tx.get_value("c")?)))
+        .unwrap();
+    assert_eq!(
+        kept,
+        (Some("1".into()), None),
+        "the failed commit was rolled back"
+    );
+    assert_eq!(store.integrity_check().unwrap(), "ok");
 }
 
 #[test]
 fn an_error_rolls_the_whole_transaction_back() {
     let mut store = Store::open_in_memory().unwrap();
     let r: Result<(), StoreError> = store.transaction(|tx| {
-        tx.record_message("gone", t(12, 0), "p@x", None)?;
+        tx.record_message("gone", None, t(12, 0), "p@x", None)?;
         tx.queue_mail(&reply("p@x"), t(12, 0))?;
         Err(StoreError::Corrupt {
             game: "g".into(),
@@ -112,7 +263,10 @@ fn an_error_rolls_the_whole_transaction_back() {
     store
         .transaction(|tx| {
             assert!(tx.queued_mail(10)?.is_empty());
-            assert!(tx.record_message("gone", t(12, 0), "p@x", None)?);
+            assert_eq!(
+                tx.record_message("gone", None, t(12, 0), "p@x", None)?,
+                Recorded::New { reused_id: false }
+            );
             Ok::<(), StoreError>(())
         })
         .unwrap();
@@ -124,7 +278,7 @@ fn the_outbox_goes_in_order_and_remembers_what_was_sent() {
         let a = tx.queue_mail(&reply("a@x"), t(12, 0))?;
         let b = tx.queue_mail(&reply("b@x"), t(12, 0))?;
         let mut bulletin = reply("a@x");
-        bulletin.kind = "generated";
+        bulletin.kind = MailKind::Generated;
         let c = tx.queue_mail(&bulletin, t(12, 0))?;
         let ids: Vec<i64> = tx.queued_mail(10)?.iter().map(|m| m.id).collect();
         assert_eq!(ids, [a, b, c]);
@@ -164,40 +318,310 @@ fn values_counters_and_history() {
     assert_eq!(store.integrity_check().unwrap(), "ok");
 }
 
-/// A phase's picture is kept once and read back; an outbox row names it; an address's
-/// choice of maps is remembered, in any letter case.
+/// An address's choice of maps is remembered, in any letter case; an outbox row names its
+/// pictures in order.
 #[test]
-fn pictures_and_map_choices_are_kept() {
+fn map_choices_and_a_mails_pictures_are_kept() {
     let mut store = store_after(|tx| {
-        tx.save_picture("Demo", "S1901M", "<svg/>")?;
-        tx.save_picture_png("demo", "S1901M", &[1, 2, 3])?;
-        // Drawn again: the old PNG goes with the old SVG.
-        tx.save_picture("demo", "S1901M", "<svg>2</svg>")?;
-        tx.save_picture_png("demo", "S1901M", &[4])?;
-        tx.save_picture("demo", "F1901M", "<svg>3</svg>")?;
         tx.set_map_choice("Ann@Example.test", false)?;
         let mut m = reply("ann@example.test");
         m.game = Some("demo".into());
-        m.picture = Some("S1901M".into());
+        m.pictures = vec!["demo/S1901M".into(), "demo/ALL".into()];
+        tx.queue_mail(&m, t(12, 0))?;
+        tx.queue_mail(&reply("bob@example.test"), t(12, 0))?;
+        Ok(())
+    });
+    store
+        .transaction(|tx| {
+            assert_eq!(tx.map_choice("ann@example.test")?, Some(false));
+            assert_eq!(tx.map_choice("bob@example.test")?, None);
+            let queued = tx.queued_mail(10)?;
+            assert_eq!(queued[0].pictures, ["demo/S1901M", "demo/ALL"]);
+            assert!(queued[1].pictures.is_empty());
+            Ok::<(), StoreError>(())
+        })
+        .unwrap();
+}
+
+/// Issue 29: a processed phase's drawing is its record, replaced with every later one by a
+/// new processing at its turn; a drawing kept for mails goes once no queued mail names it.
+#[test]
+fn drawings_are_kept_as_records_or_until_their_mails_are_sent() {
+    let mut store = store_after(|tx| {
+        tx.save_scene("Demo", "S1901M", Some(0), b"s")?;
+        tx.save_scene("demo", "F1901M", Some(1), b"f")?;
+        tx.save_scene("demo", "W1901A", Some(2), b"w")?;
+        // Rolled back to F1901M and processed again: W1901A goes (it may come again).
+        tx.save_scene("demo", "F1901M", Some(1), b"f2")?;
+        tx.save_scene("demo", "W1901A@1", None, b"open")?;
+        tx.save_scene("demo", "centres@2", None, b"chart")?;
+        tx.save_scene("other", "centres@2", None, b"chart")?;
+        let mut m = reply("ann@example.test");
+        m.pictures = vec!["demo/W1901A@1".into(), "demo/S1901M".into()];
         tx.queue_mail(&m, t(12, 0))?;
         Ok(())
     });
     store
         .transaction(|tx| {
-            assert_eq!(
-                tx.picture("demo", "S1901M")?,
-                Some(("<svg>2</svg>".to_string(), Some(vec![4])))
-            );
-            assert_eq!(
-                tx.picture("demo", "F1901M")?,
-                Some(("<svg>3</svg>".to_string(), None))
-            );
-            assert_eq!(tx.picture("demo", "W1901A")?, None);
-            assert_eq!(tx.map_choice("ann@example.test")?, Some(false));
-            assert_eq!(tx.map_choice("bob@example.test")?, None);
-            let queued = tx.queued_mail(10)?;
-            assert_eq!(queued[0].picture.as_deref(), Some("S1901M"));
+            assert_eq!(tx.scene("demo", "S1901M")?, Some(b"s".to_vec()));
+            assert_eq!(tx.scene("DEMO", "F1901M")?, Some(b"f2".to_vec()));
+            assert_eq!(tx.scene("demo", "W1901A")?, None);
+            // The chart no mail names goes; the board a queued mail names stays.
+            tx.drop_unsent_scenes("demo")?;
+            assert_eq!(tx.scene("demo", "centres@2")?, None);
+            assert_eq!(tx.scene("demo", "W1901A@1")?, Some(b"open".to_vec()));
+            assert_eq!(tx.scene("other", "centres@2")?, Some(b"chart".to_vec()));
+            let id = tx.queued_mail(1)?[0].id;
+            tx.mark_sent(id, t(12, 1))?;
+            tx.drop_unsent_scenes("demo")?;
+            assert_eq!(tx.scene("demo", "W1901A@1")?, None);
+            // A phase's record stays.
+            assert_eq!(tx.scene("demo", "S1901M")?, Some(b"s".to_vec()));
             Ok::<(), StoreError>(())
         })
         .unwrap();
+}
+
+/// Version 6: the pictures drawn before keep their SVG (they can be drawn from nothing
+/// else) and lose their PNG; a queued mail naming one still names it.
+#[test]
+fn pictures_drawn_before_version_6_keep_their_svg() {
+    let path = temp_db("v3");
+    {
+        let mut conn = Connection::open(&path).unwrap();
+        let tx = conn.transaction().unwrap();
+        for (v, sql) in migrations::STEPS.iter().filter(|(v, _)| *v <= 3) {
+            tx.execute_batch(sql).unwrap();
+            tx.pragma_update(None, "user_version", v).unwrap();
+        }
+        tx.execute(
+            "INSERT INTO pictures (game, phase, svg, png) VALUES ('demo', 'S1901M', '<svg/>', x'0102')",
+            [],
+        )
+        .unwrap();
+        tx.execute(
+            "INSERT INTO outbox (game, audience, recipient, subject, body, kind, created_at, picture)
+             VALUES ('demo', 'France', 'f@x', 's', 'b', 'generated', '2026-03-01T12:00:00Z', 'S1901M')",
+            [],
+        )
+        .unwrap();
+        tx.commit().unwrap();
+    }
+    let mut store = Store::open(&path).unwrap();
+    let png: Option<Vec<u8>> = store
+        .conn
+        .query_row("SELECT png FROM pictures", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(png, None);
+    store
+        .transaction(|tx| {
+            assert_eq!(tx.old_picture("demo", "S1901M")?.as_deref(), Some("<svg/>"));
+            assert_eq!(tx.old_picture("demo", "F1901M")?, None);
+            assert_eq!(tx.queued_mail(5)?[0].pictures, ["S1901M"]);
+            Ok::<(), StoreError>(())
+        })
+        .unwrap();
+    drop(store);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}
+
+/// A database at `version`, built step by step as the judges of each version left it.
+fn database_at(path: &std::path::Path, version: i64) -> Connection {
+    let mut conn = Connection::open(path).unwrap();
+    let tx = conn.transaction().unwrap();
+    for (v, sql) in migrations::STEPS.iter().filter(|(v, _)| *v <= version) {
+        tx.execute_batch(sql).unwrap();
+        tx.pragma_update(None, "user_version", v).unwrap();
+    }
+    tx.commit().unwrap();
+    conn
+}
+
+fn remove_db(path: &std::path::Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}
+
+/// Every audience and kind a judge before version 7 wrote in the outbox, with the typed
+/// audience it is read as after the migration.
+const OLD_AUDIENCES: &[(&str, &str, Audience)] = &[
+    ("reply", "replied", Audience::Reply),
+    ("signon-copy", "generated", Audience::SignonCopy),
+    ("master", "generated", Audience::MASTER),
+    ("observer", "generated", Audience::Reader(Reader::Observers)),
+    (
+        "Austria",
+        "generated",
+        Audience::Reader(Reader::Power(crate::map::Power::Austria)),
+    ),
+    (
+        "England",
+        "generated",
+        Audience::Reader(Reader::Power(crate::map::Power::England)),
+    ),
+    (
+        "France",
+        "generated",
+        Audience::Reader(Reader::Power(crate::map::Power::France)),
+    ),
+    (
+        "Germany",
+        "generated",
+        Audience::Reader(Reader::Power(crate::map::Power::Germany)),
+    ),
+    (
+        "Italy",
+        "generated",
+        Audience::Reader(Reader::Power(crate::map::Power::Italy)),
+    ),
+    (
+        "Russia",
+        "generated",
+        Audience::Reader(Reader::Power(crate::map::Power::Russia)),
+    ),
+    (
+        "Turkey",
+        "generated",
+        Audience::Reader(Reader::Power(crate::map::Power::Turkey)),
+    ),
+];
+
+#[test]
+fn a_version_6_outbox_is_typed_by_migration_7_and_keeps_every_row() {
+    let path = temp_db("v6");
+    {
+        let conn = database_at(&path, 6);
+        for (i, (audience, kind, _)) in OLD_AUDIENCES.iter().enumerate() {
+            // Every third row was sent, every third failed, the rest wait; some carry
+            // pictures and answer a mail.
+            let (status, sent_at) = match i % 3 {
+                0 => ("sent", Some("2026-03-01T12:05:00Z")),
+                1 => ("failed", None),
+                _ => ("queued", None),
+            };
+            conn.execute(
+                "INSERT INTO outbox (game, audience, recipient, subject, body, kind, in_reply_to,
+                     created_at, status, attempts, last_error, sent_at, picture)
+                 VALUES ('demo', ?1, ?2, 's', 'b', ?3, ?4, '2026-03-01T12:00:00Z', ?5, ?6, ?7, ?8, ?9)",
+                rusqlite::params![
+                    audience,
+                    format!("{i}@x"),
+                    kind,
+                    (*kind == "replied").then_some("m@x"),
+                    status,
+                    i64::try_from(i).unwrap(),
+                    (status == "failed").then_some("550 no"),
+                    sent_at,
+                    (i % 2 == 0).then_some("demo/S1901M"),
+                ],
+            )
+            .unwrap();
+        }
+        conn.execute(
+            "INSERT INTO history (game, at, phase, subject, body, readers, signed)
+             VALUES ('demo', '2026-03-01T12:00:00Z', 'S1901M', 'p', 'b', 'England,master,observers', 1)",
+            [],
+        )
+        .unwrap();
+    }
+    let mut store = Store::open(&path).unwrap();
+    let version: i64 = store
+        .conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 7);
+    store
+        .transaction(|tx| {
+            let all = tx.all_mail()?;
+            assert_eq!(all.len(), OLD_AUDIENCES.len());
+            for (i, (m, (word, kind, audience))) in all.iter().zip(OLD_AUDIENCES).enumerate() {
+                assert_eq!(m.id, i64::try_from(i + 1).unwrap(), "ids are kept");
+                assert_eq!(m.audience, *audience, "row {i}");
+                // The words the outbox kept before are how the audience and kind print.
+                assert_eq!(m.audience.to_string(), *word);
+                assert_eq!(m.kind.to_string(), *kind);
+                assert_eq!(m.recipient, format!("{i}@x"));
+                assert_eq!(m.in_reply_to.is_some(), *kind == "replied");
+                assert_eq!(m.pictures.len(), usize::from(i % 2 == 0));
+            }
+            // Status, attempts and the sending times are kept: the queue and the rate
+            // limiter's reading (through the indexes made again) are as before.
+            let queued: Vec<i64> = tx.queued_mail(100)?.iter().map(|m| m.id).collect();
+            assert_eq!(queued, [3, 6, 9]);
+            assert_eq!(
+                tx.replies_sent_since(t(12, 0))?,
+                vec![("0@x".to_string(), t(12, 5))]
+            );
+            assert_eq!(tx.bump_attempts(5)?, 5);
+            let h = tx.history("demo")?;
+            assert_eq!(
+                h[0].readers,
+                Some(vec![
+                    Reader::Power(crate::map::Power::England),
+                    Reader::Master,
+                    Reader::Observers
+                ])
+            );
+            Ok::<(), StoreError>(())
+        })
+        .unwrap();
+    let indexes: Vec<String> = {
+        let mut st = store
+            .conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'outbox' ORDER BY name")
+            .unwrap();
+        st.query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    };
+    assert_eq!(indexes, ["outbox_queued", "outbox_replies_sent"]);
+    // The schema refuses an audience or a kind it does not know, and a power's mail
+    // without its power.
+    for (audience, power, kind) in [
+        ("England", None, "generated"),
+        ("power", None, "generated"),
+        ("master", Some("England"), "generated"),
+        ("power", Some("Narnia"), "generated"),
+        ("reply", None, "bulletin"),
+    ] {
+        let refused = store.conn.execute(
+            "INSERT INTO outbox (game, audience, power, recipient, subject, body, kind, created_at)
+             VALUES ('demo', ?1, ?2, 'x@x', 's', 'b', ?3, '2026-03-01T12:00:00Z')",
+            rusqlite::params![audience, power, kind],
+        );
+        assert!(refused.is_err(), "{audience} {power:?} {kind}");
+    }
+    drop(store);
+    remove_db(&path);
+}
+
+#[test]
+fn a_version_6_outbox_with_an_audience_no_judge_wrote_is_not_migrated() {
+    let path = temp_db("v6-bad");
+    {
+        let conn = database_at(&path, 6);
+        conn.execute(
+            "INSERT INTO outbox (game, audience, recipient, subject, body, kind, created_at)
+             VALUES ('demo', 'everyone', 'x@x', 's', 'b', 'generated', '2026-03-01T12:00:00Z')",
+            [],
+        )
+        .unwrap();
+    }
+    // The step fails as a whole: the database stays at version 6, its row as it was.
+    assert!(Store::open(&path).is_err());
+    let conn = Connection::open(&path).unwrap();
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 6);
+    let audience: String = conn
+        .query_row("SELECT audience FROM outbox", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(audience, "everyone");
+    drop(conn);
+    remove_db(&path);
 }

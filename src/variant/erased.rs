@@ -315,7 +315,7 @@ impl<R: RuleSet> Variant for R {
     }
 }
 
-impl dyn Variant {
+impl dyn Variant + '_ {
     /// H1: what `HELP` adds in a game of this rule set (its grammar's).
     pub fn help(&self) -> &'static str {
         self.grammar().help()

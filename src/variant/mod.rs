@@ -59,7 +59,8 @@ pub use state::{StateError, StateValue, VariantState};
 pub use surrender::{Surrender, SurrenderCommand};
 pub use survive::{Ballot, Survive, SurviveCommand};
 
-/// Who sends a command: a power's player or the game's master.
+/// Who sends: a power's player or the game's master (a command, press, a signed-on mail).
+/// The one type for who sends, in every layer from here up (game, judge, bulletin).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Sender {
     Power(Power),
@@ -75,14 +76,22 @@ impl fmt::Display for Sender {
     }
 }
 
-/// Who may read a line a rule set writes (H20): everyone who follows the game (players,
-/// master, observers), one power's player, or the master alone. The master reads every
-/// line.
+/// Who reads: one power's player, the game's master, or its observers. The one type for who
+/// reads, in every layer from here up: the reader of a rule set's line (H20), of a copy of
+/// a bulletin, of press (`game::press_route`), of an entry of a game's history, and (in the
+/// outbox's audience, `store::Audience`) of a mail.
+///
+/// Observers read only what is public, and so does anyone else who is no player or master
+/// of the game (an address proves nothing): a line for [`Reader::Observers`] is a line for
+/// everyone ([`Line::public`]). The master reads every line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Reader {
-    Everyone,
     Power(Power),
     Master,
+    /// The game's observers, or anyone outside the game; a line for them is public. (A line
+    /// kept before this type was one was written for `Everyone`.)
+    #[serde(alias = "Everyone")]
+    Observers,
 }
 
 /// One line a rule set adds to what the judge mails (`SURVIVE: Germany has been voted out
@@ -97,7 +106,7 @@ impl Line {
     /// A line for everyone.
     pub fn public(text: impl Into<String>) -> Line {
         Line {
-            reader: Reader::Everyone,
+            reader: Reader::Observers,
             text: text.into(),
         }
     }
@@ -112,7 +121,7 @@ impl Line {
 
     /// Whether `reader` may read it (the master reads everything).
     pub fn is_for(&self, reader: Reader) -> bool {
-        self.reader == Reader::Everyone || self.reader == reader || reader == Reader::Master
+        self.reader == Reader::Observers || self.reader == reader || reader == Reader::Master
     }
 }
 
@@ -188,21 +197,8 @@ pub enum Ending {
     Terminated,
 }
 
-impl Ending {
-    /// A sentence for the last bulletin.
-    pub fn sentence(&self) -> String {
-        match self {
-            Ending::Solo(p) => format!("{p} has won a solo victory."),
-            Ending::Draw(ps) => format!("The game ended in a draw between {}.", list_powers(ps)),
-            Ending::Coalition(ps) => format!("{} have won a coalition victory.", list_powers(ps)),
-            Ending::Concession(p) => format!("The game was conceded to {p}."),
-            Ending::Terminated => "The game was terminated by the master.".to_string(),
-        }
-    }
-}
-
 /// The end of a game a rule set declares (H17): how it ended, and the lines that say so
-/// in the last results bulletin (None: the standard sentence of [`Ending::sentence`]).
+/// in the last results bulletin (None: the standard sentence, `bulletin::results::ending_sentence`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameEnd {
     pub ending: Ending,
@@ -299,9 +295,12 @@ impl OrderStatus {
 pub enum Early {
     /// Once every power that owes orders has sent them all (and nobody waits).
     WhenAllIn,
-    /// Once the master has acted too (a tie only the master can break).
+    /// Not before the master has acted (a tie only the master can break): neither early
+    /// nor by the master's `PROCESS`.
     WaitsForMaster,
-    /// Never: the phase runs to its deadline (a power may act without owing anything).
+    /// Never early: the phase runs to its deadline (a power may act without owing
+    /// anything, or an early end would tell everyone when a secret ballot arrived); the
+    /// master's `PROCESS` still processes it once every order is in.
     AtDeadline,
 }
 
@@ -310,6 +309,13 @@ pub enum Early {
 pub struct Readiness {
     /// Each power's order status, in [`Power::ALL`] order; None: it owes nothing now.
     pub statuses: [Option<OrderStatus>; 7],
+    /// How complete each power's orders look to everyone but the power itself and the
+    /// master (H18, H20): in `LIST`, in the late powers named to everyone, and in what the
+    /// judge decides at the deadline (process now, or wait for grace), which everyone sees
+    /// the outcome of. A rule set whose orders hold a secret (a ballot) leaves it out here,
+    /// so that nothing anyone else reads changes when the secret arrives. None: the same as
+    /// [`Readiness::statuses`].
+    pub public: Option<[Option<OrderStatus>; 7]>,
     pub early: Early,
 }
 
@@ -317,6 +323,14 @@ impl Readiness {
     /// A power's order status.
     pub fn status(&self, power: Power) -> Option<OrderStatus> {
         self.statuses.get(power.index()).copied().flatten()
+    }
+
+    /// A power's order status as everyone else may know it ([`Readiness::public`]).
+    pub fn public_status(&self, power: Power) -> Option<OrderStatus> {
+        match &self.public {
+            Some(public) => public.get(power.index()).copied().flatten(),
+            None => self.status(power),
+        }
     }
 
     /// Sets a power's order status.

@@ -1,46 +1,30 @@
 //! One incoming message, line by line: who is speaking (SIGNON), each command applied to
 //! the game through the game's rule set, and the reply that answers every line.
 //!
-//! The parts: [`player`] (joining, signing on, the player's settings), [`master`] (the
-//! master's commands), [`play`] (orders, a rule set's commands, press). Refusals are typed
+//! The parts: [`player`] (joining, signing on, the player's settings), [`address`] (the
+//! settings of an address, confirmed by it), [`master`] (the master's commands), [`play`]
+//! (orders, a rule set's commands, press). Refusals are typed
 //! ([`Refusal`]); the reply is written by `bulletin::reply`, the one renderer of replies.
 
+mod address;
 mod master;
 mod play;
 mod player;
 
 use chrono::{DateTime, Utc};
 
-use crate::bulletin::{LineVerdict, ReplyLine, render_reply_lines};
+use crate::bulletin::answers::{self, notes};
+use crate::bulletin::{LineVerdict, ReplyLine, listing, render_reply_lines};
 use crate::command::{self, Command, LineResult, ParseContext, PlayerCommand};
 use crate::game::{Game, Status};
-use crate::map::{Map, Power};
-use crate::rules::{self, PowerOrder, Warning};
-use crate::store::{NewMail, StoreError, Tx};
+use crate::map::Map;
+use crate::rules::Warning;
+use crate::store::{Audience, MailKind, NewMail, StoreError, Tx};
 use crate::variant::{CommandContext, Sender, Variant};
 
+use super::confirm::CONFIRMATION_HOURS;
 use super::refusal::Refusal;
 use super::{Incoming, JudgeConfig, password, process};
-
-/// Who the message speaks as, after its SIGNON.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Who {
-    Nobody,
-    Power(Power),
-    Master,
-    Observer,
-}
-
-impl Who {
-    /// The sender of a command to the rule set (H1): a power or the master.
-    fn sender(self) -> Option<Sender> {
-        match self {
-            Who::Power(p) => Some(Sender::Power(p)),
-            Who::Master => Some(Sender::Master),
-            Who::Nobody | Who::Observer => None,
-        }
-    }
-}
 
 /// What an accepted command produced for the reply: the echo after `OK`, warnings on it,
 /// and lines after it.
@@ -81,7 +65,8 @@ pub(super) struct Session<'a, 't> {
     tx: &'a Tx<'t>,
     msg: &'a Incoming,
     now: DateTime<Utc>,
-    who: Who,
+    /// Who the message speaks as, after its SIGNON (None: nobody yet).
+    who: Option<Sender>,
     game: Option<Game>,
     /// The rule set of `game`.
     variant: Option<&'static dyn Variant>,
@@ -99,8 +84,13 @@ pub(super) struct Session<'a, 't> {
     /// The sets of variant commands this message has replaced so far, by game
     /// ([`crate::variant::Taken::Replacing`]).
     replaced_sets: Vec<(String, String)>,
-    /// The picture the reply carries (`MAP`): game and phase.
-    reply_picture: Option<(String, String)>,
+    /// The pictures the reply carries (`MAP`, `SUMMARY`), in the order asked: their game
+    /// and name for the outbox (`pictures::reference`).
+    reply_pictures: Vec<(String, String)>,
+    /// Settings of the reply address waiting for its confirmation (`address`).
+    pending: Vec<super::confirm::AddressRequest>,
+    /// The code this message confirmed.
+    confirmed: Option<String>,
 }
 
 /// The lines of a message that each rule set it meets takes first
@@ -145,6 +135,14 @@ impl EarlyLines {
 /// gets a short answer, not an echo of itself).
 const MAX_ERRORS: usize = 50;
 
+/// Lines answered in a mail that has not signed on; the rest are not read. A stranger's
+/// mail must not draw a long reply to whatever address it names.
+const MAX_UNSIGNED_LINES: usize = 50;
+
+/// The most a reply to a mail that has not signed on, from an address that has not proved
+/// itself, may hold (a listing, a history); the rest is cut.
+const MAX_UNPROVEN_REPLY_BYTES: usize = 12 * 1024;
+
 impl<'a, 't> Session<'a, 't> {
     pub(super) fn new(
         map: &'static Map,
@@ -161,7 +159,7 @@ impl<'a, 't> Session<'a, 't> {
             tx,
             msg,
             now,
-            who: Who::Nobody,
+            who: None,
             game: None,
             variant: None,
             dirty: false,
@@ -173,7 +171,9 @@ impl<'a, 't> Session<'a, 't> {
             copy_to: None,
             commands: 0,
             replaced_sets: Vec::new(),
-            reply_picture: None,
+            reply_pictures: Vec::new(),
+            pending: Vec::new(),
+            confirmed: None,
         }
     }
 
@@ -185,28 +185,42 @@ impl<'a, 't> Session<'a, 't> {
         self.reply.push(ReplyLine::Note(line.into()));
     }
 
+    /// Says that the mail reuses the Message-ID of an earlier mail of its sender with other
+    /// content: it is read as a new mail (a client that reuses IDs, or someone who sent a
+    /// mail under the sender's ID first, cannot make it vanish).
+    pub(super) fn note_reused_id(&mut self) {
+        self.note(notes::REUSED_ID);
+    }
+
     /// Reads and applies every line.
     pub(super) fn run(&mut self) -> Result<(), StoreError> {
+        self.confirm_by_subject()?;
         let lines = self.read_lines()?;
         self.commands = lines.len();
-        if lines.is_empty() {
-            self.note("No commands found in your message. Send HELP for the list of commands.");
+        if lines.is_empty() && self.confirmed.is_none() {
+            self.note(notes::NO_COMMANDS);
         }
         let mut errors = 0;
         // The reply to each line, kept apart so that lines a rule set takes first (a
         // declaration of war before the moves it allows, H1) still answer in line order.
         let mut answers: Vec<Option<Vec<ReplyLine>>> = vec![None; lines.len()];
         let mut early = EarlyLines::default();
+        let mut unsigned = 0;
         for (i, line) in lines.iter().enumerate() {
             if line.outcome.is_err() {
                 errors += 1;
             }
+            if self.who.is_none() {
+                unsigned += 1;
+                if unsigned > MAX_UNSIGNED_LINES {
+                    let stop = notes::unsigned_stop(MAX_UNSIGNED_LINES, lines.len() - i);
+                    self.flush(&mut answers);
+                    self.note(stop);
+                    return self.after_lines();
+                }
+            }
             if errors > MAX_ERRORS {
-                let stop = format!(
-                    "Too many lines could not be read; the judge stopped at line {} and ignored the {} command lines after it.",
-                    line.line,
-                    lines.len() - i
-                );
+                let stop = notes::too_many_errors(line.line, lines.len() - i);
                 self.flush(&mut answers);
                 self.note(stop);
                 return self.after_lines();
@@ -307,16 +321,14 @@ impl<'a, 't> Session<'a, 't> {
             let mails = process::start_game(self.map, self.config, self.tx, g, self.now)?;
             self.mails.extend(mails);
             self.dirty = true;
-            let started = format!(
-                "{} starts now; the powers are assigned (see the announcement).",
-                g.name
-            );
+            let started = notes::game_starts(&g.name);
             self.note(started);
         }
         if self.msg.size_capped {
-            self.note(
-                "NOTE: your message was longer than this judge reads; only its beginning was read.",
-            );
+            // The mail layer cut the text at the end of a line: every line before the first
+            // unread one was read whole, and nothing of that line or after it.
+            let unread = self.msg.text.bytes().filter(|&b| b == b'\n').count() + 1;
+            self.note(notes::size_capped(unread));
         }
         Ok(())
     }
@@ -343,7 +355,12 @@ impl<'a, 't> Session<'a, 't> {
             // No SIGNON: `first` is every line.
             return Ok(first);
         };
-        let (phase, grammar) = match self.tx.load_game(&name)? {
+        let found = match self.tx.load_game(&name) {
+            // A suspended game's lines are refused one by one; they read as in no game.
+            Err(StoreError::Suspended { .. }) => None,
+            other => other?,
+        };
+        let (phase, grammar) = match found {
             Some(g) => (
                 (g.status != Status::Forming).then_some(g.position.phase.kind),
                 self.config
@@ -378,7 +395,13 @@ impl<'a, 't> Session<'a, 't> {
                 if matches!(cmd, Command::Player(_) | Command::Master(_)) {
                     self.save_game()?;
                 }
-                self.apply(cmd, line)?
+                match self.apply(cmd, line) {
+                    // A line that reads a suspended game is refused; the rest go on.
+                    Err(StoreError::Suspended { game, reason }) => {
+                        Err(Refusal::Suspended { game, reason })
+                    }
+                    other => other?,
+                }
             }
         };
         // Later lines (LIST, a second command) read the game from the database: it is
@@ -436,7 +459,7 @@ impl<'a, 't> Session<'a, 't> {
             },
             Command::Master(m) => self.master(m)?,
             Command::Order(o) => self.order(o.order),
-            Command::Press(p) => self.press(p),
+            Command::Press(p) => self.press(p)?,
             Command::Variant(v) => self.variant_command(v, line),
         })
     }
@@ -479,8 +502,7 @@ impl<'a, 't> Session<'a, 't> {
     /// H1: whether the game's rule set allows a player command now (a draw where there are
     /// no draws, say). Only commands in a running game are asked about.
     fn variant_allows(&self, cmd: &PlayerCommand, text: &str) -> Result<(), Refusal> {
-        let (Some(g), Some(variant), Some(sender)) =
-            (self.game.as_ref(), self.variant, self.who.sender())
+        let (Some(g), Some(variant), Some(sender)) = (self.game.as_ref(), self.variant, self.who)
         else {
             return Ok(());
         };
@@ -506,56 +528,13 @@ impl<'a, 't> Session<'a, 't> {
                 .wrapping_mul(0x9E37_79B9_7F4A_7C15))
     }
 
-    /// The standing orders of the signed-on power, as the reply lists them after its
-    /// orders: unit orders in unit order, then the rule set's orders, and the units left
-    /// without an order.
-    fn standing_orders(&self, p: Power, g: &Game) -> Vec<String> {
-        let mut out = vec![
-            String::new(),
-            format!(
-                "Orders standing for {p} in {} ({}):",
-                g.name, g.position.phase
-            ),
-        ];
-        let mut standing: Vec<&PowerOrder> = g.orders_of(p).iter().collect();
-        standing.sort_by_key(|o| o.order.unit().map(|u| u.province()));
-        for o in standing {
-            out.push(format!("  {}", o.order.display(self.map)));
-        }
-        for v in g
-            .variant_orders
-            .iter()
-            .filter(|v| v.from == Sender::Power(p))
-        {
-            out.push(format!("  {}", v.command.render(self.map)));
-        }
-        let missing = g.unordered_units(p);
-        if g.position.phase.kind == rules::PhaseKind::Movement && !missing.is_empty() {
-            let names: Vec<String> = missing
-                .iter()
-                .map(|u| {
-                    format!(
-                        "{} {}",
-                        u.kind.map(|k| k.letter()).unwrap_or('?'),
-                        self.map.display_location(u.location)
-                    )
-                })
-                .collect();
-            out.push(format!(
-                "Units without orders (they will hold): {}",
-                names.join(", ")
-            ));
-        }
-        out
-    }
-
     /// Saves the game, queues the reply and the other mails; returns how many were queued
     /// and the games touched.
     pub(super) fn finish(mut self) -> Result<(usize, Vec<String>), StoreError> {
-        if let (Who::Power(p), Some(g)) = (self.who, self.game.as_ref())
+        if let (Some(Sender::Power(p)), Some(g)) = (self.who, self.game.as_ref())
             && self.orders_changed
         {
-            let listing = self.standing_orders(p, g);
+            let listing = listing::standing_orders(self.map, g, p);
             self.reply.extend(listing.into_iter().map(ReplyLine::Note));
         }
         if let (Some(g), Some(variant)) = (self.game.as_mut(), self.variant)
@@ -571,46 +550,70 @@ impl<'a, 't> Session<'a, 't> {
             self.tx.save_game(g)?;
         }
         let game = self.game.as_ref().map(|g| g.name.clone());
-        let subject = if self.msg.subject.trim().is_empty() {
-            format!("{} reply", self.config.name)
-        } else if self.msg.subject.to_ascii_lowercase().starts_with("re:") {
-            self.msg.subject.clone()
-        } else {
-            format!("Re: {}", self.msg.subject)
+        let subject = answers::reply_subject(&self.config.name, &self.msg.subject);
+        let mut body = render_reply_lines(&self.reply);
+        if self.who.is_none() && !self.address_proven()? {
+            body = answers::cap_unproven_reply(body, MAX_UNPROVEN_REPLY_BYTES);
+        }
+        // A reply with pictures is about the game of its first.
+        let reply_game = match self.reply_pictures.first() {
+            Some((g, _)) => Some(g.clone()),
+            None => game.clone(),
         };
-        let body = render_reply_lines(&self.reply);
-        let (reply_game, picture) = match self.reply_picture.take() {
-            Some((g, phase)) => (Some(g), Some(phase)),
-            None => (game.clone(), None),
-        };
-        let reply = NewMail {
-            game: reply_game,
-            audience: "reply".into(),
-            recipient: self.msg.reply_address().to_string(),
-            subject: subject.clone(),
-            body: body.clone(),
-            kind: "replied",
-            in_reply_to: self.msg.message_id.clone(),
-            picture,
+        let pictures: Vec<String> = std::mem::take(&mut self.reply_pictures)
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect();
+        // Settings of an address that has not proved itself wait for its confirmation: the
+        // reply asks for it (its code in the subject), or, when the address was sent one
+        // within the day, no reply goes at all. A copy never carries the code.
+        let (reply_subject, reply_body) = match self.pending.is_empty() {
+            true => (Some(subject.clone()), body.clone()),
+            false => match self.confirmation_request()? {
+                Some((code, requests)) => (
+                    Some(answers::confirmation_subject(&self.config.name, &code)),
+                    answers::confirmation_reply(&body, &code, &requests, CONFIRMATION_HOURS),
+                ),
+                // A signed-on mail is answered all the same (its orders need their answers),
+                // without a second code.
+                None if self.who.is_some() => {
+                    (Some(subject.clone()), answers::confirmation_pending(&body))
+                }
+                None => {
+                    tracing::info!(
+                        to = %self.msg.reply_address(),
+                        "no reply: a confirmation went to this address within the day"
+                    );
+                    (None, String::new())
+                }
+            },
         };
         let mut count = 0;
-        self.tx.queue_mail(&reply, self.now)?;
-        count += 1;
+        if let Some(reply_subject) = reply_subject {
+            let reply = NewMail {
+                game: reply_game,
+                audience: Audience::Reply,
+                recipient: self.msg.reply_address().to_string(),
+                subject: reply_subject,
+                body: reply_body,
+                kind: MailKind::Replied,
+                in_reply_to: self.msg.message_id.clone(),
+                pictures,
+            };
+            self.tx.queue_mail(&reply, self.now)?;
+            count += 1;
+        }
         if let Some(registered) = self.copy_to.take() {
             self.tx.queue_mail(
                 &NewMail {
                     game: game.clone(),
-                    audience: "signon-copy".into(),
+                    audience: Audience::SignonCopy,
                     recipient: registered,
-                    subject: format!(
-                        "{} (copy: signed on from {})",
-                        subject,
-                        self.msg.reply_address()
-                    ),
+                    subject: answers::signon_copy_subject(&subject, self.msg.reply_address()),
                     body,
-                    kind: "generated",
+                    kind: MailKind::Generated,
                     in_reply_to: None,
-                    picture: None,
+                    pictures: Vec::new(),
                 },
                 self.now,
             )?;

@@ -2,18 +2,20 @@
 //! commands (taken as H1 says: applied at once, H2, or kept with the orders), and press
 //! (routed as the game and its rule set allow, H19).
 
+use crate::bulletin::{self, answers};
 use crate::command::{self, LineResult, RuleCommand};
-use crate::game::{self, Audience, Status};
+use crate::game::{self, Status};
 use crate::rules::{self, PowerOrder};
+use crate::store::StoreError;
 use crate::variant::{CommandContext, Sender, Taken, VariantOrder};
 
-use super::super::process;
 use super::super::refusal::Refusal;
-use super::{Done, Session, Verdict, Who};
+use super::super::{history, process};
+use super::{Done, Session, Verdict};
 
 impl Session<'_, '_> {
     pub(super) fn order(&mut self, order: rules::Order) -> Verdict {
-        let Who::Power(power) = self.who else {
+        let Some(Sender::Power(power)) = self.who else {
             return Err(Refusal::NotSignedOnToOrder);
         };
         let map = self.map;
@@ -60,7 +62,7 @@ impl Session<'_, '_> {
         replaced: &mut Vec<(String, String)>,
     ) -> Verdict {
         let (map, config) = (self.map, self.config);
-        let Some(sender) = self.who.sender() else {
+        let Some(sender) = self.who else {
             return Err(Refusal::NotSignedOnForVariant(cmd.render(map)));
         };
         let (g, variant) = self.game_and_variant()?;
@@ -122,66 +124,51 @@ impl Session<'_, '_> {
         Done::ok(echo.unwrap_or_else(|| cmd.render(map)))
     }
 
-    pub(super) fn press(&mut self, p: &command::Press) -> Verdict {
-        let sender = self.who.sender().ok_or(Refusal::NotSignedOnForPress)?;
+    /// Press: refused (the inner error), or sent; a store error (the outer) rolls the mail
+    /// back.
+    pub(super) fn press(&mut self, p: &command::Press) -> Result<Verdict, StoreError> {
+        let Some(sender) = self.who else {
+            return Ok(Err(Refusal::NotSignedOnForPress));
+        };
         let judge = self.config.name.clone();
         let map = self.map;
-        let (g, variant) = self.game_and_variant()?;
+        let (g, variant) = match self.game_and_variant() {
+            Ok(gv) => gv,
+            Err(r) => return Ok(Err(r)),
+        };
         let now_phase = g.position.phase;
-        let route = game::press_route(g, map, variant, sender, &p.header)?;
-        let from_name = match sender {
-            Sender::Power(pw) if route.signed => pw.name().to_string(),
-            Sender::Master => "the Master".to_string(),
-            Sender::Power(_) => "someone".to_string(),
+        let route = match game::press_route(g, map, variant, sender, &p.header) {
+            Ok(r) => r,
+            Err(r) => return Ok(Err(r.into())),
         };
-        let to_text = if route.public {
-            "everyone".to_string()
-        } else {
-            route
-                .named
-                .iter()
-                .map(|a| match a {
-                    Audience::Power(p) => p.name().to_string(),
-                    Audience::Master => "the Master".to_string(),
-                    Audience::Observers => "observers".to_string(),
-                })
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let kind = if route.public { "Broadcast" } else { "Press" };
-        let subject = match &p.header.subject {
-            Some(s) if p.header.kind == command::PressKind::Official => {
-                format!("{judge}:{} - {s}", g.name)
-            }
-            _ => format!("{judge}:{} - {now_phase} {kind} from {from_name}", g.name),
-        };
-        let mut body = format!("Message from {from_name} to {to_text}:\n\n");
-        for l in &p.body {
-            body.push_str(l);
-            body.push('\n');
-        }
+        let name = g.name.clone();
+        let press = bulletin::press::press_mail(
+            &judge, &name, now_phase, sender, &route, &p.header, &p.body,
+        );
         // Press whose every line was a command (ballots read from press to the master,
         // H19) has nothing left to send.
         if p.body.iter().all(|l| l.trim().is_empty()) {
-            return Done::ok(format!("{} (nothing left to send)", p.render()));
+            return Ok(Done::ok(answers::press_empty(&p.render())));
         }
         let readers = route.readers.clone();
         if p.header.postal {
-            g.postal.push((readers, subject, body));
+            g.postal.push((readers, press.subject, press.body));
             self.dirty = true;
-            return Done::ok(format!("{} (held until the next results)", p.render()));
+            return Ok(Done::ok(answers::press_held(&p.render())));
         }
-        let mails = process::mails_for(g, &readers, &subject, &body, None);
-        if route.public {
-            let name = g.name.clone();
-            if let Err(e) =
-                self.tx
-                    .add_history(&name, self.now, &now_phase.to_string(), &subject, &body)
-            {
-                tracing::error!(error = %e, "could not record press in history");
-            }
-        }
+        let mails = process::mails_for(g, &readers, &press.subject, &press.body, None);
+        // Every press is kept with its readers: HISTORY shows each reader what it received.
+        let kept = history::press_readers(&readers, sender, route.public);
+        self.tx.add_press_history(
+            &name,
+            self.now,
+            &now_phase.to_string(),
+            &press.subject,
+            &press.body,
+            &kept,
+            route.signed,
+        )?;
         self.mails.extend(mails);
-        Done::ok(p.render())
+        Ok(Done::ok(p.render()))
     }
 }

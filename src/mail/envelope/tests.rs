@@ -70,16 +70,61 @@ fn no_message_id_gets_a_stable_fallback_key() {
         .unwrap()
         .replace('\n', "\r\n");
     assert_eq!(Envelope::parse(crlf.as_bytes()).unwrap().dedupe_key(), key);
+    // The trace fields a server adds on the way do not change it.
+    let delivered = format!(
+        "Return-Path: <x@example.test>\nReceived: from a by b; Mon, 5 Jan 2026 12:00:00 +0000\nDelivered-To: judge@example.test\n{}",
+        String::from_utf8(fixture("no-message-id.eml")).unwrap()
+    );
+    assert_eq!(
+        Envelope::parse(delivered.as_bytes()).unwrap().dedupe_key(),
+        key
+    );
     // A different body gives a different key.
     let other = String::from_utf8(fixture("no-message-id.eml"))
         .unwrap()
         .replace("A MOS -> UKR", "A MOS -> SEV");
     assert_ne!(Envelope::parse(other.as_bytes()).unwrap().dedupe_key(), key);
-    // With a Message-ID the key is the Message-ID.
-    assert_eq!(
-        parse("base64-utf8.eml").dedupe_key(),
-        "b64-utf8-1@example.test"
+    // With a Message-ID the key names it, the sender and the content.
+    let key = parse("base64-utf8.eml").dedupe_key();
+    assert!(
+        key.starts_with("<b64-utf8-1@example.test> from elodie@example.test #"),
+        "{key}"
     );
+}
+
+/// Issue 25: two mails from one sender without Message-ID or Date, with other subjects
+/// and other orders, are two mails; the same mail is one.
+#[test]
+fn mails_without_message_id_are_keyed_by_their_whole_content() {
+    let mail = |subject: &str, body: &str| {
+        Envelope::parse(
+            format!("From: italy@example.test\r\nSubject: {subject}\r\n\r\n{body}\r\n").as_bytes(),
+        )
+        .unwrap()
+        .dedupe_key()
+    };
+    let a = mail("spring", "SIGNON Igame pw\r\nA Ven - Tyr");
+    let b = mail("fall", "SIGNON Igame pw\r\nA Tyr - Mun");
+    assert_ne!(a, b);
+    assert_ne!(a, mail("spring, again", "SIGNON Igame pw\r\nA Ven - Tyr"));
+    assert_eq!(a, mail("spring", "SIGNON Igame pw\r\nA Ven - Tyr"));
+}
+
+/// A reused Message-ID with other content is another mail; from another sender too.
+#[test]
+fn the_key_names_sender_message_id_and_content() {
+    let mail = |from: &str, body: &str| {
+        Envelope::parse(
+            format!("From: {from}\r\nMessage-ID: <same@x>\r\nSubject: orders\r\n\r\n{body}\r\n")
+                .as_bytes(),
+        )
+        .unwrap()
+        .dedupe_key()
+    };
+    let italy = mail("italy@example.test", "A Ven - Tyr");
+    assert_eq!(italy, mail("Italy@Example.test", "A Ven - Tyr"));
+    assert_ne!(italy, mail("italy@example.test", "A Ven - Pie"));
+    assert_ne!(italy, mail("spy@example.test", "A Ven - Tyr"));
 }
 
 #[test]
@@ -126,8 +171,8 @@ fn crlf_and_lone_cr_become_lf() {
 }
 
 #[test]
-fn text_is_capped_on_a_char_boundary() {
-    let body = "é".repeat(100);
+fn text_is_capped_at_the_end_of_a_line() {
+    let body = format!("{}\r\n{}\r\n", "é".repeat(3), "é".repeat(100));
     let raw =
         format!("From: a@example.test\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}");
     let limits = ParseLimits {
@@ -136,21 +181,48 @@ fn text_is_capped_on_a_char_boundary() {
     };
     let env = Envelope::parse_with(raw.as_bytes(), limits).unwrap();
     assert!(env.size_capped);
-    assert_eq!(env.text, "ééééé");
+    assert_eq!(env.text, "ééé\n");
+    assert_eq!(env.first_unread_line(), Some(2));
     let small = Envelope::parse(raw.as_bytes()).unwrap();
     assert!(!small.size_capped);
+    assert_eq!(small.first_unread_line(), None);
+    // A first line longer than the cap: nothing is read.
+    let limits = ParseLimits {
+        max_text_bytes: 5,
+        ..ParseLimits::default()
+    };
+    let env = Envelope::parse_with(raw.as_bytes(), limits).unwrap();
+    assert_eq!((env.text.as_str(), env.first_unread_line()), ("", Some(1)));
+}
+
+/// Issue 25: the cut line is not run as a shorter order (`A Par S F Bre - Pic` must not
+/// become `A Par S F Bre`).
+#[test]
+fn a_line_cut_by_the_cap_is_not_read() {
+    let head = "A Mar H\n".repeat(10);
+    let raw = format!("From: a@example.test\r\n\r\n{head}A Par S F Bre - Pic\n");
+    let limits = ParseLimits {
+        max_text_bytes: head.len() + "A Par S F Bre".len(),
+        ..ParseLimits::default()
+    };
+    let env = Envelope::parse_with(raw.as_bytes(), limits).unwrap();
+    assert_eq!(env.text, head);
+    assert_eq!(env.first_unread_line(), Some(11));
 }
 
 #[test]
 fn raw_message_is_capped() {
-    let raw = format!("From: a@example.test\r\n\r\n{}", "x".repeat(1000));
+    let raw = format!("From: a@example.test\r\n\r\n{}", "xxxxxxxxx\n".repeat(100));
     let limits = ParseLimits {
         max_text_bytes: 10_000,
-        max_message_bytes: 100,
+        max_message_bytes: 105,
     };
     let env = Envelope::parse_with(raw.as_bytes(), limits).unwrap();
     assert!(env.size_capped);
     assert!(env.text.len() < 100);
+    // The last line the cut reached may be cut itself: it is not read.
+    assert!(env.text.lines().all(|l| l == "xxxxxxxxx"), "{:?}", env.text);
+    assert!(env.text.ends_with('\n'));
 }
 
 #[test]
@@ -187,5 +259,16 @@ fn html_entities_and_structure() {
     assert_eq!(
         html_to_text("<ul><li>A PAR H</li><li>F BRE H</li></ul>"),
         "A PAR H\nF BRE H\n"
+    );
+}
+
+/// Outlook's HTML reply (issue 25): the orders, a name, then the quoted original under a
+/// top border, which html2text turns into `From:`/`Sent:`/`To:`/`Subject:` lines.
+#[test]
+fn outlook_html_reply_keeps_its_reply_header_as_lines() {
+    let env = parse("outlook-html-reply.eml");
+    assert_eq!(
+        env.text,
+        "SIGNON Iroma pizza\nA Ven - Tyr\nA Rom - Apu\nF Nap - Ion\nGiulia\nFrom: DIP Judge <judge@example.test>\nSent: Monday, January 5, 2026 9:00 AM\nTo: Giulia Rossi <italy@example.test>\nSubject: DIP:roma - S1901M Reminder\nReminder: the deadline for S1901M in 'roma' is Tue Jan 06 2026 09:00 UTC.\nYour orders for Italy are none.\n"
     );
 }

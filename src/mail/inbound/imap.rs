@@ -25,7 +25,9 @@ use std::time::{Duration, Instant};
 
 use async_imap::error::Error as ImapError;
 use async_imap::extensions::idle::IdleResponse;
-use async_imap::imap_proto::{AttributeValue, MailboxDatum, Response, Status};
+use async_imap::imap_proto::{
+    AttributeValue, MailboxDatum, MessageSection, Response, SectionPath, Status,
+};
 use async_imap::types::UnsolicitedResponse;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
@@ -70,6 +72,9 @@ pub struct ImapConfig {
     pub backoff_max: Duration,
     /// Most messages handed out by one [`Inbox::fetch_new`].
     pub batch: usize,
+    /// A message over this size (its `RFC822.SIZE`) is not fetched whole, only its header
+    /// block; a fetched batch holds at most this many bytes (and at least one message).
+    pub max_message_bytes: usize,
 }
 
 impl ImapConfig {
@@ -98,6 +103,7 @@ impl ImapConfig {
             backoff_min: Duration::from_secs(1),
             backoff_max: Duration::from_secs(300),
             batch: 50,
+            max_message_bytes: crate::mail::envelope::DEFAULT_MAX_MESSAGE_BYTES,
         }
     }
 
@@ -323,7 +329,8 @@ fn searched(uids: &mut Vec<u32>, r: &Response<'_>) {
     }
 }
 
-/// Gathers the `(UID, whole message)` pairs of a `FETCH (UID BODY.PEEK[])` answer.
+/// Gathers the `(UID, bytes)` pairs of a `FETCH (UID BODY.PEEK[])` answer (the whole
+/// message) or of a `FETCH (UID BODY.PEEK[HEADER])` answer (its header block).
 fn fetched(out: &mut Vec<(u32, Vec<u8>)>, r: &Response<'_>) {
     let Response::Fetch(_, attributes) = r else {
         return;
@@ -334,7 +341,7 @@ fn fetched(out: &mut Vec<(u32, Vec<u8>)>, r: &Response<'_>) {
         match a {
             AttributeValue::Uid(u) => uid = Some(*u),
             AttributeValue::BodySection {
-                section: None,
+                section: None | Some(SectionPath::Full(MessageSection::Header)),
                 data: Some(data),
                 ..
             } => body = Some(data.to_vec()),
@@ -344,6 +351,58 @@ fn fetched(out: &mut Vec<(u32, Vec<u8>)>, r: &Response<'_>) {
     if let (Some(uid), Some(body)) = (uid, body) {
         out.push((uid, body));
     }
+}
+
+/// Gathers the `(UID, size)` pairs of a `FETCH (UID RFC822.SIZE)` answer.
+fn sized(out: &mut Vec<(u32, u32)>, r: &Response<'_>) {
+    let Response::Fetch(_, attributes) = r else {
+        return;
+    };
+    let mut uid = None;
+    let mut size = None;
+    for a in attributes {
+        match a {
+            AttributeValue::Uid(u) => uid = Some(*u),
+            AttributeValue::Rfc822Size(n) => size = Some(*n),
+            _ => {}
+        }
+    }
+    if let (Some(uid), Some(size)) = (uid, size) {
+        out.push((uid, size));
+    }
+}
+
+/// Of the searched UIDs (ascending) and their sizes: the leading ones a batch takes, at most
+/// `limit` bytes in all but at least one (a message over `limit` costs its header block
+/// only, as only that is fetched), and those of them over `limit`. A UID whose size did not
+/// come back ends the batch (it is asked for again next time).
+fn within_budget(uids: &[u32], sizes: &[(u32, u32)], limit: u64) -> (Vec<u32>, Vec<(u32, u64)>) {
+    let mut taken = Vec::new();
+    let mut over = Vec::new();
+    let mut held: u64 = 0;
+    for &u in uids {
+        let Some(size) = sizes
+            .iter()
+            .find(|(v, _)| *v == u)
+            .map(|(_, n)| u64::from(*n))
+        else {
+            break;
+        };
+        let cost = if size > limit {
+            size.min(super::HEADER_BYTES as u64)
+        } else {
+            size
+        };
+        if !taken.is_empty() && held.saturating_add(cost) > limit {
+            break;
+        }
+        held = held.saturating_add(cost);
+        taken.push(u);
+        if size > limit {
+            over.push((u, size));
+        }
+    }
+    (taken, over)
 }
 
 /// Gathers nothing (STORE, EXPUNGE: only the status counts).
@@ -860,22 +919,61 @@ impl Inbox for ImapInbox {
         if uids.is_empty() {
             return Ok(Vec::new());
         }
-        let set = uids
+        let join = |uids: &[u32]| {
+            uids.iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        // Sizes first: a message over the limit is never fetched whole (its header block
+        // only, to answer its sender), and a batch holds a bounded number of bytes.
+        let sizes = self.run_tagged(
+            format!("UID FETCH {} (UID RFC822.SIZE)", join(&uids)),
+            sized,
+        )?;
+        let limit = u64::try_from(self.config.max_message_bytes).unwrap_or(u64::MAX);
+        let (uids, over) = within_budget(&uids, &sizes, limit);
+        if uids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let whole: Vec<u32> = uids
             .iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(",");
-        let answer = self.run_tagged(format!("UID FETCH {set} (UID BODY.PEEK[])"), fetched)?;
+            .copied()
+            .filter(|u| !over.iter().any(|(o, _)| o == u))
+            .collect();
+        let heads: Vec<u32> = over.iter().map(|(u, _)| *u).collect();
+        let mut answer = Vec::new();
+        if !whole.is_empty() {
+            answer = self.run_tagged(
+                format!("UID FETCH {} (UID BODY.PEEK[])", join(&whole)),
+                fetched,
+            )?;
+        }
+        if !heads.is_empty() {
+            answer.extend(self.run_tagged(
+                format!("UID FETCH {} (UID BODY.PEEK[HEADER])", join(&heads)),
+                fetched,
+            )?);
+        }
         let mut out: Vec<RawMessage> = answer
             .into_iter()
             .filter(|(uid, _)| uids.contains(uid))
-            .map(|(uid, bytes)| RawMessage {
-                id: MessageRef::Imap {
-                    mailbox: mailbox.clone(),
-                    uidvalidity,
-                    uid,
-                },
-                bytes,
+            .map(|(uid, mut bytes)| {
+                let oversize = over.iter().find(|(u, _)| *u == uid).map(|(_, n)| *n);
+                if oversize.is_some() {
+                    bytes.truncate(super::HEADER_BYTES);
+                    let head = super::header_block(&bytes).len();
+                    bytes.truncate(head);
+                }
+                RawMessage {
+                    id: MessageRef::Imap {
+                        mailbox: mailbox.clone(),
+                        uidvalidity,
+                        uid,
+                    },
+                    bytes,
+                    oversize,
+                }
             })
             .collect();
         let uid_of = |m: &RawMessage| match m.id {
@@ -1032,6 +1130,27 @@ mod tests {
         assert_eq!(leading_run(&[3, 5, 9], &[3, 9]), (Some(3), Some(5)));
         assert_eq!(leading_run(&[3, 5, 9], &[5, 9]), (None, Some(3)));
         assert_eq!(leading_run(&[3, 5], &[]), (None, Some(3)));
+    }
+
+    /// A batch takes the leading UIDs up to the byte limit (a message over it costs its
+    /// header block), at least one; a UID without a size ends it.
+    #[test]
+    fn a_batch_is_bounded_in_bytes_and_big_messages_are_named() {
+        let sizes = [(1, 400), (2, 400), (3, 5_000_000), (4, 100)];
+        assert_eq!(
+            within_budget(&[1, 2, 3, 4], &sizes, 1000),
+            (vec![1, 2], vec![])
+        );
+        assert_eq!(
+            within_budget(&[3, 4], &sizes, 1000),
+            (vec![3], vec![(3, 5_000_000)])
+        );
+        assert_eq!(
+            within_budget(&[3, 4], &sizes, 100_000),
+            (vec![3, 4], vec![(3, 5_000_000)])
+        );
+        assert_eq!(within_budget(&[5, 1], &sizes, 1000), (vec![], vec![]));
+        assert_eq!(within_budget(&[1, 5, 2], &sizes, 1000), (vec![1], vec![]));
     }
 
     #[test]

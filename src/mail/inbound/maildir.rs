@@ -18,6 +18,9 @@ pub struct MaildirInbox {
     rejected: String,
     poll_interval: Duration,
     batch: usize,
+    /// Files over this size are not read whole (their header block only); a fetched batch
+    /// holds at most this many bytes (and at least one message).
+    max_message_bytes: u64,
     handed: HashSet<PathBuf>,
 }
 
@@ -38,8 +41,15 @@ impl MaildirInbox {
             rejected: "Rejected".into(),
             poll_interval: Duration::from_secs(1),
             batch: 100,
+            max_message_bytes: crate::mail::envelope::DEFAULT_MAX_MESSAGE_BYTES as u64,
             handed: HashSet::new(),
         }
+    }
+
+    /// Sets the size over which a file is not read whole, which also bounds a batch.
+    pub fn with_max_message_bytes(mut self, bytes: usize) -> Self {
+        self.max_message_bytes = u64::try_from(bytes).unwrap_or(u64::MAX).max(1);
+        self
     }
 
     /// Names the processed and rejected folders (Maildir++ `.<name>` under the Maildir).
@@ -117,8 +127,14 @@ impl MaildirInbox {
 }
 
 impl Inbox for MaildirInbox {
+    /// Messages not handed out yet, oldest first: at most a batch, and at most
+    /// `max_message_bytes` in all (at least one message). A file over `max_message_bytes`
+    /// is not read whole: its size is taken from the file first, and only its header block
+    /// is read, so memory stays bounded whatever the inbox holds.
     fn fetch_new(&mut self) -> Result<Vec<RawMessage>, InboundError> {
         let mut out = Vec::new();
+        let mut held: u64 = 0;
+        let limit = self.max_message_bytes;
         for path in self.waiting()? {
             if out.len() >= self.batch {
                 break;
@@ -126,16 +142,42 @@ impl Inbox for MaildirInbox {
             if self.handed.contains(&path) {
                 continue;
             }
-            let bytes = match std::fs::read(&path) {
-                Ok(b) => b,
+            let file = match std::fs::File::open(&path) {
+                Ok(f) => f,
                 // Another reader moved it meanwhile.
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
                 Err(e) => return Err(io(&path)(e)),
             };
+            let size = file.metadata().map_err(io(&path))?.len();
+            let cost = size.min(super::HEADER_BYTES as u64);
+            let cost = if size > limit { cost } else { size };
+            if !out.is_empty() && held.saturating_add(cost) > limit {
+                break;
+            }
+            // Read no more than the limit and a byte, whatever the size said: a file that
+            // grew since is over the limit all the same.
+            let wanted = if size > limit {
+                super::HEADER_BYTES as u64
+            } else {
+                limit.saturating_add(1)
+            };
+            let mut bytes = Vec::with_capacity(usize::try_from(size.min(wanted)).unwrap_or(0) + 1);
+            std::io::Read::read_to_end(&mut std::io::Read::take(file, wanted), &mut bytes)
+                .map_err(io(&path))?;
+            let oversize = if size > limit || bytes.len() as u64 > limit {
+                bytes.truncate(super::HEADER_BYTES);
+                let head = super::header_block(&bytes).len();
+                bytes.truncate(head);
+                Some(size.max(limit.saturating_add(1)))
+            } else {
+                None
+            };
+            held = held.saturating_add(bytes.len() as u64);
             self.handed.insert(path.clone());
             out.push(RawMessage {
                 id: MessageRef::Maildir { path },
                 bytes,
+                oversize,
             });
         }
         Ok(out)
@@ -261,6 +303,44 @@ mod tests {
         // Committing twice names the missing file.
         let err = inbox.commit(&first.id).unwrap_err();
         assert!(err.to_string().starts_with("Maildir "), "{err}");
+    }
+
+    /// A file over the limit is not read whole: its size is taken first, its header block
+    /// read and its size reported; a batch holds at most the limit in bytes (at least one
+    /// message).
+    #[test]
+    fn a_file_over_the_limit_is_read_by_its_header_only_and_batches_are_bounded() {
+        let tmp = TempDir::new("maildir-oversize");
+        std::fs::create_dir_all(tmp.0.join("new")).unwrap();
+        let big = format!(
+            "From: big@example.test\r\nSubject: photos\r\n\r\n{}",
+            "x".repeat(5000)
+        );
+        std::fs::write(tmp.0.join("new/1.big"), &big).unwrap();
+        for i in 2..=4 {
+            std::fs::write(
+                tmp.0.join(format!("new/{i}.small")),
+                format!("From: s{i}@example.test\r\n\r\n{}\r\n", "y".repeat(300)),
+            )
+            .unwrap();
+        }
+        let mut inbox = MaildirInbox::new(&tmp.0).with_max_message_bytes(1000);
+        let first = inbox.fetch_new().unwrap();
+        // The big file costs its header block; two small ones fit beside it, not three.
+        assert_eq!(first.len(), 3, "{first:?}");
+        assert_eq!(first[0].oversize, Some(big.len() as u64));
+        assert_eq!(
+            first[0].bytes,
+            b"From: big@example.test\r\nSubject: photos\r\n\r\n"
+        );
+        assert!(first[1..].iter().all(|m| m.oversize.is_none()));
+        let second = inbox.fetch_new().unwrap();
+        assert_eq!(second.len(), 1);
+        assert!(inbox.fetch_new().unwrap().is_empty());
+        // A single message over the limit still comes, one per batch.
+        let mut tiny = MaildirInbox::new(&tmp.0).with_max_message_bytes(100);
+        let all: Vec<usize> = (0..5).map(|_| tiny.fetch_new().unwrap().len()).collect();
+        assert_eq!(all, [1, 1, 1, 1, 0]);
     }
 
     #[test]

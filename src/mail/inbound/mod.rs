@@ -50,8 +50,35 @@ impl std::fmt::Display for MessageRef {
 pub struct RawMessage {
     /// Where it is, for [`Inbox::commit`] and [`Inbox::reject`].
     pub id: MessageRef,
-    /// The RFC 5322 bytes, untouched.
+    /// The RFC 5322 bytes, untouched; only the header block when the message is over the
+    /// size limit (`oversize`).
     pub bytes: Vec<u8>,
+    /// `Some(size)`: the message is `size` bytes, over the inbox's limit. It was not read
+    /// whole: `bytes` holds its header block only (enough to answer its sender), found by
+    /// its size before reading (a file's metadata, IMAP's `RFC822.SIZE`).
+    pub oversize: Option<u64>,
+}
+
+/// The most bytes of a message over the size limit that are read: its header block, up to
+/// this.
+pub const HEADER_BYTES: usize = 64 * 1024;
+
+/// The header block of a message's first bytes: up to and with the first empty line.
+pub fn header_block(bytes: &[u8]) -> &[u8] {
+    let mut i = 0;
+    while let Some(&c) = bytes.get(i) {
+        if c == b'\n' {
+            let rest = bytes.get(i + 1..).unwrap_or_default();
+            if rest.starts_with(b"\n") {
+                return bytes.get(..i + 2).unwrap_or(bytes);
+            }
+            if rest.starts_with(b"\r\n") {
+                return bytes.get(..i + 3).unwrap_or(bytes);
+            }
+        }
+        i += 1;
+    }
+    bytes
 }
 
 /// What went wrong reading a mailbox.

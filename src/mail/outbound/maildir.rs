@@ -58,11 +58,21 @@ impl MaildirOutbox {
 
 impl Outbox for MaildirOutbox {
     fn send_batch(&mut self, mails: &[RenderedMail]) -> Vec<Result<(), SendError>> {
+        self.send_batch_reporting(mails, &|_| {})
+    }
+
+    fn send_batch_reporting(
+        &mut self,
+        mails: &[RenderedMail],
+        accepted: &(dyn Fn(usize) + Sync),
+    ) -> Vec<Result<(), SendError>> {
         mails
             .iter()
-            .map(|mail| match self.write_one(mail) {
+            .enumerate()
+            .map(|(i, mail)| match self.write_one(mail) {
                 Ok(path) => {
                     debug!(message_id = %mail.message_id, path = %path.display(), "written to Maildir");
+                    accepted(i);
                     Ok(())
                 }
                 // A full disk or a permission problem may be fixed: retry later.

@@ -131,6 +131,72 @@ fn bracketed(id: &str) -> String {
     format!("<{id}>")
 }
 
+/// The longest line of a header RFC 5322 §2.1.1 allows, without its CRLF.
+pub const MAX_HEADER_LINE: usize = 998;
+
+/// The longest subject a mail is sent with, in characters; a longer one is shortened.
+const MAX_SUBJECT_CHARS: usize = 200;
+
+/// The longest Message-ID copied into `In-Reply-To` and `References` (RFC 5322 sets no
+/// bound, but a Message-ID is an address-like token; servers cut lines, not ids).
+const MAX_MESSAGE_ID: usize = 250;
+
+/// A subject as sent: on one line (controls and runs of blanks as one space), and at most
+/// [`MAX_SUBJECT_CHARS`] characters (a longer one ends in `...`); lettre folds it.
+fn subject_line(subject: &str) -> String {
+    let mut one = String::with_capacity(subject.len().min(4 * MAX_SUBJECT_CHARS));
+    let mut blank = false;
+    let mut chars = 0;
+    for c in subject.chars() {
+        if c.is_whitespace() || c.is_control() {
+            blank = true;
+            continue;
+        }
+        if chars >= MAX_SUBJECT_CHARS {
+            break;
+        }
+        if blank && !one.is_empty() {
+            one.push(' ');
+            chars += 1;
+        }
+        blank = false;
+        one.push(c);
+        chars += 1;
+    }
+    if chars >= MAX_SUBJECT_CHARS {
+        let keep: String = one.chars().take(MAX_SUBJECT_CHARS - 3).collect();
+        return format!("{}...", keep.trim_end());
+    }
+    one
+}
+
+/// A Message-ID fit to be copied into `In-Reply-To` and `References`: printable ASCII
+/// without blanks or angle brackets, at most [`MAX_MESSAGE_ID`] characters. An absurd one
+/// (thousands of characters, blanks, controls) is left out: the reply still goes out.
+fn usable_message_id(id: &str) -> Option<&str> {
+    let id = id.trim().trim_start_matches('<').trim_end_matches('>');
+    let fits = !id.is_empty()
+        && id.len() <= MAX_MESSAGE_ID
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_graphic() && b != b'<' && b != b'>');
+    fits.then_some(id)
+}
+
+/// The first header line of `bytes` longer than [`MAX_HEADER_LINE`], if any.
+fn overlong_header_line(bytes: &[u8]) -> Option<usize> {
+    let head_end = bytes
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or(bytes.len());
+    bytes
+        .get(..head_end)
+        .unwrap_or_default()
+        .split(|&b| b == b'\n')
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l).len())
+        .find(|&n| n > MAX_HEADER_LINE)
+}
+
 /// A multipart boundary for a mail: `dipjudge-` and the hex of a BLAKE2 hash of its
 /// Message-ID (a boundary must not occur in the parts; base64 and quoted-printable text
 /// never hold `--dipjudge-`).
@@ -167,14 +233,14 @@ pub fn render(mail: &OutgoingMail, date: SystemTime) -> Result<RenderedMail, Ren
     })?;
     let mut builder = Message::builder()
         .from(from)
-        .subject(mail.subject.clone())
+        .subject(subject_line(&mail.subject))
         .date(date)
         .message_id(Some(bracketed(&mail.message_id)))
         .envelope(envelope);
     for to in to {
         builder = builder.to(to);
     }
-    if let Some(irt) = &mail.in_reply_to {
+    if let Some(irt) = mail.in_reply_to.as_deref().and_then(usable_message_id) {
         builder = builder
             .in_reply_to(bracketed(irt))
             .references(bracketed(irt));
@@ -185,7 +251,10 @@ pub fn render(mail: &OutgoingMail, date: SystemTime) -> Result<RenderedMail, Ren
         reason: e.to_string(),
     };
     let mut message = if mail.attachments.is_empty() {
+        // lettre's single-part body carries a Content-Transfer-Encoding; RFC 2045 §4 wants
+        // MIME-Version beside it (lettre adds it to multipart mail only).
         builder
+            .header(lettre::message::header::MIME_VERSION_1_0)
             .header(ContentType::TEXT_PLAIN)
             .body(body)
             .map_err(build_error)?
@@ -220,11 +289,20 @@ pub fn render(mail: &OutgoingMail, date: SystemTime) -> Result<RenderedMail, Ren
             .map_err(|_| RenderError::HeaderName(name.clone()))?;
         headers.insert_raw(HeaderValue::new(name, value.clone()));
     }
+    let bytes = message.formatted();
+    if let Some(n) = overlong_header_line(&bytes) {
+        // Never sent: a server refuses it (the subject and ids are bounded above, so only an
+        // extra header could do this).
+        return Err(RenderError::Build {
+            message_id: mail.message_id.clone(),
+            reason: format!("a header line of {n} characters is over RFC 5322's {MAX_HEADER_LINE}"),
+        });
+    }
     Ok(RenderedMail {
         message_id: mail.message_id.clone(),
         envelope_from: Some(mail.from.clone()),
         recipients: mail.to.clone(),
-        bytes: message.formatted(),
+        bytes,
     })
 }
 
@@ -310,6 +388,25 @@ pub trait Outbox: Send {
     /// Delivers a batch, reusing one connection where the transport has one. Returns one
     /// result per mail, in order; a failure of one mail does not stop the others.
     fn send_batch(&mut self, mails: &[RenderedMail]) -> Vec<Result<(), SendError>>;
+
+    /// As [`Outbox::send_batch`], calling `accepted(i)` as soon as the server has taken
+    /// mail `i` (before the next mail on that connection is sent), so the caller can record
+    /// it at once: killed in the middle of a batch, only the mails in flight on the open
+    /// connections are sent again. The default reports after the whole batch (a transport
+    /// that has no better moment).
+    fn send_batch_reporting(
+        &mut self,
+        mails: &[RenderedMail],
+        accepted: &(dyn Fn(usize) + Sync),
+    ) -> Vec<Result<(), SendError>> {
+        let results = self.send_batch(mails);
+        for (i, r) in results.iter().enumerate() {
+            if r.is_ok() {
+                accepted(i);
+            }
+        }
+        results
+    }
 }
 
 #[cfg(test)]
@@ -398,6 +495,60 @@ mod tests {
             Some("reply-1@judge.example.test")
         );
         assert!(matches!(silence_reason(&env), Some(Silence::OwnMail(_))));
+    }
+
+    /// Issue 25: a 100,000-character subject (with and without blanks, ASCII and not) and
+    /// a 5,000-character Message-ID: every header line within RFC 5322's 998; the subject
+    /// shortened, the absurd id left out of In-Reply-To and References; MIME-Version on a
+    /// single-part mail as on a multipart one.
+    #[test]
+    fn headers_stay_within_the_rfcs_whatever_the_input() {
+        let id = format!("{}@example.test", "i".repeat(5000));
+        for subject in [
+            "x".repeat(100_000),
+            "word ".repeat(20_000),
+            "été ".repeat(25_000),
+            "é".repeat(100_000),
+            format!("Re: {}\r\nBcc: evil@example.test", "y".repeat(50)),
+        ] {
+            for attachments in [false, true] {
+                let mut m = sample();
+                m.subject = format!("Re: {subject}");
+                m.in_reply_to = Some(id.clone());
+                if attachments {
+                    m.attachments.push(Attachment {
+                        filename: "g-S1901M.png".into(),
+                        content_type: "image/png".into(),
+                        bytes: vec![1, 2, 3],
+                    });
+                }
+                let r = render(&m, date()).unwrap();
+                let text = String::from_utf8_lossy(&r.bytes).to_string();
+                let head = text.split("\r\n\r\n").next().unwrap();
+                for line in head.split("\r\n") {
+                    assert!(line.len() <= MAX_HEADER_LINE, "{} chars", line.len());
+                }
+                assert!(head.contains("MIME-Version: 1.0\r\n"), "{head}");
+                assert!(!head.contains("In-Reply-To"), "{head}");
+                assert!(!head.contains("\r\nBcc:"), "{head}");
+                let env = Envelope::parse(&r.bytes).unwrap();
+                assert!(
+                    env.subject.chars().count() <= MAX_SUBJECT_CHARS,
+                    "{}",
+                    env.subject
+                );
+                assert!(env.subject.starts_with("Re: "), "{}", env.subject);
+            }
+        }
+        // A sane id is kept; a short subject is untouched.
+        let r = render(&sample(), date()).unwrap();
+        let env = Envelope::parse(&r.bytes).unwrap();
+        assert_eq!(env.subject, "Re: Orders — Spring 1901");
+        let text = String::from_utf8_lossy(&r.bytes).to_string();
+        assert!(text.contains("In-Reply-To: <orig-1@example.test>\r\n"));
+        assert!(text.contains("MIME-Version: 1.0\r\n"));
+        assert_eq!(usable_message_id("a b@x"), None);
+        assert_eq!(usable_message_id("<ok@x>"), Some("ok@x"));
     }
 
     #[test]

@@ -314,11 +314,14 @@ fn connections_for(mails: usize, connections: usize) -> usize {
 }
 
 impl SmtpOutbox {
-    /// Sends `mails` over one connection, in order.
+    /// Sends `mails` over one connection, in order, calling `accepted(first + i)` as the
+    /// server takes mail `i`.
     fn send_serial(
         &self,
         mails: &[RenderedMail],
         tls: Option<&Result<TlsParameters, ConnectFailure>>,
+        first: usize,
+        accepted: &(dyn Fn(usize) + Sync),
     ) -> Vec<Result<(), SendError>> {
         let mut results = Vec::with_capacity(mails.len());
         let mut conn: Option<SmtpConnection> = None;
@@ -352,6 +355,7 @@ impl SmtpOutbox {
             match send_one(c, &envelope, &mail.bytes) {
                 Ok(_) => {
                     debug!(message_id = %mail.message_id, "sent by SMTP");
+                    accepted(first + results.len());
                     results.push(Ok(()));
                 }
                 Err(e) => {
@@ -375,6 +379,14 @@ impl SmtpOutbox {
 
 impl Outbox for SmtpOutbox {
     fn send_batch(&mut self, mails: &[RenderedMail]) -> Vec<Result<(), SendError>> {
+        self.send_batch_reporting(mails, &|_| {})
+    }
+
+    fn send_batch_reporting(
+        &mut self,
+        mails: &[RenderedMail],
+        accepted: &(dyn Fn(usize) + Sync),
+    ) -> Vec<Result<(), SendError>> {
         if mails.is_empty() {
             return Vec::new();
         }
@@ -382,14 +394,21 @@ impl Outbox for SmtpOutbox {
         let tls = tls.as_ref();
         let n = connections_for(mails.len(), self.config.connections);
         if n <= 1 {
-            return self.send_serial(mails, tls);
+            return self.send_serial(mails, tls, 0, accepted);
         }
         let chunk = mails.len().div_ceil(n);
         let this = &*self;
         std::thread::scope(|scope| {
             let handles: Vec<_> = mails
                 .chunks(chunk)
-                .map(|part| (part, scope.spawn(move || this.send_serial(part, tls))))
+                .enumerate()
+                .map(|(k, part)| {
+                    let first = k * chunk;
+                    (
+                        part,
+                        scope.spawn(move || this.send_serial(part, tls, first, accepted)),
+                    )
+                })
                 .collect();
             let mut results = Vec::with_capacity(mails.len());
             for (part, handle) in handles {

@@ -263,12 +263,28 @@ impl RuleSet for Survive {
     /// owning a centre owes a ballot (SRV-1.2); in a jury phase every juror owes a vote, and
     /// the phase waits for the master's vote when the jury is even, and for its tie-break
     /// when a tie only the master can break is left (SRV-5b.2, SRV-5b.3(b)).
+    ///
+    /// SRV-1.4, SRV-3.3: what everyone else may know of a power's orders leaves its ballot
+    /// (and a juror's vote) out: in a vote Winter only the adjustments count, in a jury
+    /// phase nothing; outcasts owe nothing (SRV-8.1, and everyone knows who they are). A
+    /// vote Winter and a jury phase run to their deadline: processed early once every
+    /// ballot (or juror's vote) was in, their results would tell everyone when the last one
+    /// arrived; SRV-1.2 allows the early end but does not ask for it. A jury tie waiting
+    /// for the master alone still ends with the master's choice (SRV-5b.3).
     fn readiness(&self, game: &GameView<'_>, s: &SurviveState, standard: Readiness) -> Readiness {
         let phase = game.position.phase;
         let jury_phase = phase.kind.is(&JURY);
         let mut out = standard;
+        let mut public = [None; 7];
         for power in Power::ALL {
             let status = standard.status(power);
+            if let Some(slot) = public.get_mut(power.index()) {
+                *slot = if jury_phase || s.is_outcast(power) {
+                    None
+                } else {
+                    status
+                };
+            }
             let status = if s.is_outcast(power) && !jury_phase {
                 None
             } else if is_vote_winter(phase) && game.position.centre_count(power) > 0 {
@@ -296,12 +312,17 @@ impl RuleSet for Survive {
             };
             out.set(power, status);
         }
+        out.public = Some(public);
         if jury_phase
             && s.jury
                 .as_ref()
                 .is_some_and(|j| j.master.is_none() && (j.tied.is_some() || j.master_votes()))
         {
             out.early = Early::WaitsForMaster;
+        } else if is_vote_winter(phase)
+            || (jury_phase && s.jury.as_ref().is_none_or(|j| j.tied.is_none()))
+        {
+            out.early = Early::AtDeadline;
         }
         out
     }

@@ -124,6 +124,7 @@ fn srv_1_2_and_8_1_whom_the_judge_waits_for() {
     let status = |v: &GameView<'_>, power: Power, standard: Option<OrderStatus>| {
         let mut r = Readiness {
             statuses: [None; 7],
+            public: None,
             early: Early::WhenAllIn,
         };
         r.set(power, standard);
@@ -174,6 +175,7 @@ fn srv_5b_2_an_even_jury_waits_for_the_master() {
         };
         let standard = Readiness {
             statuses: [None; 7],
+            public: None,
             early: Early::WhenAllIn,
         };
         Survive.readiness(&view(&p), &s, standard).early == Early::WaitsForMaster

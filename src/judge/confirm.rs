@@ -1,0 +1,150 @@
+//! Confirmations: what makes a setting of an address (observing a game, maps on or off) the
+//! choice of whoever reads that address. A mail's From and Reply-To are no proof (anyone can
+//! write any address on a mail); an answer to a code the judge mailed to the address is.
+//!
+//! An address proves itself once, by answering: `CONFIRM <code>` in a mail from it, or a
+//! reply whose subject keeps the code. Until then its settings wait, and the address is
+//! sent the one confirmation and, for [`CONFIRMATION_HOURS`], no other. A code is eight
+//! characters from a 32-letter alphabet (40 bits), a keyed MAC of the address and a counter
+//! under a key the judge keeps; [`WRONG_CODES`] wrong answers drop it.
+
+use blake2::Blake2bMac;
+use blake2::digest::consts::U32;
+use blake2::digest::{Digest, KeyInit, Mac};
+use serde::{Deserialize, Serialize};
+
+use crate::bulletin::answers;
+use crate::store::{StoreError, Tx};
+
+/// How long a confirmation waits for its answer; meanwhile the address gets no other.
+pub(super) const CONFIRMATION_HOURS: i64 = 24;
+
+/// Wrong codes an address's confirmation takes before it is dropped.
+pub(super) const WRONG_CODES: u32 = 5;
+
+/// A code's letters: no 0/O, 1/I.
+const ALPHABET: &[u8; 32] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
+/// A setting of an address, waiting for its confirmation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) enum AddressRequest {
+    /// `OBSERVE game` (also `SIGNON Ogame`).
+    Observe(String),
+    /// `UNOBSERVE game` (also `SIGNOFF game`).
+    Unobserve(String),
+    /// `SET MAP ON|OFF`.
+    Map(bool),
+}
+
+impl AddressRequest {
+    /// The command as the judge writes it.
+    pub(super) fn render(&self) -> String {
+        match self {
+            AddressRequest::Observe(g) => answers::observe_command(g),
+            AddressRequest::Unobserve(g) => answers::unobserve_command(g),
+            AddressRequest::Map(on) => answers::set_map_command(*on).to_string(),
+        }
+    }
+}
+
+/// The requests as stored with a confirmation.
+pub(super) fn write_requests(requests: &[AddressRequest]) -> String {
+    serde_json::to_string(requests).unwrap_or_default()
+}
+
+/// The requests stored with a confirmation (none if they cannot be read).
+pub(super) fn read_requests(text: &str) -> Vec<AddressRequest> {
+    serde_json::from_str(text).unwrap_or_default()
+}
+
+/// The judge's key for codes: made once from its seed and kept (`config`'s
+/// `confirmation_key`), so codes survive a restart and differ between judges.
+fn key(tx: &Tx<'_>, seed: u64) -> Result<Vec<u8>, StoreError> {
+    if let Some(hex) = tx.get_value("confirmation_key")?
+        && let Some(bytes) = from_hex(&hex)
+    {
+        return Ok(bytes);
+    }
+    let mut h = blake2::Blake2b512::new();
+    h.update(b"dipjudge confirmation key\0");
+    h.update(seed.to_le_bytes());
+    let bytes: Vec<u8> = h.finalize().iter().take(32).copied().collect();
+    tx.set_value("confirmation_key", &to_hex(&bytes))?;
+    Ok(bytes)
+}
+
+fn to_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn from_hex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+/// A fresh code for `address`.
+pub(super) fn new_code(tx: &Tx<'_>, seed: u64, address: &str) -> Result<String, StoreError> {
+    let key = key(tx, seed)?;
+    let n = tx.next_counter("confirmations")?;
+    let Ok(mut mac) = <Blake2bMac<U32> as KeyInit>::new_from_slice(&key) else {
+        // A 32-byte key is always taken; were it not, the counter still makes codes differ.
+        return Ok(format!("{n:08}"));
+    };
+    mac.update(address.to_ascii_lowercase().as_bytes());
+    mac.update(&[0]);
+    mac.update(&n.to_le_bytes());
+    let tag = mac.finalize().into_bytes();
+    Ok(tag
+        .iter()
+        .take(8)
+        .filter_map(|b| ALPHABET.get(usize::from(*b) % ALPHABET.len()))
+        .map(|b| char::from(*b))
+        .collect())
+}
+
+/// A code as written by a player, for comparing: upper case, without blanks or dashes.
+fn canonical(code: &str) -> String {
+    code.chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_uppercase())
+        .collect()
+}
+
+/// Whether `written` is `code`.
+pub(super) fn same_code(written: &str, code: &str) -> bool {
+    canonical(written) == canonical(code)
+}
+
+/// Whether a subject carries `code` (a reply to the confirmation keeps it).
+pub(super) fn in_subject(subject: &str, code: &str) -> bool {
+    subject
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| same_code(w, code))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_compare_and_hide_in_subjects() {
+        assert!(same_code("k7q2-mx4p", "K7Q2MX4P"));
+        assert!(!same_code("K7Q2MX4", "K7Q2MX4P"));
+        assert!(in_subject("Re: DIP confirmation K7Q2MX4P", "K7Q2MX4P"));
+        assert!(in_subject("Re: [DIP confirmation k7q2mx4p]", "K7Q2MX4P"));
+        assert!(!in_subject("Re: DIP confirmation K7Q2MX4PX", "K7Q2MX4P"));
+        let requests = vec![
+            AddressRequest::Observe("alpha".into()),
+            AddressRequest::Map(false),
+        ];
+        assert_eq!(read_requests(&write_requests(&requests)), requests);
+        assert!(read_requests("not json").is_empty());
+        assert_eq!(from_hex(&to_hex(&[0, 255, 7])), Some(vec![0, 255, 7]));
+        assert_eq!(from_hex("abc"), None);
+    }
+}

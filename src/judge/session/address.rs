@@ -1,0 +1,213 @@
+//! The settings of an address: observing a game (`OBSERVE`, `SIGNON Ogame`), leaving it
+//! (`UNOBSERVE`, `SIGNOFF game`), maps on or off (`SET MAP`). They take effect at once for an
+//! address that proved itself; from any other address they wait for the answer to the
+//! confirmation the judge mails to it (`confirm`), and `CONFIRM code` (or a reply keeping
+//! the code in its subject) gives that answer.
+
+use chrono::Duration;
+
+use crate::bulletin::answers;
+use crate::game::{ObserverLevel, Sender};
+use crate::store::StoreError;
+
+use super::super::confirm::{self, AddressRequest, CONFIRMATION_HOURS, WRONG_CODES};
+use super::super::refusal::Refusal;
+use super::{Done, Session, Verdict};
+
+impl Session<'_, '_> {
+    /// Whether the reply address proved itself: it answered a confirmation once, or this
+    /// mail signed on with the password of a seat registered at that address (the seat's
+    /// owner chose the address and knows the password).
+    pub(super) fn address_proven(&self) -> Result<bool, StoreError> {
+        let address = self.msg.reply_address();
+        let seat = match (self.who, self.game.as_ref()) {
+            (Some(Sender::Power(p)), Some(g)) => g.player(p).map(|pl| pl.seat.address.as_str()),
+            (Some(Sender::Master), Some(g)) => Some(g.master.address.as_str()),
+            _ => None,
+        };
+        if seat.is_some_and(|s| s.eq_ignore_ascii_case(address)) {
+            return Ok(true);
+        }
+        self.tx.is_proven(address)
+    }
+
+    /// A setting of the reply address: refused if it cannot be made, made now if the
+    /// address proved itself, else kept for the confirmation this mail's reply asks for.
+    pub(super) fn address_request(&mut self, req: AddressRequest) -> Result<Verdict, StoreError> {
+        if let Err(r) = self.check_request(&req)? {
+            return Ok(Err(r));
+        }
+        if self.address_proven()? {
+            return self.apply_request(&req);
+        }
+        let echo = answers::waits_for_confirmation(&req.render());
+        if !self.pending.contains(&req) {
+            self.pending.push(req);
+        }
+        Ok(Done::ok(echo))
+    }
+
+    /// Whether a setting can be made now (the game exists, takes observers, ...).
+    fn check_request(&self, req: &AddressRequest) -> Result<Result<(), Refusal>, StoreError> {
+        let address = self.msg.reply_address();
+        Ok(match req {
+            AddressRequest::Observe(name) => match self.tx.load_game(name)? {
+                None => Err(Refusal::NoGame(name.clone())),
+                Some(g) if g.settings.press.observers == ObserverLevel::None => {
+                    Err(Refusal::NoObservers(g.name))
+                }
+                Some(_) => Ok(()),
+            },
+            AddressRequest::Unobserve(name) => match self.tx.load_game(name)? {
+                None => Err(Refusal::NoGame(name.clone())),
+                Some(g) if !g.observers.iter().any(|o| o.eq_ignore_ascii_case(address)) => {
+                    Err(Refusal::NotObserving(g.name))
+                }
+                Some(_) => Ok(()),
+            },
+            AddressRequest::Map(_) => Ok(()),
+        })
+    }
+
+    /// Makes a setting of the reply address.
+    fn apply_request(&mut self, req: &AddressRequest) -> Result<Verdict, StoreError> {
+        if let Err(r) = self.check_request(req)? {
+            return Ok(Err(r));
+        }
+        let address = self.msg.reply_address().to_string();
+        Ok(match req {
+            AddressRequest::Observe(name) => {
+                let echo = self.change_game(name, |g| {
+                    if !g.observers.iter().any(|o| o.eq_ignore_ascii_case(&address)) {
+                        g.observers.push(address.clone());
+                    }
+                    answers::observing(&g.name)
+                })?;
+                Done::ok(echo)
+            }
+            AddressRequest::Unobserve(name) => {
+                let echo = self.change_game(name, |g| {
+                    g.observers.retain(|o| !o.eq_ignore_ascii_case(&address));
+                    answers::unobserved(&g.name)
+                })?;
+                Done::ok(echo)
+            }
+            AddressRequest::Map(on) => {
+                self.tx.set_map_choice(&address, *on)?;
+                Done::ok(req.render())
+            }
+        })
+    }
+
+    /// Changes game `name`: the message's own game in place (it is written when the
+    /// message is done), any other as stored.
+    fn change_game(
+        &mut self,
+        name: &str,
+        f: impl FnOnce(&mut crate::game::Game) -> String,
+    ) -> Result<String, StoreError> {
+        if let Some(g) = self
+            .game
+            .as_mut()
+            .filter(|g| g.name.eq_ignore_ascii_case(name))
+        {
+            let out = f(g);
+            self.dirty = true;
+            return Ok(out);
+        }
+        let Some(mut g) = self.tx.load_game(name)? else {
+            return Ok(String::new());
+        };
+        let out = f(&mut g);
+        self.tx.save_game(&g)?;
+        Ok(out)
+    }
+
+    /// `CONFIRM code`: the reply address answers its confirmation; what waited is done.
+    pub(super) fn confirm(&mut self, code: &str) -> Result<Verdict, StoreError> {
+        let address = self.msg.reply_address().to_string();
+        if self
+            .confirmed
+            .as_deref()
+            .is_some_and(|c| confirm::same_code(code, c))
+        {
+            return Ok(Done::ok(answers::confirmed_above(code)));
+        }
+        let Some(pending) = self.tx.pending_confirmation(&address)? else {
+            return Ok(Err(Refusal::NothingToConfirm));
+        };
+        let expired = self.now - pending.created_at >= Duration::hours(CONFIRMATION_HOURS);
+        if expired {
+            self.tx.drop_confirmation(&address)?;
+            return Ok(Err(Refusal::NothingToConfirm));
+        }
+        if !confirm::same_code(code, &pending.code) {
+            if pending.wrong + 1 >= WRONG_CODES {
+                self.tx.drop_confirmation(&address)?;
+            } else {
+                self.tx.count_wrong_confirmation(&address)?;
+            }
+            return Ok(Err(Refusal::WrongConfirmation));
+        }
+        self.tx.drop_confirmation(&address)?;
+        self.tx.prove_address(&address, self.now)?;
+        self.confirmed = Some(pending.code.clone());
+        let mut more = Vec::new();
+        for req in confirm::read_requests(&pending.requests) {
+            let line = match self.apply_request(&req)? {
+                Ok(done) => answers::confirmed_ok(&done.echo),
+                Err(r) => answers::confirmed_error(r.code(), &req.render(), &r.to_string()),
+            };
+            more.push(line);
+        }
+        Ok(Done::with_more(answers::confirmed(&pending.code), more))
+    }
+
+    /// A mail whose subject carries the code of the reply address's confirmation (a reply
+    /// to it) answers it, before its lines are read.
+    pub(super) fn confirm_by_subject(&mut self) -> Result<(), StoreError> {
+        let address = self.msg.reply_address().to_string();
+        let Some(pending) = self.tx.pending_confirmation(&address)? else {
+            return Ok(());
+        };
+        if !confirm::in_subject(&self.msg.subject, &pending.code) {
+            return Ok(());
+        }
+        let verdict = self.confirm(&pending.code)?;
+        let echo = match verdict {
+            Ok(done) => {
+                let mut lines = vec![answers::ok_line(&done.echo)];
+                lines.extend(done.more);
+                lines
+            }
+            Err(r) => vec![answers::error_line(r.code(), &r.to_string())],
+        };
+        for l in echo {
+            self.note(l);
+        }
+        Ok(())
+    }
+
+    /// What a reply to an address that has settings waiting ends with: the confirmation
+    /// (a new code, kept with the settings); None when the address was sent one less than
+    /// [`CONFIRMATION_HOURS`] ago: then it gets no reply at all.
+    pub(super) fn confirmation_request(
+        &mut self,
+    ) -> Result<Option<(String, Vec<String>)>, StoreError> {
+        let address = self.msg.reply_address().to_string();
+        if let Some(p) = self.tx.pending_confirmation(&address)?
+            && self.now - p.created_at < Duration::hours(CONFIRMATION_HOURS)
+        {
+            return Ok(None);
+        }
+        let code = confirm::new_code(self.tx, self.config.seed, &address)?;
+        self.tx.set_confirmation(
+            &address,
+            &code,
+            &confirm::write_requests(&self.pending),
+            self.now,
+        )?;
+        let requests = self.pending.iter().map(AddressRequest::render).collect();
+        Ok(Some((code, requests)))
+    }
+}

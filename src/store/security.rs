@@ -1,0 +1,262 @@
+//! What the judge keeps against guessing, forged addresses and floods: the wrong passwords
+//! checked for each seat in the last hour, and the wrong sign-ons its owner is to be told
+//! of; the addresses that proved themselves, and the confirmations waiting for the others;
+//! the games each address created in the last day, and the removal of a forming game
+//! nobody joined.
+
+use chrono::{DateTime, Utc};
+use rusqlite::{OptionalExtension, params};
+
+use super::audience::{seat_named, seat_word};
+use super::{StoreError, Tx, parse_ts, ts};
+use crate::variant::Sender;
+
+/// The wrong sign-ons of a seat its owner has not been told of: since the first of them,
+/// how many had their password checked, and how many a locked seat refused unchecked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WrongSignons {
+    pub game: String,
+    /// Whose seat: a power's, or the master's.
+    pub seat: Sender,
+    pub since: DateTime<Utc>,
+    pub checked: u64,
+    pub refused: u64,
+}
+
+/// A confirmation the judge mailed to an address, and what waits for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PendingConfirmation {
+    pub code: String,
+    /// What the address asked for, as the judge wrote it down (it reads it back).
+    pub requests: String,
+    pub created_at: DateTime<Utc>,
+    /// Wrong codes sent for it so far.
+    pub wrong: u32,
+}
+
+impl Tx<'_> {
+    /// Records a wrong password checked for a seat at `at`, and forgets the seat's wrong
+    /// passwords from before `forget_before`.
+    pub fn record_signon_failure(
+        &self,
+        game: &str,
+        seat: Sender,
+        at: DateTime<Utc>,
+        forget_before: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.execute(
+            "DELETE FROM signon_failures WHERE game = ?1 AND seat = ?2 AND at < ?3",
+            params![game, seat_word(seat), ts(forget_before)],
+        )?;
+        self.execute(
+            "INSERT INTO signon_failures (game, seat, at) VALUES (?1, ?2, ?3)",
+            params![game, seat_word(seat), ts(at)],
+        )?;
+        Ok(())
+    }
+
+    /// How many wrong passwords were checked for a seat at or after `since`, and when the
+    /// first of them was.
+    pub fn signon_failures_since(
+        &self,
+        game: &str,
+        seat: Sender,
+        since: DateTime<Utc>,
+    ) -> Result<(usize, Option<DateTime<Utc>>), StoreError> {
+        let (n, first): (i64, Option<String>) = self.query_row(
+            "SELECT count(*), min(at) FROM signon_failures WHERE game = ?1 AND seat = ?2 AND at >= ?3",
+            params![game, seat_word(seat), ts(since)],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        Ok((
+            usize::try_from(n).unwrap_or(0),
+            first.as_deref().and_then(parse_ts),
+        ))
+    }
+
+    /// Counts a wrong sign-on for a seat's owner to be told of: one whose password was
+    /// checked (`checked`), or one a locked seat refused unchecked.
+    pub fn count_wrong_signon(
+        &self,
+        game: &str,
+        seat: Sender,
+        at: DateTime<Utc>,
+        checked: bool,
+    ) -> Result<(), StoreError> {
+        self.execute(
+            "INSERT INTO wrong_signons (game, seat, since, checked, refused) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT(game, seat) DO UPDATE SET checked = checked + excluded.checked,
+                 refused = refused + excluded.refused",
+            params![game, seat_word(seat), ts(at), i64::from(checked), i64::from(!checked)],
+        )?;
+        Ok(())
+    }
+
+    /// The wrong sign-ons of every seat whose owner has not been told of them, oldest
+    /// first.
+    pub fn wrong_signons(&self) -> Result<Vec<WrongSignons>, StoreError> {
+        let mut st = self.tx.prepare_cached(
+            "SELECT game, seat, since, checked, refused FROM wrong_signons ORDER BY since, game, seat",
+        )?;
+        let rows = st.query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, i64>(3)?,
+                r.get::<_, i64>(4)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (game, seat, since, checked, refused) = row?;
+            // A seat the store never writes belongs to nobody.
+            if let (Some(since), Some(seat)) = (parse_ts(&since), seat_named(&seat)) {
+                out.push(WrongSignons {
+                    game,
+                    seat,
+                    since,
+                    checked: u64::try_from(checked).unwrap_or(0),
+                    refused: u64::try_from(refused).unwrap_or(0),
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// Forgets a seat's wrong sign-ons (its owner has been told).
+    pub fn drop_wrong_signons(&self, game: &str, seat: Sender) -> Result<(), StoreError> {
+        self.execute(
+            "DELETE FROM wrong_signons WHERE game = ?1 AND seat = ?2",
+            params![game, seat_word(seat)],
+        )?;
+        Ok(())
+    }
+
+    /// Whether an address answered a confirmation once.
+    pub fn is_proven(&self, address: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .query_row(
+                "SELECT 1 FROM proven_addresses WHERE address = ?1",
+                params![address],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+
+    /// Records that an address answered its confirmation.
+    pub fn prove_address(&self, address: &str, at: DateTime<Utc>) -> Result<(), StoreError> {
+        self.execute(
+            "INSERT OR IGNORE INTO proven_addresses (address, at) VALUES (?1, ?2)",
+            params![address, ts(at)],
+        )?;
+        Ok(())
+    }
+
+    /// The confirmation waiting for an address, if any.
+    pub fn pending_confirmation(
+        &self,
+        address: &str,
+    ) -> Result<Option<PendingConfirmation>, StoreError> {
+        let row: Option<(String, String, String, i64)> = self
+            .query_row(
+                "SELECT code, requests, created_at, wrong FROM confirmations WHERE address = ?1",
+                params![address],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .optional()?;
+        Ok(row.and_then(|(code, requests, at, wrong)| {
+            Some(PendingConfirmation {
+                code,
+                requests,
+                created_at: parse_ts(&at)?,
+                wrong: u32::try_from(wrong).unwrap_or(u32::MAX),
+            })
+        }))
+    }
+
+    /// Keeps the confirmation mailed to an address (replacing an earlier one).
+    pub fn set_confirmation(
+        &self,
+        address: &str,
+        code: &str,
+        requests: &str,
+        at: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.execute(
+            "INSERT INTO confirmations (address, code, requests, created_at, wrong) VALUES (?1, ?2, ?3, ?4, 0)
+             ON CONFLICT(address) DO UPDATE SET code = excluded.code, requests = excluded.requests,
+                 created_at = excluded.created_at, wrong = 0",
+            params![address, code, requests, ts(at)],
+        )?;
+        Ok(())
+    }
+
+    /// Counts a wrong code sent for an address's confirmation.
+    pub fn count_wrong_confirmation(&self, address: &str) -> Result<(), StoreError> {
+        self.execute(
+            "UPDATE confirmations SET wrong = wrong + 1 WHERE address = ?1",
+            params![address],
+        )?;
+        Ok(())
+    }
+
+    /// Forgets an address's confirmation (answered, or given up).
+    pub fn drop_confirmation(&self, address: &str) -> Result<(), StoreError> {
+        self.execute(
+            "DELETE FROM confirmations WHERE address = ?1",
+            params![address],
+        )?;
+        Ok(())
+    }
+
+    /// Records a game created by `address` at `at`, forgetting its creations before
+    /// `forget_before`.
+    pub fn record_creation(
+        &self,
+        address: &str,
+        at: DateTime<Utc>,
+        forget_before: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.execute(
+            "DELETE FROM game_creations WHERE address = ?1 AND at < ?2",
+            params![address, ts(forget_before)],
+        )?;
+        self.execute(
+            "INSERT INTO game_creations (address, at) VALUES (?1, ?2)",
+            params![address, ts(at)],
+        )?;
+        Ok(())
+    }
+
+    /// How many games `address` created after `since`.
+    pub fn creations_since(
+        &self,
+        address: &str,
+        since: DateTime<Utc>,
+    ) -> Result<usize, StoreError> {
+        let n: i64 = self.query_row(
+            "SELECT count(*) FROM game_creations WHERE address = ?1 AND at > ?2",
+            params![address, ts(since)],
+            |r| r.get(0),
+        )?;
+        Ok(usize::try_from(n).unwrap_or(0))
+    }
+
+    /// Removes a game and everything kept for it (a forming game nobody joined).
+    pub fn remove_game(&self, game: &str) -> Result<(), StoreError> {
+        self.games.borrow_mut().clear();
+        for sql in [
+            "DELETE FROM games WHERE name = ?1",
+            "DELETE FROM snapshots WHERE game = ?1",
+            "DELETE FROM history WHERE game = ?1",
+            "DELETE FROM pictures WHERE game = ?1",
+            "DELETE FROM signon_failures WHERE game = ?1",
+            "DELETE FROM wrong_signons WHERE game = ?1",
+        ] {
+            self.execute(sql, params![game])?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,234 @@
+//! Hostile and careless mail through the daemon on the Maildir default (issue 25): absurd
+//! subjects and Message-IDs never make a header line over RFC 5322's 998 characters, and
+//! every mail with a transfer encoding says `MIME-Version: 1.0`; the loop guard never
+//! answers the judge's own address nor a reply address that would loop; `SET ADDRESS` takes
+//! only addresses the mailer can send to and tells the new one; a mail cut by the text cap
+//! runs nothing of its cut line.
+
+use chrono::Duration;
+use dipjudge::daemon::Daemon;
+use dipjudge::map::Power;
+
+use crate::scratch::{
+    Scratch, complete_orders, deadline, forget_setup_mail, password, plain_mail, player,
+    start_game, t0,
+};
+
+/// Every header line of every mail the judge sent, checked: none over 998 characters, and
+/// `MIME-Version: 1.0` wherever there is a `Content-Transfer-Encoding`.
+fn check_headers(s: &Scratch) -> usize {
+    let mails = s.sent();
+    for m in &mails {
+        for line in m.head.split("\r\n") {
+            assert!(
+                line.len() <= 998,
+                "a header line of {} characters to {}: {}...",
+                line.len(),
+                m.to,
+                &line[..80]
+            );
+        }
+        let lower = m.head.to_ascii_lowercase();
+        if lower.contains("\r\ncontent-transfer-encoding:") {
+            assert!(
+                lower.contains("\r\nmime-version: 1.0\r\n"),
+                "no MIME-Version: {}",
+                m.head
+            );
+        }
+    }
+    mails.len()
+}
+
+/// Done when (issue 25): no outgoing header line exceeds 998 characters with 100,000-character
+/// subjects and 5,000-character Message-IDs; every mail with a transfer encoding has
+/// MIME-Version (replies of every encoding, results bulletins, press).
+#[test]
+fn no_header_line_is_over_998_characters_whatever_comes_in() {
+    let mut s = Scratch::new("long-headers");
+    let at = {
+        let mut judge = s.judge();
+        start_game(&mut judge, "hdr", "");
+        complete_orders(&mut judge, "hdr");
+        forget_setup_mail(&mut judge);
+        deadline(&mut judge, "hdr")
+    };
+    let long_id = format!("{}@example.test", "m".repeat(5000));
+    for (i, subject) in [
+        "s".repeat(100_000),
+        "orders ".repeat(15_000),
+        "ordres d'été ".repeat(8_000),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let raw = plain_mail(
+            &format!("long{i}@example.test"),
+            &format!("{i}{long_id}"),
+            subject,
+            "HELP",
+        );
+        s.deliver(raw.as_bytes());
+    }
+    // Press with a long official subject, and a reply that must be quoted-printable.
+    s.mail(
+        &player("hdr", Power::France),
+        "press@x",
+        &format!(
+            "SIGNON Fhdr {}\nBROADCAST\nBonjour à tous, {}\nENDBROADCAST\nA Par - Pic\nA Pär H",
+            password(Power::France),
+            "é".repeat(2000)
+        ),
+    );
+    let mut d = Daemon::open(s.config(), None).unwrap();
+    let r = d.process_once(at - Duration::hours(1)).unwrap();
+    assert_eq!((r.applied, r.failed, r.given_up), (4, 0, 0), "{r:?}");
+    let r = d.process_once(at).unwrap();
+    assert_eq!((r.ticked, r.given_up), (1, 0), "{r:?}");
+    let sent = check_headers(&s);
+    assert!(sent >= 19, "replies, press and results: {sent}");
+    for i in 0..3 {
+        let got = s.sent_to(&format!("long{i}@example.test"));
+        assert_eq!(got.len(), 1, "every long-subject mail is answered");
+        assert!(got[0].subject.starts_with("Re: "), "{}", got[0].subject);
+        assert!(got[0].subject.chars().count() <= 200);
+        assert_eq!(got[0].in_reply_to, None, "the absurd id is left out");
+    }
+}
+
+/// The loop guard through the daemon: mail from the judge's own address (any case, any
+/// display name), or whose reply would go to the judge, a mail system account or an address
+/// that takes no replies, is recorded and never answered; a player's mail beside them is.
+#[test]
+fn the_judge_never_answers_itself_nor_a_reply_address_that_loops() {
+    let mut s = Scratch::new("loop-guard");
+    let heads = [
+        "From: judge@example.test",
+        "From: DIP Judge <JUDGE@Example.Test>",
+        "From: a@example.test\r\nReply-To: judge@example.test",
+        "From: b@example.test\r\nReply-To: MAILER-DAEMON@example.test",
+        "From: c@example.test\r\nReply-To: Postmaster <postmaster@example.test>",
+        "From: d@example.test\r\nReply-To: players-request@lists.example.test",
+        "From: e@example.test\r\nReply-To: noreply@example.test",
+    ];
+    for (i, head) in heads.iter().enumerate() {
+        let raw = format!("{head}\r\nSubject: loop\r\nMessage-ID: <loop-{i}@x>\r\n\r\nHELP\r\n");
+        s.deliver(raw.as_bytes());
+    }
+    s.mail("player@example.test", "ok@x", "VERSION");
+    let mut d = Daemon::open(s.config(), None).unwrap();
+    let r = d.process_once(t0()).unwrap();
+    assert_eq!((r.silenced, r.applied), (heads.len(), 1), "{r:?}");
+    let sent = s.sent();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert_eq!(sent[0].to, "player@example.test");
+    // Seen again (a restart before filing), each is a no-op.
+    let r = d.process_once(t0()).unwrap();
+    assert_eq!(r.fetched, 0, "{r:?}");
+}
+
+/// `SET ADDRESS` takes only an address the mailer can send to (an address literal is
+/// refused with a sentence); the new address is told that it now receives the seat's mail,
+/// and it does.
+#[test]
+fn set_address_takes_only_mailable_addresses_and_tells_the_new_one() {
+    let mut s = Scratch::new("set-address");
+    let at = {
+        let mut judge = s.judge();
+        start_game(&mut judge, "addr", "");
+        complete_orders(&mut judge, "addr");
+        forget_setup_mail(&mut judge);
+        deadline(&mut judge, "addr")
+    };
+    let england = player("addr", Power::England);
+    s.mail(
+        &england,
+        "addr-1@x",
+        &format!(
+            "SIGNON Eaddr {}\nSET ADDRESS a@[127.0.0.1]\nSET ADDRESS a@{}test",
+            password(Power::England),
+            format!("{}.", "d".repeat(60)).repeat(5)
+        ),
+    );
+    let mut d = Daemon::open(s.config(), None).unwrap();
+    d.process_once(t0() + Duration::hours(1)).unwrap();
+    let reply = &s.sent_to(&england)[0].body;
+    assert!(
+        reply.contains("ERROR BAD-ADDRESS: line 2: \"SET ADDRESS a@[127.0.0.1]\": the judge cannot send mail to a@[127.0.0.1]: an address at a bare IP address is not one it can send to; give an address at a domain name"),
+        "{reply}"
+    );
+    // An address over SMTP's lengths does not read as an address at all.
+    assert!(
+        reply.contains("ERROR SYNTAX: line 3:") && reply.contains("expected an e-mail address"),
+        "{reply}"
+    );
+    s.mail(
+        &england,
+        "addr-2@x",
+        &format!(
+            "SIGNON Eaddr {}\nSET ADDRESS London.Desk@example.test",
+            password(Power::England)
+        ),
+    );
+    d.process_once(t0() + Duration::hours(2)).unwrap();
+    let told = s.sent_to("London.Desk@example.test");
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!(told[0].subject, "DIP:addr - Address set");
+    assert!(
+        told[0].body.starts_with(
+            "From now on this address receives the mail of England in the game 'addr' on this judge"
+        ),
+        "{}",
+        told[0].body
+    );
+    // The results go to the new address, not the old one.
+    d.process_once(at).unwrap();
+    let results = |to: &str| {
+        s.sent_to(to)
+            .into_iter()
+            .filter(|m| m.subject.contains("Results"))
+            .count()
+    };
+    assert_eq!(results("London.Desk@example.test"), 1);
+    assert_eq!(results(&england), 0);
+}
+
+/// The text cap cuts at the end of a line: the order the cap would have cut
+/// (`A Par S F Bre - Pic`) is not run as a shorter one (`A Par S F Bre`), and the reply
+/// names the first line not read.
+#[test]
+fn a_line_cut_by_the_text_cap_runs_nothing() {
+    let mut s = Scratch::with_daemon_settings("text-cap", "max_text_bytes = 200");
+    {
+        let mut judge = s.judge();
+        start_game(&mut judge, "cap", "");
+        forget_setup_mail(&mut judge);
+    }
+    let france = player("cap", Power::France);
+    let first = format!("SIGNON Fcap {}\n", password(Power::France));
+    let mut body = first.clone();
+    while body.len() + "A Mar H\n".len() < 180 {
+        body.push_str("A Mar H\n");
+    }
+    let lines = body.lines().count();
+    body.push_str("F Bre - Eng\nA Par S F Bre - Eng\nA Mar - Spa\n");
+    s.mail(&france, "cap-1@x", &body);
+    let mut d = Daemon::open(s.config(), None).unwrap();
+    d.process_once(t0() + Duration::hours(1)).unwrap();
+    let reply = &s.sent_to(&france)[0].body;
+    assert!(!reply.contains("A Par S F Bre\n"), "{reply}");
+    assert!(!reply.contains("OK A Par S"), "{reply}");
+    assert!(!reply.contains("A Mar - Spa"), "{reply}");
+    // The text is the body; the cap keeps its whole lines within 200 bytes.
+    let kept = &body[..body[..200].rfind('\n').unwrap() + 1];
+    let read = kept.lines().count();
+    assert_eq!(read, lines + 1, "the cap falls inside the support order");
+    assert!(reply.contains("OK F Bre - ENG"), "{reply}");
+    assert!(
+        reply.contains(&format!(
+            "NOTE: your message was longer than this judge reads: it read lines 1 to {read} and stopped before line {}, of which nothing was read or done.",
+            read + 1
+        )),
+        "{reply}"
+    );
+}
