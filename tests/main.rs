@@ -79,6 +79,9 @@ mod picture;
 /// What the rules keep secret stays secret from every reader: Survive ballots, HISTORY by
 /// audience.
 mod privacy;
+/// Where the words live: the judge and the game write no sentence of their own;
+/// `src/bulletin/` is the one renderer of what people read.
+mod renderer;
 /// A scratch judge on the Maildir default: its directory, inbox, outbox and games.
 mod scratch;
 /// The mail transports against real Dovecot and Postfix on 127.0.0.1
@@ -86,7 +89,8 @@ mod scratch;
 mod servers;
 /// Helpers the tests share (mailing the judge core).
 mod support;
-/// The variant platform: a toy rule set overriding every hook plays a game by mail.
+/// The variant platform: a toy rule set (its own command, phase and state) overriding every
+/// hook plays a game by mail; a scan shows no rule set's name or keyword in the core.
 mod variant;
 /// The web view over HTTP on 127.0.0.1:0: the game list, a game and its phases, private
 /// pages by the mails' tokens, escaping, methods, headers, the rate limit.

@@ -14,10 +14,10 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use chrono::Utc;
-use dipjudge::judge::history::HistoryReader;
 use dipjudge::judge::weblinks;
 use dipjudge::map::Power;
 use dipjudge::store::{Store, StoreError};
+use dipjudge::variant::Reader;
 
 use crate::maildir_golden::{Mail, creation, play_in, powers, secrets};
 use crate::web::{get, server};
@@ -132,13 +132,12 @@ fn web_pages_leak_nothing_mail_did_not_show() {
                 let mut tokens = Vec::new();
                 for p in Power::ALL {
                     if let Some(addr) = seats.get(p.name())
-                        && let Some(t) =
-                            weblinks::mint(tx, &g, HistoryReader::Power(p), Utc::now())?
+                        && let Some(t) = weblinks::mint(tx, &g, Reader::Power(p), Utc::now())?
                     {
                         tokens.push((p.name().to_string(), Some(addr.clone()), t));
                     }
                 }
-                let t = weblinks::mint(tx, &g, HistoryReader::Master, Utc::now())?.expect("master");
+                let t = weblinks::mint(tx, &g, Reader::Master, Utc::now())?.expect("master");
                 tokens.push(("master".into(), Some(master.clone()), t));
                 Ok::<_, StoreError>((g.name.clone(), tokens))
             })

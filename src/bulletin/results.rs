@@ -76,7 +76,7 @@ use crate::rules::{
     DislodgedUnit, Failure, Order, OrderResult, Owner, Phase, PhaseKind, PhaseOutcome, Position,
     Unit, UnitKind, UnitSpec,
 };
-use crate::variant::{Line, Reader, Variant};
+use crate::variant::{Ending, Line, Reader, Variant, list_powers};
 
 /// Lines are wrapped between words to stay within this many columns.
 const WIDTH: usize = 78;
@@ -96,6 +96,18 @@ pub struct ResultsHeader {
     /// The deadline of the next phase, already formatted by the caller
     /// (`Mon Nov 23 2026 20:00 UTC`); None leaves the deadline lines out.
     pub next_deadline: Option<String>,
+}
+
+/// How a game ended, in the sentence of its last bulletin (when the rule set writes none,
+/// H17), of the end notice and of LIST.
+pub fn ending_sentence(ending: &Ending) -> String {
+    match ending {
+        Ending::Solo(p) => format!("{p} has won a solo victory."),
+        Ending::Draw(ps) => format!("The game ended in a draw between {}.", list_powers(ps)),
+        Ending::Coalition(ps) => format!("{} have won a coalition victory.", list_powers(ps)),
+        Ending::Concession(p) => format!("The game was conceded to {p}."),
+        Ending::Terminated => "The game was terminated by the master.".to_string(),
+    }
 }
 
 /// The subject of a results bulletin: `USDP:demo - S1901M Results`.
@@ -202,24 +214,26 @@ fn phase_title(phase: Phase) -> String {
         PhaseKind::Movement => "Movement results",
         PhaseKind::Retreat => "Retreat orders",
         PhaseKind::Adjustment => "Adjustment orders",
-        PhaseKind::Alliance | PhaseKind::Conference | PhaseKind::Jury => "Results",
+        PhaseKind::Own(_) => "Results",
     };
     match phase.kind {
-        PhaseKind::Alliance | PhaseKind::Conference | PhaseKind::Jury => {
-            format!("{title} of the {}.", phase_words(phase))
-        }
+        PhaseKind::Own(_) => format!("{title} of the {}.", phase_words(phase)),
         _ => format!("{title} for {} of {}.", phase.season_name(), phase.year),
     }
 }
 
 /// A phase in njudge's words: `Movement for Spring of 1901`, `Adjustments for Winter of
-/// 1901`; a phase a rule set adds: `Alliance phase of 1901`, `Jury phase of Winter 1910`,
-/// `Conference phase of 1904`.
+/// 1901`; a phase a rule set adds, by its name: `Alliance phase of 1901` (written `A1901`),
+/// `Jury phase of Winter 1910` (written `W1910J`).
 pub fn phase_words(phase: Phase) -> String {
     match phase.kind {
-        PhaseKind::Alliance => format!("Alliance phase of {}", phase.year),
-        PhaseKind::Conference => format!("Conference phase of {}", phase.year),
-        PhaseKind::Jury => format!("Jury phase of Winter {}", phase.year),
+        PhaseKind::Own(own) if own.letter_first => format!("{} phase of {}", own.name, phase.year),
+        PhaseKind::Own(own) => format!(
+            "{} phase of {} {}",
+            own.name,
+            phase.season_name(),
+            phase.year
+        ),
         k => format!("{} for {} of {}", k.name(), phase.season_name(), phase.year),
     }
 }

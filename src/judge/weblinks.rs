@@ -8,9 +8,8 @@ use chrono::{DateTime, Utc};
 
 use crate::game::{Game, Seat};
 use crate::map::Power;
-use crate::store::{NewMail, StoreError, Tx, WebToken};
-
-use super::history::HistoryReader;
+use crate::store::{Audience, NewMail, StoreError, Tx, WebToken};
+use crate::variant::Reader;
 
 /// Bytes of randomness in a token (256 bits).
 const TOKEN_BYTES: usize = 32;
@@ -41,23 +40,23 @@ pub fn fingerprint(seat: &Seat) -> String {
 }
 
 /// The seat a token's `seat` column names.
-pub fn seat_name(reader: HistoryReader) -> Option<&'static str> {
+pub fn seat_name(reader: Reader) -> Option<&'static str> {
     match reader {
-        HistoryReader::Power(p) => Some(p.name()),
-        HistoryReader::Master => Some("master"),
-        HistoryReader::Outsider => None,
+        Reader::Power(p) => Some(p.name()),
+        Reader::Master => Some("master"),
+        Reader::Observers => None,
     }
 }
 
 /// The reader and seat a token opens in `g`, if the seat still has the holder and password
 /// the token was made for.
-pub fn reader_of(g: &Game, token: &WebToken) -> Option<HistoryReader> {
+pub fn reader_of(g: &Game, token: &WebToken) -> Option<Reader> {
     let (reader, seat) = if token.seat == "master" {
-        (HistoryReader::Master, &g.master)
+        (Reader::Master, &g.master)
     } else {
         let power = Power::ALL.into_iter().find(|p| p.name() == token.seat)?;
         let player = g.players.iter().find(|p| p.power == power)?;
-        (HistoryReader::Power(power), &player.seat)
+        (Reader::Power(power), &player.seat)
     };
     (fingerprint(seat) == token.fingerprint).then_some(reader)
 }
@@ -67,16 +66,16 @@ pub fn reader_of(g: &Game, token: &WebToken) -> Option<HistoryReader> {
 pub fn mint(
     tx: &Tx<'_>,
     g: &Game,
-    reader: HistoryReader,
+    reader: Reader,
     now: DateTime<Utc>,
 ) -> Result<Option<String>, StoreError> {
     let seat = match reader {
-        HistoryReader::Master => &g.master,
-        HistoryReader::Power(p) => match g.players.iter().find(|x| x.power == p) {
+        Reader::Master => &g.master,
+        Reader::Power(p) => match g.players.iter().find(|x| x.power == p) {
             Some(x) => &x.seat,
             None => return Ok(None),
         },
-        HistoryReader::Outsider => return Ok(None),
+        Reader::Observers => return Ok(None),
     };
     let Some(name) = seat_name(reader) else {
         return Ok(None);
@@ -101,8 +100,8 @@ pub fn mint(
     Ok(Some(token))
 }
 
-/// Adds to each of `mails` of game `g` addressed to a seat (by its audience: a power's
-/// name or `master`) the link to that seat's private page under `base_url`.
+/// Adds to each of `mails` of game `g` addressed to a seat (its audience: a power's
+/// player or the master) the link to that seat's private page under `base_url`.
 pub(super) fn add_links(
     tx: &Tx<'_>,
     g: &Game,
@@ -111,12 +110,9 @@ pub(super) fn add_links(
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
     for m in mails {
-        let reader = if m.audience == "master" {
-            HistoryReader::Master
-        } else if let Some(p) = Power::ALL.into_iter().find(|p| p.name() == m.audience) {
-            HistoryReader::Power(p)
-        } else {
-            continue;
+        let reader = match m.audience {
+            Audience::Reader(r @ (Reader::Power(_) | Reader::Master)) => r,
+            _ => continue,
         };
         if let Some(token) = mint(tx, g, reader, now)? {
             m.body.push_str(&format!(

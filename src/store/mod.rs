@@ -6,6 +6,7 @@
 //! JSON document the store does not interpret, with columns only where a query needs them
 //! (the next deadline, for `tick`).
 
+mod audience;
 mod migrations;
 mod security;
 mod web;
@@ -18,8 +19,11 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::game::Game;
 
+pub use audience::{Audience, MailKind};
 pub use security::{PendingConfirmation, WrongSignons};
 pub use web::WebToken;
+
+use crate::variant::Reader;
 
 /// A storage failure: the database could not be opened, read or written.
 #[derive(Debug, thiserror::Error)]
@@ -128,6 +132,8 @@ const STATEMENT_CACHE: usize = 64;
 /// The database.
 pub struct Store {
     conn: Connection,
+    /// The rule sets a stored game is decoded with when it is loaded ([`Store::set_variants`]).
+    variants: crate::variant::Registry,
     /// Writes to fail (fault-injection tests only; None in service).
     faults: Option<std::sync::Arc<WriteFaults>>,
 }
@@ -140,6 +146,7 @@ pub struct Tx<'a> {
     /// game is read to learn how its lines read and again by its SIGNON, and a read costs
     /// a JSON parse where a copy costs far less. Any write of a game empties it.
     games: RefCell<Vec<(String, Game)>>,
+    variants: &'a crate::variant::Registry,
 }
 
 /// How many games a transaction keeps as read.
@@ -160,14 +167,13 @@ fn parse_ts(s: &str) -> Option<DateTime<Utc>> {
 pub struct QueuedMail {
     pub id: i64,
     pub game: Option<String>,
-    /// Who it is for, as the audience filter named it (`England`, `master`, `observer`,
-    /// `reply`).
-    pub audience: String,
+    /// Who it is for.
+    pub audience: Audience,
     pub recipient: String,
     pub subject: String,
     pub body: String,
-    /// `replied` (an answer to a mail) or `generated` (a bulletin).
-    pub kind: String,
+    /// An answer to a mail, or a mail of the judge's own (a bulletin, a notice).
+    pub kind: MailKind,
     pub in_reply_to: Option<String>,
     /// The pictures that go with it, by name, in order (the judge's names: `game/S1901M`;
     /// a mail queued before version 6 names one phase of `game`: `S1901M`).
@@ -175,12 +181,21 @@ pub struct QueuedMail {
 }
 
 /// Reads an outbox row selected as `id, game, audience, recipient, subject, body, kind,
-/// in_reply_to, picture`.
+/// in_reply_to, picture, power`.
 fn queued_mail_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<QueuedMail> {
+    let word: String = r.get(2)?;
+    let power: Option<String> = r.get(9)?;
+    let audience = Audience::from_columns(&word, power.as_deref()).ok_or_else(|| {
+        rusqlite::Error::FromSqlConversionFailure(
+            2,
+            rusqlite::types::Type::Text,
+            format!("unknown audience {word:?} ({power:?})").into(),
+        )
+    })?;
     Ok(QueuedMail {
         id: r.get(0)?,
         game: r.get(1)?,
-        audience: r.get(2)?,
+        audience,
         recipient: r.get(3)?,
         subject: r.get(4)?,
         body: r.get(5)?,
@@ -206,11 +221,11 @@ fn picture_names(column: Option<&str>) -> Vec<String> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewMail {
     pub game: Option<String>,
-    pub audience: String,
+    pub audience: Audience,
     pub recipient: String,
     pub subject: String,
     pub body: String,
-    pub kind: &'static str,
+    pub kind: MailKind,
     pub in_reply_to: Option<String>,
     /// The pictures that go with it, by name (no blank in a name), attached in this order
     /// when it is sent.
@@ -235,9 +250,8 @@ pub struct HistoryEntry {
     pub phase: String,
     pub subject: String,
     pub body: String,
-    /// None: everyone who follows the game (a bulletin); else who received it: power
-    /// names, `master`, `observers`.
-    pub readers: Option<Vec<String>>,
+    /// None: everyone who follows the game (a bulletin); else who received it.
+    pub readers: Option<Vec<Reader>>,
     /// Whether the sender was named (a grey broadcast is not).
     pub signed: bool,
 }
@@ -252,7 +266,11 @@ impl Store {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
-        let mut store = Store { conn, faults: None };
+        let mut store = Store {
+            conn,
+            variants: crate::variant::Registry::default(),
+            faults: None,
+        };
         migrations::migrate(&mut store.conn)?;
         Ok(store)
     }
@@ -262,7 +280,11 @@ impl Store {
         let mut conn = Connection::open_in_memory()?;
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         migrations::migrate(&mut conn)?;
-        Ok(Store { conn, faults: None })
+        Ok(Store {
+            conn,
+            variants: crate::variant::Registry::default(),
+            faults: None,
+        })
     }
 
     /// Makes writes fail as `faults` plans (None: no more faults). For the fault-injection
@@ -308,6 +330,7 @@ impl Store {
             tx,
             faults: self.faults.as_deref(),
             games: RefCell::new(Vec::new()),
+            variants: &self.variants,
         };
         let out = f(&t)?;
         if let Some(f) = t.faults {
@@ -315,6 +338,12 @@ impl Store {
         }
         t.tx.commit().map_err(StoreError::from)?;
         Ok(out)
+    }
+
+    /// The rule sets a stored game is decoded with when it is loaded (the judge's: the
+    /// standard registry unless a test adds one).
+    pub fn set_variants(&mut self, variants: crate::variant::Registry) {
+        self.variants = variants;
     }
 
     /// `PRAGMA integrity_check`: "ok" when the file is sound.
@@ -467,7 +496,7 @@ impl Tx<'_> {
                 reason,
             });
         }
-        let g = read_game(&stored_name, &json)?;
+        let g = read_game(&stored_name, &json, self.variants)?;
         let mut games = self.games.borrow_mut();
         if games.len() == GAMES_KEPT {
             games.remove(0);
@@ -593,18 +622,19 @@ impl Tx<'_> {
 
     pub fn queue_mail(&self, mail: &NewMail, at: DateTime<Utc>) -> Result<i64, StoreError> {
         self.execute(
-            "INSERT INTO outbox (game, audience, recipient, subject, body, kind, in_reply_to, created_at, picture)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            "INSERT INTO outbox (game, audience, recipient, subject, body, kind, in_reply_to, created_at, picture, power)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             params![
                 mail.game,
-                mail.audience,
+                mail.audience.columns().0,
                 mail.recipient,
                 mail.subject,
                 mail.body,
                 mail.kind,
                 mail.in_reply_to,
                 ts(at),
-                picture_column(&mail.pictures)
+                picture_column(&mail.pictures),
+                mail.audience.columns().1
             ],
         )?;
         Ok(self.tx.last_insert_rowid())
@@ -717,7 +747,7 @@ impl Tx<'_> {
         // LIMIT is a parameter again each time the parameter is bound (it plans with the
         // value), which made this the costliest query of a mail's round.
         let mut st = self.tx.prepare_cached(
-            "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to, picture FROM outbox
+            "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to, picture, power FROM outbox
              WHERE status = 'queued' ORDER BY id",
         )?;
         let rows = st.query_map([], queued_mail_row)?;
@@ -727,7 +757,7 @@ impl Tx<'_> {
     /// One outbox row.
     pub fn mail(&self, id: i64) -> Result<Option<QueuedMail>, StoreError> {
         Ok(self.query_row(
-                "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to, picture FROM outbox WHERE id = ?1",
+                "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to, picture, power FROM outbox WHERE id = ?1",
                 params![id],
                 queued_mail_row,
             )
@@ -737,7 +767,7 @@ impl Tx<'_> {
     /// Every mail ever queued, in order (tests and goldens).
     pub fn all_mail(&self) -> Result<Vec<QueuedMail>, StoreError> {
         let mut st = self.tx.prepare_cached(
-            "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to, picture FROM outbox ORDER BY id",
+            "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to, picture, power FROM outbox ORDER BY id",
         )?;
         let rows = st.query_map([], queued_mail_row)?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
@@ -813,7 +843,7 @@ impl Tx<'_> {
                 .optional()?,
             (None, None) => None,
         };
-        json.map(|j| read_game(name, &j)).transpose()
+        json.map(|j| read_game(name, &j, self.variants)).transpose()
     }
 
     /// Every snapshot of a game, in turn order: the game at the start of each phase it
@@ -825,7 +855,7 @@ impl Tx<'_> {
         let rows = st.query_map(params![name], |r| r.get::<_, String>(0))?;
         let mut out = Vec::new();
         for json in rows {
-            out.push(read_game(name, &json?)?);
+            out.push(read_game(name, &json?, self.variants)?);
         }
         Ok(out)
     }
@@ -854,8 +884,8 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// Keeps press in a game's history with the readers it reached (power names, `master`,
-    /// `observers`) and whether it was signed.
+    /// Keeps press in a game's history with the readers it reached and whether it was
+    /// signed.
     #[allow(clippy::too_many_arguments)]
     pub fn add_press_history(
         &self,
@@ -864,12 +894,24 @@ impl Tx<'_> {
         phase: &str,
         subject: &str,
         body: &str,
-        readers: &[String],
+        readers: &[Reader],
         signed: bool,
     ) -> Result<(), StoreError> {
         self.execute(
             "INSERT INTO history (game, at, phase, subject, body, readers, signed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![game, ts(at), phase, subject, body, readers.join(","), signed],
+            params![
+                game,
+                ts(at),
+                phase,
+                subject,
+                body,
+                readers
+                    .iter()
+                    .map(|r| audience::history_word(*r))
+                    .collect::<Vec<_>>()
+                    .join(","),
+                signed
+            ],
         )?;
         Ok(())
     }
@@ -899,7 +941,7 @@ impl Tx<'_> {
                     phase,
                     subject,
                     body,
-                    readers: readers.map(|r| r.split(',').map(str::to_string).collect()),
+                    readers: readers.as_deref().map(audience::history_readers),
                     signed,
                 });
             }
@@ -948,14 +990,24 @@ pub fn write_time(t: DateTime<Utc>) -> String {
     ts(t)
 }
 
-/// A stored game as the judge plays it: a game written before units had an identity gets
-/// one for each unit now (rules::Position::assign_unit_ids), so that rule sets that follow
-/// units (morale, frozen units, exchanges) can play on from it.
-fn read_game(name: &str, json: &str) -> Result<Game, StoreError> {
-    let mut g: Game = serde_json::from_str(json).map_err(|e| StoreError::Corrupt {
+/// A stored game as the judge plays it: its rule set's state and commands decoded (once,
+/// here: a state the rule set cannot read makes the game unreadable, never reset), and a
+/// game written before units had an identity gets one for each unit now
+/// (rules::Position::assign_unit_ids), so that rule sets that follow units (morale, frozen
+/// units, exchanges) can play on from it.
+fn read_game(
+    name: &str,
+    json: &str,
+    variants: &crate::variant::Registry,
+) -> Result<Game, StoreError> {
+    let corrupt = |reason: String| StoreError::Corrupt {
         game: name.to_string(),
-        reason: e.to_string(),
-    })?;
+        reason,
+    };
+    let mut g: Game = serde_json::from_str(json).map_err(|e| corrupt(e.to_string()))?;
+    if let crate::variant::Lookup::Found(v) = variants.by_name(&g.variant) {
+        g.decode(v).map_err(|e| corrupt(e.to_string()))?;
+    }
     g.position.assign_unit_ids();
     Ok(g)
 }

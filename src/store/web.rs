@@ -41,7 +41,11 @@ impl Store {
                 known: migrations::LATEST,
             });
         }
-        Ok(Store { conn, faults: None })
+        Ok(Store {
+            conn,
+            variants: crate::variant::Registry::default(),
+            faults: None,
+        })
     }
 
     /// Runs `f` in one deferred (read) transaction, rolled back at the end: everything it
@@ -57,6 +61,7 @@ impl Store {
         let t = Tx {
             tx,
             faults: None,
+            variants: &self.variants,
             games: RefCell::new(Vec::new()),
         };
         let out = f(&t);

@@ -156,7 +156,7 @@ async fn game_page(s: Arc<Shared>, who: Who, shown: Shown) -> Result<Response, P
     s.with_store(move |store, sh| {
         store.read(|tx| {
             let (name, reader, base) = match &who {
-                Who::Anyone(name) => (name.clone(), Reader::Outsider, format!("/game/{name}")),
+                Who::Anyone(name) => (name.clone(), Reader::Observers, format!("/game/{name}")),
                 Who::Token(token) => match view::token_reader(tx, token)? {
                     Some((name, reader)) => (name, reader, format!("/view/{token}")),
                     None => return Ok(not_found()),
@@ -456,7 +456,7 @@ pub fn bench_page(store: &mut Store, judge: &str, name: &str) -> anyhow::Result<
     let map =
         Map::standard().map_err(|e| anyhow::anyhow!("the standard map does not load: {e}"))?;
     let page = store.read(|tx| {
-        Ok::<_, StoreError>(view::game(map, tx, name, Reader::Outsider)?.map(|g| {
+        Ok::<_, StoreError>(view::game(map, tx, name, Reader::Observers)?.map(|g| {
             pages::game(
                 judge,
                 &g,

@@ -6,14 +6,15 @@
 use std::collections::BTreeMap;
 
 use crate::game::{Game, ObserverLevel, Status};
-use crate::judge::history::{self, HistoryReader};
+use crate::judge::history;
 use crate::judge::weblinks;
 use crate::map::{Map, Power};
 use crate::picture::{Chart, Drawing};
 use crate::store::{StoreError, Tx};
 
-/// Who reads a page.
-pub type Reader = HistoryReader;
+/// Who reads a page: a power's player or the master (by a token), or anyone
+/// ([`Reader::Observers`]: observers and everyone else read alike).
+pub use crate::variant::Reader;
 
 /// One line of the game list.
 #[derive(Clone, Debug)]
@@ -66,7 +67,9 @@ fn status_text(g: &Game) -> String {
         Status::Forming => format!("forming ({} of 7 joined)", g.joiners.len()),
         Status::Active => "active".into(),
         Status::Paused => "paused".into(),
-        Status::Finished(e) => format!("finished: {}", e.sentence()),
+        Status::Finished(e) => {
+            format!("finished: {}", crate::bulletin::results::ending_sentence(e))
+        }
     }
 }
 
@@ -130,7 +133,7 @@ pub fn game(
     let Some(g) = tx.load_game(name)? else {
         return Ok(None);
     };
-    let closed = reader == Reader::Outsider && g.settings.press.observers == ObserverLevel::None;
+    let closed = reader == Reader::Observers && g.settings.press.observers == ObserverLevel::None;
     let entries = history::for_reader(&g, reader, tx.history(&g.name)?);
     let mut phases: Vec<PhaseView> = Vec::new();
     for e in entries {
