@@ -21,7 +21,16 @@ fn hex_digest(parts: &[&[u8]]) -> String {
         h.update((p.len() as u64).to_le_bytes());
         h.update(p);
     }
-    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    hex(&h.finalize())
+}
+
+/// Lowercase hex of `bytes`.
+fn hex(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .flat_map(|b| [b >> 4, b & 0xf])
+        .filter_map(|n| char::from_digit(u32::from(n), 16))
+        .collect()
 }
 
 /// How a token is kept: its hash (a stolen database gives no working link).
@@ -85,7 +94,7 @@ pub fn mint(
     if getrandom::fill(&mut bytes).is_err() {
         return Ok(None);
     }
-    let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let token = hex(&bytes);
     let print = fingerprint(seat);
     tx.drop_stale_web_tokens(&g.name, name, &print)?;
     tx.add_web_token(
@@ -115,10 +124,8 @@ pub(super) fn add_links(
             _ => continue,
         };
         if let Some(token) = mint(tx, g, reader, now)? {
-            m.body.push_str(&format!(
-                "\nYour page of this game (keep the link to yourself): {}/view/{token}\n",
-                base_url.trim_end_matches('/')
-            ));
+            m.body
+                .push_str(&crate::bulletin::web::page_link(base_url, &token));
         }
     }
     Ok(())
