@@ -154,7 +154,7 @@ fn standard_press_route(
     let players: Vec<Power> = game
         .players
         .iter()
-        .filter(|p| !p.resigned)
+        .filter(|p| p.is_playing())
         .map(|p| p.power)
         .collect();
     let observers_see = |signed: bool| match policy.observers {

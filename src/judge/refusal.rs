@@ -5,7 +5,7 @@
 //! ([`crate::rules::Refusal`]), a press refusal from the game ([`PressRefusal`]) and a rule
 //! set's from its hooks ([`VariantRefusal`]), each carried as it is.
 
-use crate::game::PressRefusal;
+use crate::game::{PressRefusal, SeatRefusal};
 use crate::map::Power;
 use crate::rules::{self, Phase, VariantRefusal};
 
@@ -121,6 +121,9 @@ pub(super) enum Refusal {
     Order(rules::Refusal),
     #[error(transparent)]
     Press(PressRefusal),
+    /// A seat changing hands, refused (a takeover, an approval, EJECT, FORCE BEGIN).
+    #[error(transparent)]
+    Seat(SeatRefusal),
     /// A rule set's refusal (H1, H2, H19), with the code and sentence of its spec.
     #[error("{}", .0.sentence)]
     Variant(VariantRefusal),
@@ -170,6 +173,7 @@ impl Refusal {
             Refusal::BadOption(_) => "BAD-OPTION",
             Refusal::Order(r) => r.code(),
             Refusal::Press(r) => r.code(),
+            Refusal::Seat(r) => r.code(),
             Refusal::Variant(r) => r.code,
         }
     }
@@ -195,6 +199,12 @@ impl From<rules::Refusal> for Refusal {
 impl From<PressRefusal> for Refusal {
     fn from(r: PressRefusal) -> Self {
         Refusal::Press(r)
+    }
+}
+
+impl From<SeatRefusal> for Refusal {
+    fn from(r: SeatRefusal) -> Self {
+        Refusal::Seat(r)
     }
 }
 
