@@ -81,6 +81,10 @@ mod picture;
 mod privacy;
 /// A scratch judge on the Maildir default: its directory, inbox, outbox and games.
 mod scratch;
+/// Seats changing hands by mail: resignations and ejections told, dropped powers that stall
+/// nothing, takeovers (at once or approved), FORCE BEGIN and dummies, draws among the played
+/// powers, NONMR waiting, quiet games, bouncing seats, tenures in SUMMARY.
+mod seats;
 /// The mail transports against real Dovecot and Postfix on 127.0.0.1
 /// (`scripts/mail-servers.sh start`; required when `DIPJUDGE_MAIL_SERVERS=1`).
 mod servers;

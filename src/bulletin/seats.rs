@@ -72,11 +72,11 @@ pub fn abandoned_notice(
 ) -> String {
     let state = if game.settings.nmr {
         format!(
-            "{power} is in civil disorder: its units hold, it builds nothing, and the phases do not wait for it."
+            "{power} is in civil disorder and open for takeover: its units hold, it builds nothing, and the phases do not wait for it."
         )
     } else {
         format!(
-            "{power} is in civil disorder, and this game waits for a replacement at the deadline (NONMR)."
+            "{power} is in civil disorder and open for takeover; this game waits for a replacement at the deadline (NONMR)."
         )
     };
     let mut s = format!(
