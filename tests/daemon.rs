@@ -1,7 +1,8 @@
 //! The daemon against the real servers: players send mail through Postfix (SMTP 2525), the
 //! judge reads its own Dovecot mailbox (IMAPS 1993) and answers through SMTP, and every
 //! player reads the answers from their own IMAP mailbox. A full short game, the same game
-//! with the daemon SIGKILLed at random points, the servers restarted mid-game, and bad mail.
+//! with the daemon SIGKILLed at random points, the servers restarted mid-game, bad mail, and a
+//! seat whose address the SMTP server refuses (marked "mail bouncing", its master told).
 //!
 //! Each test has its own addresses (unique local parts under example.test) and its own
 //! database. Required when `DIPJUDGE_MAIL_SERVERS=1`, skipped otherwise.
@@ -2651,4 +2652,77 @@ fn an_international_relations_year_through_imap_and_smtp() {
         runner.passes,
         began.elapsed().as_secs_f64()
     );
+}
+
+/// A seat whose address the SMTP server refuses for good (Postfix: `550 5.1.1 ... Recipient
+/// address rejected`, here for any domain but example.test) is marked "mail bouncing", and
+/// its master is told once, with the server's words (issue 27).
+#[test]
+fn a_seat_the_smtp_server_refuses_is_marked_bouncing_and_its_master_told() {
+    needs_servers!();
+    let dir = scratch("bouncing");
+    let mut table = Table::new("bouncing");
+    let config = write_config(&dir, &table.judge);
+    let mut runner = ProcessRunner {
+        config,
+        rng: None,
+        kills: 0,
+        passes: 0,
+    };
+    let game = table.game.clone();
+    table.send(&mut runner, None, &script::create(&game));
+    table.send(&mut runner, Some(0), &script::join(&game, 0));
+    // A player whose address no server takes: the mail comes in through Postfix (from the
+    // master's login), the judge's answers to it are refused.
+    let gone = format!("{}-gone@nowhere.invalid", table.tag);
+    let mail = RenderedMail {
+        message_id: "gone".into(),
+        envelope_from: Some(gone.clone()),
+        recipients: vec![table.judge.clone()],
+        bytes: plain_mail(
+            &gone,
+            &table.judge,
+            Some(&format!("{}-gone@example.test", table.tag)),
+            &script::join(&game, 1),
+        ),
+    };
+    let sent = smtp(&table.master.address).send_batch(&[mail]);
+    assert_eq!(sent, vec![Ok(())]);
+    table.send(
+        &mut runner,
+        None,
+        &format!("SIGNON M{game} {}\nFORCE BEGIN\n", script::MASTER_PASSWORD),
+    );
+    let notice = table.wait_for(&mut runner, None, "bouncing");
+    assert!(notice.text.contains(&gone), "{}", notice.text);
+    assert!(notice.text.contains("550"), "{}", notice.text);
+    assert!(notice.text.contains("mail bouncing"), "{}", notice.text);
+    table.send(
+        &mut runner,
+        None,
+        &format!("SIGNON M{game} {}\nLIST {game}\n", script::MASTER_PASSWORD),
+    );
+    table.master.poll();
+    let list = table
+        .master
+        .got
+        .iter()
+        .rev()
+        .find(|g| g.text.contains("OK LIST"))
+        .expect("the LIST reply");
+    let bouncing: Vec<&str> = list
+        .text
+        .lines()
+        .filter(|l| l.contains("(mail bouncing)"))
+        .collect();
+    assert_eq!(bouncing.len(), 1, "{}", list.text);
+    // Once: however many of the judge's mails to the seat were refused.
+    table.settle();
+    let notices = table
+        .master
+        .got
+        .iter()
+        .filter(|g| g.subject.contains("bouncing"))
+        .count();
+    assert_eq!(notices, 1);
 }

@@ -50,7 +50,8 @@ mod cli;
 /// random points, a kill while sending, three `process` passes at once on one database.
 mod crash;
 /// The daemon against the real servers: a full game by IMAP and SMTP, SIGKILL at random
-/// points, a server restart under the live daemon, bad mail (same switch as `servers`).
+/// points, a server restart under the live daemon, bad mail, a seat whose address
+/// the SMTP server refuses (same switch as `servers`).
 mod daemon;
 /// Anomaly tests (SQLite's model): a game row that cannot be read, a panicking rule-set
 /// hook, a mail that panics or kills the judge, a full disk, a store error at each write of
