@@ -223,7 +223,7 @@ fn a_resignation_is_told_and_six_powers_do_not_wait_for_the_seventh() {
     assert!(r.contains("waiting for replacements: Italy"), "{r}");
     let r = t.mail("stranger@example.test", "LIST drop");
     assert!(
-        r.contains("Italy") && r.contains("(abandoned (resigned), open for takeover)"),
+        r.contains("Italy") && r.contains("(abandoned: resigned; open for takeover)"),
         "{r}"
     );
     // Six powers order: the phase is processed long before its deadline, Italy holding.

@@ -356,9 +356,9 @@ pub fn seat_marks(pl: &Player) -> Vec<String> {
     let mut marks = Vec::new();
     match pl.status {
         SeatStatus::Playing => {}
-        SeatStatus::Dummy => marks.push("dummy, open for takeover".to_string()),
+        SeatStatus::Dummy => marks.push("dummy; open for takeover".to_string()),
         SeatStatus::Abandoned(why) => marks.push(format!(
-            "abandoned ({}), open for takeover",
+            "abandoned: {}; open for takeover",
             match why {
                 Abandonment::Resigned => "resigned".to_string(),
                 Abandonment::Ejected => "ejected".to_string(),
