@@ -382,9 +382,11 @@ fn takeover_by_takeover_and_with_the_masters_approval() {
         recipients(&t.mails(), &t.subject("France ejected")),
         everyone_but(&[Power::France])
     );
-    // The ejected player may not take it back.
-    let r = t.mail(&addr(Power::France), "SIGNON Fvet password-fra");
+    // The ejected player may not take it back, nor order for it.
+    let r = t.mail(&addr(Power::France), "SIGNON Fvet password-fra\nA Par H");
     assert!(r.contains("ERROR EJECTED"), "{r}");
+    assert!(r.contains("ERROR NOT-SIGNED-ON"), "{r}");
+    assert!(!r.contains("OK A Par H"), "{r}");
     // A player of another power may not take it.
     let r = t.mail(&addr(Power::Germany), "TAKEOVER France vet other-secret");
     assert!(r.contains("ERROR ALREADY-PLAYING"), "{r}");
@@ -644,9 +646,42 @@ fn missed_phases_abandon_a_seat_when_the_game_says_so() {
         recipients(&new, &t.subject("Russia abandoned")),
         everyone_but(&[Power::Russia])
     );
-    // The player who dropped out may take it back, as a takeover.
+    // The player who dropped out may take it back, as a takeover: a new tenure, which
+    // starts with no missed phase (the one missed stays with the tenure that missed it).
     let r = t.as_power(Power::Russia, "");
     assert!(r.contains("you now play Russia"), "{r}");
+    let g = t.game();
+    let missed: Vec<(u32, bool)> = g
+        .tenures
+        .iter()
+        .filter(|t| t.power == Power::Russia)
+        .map(|t| (t.missed, t.is_open()))
+        .collect();
+    assert_eq!(missed, vec![(1, false), (0, true)]);
+    // A newcomer who takes over after the next drop-out starts clean too.
+    for p in Power::ALL.into_iter().filter(|p| *p != Power::Russia) {
+        t.hold(p);
+    }
+    let deadline = t.game().deadline.expect("deadline");
+    t.tick(deadline);
+    t.tick(deadline + Duration::hours(24));
+    assert!(
+        !t.game().is_played(Power::Russia),
+        "missed F1901M: abandoned"
+    );
+    let r = t.mail("fresh@example.test", "SIGNON Rabsent fresh-secret");
+    assert!(r.contains("you now play Russia"), "{r}");
+    let r = t.mail("stranger@example.test", "SUMMARY absent");
+    assert!(
+        r.contains(
+            "Russia   russia@example.test: from F1901M to F1901M (abandoned after missing 1 in a row), missed 1 phase"
+        ),
+        "{r}"
+    );
+    assert!(
+        r.contains("Russia   fresh@example.test: from S1902M (playing)\n"),
+        "{r}"
+    );
 }
 
 #[test]
