@@ -191,6 +191,8 @@ struct ProcessRunner {
     rng: Option<Rng>,
     kills: usize,
     passes: usize,
+    /// How long the last pass that ran to its end took.
+    calm_pass: Duration,
 }
 
 impl Runner for ProcessRunner {
@@ -204,11 +206,16 @@ impl Runner for ProcessRunner {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
+        let started = Instant::now();
         if let Some(rng) = self.rng.as_mut()
             && rng.next_u64() % 10 < 7
         {
-            let delay = Duration::from_millis(rng.next_u64() % 150);
-            std::thread::sleep(delay);
+            // A random point within a whole pass's length as last measured, so that the
+            // kills land on a fast machine as on a loaded one.
+            let point = self
+                .calm_pass
+                .mul_f64((rng.next_u64() % 1000) as f64 / 1000.0);
+            std::thread::sleep(point);
             if child.try_wait().unwrap().is_none() {
                 child.kill().unwrap();
                 self.kills += 1;
@@ -218,6 +225,7 @@ impl Runner for ProcessRunner {
         }
         let status = child.wait().unwrap();
         assert!(status.success(), "dipjudge process: {status}");
+        self.calm_pass = started.elapsed();
     }
 }
 
@@ -455,6 +463,7 @@ fn play_with_process(tag: &str, kill_seed: Option<u64>) -> (Received, usize, Str
         rng: kill_seed.map(Rng::new),
         kills: 0,
         passes: 0,
+        calm_pass: Duration::from_millis(150),
     };
     table.play(&mut runner, &mut |_| {});
     // A last clean pass: whatever a kill left queued goes out.
@@ -899,6 +908,7 @@ fn variant_game(tag: &str, rules: &str, named: &str) -> VariantGame {
         rng: None,
         kills: 0,
         passes: 0,
+        calm_pass: Duration::from_millis(150),
     };
     let game = t.game.clone();
     let created = t.ask(
@@ -2668,6 +2678,7 @@ fn a_seat_the_smtp_server_refuses_is_marked_bouncing_and_its_master_told() {
         rng: None,
         kills: 0,
         passes: 0,
+        calm_pass: Duration::from_millis(150),
     };
     let game = table.game.clone();
     table.send(&mut runner, None, &script::create(&game));
