@@ -2666,7 +2666,9 @@ fn an_international_relations_year_through_imap_and_smtp() {
 
 /// A seat whose address the SMTP server refuses for good (Postfix: `550 5.1.1 ... Recipient
 /// address rejected`, here for any domain but example.test) is marked "mail bouncing", and
-/// its master is told once, with the server's words (issue 27).
+/// its master is told once, with the server's words (issue 27). A delivery report (DSN) in
+/// the judge's IMAP inbox naming a mail the judge sent to another seat marks that one too,
+/// and is never answered.
 #[test]
 fn a_seat_the_smtp_server_refuses_is_marked_bouncing_and_its_master_told() {
     needs_servers!();
@@ -2727,13 +2729,85 @@ fn a_seat_the_smtp_server_refuses_is_marked_bouncing_and_its_master_told() {
         .filter(|l| l.contains("(mail bouncing)"))
         .collect();
     assert_eq!(bouncing.len(), 1, "{}", list.text);
-    // Once: however many of the judge's mails to the seat were refused.
+    // A delivery report in the judge's IMAP inbox, naming a mail the judge sent to the
+    // other player (whose address takes mail): that seat is marked too, the master told.
+    let start_mail = table.wait_for(&mut runner, Some(0), "Game starting");
+    let first = table.players[0].address.clone();
+    let report = format!(
+        "From: Mail Delivery System <MAILER-DAEMON@mail.example.org>\r\n\
+         To: {judge}\r\n\
+         Subject: Undelivered Mail Returned to Sender\r\n\
+         Message-ID: <{tag}-dsn@mail.example.org>\r\n\
+         Auto-Submitted: auto-replied\r\n\
+         MIME-Version: 1.0\r\n\
+         Content-Type: multipart/report; report-type=delivery-status; boundary=\"B27\"\r\n\
+         \r\n\
+         --B27\r\n\
+         Content-Type: text/plain; charset=us-ascii\r\n\
+         \r\n\
+         Your message could not be delivered.\r\n\
+         \r\n\
+         --B27\r\n\
+         Content-Type: message/delivery-status\r\n\
+         \r\n\
+         Reporting-MTA: dns; mail.example.org\r\n\
+         \r\n\
+         Final-Recipient: rfc822; {first}\r\n\
+         Action: failed\r\n\
+         Status: 5.2.2\r\n\
+         Diagnostic-Code: smtp; 552 5.2.2 <{first}>: mailbox full\r\n\
+         \r\n\
+         --B27\r\n\
+         Content-Type: text/rfc822-headers\r\n\
+         \r\n\
+         From: {judge}\r\n\
+         To: {first}\r\n\
+         Subject: {subject}\r\n\
+         Message-ID: <{id}>\r\n\
+         \r\n\
+         --B27--\r\n",
+        judge = table.judge,
+        tag = table.tag,
+        subject = start_mail.subject,
+        id = start_mail.message_id.trim_matches(|c| c == '<' || c == '>'),
+    );
+    let master = table.master.address.clone();
+    deliver(&master, &table.judge.clone(), report.into_bytes());
+    let start = Instant::now();
+    loop {
+        runner.pass(table.now());
+        table.master.poll();
+        if table
+            .master
+            .got
+            .iter()
+            .any(|g| g.subject.contains("bouncing") && g.text.contains(&first))
+        {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no notice of the delivery report"
+        );
+    }
+    // Once a seat: however many of the judge's mails to it were refused.
     table.settle();
-    let notices = table
+    let notices: Vec<&Got> = table
         .master
         .got
         .iter()
         .filter(|g| g.subject.contains("bouncing"))
-        .count();
-    assert_eq!(notices, 1);
+        .collect();
+    assert_eq!(notices.len(), 2);
+    assert!(
+        notices.iter().any(|g| g.text.contains("mailbox full")),
+        "{notices:?}"
+    );
+    // The report itself is never answered.
+    assert!(
+        table
+            .players
+            .iter()
+            .all(|p| p.got.iter().all(|g| !g.subject.contains("Undelivered")))
+    );
 }
