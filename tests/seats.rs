@@ -809,3 +809,27 @@ fn a_bouncing_seat_is_marked_its_master_told_once_and_its_player_clears_it() {
             .is_some_and(|p| p.bouncing.is_none())
     );
 }
+
+/// A newcomer reads the power's history: the press sent to the power before the takeover was
+/// sent to Italy, not to a person (webDiplomacy's replacements read the country's messages;
+/// `docs/decisions.md`). The player who left reads nothing of the game's private press now.
+#[test]
+fn a_newcomer_reads_the_press_sent_to_the_power_before() {
+    let mut t = Table::new("heir");
+    t.start();
+    let r = t.as_power(
+        Power::France,
+        "PRESS TO Italy\nA plan for whoever plays Rome.\nENDPRESS",
+    );
+    assert!(r.contains("OK PRESS TO Italy"), "{r}");
+    let r = t.as_power(Power::Italy, "RESIGN");
+    assert!(r.contains("OK RESIGN"), "{r}");
+    let r = t.mail(
+        "nadia@example.test",
+        "SIGNON Iheir newpass-99\nHISTORY heir",
+    );
+    assert!(r.contains("OK HISTORY heir"), "{r}");
+    assert!(r.contains("A plan for whoever plays Rome."), "{r}");
+    let r = t.mail(&addr(Power::Italy), "HISTORY heir");
+    assert!(!r.contains("A plan for whoever plays Rome."), "{r}");
+}
