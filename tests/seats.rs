@@ -833,3 +833,25 @@ fn a_newcomer_reads_the_press_sent_to_the_power_before() {
     let r = t.mail(&addr(Power::Italy), "HISTORY heir");
     assert!(!r.contains("A plan for whoever plays Rome."), "{r}");
 }
+
+/// `SET TAKEOVER` is bounded: a newcomer gets at most four weeks, so no setting can push a
+/// deadline past what the clock holds (a takeover under `SET TAKEOVER 4000000000` would have
+/// failed every time).
+#[test]
+fn set_takeover_is_bounded() {
+    let mut t = Table::new("bound");
+    t.start();
+    let r = t.as_master("SET TAKEOVER 673\nSET TAKEOVER 4000000000\nSET TAKEOVER 672");
+    assert!(
+        r.contains(
+            "ERROR BAD-NUMBER: line 2: \"SET TAKEOVER 673\": a newcomer's least time before the deadline must be at most 672 hours"
+        ),
+        "{r}"
+    );
+    assert!(r.contains("line 3: \"SET TAKEOVER 4000000000\""), "{r}");
+    assert!(r.contains("OK SET TAKEOVER 672"), "{r}");
+    t.as_power(Power::Italy, "RESIGN");
+    let r = t.mail("nadia@example.test", "SIGNON Ibound newpass-99");
+    assert!(r.contains("you now play Italy"), "{r}");
+    assert_eq!(t.game().deadline, Some(t.now + Duration::hours(672)));
+}

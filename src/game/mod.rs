@@ -24,7 +24,8 @@ pub use press::{
     Audience, ObserverLevel, PressLevel, PressPolicy, PressRefusal, PressRoute, Sender, press_route,
 };
 pub use seats::{
-    Abandonment, Bounce, Claim, DEFAULT_TAKEOVER_HOURS, SeatRefusal, SeatStatus, TakenOver, Tenure,
+    Abandonment, Bounce, Claim, DEFAULT_TAKEOVER_HOURS, MAX_TAKEOVER_HOURS, SeatRefusal,
+    SeatStatus, TakenOver, Tenure,
 };
 
 /// A seat at the table: who may act for a power (or as master), by address and password.

@@ -196,6 +196,10 @@ impl Player {
 /// The default least time a newcomer gets before the deadline of the phase they join.
 pub const DEFAULT_TAKEOVER_HOURS: i64 = 24;
 
+/// The most `SET TAKEOVER` may give a newcomer: four weeks (a game is not stopped longer
+/// for one player, and the deadline stays a date the clock can hold).
+pub const MAX_TAKEOVER_HOURS: u32 = 4 * 7 * 24;
+
 impl Game {
     /// Whether the game tells everyone when a seat changes hands: not when it is quiet
     /// (njudge's `SET QUIET`) or anonymous. Told or not, the master always is, and so is
@@ -361,7 +365,12 @@ impl Game {
         if self.status != Status::Active {
             return None;
         }
-        let least = now + Duration::hours(self.settings.takeover_hours.max(0));
+        // A stored setting beyond the most SET TAKEOVER allows is read as that most.
+        let hours = self
+            .settings
+            .takeover_hours
+            .clamp(0, i64::from(MAX_TAKEOVER_HOURS));
+        let least = now + Duration::hours(hours);
         match self.deadline {
             Some(d) if d >= least => None,
             _ => {

@@ -109,6 +109,9 @@ pub(super) enum Refusal {
     OrdersMissing(String),
     #[error("the centres for victory must be between 1 and 34")]
     BadCentreCount,
+    /// `SET TAKEOVER n` beyond the most a newcomer may be given.
+    #[error("a newcomer's least time before the deadline must be at most {0} hours")]
+    BadTakeoverHours(u32),
     #[error("there is no saved phase to roll back to")]
     NoSnapshot,
     #[error("this judge does not support that master command yet")]
@@ -167,7 +170,7 @@ impl Refusal {
             Refusal::NoPlayer { .. } => "NO-PLAYER",
             Refusal::WrongPhase { .. } => "WRONG-PHASE",
             Refusal::OrdersMissing(_) => "ORDERS-MISSING",
-            Refusal::BadCentreCount => "BAD-NUMBER",
+            Refusal::BadCentreCount | Refusal::BadTakeoverHours(_) => "BAD-NUMBER",
             Refusal::NoSnapshot => "NO-SNAPSHOT",
             Refusal::NotSupported => "NOT-SUPPORTED",
             Refusal::BadOption(_) => "BAD-OPTION",

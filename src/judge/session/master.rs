@@ -276,6 +276,11 @@ impl Session<'_, '_> {
             MasterCommand::SetApproval(on) => g.settings.approval = *on,
             MasterCommand::SetAbandon { count } => g.settings.abandon_after = *count,
             MasterCommand::SetTakeover { hours } => {
+                if *hours > crate::game::MAX_TAKEOVER_HOURS {
+                    return Ok(Err(Refusal::BadTakeoverHours(
+                        crate::game::MAX_TAKEOVER_HOURS,
+                    )));
+                }
                 g.settings.takeover_hours = i64::from(*hours);
             }
             MasterCommand::SetCentres { count } => {
