@@ -808,6 +808,37 @@ fn a_bouncing_seat_is_marked_its_master_told_once_and_its_player_clears_it() {
         g.player(Power::Germany)
             .is_some_and(|p| p.bouncing.is_none())
     );
+    // A report's absurd diagnostic reaches the master as a line's worth, not as sent.
+    let to_germany = t
+        .mails()
+        .into_iter()
+        .find(|m| m.recipient == addr(Power::Germany))
+        .expect("a mail to Germany")
+        .id;
+    let huge = Incoming {
+        key: "<dsn-2@mail.example.test>".into(),
+        message_id: Some("dsn-2@mail.example.test".into()),
+        ..report
+    };
+    t.judge
+        .record_bounce(
+            &huge,
+            "silenced: a delivery report",
+            &[Bounced {
+                recipient: addr(Power::Germany),
+                reason: format!("550 {}", "x".repeat(200_000)),
+                mail: Some(to_germany),
+            }],
+            now,
+        )
+        .expect("recorded");
+    let notice = t
+        .mails()
+        .into_iter()
+        .find(|m| m.subject == t.subject("Mail to Germany bouncing"))
+        .expect("the master is told");
+    assert!(notice.body.len() < 1_500, "{}", notice.body.len());
+    assert!(notice.body.contains("550 xxx"), "{}", notice.body);
 }
 
 /// A newcomer reads the power's history: the press sent to the power before the takeover was

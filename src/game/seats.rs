@@ -196,6 +196,9 @@ impl Player {
 /// The default least time a newcomer gets before the deadline of the phase they join.
 pub const DEFAULT_TAKEOVER_HOURS: i64 = 24;
 
+/// The most characters of a mail server's words kept for a bouncing seat.
+const MAX_BOUNCE_REASON: usize = 400;
+
 /// The most `SET TAKEOVER` may give a newcomer: four weeks (a game is not stopped longer
 /// for one player, and the deadline stays a date the clock can hold).
 pub const MAX_TAKEOVER_HOURS: u32 = 4 * 7 * 24;
@@ -446,8 +449,14 @@ impl Game {
         if pl.bouncing.is_some() {
             return false;
         }
+        // The words come from a mail server or a delivery report anyone can send: kept to
+        // a line's worth in the stored game and the master's notice.
+        let mut kept: String = reason.chars().take(MAX_BOUNCE_REASON).collect();
+        if kept.len() < reason.len() {
+            kept.push_str(" ...");
+        }
         pl.bouncing = Some(Bounce {
-            reason: reason.to_string(),
+            reason: kept,
             since: now,
         });
         true

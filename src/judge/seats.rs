@@ -269,6 +269,11 @@ pub(super) fn mark_bouncing(
             continue;
         }
         marked += 1;
+        // The words as the seat keeps them (a line's worth of a server's or a report's).
+        let reason = g
+            .player(power)
+            .and_then(|pl| pl.bouncing.as_ref())
+            .map_or_else(|| reason.to_string(), |b| b.reason.clone());
         tracing::warn!(game = %g.name, %power, to = %recipient, %reason, "a seat's mail bounces; its master is told");
         if g.master.address.eq_ignore_ascii_case(recipient) {
             continue;
@@ -279,7 +284,7 @@ pub(super) fn mark_bouncing(
                 "master",
                 &g.master.address,
                 words::bouncing_subject(&config.name, &g.name, power),
-                words::bouncing_notice(&g.name, power, recipient, reason),
+                words::bouncing_notice(&g.name, power, recipient, &reason),
             ),
             now,
         )?;

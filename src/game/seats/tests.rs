@@ -234,6 +234,23 @@ fn bouncing_is_marked_once_and_cleared() {
 }
 
 #[test]
+fn a_bounce_keeps_a_line_of_the_servers_words() {
+    let mut g = game(&Power::ALL, 72);
+    let huge = format!("550 {}", "é".repeat(100_000));
+    assert!(g.mark_bouncing(Power::France, &huge, now()));
+    let kept = g
+        .player(Power::France)
+        .and_then(|p| p.bouncing.as_ref())
+        .map(|b| b.reason.clone())
+        .unwrap_or_default();
+    assert_eq!(kept.chars().count(), 404);
+    assert!(
+        kept.starts_with("550 éé") && kept.ends_with(" ..."),
+        "{kept}"
+    );
+}
+
+#[test]
 fn quiet_games_keep_seat_changes_from_everyone() {
     let mut g = game(&Power::ALL, 72);
     assert!(g.seat_changes_public());
