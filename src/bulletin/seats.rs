@@ -240,14 +240,29 @@ pub fn welcome(map: &Map, game: &Game, power: Power, w: &Welcome<'_>) -> String 
     }
     s.push_str("\nThe board now:\n\n");
     s.push_str(&board(map, game));
-    s.push_str(&format!("\nOrders standing for {power}:\n"));
-    if w.standing.is_empty() {
+    s.push_str(&welcome_standing(map, power, w.standing));
+    s
+}
+
+/// The welcome's last part: the orders standing for the power (as they stand once the mail
+/// that took it over was read: a newcomer may order in it).
+pub fn welcome_standing(map: &Map, power: Power, standing: &[PowerOrder]) -> String {
+    let mut s = format!("{}\n", welcome_standing_heading(power));
+    if standing.is_empty() {
         s.push_str("  none yet: units without orders hold.\n");
     }
-    for o in w.standing {
+    // In the reply's order: by province.
+    let mut standing: Vec<&PowerOrder> = standing.iter().collect();
+    standing.sort_by_key(|o| o.order.unit().map(|u| u.province()));
+    for o in standing {
         s.push_str(&format!("  {}\n", o.order.display(map)));
     }
     s
+}
+
+/// The line that opens the welcome's standing orders (after an empty line).
+pub fn welcome_standing_heading(power: Power) -> String {
+    format!("\nOrders standing for {power}:")
 }
 
 /// Every power's supply centres and units, one line each (what anyone may know).

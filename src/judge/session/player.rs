@@ -601,6 +601,8 @@ impl Session<'_, '_> {
             }
             .into()));
         };
+        // The welcome comes first (`seats::take_over`).
+        self.welcome = Some((self.mails.len(), p));
         self.mails.extend(mails);
         self.who = Who::Power(p);
         self.enter_game(g)?;
