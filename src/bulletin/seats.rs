@@ -501,3 +501,56 @@ impl fmt::Display for SeatRefusal {
         }
     }
 }
+
+/// The mail to a player who left a seat: their line, as a mail of its own.
+pub fn left_mail(game: &Game, power: Power, why: Abandonment) -> String {
+    format!("{}\n", left_line(game, power, why))
+}
+
+/// `EJECT address` of an observer: the answer's line.
+pub fn observer_ejected(address: &str, game: &str) -> String {
+    format!("{address} no longer observes {game}.")
+}
+
+/// `FORCE BEGIN`: the answer's line, with the dummies (`open`).
+pub fn force_begun(game: &str, open: &[Power]) -> String {
+    format!(
+        "{game} starts now with {} players; {} open for takeover (see the announcement).",
+        Power::ALL.len().saturating_sub(open.len()),
+        if open.is_empty() {
+            "no power is".to_string()
+        } else {
+            format!("{} (dummies) are", crate::variant::list_powers(open))
+        }
+    )
+}
+
+/// `APPROVE power`: the answer's line.
+pub fn approved(address: &str, power: Power) -> String {
+    format!("{address} now plays {power}.")
+}
+
+/// `REJECT power`: the answer's line.
+pub fn rejected(address: &str, power: Power) -> String {
+    format!("{address} is told; {power} stays open for takeover.")
+}
+
+/// How a takeover by `SIGNON <initial><game>` is echoed.
+pub fn takeover_signon_echo(power: Power, game: &str) -> String {
+    format!("SIGNON {}{game}", power.initial())
+}
+
+/// How `TAKEOVER power game password` is echoed (without the password).
+pub fn takeover_echo(power: Power, game: &str) -> String {
+    format!("TAKEOVER {power} {game}")
+}
+
+/// The answer to a takeover that waits for the master's approval.
+pub fn takeover_waits(echo: &str) -> String {
+    format!("{echo} (waits for the master's approval)")
+}
+
+/// The answer to a takeover made at once.
+pub fn taken_over(echo: &str, power: Power) -> String {
+    format!("{echo} (you now play {power}: a welcome mail with the game's state follows)")
+}

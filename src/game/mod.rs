@@ -21,7 +21,7 @@ pub use crate::variant::{Ending, OrderStatus, list_powers};
 
 pub use deadline::{DeadlineSettings, DueEvent, due_event, next_deadline};
 pub use press::{
-    Audience, ObserverLevel, PressLevel, PressPolicy, PressRefusal, PressRoute, Sender, press_route,
+    ObserverLevel, PressLevel, PressPolicy, PressRefusal, PressRoute, Reader, Sender, press_route,
 };
 pub use seats::{
     Abandonment, Bounce, Claim, DEFAULT_TAKEOVER_HOURS, MAX_TAKEOVER_HOURS, SeatRefusal,
@@ -231,7 +231,7 @@ pub struct Game {
     /// How many phases have been processed (the snapshot number of the current phase).
     pub turn: u32,
     /// Postal press held back until the next results: (readers, subject, body).
-    pub postal: Vec<(Vec<Audience>, String, String)>,
+    pub postal: Vec<(Vec<Reader>, String, String)>,
     /// The rule set's state (empty for the standard game).
     #[serde(default, skip_serializing_if = "VariantState::is_empty")]
     pub variant_state: VariantState,

@@ -61,10 +61,12 @@ pub(super) enum Refusal {
     NotFinished(String),
     #[error("a game called {0} already exists")]
     GameExists(String),
-    #[error("this judge does not run the {0} rules yet; it runs {1}")]
-    VariantNotImplemented(&'static str, String),
-    #[error("there are no rules called \"{0}\"; this judge knows {1}")]
-    UnknownVariant(String, String),
+    /// The rule set named, and those the judge runs.
+    #[error("this judge does not run the {0} rules yet; it runs {runs}", runs = .1.join(", "))]
+    VariantNotImplemented(&'static str, Vec<&'static str>),
+    /// The name given, and the rule sets the judge knows.
+    #[error("there are no rules called \"{0}\"; this judge knows {known}", known = .1.join(", "))]
+    UnknownVariant(String, Vec<&'static str>),
     #[error("{0} has started: its rules can no longer change")]
     VariantFixed(String),
     #[error("{0}")]
@@ -215,4 +217,15 @@ impl From<VariantRefusal> for Refusal {
     fn from(r: VariantRefusal) -> Self {
         Refusal::Variant(r)
     }
+}
+
+/// Why a stored game cannot be played by this judge: its rule set is missing. The sentence
+/// is the detail of a `StoreError::Corrupt`, for the operator's log; the game's master and
+/// players read the suspension's words (`bulletin::notices::SuspensionCause`).
+#[derive(Clone, Debug, thiserror::Error)]
+pub(super) enum Unplayable {
+    #[error("its variant {0} is not implemented by this judge")]
+    NotImplemented(&'static str),
+    #[error("its variant {0:?} is unknown to this judge")]
+    Unknown(String),
 }

@@ -12,24 +12,30 @@ use chrono::{DateTime, Utc};
 
 use crate::bulletin::results::results_subject;
 use crate::bulletin::seats as words;
-use crate::game::{Abandonment, Audience, Game, ObserverLevel, Seat, TakenOver};
+use crate::game::{Abandonment, Game, ObserverLevel, Reader, Seat, TakenOver};
 use crate::map::{Map, Power};
 use crate::rules::Phase;
-use crate::store::{NewMail, StoreError, Tx};
+use crate::store::{Audience, MailKind, NewMail, StoreError, Tx};
 
 use super::JudgeConfig;
 use super::process::mails_for;
 use super::time::format_time;
 
 /// A mail about `g` to one address.
-fn mail_to(g: &Game, audience: &str, recipient: &str, subject: String, body: String) -> NewMail {
+fn mail_to(
+    g: &Game,
+    audience: Audience,
+    recipient: &str,
+    subject: String,
+    body: String,
+) -> NewMail {
     NewMail {
         game: Some(g.name.clone()),
-        audience: audience.to_string(),
+        audience,
         recipient: recipient.to_string(),
         subject,
         body,
-        kind: "generated",
+        kind: MailKind::Generated,
         in_reply_to: None,
         pictures: Vec::new(),
     }
@@ -45,18 +51,18 @@ fn notice(
     public: &str,
     master: &str,
 ) -> Vec<NewMail> {
-    let mut out = mails_for(g, &[Audience::Master], subject, master, None);
+    let mut out = mails_for(g, &[Reader::Master], subject, master, None);
     if !g.seat_changes_public() {
         return out;
     }
-    let mut readers: Vec<Audience> = g
+    let mut readers: Vec<Reader> = g
         .playing_powers()
         .into_iter()
         .filter(|p| Some(*p) != except)
-        .map(Audience::Power)
+        .map(Reader::Power)
         .collect();
     if g.settings.press.observers != ObserverLevel::None {
-        readers.push(Audience::Observers);
+        readers.push(Reader::Observers);
     }
     out.extend(mails_for(g, &readers, subject, public, None));
     out
@@ -81,10 +87,10 @@ pub(super) fn abandoned_mails(
     if tell_player && !previous.is_empty() {
         out.push(mail_to(
             g,
-            power.name(),
+            Audience::power(power),
             previous,
             words::left_subject(&config.name, &g.name, power),
-            format!("{}\n", words::left_line(g, power, why)),
+            words::left_mail(g, power, why),
         ));
     }
     out.extend(notice(g, Some(power), &subject, &public, &master));
@@ -165,7 +171,7 @@ pub(super) fn take_over(
     );
     mails.push(mail_to(
         g,
-        power.name(),
+        Audience::power(power),
         &address,
         words::welcome_subject(&config.name, &g.name, power),
         welcome,
@@ -177,7 +183,7 @@ pub(super) fn take_over(
     {
         mails.push(mail_to(
             g,
-            power.name(),
+            Audience::power(power),
             previous,
             words::taken_over_subject(&config.name, &g.name, power),
             words::replaced_notice(&g.name, power),
@@ -191,11 +197,11 @@ pub(super) fn take_over(
     if !g.seat_changes_public()
         && let Some(d) = &moved
     {
-        let readers: Vec<Audience> = g
+        let readers: Vec<Reader> = g
             .playing_powers()
             .into_iter()
             .filter(|p| *p != power)
-            .map(Audience::Power)
+            .map(Reader::Power)
             .collect();
         mails.extend(mails_for(
             g,
@@ -212,7 +218,7 @@ pub(super) fn take_over(
 pub(super) fn claim_mail(config: &JudgeConfig, g: &Game, power: Power, address: &str) -> NewMail {
     mail_to(
         g,
-        "master",
+        Audience::MASTER,
         &g.master.address,
         words::claim_subject(&config.name, &g.name, power),
         words::claim_notice(&g.name, power, address),
@@ -228,7 +234,7 @@ pub(super) fn rejected_mail(
 ) -> NewMail {
     mail_to(
         g,
-        power.name(),
+        Audience::power(power),
         address,
         words::rejected_subject(&config.name, &g.name, power),
         words::rejected_notice(&g.name, power),
@@ -239,7 +245,7 @@ pub(super) fn rejected_mail(
 pub(super) fn subscription_ended_mail(config: &JudgeConfig, g: &Game, address: &str) -> NewMail {
     mail_to(
         g,
-        "observer",
+        Audience::Reader(Reader::Observers),
         address,
         words::subscription_ended_subject(&config.name, &g.name),
         words::subscription_ended(&g.name),
@@ -281,7 +287,7 @@ pub(super) fn mark_bouncing(
         tx.queue_mail(
             &mail_to(
                 &g,
-                "master",
+                Audience::MASTER,
                 &g.master.address,
                 words::bouncing_subject(&config.name, &g.name, power),
                 words::bouncing_notice(&g.name, power, recipient, &reason),

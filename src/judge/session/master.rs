@@ -1,19 +1,20 @@
 //! The master's commands: processing and previewing, pausing, deadlines and settings,
 //! the rule set of a forming game, ejecting a player, rolling back.
 
+use crate::bulletin::{answers, notices};
 use crate::command::{EjectTarget, MasterCommand, ObserverSetting, PressSetting, Turn};
-use crate::game::{self, Abandonment, ObserverLevel, PressLevel, SeatRefusal, Status};
+use crate::game::{self, Abandonment, ObserverLevel, PressLevel, SeatRefusal, Sender, Status};
 use crate::store::StoreError;
 
 use super::super::refusal::Refusal;
-use super::super::time::{format_time, game_tz, resolve_date};
+use super::super::time::{game_tz, resolve_date};
 use super::super::{process, seats};
 use super::player::find_variant;
-use super::{Done, Session, Verdict, Who};
+use super::{Done, Session, Verdict};
 
 impl Session<'_, '_> {
     pub(super) fn master(&mut self, cmd: &MasterCommand) -> Result<Verdict, StoreError> {
-        if self.who != Who::Master {
+        if self.who != Some(Sender::Master) {
             return Ok(Err(Refusal::NotMaster));
         }
         let (map, config, tx, now) = (self.map, self.config, self.tx, self.now);
@@ -30,7 +31,7 @@ impl Session<'_, '_> {
                         game: g.name.clone(),
                     }));
                 }
-                self.who = Who::Power(*power);
+                self.who = Some(Sender::Power(*power));
             }
             MasterCommand::Process { phase } => {
                 if g.status != Status::Active {
@@ -62,10 +63,7 @@ impl Session<'_, '_> {
                 if g.status != Status::Active {
                     return Ok(Err(Refusal::NotActive(g.name.clone())));
                 }
-                more.push(
-                    "Preview of the results with the orders standing now (nothing is saved):"
-                        .into(),
-                );
+                more.push(answers::PREVIEW_HEADING.to_string());
                 more.extend(
                     process::preview(map, config, g)?
                         .lines()
@@ -77,13 +75,9 @@ impl Session<'_, '_> {
                     return Ok(Err(Refusal::NotActive(g.name.clone())));
                 }
                 g.status = Status::Paused;
-                let subject = format!("{}:{} - Paused", config.name, g.name);
-                self.mails.extend(process::everyone(
-                    g,
-                    &subject,
-                    "The master has paused the game.\n",
-                    None,
-                ));
+                let n = notices::paused(&config.name, g);
+                self.mails
+                    .extend(process::everyone(g, &n.subject, &n.body, None));
             }
             MasterCommand::Resume => {
                 if g.status != Status::Paused {
@@ -92,13 +86,9 @@ impl Session<'_, '_> {
                 g.status = Status::Active;
                 let d = game::next_deadline(&g.settings.deadlines, g.position.phase.kind, now);
                 g.deadline = Some(d);
-                let subject = format!("{}:{} - Resumed", config.name, g.name);
-                let text = format!(
-                    "The master has resumed the game. The deadline is {}.\n",
-                    format_time(g, d)
-                );
+                let n = notices::resumed(&config.name, g, d);
                 self.mails
-                    .extend(process::everyone(g, &subject, &text, None));
+                    .extend(process::everyone(g, &n.subject, &n.body, None));
             }
             MasterCommand::Terminate => {
                 let mails = process::finish(config, tx, g, game::Ending::Terminated, now)?;
@@ -115,14 +105,9 @@ impl Session<'_, '_> {
                 g.deadline = Some(d);
                 g.late_notified = false;
                 g.reminded = false;
-                let subject = format!("{}:{} - Deadline changed", config.name, g.name);
-                let text = format!(
-                    "The master set the deadline of {} to {}.\n",
-                    g.position.phase,
-                    format_time(g, d)
-                );
+                let n = notices::deadline_changed(&config.name, g, d);
                 self.mails
-                    .extend(process::everyone(g, &subject, &text, None));
+                    .extend(process::everyone(g, &n.subject, &n.body, None));
             }
             MasterCommand::SetGrace { date } => {
                 let tz = game_tz(g);
@@ -167,11 +152,7 @@ impl Session<'_, '_> {
                 g.variant = v.name().to_string();
                 g.variant_state = v.new_state();
                 self.variant = Some(v);
-                more.push(format!(
-                    "{} will be played with the {} rules.",
-                    g.name,
-                    v.name()
-                ));
+                more.push(answers::rules_chosen(&g.name, v.name()));
             }
             MasterCommand::Eject { who } => {
                 let power = match who {
@@ -190,7 +171,7 @@ impl Session<'_, '_> {
                         let phase = g.position.phase;
                         let mails = seats::abandon(config, g, p, Abandonment::Ejected, phase, true);
                         self.mails.extend(mails);
-                        more.push(format!("{p} is now open for takeover."));
+                        more.push(answers::open_for_takeover(p));
                         self.dirty = true;
                         self.check_end()?;
                         return Ok(Done::with_more(echo, more));
@@ -207,7 +188,7 @@ impl Session<'_, '_> {
                         }
                         self.mails
                             .push(seats::subscription_ended_mail(config, g, a));
-                        more.push(format!("{a} no longer observes {}.", g.name));
+                        more.push(crate::bulletin::seats::observer_ejected(a, &g.name));
                     }
                     (None, EjectTarget::Power(_)) => {}
                 }
@@ -223,16 +204,7 @@ impl Session<'_, '_> {
                 let mails = process::start_game(map, config, tx, g, now)?;
                 self.mails.extend(mails);
                 let open = g.open_powers();
-                more.push(format!(
-                    "{} starts now with {} players; {} open for takeover (see the announcement).",
-                    g.name,
-                    7 - open.len(),
-                    if open.is_empty() {
-                        "no power is".to_string()
-                    } else {
-                        format!("{} (dummies) are", game::list_powers(&open))
-                    }
-                ));
+                more.push(crate::bulletin::seats::force_begun(&g.name, &open));
             }
             MasterCommand::Approve { power } => {
                 let Some(claim) = g.player_mut(*power).and_then(|pl| pl.claim.take()) else {
@@ -246,7 +218,7 @@ impl Session<'_, '_> {
                 match seats::take_over(map, config, tx, g, *power, claim.seat, now)? {
                     Some((_, mails)) => {
                         self.mails.extend(mails);
-                        more.push(format!("{address} now plays {power}."));
+                        more.push(crate::bulletin::seats::approved(&address, *power));
                     }
                     None => {
                         return Ok(Err(SeatRefusal::NotOpen {
@@ -267,9 +239,9 @@ impl Session<'_, '_> {
                 };
                 self.mails
                     .push(seats::rejected_mail(config, g, *power, &claim.seat.address));
-                more.push(format!(
-                    "{} is told; {power} stays open for takeover.",
-                    claim.seat.address
+                more.push(crate::bulletin::seats::rejected(
+                    &claim.seat.address,
+                    *power,
                 ));
             }
             MasterCommand::SetQuiet(on) => g.settings.quiet = *on,
@@ -314,14 +286,9 @@ impl Session<'_, '_> {
                 ));
                 tx.drop_snapshots_after(&name, old.turn)?;
                 *g = old;
-                let subject = format!("{}:{} - Rolled back", config.name, g.name);
-                let text = format!(
-                    "The master rolled the game back to {}. Orders for that phase are needed again; the deadline is {}.\n",
-                    g.position.phase,
-                    g.deadline.map(|d| format_time(g, d)).unwrap_or_default()
-                );
+                let n = notices::rolled_back(&config.name, g);
                 self.mails
-                    .extend(process::everyone(g, &subject, &text, None));
+                    .extend(process::everyone(g, &n.subject, &n.body, None));
             }
             MasterCommand::SetStart { .. } | MasterCommand::Promote => {
                 return Ok(Err(Refusal::NotSupported));

@@ -1,20 +1,22 @@
 //! A player's commands: HELP and the listings, CREATE, SIGNON and OBSERVE, and the settings
 //! a player makes for their seat (password, address, wait, draw, concession, absence).
 
+use crate::bulletin::{answers, listing, notices};
 use crate::command::{self, PlayerCommand, SignonAs};
 use crate::game::{
-    self, Abandonment, Claim, Game, Joiner, ObserverLevel, PressLevel, Seat, SeatRefusal, Status,
+    self, Abandonment, Claim, Game, Joiner, ObserverLevel, PressLevel, Reader, Seat, SeatRefusal,
+    Sender, Status,
 };
 use crate::map::Power;
-use crate::store::{NewMail, StoreError};
+use crate::store::{Audience, MailKind, NewMail, StoreError};
 use crate::variant::Lookup;
 
 use super::super::confirm::AddressRequest;
-use super::super::history::{self, HistoryReader};
+use super::super::history;
 use super::super::refusal::Refusal;
 use super::super::time::{format_time, game_tz, resolve_date};
-use super::super::{password, pictures, process, replies, seats, throttle};
-use super::{Done, Session, Verdict, Who};
+use super::super::{password, pictures, process, seats, throttle};
+use super::{Done, Session, Verdict};
 
 impl Session<'_, '_> {
     /// `MAP game [phase]`: the reply carries the picture of a processed phase, or of the
@@ -42,10 +44,7 @@ impl Session<'_, '_> {
             }
         };
         self.reply_pictures.push((g.name.clone(), picture));
-        Ok(Done::ok(format!(
-            "MAP {} {phase} (the picture is attached)",
-            g.name
-        )))
+        Ok(Done::ok(answers::map(&g.name, &phase)))
     }
 
     /// `MAP game ALL`: every processed phase of a finished game as one animated GIF.
@@ -55,35 +54,23 @@ impl Session<'_, '_> {
         }
         self.reply_pictures
             .push((g.name.clone(), pictures::reference(&g.name, pictures::ALL)));
-        Done::ok(format!(
-            "MAP {} ALL (an animation of its phases is attached)",
-            g.name
-        ))
+        Done::ok(answers::map_all(&g.name))
     }
 
     pub(super) fn player(&mut self, cmd: &PlayerCommand) -> Result<Verdict, StoreError> {
         let tx = self.tx;
         Ok(match cmd {
             // In a game, its rule set's commands follow the judge's.
-            PlayerCommand::Help => Done::with_more(
-                "HELP",
-                replies::help_text()
-                    .lines()
-                    .chain(self.variant.map_or("", |v| v.help()).lines())
-                    .map(str::to_string)
-                    .collect(),
-            ),
-            PlayerCommand::Version => {
-                Done::ok(format!("VERSION: dipjudge {}", env!("CARGO_PKG_VERSION")))
-            }
+            PlayerCommand::Help => Done::with_more("HELP", listing::help(self.variant)),
+            PlayerCommand::Version => Done::ok(answers::version()),
             PlayerCommand::List { game: None } => {
-                let mut more = vec!["Games on this judge:".to_string()];
+                let mut more = vec![listing::LIST_HEADING.to_string()];
                 for name in tx.game_names()? {
                     match tx.load_game(&name) {
-                        Ok(Some(g)) => more.push(replies::list_line(&g)),
+                        Ok(Some(g)) => more.push(listing::list_line(&g)),
                         Ok(None) => {}
                         Err(StoreError::Suspended { game, reason }) => {
-                            more.push(replies::suspended_list_line(&game, &reason));
+                            more.push(listing::suspended_list_line(&game, &reason));
                         }
                         Err(e) => return Err(e),
                     }
@@ -94,10 +81,10 @@ impl Session<'_, '_> {
                 Some(g) => {
                     let variant = process::variant_of(self.config, &g)?;
                     // Observers' addresses are for the game's master alone.
-                    let master = self.history_reader(&g) == HistoryReader::Master;
+                    let master = self.history_reader(&g) == Reader::Master;
                     Done::with_more(
-                        format!("LIST {}", g.name),
-                        lines(&replies::list_game(self.map, variant, &g, master)),
+                        answers::list(&g.name),
+                        lines(&listing::list_game(self.map, variant, &g, master)),
                     )
                 }
                 None => Err(Refusal::NoGame(name.to_string())),
@@ -108,11 +95,11 @@ impl Session<'_, '_> {
                     match tx.load_game(&name) {
                         Ok(Some(g)) => {
                             let variant = process::variant_of(self.config, &g)?;
-                            more.extend(lines(&replies::list_game(self.map, variant, &g, false)));
+                            more.extend(lines(&listing::list_game(self.map, variant, &g, false)));
                         }
                         Ok(None) => continue,
                         Err(StoreError::Suspended { game, reason }) => {
-                            more.push(format!("Game: {game}   Status: suspended: {reason}"));
+                            more.push(listing::suspended_full_line(&game, &reason));
                         }
                         Err(e) => return Err(e),
                     }
@@ -143,36 +130,33 @@ impl Session<'_, '_> {
                     let chart = pictures::keep_chart(tx, &g)?;
                     self.reply_pictures.push((g.name.clone(), chart));
                     Done::with_more(
-                        format!("SUMMARY {} (the centre chart is attached)", g.name),
-                        lines(&replies::summary(self.map, &g)),
+                        answers::summary(&g.name, true),
+                        lines(&listing::summary(self.map, &g)),
                     )
                 }
                 Some(g) => Done::with_more(
-                    format!("SUMMARY {}", g.name),
-                    lines(&replies::summary(self.map, &g)),
+                    answers::summary(&g.name, false),
+                    lines(&listing::summary(self.map, &g)),
                 ),
                 None => Err(Refusal::NoGame(game.to_string())),
             },
             PlayerCommand::History { game, lines, .. } => match tx.load_game(game.as_str())? {
                 Some(g) => {
                     let reader = self.history_reader(&g);
-                    if reader == HistoryReader::Outsider
+                    if reader == Reader::Observers
                         && g.settings.press.observers == ObserverLevel::None
                     {
                         return Ok(Err(Refusal::HistoryClosed(g.name)));
                     }
-                    let mut more = Vec::new();
-                    for h in history::for_reader(&g, reader, tx.history(&g.name)?) {
-                        more.push(format!("==== {} ({})", h.subject, h.phase));
-                        more.extend(h.body.lines().map(str::to_string));
-                    }
+                    let entries = history::for_reader(&g, reader, tx.history(&g.name)?);
+                    let mut more = listing::history(&entries);
                     if let Some(n) = lines {
                         let n = *n as usize;
                         if more.len() > n {
                             more = more.split_off(more.len() - n);
                         }
                     }
-                    Done::with_more(format!("HISTORY {}", g.name), more)
+                    Done::with_more(answers::history(&g.name), more)
                 }
                 None => Err(Refusal::NoGame(game.to_string())),
             },
@@ -199,7 +183,7 @@ impl Session<'_, '_> {
                     Ok(seat) => {
                         seat.password_hash = hash;
                         self.dirty = true;
-                        Done::ok("SET PASSWORD (the new password is not shown)")
+                        Done::ok(answers::SET_PASSWORD)
                     }
                     Err(e) => Err(e),
                 }
@@ -212,22 +196,18 @@ impl Session<'_, '_> {
                     if changed {
                         self.tell_new_address(address);
                     }
-                    Done::ok(format!("SET ADDRESS {address}"))
+                    Done::ok(answers::set_address(address))
                 }
                 Err(e) => Err(e),
             },
             PlayerCommand::SetWait | PlayerCommand::SetNoWait => {
                 let wait = matches!(cmd, PlayerCommand::SetWait);
                 self.with_player(|p| p.wait = wait)
-                    .map(|_| Done::new(if wait { "SET WAIT" } else { "SET NOWAIT" }))
+                    .map(|_| Done::new(answers::set_wait(wait)))
             }
             PlayerCommand::SetDraw { powers } => {
                 let powers = powers.clone();
-                let echo = if powers.is_empty() {
-                    "SET DRAW".to_string()
-                } else {
-                    format!("SET DRAW {}", game::list_powers(&powers))
-                };
+                let echo = answers::set_draw(&powers);
                 match self.with_player(|p| p.draw = Some(powers)) {
                     Ok(()) => {
                         self.check_end()?;
@@ -244,7 +224,7 @@ impl Session<'_, '_> {
                 match self.with_player(|p| p.concede = Some(to)) {
                     Ok(()) => {
                         self.check_end()?;
-                        Done::ok(format!("SET CONCEDE {to}"))
+                        Done::ok(answers::set_concede(to))
                     }
                     Err(e) => Err(e),
                 }
@@ -254,7 +234,7 @@ impl Session<'_, '_> {
             PlayerCommand::Resign => self.resign()?,
             PlayerCommand::Signoff => Done::ok("SIGNOFF"),
             PlayerCommand::Clear => match (self.who, self.game.as_mut()) {
-                (Who::Power(p), Some(g)) => {
+                (Some(Sender::Power(p)), Some(g)) => {
                     g.clear_orders(p);
                     g.all_in_since = None;
                     self.dirty = true;
@@ -271,18 +251,18 @@ impl Session<'_, '_> {
     /// a stranger's small mail must not draw one to any address it names.
     fn may_have_pictures(&self, g: &Game) -> bool {
         let address = self.msg.reply_address();
-        self.history_reader(g) != HistoryReader::Outsider
+        self.history_reader(g) != Reader::Observers
             || g.observers.iter().any(|o| o.eq_ignore_ascii_case(address))
     }
 
     /// Who reads a game's history in this mail: the power or master it signed on as in
     /// that game, else an outsider (an address proves nothing).
-    fn history_reader(&self, g: &Game) -> HistoryReader {
+    fn history_reader(&self, g: &Game) -> Reader {
         let same = self.game.as_ref().is_some_and(|cur| cur.name == g.name);
         match self.who {
-            Who::Power(p) if same => HistoryReader::Power(p),
-            Who::Master if same => HistoryReader::Master,
-            _ => HistoryReader::Outsider,
+            Some(Sender::Power(p)) if same => Reader::Power(p),
+            Some(Sender::Master) if same => Reader::Master,
+            _ => Reader::Observers,
         }
     }
 
@@ -290,7 +270,7 @@ impl Session<'_, '_> {
     /// is told (unless the game is quiet), and the rest of the mail is not signed on.
     fn resign(&mut self) -> Result<Verdict, StoreError> {
         let config = self.config;
-        let (Who::Power(p), Some(g)) = (self.who, self.game.as_mut()) else {
+        let (Some(Sender::Power(p)), Some(g)) = (self.who, self.game.as_mut()) else {
             return Ok(Err(Refusal::NotSignedOn));
         };
         if !g.is_played(p) {
@@ -306,7 +286,7 @@ impl Session<'_, '_> {
         self.mails.extend(mails);
         self.dirty = true;
         // What follows the RESIGN no longer speaks for the power (njudge: RESIGN comes last).
-        self.who = Who::Nobody;
+        self.who = None;
         self.check_end()?;
         Ok(Done::with_more("RESIGN", vec![line]))
     }
@@ -318,20 +298,19 @@ impl Session<'_, '_> {
         let Some(g) = self.game.as_ref() else {
             return;
         };
-        let (seat, audience) = match self.who {
-            Who::Power(p) => (p.name().to_string(), p.name().to_string()),
-            _ => ("the master".to_string(), "master".to_string()),
+        let seat = self.who.unwrap_or(Sender::Master);
+        let audience = match seat {
+            Sender::Power(p) => Audience::power(p),
+            Sender::Master => Audience::MASTER,
         };
+        let n = notices::address_set(&self.config.name, g, seat);
         self.mails.push(NewMail {
             game: Some(g.name.clone()),
             audience,
             recipient: address.to_string(),
-            subject: format!("{}:{} - Address set", self.config.name, g.name),
-            body: format!(
-                "From now on this address receives the mail of {seat} in the game '{}' on this judge: the player of that seat set it with SET ADDRESS.\nIf you did not ask for this, please tell the master of '{}'.\n",
-                g.name, g.name
-            ),
-            kind: "generated",
+            subject: n.subject,
+            body: n.body,
+            kind: MailKind::Generated,
             in_reply_to: None,
             pictures: Vec::new(),
         });
@@ -341,7 +320,7 @@ impl Session<'_, '_> {
         let who = self.who;
         let g = self.game_mut()?;
         match who {
-            Who::Power(p) => {
+            Some(Sender::Power(p)) => {
                 let name = g.name.clone();
                 let pl = g.player_mut(p).ok_or(Refusal::NotSignedOn)?;
                 // A power nobody plays gets its new player by a takeover, not by the master
@@ -356,13 +335,13 @@ impl Session<'_, '_> {
                 pl.bouncing = None;
                 Ok(&mut pl.seat)
             }
-            Who::Master => Ok(&mut g.master),
+            Some(Sender::Master) => Ok(&mut g.master),
             _ => Err(Refusal::NotSignedOn),
         }
     }
 
     fn with_player(&mut self, f: impl FnOnce(&mut game::Player)) -> Result<(), Refusal> {
-        let Who::Power(p) = self.who else {
+        let Some(Sender::Power(p)) = self.who else {
             return Err(Refusal::NotSignedOn);
         };
         let g = self.game_mut()?;
@@ -430,19 +409,14 @@ impl Session<'_, '_> {
         self.tx
             .record_creation(&address, self.now, self.now - day)?;
         self.enter_game(g)?;
-        self.who = Who::Master;
-        let rules = if variant.name() == self.config.variants.standard().name() {
-            String::new()
-        } else {
-            format!(", {} rules", variant.name())
-        };
-        Ok(Done::ok(format!(
-            "CREATE ?{name}{rules} (you are its master; players join with SIGNON ?{name} <password>)"
-        )))
+        self.who = Some(Sender::Master);
+        let rules =
+            (variant.name() != self.config.variants.standard().name()).then(|| variant.name());
+        Ok(Done::ok(answers::create(name, rules)))
     }
 
     fn signon(&mut self, who: SignonAs, name: &str, pw: &str) -> Result<Verdict, StoreError> {
-        if self.who != Who::Nobody {
+        if self.who.is_some() {
             return Ok(Err(Refusal::TwoSignons));
         }
         let Some(mut g) = self.tx.load_game(name)? else {
@@ -472,15 +446,10 @@ impl Session<'_, '_> {
                 });
                 let count = g.joiners.len();
                 let gname = g.name.clone();
-                let mut more = vec![format!("{count} of 7 players have joined {gname}.")];
-                if count == 7 {
-                    more.push(format!(
-                        "{gname} is full: it starts when this message has been read."
-                    ));
-                }
+                let more = answers::joined(&gname, count, count == 7);
                 self.enter_game(g)?;
                 self.dirty = true;
-                Ok(Done::with_more(format!("SIGNON ?{gname}"), more))
+                Ok(Done::with_more(answers::signon_join(&gname), more))
             }
             SignonAs::Power(p) => {
                 let Some(pl) = g.player(p) else {
@@ -488,20 +457,20 @@ impl Session<'_, '_> {
                 };
                 // njudge: signing on to an abandoned power takes it over.
                 if pl.is_open() {
-                    let echo = format!("SIGNON {}{}", p.initial(), g.name);
+                    let echo = crate::bulletin::seats::takeover_signon_echo(p, &g.name);
                     return self.take_over(g, p, pw, echo);
                 }
                 let (hash, registered) = (pl.seat.password_hash.clone(), pl.seat.address.clone());
-                if let Err(r) = self.check_password(&g, Some(p), &hash, pw)? {
+                if let Err(r) = self.check_password(&g, Sender::Power(p), &hash, pw)? {
                     return Ok(Err(r));
                 }
                 if !registered.eq_ignore_ascii_case(&from) {
                     self.copy_to = Some(registered);
                 }
-                self.who = Who::Power(p);
+                self.who = Some(Sender::Power(p));
                 // A mail from the seat's player: its mail is read, whatever bounced before.
                 let cleared = g.clear_bouncing(p);
-                let echo = format!("SIGNON {}{} ({p})", p.initial(), g.name);
+                let echo = answers::signon_power(p, &g.name);
                 self.enter_game(g)?;
                 self.dirty |= cleared;
                 Ok(Done::ok(echo))
@@ -514,20 +483,20 @@ impl Session<'_, '_> {
                 }
                 .into())),
                 Some(_) => {
-                    let echo = format!("TAKEOVER {p} {}", g.name);
+                    let echo = crate::bulletin::seats::takeover_echo(p, &g.name);
                     self.take_over(g, p, pw, echo)
                 }
             },
             SignonAs::Master => {
                 let hash = g.master.password_hash.clone();
-                if let Err(r) = self.check_password(&g, None, &hash, pw)? {
+                if let Err(r) = self.check_password(&g, Sender::Master, &hash, pw)? {
                     return Ok(Err(r));
                 }
                 if !g.master.address.eq_ignore_ascii_case(&from) {
                     self.copy_to = Some(g.master.address.clone());
                 }
-                self.who = Who::Master;
-                let echo = format!("SIGNON M{} (master)", g.name);
+                self.who = Some(Sender::Master);
+                let echo = answers::signon_master(&g.name);
                 self.enter_game(g)?;
                 Ok(Done::ok(echo))
             }
@@ -588,7 +557,7 @@ impl Session<'_, '_> {
             self.enter_game(g)?;
             self.dirty = true;
             return Ok(Done::with_more(
-                format!("{echo} (waits for the master's approval)"),
+                crate::bulletin::seats::takeover_waits(&echo),
                 more,
             ));
         }
@@ -604,25 +573,22 @@ impl Session<'_, '_> {
         // The welcome comes first (`seats::take_over`).
         self.welcome = Some((self.mails.len(), p));
         self.mails.extend(mails);
-        self.who = Who::Power(p);
+        self.who = Some(Sender::Power(p));
         self.enter_game(g)?;
         self.dirty = true;
-        Ok(Done::ok(format!(
-            "{echo} (you now play {p}: a welcome mail with the game's state follows)"
-        )))
+        Ok(Done::ok(crate::bulletin::seats::taken_over(&echo, p)))
     }
 
-    /// Checks a password for a seat (`power`, or the master's), as the throttle allows: a
+    /// Checks a password for a seat (a power's, or the master's), as the throttle allows: a
     /// seat sent too many wrong passwords within the hour checks none, the right one
     /// included (`throttle`).
     fn check_password(
         &mut self,
         g: &Game,
-        power: Option<Power>,
+        seat: Sender,
         hash: &str,
         pw: &str,
     ) -> Result<Result<(), Refusal>, StoreError> {
-        let seat = throttle::seat_name(power);
         if let Some(until) = throttle::locked_until(self.tx, &g.name, seat, self.now)? {
             throttle::refused(self.tx, &g.name, seat, self.now)?;
             return Ok(Err(Refusal::SignonLocked {
@@ -646,18 +612,11 @@ impl Session<'_, '_> {
             .ok_or(Refusal::NotJoined)?;
         joiner.preferences = powers.to_vec();
         self.dirty = true;
-        Done::ok(format!(
-            "SET PREFERENCE {}",
-            powers
-                .iter()
-                .map(|p| p.name())
-                .collect::<Vec<_>>()
-                .join(" ")
-        ))
+        Done::ok(answers::set_preference(powers))
     }
 
     fn absence(&mut self, from: command::Date, to: Option<command::Date>) -> Verdict {
-        let Who::Power(p) = self.who else {
+        let Some(Sender::Power(p)) = self.who else {
             return Err(Refusal::NotSignedOn);
         };
         let now = self.now;
@@ -687,20 +646,12 @@ impl Session<'_, '_> {
         }
         let mut mails = Vec::new();
         if let Some(d) = moved {
-            let text = format!(
-                "{p} will be absent; the deadline of {} moves to {}.\n",
-                g.position.phase,
-                format_time(g, d)
-            );
-            let subject = format!("{judge}:{} - Deadline moved", g.name);
-            mails = process::everyone(g, &subject, &text, None);
+            let n = notices::deadline_moved(&judge, g, p, d);
+            mails = process::everyone(g, &n.subject, &n.body, None);
         }
         self.dirty = true;
         self.mails.extend(mails);
-        Done::ok(format!(
-            "SET ABSENCE {from}{}",
-            to.map(|t| format!(" TO {t}")).unwrap_or_default()
-        ))
+        Done::ok(answers::set_absence(from, to))
     }
 }
 
@@ -718,11 +669,11 @@ pub(super) fn find_variant(
         Lookup::Found(v) => Ok(v),
         Lookup::NotImplemented(canonical) => Err(Refusal::VariantNotImplemented(
             canonical,
-            config.variants.implemented().join(", "),
+            config.variants.implemented(),
         )),
         Lookup::Unknown => Err(Refusal::UnknownVariant(
             name.to_string(),
-            config.variants.names().join(", "),
+            config.variants.names(),
         )),
     }
 }
