@@ -36,6 +36,7 @@ pub mod pictures;
 pub mod press;
 pub mod reply;
 pub mod results;
+pub mod seats;
 pub mod web;
 
 pub use audience::{Audience, MailKind, Reader, Sender};
