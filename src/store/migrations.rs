@@ -220,7 +220,7 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
          WHERE kind = 'replied' AND status = 'sent';",
     ),
     (
-        10,
+        8,
         // The web view's private pages (issue 30): each token is kept as its hash only,
         // with the seat it opens and the fingerprint of the seat's holder and password
         // when it was made; a token whose fingerprint is no longer the seat's opens
@@ -238,7 +238,7 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
 ];
 
 /// The schema version this judge writes.
-pub(crate) const LATEST: i64 = 10;
+pub(crate) const LATEST: i64 = 8;
 
 fn version(conn: &Connection) -> Result<i64, StoreError> {
     Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)

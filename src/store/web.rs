@@ -1,5 +1,5 @@
 //! The web view's queries: a read-only connection whose every page is one read
-//! transaction, and the private views' tokens (kept as hashes only, migration 10).
+//! transaction, and the private views' tokens (kept as hashes only, migration 8).
 
 use std::cell::RefCell;
 use std::path::Path;
