@@ -193,6 +193,8 @@ struct ProcessRunner {
     passes: usize,
     /// How long the last pass that ran to its end took.
     calm_pass: Duration,
+    /// The kills since the last pass that ran to its end.
+    kills_in_a_row: usize,
 }
 
 impl Runner for ProcessRunner {
@@ -207,7 +209,10 @@ impl Runner for ProcessRunner {
             .spawn()
             .unwrap();
         let started = Instant::now();
-        if let Some(rng) = self.rng.as_mut()
+        // At most three kills in a row: a mail whose handling is killed five times is set
+        // aside by design (the judge's attempt limit), which a calm game never does.
+        if self.kills_in_a_row < 3
+            && let Some(rng) = self.rng.as_mut()
             && rng.next_u64() % 10 < 7
         {
             // A random point within a whole pass's length as last measured, so that the
@@ -219,6 +224,7 @@ impl Runner for ProcessRunner {
             if child.try_wait().unwrap().is_none() {
                 child.kill().unwrap();
                 self.kills += 1;
+                self.kills_in_a_row += 1;
             }
             child.wait().unwrap();
             return;
@@ -226,6 +232,7 @@ impl Runner for ProcessRunner {
         let status = child.wait().unwrap();
         assert!(status.success(), "dipjudge process: {status}");
         self.calm_pass = started.elapsed();
+        self.kills_in_a_row = 0;
     }
 }
 
@@ -464,6 +471,7 @@ fn play_with_process(tag: &str, kill_seed: Option<u64>) -> (Received, usize, Str
         kills: 0,
         passes: 0,
         calm_pass: Duration::from_millis(150),
+        kills_in_a_row: 0,
     };
     table.play(&mut runner, &mut |_| {});
     // A last clean pass: whatever a kill left queued goes out.
@@ -909,6 +917,7 @@ fn variant_game(tag: &str, rules: &str, named: &str) -> VariantGame {
         kills: 0,
         passes: 0,
         calm_pass: Duration::from_millis(150),
+        kills_in_a_row: 0,
     };
     let game = t.game.clone();
     let created = t.ask(
@@ -2681,6 +2690,7 @@ fn a_seat_the_smtp_server_refuses_is_marked_bouncing_and_its_master_told() {
         kills: 0,
         passes: 0,
         calm_pass: Duration::from_millis(150),
+        kills_in_a_row: 0,
     };
     let game = table.game.clone();
     table.send(&mut runner, None, &script::create(&game));
