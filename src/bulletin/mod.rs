@@ -10,6 +10,7 @@
 pub mod audience;
 pub mod reply;
 pub mod results;
+pub mod settings;
 
 pub use audience::Audience;
 pub use reply::{

@@ -29,7 +29,9 @@ use crate::rules::{Order, PhaseKind};
 
 pub use error::CommandError;
 pub use lexeme::{Date, GameName, Recipient};
-pub use master::{MasterCommand, ObserverSetting, PressSetting, Turn};
+pub use master::{
+    Declaration, MasterCommand, ObserverSetting, PhaseClass, PressSetting, ScheduleChange, Turn,
+};
 pub use order::OrderCommand;
 pub use player::{PlayerCommand, SignonAs};
 pub use press::{Attribution, Press, PressHeader, PressKind, PressTo};
@@ -551,7 +553,7 @@ fn read_command<'a>(norm: &'a str, map: &Map) -> Result<Command, Pending<'a>> {
         set_command(norm)
     } else if player::KEYWORDS.contains(&first.as_str()) {
         player::player_command(norm).map(|(r, c)| (r, Command::Player(c)))
-    } else if master::KEYWORDS.contains(&first.as_str()) {
+    } else if master::KEYWORDS.contains(&first.as_str()) || master::is_declaration(norm) {
         master::master_command(norm).map(|(r, c)| (r, Command::Master(c)))
     } else if variant::KEYWORDS.contains(&first.as_str()) {
         variant::variant_command(map, norm).map(|(r, c)| (r, Command::Variant(c)))
@@ -619,7 +621,7 @@ fn set_command(norm: &str) -> lexeme::PResult<'_, Command> {
         Err(_) => lexeme::failure(
             lexeme::blanks(rest),
             Why::Expected(
-                "a setting (PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE, DEADLINE, GRACE, START, NMR, PRESS, PARTIAL, OBSERVER, VARIANT or CENTRES)",
+                "a setting (PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE, MAP; the master's DEADLINE, GRACE, START, MOVE, RETREAT, ADJUST, ZONE, NMR, PRESS, PARTIAL, OBSERVER, VARIANT, CENTRES, COMMENT, NOLIST, JOIN PASSWORD, INVITE, ANONYMOUS, REVEAL, QUIET, ADDRESSES or MAXABSENCE)",
             ),
         ),
     }

@@ -4,6 +4,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::bulletin::results::{Extras, Parts, ResultsHeader, render_results, results_subject};
+use crate::bulletin::settings::CopyFor;
 use crate::game::{self, Audience, DueEvent, Ending, Game, ObserverLevel, Player, Status};
 use crate::map::Map;
 use crate::picture::{Drawing, PhaseScene};
@@ -38,16 +39,21 @@ pub(super) fn mails_for(
                     });
                 }
             }
-            Audience::Master => out.push(NewMail {
-                game: Some(g.name.clone()),
-                audience: "master".into(),
-                recipient: g.master.address.clone(),
-                subject: subject.to_string(),
-                body: body.to_string(),
-                kind: "generated",
-                in_reply_to: in_reply_to.clone(),
-                pictures: Vec::new(),
-            }),
+            // The master and every co-master.
+            Audience::Master => {
+                for seat in g.master_seats() {
+                    out.push(NewMail {
+                        game: Some(g.name.clone()),
+                        audience: "master".into(),
+                        recipient: seat.address.clone(),
+                        subject: subject.to_string(),
+                        body: body.to_string(),
+                        kind: "generated",
+                        in_reply_to: in_reply_to.clone(),
+                        pictures: Vec::new(),
+                    });
+                }
+            }
             Audience::Observers => {
                 for o in &g.observers {
                     out.push(NewMail {
@@ -191,29 +197,31 @@ pub(super) fn start_game(
     let mut start = crate::rules::Position::standard_start(map);
     start.phase = variant.first_phase(&g.variant_state);
     g.open_phase(start);
-    let d = game::next_deadline(&g.settings.deadlines, g.position.phase.kind, now);
-    g.deadline = Some(d);
+    let d = g.open_clock(now);
     tx.save_snapshot(g)?;
-    let mut text = format!("Game '{}' has started. The powers are:\n\n", g.name);
-    for p in &g.players {
-        text.push_str(&format!(
-            "  {:<9} {}\n",
-            format!("{}:", p.power),
-            p.seat.address
-        ));
-    }
-    text.push_str(&format!(
-        "\nThe first phase is {}.\nThe deadline for orders will be {}.\n",
-        crate::bulletin::phase_words(g.position.phase),
-        format_time(g, d)
-    ));
-    text.push_str(&format!(
-        "Sign on with SIGNON <power initial>{} <your password>, e.g. SIGNON E{} for England.\n",
-        g.name, g.name
-    ));
+    let rules = crate::bulletin::settings::rules_phrase(
+        variant.name(),
+        &variant.settings(&g.variant_state),
+    );
+    let phase = crate::bulletin::phase_words(g.position.phase);
+    let deadline = format_time(g, d);
     let subject = format!("{}:{} - Game starting", config.name, g.name);
-    tx.add_history(&g.name, now, &g.position.phase.to_string(), &subject, &text)?;
-    Ok(everyone(g, &subject, &text, None))
+    let render = |reader: Reader| {
+        let to = match reader {
+            Reader::Power(p) => CopyFor::Power(p),
+            Reader::Master => CopyFor::Master,
+            Reader::Everyone => CopyFor::Others,
+        };
+        crate::bulletin::settings::start_text(g, &rules, &phase, &deadline, to)
+    };
+    tx.add_history(
+        &g.name,
+        now,
+        &g.position.phase.to_string(),
+        &subject,
+        &render(Reader::Everyone),
+    )?;
+    Ok(bulletin_for_everyone(g, &subject, &render))
 }
 
 /// Ends the game and announces it.
@@ -224,12 +232,35 @@ pub(super) fn finish(
     ending: Ending,
     now: DateTime<Utc>,
 ) -> Result<Vec<NewMail>, StoreError> {
-    let text = format!("{}\n\nThe game '{}' is over.\n", ending.sentence(), g.name);
+    finish_declared(config, tx, g, ending, None, now)
+}
+
+/// Ends the game and announces it, with what the master declared (`DECLARE`) first: each
+/// reader's copy says how it ended and reveals the players, unless the game keeps them
+/// secret (the master reads them all the same).
+pub(super) fn finish_declared(
+    config: &JudgeConfig,
+    tx: &Tx<'_>,
+    g: &mut Game,
+    ending: Ending,
+    declared: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<Vec<NewMail>, StoreError> {
+    let sentence = ending.sentence();
     g.status = Status::Finished(ending);
     g.deadline = None;
     let subject = format!("{}:{} - Game over", config.name, g.name);
-    tx.add_history(&g.name, now, &g.position.phase.to_string(), &subject, &text)?;
-    let mut mails = everyone(g, &subject, &text, None);
+    let render = |reader: Reader| {
+        crate::bulletin::settings::game_over_text(g, declared, &sentence, reader == Reader::Master)
+    };
+    tx.add_history(
+        &g.name,
+        now,
+        &g.position.phase.to_string(),
+        &subject,
+        &render(Reader::Everyone),
+    )?;
+    let mut mails = bulletin_for_everyone(g, &subject, &render);
     // The centre chart goes with each copy whose reader wants pictures.
     let mut chart = None;
     for m in &mut mails {
@@ -314,22 +345,22 @@ pub(super) fn process_game_with_outcome(
 ) -> Result<(Vec<NewMail>, crate::rules::PhaseOutcome), StoreError> {
     let variant = variant_of(config, g)?;
     let before = g.position.clone();
+    let voters_before = g.draw_powers(map, variant);
     let parts = g.view_parts();
     let mut state = g.variant_state.clone();
     let processed = variant::process_phase(variant, &mut state, &g.view(map, &parts));
     g.variant_state = state;
-    let next_kind = processed.outcome.next.phase.kind;
     let immediate = std::mem::take(&mut g.immediate);
     let seq = g.turn;
     g.turn += 1;
     g.open_phase(processed.outcome.next.clone());
     let ending = processed.end.as_ref().map(|e| e.ending.clone());
     let next_deadline = if ending.is_none() {
-        Some(game::next_deadline(&g.settings.deadlines, next_kind, now))
+        Some(g.open_clock(now))
     } else {
+        g.deadline = None;
         None
     };
-    g.deadline = next_deadline;
     // A phase no longer than the reminder window gets no reminder: it would arrive as the
     // phase opens, right behind the results that open it.
     g.reminded = next_deadline
@@ -381,6 +412,21 @@ pub(super) fn process_game_with_outcome(
     // Postal press goes out with the results.
     for (readers, subject, body) in std::mem::take(&mut g.postal) {
         mails.extend(mails_for(g, &readers, &subject, &body, None));
+    }
+    // Draw votes and concessions last while the powers in the game stay the same.
+    let voters_after = g.draw_powers(map, variant);
+    if ending.is_none() && voters_after != voters_before {
+        let subject = format!("{}:{} - Votes cleared", config.name, g.name);
+        for (power, vote) in g.clear_votes() {
+            let text = crate::bulletin::settings::votes_cleared_text(&g.name, &vote, &voters_after);
+            mails.extend(mails_for(
+                g,
+                &[Audience::Power(power)],
+                &subject,
+                &text,
+                None,
+            ));
+        }
     }
     tx.save_snapshot(g)?;
     if let Some(e) = ending {
@@ -498,6 +544,15 @@ pub(super) fn tick_game(
     if let Some(expiry) = g.expires() {
         return expire(config, tx, &g, expiry, now);
     }
+    // A full game waiting for the start time its master set starts at it.
+    if g.may_start(now) {
+        let mails = start_game(map, config, tx, &mut g, now)?;
+        for m in &mails {
+            tx.queue_mail(m, now)?;
+        }
+        tx.save_game(&g)?;
+        return Ok(true);
+    }
     let Some(deadline) = g.deadline else {
         return Ok(false);
     };
@@ -506,9 +561,11 @@ pub(super) fn tick_game(
     }
     let variant = variant_of(config, &g)?;
     let all_in = g.all_in(map, variant);
+    let grace_end = g.grace_end().unwrap_or(deadline);
     let event = game::due_event(
-        &g.settings.deadlines,
+        &g.timing(),
         deadline,
+        grace_end,
         now,
         last_tick,
         all_in,
@@ -526,6 +583,13 @@ pub(super) fn tick_game(
         DueEvent::Late | DueEvent::GraceOver | DueEvent::Nothing if complete => DueEvent::Process,
         other => other,
     };
+    // Nothing is processed before the phase's start (`SET START`, the schedule's MIN).
+    let processes = matches!(event, DueEvent::Process | DueEvent::ProcessEarly)
+        || (event == DueEvent::GraceOver && g.settings.nmr);
+    if processes && g.held_until(now).is_some() {
+        tx.save_game(&g)?;
+        return Ok(false);
+    }
     let judge = &config.name;
     let phase = g.position.phase;
     let mails = match event {
@@ -553,7 +617,6 @@ pub(super) fn tick_game(
         DueEvent::Late => {
             g.late_notified = true;
             let late = g.missing_powers(map, variant);
-            let grace_end = deadline + chrono::Duration::hours(g.settings.deadlines.grace_hours);
             let mut mails = Vec::new();
             for p in &late {
                 let text = format!(
@@ -612,7 +675,8 @@ pub(super) fn tick_game(
                         pl.abandoned = true;
                     }
                 }
-                // Wait for a replacement: the master decides (PROCESS, or a new player).
+                // Wait for a replacement: the master decides (PROCESS, or a new player). A
+                // QUIET game tells the master and the late powers only.
                 g.deadline = None;
                 let text = format!(
                     "The grace period for {phase} has ended without orders from {}. This game does not process missing orders (NONMR): {} abandoned and open for takeover. The master decides how to go on.\n",
@@ -623,17 +687,19 @@ pub(super) fn tick_game(
                         "those powers are"
                     }
                 );
-                everyone(
-                    &g,
-                    &format!("{judge}:{} - {phase} Abandoned", g.name),
-                    &text,
-                    None,
-                )
+                let subject = format!("{judge}:{} - {phase} Abandoned", g.name);
+                if g.settings.quiet {
+                    let mut readers: Vec<Audience> =
+                        late.iter().map(|p| Audience::Power(*p)).collect();
+                    readers.push(Audience::Master);
+                    mails_for(&g, &readers, &subject, &text, None)
+                } else {
+                    everyone(&g, &subject, &text, None)
+                }
             }
         }
         DueEvent::TimeWarp => {
-            let new = game::next_deadline(&g.settings.deadlines, phase.kind, now);
-            g.deadline = Some(new);
+            let new = g.open_clock(now);
             g.late_notified = false;
             g.reminded = false;
             let text = format!(

@@ -8,14 +8,12 @@ use crate::game::Game;
 
 /// The game's time zone (UTC if the name is unknown).
 pub(super) fn game_tz(g: &Game) -> chrono_tz::Tz {
-    g.settings.time_zone.parse().unwrap_or(chrono_tz::UTC)
+    g.time_zone()
 }
 
 /// A deadline as players read it: `Mon Nov 23 2026 20:00 UTC`, in the game's zone.
 pub(super) fn format_time(g: &Game, t: DateTime<Utc>) -> String {
-    t.with_timezone(&game_tz(g))
-        .format("%a %b %d %Y %H:%M %Z")
-        .to_string()
+    crate::bulletin::settings::when(&g.time_zone(), t)
 }
 
 /// Places a written date in the game's zone: a missing year is the next such date from
@@ -25,8 +23,18 @@ pub(super) fn resolve_date(
     tz: &chrono_tz::Tz,
     now: DateTime<Utc>,
 ) -> Option<DateTime<Utc>> {
+    resolve_date_at(d, tz, now, (23, 59))
+}
+
+/// [`resolve_date`], a missing time being `default` (hours, minutes).
+pub(super) fn resolve_date_at(
+    d: command::Date,
+    tz: &chrono_tz::Tz,
+    now: DateTime<Utc>,
+    default: (u8, u8),
+) -> Option<DateTime<Utc>> {
     use chrono::{Datelike, NaiveDate, TimeZone};
-    let (h, m) = d.time.unwrap_or((23, 59));
+    let (h, m) = d.time.unwrap_or(default);
     let local_now = now.with_timezone(tz);
     let make = |y: i32| {
         NaiveDate::from_ymd_opt(y, u32::from(d.month), u32::from(d.day))

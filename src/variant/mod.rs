@@ -365,6 +365,13 @@ pub trait Variant: Sync {
         Err(no_such_setting(self.name(), key))
     }
 
+    /// The rule set's settings as a game has them, for `LIST` and the start mail: each
+    /// setting's key as `CREATE` takes it and its value (`survive_draws`, `on`). Empty for
+    /// a rule set without settings.
+    fn settings(&self, _state: &VariantState) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+
     /// Checks a stored state when a game is loaded (so that a state this code cannot read
     /// is found at once, not in the middle of a phase).
     fn check_state(&self, _state: &VariantState) -> Result<(), StateError> {

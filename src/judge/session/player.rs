@@ -1,16 +1,17 @@
 //! A player's commands: HELP and the listings, CREATE, SIGNON and OBSERVE, and the settings
 //! a player makes for their seat (password, address, wait, draw, concession, absence).
 
+use crate::bulletin::settings as text;
 use crate::command::{self, PlayerCommand, SignonAs};
 use crate::game::{self, Game, Joiner, ObserverLevel, PressLevel, Seat, Status};
 use crate::map::Power;
 use crate::store::{NewMail, StoreError};
-use crate::variant::Lookup;
+use crate::variant::{Lookup, Sender};
 
 use super::super::confirm::AddressRequest;
 use super::super::history::{self, HistoryReader};
 use super::super::refusal::Refusal;
-use super::super::time::{format_time, game_tz, resolve_date};
+use super::super::time::{format_time, game_tz, resolve_date, resolve_date_at};
 use super::super::{password, pictures, process, replies, throttle};
 use super::{Done, Session, Verdict, Who};
 
@@ -78,6 +79,8 @@ impl Session<'_, '_> {
                 let mut more = vec!["Games on this judge:".to_string()];
                 for name in tx.game_names()? {
                     match tx.load_game(&name) {
+                        // An unlisted game is listed to its players and master only.
+                        Ok(Some(g)) if !self.lists(&g) => {}
                         Ok(Some(g)) => more.push(replies::list_line(&g)),
                         Ok(None) => {}
                         Err(StoreError::Suspended { game, reason }) => {
@@ -104,9 +107,11 @@ impl Session<'_, '_> {
                 let mut more = Vec::new();
                 for name in tx.game_names()? {
                     match tx.load_game(&name) {
+                        Ok(Some(g)) if !self.lists(&g) => continue,
                         Ok(Some(g)) => {
                             let variant = process::variant_of(self.config, &g)?;
-                            more.extend(lines(&replies::list_game(self.map, variant, &g, false)));
+                            let master = self.history_reader(&g) == HistoryReader::Master;
+                            more.extend(lines(&replies::list_game(self.map, variant, &g, master)));
                         }
                         Ok(None) => continue,
                         Err(StoreError::Suspended { game, reason }) => {
@@ -184,7 +189,8 @@ impl Session<'_, '_> {
                 who,
                 game,
                 password: pw,
-            } => self.signon(*who, game.as_str(), pw)?,
+                code,
+            } => self.signon(*who, game.as_str(), pw, code.as_deref())?,
             PlayerCommand::Observe { game, .. } => {
                 self.address_request(AddressRequest::Observe(game.to_string()))?
             }
@@ -219,36 +225,21 @@ impl Session<'_, '_> {
                 self.with_player(|p| p.wait = wait)
                     .map(|_| Done::new(if wait { "SET WAIT" } else { "SET NOWAIT" }))
             }
-            PlayerCommand::SetDraw { powers } => {
-                let powers = powers.clone();
-                let echo = if powers.is_empty() {
-                    "SET DRAW".to_string()
-                } else {
-                    format!("SET DRAW {}", game::list_powers(&powers))
-                };
-                match self.with_player(|p| p.draw = Some(powers)) {
-                    Ok(()) => {
-                        self.check_end()?;
-                        Done::ok(echo)
-                    }
-                    Err(e) => Err(e),
-                }
+            PlayerCommand::SetDraw { powers } => self.draw_vote(powers)?,
+            PlayerCommand::SetNoDraw => {
+                let mut had = false;
+                self.with_player(|p| had = p.draw.take().is_some())
+                    .map(|_| Done::new(text::withdrawn_echo("SET NODRAW", had, "draw vote")))
             }
-            PlayerCommand::SetNoDraw => self
-                .with_player(|p| p.draw = None)
-                .map(|_| Done::new("SET NODRAW")),
-            PlayerCommand::SetConcede { to } => {
-                let to = *to;
-                match self.with_player(|p| p.concede = Some(to)) {
-                    Ok(()) => {
-                        self.check_end()?;
-                        Done::ok(format!("SET CONCEDE {to}"))
-                    }
-                    Err(e) => Err(e),
-                }
+            PlayerCommand::SetConcede { to } => self.concede(*to)?,
+            PlayerCommand::SetNoConcede => {
+                let mut had = false;
+                self.with_player(|p| had = p.concede.take().is_some())
+                    .map(|_| Done::new(text::withdrawn_echo("SET NOCONCEDE", had, "concession")))
             }
             PlayerCommand::SetPreference { powers } => self.preference(powers),
-            PlayerCommand::SetAbsence { from, to } => self.absence(*from, *to),
+            PlayerCommand::SetAbsence { from, to } => self.absence(*from, *to)?,
+            PlayerCommand::SetNoAbsence { date } => self.no_absence(*date),
             PlayerCommand::Resign => self.resign(),
             PlayerCommand::Signoff => Done::ok("SIGNOFF"),
             PlayerCommand::Clear => match (self.who, self.game.as_mut()) {
@@ -262,6 +253,71 @@ impl Session<'_, '_> {
                 _ => Err(Refusal::NotSignedOn),
             },
         })
+    }
+
+    /// Whether `LIST` shows `g` to this mail: a listed game to anyone, an unlisted one to
+    /// its players and master signed on.
+    fn lists(&self, g: &Game) -> bool {
+        g.settings.listed || self.history_reader(g) != HistoryReader::Outsider
+    }
+
+    /// `SET DRAW [powers]`: a vote for the draw among every power still in the game, named
+    /// in the reply; a list must be exactly those powers (the judge's draws include all
+    /// survivors).
+    fn draw_vote(&mut self, asked: &[Power]) -> Result<Verdict, StoreError> {
+        let (map, variant) = (self.map, self.variant);
+        let Who::Power(me) = self.who else {
+            return Ok(Err(Refusal::NotSignedOn));
+        };
+        let (Some(g), Some(variant)) = (self.game.as_ref(), variant) else {
+            return Ok(Err(Refusal::NotSignedOn));
+        };
+        if g.status != Status::Active && g.status != Status::Paused {
+            return Ok(Err(Refusal::NotActive(g.name.clone())));
+        }
+        let draw = g.draw_powers(map, variant);
+        if !draw.contains(&me) {
+            return Ok(Err(Refusal::OutOfGame(me.name().to_string())));
+        }
+        let powers = match Game::draw_vote(asked, &draw) {
+            Ok(p) => p,
+            Err(asked) => return Ok(Err(Refusal::DrawRefused(text::draw_refused(&asked, &draw)))),
+        };
+        let echo = text::draw_vote_echo(&powers);
+        if let Err(r) = self.with_player(|p| p.draw = Some(powers)) {
+            return Ok(Err(r));
+        }
+        self.check_end()?;
+        Ok(Done::ok(echo))
+    }
+
+    /// `SET CONCEDE power`: the reply names who else must concede.
+    fn concede(&mut self, to: Power) -> Result<Verdict, StoreError> {
+        let (map, variant) = (self.map, self.variant);
+        let Who::Power(me) = self.who else {
+            return Ok(Err(Refusal::NotSignedOn));
+        };
+        let (Some(g), Some(variant)) = (self.game.as_ref(), variant) else {
+            return Ok(Err(Refusal::NotSignedOn));
+        };
+        if g.status != Status::Active && g.status != Status::Paused {
+            return Ok(Err(Refusal::NotActive(g.name.clone())));
+        }
+        let draw = g.draw_powers(map, variant);
+        if !draw.contains(&to) {
+            return Ok(Err(Refusal::OutOfGame(to.name().to_string())));
+        }
+        let others: Vec<Power> = draw
+            .iter()
+            .copied()
+            .filter(|p| *p != to && *p != me)
+            .collect();
+        let echo = text::concede_echo(to, &others);
+        if let Err(r) = self.with_player(|p| p.concede = Some(to)) {
+            return Ok(Err(r));
+        }
+        self.check_end()?;
+        Ok(Done::ok(echo))
     }
 
     /// Whether this mail may have a picture of `g` (`MAP`): it signed on as one of the
@@ -292,20 +348,18 @@ impl Session<'_, '_> {
             pl.resigned = true;
             pl.abandoned = true;
         }
-        let (name, master) = (g.name.clone(), g.master.address.clone());
+        let name = g.name.clone();
         self.dirty = true;
-        self.mails.push(NewMail {
-            game: Some(name.clone()),
-            audience: "master".into(),
-            recipient: master,
-            subject: format!("{}:{name} - {p} resigned", self.config.name),
-            body: format!(
-                "The player of {p} resigned from '{name}'. The power is open for takeover.\n"
-            ),
-            kind: "generated",
-            in_reply_to: None,
-            pictures: Vec::new(),
-        });
+        let subject = format!("{}:{name} - {p} resigned", self.config.name);
+        let body =
+            format!("The player of {p} resigned from '{name}'. The power is open for takeover.\n");
+        self.mails.extend(process::mails_for(
+            g,
+            &[game::Audience::Master],
+            &subject,
+            &body,
+            None,
+        ));
         Done::ok("RESIGN")
     }
 
@@ -336,14 +390,15 @@ impl Session<'_, '_> {
     }
 
     fn seat_mut(&mut self) -> Result<&mut Seat, Refusal> {
-        let who = self.who;
+        let (who, index) = (self.who, self.master_seat);
         let g = self.game_mut()?;
         match who {
             Who::Power(p) => g
                 .player_mut(p)
                 .map(|pl| &mut pl.seat)
                 .ok_or(Refusal::NotSignedOn),
-            Who::Master => Ok(&mut g.master),
+            Who::Master if index == 0 => Ok(&mut g.master),
+            Who::Master => g.comasters.get_mut(index - 1).ok_or(Refusal::NotSignedOn),
             _ => Err(Refusal::NotSignedOn),
         }
     }
@@ -378,22 +433,32 @@ impl Session<'_, '_> {
         if self.tx.creations_since(&address, self.now - day)? >= limit as usize {
             return Ok(Err(Refusal::TooManyGames(limit)));
         }
+        // `CREATE ?game pw anonymous`: the first word is an option when it names no rule set.
+        let mut options: Vec<String> = options.to_vec();
         let variant = match variant {
             None => self.config.variants.standard(),
             Some(v) => match find_variant(self.config, v) {
                 Ok(v) => v,
-                Err(r) => return Ok(Err(r)),
+                Err(r) => {
+                    if apply_option(&mut game::Settings::default(), v).is_ok() {
+                        options.insert(0, v.to_string());
+                        self.config.variants.standard()
+                    } else {
+                        return Ok(Err(r));
+                    }
+                }
             },
         };
+        let seat_address = self.msg.reply_address().to_string();
         let seat = Seat {
-            address: self.msg.reply_address().to_string(),
+            address: seat_address.clone(),
             password_hash: password::hash(self.config.password_cost, pw, self.salt()?),
         };
         let seed = self.config.seed ^ game_seed(name);
         let mut g = Game::new(name, variant, seat, seed, self.map);
         g.settings.deadlines = self.config.deadlines.clone();
         g.settings.time_zone = self.config.time_zone.clone();
-        for o in options {
+        for o in &options {
             let applied = match o.split_once('=') {
                 Some((key, value)) => variant
                     .apply_setting(&mut g.variant_state, key.trim(), value.trim())
@@ -405,6 +470,7 @@ impl Session<'_, '_> {
             }
         }
         g.created = Some(self.now);
+        g.record_name(&seat_address, self.msg.from_name.as_deref());
         self.tx.save_game(&g)?;
         self.tx
             .record_creation(&address, self.now, self.now - day)?;
@@ -420,7 +486,13 @@ impl Session<'_, '_> {
         )))
     }
 
-    fn signon(&mut self, who: SignonAs, name: &str, pw: &str) -> Result<Verdict, StoreError> {
+    fn signon(
+        &mut self,
+        who: SignonAs,
+        name: &str,
+        pw: &str,
+        code: Option<&str>,
+    ) -> Result<Verdict, StoreError> {
         if self.who != Who::Nobody {
             return Ok(Err(Refusal::TwoSignons));
         }
@@ -428,6 +500,7 @@ impl Session<'_, '_> {
             return Ok(Err(Refusal::BadSignon));
         };
         let from = self.msg.reply_address().to_string();
+        let from_name = self.msg.from_name.clone();
         match who {
             SignonAs::Join => {
                 if g.status != Status::Forming {
@@ -442,20 +515,42 @@ impl Session<'_, '_> {
                 if !password::long_enough(pw) {
                     return Ok(Err(Refusal::ShortPassword));
                 }
+                // A private game: its join password, or an invitation's code (used once).
+                if g.is_private() {
+                    let by_invitation = code.and_then(|c| g.invitation(c)).cloned();
+                    let by_password = match (code, g.settings.join_password.as_deref()) {
+                        (Some(c), Some(hash)) if by_invitation.is_none() => {
+                            self.verified.verify(hash, c)
+                        }
+                        _ => false,
+                    };
+                    match by_invitation {
+                        Some(inv) => g.settings.invitations.retain(|i| *i != inv),
+                        None if by_password => {}
+                        None => return Ok(Err(Refusal::PrivateGame(g.name))),
+                    }
+                }
                 g.joiners.push(Joiner {
                     seat: Seat {
-                        address: from,
+                        address: from.clone(),
                         password_hash: password::hash(self.config.password_cost, pw, self.salt()?),
                     },
                     preferences: Vec::new(),
                 });
+                g.record_name(&from, from_name.as_deref());
                 let count = g.joiners.len();
                 let gname = g.name.clone();
                 let mut more = vec![format!("{count} of 7 players have joined {gname}.")];
                 if count == 7 {
-                    more.push(format!(
-                        "{gname} is full: it starts when this message has been read."
-                    ));
+                    more.push(match g.not_before.filter(|t| *t > self.now) {
+                        Some(t) => format!(
+                            "{gname} is full: it starts at {}, the start its master set.",
+                            format_time(&g, t)
+                        ),
+                        None => {
+                            format!("{gname} is full: it starts when this message has been read.")
+                        }
+                    });
                 }
                 self.enter_game(g)?;
                 self.dirty = true;
@@ -471,6 +566,9 @@ impl Session<'_, '_> {
                 }
                 if !registered.eq_ignore_ascii_case(&from) {
                     self.copy_to = Some(registered);
+                } else if from_name.is_some() && g.name_of(&from) != from_name.as_deref() {
+                    g.record_name(&from, from_name.as_deref());
+                    self.dirty = true;
                 }
                 self.who = Who::Power(p);
                 let echo = format!("SIGNON {}{} ({p})", p.initial(), g.name);
@@ -478,14 +576,33 @@ impl Session<'_, '_> {
                 Ok(Done::ok(echo))
             }
             SignonAs::Master => {
-                let hash = g.master.password_hash.clone();
-                if let Err(r) = self.check_password(&g, None, &hash, pw)? {
-                    return Ok(Err(r));
+                // The master's seat, or a co-master's (all one seat to the throttle): the
+                // one registered at this address first, then the others.
+                let seat = throttle::seat_name(None);
+                if let Some(until) = throttle::locked_until(self.tx, &g.name, seat, self.now)? {
+                    throttle::refused(self.tx, &g.name, seat, self.now)?;
+                    return Ok(Err(Refusal::SignonLocked {
+                        until: format_time(&g, until),
+                    }));
                 }
-                if !g.master.address.eq_ignore_ascii_case(&from) {
-                    self.copy_to = Some(g.master.address.clone());
+                let mut seats: Vec<(usize, Seat)> = g.master_seats().cloned().enumerate().collect();
+                seats.sort_by_key(|(_, s)| !s.address.eq_ignore_ascii_case(&from));
+                let Some((index, registered)) = seats
+                    .into_iter()
+                    .find(|(_, s)| self.verified.verify(&s.password_hash, pw))
+                    .map(|(i, s)| (i, s.address))
+                else {
+                    throttle::wrong(self.tx, &g.name, seat, self.now)?;
+                    return Ok(Err(Refusal::BadSignon));
+                };
+                if !registered.eq_ignore_ascii_case(&from) {
+                    self.copy_to = Some(registered);
+                } else if from_name.is_some() && g.name_of(&from) != from_name.as_deref() {
+                    g.record_name(&from, from_name.as_deref());
+                    self.dirty = true;
                 }
                 self.who = Who::Master;
+                self.master_seat = index;
                 let echo = format!("SIGNON M{} (master)", g.name);
                 self.enter_game(g)?;
                 Ok(Done::ok(echo))
@@ -538,51 +655,150 @@ impl Session<'_, '_> {
         ))
     }
 
-    fn absence(&mut self, from: command::Date, to: Option<command::Date>) -> Verdict {
-        let Who::Power(p) = self.who else {
-            return Err(Refusal::NotSignedOn);
+    /// Whose absence a mail sets: the power it signed on as (the master's doing when it
+    /// became that power), or the master's own.
+    fn absentee(&self) -> Option<(Sender, bool)> {
+        match self.who {
+            Who::Power(p) => Some((Sender::Power(p), self.became)),
+            Who::Master => Some((Sender::Master, true)),
+            Who::Nobody => None,
+        }
+    }
+
+    /// `SET ABSENCE from [TO to]` (njudge `data/absence`): remembered for the seat; no
+    /// deadline computed from now on falls inside it (the one running now stands). A start
+    /// without a time is 00:00, an end 23:59; without an end the absence lasts a day.
+    /// At most [`game::MAX_ABSENCES`] a seat, each at most the game's maximum long (the
+    /// master is not bound by it).
+    fn absence(
+        &mut self,
+        from: command::Date,
+        to: Option<command::Date>,
+    ) -> Result<Verdict, StoreError> {
+        let Some((who, by_master)) = self.absentee() else {
+            return Ok(Err(Refusal::AbsenceNeedsSeat));
         };
-        let now = self.now;
-        let judge = self.config.name.clone();
-        let g = self.game_mut()?;
+        let (now, judge) = (self.now, self.config.name.clone());
+        let Some(g) = self.game.as_mut() else {
+            return Ok(Err(Refusal::NotSignedOn));
+        };
+        if matches!(g.status, Status::Finished(_)) {
+            return Ok(Err(Refusal::NotActive(g.name.clone())));
+        }
         let tz = game_tz(g);
-        let (Some(start), end) = (
-            resolve_date(from, &tz, now),
-            to.and_then(|d| resolve_date(d, &tz, now)),
-        ) else {
-            return Err(Refusal::BadDate);
+        let Some(start) = resolve_date_at(from, &tz, now, (0, 0)) else {
+            return Ok(Err(Refusal::BadDate));
         };
-        let end = end.unwrap_or(start + chrono::Duration::days(1));
-        let limit = now + chrono::Duration::days(g.settings.deadlines.max_absence_days);
-        if end > limit || end < start {
-            return Err(Refusal::AbsenceTooLong(
-                g.settings.deadlines.max_absence_days,
-            ));
+        let end = match to {
+            Some(d) => match resolve_date_at(d, &tz, now, (23, 59)) {
+                Some(e) => e,
+                None => return Ok(Err(Refusal::BadDate)),
+            },
+            None => start + chrono::Duration::days(1),
+        };
+        if end <= start || end <= now {
+            return Ok(Err(Refusal::AbsenceBackwards));
         }
-        let mut moved = None;
-        if let Some(d) = g.deadline
-            && d >= start
-            && d < end
-        {
-            g.deadline = Some(end);
-            moved = Some(end);
+        let max = g.settings.deadlines.max_absence_days;
+        if !by_master && end - start > chrono::Duration::days(max) + chrono::Duration::minutes(1) {
+            return Ok(Err(Refusal::AbsenceOverMax(max)));
         }
-        let mut mails = Vec::new();
-        if let Some(d) = moved {
-            let text = format!(
-                "{p} will be absent; the deadline of {} moves to {}.\n",
-                g.position.phase,
-                format_time(g, d)
-            );
-            let subject = format!("{judge}:{} - Deadline moved", g.name);
-            mails = process::everyone(g, &subject, &text, None);
+        let pending = g
+            .absences
+            .iter()
+            .filter(|a| a.who == who && a.to > now)
+            .count();
+        if pending >= game::MAX_ABSENCES {
+            return Ok(Err(Refusal::TooManyAbsences(pending)));
         }
-        self.dirty = true;
-        self.mails.extend(mails);
-        Done::ok(format!(
+        let absence = game::Absence {
+            who,
+            from: start,
+            to: end,
+        };
+        let echo = format!(
             "SET ABSENCE {from}{}",
             to.map(|t| format!(" TO {t}")).unwrap_or_default()
-        ))
+        );
+        let mut more = Vec::new();
+        if let Some(d) = g.deadline
+            && start <= d
+            && d < end
+        {
+            more.push(format!(
+                "The deadline of {} ({}) falls inside this absence and stands: an absence keeps out the deadlines set after it. Ask the master to move this one if you need to.",
+                g.position.phase,
+                format_time(g, d)
+            ));
+        }
+        let reply = text::absence_echo(&echo, &tz, &absence);
+        // The master is told of each absence its players set.
+        if !by_master {
+            let body = text::absence_notice(&g.name, &tz, &absence);
+            let subject = format!("{judge}:{} - Absence", g.name);
+            self.mails.extend(process::mails_for(
+                g,
+                &[game::Audience::Master],
+                &subject,
+                &body,
+                None,
+            ));
+        }
+        g.absences.push(absence);
+        self.dirty = true;
+        Ok(Done::with_more(reply, more))
+    }
+
+    /// `SET NOABSENCE [date]`: cancels the seat's absence that holds the date (the first
+    /// one; a date without a time holds the whole day), or every absence of the seat.
+    fn no_absence(&mut self, date: Option<command::Date>) -> Verdict {
+        let Some((who, _)) = self.absentee() else {
+            return Err(Refusal::AbsenceNeedsSeat);
+        };
+        let now = self.now;
+        let g = self.game_mut()?;
+        let tz = game_tz(g);
+        let mut cancelled = Vec::new();
+        match date {
+            None => {
+                let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut g.absences)
+                    .into_iter()
+                    .partition(|a| a.who == who);
+                g.absences = kept;
+                cancelled = gone;
+            }
+            Some(d) => {
+                let (lo, hi) = match d.time {
+                    Some(_) => {
+                        let t = resolve_date(d, &tz, now).ok_or(Refusal::BadDate)?;
+                        (t, t + chrono::Duration::seconds(1))
+                    }
+                    None => {
+                        let lo = resolve_date_at(d, &tz, now, (0, 0)).ok_or(Refusal::BadDate)?;
+                        (lo, lo + chrono::Duration::days(1))
+                    }
+                };
+                if let Some(i) = g
+                    .absences
+                    .iter()
+                    .position(|a| a.who == who && a.from < hi && lo < a.to)
+                {
+                    cancelled.push(g.absences.remove(i));
+                }
+            }
+        }
+        if cancelled.is_empty() {
+            return Err(Refusal::NoAbsence(match date {
+                Some(d) => format!(" on {d}"),
+                None => String::new(),
+            }));
+        }
+        let echo = match date {
+            Some(d) => format!("SET NOABSENCE {d}"),
+            None => "SET NOABSENCE".to_string(),
+        };
+        self.dirty = true;
+        Done::ok(text::noabsence_echo(&echo, &tz, &cancelled))
     }
 }
 
@@ -629,6 +845,13 @@ fn apply_option(settings: &mut game::Settings, word: &str) -> Result<(), Refusal
         "nopartial" => settings.press.partial = false,
         "allpress" => settings.master_reads_all_press = true,
         "noobservers" => settings.press.observers = ObserverLevel::None,
+        "anonymous" | "gunboat" => {
+            settings.anonymous = true;
+            settings.addresses_shown = false;
+        }
+        "noreveal" => settings.reveal = false,
+        "nolist" | "private" => settings.listed = false,
+        "quiet" => settings.quiet = true,
         _ => return Err(Refusal::BadOption(word.to_string())),
     }
     Ok(())

@@ -62,6 +62,10 @@ impl Variant for Formal {
         Ok(())
     }
 
+    fn settings(&self, state: &VariantState) -> Vec<(&'static str, String)> {
+        vec![("turns", state.get::<FormalState>().turns.to_string())]
+    }
+
     fn check_state(&self, state: &VariantState) -> Result<(), StateError> {
         state.check::<FormalState>()
     }

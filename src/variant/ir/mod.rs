@@ -71,6 +71,11 @@ impl Variant for InternationalRelations {
         Ok(())
     }
 
+    fn settings(&self, state: &VariantState) -> Vec<(&'static str, String)> {
+        let on = state.get::<IrState>().peace_treaties;
+        vec![("peace_treaties", if on { "on" } else { "off" }.to_string())]
+    }
+
     fn check_state(&self, state: &VariantState) -> Result<(), StateError> {
         state.check::<IrState>()
     }

@@ -66,6 +66,11 @@ impl Variant for Survive {
         Ok(())
     }
 
+    fn settings(&self, state: &VariantState) -> Vec<(&'static str, String)> {
+        let on = state.get::<SurviveState>().draws;
+        vec![("survive_draws", if on { "on" } else { "off" }.to_string())]
+    }
+
     fn check_state(&self, state: &VariantState) -> Result<(), StateError> {
         state.check::<SurviveState>()
     }
