@@ -545,3 +545,214 @@ fn list_shows_every_setting_and_the_start_mail_names_the_rules() {
         france.body
     );
 }
+
+/// A deadline set in the same mail as RESUME stands; PROCESS names the powers it waits
+/// for.
+#[test]
+fn resume_keeps_the_masters_deadline_and_process_names_who_it_waits_for() {
+    let mut t = Table::new("agree", utc(2026, 11, 1, 9, 0));
+    t.start("", "");
+    let r = t.as_master("PAUSE");
+    assert!(!r.contains("ERROR"), "{r}");
+    let r = t.as_master("SET DEADLINE 2026-11-20 18:00\nRESUME");
+    assert!(!r.contains("ERROR"), "{r}");
+    assert_eq!(t.game().deadline, Some(utc(2026, 11, 20, 18, 0)));
+    // RESUME before SET DEADLINE: the deadline is set all the same.
+    t.as_master("PAUSE");
+    let r = t.as_master("RESUME\nSET DEADLINE 2026-11-21 18:00");
+    assert!(!r.contains("ERROR"), "{r}");
+    assert_eq!(t.game().deadline, Some(utc(2026, 11, 21, 18, 0)));
+
+    // Everyone's orders are in; France waits; Turkey's orders are taken back.
+    t.all_hold();
+    let r = t.as_power(Power::France, "SET WAIT");
+    assert!(!r.contains("ERROR"), "{r}");
+    let r = t.as_power(Power::Turkey, "CLEAR");
+    assert!(!r.contains("ERROR"), "{r}");
+    let r = t.as_master("PROCESS");
+    assert!(r.contains("ERROR"), "{r}");
+    assert!(r.contains("orders are missing from Turkey"), "{r}");
+    assert!(r.contains("France waits (SET WAIT)"), "{r}");
+}
+
+/// SET DRAW names the draw; SET NODRAW and SET NOCONCEDE withdraw; a vote lapses when the
+/// powers still in the game change, and its voter is told.
+#[test]
+fn draw_votes_say_who_and_lapse_when_the_survivors_change() {
+    use dipjudge::game::{Player, Seat};
+    use dipjudge::judge::hash_password;
+    use dipjudge::map::{Location, Map};
+    use dipjudge::rules::{Phase, PhaseKind, Position, Season, Unit, UnitKind};
+
+    let map = Map::standard().expect("map");
+    // Winter 1907: Russia and Turkey own their centres; Italy has no centre left and one
+    // army to remove.
+    let mut position =
+        Position::empty(map, Phase::new(1907, Season::Winter, PhaseKind::Adjustment));
+    let mut units = Vec::new();
+    for (power, centres) in [
+        (Power::Russia, &["mos", "stp", "war", "sev"][..]),
+        (Power::Turkey, &["ank", "con", "smy"][..]),
+    ] {
+        for c in centres {
+            let id = map.find_province(c).expect("centre");
+            position.owners[id.index()] = Some(power);
+        }
+    }
+    let tyr = map.find_province("tyr").expect("tyr");
+    units.push(Unit::new(
+        Owner::Power(Power::Italy),
+        UnitKind::Army,
+        Location::province(tyr),
+    ));
+    for (power, at) in [(Power::Russia, "mos"), (Power::Turkey, "con")] {
+        let id = map.find_province(at).expect("province");
+        units.push(Unit::new(
+            Owner::Power(power),
+            UnitKind::Army,
+            Location::province(id),
+        ));
+    }
+    position.units = units;
+    // Russia and Turkey have one unit for several centres: they may build, and waive.
+    let mut t = Table::new("votes", utc(2026, 11, 20, 9, 0));
+    let hash = hash_password(PasswordCost::TEST, "unused", 1);
+    let seat = |address: String| Seat {
+        address,
+        password_hash: hash.clone(),
+    };
+    let mut g = Game::new(
+        "votes",
+        &dipjudge::variant::Standard,
+        seat(GM.into()),
+        7,
+        map,
+    );
+    g.status = Status::Active;
+    g.players = Power::ALL
+        .into_iter()
+        .map(|p| {
+            let mut pl = Player::new(p, seat(addr("votes", p)));
+            pl.seat.password_hash = hash_password(PasswordCost::TEST, &password(p), 2);
+            pl
+        })
+        .collect();
+    g.position = position;
+    g.deadline = Some(utc(2026, 12, 1, 0, 0));
+    t.judge.install_game(&g).expect("install");
+
+    // A draw vote names the powers in the draw.
+    let r = t.as_power(Power::Russia, "SET DRAW");
+    assert!(r.contains("a draw among Italy, Russia and Turkey"), "{r}");
+    // A draw that leaves out a survivor is refused, naming them.
+    let r = t.as_power(Power::Turkey, "SET DRAW RT");
+    assert!(r.contains("ERROR"), "{r}");
+    assert!(r.contains("Italy, Russia and Turkey"), "{r}");
+    // Withdrawn: SET NODRAW; a concession, SET NOCONCEDE.
+    let r = t.as_power(Power::Turkey, "SET DRAW\nSET NODRAW");
+    assert!(r.contains("your draw vote is withdrawn"), "{r}");
+    let r = t.as_power(Power::Italy, "SET CONCEDE Russia\nSET NOCONCEDE");
+    assert!(r.contains("OK SET NOCONCEDE"), "{r}");
+    let g = t.game();
+    assert!(g.player(Power::Turkey).expect("Turkey").draw.is_none());
+    assert!(g.player(Power::Italy).expect("Italy").concede.is_none());
+    assert!(g.player(Power::Russia).expect("Russia").draw.is_some());
+
+    // Italy removes its army and is out: Russia's vote lapses, and Russia is told.
+    let before = t.mails().len();
+    t.as_power(Power::Italy, "REMOVE A Tyr");
+    t.as_power(Power::Russia, "WAIVE\nWAIVE\nWAIVE");
+    t.as_power(Power::Turkey, "WAIVE\nWAIVE");
+    let due = t.game().next_event().expect("event");
+    t.tick(due);
+    let g = t.game();
+    assert_eq!(g.position.phase.to_string(), "S1908M");
+    assert_eq!(g.status, Status::Active);
+    assert!(g.player(Power::Russia).expect("Russia").draw.is_none());
+    let told: Vec<QueuedMail> = t
+        .mails()
+        .into_iter()
+        .skip(before)
+        .filter(|m| m.subject.ends_with("Votes cleared"))
+        .collect();
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!(told[0].recipient, addr("votes", Power::Russia));
+    assert!(
+        told[0].body.contains("no longer stands"),
+        "{}",
+        told[0].body
+    );
+}
+
+/// PROMOTE: the co-master gets a password by mail and acts as the master; UNSTART before
+/// the first processing takes the game back to forming; SET START holds a full game until
+/// its time; SET INVITE mails a code that joins a private game.
+#[test]
+fn setup_tools_promote_unstart_start_and_invite() {
+    let mut t = Table::new("setup", utc(2026, 11, 1, 9, 0));
+    t.start("", "");
+    let r = t.as_master("PROMOTE deputy-setup@example.test");
+    assert!(!r.contains("ERROR"), "{r}");
+    let mail = t
+        .mails()
+        .into_iter()
+        .rev()
+        .find(|m| m.recipient == "deputy-setup@example.test")
+        .expect("the co-master's mail");
+    let code = mail
+        .body
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("SIGNON Msetup "))
+        .expect("a password")
+        .to_string();
+    // The co-master takes the game back to forming (nothing was processed yet), and sets
+    // a start time in the same mail: the full game waits for it (without one it would
+    // start again at once, at the end of the mail).
+    let r = t.mail(
+        "deputy-setup@example.test",
+        &format!("SIGNON Msetup {code}\nUNSTART\nSET START 2026-11-02 12:00"),
+    );
+    assert!(!r.contains("ERROR"), "{r}");
+    assert!(r.contains("starts at"), "{r}");
+    let g = t.game();
+    assert_eq!(g.status, Status::Forming);
+    assert_eq!(g.joiners.len(), 7);
+    t.tick(utc(2026, 11, 2, 11, 0));
+    assert_eq!(t.game().status, Status::Forming);
+    t.tick(utc(2026, 11, 2, 12, 0));
+    let g = t.game();
+    assert_eq!(g.status, Status::Active);
+    assert_eq!(g.deadline, Some(utc(2026, 11, 5, 12, 0)));
+    // UNSTART after a processed phase is refused.
+    t.play_phase_at(utc(2026, 11, 3, 9, 0));
+    let r = t.as_master("UNSTART");
+    assert!(r.contains("ERROR"), "{r}");
+
+    // An invitation: the code mailed to the address joins a private game, once.
+    let mut p = Table::new("invited", utc(2026, 11, 1, 9, 0));
+    let r = p.mail(
+        GM,
+        "CREATE ?invited gmpass-01\nSET INVITE guest-invited@example.test",
+    );
+    assert!(!r.contains("ERROR"), "{r}");
+    let invitation = p
+        .mails()
+        .into_iter()
+        .find(|m| m.recipient == "guest-invited@example.test")
+        .expect("an invitation");
+    let line = invitation
+        .body
+        .lines()
+        .find(|l| l.trim().starts_with("SIGNON ?invited"))
+        .expect("the line to join with")
+        .trim()
+        .replace("<your password>", "guest-password");
+    let r = p.mail(
+        "someone-else@example.test",
+        "SIGNON ?invited other-password",
+    );
+    assert!(r.contains("ERROR"), "without the code: {r}");
+    let r = p.mail("guest-invited@example.test", &line);
+    assert!(!r.contains("ERROR"), "{r}");
+    assert_eq!(p.game().joiners.len(), 1);
+}
