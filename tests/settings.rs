@@ -462,7 +462,20 @@ fn a_private_game_is_unlisted_and_needs_its_join_password() {
     assert_eq!(t.game().joiners.len(), 1);
     // Its master, signed on, finds it in LIST (a bare From: proves nothing).
     let r = t.as_master("LIST");
-    assert!(r.contains("club"), "{r}");
+    assert!(
+        r.lines()
+            .any(|l| l.contains("club") && l.contains("[unlisted, private] - Friday club")),
+        "{r}"
+    );
+    // A listed game with a join password is marked private in everyone's LIST.
+    let r = t.mail(GM, "SIGNON Mopen gmpass-01\nSET JOIN PASSWORD openword");
+    assert!(!r.contains("ERROR"), "{r}");
+    let r = t.mail(outsider, "LIST");
+    assert!(
+        r.lines()
+            .any(|l| l.contains("open") && l.contains("[private]")),
+        "{r}"
+    );
     // The master's LIST game shows the privacy.
     let r = t.as_master("LIST club");
     assert!(r.contains("unlisted"), "{r}");
