@@ -333,18 +333,28 @@ fn an_anonymous_game_names_nobody_until_it_ends() {
         let r = t.as_power(
             p,
             &format!(
-                "LIST gunboat\nPRESS TO ALL\nGreetings from {}\nENDPRESS\nPRESS TO {}\nA word\nENDPRESS\nHISTORY gunboat",
+                "LIST gunboat\nLIST FULL\nSUMMARY gunboat\nPRESS TO ALL\nGreetings from {}\nENDPRESS\nPRESS TO {}\nA word\nENDPRESS\nHISTORY gunboat",
                 p.name(),
                 if p == Power::England { "F" } else { "E" }
             ),
         );
         assert!(!r.contains("ERROR"), "{p}: {r}");
     }
-    let r = t.mail(observer, "LIST gunboat\nLIST\nHISTORY gunboat");
+    let r = t.mail(
+        observer,
+        "LIST gunboat\nLIST\nLIST FULL\nSUMMARY gunboat\nHISTORY gunboat",
+    );
     assert!(!r.contains("ERROR"), "{r}");
     // Two phases played (their results go to everyone and the observer).
     t.play_phase_at(utc(2026, 11, 2, 8, 0));
     t.play_phase_at(utc(2026, 11, 3, 8, 0));
+    // Reading the game once it has a past: the summary and history.
+    for p in [Power::Austria, Power::Turkey] {
+        let r = t.as_power(p, "SUMMARY gunboat\nHISTORY gunboat\nLIST gunboat");
+        assert!(!r.contains("ERROR"), "{r}");
+    }
+    let r = t.mail(observer, "SUMMARY gunboat\nHISTORY gunboat\nLIST gunboat");
+    assert!(!r.contains("ERROR"), "{r}");
     let before_end = t.mails().len();
 
     // The scanner: every mail so far, to anyone but the master and the player themselves.
