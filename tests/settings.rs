@@ -779,3 +779,34 @@ fn setup_tools_promote_unstart_start_and_invite() {
     assert!(!r.contains("ERROR"), "{r}");
     assert_eq!(p.game().joiners.len(), 1);
 }
+
+/// Join passwords and invitation codes cannot be guessed by mail: after 10 wrong ones in
+/// an hour the game checks none, the right one included, until the hour is over.
+#[test]
+fn wrong_join_passwords_are_throttled() {
+    let mut t = Table::new("guarded", utc(2026, 11, 1, 9, 0));
+    let r = t.mail(GM, "CREATE ?guarded gmpass-01\nSET JOIN PASSWORD rightword");
+    assert!(!r.contains("ERROR"), "{r}");
+    for i in 0..10 {
+        let r = t.mail(
+            &format!("guesser{i}-guarded@example.test"),
+            &format!("SIGNON ?guarded guesser-pw guess{i:04}"),
+        );
+        assert!(r.contains("ERROR PRIVATE-GAME"), "{r}");
+    }
+    let r = t.mail(
+        "player-guarded@example.test",
+        "SIGNON ?guarded player-pw rightword",
+    );
+    assert!(r.contains("ERROR SIGNON-LOCKED"), "{r}");
+    assert!(r.contains("wrong join passwords"), "{r}");
+    assert!(t.game().joiners.is_empty());
+    // An hour later the right one is checked again.
+    t.now = utc(2026, 11, 1, 10, 1);
+    let r = t.mail(
+        "player-guarded@example.test",
+        "SIGNON ?guarded player-pw rightword",
+    );
+    assert!(!r.contains("ERROR"), "{r}");
+    assert_eq!(t.game().joiners.len(), 1);
+}

@@ -33,6 +33,12 @@ pub(super) enum Refusal {
         super::throttle::CHECKS_PER_HOUR
     )]
     SignonLocked { until: String },
+    /// A private game was sent too many wrong join passwords or codes within the hour.
+    #[error(
+        "this game has been sent {} wrong join passwords or invitation codes within the hour: none is checked until {until}, the right one included",
+        super::throttle::CHECKS_PER_HOUR
+    )]
+    JoinLocked { until: String },
     #[error("only one SIGNON per message")]
     TwoSignons,
     /// One answer for a missing game and a wrong password: no hint which it was.
@@ -174,7 +180,7 @@ impl Refusal {
             Refusal::NotMaster => "NOT-MASTER",
             Refusal::TwoSignons => "TWO-SIGNONS",
             Refusal::ShortPassword => "SHORT-PASSWORD",
-            Refusal::SignonLocked { .. } => "SIGNON-LOCKED",
+            Refusal::SignonLocked { .. } | Refusal::JoinLocked { .. } => "SIGNON-LOCKED",
             Refusal::BadSignon => "BAD-SIGNON",
             Refusal::NoGame(_) => "NO-GAME",
             Refusal::Suspended { .. } => "SUSPENDED",

@@ -28,6 +28,11 @@ fn window() -> Duration {
     Duration::hours(1)
 }
 
+/// The throttle's name for joining a private game (`SIGNON ?game password code`): its
+/// join password and invitation codes are checked at most [`CHECKS_PER_HOUR`] times an hour
+/// when wrong. Nobody is told of these (no seat's owner to tell).
+pub(super) const JOIN: &str = "joining";
+
 /// The seat a sign-on is for, as the throttle names it.
 pub(super) fn seat_name(power: Option<Power>) -> &'static str {
     power.map_or("master", |p| p.name())

@@ -516,7 +516,18 @@ impl Session<'_, '_> {
                     return Ok(Err(Refusal::ShortPassword));
                 }
                 // A private game: its join password, or an invitation's code (used once).
+                // Wrong codes are throttled like a seat's passwords: the game's joining
+                // checks at most 10 an hour, so neither can be guessed by mail.
                 if g.is_private() {
+                    if code.is_some()
+                        && let Some(until) =
+                            throttle::locked_until(self.tx, &g.name, throttle::JOIN, self.now)?
+                    {
+                        throttle::refused(self.tx, &g.name, throttle::JOIN, self.now)?;
+                        return Ok(Err(Refusal::JoinLocked {
+                            until: format_time(&g, until),
+                        }));
+                    }
                     let by_invitation = code.and_then(|c| g.invitation(c)).cloned();
                     let by_password = match (code, g.settings.join_password.as_deref()) {
                         (Some(c), Some(hash)) if by_invitation.is_none() => {
@@ -527,7 +538,12 @@ impl Session<'_, '_> {
                     match by_invitation {
                         Some(inv) => g.settings.invitations.retain(|i| *i != inv),
                         None if by_password => {}
-                        None => return Ok(Err(Refusal::PrivateGame(g.name))),
+                        None => {
+                            if code.is_some() {
+                                throttle::wrong(self.tx, &g.name, throttle::JOIN, self.now)?;
+                            }
+                            return Ok(Err(Refusal::PrivateGame(g.name)));
+                        }
                     }
                 }
                 g.joiners.push(Joiner {
