@@ -282,10 +282,26 @@ fn an_absence_keeps_deadlines_out_and_noabsence_brings_them_back() {
     assert!(outside(d), "{d}");
     assert_eq!(d, away_to, "Fall 1902");
 
-    // France comes back early: SET NOABSENCE; the next deadline falls on the schedule.
+    // France comes back early: SET NOABSENCE brings the deadline back to the schedule's
+    // (Fall 1902 opened on day 6 at 12:10: day 7, 12:10), and everyone is told.
+    let before = t.mails().len();
     let r = t.as_power(Power::France, "SET NOABSENCE");
     assert!(r.contains("OK SET NOABSENCE"), "{r}");
-    assert!(t.game().absences.is_empty());
+    assert!(
+        r.contains("The deadline of F1902M is back on the schedule: Sat Nov 07 2026 12:10 UTC."),
+        "{r}"
+    );
+    let g = t.game();
+    assert!(g.absences.is_empty());
+    assert_eq!(g.deadline, Some(utc(2026, 11, 7, 12, 10)));
+    let told: Vec<QueuedMail> = t
+        .mails()
+        .into_iter()
+        .skip(before)
+        .filter(|m| m.subject.ends_with("Deadline changed"))
+        .collect();
+    assert_eq!(told.len(), 8, "seven players and the master: {told:?}");
+    // And the deadlines after it fall on the schedule.
     let d = t.play_phase_at(utc(2026, 11, 7, 12, 0));
     assert_eq!(
         d,

@@ -228,6 +228,11 @@ pub struct Game {
     /// schedule's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grace_until: Option<DateTime<Utc>>,
+    /// The deadline the schedule gave the phase open now when an absence moved it later
+    /// (None: the deadline is the schedule's, or the master's): `SET NOABSENCE` brings it
+    /// back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scheduled: Option<DateTime<Utc>>,
     /// The names the judge read in the `From:` of its players' and master's mails, by
     /// address (lower case): shown to the master, and to everyone at the reveal.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -275,6 +280,7 @@ impl Game {
             absences: Vec::new(),
             not_before: None,
             grace_until: None,
+            scheduled: None,
             names: BTreeMap::new(),
         }
     }

@@ -33,6 +33,24 @@ impl Game {
             .collect()
     }
 
+    /// Moves the deadline of the phase open now back towards the schedule's, when an
+    /// absence had moved it and no longer does (`SET NOABSENCE`): the schedule's deadline,
+    /// out of the absences still in force, if that is earlier and more than an hour from
+    /// `now`. Returns the new deadline.
+    pub fn deadline_back(&mut self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        let plain = self.scheduled?;
+        let current = self.deadline?;
+        let back = self.out_of_absences(plain);
+        if back >= current || back <= now + Duration::hours(1) {
+            return None;
+        }
+        self.deadline = Some(back);
+        self.scheduled = (back != plain).then_some(plain);
+        self.grace_until = None;
+        self.reminded = false;
+        Some(back)
+    }
+
     /// The deadline a phase of `kind` opening at `now` gets: on the schedule, out of every
     /// absence in force.
     pub fn scheduled_deadline(&self, kind: PhaseKind, now: DateTime<Utc>) -> DateTime<Utc> {
@@ -61,8 +79,10 @@ impl Game {
         self.absences.retain(|a| a.to > now);
         let kind = self.position.phase.kind;
         let rule = self.rule(kind);
+        let plain = deadline_after(&rule, &self.time_zone(), now, &[]);
         let d = self.scheduled_deadline(kind, now);
         self.deadline = Some(d);
+        self.scheduled = (plain != d).then_some(plain);
         self.grace_until = None;
         self.not_before = (rule.min > 0).then(|| now + Duration::minutes(rule.min));
         d

@@ -143,6 +143,7 @@ impl Session<'_, '_> {
                     g.grace_until = None;
                 }
                 g.deadline = Some(d);
+                g.scheduled = None;
                 self.deadline_set = true;
                 g.late_notified = false;
                 g.reminded = false;
@@ -278,6 +279,7 @@ impl Session<'_, '_> {
                     // njudge: a start after the deadline moves the deadline to it.
                     if g.deadline.is_some_and(|old| old < d) {
                         g.deadline = Some(d);
+                        g.scheduled = None;
                         g.grace_until = None;
                         g.late_notified = false;
                         g.reminded = false;

@@ -814,7 +814,27 @@ impl Session<'_, '_> {
             None => "SET NOABSENCE".to_string(),
         };
         self.dirty = true;
-        Done::ok(text::noabsence_echo(&echo, &tz, &cancelled))
+        let reply = text::noabsence_echo(&echo, &tz, &cancelled);
+        // The deadline an absence had moved comes back to the schedule's (everyone is told).
+        let judge = self.config.name.clone();
+        let g = self.game_mut()?;
+        let Some(back) = g.deadline_back(now) else {
+            return Done::ok(reply);
+        };
+        let line = format!(
+            "The deadline of {} is back on the schedule: {}.",
+            g.position.phase,
+            format_time(g, back)
+        );
+        let subject = format!("{judge}:{} - Deadline changed", g.name);
+        let body = format!(
+            "An absence was cancelled: the deadline of {} is back on the schedule, {}.\n",
+            g.position.phase,
+            format_time(g, back)
+        );
+        let mails = process::everyone(g, &subject, &body, None);
+        self.mails.extend(mails);
+        Done::with_more(reply, vec![line])
     }
 }
 
