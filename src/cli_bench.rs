@@ -308,7 +308,10 @@ fn throughput(args: &BenchMailArgs, dir: &Path) -> anyhow::Result<()> {
         .judge()
         .all_mail()?
         .iter()
-        .filter(|m| m.kind == "replied" && m.body.lines().any(|l| l.starts_with("ERROR")))
+        .filter(|m| {
+            m.kind == dipjudge::store::MailKind::Replied
+                && m.body.lines().any(|l| l.starts_with("ERROR"))
+        })
         .count();
     if refused > 0 {
         bail!("{refused} replies report an error: the benchmark's order mails are wrong");

@@ -181,7 +181,7 @@ fn no_password_word_in_any_reply_or_copy() {
             );
             let reply = mails
                 .iter()
-                .find(|m| m.audience == "reply")
+                .find(|m| m.audience == dipjudge::store::Audience::Reply)
                 .map(|m| m.body.clone())
                 .unwrap_or_default();
             // A line the judge took shows no password: `OK SET PASSWORD (the new password is
@@ -190,9 +190,9 @@ fn no_password_word_in_any_reply_or_copy() {
                 failures.push(format!("{line:?} from {who}: nothing masked in {reply:?}"));
             }
             if let Some(to) = copy_to
-                && !mails
-                    .iter()
-                    .any(|m| m.recipient == to && m.audience == "signon-copy")
+                && !mails.iter().any(|m| {
+                    m.recipient == to && m.audience == dipjudge::store::Audience::SignonCopy
+                })
             {
                 failures.push(format!("{line:?} from {who}: no copy to {to}"));
             }

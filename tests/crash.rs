@@ -177,6 +177,8 @@ struct Table {
     rng: Option<Rng>,
     kills: usize,
     passes: usize,
+    /// How long the last pass that ran to its end took.
+    calm_pass: Duration,
 }
 
 impl Table {
@@ -192,6 +194,7 @@ impl Table {
             rng: kill_seed.map(Rng::new),
             kills: 0,
             passes: 0,
+            calm_pass: Duration::from_millis(40),
         }
     }
 
@@ -207,10 +210,16 @@ impl Table {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
+        let started = Instant::now();
         if let Some(rng) = self.rng.as_mut()
             && rng.next_u64() % 10 < 7
         {
-            std::thread::sleep(Duration::from_millis(rng.next_u64() % 40));
+            // A random point within a whole pass's length as last measured, so that the
+            // kills land on a fast machine as on a loaded one.
+            let point = self
+                .calm_pass
+                .mul_f64((rng.next_u64() % 1000) as f64 / 1000.0);
+            std::thread::sleep(point);
             if child.try_wait().unwrap().is_none() {
                 child.kill().unwrap();
                 self.kills += 1;
@@ -220,6 +229,7 @@ impl Table {
         }
         let status = child.wait().unwrap();
         assert!(status.success(), "dipjudge process: {status}");
+        self.calm_pass = started.elapsed();
     }
 
     fn address(&self, who: Option<usize>) -> String {

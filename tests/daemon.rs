@@ -190,6 +190,8 @@ struct ProcessRunner {
     rng: Option<Rng>,
     kills: usize,
     passes: usize,
+    /// How long the last pass that ran to its end took.
+    calm_pass: Duration,
 }
 
 impl Runner for ProcessRunner {
@@ -203,11 +205,16 @@ impl Runner for ProcessRunner {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
+        let started = Instant::now();
         if let Some(rng) = self.rng.as_mut()
             && rng.next_u64() % 10 < 7
         {
-            let delay = Duration::from_millis(rng.next_u64() % 150);
-            std::thread::sleep(delay);
+            // A random point within a whole pass's length as last measured, so that the
+            // kills land on a fast machine as on a loaded one.
+            let point = self
+                .calm_pass
+                .mul_f64((rng.next_u64() % 1000) as f64 / 1000.0);
+            std::thread::sleep(point);
             if child.try_wait().unwrap().is_none() {
                 child.kill().unwrap();
                 self.kills += 1;
@@ -217,6 +224,7 @@ impl Runner for ProcessRunner {
         }
         let status = child.wait().unwrap();
         assert!(status.success(), "dipjudge process: {status}");
+        self.calm_pass = started.elapsed();
     }
 }
 
@@ -454,6 +462,7 @@ fn play_with_process(tag: &str, kill_seed: Option<u64>) -> (Received, usize, Str
         rng: kill_seed.map(Rng::new),
         kills: 0,
         passes: 0,
+        calm_pass: Duration::from_millis(150),
     };
     table.play(&mut runner, &mut |_| {});
     // A last clean pass: whatever a kill left queued goes out.
@@ -898,6 +907,7 @@ fn variant_game(tag: &str, rules: &str, named: &str) -> VariantGame {
         rng: None,
         kills: 0,
         passes: 0,
+        calm_pass: Duration::from_millis(150),
     };
     let game = t.game.clone();
     let created = t.ask(

@@ -232,7 +232,7 @@ impl Table {
                     .iter()
                     .filter(|m| {
                         m.recipient == addr(*r)
-                            && m.kind == "generated"
+                            && m.kind == dipjudge::store::MailKind::Generated
                             && m.body.contains(token.as_str())
                     })
                     .count();

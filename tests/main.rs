@@ -79,6 +79,9 @@ mod picture;
 /// What the rules keep secret stays secret from every reader: Survive ballots, HISTORY by
 /// audience.
 mod privacy;
+/// Where the words live: the judge and the game write no sentence of their own;
+/// `src/bulletin/` is the one renderer of what people read.
+mod renderer;
 /// A scratch judge on the Maildir default: its directory, inbox, outbox and games.
 mod scratch;
 /// The mail transports against real Dovecot and Postfix on 127.0.0.1

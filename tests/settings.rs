@@ -9,7 +9,7 @@ use dipjudge::game::{Game, Status};
 use dipjudge::judge::{Handled, Incoming, Judge, JudgeConfig, PasswordCost};
 use dipjudge::map::{Map, Power};
 use dipjudge::rules::Owner;
-use dipjudge::store::{QueuedMail, Store};
+use dipjudge::store::{Audience, MailKind, QueuedMail, Store};
 
 const GM: &str = "gm28@example.test";
 
@@ -206,7 +206,9 @@ fn a_weekday_schedule_in_paris_across_summer_time_and_a_weekend() {
     let start = t
         .mails()
         .into_iter()
-        .find(|m| m.subject.ends_with("Game starting") && m.audience == "France")
+        .find(|m| {
+            m.subject.ends_with("Game starting") && m.audience == Audience::power(Power::France)
+        })
         .expect("start mail");
     assert!(
         start.body.contains("Thu Oct 22 2026 20:00 CEST"),
@@ -242,7 +244,7 @@ fn a_weekday_schedule_in_paris_across_summer_time_and_a_weekend() {
         .mails()
         .into_iter()
         .rev()
-        .find(|m| m.subject.contains("F1902M") && m.audience == "France")
+        .find(|m| m.subject.contains("F1902M") && m.audience == Audience::power(Power::France))
         .map(|m| m.body)
         .unwrap_or_default();
     assert!(results.contains("Mon Nov 02 2026 20:00 CET"), "{results}");
@@ -413,7 +415,7 @@ fn an_anonymous_game_names_nobody_until_it_ends() {
     let after: Vec<QueuedMail> = t.mails().into_iter().skip(before_end).collect();
     let to_england: Vec<&QueuedMail> = after
         .iter()
-        .filter(|m| m.recipient == addr("gunboat", Power::England) && m.kind == "generated")
+        .filter(|m| m.recipient == addr("gunboat", Power::England) && m.kind == MailKind::Generated)
         .collect();
     assert!(!to_england.is_empty());
     for (p, id) in &who {

@@ -913,7 +913,7 @@ fn a_toy_rule_set_overrides_every_hook_and_plays_by_mail() {
             } else {
                 match Power::ALL.into_iter().find(|p| addr(*p) == m.recipient) {
                     Some(p) => Reader::Power(p),
-                    None => Reader::Everyone,
+                    None => Reader::Observers,
                 }
             };
             if reader != Reader::Master && !s.readers.contains(&reader) {

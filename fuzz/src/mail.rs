@@ -303,7 +303,7 @@ pub fn check(raw: &[u8]) -> Outcome {
         assert_eq!(mails.len(), queued, "queued mails counted");
         let reply = mails
             .iter()
-            .find(|m| m.audience == "reply")
+            .find(|m| m.audience == dipjudge::store::Audience::Reply)
             .unwrap_or_else(|| panic!("no reply queued: {mails:?}"));
         assert_eq!(
             reply.recipient,

@@ -76,7 +76,7 @@ use crate::rules::{
     DislodgedUnit, Failure, Order, OrderResult, Owner, Phase, PhaseKind, PhaseOutcome, Position,
     Unit, UnitKind, UnitSpec,
 };
-use crate::variant::{Line, Reader, Variant};
+use crate::variant::{Ending, Line, Reader, Variant, list_powers};
 
 /// Lines are wrapped between words to stay within this many columns.
 const WIDTH: usize = 78;
@@ -96,6 +96,18 @@ pub struct ResultsHeader {
     /// The deadline of the next phase, already formatted by the caller
     /// (`Mon Nov 23 2026 20:00 UTC`); None leaves the deadline lines out.
     pub next_deadline: Option<String>,
+}
+
+/// How a game ended, in the sentence of its last bulletin (when the rule set writes none,
+/// H17), of the end notice and of LIST.
+pub fn ending_sentence(ending: &Ending) -> String {
+    match ending {
+        Ending::Solo(p) => format!("{p} has won a solo victory."),
+        Ending::Draw(ps) => format!("The game ended in a draw between {}.", list_powers(ps)),
+        Ending::Coalition(ps) => format!("{} have won a coalition victory.", list_powers(ps)),
+        Ending::Concession(p) => format!("The game was conceded to {p}."),
+        Ending::Terminated => "The game was terminated by the master.".to_string(),
+    }
 }
 
 /// The subject of a results bulletin: `USDP:demo - S1901M Results`.

@@ -10,11 +10,11 @@
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
 
-use crate::game::{
-    Absence, DrawVote, Game, PhaseRule, ScheduleClass, Seat, clock_text, minutes_as_hours,
-};
+use crate::command::Date;
+use crate::command::Declaration;
+use crate::game::{Absence, DrawVote, Ending, Game, PhaseRule, ScheduleClass, Seat};
 use crate::map::Power;
-use crate::variant::{Sender, list_powers};
+use crate::variant::{Sender, Variant, list_powers};
 
 /// An instant as players read it: `Mon Oct 26 2026 20:00 CET`, in the zone `tz`.
 pub fn when(tz: &Tz, t: DateTime<Utc>) -> String {
@@ -247,7 +247,10 @@ pub enum CopyFor {
 /// and for everyone when the game shows addresses), what the game keeps secret, the first
 /// phase and its deadline, and how to sign on. `phase` and `deadline` are written by the
 /// caller.
-pub fn start_text(g: &Game, rules: &str, phase: &str, deadline: &str, to: CopyFor) -> String {
+pub fn start_text(g: &Game, variant: &dyn Variant, deadline: DateTime<Utc>, to: CopyFor) -> String {
+    let rules = rules_phrase(variant.name(), &variant.settings(&g.variant_state));
+    let phase = super::phase_words(g.position.phase);
+    let deadline = when(&g.time_zone(), deadline);
     let master = to == CopyFor::Master;
     let mut text = format!("Game '{}' has started, played with {rules}.\n", g.name);
     if let CopyFor::Power(p) = to {
@@ -284,10 +287,20 @@ pub fn start_text(g: &Game, rules: &str, phase: &str, deadline: &str, to: CopyFo
 /// The mail that ends a game, for one reader: what the master declared (if the master
 /// ended it), how it ended (`sentence`), and its players, revealed to everyone unless the
 /// game keeps them secret for ever (the master reads them then too).
-pub fn game_over_text(g: &Game, declared: Option<&str>, sentence: &str, master: bool) -> String {
+pub fn game_over_text(
+    g: &Game,
+    declared: Option<&Declaration>,
+    ending: &Ending,
+    master: bool,
+) -> String {
+    let sentence = super::results::ending_sentence(ending);
     let mut text = String::new();
-    if let Some(d) = declared {
-        text.push_str(d);
+    match declared {
+        Some(Declaration::Winner(p)) => text.push_str(&declared_text(Some(*p), &[])),
+        Some(Declaration::Draw(ps)) => text.push_str(&declared_text(None, ps)),
+        None => {}
+    }
+    if declared.is_some() {
         text.push('\n');
     }
     text.push_str(&format!("{sentence}\n\nThe game '{}' is over.\n", g.name));
@@ -348,7 +361,7 @@ pub fn concede_echo(to: Power, others: &[Power]) -> String {
 }
 
 /// The reply's echo of a withdrawal (`SET NODRAW`, `SET NOCONCEDE`).
-pub fn withdrawn_echo(echo: &str, had: bool, what: &str) -> String {
+fn withdrawn_echo(echo: &str, had: bool, what: &str) -> String {
     if had {
         format!("{echo} (your {what} is withdrawn)")
     } else {
@@ -394,7 +407,11 @@ pub fn absence_notice(game: &str, tz: &Tz, a: &Absence) -> String {
 }
 
 /// The reply's echo of `SET NOABSENCE`: the absences cancelled.
-pub fn noabsence_echo(echo: &str, tz: &Tz, cancelled: &[Absence]) -> String {
+pub fn noabsence_echo(date: Option<Date>, tz: &Tz, cancelled: &[Absence]) -> String {
+    let echo = match date {
+        Some(d) => format!("SET NOABSENCE {d}"),
+        None => "SET NOABSENCE".to_string(),
+    };
     let list: Vec<String> = cancelled
         .iter()
         .map(|a| format!("{} to {}", when(tz, a.from), when(tz, a.to)))
@@ -444,4 +461,195 @@ pub fn not_ready_text(missing: &[Power], waiting: &[Power], master_decides: bool
         parts.push("the phase is not ready".to_string());
     }
     parts.join("; ")
+}
+
+/// After a `SIGNON ?game`: how many have joined, and, when the game is full, when it
+/// starts (`start`: the start its master set, if still to come).
+pub fn joined(g: &Game, count: usize, start: Option<DateTime<Utc>>) -> Vec<String> {
+    let mut out = vec![format!("{count} of 7 players have joined {}.", g.name)];
+    if count == 7 {
+        out.push(match start {
+            Some(t) => format!(
+                "{} is full: it starts at {}, the start its master set.",
+                g.name,
+                when(&g.time_zone(), t)
+            ),
+            None => format!(
+                "{} is full: it starts when this message has been read.",
+                g.name
+            ),
+        });
+    }
+    out
+}
+
+/// Minutes as hours the way the master writes them: `48`, `0.5`, `0.17`.
+pub fn minutes_as_hours(minutes: i64) -> String {
+    if minutes % 60 == 0 {
+        return (minutes / 60).to_string();
+    }
+    let hundredths = (minutes * 100 + 30) / 60;
+    let text = format!("{}.{:02}", hundredths / 100, hundredths % 100);
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// A clock time as `hh:mm`.
+pub fn clock_text(minutes: u16) -> String {
+    format!("{:02}:{:02}", minutes / 60, minutes % 60)
+}
+
+/// `SET NODRAW`, saying whether a vote was withdrawn.
+pub fn nodraw_echo(had: bool) -> String {
+    withdrawn_echo("SET NODRAW", had, "draw vote")
+}
+
+/// `SET NOCONCEDE`, saying whether a concession was withdrawn.
+pub fn noconcede_echo(had: bool) -> String {
+    withdrawn_echo("SET NOCONCEDE", had, "concession")
+}
+
+/// Why `PROCESS` waits: the start the master set.
+pub fn held_until(g: &Game, t: DateTime<Utc>) -> String {
+    format!(
+        "the master set its start: nothing is processed before {}",
+        when(&g.time_zone(), t)
+    )
+}
+
+/// After `SET GRACE`: when the grace period ends.
+pub fn grace_set(g: &Game, end: DateTime<Utc>) -> String {
+    format!(
+        "The grace period of {} ends {}.",
+        g.position.phase,
+        when(&g.time_zone(), end)
+    )
+}
+
+/// After `SET START` on a forming game.
+pub fn start_set_forming(g: &Game, t: DateTime<Utc>) -> String {
+    format!(
+        "{} starts at {} if seven players have joined by then, else when the seventh joins.",
+        g.name,
+        when(&g.time_zone(), t)
+    )
+}
+
+/// The notice of `SET START` on a running game: nothing is processed before it.
+pub fn start_set_notice(judge: &str, g: &Game, t: DateTime<Utc>) -> super::notices::Notice {
+    let tz = g.time_zone();
+    super::notices::Notice {
+        subject: super::notices::subject(judge, &g.name, "Start set"),
+        body: format!(
+            "The master set the start of {}: nothing is processed before {}. The deadline is {}.\n",
+            g.position.phase,
+            when(&tz, t),
+            g.deadline.map(|d| when(&tz, d)).unwrap_or_default()
+        ),
+    }
+}
+
+/// After `SET ZONE`: times are shown in the zone now, and the deadline in it.
+pub fn zone_set(g: &Game) -> String {
+    let tz = g.time_zone();
+    let current = g
+        .deadline
+        .map(|d| format!("; the deadline is {}", when(&tz, d)))
+        .unwrap_or_default();
+    format!(
+        "Times in {} are now shown in {}{current}.",
+        g.name,
+        tz.name()
+    )
+}
+
+/// The echo of `SET JOIN PASSWORD` (the password itself is never shown).
+pub const JOIN_PASSWORD_ECHO: &str = "SET JOIN PASSWORD (the join password is not shown)";
+
+/// The subject of an invitation.
+pub fn invitation_subject(judge: &str, game: &str) -> String {
+    super::notices::subject(judge, game, "Invitation")
+}
+
+/// After `SET INVITE`: each address was mailed its code.
+pub fn invited_line(g: &Game) -> String {
+    format!(
+        "Each address invited was mailed a code to join {} with ({} invited in all).",
+        g.name,
+        g.settings.invitations.len()
+    )
+}
+
+/// The subject of the mail to a new co-master.
+pub fn promoted_subject(judge: &str, game: &str) -> String {
+    super::notices::subject(judge, game, "You are a co-master")
+}
+
+/// After `PROMOTE address`.
+pub fn promoted_line(address: &str, game: &str) -> String {
+    format!("{address} is now a co-master of {game}: its password went to it by mail.")
+}
+
+/// The subject of the notice of `UNSTART`.
+pub fn unstart_subject(judge: &str, game: &str) -> String {
+    super::notices::subject(judge, game, "Back to forming")
+}
+
+/// After `SET MOVE|RETREAT|ADJUST`: what the class's deadlines keep from now on.
+pub fn schedule_set_line(word: &str, rule: &PhaseRule, tz: &Tz) -> String {
+    format!(
+        "{word} deadlines from the next one on: {} (hours, in {}).",
+        schedule_text(rule),
+        tz.name()
+    )
+}
+
+/// After `SET ABSENCE`, when the deadline running now falls inside the absence.
+pub fn absence_stands(g: &Game, d: DateTime<Utc>) -> String {
+    format!(
+        "The deadline of {} ({}) falls inside this absence and stands: an absence keeps out the deadlines set after it. Ask the master to move this one if you need to.",
+        g.position.phase,
+        when(&g.time_zone(), d)
+    )
+}
+
+/// The subject of the master's notice of an absence.
+pub fn absence_subject(judge: &str, game: &str) -> String {
+    super::notices::subject(judge, game, "Absence")
+}
+
+/// After `SET NOABSENCE`, when the deadline comes back to the schedule: the reply's line
+/// and everyone's notice.
+pub fn deadline_back(
+    judge: &str,
+    g: &Game,
+    back: DateTime<Utc>,
+) -> (String, super::notices::Notice) {
+    let at = when(&g.time_zone(), back);
+    (
+        format!(
+            "The deadline of {} is back on the schedule: {at}.",
+            g.position.phase
+        ),
+        super::notices::Notice {
+            subject: super::notices::subject(judge, &g.name, "Deadline changed"),
+            body: format!(
+                "An absence was cancelled: the deadline of {} is back on the schedule, {at}.\n",
+                g.position.phase
+            ),
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hours_and_clocks_as_the_master_writes_them() {
+        assert_eq!(minutes_as_hours(2880), "48");
+        assert_eq!(minutes_as_hours(30), "0.5");
+        assert_eq!(minutes_as_hours(10), "0.17");
+        assert_eq!(clock_text(20 * 60), "20:00");
+        assert_eq!(clock_text(9 * 60 + 5), "09:05");
+    }
 }

@@ -24,7 +24,7 @@ fn plain() -> Extras<'static> {
     Extras {
         variant: &crate::variant::Standard,
         parts: Parts::default(),
-        reader: Reader::Everyone,
+        reader: Reader::Observers,
     }
 }
 
@@ -441,7 +441,7 @@ fn variant_lines_by_part_and_reader() {
         };
         render_results(map(), &header(None), &before, &out, &extras)
     };
-    let public = render_for(Reader::Everyone);
+    let public = render_for(Reader::Observers);
     let at = |text: &str, what: &str| {
         text.find(what)
             .unwrap_or_else(|| panic!("{what} in {text}"))

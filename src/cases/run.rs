@@ -1221,8 +1221,9 @@ fn check_not_public(
             })
         };
         for m in &mails {
-            let master_alone = m.audience == "master" || m.recipient == MASTER;
-            let own_reply = m.audience == "reply"
+            let master_alone =
+                m.audience == crate::store::Audience::MASTER || m.recipient == MASTER;
+            let own_reply = m.audience == crate::store::Audience::Reply
                 && Power::ALL
                     .into_iter()
                     .any(|p| address(p) == m.recipient && own_line(p));

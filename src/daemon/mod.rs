@@ -788,7 +788,8 @@ impl Daemon {
             if rendered.len() >= batch_size {
                 break;
             }
-            if m.kind == "replied" && !self.limiter.allow(&m.recipient, date) {
+            if m.kind == crate::store::MailKind::Replied && !self.limiter.allow(&m.recipient, date)
+            {
                 debug!(id = m.id, to = %m.recipient, "reply held back by the rate limiter");
                 if self.held.insert(m.id) {
                     report.rate_limited += 1;
@@ -1054,7 +1055,7 @@ pub fn outgoing_mail(m: &QueuedMail, address: &str, judge: &str, domain: &str) -
         to: vec![m.recipient.clone()],
         subject: m.subject.clone(),
         body: m.body.clone(),
-        auto_submitted: if m.kind == "replied" {
+        auto_submitted: if m.kind == crate::store::MailKind::Replied {
             AutoSubmitted::Replied
         } else {
             AutoSubmitted::Generated

@@ -25,11 +25,11 @@ pub use deadline::{
     DeadlineSettings, DueEvent, due_event, next_deadline, phase_rule, schedule_class,
 };
 pub use press::{
-    Audience, ObserverLevel, PressLevel, PressPolicy, PressRefusal, PressRoute, Sender, press_route,
+    ObserverLevel, PressLevel, PressPolicy, PressRefusal, PressRoute, Reader, Sender, press_route,
 };
 pub use schedule::{
     Absence, DayRule, Days, MAX_ABSENCES, PhaseRule, PhaseSchedule, Schedule, ScheduleClass,
-    clock_text, hours_to_minutes, minutes_as_hours,
+    hours_to_minutes,
 };
 pub use setup::{DrawVote, Invitation, MAX_COMMENT_CHARS, MAX_INVITATIONS};
 
@@ -199,7 +199,7 @@ pub struct Game {
     /// How many phases have been processed (the snapshot number of the current phase).
     pub turn: u32,
     /// Postal press held back until the next results: (readers, subject, body).
-    pub postal: Vec<(Vec<Audience>, String, String)>,
+    pub postal: Vec<(Vec<Reader>, String, String)>,
     /// The rule set's state (empty for the standard game).
     #[serde(default, skip_serializing_if = "VariantState::is_empty")]
     pub variant_state: VariantState,

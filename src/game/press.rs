@@ -52,28 +52,20 @@ impl Default for PressPolicy {
     }
 }
 
-pub use crate::variant::Sender;
-
-/// One reader of a mail.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum Audience {
-    Power(Power),
-    Master,
-    Observers,
-}
+pub use crate::variant::{Reader, Sender};
 
 /// Where a press block goes and how it is signed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PressRoute {
     /// Every reader, in a fixed order: the sender excluded, but for a grey broadcast.
-    pub readers: Vec<Audience>,
+    pub readers: Vec<Reader>,
     /// Whether the sender's name is shown.
     pub signed: bool,
     /// Whether this is public (a broadcast every player sees): public press goes into the
     /// game's history; partial press never does.
     pub public: bool,
     /// The named recipients, for the header line (`to England, France`).
-    pub named: Vec<Audience>,
+    pub named: Vec<Reader>,
 }
 
 /// Why a press block was refused.
@@ -127,7 +119,7 @@ pub fn press_route(
         .readers
         .iter()
         .filter_map(|a| match a {
-            Audience::Power(p) => Some(*p),
+            Reader::Power(p) => Some(*p),
             _ => None,
         })
         .collect();
@@ -162,9 +154,9 @@ fn standard_press_route(
         ObserverLevel::White => signed,
         ObserverLevel::None => false,
     };
-    let not_sender = |a: &Audience| match (from, a) {
-        (Sender::Power(p), Audience::Power(q)) => p != *q,
-        (Sender::Master, Audience::Master) => false,
+    let not_sender = |a: &Reader| match (from, a) {
+        (Sender::Power(p), Reader::Power(q)) => p != *q,
+        (Sender::Master, Reader::Master) => false,
         _ => true,
     };
 
@@ -172,9 +164,9 @@ fn standard_press_route(
         if from != Sender::Master {
             return Err(PressRefusal::OfficialNeedsMaster);
         }
-        let mut readers: Vec<Audience> = players.iter().map(|p| Audience::Power(*p)).collect();
+        let mut readers: Vec<Reader> = players.iter().map(|p| Reader::Power(*p)).collect();
         if observers_see(true) {
-            readers.push(Audience::Observers);
+            readers.push(Reader::Observers);
         }
         return Ok(PressRoute {
             readers,
@@ -190,11 +182,11 @@ fn standard_press_route(
             readers: if from == Sender::Master {
                 Vec::new()
             } else {
-                vec![Audience::Master]
+                vec![Reader::Master]
             },
             signed: true,
             public: false,
-            named: vec![Audience::Master],
+            named: vec![Reader::Master],
         });
     }
 
@@ -235,10 +227,10 @@ fn standard_press_route(
     };
     let (mut readers, public, named) = match to_powers {
         None => {
-            let mut r: Vec<Audience> = players.iter().map(|p| Audience::Power(*p)).collect();
-            r.push(Audience::Master);
+            let mut r: Vec<Reader> = players.iter().map(|p| Reader::Power(*p)).collect();
+            r.push(Reader::Master);
             if observers_see(signed) {
-                r.push(Audience::Observers);
+                r.push(Reader::Observers);
             }
             (r, true, Vec::new())
         }
@@ -246,13 +238,13 @@ fn standard_press_route(
             if !policy.partial && from != Sender::Master {
                 return Err(PressRefusal::NoPartial);
             }
-            let mut named: Vec<Audience> = list.iter().map(|p| Audience::Power(*p)).collect();
+            let mut named: Vec<Reader> = list.iter().map(|p| Reader::Power(*p)).collect();
             if includes_master {
-                named.push(Audience::Master);
+                named.push(Reader::Master);
             }
             let mut r = named.clone();
-            if game.settings.master_reads_all_press && !r.contains(&Audience::Master) {
-                r.push(Audience::Master);
+            if game.settings.master_reads_all_press && !r.contains(&Reader::Master) {
+                r.push(Reader::Master);
             }
             (r, false, named)
         }

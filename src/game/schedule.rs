@@ -5,7 +5,7 @@
 //! Pure: every instant is passed in. What differs from njudge (`data/deadlines`,
 //! `data/absence`) is written down in `docs/decisions.md` (Deadlines).
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use chrono::{DateTime, Datelike, Duration, NaiveDateTime, NaiveTime, TimeZone, Timelike, Utc};
 use chrono_tz::Tz;
@@ -106,7 +106,7 @@ impl fmt::Display for Days {
                 DayRule::Afternoon => letter.to_ascii_lowercase(),
                 DayRule::Never => '-',
             };
-            write!(f, "{c}")?;
+            f.write_char(c)?;
         }
         Ok(())
     }
@@ -121,7 +121,9 @@ impl Serialize for Days {
 impl<'de> Deserialize<'de> for Days {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Days, D::Error> {
         let text = String::deserialize(d)?;
-        Days::parse(&text).ok_or_else(|| serde::de::Error::custom(format!("bad days {text:?}")))
+        Days::parse(&text).ok_or_else(|| {
+            serde::de::Error::invalid_value(serde::de::Unexpected::Str(&text), &"DAYS -MTWTF-")
+        })
     }
 }
 
@@ -372,21 +374,6 @@ pub fn hours_to_minutes(text: &str) -> Option<i64> {
     Some(hours * 60 + (part * 60 + 5_000) / 10_000)
 }
 
-/// Minutes as hours the way the master writes them: `48`, `0.5`, `0.17`.
-pub fn minutes_as_hours(minutes: i64) -> String {
-    if minutes % 60 == 0 {
-        return (minutes / 60).to_string();
-    }
-    let hundredths = (minutes * 100 + 30) / 60;
-    let text = format!("{}.{:02}", hundredths / 100, hundredths % 100);
-    text.trim_end_matches('0').trim_end_matches('.').to_string()
-}
-
-/// A clock time as `hh:mm`.
-pub fn clock_text(minutes: u16) -> String {
-    format!("{:02}:{:02}", minutes / 60, minutes % 60)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -432,9 +419,6 @@ mod tests {
         assert_eq!(hours_to_minutes("x"), None);
         assert_eq!(hours_to_minutes("-1"), None);
         assert_eq!(hours_to_minutes("99999"), None);
-        assert_eq!(minutes_as_hours(2880), "48");
-        assert_eq!(minutes_as_hours(30), "0.5");
-        assert_eq!(minutes_as_hours(10), "0.17");
     }
 
     /// Across the end of summer time (Sunday 25 October 2026 in Europe) and a weekend, the

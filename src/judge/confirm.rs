@@ -13,6 +13,7 @@ use blake2::digest::consts::U32;
 use blake2::digest::{Digest, KeyInit, Mac};
 use serde::{Deserialize, Serialize};
 
+use crate::bulletin::answers;
 use crate::store::{StoreError, Tx};
 
 /// How long a confirmation waits for its answer; meanwhile the address gets no other.
@@ -39,10 +40,9 @@ impl AddressRequest {
     /// The command as the judge writes it.
     pub(super) fn render(&self) -> String {
         match self {
-            AddressRequest::Observe(g) => format!("OBSERVE {g}"),
-            AddressRequest::Unobserve(g) => format!("UNOBSERVE {g}"),
-            AddressRequest::Map(true) => "SET MAP ON".into(),
-            AddressRequest::Map(false) => "SET MAP OFF".into(),
+            AddressRequest::Observe(g) => answers::observe_command(g),
+            AddressRequest::Unobserve(g) => answers::unobserve_command(g),
+            AddressRequest::Map(on) => answers::set_map_command(*on).to_string(),
         }
     }
 }
@@ -141,24 +141,6 @@ pub(super) fn in_subject(subject: &str, code: &str) -> bool {
     subject
         .split(|c: char| !c.is_ascii_alphanumeric())
         .any(|w| same_code(w, code))
-}
-
-/// The lines that end a reply asking an address to confirm.
-pub(super) fn request_lines(code: &str, requests: &[AddressRequest]) -> Vec<String> {
-    let mut out = vec![
-        String::new(),
-        "CONFIRMATION NEEDED. This address has not shown yet that it wants what this mail asks for:"
-            .to_string(),
-    ];
-    out.extend(requests.iter().map(|r| format!("  {}", r.render())));
-    out.push(format!(
-        "Nothing changes until it does: anyone can write any address on a mail. To confirm, reply to this mail keeping its subject (it holds the code {code}), or send a mail with the line"
-    ));
-    out.push(format!("  CONFIRM {code}"));
-    out.push(format!(
-        "within {CONFIRMATION_HOURS} hours. If you did not ask for this, ignore this mail: nothing changes, and this address gets no other confirmation for {CONFIRMATION_HOURS} hours."
-    ));
-    out
 }
 
 #[cfg(test)]

@@ -6,71 +6,50 @@
 //! press observers received when it takes white press only, the bulletins and all press
 //! observers received otherwise.
 
-use crate::game::{Audience, Game, ObserverLevel, Sender};
-use crate::map::Power;
+use crate::game::{Game, ObserverLevel, Reader, Sender};
 use crate::store::HistoryEntry;
-
-/// Who asks for a game's history, as the mail proved it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum HistoryReader {
-    /// Signed on as a power of the game.
-    Power(Power),
-    /// Signed on as the game's master.
-    Master,
-    /// Anyone else.
-    Outsider,
-}
-
-/// The name a reader of press is kept under in the history.
-fn name(a: Audience) -> &'static str {
-    match a {
-        Audience::Power(p) => p.name(),
-        Audience::Master => "master",
-        Audience::Observers => "observers",
-    }
-}
 
 /// The readers press is kept with: those it was mailed to, and its author when it went to
 /// everyone (an author reads back its own broadcast, never its private press).
-pub(super) fn press_readers(readers: &[Audience], author: Sender, public: bool) -> Vec<String> {
-    let mut out: Vec<String> = readers.iter().map(|a| name(*a).to_string()).collect();
+pub(super) fn press_readers(readers: &[Reader], author: Sender, public: bool) -> Vec<Reader> {
+    let mut out = readers.to_vec();
     if public {
         let me = match author {
-            Sender::Power(p) => p.name(),
-            Sender::Master => "master",
+            Sender::Power(p) => Reader::Power(p),
+            Sender::Master => Reader::Master,
         };
-        if !out.iter().any(|r| r == me) {
-            out.push(me.to_string());
+        if !out.contains(&me) {
+            out.push(me);
         }
     }
     out
 }
 
-/// Whether `reader` may read entry `e` of game `g`'s history.
-pub(super) fn readable(g: &Game, reader: HistoryReader, e: &HistoryEntry) -> bool {
-    let observers = g.settings.press.observers;
+/// Whether `reader` may read entry `e` of game `g`'s history: a power or the master reads
+/// what it received; [`Reader::Observers`] (an observer, or anyone outside the game) what
+/// observers received and may read under the game's observer setting now.
+pub(super) fn readable(g: &Game, reader: Reader, e: &HistoryEntry) -> bool {
     match (&e.readers, reader) {
-        (None, HistoryReader::Power(_) | HistoryReader::Master) => true,
-        (Some(list), HistoryReader::Power(p)) => list.iter().any(|r| r == p.name()),
-        (Some(list), HistoryReader::Master) => list.iter().any(|r| r == "master"),
-        (readers, HistoryReader::Outsider) => {
+        (readers, Reader::Observers) => {
             let received = readers
                 .as_ref()
-                .is_none_or(|list| list.iter().any(|r| r == "observers"));
+                .is_none_or(|list| list.contains(&Reader::Observers));
             received
-                && match observers {
+                && match g.settings.press.observers {
                     ObserverLevel::Any => true,
                     ObserverLevel::White => e.signed,
                     ObserverLevel::None => false,
                 }
         }
+        (None, _) => true,
+        (Some(list), reader) => list.contains(&reader),
     }
 }
 
 /// The entries of `g`'s history `reader` may read, oldest first.
 pub(super) fn for_reader(
     g: &Game,
-    reader: HistoryReader,
+    reader: Reader,
     entries: Vec<HistoryEntry>,
 ) -> Vec<HistoryEntry> {
     entries

@@ -18,7 +18,6 @@ mod password;
 mod pictures;
 mod process;
 mod refusal;
-mod replies;
 mod session;
 mod throttle;
 mod time;
@@ -27,8 +26,11 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use chrono::{DateTime, Utc};
 
+use crate::bulletin::answers::reply_subject;
+use crate::bulletin::listing;
+use crate::bulletin::notices::{self, SuspensionCause};
 use crate::map::Map;
-use crate::store::{NewMail, QueuedMail, Recorded, Store, StoreError};
+use crate::store::{Audience, MailKind, NewMail, QueuedMail, Recorded, Store, StoreError};
 
 pub use password::{PasswordCost, hash as hash_password};
 pub use pictures::MailPicture;
@@ -137,12 +139,12 @@ fn panic_words(payload: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "a panic without a message".to_string())
 }
 
-/// Why a game is suspended, in words its master and its players may read (the details,
+/// Why a game is suspended: its state cannot be read, or processing it failed (the details,
 /// which may quote the stored state, go to the operator's log only).
-fn suspension_reason(e: &JudgeError) -> &'static str {
+fn suspension_cause(e: &JudgeError) -> SuspensionCause {
     match e {
-        JudgeError::Store(StoreError::Corrupt { .. }) => "its stored state cannot be read",
-        _ => "processing it failed inside the judge",
+        JudgeError::Store(StoreError::Corrupt { .. }) => SuspensionCause::Unreadable,
+        _ => SuspensionCause::Failed,
     }
 }
 
@@ -327,9 +329,14 @@ impl Judge {
         })
         .unwrap_or(None);
         Ok(self.store.transaction(|tx| {
-            let outcome = format!("set aside after {attempts} failed attempts");
-            if tx.record_message(&msg.key, msg.message_id.as_deref(), now, &msg.from, Some(&outcome))?
-                == Recorded::Duplicate
+            let outcome = notices::set_aside_outcome(attempts);
+            if tx.record_message(
+                &msg.key,
+                msg.message_id.as_deref(),
+                now,
+                &msg.from,
+                Some(&outcome),
+            )? == Recorded::Duplicate
             {
                 tx.clear_message_attempts(&msg.key)?;
                 return Ok::<(), StoreError>(());
@@ -339,39 +346,32 @@ impl Judge {
                 Some(g) => tx.game_master(g)?,
                 None => None,
             };
-            let mut body = format!(
-                "The judge could not handle your mail: it failed on it {attempts} times, and has set it aside. Nothing in it was applied.\nThe judge's operator has been told"
-            );
-            if let (Some(g), Some(_)) = (&game, &master) {
-                body.push_str(&format!(", and so has the master of {g}"));
-            }
-            body.push_str(".\nPlease send your commands again in a new mail; if that fails too, write to the master.\n");
+            let told = game.as_deref().filter(|_| master.is_some());
+            let body = notices::set_aside_reply(attempts, told);
             tx.queue_mail(
                 &NewMail {
                     game: None,
-                    audience: "reply".into(),
+                    audience: Audience::Reply,
                     recipient: msg.reply_address().to_string(),
-                    subject: replies::reply_subject(&judge, &msg.subject),
+                    subject: reply_subject(&judge, &msg.subject),
                     body,
-                    kind: "replied",
+                    kind: MailKind::Replied,
                     in_reply_to: msg.message_id.clone(),
                     pictures: Vec::new(),
                 },
                 now,
             )?;
             if let (Some(g), Some(master)) = (game, master) {
+                let notice =
+                    notices::set_aside_master(&judge, &g, &msg.from, &msg.subject, attempts);
                 tx.queue_mail(
                     &NewMail {
                         game: Some(g.clone()),
-                        audience: "master".into(),
+                        audience: Audience::MASTER,
                         recipient: master,
-                        subject: format!("{judge}:{g} - Mail set aside"),
-                        body: format!(
-                            "A mail from {} to {g} (subject {:?}) could not be handled: the judge failed on it {attempts} times and has set it aside. Its sender has been told; the judge's operator has the details in the judge's log.\n",
-                            msg.from,
-                            replies::one_line_subject(&msg.subject)
-                        ),
-                        kind: "generated",
+                        subject: notice.subject,
+                        body: notice.body,
+                        kind: MailKind::Generated,
                         in_reply_to: None,
                         pictures: Vec::new(),
                     },
@@ -393,22 +393,25 @@ impl Judge {
     ) -> Result<bool, JudgeError> {
         let judge = self.config.name.clone();
         Ok(self.store.transaction(|tx| {
-            let outcome = format!("too big: {size} bytes, over the limit of {limit}");
-            if tx.record_message(&msg.key, msg.message_id.as_deref(), now, &msg.from, Some(&outcome))?
-                == Recorded::Duplicate
+            let outcome = notices::oversize_outcome(size, limit);
+            if tx.record_message(
+                &msg.key,
+                msg.message_id.as_deref(),
+                now,
+                &msg.from,
+                Some(&outcome),
+            )? == Recorded::Duplicate
             {
                 return Ok::<bool, StoreError>(false);
             }
             tx.queue_mail(
                 &NewMail {
                     game: None,
-                    audience: "reply".into(),
+                    audience: Audience::Reply,
                     recipient: msg.reply_address().to_string(),
-                    subject: replies::reply_subject(&judge, &msg.subject),
-                    body: format!(
-                        "Your mail is {size} bytes, over this judge's limit of {limit} bytes: it was not read, and nothing in it was done. Send your commands in a shorter mail (without attachments).\n"
-                    ),
-                    kind: "replied",
+                    subject: reply_subject(&judge, &msg.subject),
+                    body: notices::oversize_reply(size, limit),
+                    kind: MailKind::Replied,
                     in_reply_to: msg.message_id.clone(),
                     pictures: Vec::new(),
                 },
@@ -426,7 +429,7 @@ impl Judge {
         error: &JudgeError,
         now: DateTime<Utc>,
     ) -> Result<(), JudgeError> {
-        let reason = suspension_reason(error);
+        let reason = suspension_cause(error).words();
         let judge = self.config.name.clone();
         tracing::error!(%game, error = %error, "game suspended: {reason}; lift the suspension with `dipjudge unsuspend {game}` once the cause is fixed");
         Ok(self.store.transaction(|tx| {
@@ -438,16 +441,15 @@ impl Judge {
                 tracing::error!(%game, "the suspended game's master is not known: nobody but the operator is told");
                 return Ok(());
             };
+            let notice = notices::suspended(&judge, game, reason);
             tx.queue_mail(
                 &NewMail {
                     game: Some(game.to_string()),
-                    audience: "master".into(),
+                    audience: Audience::MASTER,
                     recipient: master,
-                    subject: format!("{judge}:{game} - Suspended"),
-                    body: format!(
-                        "The judge has suspended the game '{game}': {reason}.\n\nWhile it is suspended no deadline runs in it, and mail to the game is answered that it is suspended; every other game goes on. The judge's operator has been told (the judge's log has the details). Once the cause is fixed, the operator lifts the suspension (dipjudge unsuspend {game}) and the game goes on from its stored state.\n"
-                    ),
-                    kind: "generated",
+                    subject: notice.subject,
+                    body: notice.body,
+                    kind: MailKind::Generated,
                     in_reply_to: None,
                     pictures: Vec::new(),
                 },
@@ -624,20 +626,18 @@ impl Judge {
             drop_unsent_pictures(tx, id)?;
             if let Some(m) = tx.mail(id)?
                 && let Some(game) = m.game.as_deref()
-                && m.audience != "master"
+                && m.audience != Audience::MASTER
                 && let Some(master) = tx.game_master(game)?
             {
+                let notice = notices::undeliverable(&judge, game, &m.recipient, &m.subject, reason);
                 tx.queue_mail(
                     &NewMail {
                         game: Some(game.to_string()),
-                        audience: "master".into(),
+                        audience: Audience::MASTER,
                         recipient: master,
-                        subject: format!("{judge}:{game} - Undeliverable mail"),
-                        body: format!(
-                            "A mail to {} ({}) could not be delivered:\n{reason}\n",
-                            m.recipient, m.subject
-                        ),
-                        kind: "generated",
+                        subject: notice.subject,
+                        body: notice.body,
+                        kind: MailKind::Generated,
                         in_reply_to: None,
                         pictures: Vec::new(),
                     },
@@ -661,10 +661,10 @@ impl Judge {
             let mut out = String::new();
             for name in tx.game_names()? {
                 match tx.load_game(&name) {
-                    Ok(Some(g)) => out.push_str(&replies::dump_game(map, &g)),
+                    Ok(Some(g)) => out.push_str(&listing::dump_game(map, &g)),
                     Ok(None) => {}
                     Err(StoreError::Suspended { game, reason }) => {
-                        out.push_str(&format!("GAME {game} (suspended: {reason})\n"));
+                        out.push_str(&listing::dump_suspended(&game, &reason));
                     }
                     Err(e) => return Err(e),
                 }
@@ -720,7 +720,7 @@ impl Judge {
         Ok(self.store.transaction(|tx| {
             Ok::<_, StoreError>(match tx.load_game(name)? {
                 Some(g) => {
-                    history::for_reader(&g, history::HistoryReader::Outsider, tx.history(name)?)
+                    history::for_reader(&g, crate::game::Reader::Observers, tx.history(name)?)
                 }
                 None => Vec::new(),
             })

@@ -92,7 +92,7 @@ pub(super) fn centre_chart(tx: &Tx<'_>, g: &Game) -> Result<Chart, StoreError> {
         .map(|s| &s.position)
         .chain(std::iter::once(&g.position));
     Ok(Chart::of_positions(
-        format!("{} - supply centres at the end of each year", g.name),
+        crate::bulletin::pictures::chart_title(&g.name),
         positions,
         u16::try_from(g.settings.centres_to_win).ok(),
     ))
@@ -191,11 +191,8 @@ pub(super) fn sources(tx: &Tx<'_>, mail: &QueuedMail) -> Result<Vec<Source>, Sto
         } else {
             What::Gone
         };
-        let file = if picture == ALL {
-            format!("{game}-all.gif")
-        } else {
-            format!("{game}-{stem}.png")
-        };
+        let file =
+            crate::bulletin::pictures::attachment_name(&game, (picture != ALL).then_some(stem));
         out.push(Source { name: file, what });
     }
     Ok(out)

@@ -3,21 +3,25 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::bulletin::results::{Extras, Parts, ResultsHeader, render_results, results_subject};
+use crate::bulletin::notices;
+use crate::bulletin::results::{
+    Extras, Parts, ResultsHeader, ending_sentence, render_results, results_subject,
+};
 use crate::bulletin::settings::CopyFor;
-use crate::game::{self, Audience, DueEvent, Ending, Game, ObserverLevel, Player, Status};
+use crate::game::{self, DueEvent, Ending, Game, ObserverLevel, Player, Status};
 use crate::map::Map;
 use crate::picture::{Drawing, PhaseScene};
-use crate::store::{NewMail, StoreError, Tx};
+use crate::store::{Audience, MailKind, NewMail, StoreError, Tx};
 use crate::variant::{self, Line, Lookup, Reader, Variant};
 
+use super::refusal::Unplayable;
 use super::time::format_time;
 use super::{JudgeConfig, pictures};
 
 /// The mails for a list of readers.
 pub(super) fn mails_for(
     g: &Game,
-    readers: &[Audience],
+    readers: &[Reader],
     subject: &str,
     body: &str,
     in_reply_to: Option<String>,
@@ -25,44 +29,44 @@ pub(super) fn mails_for(
     let mut out = Vec::new();
     for r in readers {
         match r {
-            Audience::Power(p) => {
+            Reader::Power(p) => {
                 if let Some(pl) = g.player(*p).filter(|pl| !pl.resigned) {
                     out.push(NewMail {
                         game: Some(g.name.clone()),
-                        audience: p.name().to_string(),
+                        audience: Audience::power(*p),
                         recipient: pl.seat.address.clone(),
                         subject: subject.to_string(),
                         body: body.to_string(),
-                        kind: "generated",
+                        kind: MailKind::Generated,
                         in_reply_to: in_reply_to.clone(),
                         pictures: Vec::new(),
                     });
                 }
             }
             // The master and every co-master.
-            Audience::Master => {
+            Reader::Master => {
                 for seat in g.master_seats() {
                     out.push(NewMail {
                         game: Some(g.name.clone()),
-                        audience: "master".into(),
+                        audience: Audience::MASTER,
                         recipient: seat.address.clone(),
                         subject: subject.to_string(),
                         body: body.to_string(),
-                        kind: "generated",
+                        kind: MailKind::Generated,
                         in_reply_to: in_reply_to.clone(),
                         pictures: Vec::new(),
                     });
                 }
             }
-            Audience::Observers => {
+            Reader::Observers => {
                 for o in &g.observers {
                     out.push(NewMail {
                         game: Some(g.name.clone()),
-                        audience: "observer".into(),
+                        audience: Audience::Reader(Reader::Observers),
                         recipient: o.clone(),
                         subject: subject.to_string(),
                         body: body.to_string(),
-                        kind: "generated",
+                        kind: MailKind::Generated,
                         in_reply_to: in_reply_to.clone(),
                         pictures: Vec::new(),
                     });
@@ -100,22 +104,12 @@ pub(super) fn variant_of(
         },
         Lookup::NotImplemented(name) => Err(StoreError::Corrupt {
             game: g.name.clone(),
-            reason: format!("its variant {name} is not implemented by this judge"),
+            reason: Unplayable::NotImplemented(name).to_string(),
         }),
         Lookup::Unknown => Err(StoreError::Corrupt {
             game: g.name.clone(),
-            reason: format!("its variant {:?} is unknown to this judge", g.variant),
+            reason: Unplayable::Unknown(g.variant.clone()).to_string(),
         }),
-    }
-}
-
-/// The reader a mailing audience reads as: a power's player sees its power's lines, the
-/// master every line, observers the public ones.
-fn reader_of(a: Audience) -> Reader {
-    match a {
-        Audience::Power(p) => Reader::Power(p),
-        Audience::Master => Reader::Master,
-        Audience::Observers => Reader::Everyone,
     }
 }
 
@@ -129,8 +123,7 @@ pub(super) fn bulletin_for_everyone(
 ) -> Vec<NewMail> {
     let mut out = Vec::new();
     let mut rendered: Vec<(Reader, String)> = Vec::new();
-    for a in public_readers(g) {
-        let reader = reader_of(a);
+    for reader in public_readers(g) {
         let body = match rendered.iter().find(|(r, _)| *r == reader) {
             Some((_, b)) => b.clone(),
             None => {
@@ -139,7 +132,7 @@ pub(super) fn bulletin_for_everyone(
                 b
             }
         };
-        out.extend(mails_for(g, &[a], subject, &body, None));
+        out.extend(mails_for(g, &[reader], subject, &body, None));
     }
     out
 }
@@ -151,28 +144,19 @@ pub(super) fn announce(config: &JudgeConfig, g: &Game, lines: &[Line]) -> Vec<Ne
     if lines.is_empty() {
         return Vec::new();
     }
-    let subject = format!(
-        "{}:{} - {} Announcement",
-        config.name, g.name, g.position.phase
-    );
-    let render = |reader: Reader| {
-        lines
-            .iter()
-            .filter(|l| l.is_for(reader))
-            .map(|l| format!("{}\n", l.text))
-            .collect::<String>()
-    };
+    let subject = notices::announcement_subject(&config.name, g);
+    let render = |reader: Reader| notices::announcement_body(lines, reader);
     bulletin_for_everyone(g, &subject, &render)
         .into_iter()
         .filter(|m| !m.body.is_empty())
         .collect()
 }
 
-fn public_readers(g: &Game) -> Vec<Audience> {
-    let mut readers: Vec<Audience> = g.players.iter().map(|p| Audience::Power(p.power)).collect();
-    readers.push(Audience::Master);
+fn public_readers(g: &Game) -> Vec<Reader> {
+    let mut readers: Vec<Reader> = g.players.iter().map(|p| Reader::Power(p.power)).collect();
+    readers.push(Reader::Master);
     if g.settings.press.observers != ObserverLevel::None {
-        readers.push(Audience::Observers);
+        readers.push(Reader::Observers);
     }
     readers
 }
@@ -199,27 +183,21 @@ pub(super) fn start_game(
     g.open_phase(start);
     let d = g.open_clock(now);
     tx.save_snapshot(g)?;
-    let rules = crate::bulletin::settings::rules_phrase(
-        variant.name(),
-        &variant.settings(&g.variant_state),
-    );
-    let phase = crate::bulletin::phase_words(g.position.phase);
-    let deadline = format_time(g, d);
-    let subject = format!("{}:{} - Game starting", config.name, g.name);
+    let subject = notices::subject(&config.name, &g.name, "Game starting");
     let render = |reader: Reader| {
         let to = match reader {
             Reader::Power(p) => CopyFor::Power(p),
             Reader::Master => CopyFor::Master,
-            Reader::Everyone => CopyFor::Others,
+            Reader::Observers => CopyFor::Others,
         };
-        crate::bulletin::settings::start_text(g, &rules, &phase, &deadline, to)
+        crate::bulletin::settings::start_text(g, variant, d, to)
     };
     tx.add_history(
         &g.name,
         now,
         &g.position.phase.to_string(),
         &subject,
-        &render(Reader::Everyone),
+        &render(Reader::Observers),
     )?;
     Ok(bulletin_for_everyone(g, &subject, &render))
 }
@@ -243,22 +221,22 @@ pub(super) fn finish_declared(
     tx: &Tx<'_>,
     g: &mut Game,
     ending: Ending,
-    declared: Option<&str>,
+    declared: Option<&crate::command::Declaration>,
     now: DateTime<Utc>,
 ) -> Result<Vec<NewMail>, StoreError> {
-    let sentence = ending.sentence();
+    let subject = notices::subject(&config.name, &g.name, "Game over");
+    let over = ending.clone();
     g.status = Status::Finished(ending);
     g.deadline = None;
-    let subject = format!("{}:{} - Game over", config.name, g.name);
     let render = |reader: Reader| {
-        crate::bulletin::settings::game_over_text(g, declared, &sentence, reader == Reader::Master)
+        crate::bulletin::settings::game_over_text(g, declared, &over, reader == Reader::Master)
     };
     tx.add_history(
         &g.name,
         now,
         &g.position.phase.to_string(),
         &subject,
-        &render(Reader::Everyone),
+        &render(Reader::Observers),
     )?;
     let mut mails = bulletin_for_everyone(g, &subject, &render);
     // The centre chart goes with each copy whose reader wants pictures.
@@ -318,7 +296,7 @@ fn end_lines(end: Option<&variant::GameEnd>) -> Vec<Line> {
         Some(e) => e
             .lines
             .clone()
-            .unwrap_or_else(|| vec![Line::public(e.ending.sentence())]),
+            .unwrap_or_else(|| vec![Line::public(ending_sentence(&e.ending))]),
     }
 }
 
@@ -387,7 +365,7 @@ pub(super) fn process_game_with_outcome(
         now,
         &before.phase.to_string(),
         &subject,
-        &render(Reader::Everyone),
+        &render(Reader::Observers),
     )?;
     let mut mails = bulletin_for_everyone(g, &subject, &render);
     // The picture of the phase, one for every copy (H20: only what every reader may read),
@@ -416,16 +394,10 @@ pub(super) fn process_game_with_outcome(
     // Draw votes and concessions last while the powers in the game stay the same.
     let voters_after = g.draw_powers(map, variant);
     if ending.is_none() && voters_after != voters_before {
-        let subject = format!("{}:{} - Votes cleared", config.name, g.name);
+        let subject = notices::subject(&config.name, &g.name, "Votes cleared");
         for (power, vote) in g.clear_votes() {
             let text = crate::bulletin::settings::votes_cleared_text(&g.name, &vote, &voters_after);
-            mails.extend(mails_for(
-                g,
-                &[Audience::Power(power)],
-                &subject,
-                &text,
-                None,
-            ));
+            mails.extend(mails_for(g, &[Reader::Power(power)], &subject, &text, None));
         }
     }
     tx.save_snapshot(g)?;
@@ -448,12 +420,7 @@ fn draw(
 ) -> PhaseScene {
     let parts = g.view_parts();
     let scene = crate::picture::Scene {
-        title: format!(
-            "{} - {} - {}",
-            g.name,
-            position.phase.long_name(),
-            format_time(g, now)
-        ),
+        title: crate::bulletin::pictures::phase_title(g, position.phase, now),
         position,
         results,
         dislodged,
@@ -508,19 +475,15 @@ fn expire(
         return Ok(false);
     }
     tx.remove_game(&g.name)?;
-    let created = g.created.map(|c| format_time(g, c)).unwrap_or_default();
+    let n = notices::game_removed(&config.name, g);
     tx.queue_mail(
         &NewMail {
             game: Some(g.name.clone()),
-            audience: "master".into(),
+            audience: Audience::MASTER,
             recipient: g.master.address.clone(),
-            subject: format!("{}:{} - Game removed", config.name, g.name),
-            body: format!(
-                "Nobody joined '{}' in the {} days since you created it ({created}): the game is removed and its name is free again. CREATE it anew if you still want it.\n",
-                g.name,
-                game::FORMING_EXPIRY_DAYS
-            ),
-            kind: "generated",
+            subject: n.subject,
+            body: n.body,
+            kind: MailKind::Generated,
             in_reply_to: None,
             pictures: Vec::new(),
         },
@@ -591,24 +554,19 @@ pub(super) fn tick_game(
         return Ok(false);
     }
     let judge = &config.name;
-    let phase = g.position.phase;
     let mails = match event {
         DueEvent::Nothing => return Ok(false),
         DueEvent::Remind => {
             g.reminded = true;
             let mut mails = Vec::new();
             for p in g.missing_powers(map, variant) {
-                let text = format!(
-                    "Reminder: the deadline for {phase} in '{}' is {}.\nYour orders for {p} are {}.\n",
-                    g.name,
-                    format_time(&g, deadline),
-                    g.order_status(map, variant, p).map_or("none", |s| s.word())
-                );
+                let status = g.order_status(map, variant, p);
+                let n = notices::reminder(judge, &g, p, deadline, status);
                 mails.extend(mails_for(
                     &g,
-                    &[Audience::Power(p)],
-                    &format!("{judge}:{} - {phase} Reminder", g.name),
-                    &text,
+                    &[Reader::Power(p)],
+                    &n.subject,
+                    &n.body,
                     None,
                 ));
             }
@@ -619,18 +577,13 @@ pub(super) fn tick_game(
             let late = g.missing_powers(map, variant);
             let mut mails = Vec::new();
             for p in &late {
-                let text = format!(
-                    "The deadline for {phase} in '{}' has passed and your orders for {p} are {}.\nSend them before {}, the end of the grace period.\n",
-                    g.name,
-                    g.order_status(map, variant, *p)
-                        .map_or("none", |s| s.word()),
-                    format_time(&g, grace_end)
-                );
+                let status = g.order_status(map, variant, *p);
+                let n = notices::late_notice(judge, &g, *p, status, grace_end);
                 mails.extend(mails_for(
                     &g,
-                    &[Audience::Power(*p)],
-                    &format!("{judge}:{} - {phase} Late Notice", g.name),
-                    &text,
+                    &[Reader::Power(*p)],
+                    &n.subject,
+                    &n.body,
                     None,
                 ));
             }
@@ -642,26 +595,12 @@ pub(super) fn tick_game(
                 .filter(|p| !named.contains(p))
                 .copied()
                 .collect();
-            let text = format!(
-                "The deadline for {phase} has passed. Orders are missing from: {}.\nThe grace period ends {}.\n",
-                game::list_powers(&named),
-                format_time(&g, grace_end)
-            );
-            let render = |reader: Reader| {
-                if reader == Reader::Master && !unnamed.is_empty() {
-                    format!(
-                        "{text}Also late, with orders the others may not know of (for the master only): {}.\n",
-                        game::list_powers(&unnamed)
-                    )
-                } else {
-                    text.clone()
-                }
+            let notice = |reader: Reader| {
+                notices::late_powers(judge, &g, &named, &unnamed, grace_end, reader)
             };
-            mails.extend(bulletin_for_everyone(
-                &g,
-                &format!("{judge}:{} - {phase} Late Powers", g.name),
-                &render,
-            ));
+            let subject = notice(Reader::Observers).subject;
+            let render = |reader: Reader| notice(reader).body;
+            mails.extend(bulletin_for_everyone(&g, &subject, &render));
             mails
         }
         DueEvent::Process | DueEvent::ProcessEarly => process_game(map, config, tx, &mut g, now)?,
@@ -678,23 +617,13 @@ pub(super) fn tick_game(
                 // Wait for a replacement: the master decides (PROCESS, or a new player). A
                 // QUIET game tells the master and the late powers only.
                 g.deadline = None;
-                let text = format!(
-                    "The grace period for {phase} has ended without orders from {}. This game does not process missing orders (NONMR): {} abandoned and open for takeover. The master decides how to go on.\n",
-                    game::list_powers(&late),
-                    if late.len() == 1 {
-                        "that power is"
-                    } else {
-                        "those powers are"
-                    }
-                );
-                let subject = format!("{judge}:{} - {phase} Abandoned", g.name);
+                let n = notices::abandoned(judge, &g, &late);
                 if g.settings.quiet {
-                    let mut readers: Vec<Audience> =
-                        late.iter().map(|p| Audience::Power(*p)).collect();
-                    readers.push(Audience::Master);
-                    mails_for(&g, &readers, &subject, &text, None)
+                    let mut readers: Vec<Reader> = late.iter().map(|p| Reader::Power(*p)).collect();
+                    readers.push(Reader::Master);
+                    mails_for(&g, &readers, &n.subject, &n.body, None)
                 } else {
-                    everyone(&g, &subject, &text, None)
+                    everyone(&g, &n.subject, &n.body, None)
                 }
             }
         }
@@ -702,18 +631,8 @@ pub(super) fn tick_game(
             let new = g.open_clock(now);
             g.late_notified = false;
             g.reminded = false;
-            let text = format!(
-                "Time warp: the judge was not running from {} to {}, past the deadline of {phase}. Nothing was processed; the deadline is now {}.\n",
-                last_tick.map(|t| format_time(&g, t)).unwrap_or_default(),
-                format_time(&g, now),
-                format_time(&g, new)
-            );
-            everyone(
-                &g,
-                &format!("{judge}:{} - Deadline extended", g.name),
-                &text,
-                None,
-            )
+            let n = notices::time_warp(judge, &g, last_tick, now, new);
+            everyone(&g, &n.subject, &n.body, None)
         }
     };
     for m in &mails {

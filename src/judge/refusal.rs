@@ -67,10 +67,12 @@ pub(super) enum Refusal {
     NotFinished(String),
     #[error("a game called {0} already exists")]
     GameExists(String),
-    #[error("this judge does not run the {0} rules yet; it runs {1}")]
-    VariantNotImplemented(&'static str, String),
-    #[error("there are no rules called \"{0}\"; this judge knows {1}")]
-    UnknownVariant(String, String),
+    /// The rule set named, and those the judge runs.
+    #[error("this judge does not run the {0} rules yet; it runs {runs}", runs = .1.join(", "))]
+    VariantNotImplemented(&'static str, Vec<&'static str>),
+    /// The name given, and the rule sets the judge knows.
+    #[error("there are no rules called \"{0}\"; this judge knows {known}", known = .1.join(", "))]
+    UnknownVariant(String, Vec<&'static str>),
     #[error("{0} has started: its rules can no longer change")]
     VariantFixed(String),
     #[error("{0}")]
@@ -110,8 +112,10 @@ pub(super) enum Refusal {
     /// `PROCESS` while orders are missing or someone waits: what it waits for, in words.
     #[error("{0}; PROCESS! processes now with civil-disorder defaults")]
     NotReady(String),
-    #[error("{0} has started: {1} only before it starts")]
-    Started(String, &'static str),
+    #[error("{0} has started: invitations are only before it starts")]
+    InvitationsStarted(String),
+    #[error("{0} has started: a game is made anonymous or not only before it starts")]
+    AnonymousStarted(String),
     #[error(
         "{0} has processed a phase already: UNSTART is only for a game whose first phase is not processed"
     )]
@@ -146,8 +150,10 @@ pub(super) enum Refusal {
         "you have {0} absences set already, as many as a seat may have: cancel one with SET NOABSENCE date"
     )]
     TooManyAbsences(usize),
-    #[error("you have no absence set{0}")]
-    NoAbsence(String),
+    #[error("you have no absence set")]
+    NoAbsence,
+    #[error("you have no absence set on {0}")]
+    NoAbsenceOn(crate::command::Date),
     #[error("absences are set by a game's players and master, signed on")]
     AbsenceNeedsSeat,
     #[error("MAXABSENCE is a number of days from 0 to 31")]
@@ -204,10 +210,10 @@ impl Refusal {
             Refusal::AbsenceOverMax(_) => "ABSENCE-TOO-LONG",
             Refusal::AbsenceBackwards => "BAD-DATE",
             Refusal::TooManyAbsences(_) => "TOO-MANY-ABSENCES",
-            Refusal::NoAbsence(_) => "NO-ABSENCE",
+            Refusal::NoAbsence | Refusal::NoAbsenceOn(_) => "NO-ABSENCE",
             Refusal::AbsenceNeedsSeat => "NOT-SIGNED-ON",
             Refusal::BadMaxAbsence => "BAD-NUMBER",
-            Refusal::Started(..) => "GAME-STARTED",
+            Refusal::InvitationsStarted(_) | Refusal::AnonymousStarted(_) => "GAME-STARTED",
             Refusal::AlreadyProcessed(_) => "GAME-STARTED",
             Refusal::AlreadyInGame(_) => "ALREADY-IN-GAME",
             Refusal::TooManyMasters(_) => "TOO-MANY-MASTERS",
@@ -260,4 +266,15 @@ impl From<VariantRefusal> for Refusal {
     fn from(r: VariantRefusal) -> Self {
         Refusal::Variant(r)
     }
+}
+
+/// Why a stored game cannot be played by this judge: its rule set is missing. The sentence
+/// is the detail of a `StoreError::Corrupt`, for the operator's log; the game's master and
+/// players read the suspension's words (`bulletin::notices::SuspensionCause`).
+#[derive(Clone, Debug, thiserror::Error)]
+pub(super) enum Unplayable {
+    #[error("its variant {0} is not implemented by this judge")]
+    NotImplemented(&'static str),
+    #[error("its variant {0:?} is unknown to this judge")]
+    Unknown(String),
 }

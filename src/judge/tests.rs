@@ -45,7 +45,7 @@ fn last_reply_to(j: &mut Judge, addr: &str) -> String {
         .expect("mail")
         .into_iter()
         .rev()
-        .find(|m| m.recipient == addr && m.audience == "reply")
+        .find(|m| m.recipient == addr && m.audience == crate::store::Audience::Reply)
         .map(|m| m.body)
         .unwrap_or_default()
 }

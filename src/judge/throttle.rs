@@ -13,12 +13,11 @@
 
 use chrono::{DateTime, Duration, Utc};
 
-use crate::game::Game;
-use crate::map::Power;
-use crate::store::{NewMail, StoreError, Tx};
+use crate::bulletin::notices::wrong_passwords;
+use crate::game::{Game, Sender};
+use crate::store::{Audience, MailKind, NewMail, StoreError, Tx};
 
 use super::JudgeConfig;
-use super::time::format_time;
 
 /// Wrong passwords a seat checks in an hour.
 pub(super) const CHECKS_PER_HOUR: usize = 10;
@@ -28,21 +27,21 @@ fn window() -> Duration {
     Duration::hours(1)
 }
 
-/// The throttle's name for joining a private game (`SIGNON ?game password code`): its
-/// join password and invitation codes are checked at most [`CHECKS_PER_HOUR`] times an hour
-/// when wrong. Nobody is told of these (no seat's owner to tell).
-pub(super) const JOIN: &str = "joining";
-
-/// The seat a sign-on is for, as the throttle names it.
-pub(super) fn seat_name(power: Option<Power>) -> &'static str {
-    power.map_or("master", |p| p.name())
+/// The key wrong join passwords and invitation codes of a private game are counted under
+/// (`SIGNON ?game password code`), as its master's seat: a game's name never holds `?`, so
+/// no game has it, and nobody is told of them (no seat's owner to tell). The game's joining
+/// checks at most [`CHECKS_PER_HOUR`] wrong ones an hour.
+pub(super) fn join_key(game: &str) -> String {
+    let mut key = game.to_string();
+    key.push_str("?join");
+    key
 }
 
 /// Until when a seat checks no password (None: it checks).
 pub(super) fn locked_until(
     tx: &Tx<'_>,
     game: &str,
-    seat: &str,
+    seat: Sender,
     now: DateTime<Utc>,
 ) -> Result<Option<DateTime<Utc>>, StoreError> {
     let (n, first) = tx.signon_failures_since(game, seat, now - window())?;
@@ -56,7 +55,7 @@ pub(super) fn locked_until(
 pub(super) fn wrong(
     tx: &Tx<'_>,
     game: &str,
-    seat: &str,
+    seat: Sender,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
     tx.record_signon_failure(game, seat, now, now - window())?;
@@ -67,7 +66,7 @@ pub(super) fn wrong(
 pub(super) fn refused(
     tx: &Tx<'_>,
     game: &str,
-    seat: &str,
+    seat: Sender,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
     tx.count_wrong_signon(game, seat, now, false)
@@ -83,47 +82,32 @@ pub(super) fn notices(
 ) -> Result<Vec<NewMail>, StoreError> {
     let mut out = Vec::new();
     for w in tx.wrong_signons()? {
-        if w.checked < CHECKS_PER_HOUR as u64 || locked_until(tx, &w.game, &w.seat, now)?.is_some()
-        {
+        if w.checked < CHECKS_PER_HOUR as u64 || locked_until(tx, &w.game, w.seat, now)?.is_some() {
             continue;
         }
-        tx.drop_wrong_signons(&w.game, &w.seat)?;
+        tx.drop_wrong_signons(&w.game, w.seat)?;
         let Some(g) = tx.load_game(&w.game)? else {
             continue;
         };
-        let Some((audience, address)) = seat_address(&g, &w.seat) else {
+        let Some((audience, address)) = seat_address(&g, w.seat) else {
             continue;
         };
-        let who = if w.seat == "master" {
-            "the master".to_string()
-        } else {
-            w.seat.clone()
-        };
-        let locked = if w.refused == 0 {
-            String::new()
-        } else {
-            format!(
-                " and {} more refused unchecked while the seat was locked ({CHECKS_PER_HOUR} wrong passwords within an hour lock it for the rest of that hour; the right password would have been refused too)",
-                w.refused
-            )
-        };
-        let body = format!(
-            "Since {since}, {total} sign-ons as {who} in '{game}' were refused: {checked} with a wrong password{locked}.\n\
-             \n\
-             Your password has not changed and works now. If these sign-ons were not yours, \
-             someone is trying to guess it: a long password (SET PASSWORD) keeps them out.\n",
-            since = format_time(&g, w.since),
-            total = w.checked + w.refused,
-            game = g.name,
-            checked = w.checked,
+        let n = wrong_passwords(
+            &config.name,
+            &g,
+            w.seat,
+            w.since,
+            w.checked,
+            w.refused,
+            CHECKS_PER_HOUR,
         );
         out.push(NewMail {
             game: Some(g.name.clone()),
             audience,
             recipient: address,
-            subject: format!("{}:{} - Wrong passwords for {who}", config.name, g.name),
-            body,
-            kind: "generated",
+            subject: n.subject,
+            body: n.body,
+            kind: MailKind::Generated,
             in_reply_to: None,
             pictures: Vec::new(),
         });
@@ -132,11 +116,11 @@ pub(super) fn notices(
 }
 
 /// The audience and registered address of a seat.
-fn seat_address(g: &Game, seat: &str) -> Option<(String, String)> {
-    if seat == "master" {
-        return Some(("master".into(), g.master.address.clone()));
+fn seat_address(g: &Game, seat: Sender) -> Option<(Audience, String)> {
+    match seat {
+        Sender::Master => Some((Audience::MASTER, g.master.address.clone())),
+        Sender::Power(p) => g
+            .player(p)
+            .map(|pl| (Audience::power(p), pl.seat.address.clone())),
     }
-    let p = Power::from_name(seat)?;
-    g.player(p)
-        .map(|pl| (p.name().to_string(), pl.seat.address.clone()))
 }

@@ -1,20 +1,11 @@
-//! Dates as players read and write them: a game's time zone, a deadline in words, and a
-//! written date placed in the game's calendar.
+//! Dates as players write them: a written date placed in the game's calendar. (A date as
+//! players read it is written by `bulletin::dates`.)
 
 use chrono::{DateTime, Utc};
 
 use crate::command;
-use crate::game::Game;
 
-/// The game's time zone (UTC if the name is unknown).
-pub(super) fn game_tz(g: &Game) -> chrono_tz::Tz {
-    g.time_zone()
-}
-
-/// A deadline as players read it: `Mon Nov 23 2026 20:00 UTC`, in the game's zone.
-pub(super) fn format_time(g: &Game, t: DateTime<Utc>) -> String {
-    crate::bulletin::settings::when(&g.time_zone(), t)
-}
+pub(super) use crate::bulletin::dates::{format_time, zone as game_tz};
 
 /// Places a written date in the game's zone: a missing year is the next such date from
 /// now; a missing time is 23:59.

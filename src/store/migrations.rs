@@ -174,10 +174,55 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
      ) STRICT;
      UPDATE pictures SET png = NULL WHERE png IS NOT NULL;",
     ),
+    (
+        7,
+        // The outbox's audience and kind are typed (issue 26): `audience` is one of five
+        // words, a power's mail names its power in `power` (the audience was the power's
+        // name), and `kind` is `replied` or `generated`; the schema refuses anything else.
+        // SQLite adds a CHECK only to a new table: the outbox is copied into one, its rows
+        // converted, and its indexes made again.
+        "CREATE TABLE outbox_typed (
+         id INTEGER PRIMARY KEY,
+         game TEXT,
+         audience TEXT NOT NULL
+             CHECK (audience IN ('power', 'master', 'observer', 'reply', 'signon-copy')),
+         power TEXT CHECK (power IN
+             ('Austria', 'England', 'France', 'Germany', 'Italy', 'Russia', 'Turkey')),
+         recipient TEXT NOT NULL,
+         subject TEXT NOT NULL,
+         body TEXT NOT NULL,
+         kind TEXT NOT NULL CHECK (kind IN ('replied', 'generated')),
+         in_reply_to TEXT,
+         created_at TEXT NOT NULL,
+         status TEXT NOT NULL DEFAULT 'queued',
+         attempts INTEGER NOT NULL DEFAULT 0,
+         last_error TEXT,
+         sent_at TEXT,
+         picture TEXT,
+         CHECK ((audience = 'power') = (power IS NOT NULL))
+     ) STRICT;
+     INSERT INTO outbox_typed (id, game, audience, power, recipient, subject, body, kind,
+         in_reply_to, created_at, status, attempts, last_error, sent_at, picture)
+     SELECT id, game,
+         CASE WHEN audience IN
+                 ('Austria', 'England', 'France', 'Germany', 'Italy', 'Russia', 'Turkey')
+             THEN 'power' ELSE audience END,
+         CASE WHEN audience IN
+                 ('Austria', 'England', 'France', 'Germany', 'Italy', 'Russia', 'Turkey')
+             THEN audience END,
+         recipient, subject, body, kind, in_reply_to, created_at, status, attempts,
+         last_error, sent_at, picture
+     FROM outbox ORDER BY id;
+     DROP TABLE outbox;
+     ALTER TABLE outbox_typed RENAME TO outbox;
+     CREATE INDEX outbox_queued ON outbox (id) WHERE status = 'queued';
+     CREATE INDEX outbox_replies_sent ON outbox (sent_at)
+         WHERE kind = 'replied' AND status = 'sent';",
+    ),
 ];
 
 /// The schema version this judge writes.
-pub(crate) const LATEST: i64 = 6;
+pub(crate) const LATEST: i64 = 7;
 
 fn version(conn: &Connection) -> Result<i64, StoreError> {
     Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)

@@ -6,6 +6,7 @@
 //! JSON document the store does not interpret, with columns only where a query needs them
 //! (the next deadline, for `tick`).
 
+mod audience;
 mod migrations;
 mod security;
 
@@ -17,7 +18,10 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::game::Game;
 
+pub use audience::{Audience, MailKind};
 pub use security::{PendingConfirmation, WrongSignons};
+
+use crate::variant::Reader;
 
 /// A storage failure: the database could not be opened, read or written.
 #[derive(Debug, thiserror::Error)]
@@ -158,14 +162,13 @@ fn parse_ts(s: &str) -> Option<DateTime<Utc>> {
 pub struct QueuedMail {
     pub id: i64,
     pub game: Option<String>,
-    /// Who it is for, as the audience filter named it (`England`, `master`, `observer`,
-    /// `reply`).
-    pub audience: String,
+    /// Who it is for.
+    pub audience: Audience,
     pub recipient: String,
     pub subject: String,
     pub body: String,
-    /// `replied` (an answer to a mail) or `generated` (a bulletin).
-    pub kind: String,
+    /// An answer to a mail, or a mail of the judge's own (a bulletin, a notice).
+    pub kind: MailKind,
     pub in_reply_to: Option<String>,
     /// The pictures that go with it, by name, in order (the judge's names: `game/S1901M`;
     /// a mail queued before version 6 names one phase of `game`: `S1901M`).
@@ -173,12 +176,21 @@ pub struct QueuedMail {
 }
 
 /// Reads an outbox row selected as `id, game, audience, recipient, subject, body, kind,
-/// in_reply_to, picture`.
+/// in_reply_to, picture, power`.
 fn queued_mail_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<QueuedMail> {
+    let word: String = r.get(2)?;
+    let power: Option<String> = r.get(9)?;
+    let audience = Audience::from_columns(&word, power.as_deref()).ok_or_else(|| {
+        rusqlite::Error::FromSqlConversionFailure(
+            2,
+            rusqlite::types::Type::Text,
+            format!("unknown audience {word:?} ({power:?})").into(),
+        )
+    })?;
     Ok(QueuedMail {
         id: r.get(0)?,
         game: r.get(1)?,
-        audience: r.get(2)?,
+        audience,
         recipient: r.get(3)?,
         subject: r.get(4)?,
         body: r.get(5)?,
@@ -204,11 +216,11 @@ fn picture_names(column: Option<&str>) -> Vec<String> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewMail {
     pub game: Option<String>,
-    pub audience: String,
+    pub audience: Audience,
     pub recipient: String,
     pub subject: String,
     pub body: String,
-    pub kind: &'static str,
+    pub kind: MailKind,
     pub in_reply_to: Option<String>,
     /// The pictures that go with it, by name (no blank in a name), attached in this order
     /// when it is sent.
@@ -233,9 +245,8 @@ pub struct HistoryEntry {
     pub phase: String,
     pub subject: String,
     pub body: String,
-    /// None: everyone who follows the game (a bulletin); else who received it: power
-    /// names, `master`, `observers`.
-    pub readers: Option<Vec<String>>,
+    /// None: everyone who follows the game (a bulletin); else who received it.
+    pub readers: Option<Vec<Reader>>,
     /// Whether the sender was named (a grey broadcast is not).
     pub signed: bool,
 }
@@ -591,18 +602,19 @@ impl Tx<'_> {
 
     pub fn queue_mail(&self, mail: &NewMail, at: DateTime<Utc>) -> Result<i64, StoreError> {
         self.execute(
-            "INSERT INTO outbox (game, audience, recipient, subject, body, kind, in_reply_to, created_at, picture)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            "INSERT INTO outbox (game, audience, recipient, subject, body, kind, in_reply_to, created_at, picture, power)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             params![
                 mail.game,
-                mail.audience,
+                mail.audience.columns().0,
                 mail.recipient,
                 mail.subject,
                 mail.body,
                 mail.kind,
                 mail.in_reply_to,
                 ts(at),
-                picture_column(&mail.pictures)
+                picture_column(&mail.pictures),
+                mail.audience.columns().1
             ],
         )?;
         Ok(self.tx.last_insert_rowid())
@@ -715,7 +727,7 @@ impl Tx<'_> {
         // LIMIT is a parameter again each time the parameter is bound (it plans with the
         // value), which made this the costliest query of a mail's round.
         let mut st = self.tx.prepare_cached(
-            "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to, picture FROM outbox
+            "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to, picture, power FROM outbox
              WHERE status = 'queued' ORDER BY id",
         )?;
         let rows = st.query_map([], queued_mail_row)?;
@@ -725,7 +737,7 @@ impl Tx<'_> {
     /// One outbox row.
     pub fn mail(&self, id: i64) -> Result<Option<QueuedMail>, StoreError> {
         Ok(self.query_row(
-                "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to, picture FROM outbox WHERE id = ?1",
+                "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to, picture, power FROM outbox WHERE id = ?1",
                 params![id],
                 queued_mail_row,
             )
@@ -735,7 +747,7 @@ impl Tx<'_> {
     /// Every mail ever queued, in order (tests and goldens).
     pub fn all_mail(&self) -> Result<Vec<QueuedMail>, StoreError> {
         let mut st = self.tx.prepare_cached(
-            "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to, picture FROM outbox ORDER BY id",
+            "SELECT id, game, audience, recipient, subject, body, kind, in_reply_to, picture, power FROM outbox ORDER BY id",
         )?;
         let rows = st.query_map([], queued_mail_row)?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
@@ -852,8 +864,8 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// Keeps press in a game's history with the readers it reached (power names, `master`,
-    /// `observers`) and whether it was signed.
+    /// Keeps press in a game's history with the readers it reached and whether it was
+    /// signed.
     #[allow(clippy::too_many_arguments)]
     pub fn add_press_history(
         &self,
@@ -862,12 +874,24 @@ impl Tx<'_> {
         phase: &str,
         subject: &str,
         body: &str,
-        readers: &[String],
+        readers: &[Reader],
         signed: bool,
     ) -> Result<(), StoreError> {
         self.execute(
             "INSERT INTO history (game, at, phase, subject, body, readers, signed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![game, ts(at), phase, subject, body, readers.join(","), signed],
+            params![
+                game,
+                ts(at),
+                phase,
+                subject,
+                body,
+                readers
+                    .iter()
+                    .map(|r| audience::history_word(*r))
+                    .collect::<Vec<_>>()
+                    .join(","),
+                signed
+            ],
         )?;
         Ok(())
     }
@@ -897,7 +921,7 @@ impl Tx<'_> {
                     phase,
                     subject,
                     body,
-                    readers: readers.map(|r| r.split(',').map(str::to_string).collect()),
+                    readers: readers.as_deref().map(audience::history_readers),
                     signed,
                 });
             }

@@ -7,15 +7,17 @@
 use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, params};
 
+use super::audience::{seat_named, seat_word};
 use super::{StoreError, Tx, parse_ts, ts};
+use crate::variant::Sender;
 
 /// The wrong sign-ons of a seat its owner has not been told of: since the first of them,
 /// how many had their password checked, and how many a locked seat refused unchecked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WrongSignons {
     pub game: String,
-    /// `master`, or the power's name.
-    pub seat: String,
+    /// Whose seat: a power's, or the master's.
+    pub seat: Sender,
     pub since: DateTime<Utc>,
     pub checked: u64,
     pub refused: u64,
@@ -38,17 +40,17 @@ impl Tx<'_> {
     pub fn record_signon_failure(
         &self,
         game: &str,
-        seat: &str,
+        seat: Sender,
         at: DateTime<Utc>,
         forget_before: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         self.execute(
             "DELETE FROM signon_failures WHERE game = ?1 AND seat = ?2 AND at < ?3",
-            params![game, seat, ts(forget_before)],
+            params![game, seat_word(seat), ts(forget_before)],
         )?;
         self.execute(
             "INSERT INTO signon_failures (game, seat, at) VALUES (?1, ?2, ?3)",
-            params![game, seat, ts(at)],
+            params![game, seat_word(seat), ts(at)],
         )?;
         Ok(())
     }
@@ -58,12 +60,12 @@ impl Tx<'_> {
     pub fn signon_failures_since(
         &self,
         game: &str,
-        seat: &str,
+        seat: Sender,
         since: DateTime<Utc>,
     ) -> Result<(usize, Option<DateTime<Utc>>), StoreError> {
         let (n, first): (i64, Option<String>) = self.query_row(
             "SELECT count(*), min(at) FROM signon_failures WHERE game = ?1 AND seat = ?2 AND at >= ?3",
-            params![game, seat, ts(since)],
+            params![game, seat_word(seat), ts(since)],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )?;
         Ok((
@@ -77,7 +79,7 @@ impl Tx<'_> {
     pub fn count_wrong_signon(
         &self,
         game: &str,
-        seat: &str,
+        seat: Sender,
         at: DateTime<Utc>,
         checked: bool,
     ) -> Result<(), StoreError> {
@@ -85,7 +87,7 @@ impl Tx<'_> {
             "INSERT INTO wrong_signons (game, seat, since, checked, refused) VALUES (?1, ?2, ?3, ?4, ?5)
              ON CONFLICT(game, seat) DO UPDATE SET checked = checked + excluded.checked,
                  refused = refused + excluded.refused",
-            params![game, seat, ts(at), i64::from(checked), i64::from(!checked)],
+            params![game, seat_word(seat), ts(at), i64::from(checked), i64::from(!checked)],
         )?;
         Ok(())
     }
@@ -108,7 +110,8 @@ impl Tx<'_> {
         let mut out = Vec::new();
         for row in rows {
             let (game, seat, since, checked, refused) = row?;
-            if let Some(since) = parse_ts(&since) {
+            // A seat the store never writes belongs to nobody.
+            if let (Some(since), Some(seat)) = (parse_ts(&since), seat_named(&seat)) {
                 out.push(WrongSignons {
                     game,
                     seat,
@@ -122,10 +125,10 @@ impl Tx<'_> {
     }
 
     /// Forgets a seat's wrong sign-ons (its owner has been told).
-    pub fn drop_wrong_signons(&self, game: &str, seat: &str) -> Result<(), StoreError> {
+    pub fn drop_wrong_signons(&self, game: &str, seat: Sender) -> Result<(), StoreError> {
         self.execute(
             "DELETE FROM wrong_signons WHERE game = ?1 AND seat = ?2",
-            params![game, seat],
+            params![game, seat_word(seat)],
         )?;
         Ok(())
     }

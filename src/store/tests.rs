@@ -11,11 +11,11 @@ fn t(h: u32, m: u32) -> DateTime<Utc> {
 fn reply(to: &str) -> NewMail {
     NewMail {
         game: None,
-        audience: "reply".into(),
+        audience: Audience::Reply,
         recipient: to.into(),
         subject: "Re: x".into(),
         body: "ok\n".into(),
-        kind: "replied",
+        kind: MailKind::Replied,
         in_reply_to: Some("m@x".into()),
         pictures: Vec::new(),
     }
@@ -278,7 +278,7 @@ fn the_outbox_goes_in_order_and_remembers_what_was_sent() {
         let a = tx.queue_mail(&reply("a@x"), t(12, 0))?;
         let b = tx.queue_mail(&reply("b@x"), t(12, 0))?;
         let mut bulletin = reply("a@x");
-        bulletin.kind = "generated";
+        bulletin.kind = MailKind::Generated;
         let c = tx.queue_mail(&bulletin, t(12, 0))?;
         let ids: Vec<i64> = tx.queued_mail(10)?.iter().map(|m| m.id).collect();
         assert_eq!(ids, [a, b, c]);
@@ -425,4 +425,203 @@ fn pictures_drawn_before_version_6_keep_their_svg() {
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
     }
+}
+
+/// A database at `version`, built step by step as the judges of each version left it.
+fn database_at(path: &std::path::Path, version: i64) -> Connection {
+    let mut conn = Connection::open(path).unwrap();
+    let tx = conn.transaction().unwrap();
+    for (v, sql) in migrations::STEPS.iter().filter(|(v, _)| *v <= version) {
+        tx.execute_batch(sql).unwrap();
+        tx.pragma_update(None, "user_version", v).unwrap();
+    }
+    tx.commit().unwrap();
+    conn
+}
+
+fn remove_db(path: &std::path::Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}
+
+/// Every audience and kind a judge before version 7 wrote in the outbox, with the typed
+/// audience it is read as after the migration.
+const OLD_AUDIENCES: &[(&str, &str, Audience)] = &[
+    ("reply", "replied", Audience::Reply),
+    ("signon-copy", "generated", Audience::SignonCopy),
+    ("master", "generated", Audience::MASTER),
+    ("observer", "generated", Audience::Reader(Reader::Observers)),
+    (
+        "Austria",
+        "generated",
+        Audience::Reader(Reader::Power(crate::map::Power::Austria)),
+    ),
+    (
+        "England",
+        "generated",
+        Audience::Reader(Reader::Power(crate::map::Power::England)),
+    ),
+    (
+        "France",
+        "generated",
+        Audience::Reader(Reader::Power(crate::map::Power::France)),
+    ),
+    (
+        "Germany",
+        "generated",
+        Audience::Reader(Reader::Power(crate::map::Power::Germany)),
+    ),
+    (
+        "Italy",
+        "generated",
+        Audience::Reader(Reader::Power(crate::map::Power::Italy)),
+    ),
+    (
+        "Russia",
+        "generated",
+        Audience::Reader(Reader::Power(crate::map::Power::Russia)),
+    ),
+    (
+        "Turkey",
+        "generated",
+        Audience::Reader(Reader::Power(crate::map::Power::Turkey)),
+    ),
+];
+
+#[test]
+fn a_version_6_outbox_is_typed_by_migration_7_and_keeps_every_row() {
+    let path = temp_db("v6");
+    {
+        let conn = database_at(&path, 6);
+        for (i, (audience, kind, _)) in OLD_AUDIENCES.iter().enumerate() {
+            // Every third row was sent, every third failed, the rest wait; some carry
+            // pictures and answer a mail.
+            let (status, sent_at) = match i % 3 {
+                0 => ("sent", Some("2026-03-01T12:05:00Z")),
+                1 => ("failed", None),
+                _ => ("queued", None),
+            };
+            conn.execute(
+                "INSERT INTO outbox (game, audience, recipient, subject, body, kind, in_reply_to,
+                     created_at, status, attempts, last_error, sent_at, picture)
+                 VALUES ('demo', ?1, ?2, 's', 'b', ?3, ?4, '2026-03-01T12:00:00Z', ?5, ?6, ?7, ?8, ?9)",
+                rusqlite::params![
+                    audience,
+                    format!("{i}@x"),
+                    kind,
+                    (*kind == "replied").then_some("m@x"),
+                    status,
+                    i64::try_from(i).unwrap(),
+                    (status == "failed").then_some("550 no"),
+                    sent_at,
+                    (i % 2 == 0).then_some("demo/S1901M"),
+                ],
+            )
+            .unwrap();
+        }
+        conn.execute(
+            "INSERT INTO history (game, at, phase, subject, body, readers, signed)
+             VALUES ('demo', '2026-03-01T12:00:00Z', 'S1901M', 'p', 'b', 'England,master,observers', 1)",
+            [],
+        )
+        .unwrap();
+    }
+    let mut store = Store::open(&path).unwrap();
+    let version: i64 = store
+        .conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 7);
+    store
+        .transaction(|tx| {
+            let all = tx.all_mail()?;
+            assert_eq!(all.len(), OLD_AUDIENCES.len());
+            for (i, (m, (word, kind, audience))) in all.iter().zip(OLD_AUDIENCES).enumerate() {
+                assert_eq!(m.id, i64::try_from(i + 1).unwrap(), "ids are kept");
+                assert_eq!(m.audience, *audience, "row {i}");
+                // The words the outbox kept before are how the audience and kind print.
+                assert_eq!(m.audience.to_string(), *word);
+                assert_eq!(m.kind.to_string(), *kind);
+                assert_eq!(m.recipient, format!("{i}@x"));
+                assert_eq!(m.in_reply_to.is_some(), *kind == "replied");
+                assert_eq!(m.pictures.len(), usize::from(i % 2 == 0));
+            }
+            // Status, attempts and the sending times are kept: the queue and the rate
+            // limiter's reading (through the indexes made again) are as before.
+            let queued: Vec<i64> = tx.queued_mail(100)?.iter().map(|m| m.id).collect();
+            assert_eq!(queued, [3, 6, 9]);
+            assert_eq!(
+                tx.replies_sent_since(t(12, 0))?,
+                vec![("0@x".to_string(), t(12, 5))]
+            );
+            assert_eq!(tx.bump_attempts(5)?, 5);
+            let h = tx.history("demo")?;
+            assert_eq!(
+                h[0].readers,
+                Some(vec![
+                    Reader::Power(crate::map::Power::England),
+                    Reader::Master,
+                    Reader::Observers
+                ])
+            );
+            Ok::<(), StoreError>(())
+        })
+        .unwrap();
+    let indexes: Vec<String> = {
+        let mut st = store
+            .conn
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'outbox' ORDER BY name")
+            .unwrap();
+        st.query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    };
+    assert_eq!(indexes, ["outbox_queued", "outbox_replies_sent"]);
+    // The schema refuses an audience or a kind it does not know, and a power's mail
+    // without its power.
+    for (audience, power, kind) in [
+        ("England", None, "generated"),
+        ("power", None, "generated"),
+        ("master", Some("England"), "generated"),
+        ("power", Some("Narnia"), "generated"),
+        ("reply", None, "bulletin"),
+    ] {
+        let refused = store.conn.execute(
+            "INSERT INTO outbox (game, audience, power, recipient, subject, body, kind, created_at)
+             VALUES ('demo', ?1, ?2, 'x@x', 's', 'b', ?3, '2026-03-01T12:00:00Z')",
+            rusqlite::params![audience, power, kind],
+        );
+        assert!(refused.is_err(), "{audience} {power:?} {kind}");
+    }
+    drop(store);
+    remove_db(&path);
+}
+
+#[test]
+fn a_version_6_outbox_with_an_audience_no_judge_wrote_is_not_migrated() {
+    let path = temp_db("v6-bad");
+    {
+        let conn = database_at(&path, 6);
+        conn.execute(
+            "INSERT INTO outbox (game, audience, recipient, subject, body, kind, created_at)
+             VALUES ('demo', 'everyone', 'x@x', 's', 'b', 'generated', '2026-03-01T12:00:00Z')",
+            [],
+        )
+        .unwrap();
+    }
+    // The step fails as a whole: the database stays at version 6, its row as it was.
+    assert!(Store::open(&path).is_err());
+    let conn = Connection::open(&path).unwrap();
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 6);
+    let audience: String = conn
+        .query_row("SELECT audience FROM outbox", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(audience, "everyone");
+    drop(conn);
+    remove_db(&path);
 }

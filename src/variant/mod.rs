@@ -51,7 +51,8 @@ pub use state::{StateError, VariantState};
 pub use surrender::Surrender;
 pub use survive::Survive;
 
-/// Who sends a command: a power's player or the game's master.
+/// Who sends: a power's player or the game's master (a command, press, a signed-on mail).
+/// The one type for who sends, in every layer from here up (game, judge, bulletin).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Sender {
     Power(Power),
@@ -67,14 +68,22 @@ impl fmt::Display for Sender {
     }
 }
 
-/// Who may read a line a rule set writes (H20): everyone who follows the game (players,
-/// master, observers), one power's player, or the master alone. The master reads every
-/// line.
+/// Who reads: one power's player, the game's master, or its observers. The one type for who
+/// reads, in every layer from here up: the reader of a rule set's line (H20), of a copy of
+/// a bulletin, of press (`game::press_route`), of an entry of a game's history, and (in the
+/// outbox's audience, `store::Audience`) of a mail.
+///
+/// Observers read only what is public, and so does anyone else who is no player or master
+/// of the game (an address proves nothing): a line for [`Reader::Observers`] is a line for
+/// everyone ([`Line::public`]). The master reads every line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Reader {
-    Everyone,
     Power(Power),
     Master,
+    /// The game's observers, or anyone outside the game; a line for them is public. (A line
+    /// kept before this type was one was written for `Everyone`.)
+    #[serde(alias = "Everyone")]
+    Observers,
 }
 
 /// One line a rule set adds to what the judge mails (`SURVIVE: Germany has been voted out
@@ -89,7 +98,7 @@ impl Line {
     /// A line for everyone.
     pub fn public(text: impl Into<String>) -> Line {
         Line {
-            reader: Reader::Everyone,
+            reader: Reader::Observers,
             text: text.into(),
         }
     }
@@ -104,7 +113,7 @@ impl Line {
 
     /// Whether `reader` may read it (the master reads everything).
     pub fn is_for(&self, reader: Reader) -> bool {
-        self.reader == Reader::Everyone || self.reader == reader || reader == Reader::Master
+        self.reader == Reader::Observers || self.reader == reader || reader == Reader::Master
     }
 }
 
@@ -180,21 +189,8 @@ pub enum Ending {
     Terminated,
 }
 
-impl Ending {
-    /// A sentence for the last bulletin.
-    pub fn sentence(&self) -> String {
-        match self {
-            Ending::Solo(p) => format!("{p} has won a solo victory."),
-            Ending::Draw(ps) => format!("The game ended in a draw between {}.", list_powers(ps)),
-            Ending::Coalition(ps) => format!("{} have won a coalition victory.", list_powers(ps)),
-            Ending::Concession(p) => format!("The game was conceded to {p}."),
-            Ending::Terminated => "The game was terminated by the master.".to_string(),
-        }
-    }
-}
-
 /// The end of a game a rule set declares (H17): how it ended, and the lines that say so
-/// in the last results bulletin (None: the standard sentence of [`Ending::sentence`]).
+/// in the last results bulletin (None: the standard sentence, `bulletin::results::ending_sentence`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameEnd {
     pub ending: Ending,

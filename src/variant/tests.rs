@@ -117,9 +117,9 @@ fn a_line_reaches_its_reader_and_the_master() {
     let public = Line::public("X");
     let french = Line::to(Reader::Power(Power::France), "Y");
     let master = Line::to(Reader::Master, "Z");
-    assert!(public.is_for(Reader::Power(Power::Italy)) && public.is_for(Reader::Everyone));
+    assert!(public.is_for(Reader::Power(Power::Italy)) && public.is_for(Reader::Observers));
     assert!(french.is_for(Reader::Power(Power::France)));
-    assert!(!french.is_for(Reader::Power(Power::Italy)) && !french.is_for(Reader::Everyone));
+    assert!(!french.is_for(Reader::Power(Power::Italy)) && !french.is_for(Reader::Observers));
     assert!(french.is_for(Reader::Master) && master.is_for(Reader::Master));
     assert!(!master.is_for(Reader::Power(Power::France)));
 }

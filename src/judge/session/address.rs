@@ -6,12 +6,13 @@
 
 use chrono::Duration;
 
-use crate::game::ObserverLevel;
+use crate::bulletin::answers;
+use crate::game::{ObserverLevel, Sender};
 use crate::store::StoreError;
 
 use super::super::confirm::{self, AddressRequest, CONFIRMATION_HOURS, WRONG_CODES};
 use super::super::refusal::Refusal;
-use super::{Done, Session, Verdict, Who};
+use super::{Done, Session, Verdict};
 
 impl Session<'_, '_> {
     /// Whether the reply address proved itself: it answered a confirmation once, or this
@@ -20,8 +21,8 @@ impl Session<'_, '_> {
     pub(super) fn address_proven(&self) -> Result<bool, StoreError> {
         let address = self.msg.reply_address();
         let seat = match (self.who, self.game.as_ref()) {
-            (Who::Power(p), Some(g)) => g.player(p).map(|pl| pl.seat.address.as_str()),
-            (Who::Master, Some(g)) => g
+            (Some(Sender::Power(p)), Some(g)) => g.player(p).map(|pl| pl.seat.address.as_str()),
+            (Some(Sender::Master), Some(g)) => g
                 .master_seats()
                 .nth(self.master_seat)
                 .map(|s| s.address.as_str()),
@@ -42,10 +43,7 @@ impl Session<'_, '_> {
         if self.address_proven()? {
             return self.apply_request(&req);
         }
-        let echo = format!(
-            "{} (waits until this address confirms it: see the end of this mail)",
-            req.render()
-        );
+        let echo = answers::waits_for_confirmation(&req.render());
         if !self.pending.contains(&req) {
             self.pending.push(req);
         }
@@ -86,17 +84,14 @@ impl Session<'_, '_> {
                     if !g.observers.iter().any(|o| o.eq_ignore_ascii_case(&address)) {
                         g.observers.push(address.clone());
                     }
-                    format!(
-                        "OBSERVE {} (you will receive its results and public press)",
-                        g.name
-                    )
+                    answers::observing(&g.name)
                 })?;
                 Done::ok(echo)
             }
             AddressRequest::Unobserve(name) => {
                 let echo = self.change_game(name, |g| {
                     g.observers.retain(|o| !o.eq_ignore_ascii_case(&address));
-                    format!("UNOBSERVE {} (you will receive nothing more of it)", g.name)
+                    answers::unobserved(&g.name)
                 })?;
                 Done::ok(echo)
             }
@@ -139,7 +134,7 @@ impl Session<'_, '_> {
             .as_deref()
             .is_some_and(|c| confirm::same_code(code, c))
         {
-            return Ok(Done::ok(format!("CONFIRM {code} (confirmed above)")));
+            return Ok(Done::ok(answers::confirmed_above(code)));
         }
         let Some(pending) = self.tx.pending_confirmation(&address)? else {
             return Ok(Err(Refusal::NothingToConfirm));
@@ -163,18 +158,12 @@ impl Session<'_, '_> {
         let mut more = Vec::new();
         for req in confirm::read_requests(&pending.requests) {
             let line = match self.apply_request(&req)? {
-                Ok(done) => format!("  OK {}", done.echo),
-                Err(r) => format!("  ERROR {}: {}: {r}", r.code(), req.render()),
+                Ok(done) => answers::confirmed_ok(&done.echo),
+                Err(r) => answers::confirmed_error(r.code(), &req.render(), &r.to_string()),
             };
             more.push(line);
         }
-        Ok(Done::with_more(
-            format!(
-                "CONFIRM {} (this address is confirmed; what waited for it is done:)",
-                pending.code
-            ),
-            more,
-        ))
+        Ok(Done::with_more(answers::confirmed(&pending.code), more))
     }
 
     /// A mail whose subject carries the code of the reply address's confirmation (a reply
@@ -190,11 +179,11 @@ impl Session<'_, '_> {
         let verdict = self.confirm(&pending.code)?;
         let echo = match verdict {
             Ok(done) => {
-                let mut lines = vec![format!("OK {}", done.echo)];
+                let mut lines = vec![answers::ok_line(&done.echo)];
                 lines.extend(done.more);
                 lines
             }
-            Err(r) => vec![format!("ERROR {}: {r}", r.code())],
+            Err(r) => vec![answers::error_line(r.code(), &r.to_string())],
         };
         for l in echo {
             self.note(l);
@@ -221,9 +210,7 @@ impl Session<'_, '_> {
             &confirm::write_requests(&self.pending),
             self.now,
         )?;
-        Ok(Some((
-            code.clone(),
-            confirm::request_lines(&code, &self.pending),
-        )))
+        let requests = self.pending.iter().map(AddressRequest::render).collect();
+        Ok(Some((code, requests)))
     }
 }

@@ -2,27 +2,28 @@
 //! the rule set of a forming game, ejecting a player, rolling back.
 
 use crate::bulletin::settings as text;
+use crate::bulletin::{answers, notices};
 use crate::command::{
     Declaration, MasterCommand, ObserverSetting, PhaseClass, PressSetting, ScheduleChange, Turn,
 };
 use crate::game::{
-    self, Audience, Days, Game, Invitation, Joiner, MAX_INVITATIONS, ObserverLevel, PhaseSchedule,
-    PressLevel, ScheduleClass, Seat, Status,
+    self, Days, Game, Invitation, Joiner, MAX_INVITATIONS, ObserverLevel, PhaseSchedule,
+    PressLevel, Reader, ScheduleClass, Seat, Sender, Status,
 };
-use crate::store::{NewMail, StoreError};
+use crate::store::{Audience, MailKind, NewMail, StoreError};
 
 use super::super::refusal::Refusal;
-use super::super::time::{format_time, game_tz, resolve_date};
+use super::super::time::{game_tz, resolve_date};
 use super::super::{confirm, password, process};
 use super::player::find_variant;
-use super::{Done, Session, Verdict, Who};
+use super::{Done, Session, Verdict};
 
 /// How many co-masters a game may have.
 const MAX_COMASTERS: usize = 5;
 
 impl Session<'_, '_> {
     pub(super) fn master(&mut self, cmd: &MasterCommand) -> Result<Verdict, StoreError> {
-        if self.who != Who::Master {
+        if self.who != Some(Sender::Master) {
             return Ok(Err(Refusal::NotMaster));
         }
         let (map, config, tx, now) = (self.map, self.config, self.tx, self.now);
@@ -39,7 +40,7 @@ impl Session<'_, '_> {
                         game: g.name.clone(),
                     }));
                 }
-                self.who = Who::Power(*power);
+                self.who = Some(Sender::Power(*power));
                 self.became = true;
             }
             MasterCommand::Process { phase } => {
@@ -62,10 +63,7 @@ impl Session<'_, '_> {
                     ))));
                 }
                 if let Some(t) = g.held_until(now) {
-                    return Ok(Err(Refusal::NotReady(format!(
-                        "the master set its start: nothing is processed before {}",
-                        format_time(g, t)
-                    ))));
+                    return Ok(Err(Refusal::NotReady(text::held_until(g, t))));
                 }
                 let mails = process::process_game(map, config, tx, g, now)?;
                 self.mails.extend(mails);
@@ -81,10 +79,7 @@ impl Session<'_, '_> {
                 if g.status != Status::Active {
                     return Ok(Err(Refusal::NotActive(g.name.clone())));
                 }
-                more.push(
-                    "Preview of the results with the orders standing now (nothing is saved):"
-                        .into(),
-                );
+                more.push(answers::PREVIEW_HEADING.to_string());
                 more.extend(
                     process::preview(map, config, g)?
                         .lines()
@@ -96,13 +91,9 @@ impl Session<'_, '_> {
                     return Ok(Err(Refusal::NotActive(g.name.clone())));
                 }
                 g.status = Status::Paused;
-                let subject = format!("{}:{} - Paused", config.name, g.name);
-                self.mails.extend(process::everyone(
-                    g,
-                    &subject,
-                    "The master has paused the game.\n",
-                    None,
-                ));
+                let n = notices::paused(&config.name, g);
+                self.mails
+                    .extend(process::everyone(g, &n.subject, &n.body, None));
             }
             MasterCommand::Resume => {
                 if g.status != Status::Paused {
@@ -114,13 +105,9 @@ impl Session<'_, '_> {
                     Some(d) if self.deadline_set && d > now => d,
                     _ => g.open_clock(now),
                 };
-                let subject = format!("{}:{} - Resumed", config.name, g.name);
-                let text = format!(
-                    "The master has resumed the game. The deadline is {}.\n",
-                    format_time(g, d)
-                );
+                let n = notices::resumed(&config.name, g, d);
                 self.mails
-                    .extend(process::everyone(g, &subject, &text, None));
+                    .extend(process::everyone(g, &n.subject, &n.body, None));
             }
             MasterCommand::Terminate => {
                 let mails = process::finish(config, tx, g, game::Ending::Terminated, now)?;
@@ -147,25 +134,16 @@ impl Session<'_, '_> {
                 self.deadline_set = true;
                 g.late_notified = false;
                 g.reminded = false;
-                let subject = format!("{}:{} - Deadline changed", config.name, g.name);
-                let text = format!(
-                    "The master set the deadline of {} to {}.\n",
-                    g.position.phase,
-                    format_time(g, d)
-                );
+                let n = notices::deadline_changed(&config.name, g, d);
                 self.mails
-                    .extend(process::everyone(g, &subject, &text, None));
+                    .extend(process::everyone(g, &n.subject, &n.body, None));
             }
             MasterCommand::SetGrace { date } => {
                 let tz = game_tz(g);
                 match (resolve_date(*date, &tz, now), g.deadline) {
                     (Some(end), Some(d)) if end >= d => {
                         g.grace_until = Some(end);
-                        more.push(format!(
-                            "The grace period of {} ends {}.",
-                            g.position.phase,
-                            format_time(g, end)
-                        ));
+                        more.push(text::grace_set(g, end));
                     }
                     _ => {
                         return Ok(Err(Refusal::BadGrace));
@@ -204,11 +182,7 @@ impl Session<'_, '_> {
                 g.variant = v.name().to_string();
                 g.variant_state = v.new_state();
                 self.variant = Some(v);
-                more.push(format!(
-                    "{} will be played with the {} rules.",
-                    g.name,
-                    v.name()
-                ));
+                more.push(answers::rules_chosen(&g.name, v.name()));
             }
             MasterCommand::Eject { power } => {
                 let Some(pl) = g.player_mut(*power) else {
@@ -219,7 +193,7 @@ impl Session<'_, '_> {
                 };
                 pl.abandoned = true;
                 pl.resigned = true;
-                more.push(format!("{power} is now open for takeover."));
+                more.push(answers::open_for_takeover(*power));
             }
             MasterCommand::SetCentres { count } => {
                 if *count == 0 || *count > 34 {
@@ -251,14 +225,9 @@ impl Session<'_, '_> {
                 old.open_clock(now);
                 tx.drop_snapshots_after(&name, old.turn)?;
                 *g = old;
-                let subject = format!("{}:{} - Rolled back", config.name, g.name);
-                let text = format!(
-                    "The master rolled the game back to {}. Orders for that phase are needed again; the deadline is {}.\n",
-                    g.position.phase,
-                    g.deadline.map(|d| format_time(g, d)).unwrap_or_default()
-                );
+                let n = notices::rolled_back(&config.name, g);
                 self.mails
-                    .extend(process::everyone(g, &subject, &text, None));
+                    .extend(process::everyone(g, &n.subject, &n.body, None));
             }
             MasterCommand::SetStart { date } => {
                 let tz = game_tz(g);
@@ -270,11 +239,7 @@ impl Session<'_, '_> {
                 }
                 g.not_before = Some(d);
                 if g.status == Status::Forming {
-                    more.push(format!(
-                        "{} starts at {} if seven players have joined by then, else when the seventh joins.",
-                        g.name,
-                        format_time(g, d)
-                    ));
+                    more.push(text::start_set_forming(g, d));
                 } else {
                     // njudge: a start after the deadline moves the deadline to it.
                     if g.deadline.is_some_and(|old| old < d) {
@@ -284,15 +249,9 @@ impl Session<'_, '_> {
                         g.late_notified = false;
                         g.reminded = false;
                     }
-                    let subject = format!("{}:{} - Start set", config.name, g.name);
-                    let body = format!(
-                        "The master set the start of {}: nothing is processed before {}. The deadline is {}.\n",
-                        g.position.phase,
-                        format_time(g, d),
-                        g.deadline.map(|t| format_time(g, t)).unwrap_or_default()
-                    );
+                    let n = text::start_set_notice(&config.name, g, d);
                     self.mails
-                        .extend(process::everyone(g, &subject, &body, None));
+                        .extend(process::everyone(g, &n.subject, &n.body, None));
                 }
             }
             MasterCommand::SetSchedule { class, change } => match set_schedule(g, *class, change) {
@@ -301,14 +260,7 @@ impl Session<'_, '_> {
             },
             MasterCommand::SetZone { zone } => {
                 g.settings.time_zone = zone.clone();
-                let current = g
-                    .deadline
-                    .map(|d| format!("; the deadline is {}", format_time(g, d)))
-                    .unwrap_or_default();
-                more.push(format!(
-                    "Times in {} are now shown in {zone}{current}.",
-                    g.name
-                ));
+                more.push(text::zone_set(g));
             }
             MasterCommand::SetComment { text: c } => {
                 g.settings.comment = (!c.is_empty()).then(|| c.clone());
@@ -322,7 +274,7 @@ impl Session<'_, '_> {
                     let salt =
                         config.seed ^ tx.next_counter("salt")?.wrapping_mul(0x9E37_79B9_7F4A_7C15);
                     g.settings.join_password = Some(password::hash(config.password_cost, pw, salt));
-                    let echo = "SET JOIN PASSWORD (the join password is not shown)".to_string();
+                    let echo = text::JOIN_PASSWORD_ECHO.to_string();
                     self.dirty = true;
                     return Ok(Done::with_more(echo, more));
                 }
@@ -330,7 +282,7 @@ impl Session<'_, '_> {
             },
             MasterCommand::SetInvite { addresses, invite } => {
                 if g.status != Status::Forming {
-                    return Ok(Err(Refusal::Started(g.name.clone(), "invitations are")));
+                    return Ok(Err(Refusal::InvitationsStarted(g.name.clone())));
                 }
                 if *invite {
                     let fresh: Vec<&String> = addresses
@@ -353,20 +305,17 @@ impl Session<'_, '_> {
                         });
                         self.mails.push(NewMail {
                             game: Some(g.name.clone()),
-                            audience: "invitation".into(),
+                            // Someone outside the game (not yet a player).
+                            audience: Audience::Reader(Reader::Observers),
                             recipient: a.clone(),
-                            subject: format!("{}:{} - Invitation", config.name, g.name),
+                            subject: text::invitation_subject(&config.name, &g.name),
                             body: text::invitation_text(&g.name, &config.address, &code),
-                            kind: "generated",
+                            kind: MailKind::Generated,
                             in_reply_to: None,
                             pictures: Vec::new(),
                         });
                     }
-                    more.push(format!(
-                        "Each address invited was mailed a code to join {} with ({} invited in all).",
-                        g.name,
-                        g.settings.invitations.len()
-                    ));
+                    more.push(text::invited_line(g));
                 } else {
                     for a in addresses {
                         let before = g.settings.invitations.len();
@@ -381,10 +330,7 @@ impl Session<'_, '_> {
             }
             MasterCommand::SetAnonymous { on } => {
                 if g.status != Status::Forming {
-                    return Ok(Err(Refusal::Started(
-                        g.name.clone(),
-                        "a game is made anonymous or not",
-                    )));
+                    return Ok(Err(Refusal::AnonymousStarted(g.name.clone())));
                 }
                 g.settings.anonymous = *on;
                 if *on {
@@ -426,18 +372,15 @@ impl Session<'_, '_> {
                 });
                 self.mails.push(NewMail {
                     game: Some(g.name.clone()),
-                    audience: "master".into(),
+                    audience: Audience::MASTER,
                     recipient: address.clone(),
-                    subject: format!("{}:{} - You are a co-master", config.name, g.name),
+                    subject: text::promoted_subject(&config.name, &g.name),
                     body: text::promoted_text(&g.name, &code),
-                    kind: "generated",
+                    kind: MailKind::Generated,
                     in_reply_to: None,
                     pictures: Vec::new(),
                 });
-                more.push(format!(
-                    "{address} is now a co-master of {}: its password went to it by mail.",
-                    g.name
-                ));
+                more.push(text::promoted_line(address, &g.name));
             }
             MasterCommand::Unstart => {
                 if !matches!(g.status, Status::Active | Status::Paused) {
@@ -449,23 +392,24 @@ impl Session<'_, '_> {
                 let start = tx.load_snapshot(&g.name, Some(0), None)?;
                 let mails = unstart(map, g, start.map(|s| s.variant_state));
                 self.mails.extend(mails);
-                let subject = format!("{}:{} - Back to forming", config.name, g.name);
+                let subject = text::unstart_subject(&config.name, &g.name);
                 let body = text::unstart_text(&g.name);
-                let mut readers: Vec<Audience> = Vec::new();
-                readers.push(Audience::Master);
+                let mut readers: Vec<Reader> = Vec::new();
+                readers.push(Reader::Master);
                 if g.settings.press.observers != ObserverLevel::None {
-                    readers.push(Audience::Observers);
+                    readers.push(Reader::Observers);
                 }
                 self.mails
                     .extend(process::mails_for(g, &readers, &subject, &body, None));
                 for j in &g.joiners {
                     self.mails.push(NewMail {
                         game: Some(g.name.clone()),
-                        audience: "joiner".into(),
+                        // The joiners are outside the game until it starts again.
+                        audience: Audience::Reader(Reader::Observers),
                         recipient: j.seat.address.clone(),
                         subject: subject.clone(),
                         body: body.clone(),
-                        kind: "generated",
+                        kind: MailKind::Generated,
                         in_reply_to: None,
                         pictures: Vec::new(),
                     });
@@ -488,16 +432,13 @@ impl Session<'_, '_> {
                         }
                         let mut ps = ps.clone();
                         ps.sort();
-                        (
-                            game::Ending::Draw(ps.clone()),
-                            text::declared_text(None, &ps),
-                        )
+                        (game::Ending::Draw(ps.clone()), Declaration::Draw(ps))
                     }
                     Declaration::Winner(p) => {
                         if !in_game.contains(p) {
                             return Ok(Err(Refusal::OutOfGame(p.name().to_string())));
                         }
-                        (game::Ending::Solo(*p), text::declared_text(Some(*p), &[]))
+                        (game::Ending::Solo(*p), Declaration::Winner(*p))
                     }
                 };
                 let mails = process::finish_declared(config, tx, g, ending, Some(&declared), now)?;
@@ -561,16 +502,12 @@ fn set_schedule(
         ScheduleClass::Retreat => crate::rules::PhaseKind::Retreat,
         ScheduleClass::Adjustment => crate::rules::PhaseKind::Adjustment,
     };
-    Ok(format!(
-        "{} deadlines from the next one on: {} (hours, in {}).",
-        match class {
-            ScheduleClass::Movement => "Movement",
-            ScheduleClass::Retreat => "Retreat",
-            ScheduleClass::Adjustment => "Adjustment",
-        },
-        text::schedule_text(&g.rule(kind)),
-        g.settings.time_zone
-    ))
+    let word = match class {
+        ScheduleClass::Movement => "Movement",
+        ScheduleClass::Retreat => "Retreat",
+        ScheduleClass::Adjustment => "Adjustment",
+    };
+    Ok(text::schedule_set_line(word, &g.rule(kind), &g.time_zone()))
 }
 
 /// Takes a game whose first phase is not processed back to forming: its players wait as

@@ -13,35 +13,18 @@ mod player;
 
 use chrono::{DateTime, Utc};
 
-use crate::bulletin::{LineVerdict, ReplyLine, render_reply_lines};
+use crate::bulletin::answers::{self, notes};
+use crate::bulletin::{LineVerdict, ReplyLine, listing, render_reply_lines};
 use crate::command::{self, Command, LineResult, ParseContext, PlayerCommand};
 use crate::game::{Game, Status};
-use crate::map::{Map, Power};
-use crate::rules::{self, PowerOrder, Warning};
-use crate::store::{NewMail, StoreError, Tx};
+use crate::map::Map;
+use crate::rules::Warning;
+use crate::store::{Audience, MailKind, NewMail, StoreError, Tx};
 use crate::variant::{CommandContext, Sender, Variant};
 
+use super::confirm::CONFIRMATION_HOURS;
 use super::refusal::Refusal;
 use super::{Incoming, JudgeConfig, password, process};
-
-/// Who the message speaks as, after its SIGNON.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Who {
-    Nobody,
-    Power(Power),
-    Master,
-}
-
-impl Who {
-    /// The sender of a command to the rule set (H1): a power or the master.
-    fn sender(self) -> Option<Sender> {
-        match self {
-            Who::Power(p) => Some(Sender::Power(p)),
-            Who::Master => Some(Sender::Master),
-            Who::Nobody => None,
-        }
-    }
-}
 
 /// What an accepted command produced for the reply: the echo after `OK`, warnings on it,
 /// and lines after it.
@@ -82,7 +65,8 @@ pub(super) struct Session<'a, 't> {
     tx: &'a Tx<'t>,
     msg: &'a Incoming,
     now: DateTime<Utc>,
-    who: Who,
+    /// Who the message speaks as, after its SIGNON (None: nobody yet).
+    who: Option<Sender>,
     game: Option<Game>,
     /// The rule set of `game`.
     variant: Option<&'static dyn Variant>,
@@ -165,26 +149,6 @@ const MAX_UNSIGNED_LINES: usize = 50;
 /// itself, may hold (a listing, a history); the rest is cut.
 const MAX_UNPROVEN_REPLY_BYTES: usize = 12 * 1024;
 
-/// `body` cut to at most `cap` bytes, at the end of a line, with a line saying so.
-fn cap_reply(body: String, cap: usize) -> String {
-    if body.len() <= cap {
-        return body;
-    }
-    let mut kept = String::new();
-    let mut cut = 0;
-    for line in body.split_inclusive('\n') {
-        if cut == 0 && kept.len() + line.len() <= cap {
-            kept.push_str(line);
-        } else {
-            cut += 1;
-        }
-    }
-    kept.push_str(&format!(
-        "... {cut} more lines of this reply were not sent: a mail that has not signed on gets a short reply (sign on, or confirm this address with OBSERVE, for the rest).\n"
-    ));
-    kept
-}
-
 impl<'a, 't> Session<'a, 't> {
     pub(super) fn new(
         map: &'static Map,
@@ -201,7 +165,7 @@ impl<'a, 't> Session<'a, 't> {
             tx,
             msg,
             now,
-            who: Who::Nobody,
+            who: None,
             game: None,
             variant: None,
             dirty: false,
@@ -234,9 +198,7 @@ impl<'a, 't> Session<'a, 't> {
     /// content: it is read as a new mail (a client that reuses IDs, or someone who sent a
     /// mail under the sender's ID first, cannot make it vanish).
     pub(super) fn note_reused_id(&mut self) {
-        self.note(
-            "NOTE: an earlier mail from you had this mail's Message-ID but other content; this one was read as a new mail.",
-        );
+        self.note(notes::REUSED_ID);
     }
 
     /// Reads and applies every line.
@@ -245,7 +207,7 @@ impl<'a, 't> Session<'a, 't> {
         let lines = self.read_lines()?;
         self.commands = lines.len();
         if lines.is_empty() && self.confirmed.is_none() {
-            self.note("No commands found in your message. Send HELP for the list of commands.");
+            self.note(notes::NO_COMMANDS);
         }
         let mut errors = 0;
         // The reply to each line, kept apart so that lines a rule set takes first (a
@@ -257,24 +219,17 @@ impl<'a, 't> Session<'a, 't> {
             if line.outcome.is_err() {
                 errors += 1;
             }
-            if self.who == Who::Nobody {
+            if self.who.is_none() {
                 unsigned += 1;
                 if unsigned > MAX_UNSIGNED_LINES {
-                    let stop = format!(
-                        "This mail has not signed on: the judge answered its first {MAX_UNSIGNED_LINES} lines and did not read the {} command lines after them. Sign on first (SIGNON) to send more.",
-                        lines.len() - i
-                    );
+                    let stop = notes::unsigned_stop(MAX_UNSIGNED_LINES, lines.len() - i);
                     self.flush(&mut answers);
                     self.note(stop);
                     return self.after_lines();
                 }
             }
             if errors > MAX_ERRORS {
-                let stop = format!(
-                    "Too many lines could not be read; the judge stopped at line {} and ignored the {} command lines after it.",
-                    line.line,
-                    lines.len() - i
-                );
+                let stop = notes::too_many_errors(line.line, lines.len() - i);
                 self.flush(&mut answers);
                 self.note(stop);
                 return self.after_lines();
@@ -374,25 +329,14 @@ impl<'a, 't> Session<'a, 't> {
             let mails = process::start_game(self.map, self.config, self.tx, g, self.now)?;
             self.mails.extend(mails);
             self.dirty = true;
-            let started = format!(
-                "{} starts now; the powers are assigned (see the announcement).",
-                g.name
-            );
+            let started = notes::game_starts(&g.name);
             self.note(started);
         }
         if self.msg.size_capped {
             // The mail layer cut the text at the end of a line: every line before the first
             // unread one was read whole, and nothing of that line or after it.
             let unread = self.msg.text.bytes().filter(|&b| b == b'\n').count() + 1;
-            let note = if unread == 1 {
-                "NOTE: your message was longer than this judge reads, and its first line alone is longer than that: nothing of it was read or done.".to_string()
-            } else {
-                format!(
-                    "NOTE: your message was longer than this judge reads: it read lines 1 to {} and stopped before line {unread}, of which nothing was read or done.",
-                    unread - 1
-                )
-            };
-            self.note(note);
+            self.note(notes::size_capped(unread));
         }
         Ok(())
     }
@@ -555,8 +499,7 @@ impl<'a, 't> Session<'a, 't> {
     /// H1: whether the game's rule set allows a player command now (a draw where there are
     /// no draws, say). Only commands in a running game are asked about.
     fn variant_allows(&self, cmd: &PlayerCommand, text: &str) -> Result<(), Refusal> {
-        let (Some(g), Some(variant), Some(sender)) =
-            (self.game.as_ref(), self.variant, self.who.sender())
+        let (Some(g), Some(variant), Some(sender)) = (self.game.as_ref(), self.variant, self.who)
         else {
             return Ok(());
         };
@@ -582,56 +525,13 @@ impl<'a, 't> Session<'a, 't> {
                 .wrapping_mul(0x9E37_79B9_7F4A_7C15))
     }
 
-    /// The standing orders of the signed-on power, as the reply lists them after its
-    /// orders: unit orders in unit order, then the rule set's orders, and the units left
-    /// without an order.
-    fn standing_orders(&self, p: Power, g: &Game) -> Vec<String> {
-        let mut out = vec![
-            String::new(),
-            format!(
-                "Orders standing for {p} in {} ({}):",
-                g.name, g.position.phase
-            ),
-        ];
-        let mut standing: Vec<&PowerOrder> = g.orders_of(p).iter().collect();
-        standing.sort_by_key(|o| o.order.unit().map(|u| u.province()));
-        for o in standing {
-            out.push(format!("  {}", o.order.display(self.map)));
-        }
-        for v in g
-            .variant_orders
-            .iter()
-            .filter(|v| v.from == Sender::Power(p))
-        {
-            out.push(format!("  {}", v.command.render(self.map)));
-        }
-        let missing = g.unordered_units(p);
-        if g.position.phase.kind == rules::PhaseKind::Movement && !missing.is_empty() {
-            let names: Vec<String> = missing
-                .iter()
-                .map(|u| {
-                    format!(
-                        "{} {}",
-                        u.kind.map(|k| k.letter()).unwrap_or('?'),
-                        self.map.display_location(u.location)
-                    )
-                })
-                .collect();
-            out.push(format!(
-                "Units without orders (they will hold): {}",
-                names.join(", ")
-            ));
-        }
-        out
-    }
-
     /// Saves the game, queues the reply and the other mails; returns how many were queued
     /// and the games touched.
     pub(super) fn finish(mut self) -> Result<(usize, Vec<String>), StoreError> {
-        if let (Who::Power(p), Some(g)) = (self.who, self.game.as_ref())
+        if let (Some(Sender::Power(p)), Some(g)) = (self.who, self.game.as_ref())
             && self.orders_changed
         {
-            let listing = self.standing_orders(p, g);
+            let listing = listing::standing_orders(self.map, g, p);
             self.reply.extend(listing.into_iter().map(ReplyLine::Note));
         }
         if let (Some(g), Some(variant)) = (self.game.as_mut(), self.variant)
@@ -647,10 +547,10 @@ impl<'a, 't> Session<'a, 't> {
             self.tx.save_game(g)?;
         }
         let game = self.game.as_ref().map(|g| g.name.clone());
-        let subject = super::replies::reply_subject(&self.config.name, &self.msg.subject);
+        let subject = answers::reply_subject(&self.config.name, &self.msg.subject);
         let mut body = render_reply_lines(&self.reply);
-        if self.who == Who::Nobody && !self.address_proven()? {
-            body = cap_reply(body, MAX_UNPROVEN_REPLY_BYTES);
+        if self.who.is_none() && !self.address_proven()? {
+            body = answers::cap_unproven_reply(body, MAX_UNPROVEN_REPLY_BYTES);
         }
         // A reply with pictures is about the game of its first.
         let reply_game = match self.reply_pictures.first() {
@@ -667,22 +567,15 @@ impl<'a, 't> Session<'a, 't> {
         let (reply_subject, reply_body) = match self.pending.is_empty() {
             true => (Some(subject.clone()), body.clone()),
             false => match self.confirmation_request()? {
-                Some((code, lines)) => {
-                    let mut b = body.clone();
-                    for l in lines {
-                        b.push_str(&l);
-                        b.push('\n');
-                    }
-                    (Some(format!("{} confirmation {code}", self.config.name)), b)
-                }
+                Some((code, requests)) => (
+                    Some(answers::confirmation_subject(&self.config.name, &code)),
+                    answers::confirmation_reply(&body, &code, &requests, CONFIRMATION_HOURS),
+                ),
                 // A signed-on mail is answered all the same (its orders need their answers),
                 // without a second code.
-                None if self.who != Who::Nobody => (
-                    Some(subject.clone()),
-                    format!(
-                        "{body}\nA confirmation went to this address less than a day ago and waits for its answer: the settings this mail asks for were not made (ask again once the address is confirmed).\n"
-                    ),
-                ),
+                None if self.who.is_some() => {
+                    (Some(subject.clone()), answers::confirmation_pending(&body))
+                }
                 None => {
                     tracing::info!(
                         to = %self.msg.reply_address(),
@@ -696,11 +589,11 @@ impl<'a, 't> Session<'a, 't> {
         if let Some(reply_subject) = reply_subject {
             let reply = NewMail {
                 game: reply_game,
-                audience: "reply".into(),
+                audience: Audience::Reply,
                 recipient: self.msg.reply_address().to_string(),
                 subject: reply_subject,
                 body: reply_body,
-                kind: "replied",
+                kind: MailKind::Replied,
                 in_reply_to: self.msg.message_id.clone(),
                 pictures,
             };
@@ -711,15 +604,11 @@ impl<'a, 't> Session<'a, 't> {
             self.tx.queue_mail(
                 &NewMail {
                     game: game.clone(),
-                    audience: "signon-copy".into(),
+                    audience: Audience::SignonCopy,
                     recipient: registered,
-                    subject: format!(
-                        "{} (copy: signed on from {})",
-                        subject,
-                        self.msg.reply_address()
-                    ),
+                    subject: answers::signon_copy_subject(&subject, self.msg.reply_address()),
                     body,
-                    kind: "generated",
+                    kind: MailKind::Generated,
                     in_reply_to: None,
                     pictures: Vec::new(),
                 },

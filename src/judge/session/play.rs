@@ -2,19 +2,20 @@
 //! commands (taken as H1 says: applied at once, H2, or kept with the orders), and press
 //! (routed as the game and its rule set allow, H19).
 
+use crate::bulletin::{self, answers};
 use crate::command::{self, LineResult, VariantCommand};
-use crate::game::{self, Audience, Status};
+use crate::game::{self, Status};
 use crate::rules::{self, PowerOrder};
 use crate::store::StoreError;
 use crate::variant::{CommandContext, Sender, Taken, VariantOrder};
 
 use super::super::refusal::Refusal;
 use super::super::{history, process};
-use super::{Done, Session, Verdict, Who};
+use super::{Done, Session, Verdict};
 
 impl Session<'_, '_> {
     pub(super) fn order(&mut self, order: rules::Order) -> Verdict {
-        let Who::Power(power) = self.who else {
+        let Some(Sender::Power(power)) = self.who else {
             return Err(Refusal::NotSignedOnToOrder);
         };
         let map = self.map;
@@ -61,7 +62,7 @@ impl Session<'_, '_> {
         replaced: &mut Vec<(String, String)>,
     ) -> Verdict {
         let (map, config) = (self.map, self.config);
-        let Some(sender) = self.who.sender() else {
+        let Some(sender) = self.who else {
             return Err(Refusal::NotSignedOnForVariant(cmd.render(map)));
         };
         let (g, variant) = self.game_and_variant()?;
@@ -126,7 +127,7 @@ impl Session<'_, '_> {
     /// Press: refused (the inner error), or sent; a store error (the outer) rolls the mail
     /// back.
     pub(super) fn press(&mut self, p: &command::Press) -> Result<Verdict, StoreError> {
-        let Some(sender) = self.who.sender() else {
+        let Some(sender) = self.who else {
             return Ok(Err(Refusal::NotSignedOnForPress));
         };
         let judge = self.config.name.clone();
@@ -140,79 +141,34 @@ impl Session<'_, '_> {
             Ok(r) => r,
             Err(r) => return Ok(Err(r.into())),
         };
-        let from_name = match sender {
-            Sender::Power(pw) if route.signed => pw.name().to_string(),
-            Sender::Master => "the Master".to_string(),
-            Sender::Power(_) => "someone".to_string(),
-        };
-        let to_text = if route.public {
-            "everyone".to_string()
-        } else {
-            route
-                .named
-                .iter()
-                .map(|a| match a {
-                    Audience::Power(p) => p.name().to_string(),
-                    Audience::Master => "the Master".to_string(),
-                    Audience::Observers => "observers".to_string(),
-                })
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let kind = if route.public { "Broadcast" } else { "Press" };
-        let subject = match &p.header.subject {
-            Some(s) if p.header.kind == command::PressKind::Official => {
-                format!("{judge}:{} - {s}", g.name)
-            }
-            _ => format!("{judge}:{} - {now_phase} {kind} from {from_name}", g.name),
-        };
-        let mut body = format!("Message from {from_name} to {to_text}:\n\n");
-        body.push_str(&quoted_press(&p.body));
+        let name = g.name.clone();
+        let press = bulletin::press::press_mail(
+            &judge, &name, now_phase, sender, &route, &p.header, &p.body,
+        );
         // Press whose every line was a command (ballots read from press to the master,
         // H19) has nothing left to send.
         if p.body.iter().all(|l| l.trim().is_empty()) {
-            return Ok(Done::ok(format!("{} (nothing left to send)", p.render())));
+            return Ok(Done::ok(answers::press_empty(&p.render())));
         }
         let readers = route.readers.clone();
         if p.header.postal {
-            g.postal.push((readers, subject, body));
+            g.postal.push((readers, press.subject, press.body));
             self.dirty = true;
-            return Ok(Done::ok(format!(
-                "{} (held until the next results)",
-                p.render()
-            )));
+            return Ok(Done::ok(answers::press_held(&p.render())));
         }
-        let mails = process::mails_for(g, &readers, &subject, &body, None);
+        let mails = process::mails_for(g, &readers, &press.subject, &press.body, None);
         // Every press is kept with its readers: HISTORY shows each reader what it received.
         let kept = history::press_readers(&readers, sender, route.public);
-        let name = g.name.clone();
         self.tx.add_press_history(
             &name,
             self.now,
             &now_phase.to_string(),
-            &subject,
-            &body,
+            &press.subject,
+            &press.body,
             &kept,
             route.signed,
         )?;
         self.mails.extend(mails);
         Ok(Done::ok(p.render()))
     }
-}
-
-/// A press body as delivered: every line after `| ` (an empty line as `|`), so that no line
-/// of a player's text can pass for the judge's own attribution (`Message from Germany to
-/// England:`) or for anything else the judge writes.
-pub(super) fn quoted_press(lines: &[String]) -> String {
-    let mut out = String::new();
-    for l in lines {
-        if l.is_empty() {
-            out.push_str("|\n");
-        } else {
-            out.push_str("| ");
-            out.push_str(l);
-            out.push('\n');
-        }
-    }
-    out
 }

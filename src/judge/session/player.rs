@@ -2,18 +2,19 @@
 //! a player makes for their seat (password, address, wait, draw, concession, absence).
 
 use crate::bulletin::settings as text;
+use crate::bulletin::{answers, listing, notices};
 use crate::command::{self, PlayerCommand, SignonAs};
-use crate::game::{self, Game, Joiner, ObserverLevel, PressLevel, Seat, Status};
+use crate::game::{self, Game, Joiner, ObserverLevel, PressLevel, Reader, Seat, Sender, Status};
 use crate::map::Power;
-use crate::store::{NewMail, StoreError};
-use crate::variant::{Lookup, Sender};
+use crate::store::{Audience, MailKind, NewMail, StoreError};
+use crate::variant::Lookup;
 
 use super::super::confirm::AddressRequest;
-use super::super::history::{self, HistoryReader};
+use super::super::history;
 use super::super::refusal::Refusal;
 use super::super::time::{format_time, game_tz, resolve_date, resolve_date_at};
-use super::super::{password, pictures, process, replies, throttle};
-use super::{Done, Session, Verdict, Who};
+use super::super::{password, pictures, process, throttle};
+use super::{Done, Session, Verdict};
 
 impl Session<'_, '_> {
     /// `MAP game [phase]`: the reply carries the picture of a processed phase, or of the
@@ -41,10 +42,7 @@ impl Session<'_, '_> {
             }
         };
         self.reply_pictures.push((g.name.clone(), picture));
-        Ok(Done::ok(format!(
-            "MAP {} {phase} (the picture is attached)",
-            g.name
-        )))
+        Ok(Done::ok(answers::map(&g.name, &phase)))
     }
 
     /// `MAP game ALL`: every processed phase of a finished game as one animated GIF.
@@ -54,37 +52,25 @@ impl Session<'_, '_> {
         }
         self.reply_pictures
             .push((g.name.clone(), pictures::reference(&g.name, pictures::ALL)));
-        Done::ok(format!(
-            "MAP {} ALL (an animation of its phases is attached)",
-            g.name
-        ))
+        Done::ok(answers::map_all(&g.name))
     }
 
     pub(super) fn player(&mut self, cmd: &PlayerCommand) -> Result<Verdict, StoreError> {
         let tx = self.tx;
         Ok(match cmd {
             // In a game, its rule set's commands follow the judge's.
-            PlayerCommand::Help => Done::with_more(
-                "HELP",
-                replies::help_text()
-                    .lines()
-                    .chain(self.variant.map_or("", |v| v.help()).lines())
-                    .map(str::to_string)
-                    .collect(),
-            ),
-            PlayerCommand::Version => {
-                Done::ok(format!("VERSION: dipjudge {}", env!("CARGO_PKG_VERSION")))
-            }
+            PlayerCommand::Help => Done::with_more("HELP", listing::help(self.variant)),
+            PlayerCommand::Version => Done::ok(answers::version()),
             PlayerCommand::List { game: None } => {
-                let mut more = vec!["Games on this judge:".to_string()];
+                let mut more = vec![listing::LIST_HEADING.to_string()];
                 for name in tx.game_names()? {
                     match tx.load_game(&name) {
                         // An unlisted game is listed to its players and master only.
                         Ok(Some(g)) if !self.lists(&g) => {}
-                        Ok(Some(g)) => more.push(replies::list_line(&g)),
+                        Ok(Some(g)) => more.push(listing::list_line(&g)),
                         Ok(None) => {}
                         Err(StoreError::Suspended { game, reason }) => {
-                            more.push(replies::suspended_list_line(&game, &reason));
+                            more.push(listing::suspended_list_line(&game, &reason));
                         }
                         Err(e) => return Err(e),
                     }
@@ -95,10 +81,10 @@ impl Session<'_, '_> {
                 Some(g) => {
                     let variant = process::variant_of(self.config, &g)?;
                     // Observers' addresses are for the game's master alone.
-                    let master = self.history_reader(&g) == HistoryReader::Master;
+                    let master = self.history_reader(&g) == Reader::Master;
                     Done::with_more(
-                        format!("LIST {}", g.name),
-                        lines(&replies::list_game(self.map, variant, &g, master)),
+                        answers::list(&g.name),
+                        lines(&listing::list_game(self.map, variant, &g, master)),
                     )
                 }
                 None => Err(Refusal::NoGame(name.to_string())),
@@ -110,12 +96,12 @@ impl Session<'_, '_> {
                         Ok(Some(g)) if !self.lists(&g) => continue,
                         Ok(Some(g)) => {
                             let variant = process::variant_of(self.config, &g)?;
-                            let master = self.history_reader(&g) == HistoryReader::Master;
-                            more.extend(lines(&replies::list_game(self.map, variant, &g, master)));
+                            let master = self.history_reader(&g) == Reader::Master;
+                            more.extend(lines(&listing::list_game(self.map, variant, &g, master)));
                         }
                         Ok(None) => continue,
                         Err(StoreError::Suspended { game, reason }) => {
-                            more.push(format!("Game: {game}   Status: suspended: {reason}"));
+                            more.push(listing::suspended_full_line(&game, &reason));
                         }
                         Err(e) => return Err(e),
                     }
@@ -146,36 +132,33 @@ impl Session<'_, '_> {
                     let chart = pictures::keep_chart(tx, &g)?;
                     self.reply_pictures.push((g.name.clone(), chart));
                     Done::with_more(
-                        format!("SUMMARY {} (the centre chart is attached)", g.name),
-                        lines(&replies::summary(self.map, &g)),
+                        answers::summary(&g.name, true),
+                        lines(&listing::summary(self.map, &g)),
                     )
                 }
                 Some(g) => Done::with_more(
-                    format!("SUMMARY {}", g.name),
-                    lines(&replies::summary(self.map, &g)),
+                    answers::summary(&g.name, false),
+                    lines(&listing::summary(self.map, &g)),
                 ),
                 None => Err(Refusal::NoGame(game.to_string())),
             },
             PlayerCommand::History { game, lines, .. } => match tx.load_game(game.as_str())? {
                 Some(g) => {
                     let reader = self.history_reader(&g);
-                    if reader == HistoryReader::Outsider
+                    if reader == Reader::Observers
                         && g.settings.press.observers == ObserverLevel::None
                     {
                         return Ok(Err(Refusal::HistoryClosed(g.name)));
                     }
-                    let mut more = Vec::new();
-                    for h in history::for_reader(&g, reader, tx.history(&g.name)?) {
-                        more.push(format!("==== {} ({})", h.subject, h.phase));
-                        more.extend(h.body.lines().map(str::to_string));
-                    }
+                    let entries = history::for_reader(&g, reader, tx.history(&g.name)?);
+                    let mut more = listing::history(&entries);
                     if let Some(n) = lines {
                         let n = *n as usize;
                         if more.len() > n {
                             more = more.split_off(more.len() - n);
                         }
                     }
-                    Done::with_more(format!("HISTORY {}", g.name), more)
+                    Done::with_more(answers::history(&g.name), more)
                 }
                 None => Err(Refusal::NoGame(game.to_string())),
             },
@@ -203,7 +186,7 @@ impl Session<'_, '_> {
                     Ok(seat) => {
                         seat.password_hash = hash;
                         self.dirty = true;
-                        Done::ok("SET PASSWORD (the new password is not shown)")
+                        Done::ok(answers::SET_PASSWORD)
                     }
                     Err(e) => Err(e),
                 }
@@ -216,26 +199,26 @@ impl Session<'_, '_> {
                     if changed {
                         self.tell_new_address(address);
                     }
-                    Done::ok(format!("SET ADDRESS {address}"))
+                    Done::ok(answers::set_address(address))
                 }
                 Err(e) => Err(e),
             },
             PlayerCommand::SetWait | PlayerCommand::SetNoWait => {
                 let wait = matches!(cmd, PlayerCommand::SetWait);
                 self.with_player(|p| p.wait = wait)
-                    .map(|_| Done::new(if wait { "SET WAIT" } else { "SET NOWAIT" }))
+                    .map(|_| Done::new(answers::set_wait(wait)))
             }
             PlayerCommand::SetDraw { powers } => self.draw_vote(powers)?,
             PlayerCommand::SetNoDraw => {
                 let mut had = false;
                 self.with_player(|p| had = p.draw.take().is_some())
-                    .map(|_| Done::new(text::withdrawn_echo("SET NODRAW", had, "draw vote")))
+                    .map(|_| Done::new(text::nodraw_echo(had)))
             }
             PlayerCommand::SetConcede { to } => self.concede(*to)?,
             PlayerCommand::SetNoConcede => {
                 let mut had = false;
                 self.with_player(|p| had = p.concede.take().is_some())
-                    .map(|_| Done::new(text::withdrawn_echo("SET NOCONCEDE", had, "concession")))
+                    .map(|_| Done::new(text::noconcede_echo(had)))
             }
             PlayerCommand::SetPreference { powers } => self.preference(powers),
             PlayerCommand::SetAbsence { from, to } => self.absence(*from, *to)?,
@@ -243,7 +226,7 @@ impl Session<'_, '_> {
             PlayerCommand::Resign => self.resign(),
             PlayerCommand::Signoff => Done::ok("SIGNOFF"),
             PlayerCommand::Clear => match (self.who, self.game.as_mut()) {
-                (Who::Power(p), Some(g)) => {
+                (Some(Sender::Power(p)), Some(g)) => {
                     g.clear_orders(p);
                     g.all_in_since = None;
                     self.dirty = true;
@@ -258,7 +241,7 @@ impl Session<'_, '_> {
     /// Whether `LIST` shows `g` to this mail: a listed game to anyone, an unlisted one to
     /// its players and master signed on.
     fn lists(&self, g: &Game) -> bool {
-        g.settings.listed || self.history_reader(g) != HistoryReader::Outsider
+        g.settings.listed || self.history_reader(g) != Reader::Observers
     }
 
     /// `SET DRAW [powers]`: a vote for the draw among every power still in the game, named
@@ -266,7 +249,7 @@ impl Session<'_, '_> {
     /// survivors).
     fn draw_vote(&mut self, asked: &[Power]) -> Result<Verdict, StoreError> {
         let (map, variant) = (self.map, self.variant);
-        let Who::Power(me) = self.who else {
+        let Some(Sender::Power(me)) = self.who else {
             return Ok(Err(Refusal::NotSignedOn));
         };
         let (Some(g), Some(variant)) = (self.game.as_ref(), variant) else {
@@ -294,7 +277,7 @@ impl Session<'_, '_> {
     /// `SET CONCEDE power`: the reply names who else must concede.
     fn concede(&mut self, to: Power) -> Result<Verdict, StoreError> {
         let (map, variant) = (self.map, self.variant);
-        let Who::Power(me) = self.who else {
+        let Some(Sender::Power(me)) = self.who else {
             return Ok(Err(Refusal::NotSignedOn));
         };
         let (Some(g), Some(variant)) = (self.game.as_ref(), variant) else {
@@ -325,39 +308,36 @@ impl Session<'_, '_> {
     /// a stranger's small mail must not draw one to any address it names.
     fn may_have_pictures(&self, g: &Game) -> bool {
         let address = self.msg.reply_address();
-        self.history_reader(g) != HistoryReader::Outsider
+        self.history_reader(g) != Reader::Observers
             || g.observers.iter().any(|o| o.eq_ignore_ascii_case(address))
     }
 
     /// Who reads a game's history in this mail: the power or master it signed on as in
     /// that game, else an outsider (an address proves nothing).
-    fn history_reader(&self, g: &Game) -> HistoryReader {
+    fn history_reader(&self, g: &Game) -> Reader {
         let same = self.game.as_ref().is_some_and(|cur| cur.name == g.name);
         match self.who {
-            Who::Power(p) if same => HistoryReader::Power(p),
-            Who::Master if same => HistoryReader::Master,
-            _ => HistoryReader::Outsider,
+            Some(Sender::Power(p)) if same => Reader::Power(p),
+            Some(Sender::Master) if same => Reader::Master,
+            _ => Reader::Observers,
         }
     }
 
     fn resign(&mut self) -> Verdict {
-        let (Who::Power(p), Some(g)) = (self.who, self.game.as_mut()) else {
+        let (Some(Sender::Power(p)), Some(g)) = (self.who, self.game.as_mut()) else {
             return Err(Refusal::NotSignedOn);
         };
         if let Some(pl) = g.player_mut(p) {
             pl.resigned = true;
             pl.abandoned = true;
         }
-        let name = g.name.clone();
         self.dirty = true;
-        let subject = format!("{}:{name} - {p} resigned", self.config.name);
-        let body =
-            format!("The player of {p} resigned from '{name}'. The power is open for takeover.\n");
+        let n = notices::resigned(&self.config.name, g, p);
         self.mails.extend(process::mails_for(
             g,
-            &[game::Audience::Master],
-            &subject,
-            &body,
+            &[Reader::Master],
+            &n.subject,
+            &n.body,
             None,
         ));
         Done::ok("RESIGN")
@@ -370,20 +350,19 @@ impl Session<'_, '_> {
         let Some(g) = self.game.as_ref() else {
             return;
         };
-        let (seat, audience) = match self.who {
-            Who::Power(p) => (p.name().to_string(), p.name().to_string()),
-            _ => ("the master".to_string(), "master".to_string()),
+        let seat = self.who.unwrap_or(Sender::Master);
+        let audience = match seat {
+            Sender::Power(p) => Audience::power(p),
+            Sender::Master => Audience::MASTER,
         };
+        let n = notices::address_set(&self.config.name, g, seat);
         self.mails.push(NewMail {
             game: Some(g.name.clone()),
             audience,
             recipient: address.to_string(),
-            subject: format!("{}:{} - Address set", self.config.name, g.name),
-            body: format!(
-                "From now on this address receives the mail of {seat} in the game '{}' on this judge: the player of that seat set it with SET ADDRESS.\nIf you did not ask for this, please tell the master of '{}'.\n",
-                g.name, g.name
-            ),
-            kind: "generated",
+            subject: n.subject,
+            body: n.body,
+            kind: MailKind::Generated,
             in_reply_to: None,
             pictures: Vec::new(),
         });
@@ -393,18 +372,18 @@ impl Session<'_, '_> {
         let (who, index) = (self.who, self.master_seat);
         let g = self.game_mut()?;
         match who {
-            Who::Power(p) => g
+            Some(Sender::Power(p)) => g
                 .player_mut(p)
                 .map(|pl| &mut pl.seat)
                 .ok_or(Refusal::NotSignedOn),
-            Who::Master if index == 0 => Ok(&mut g.master),
-            Who::Master => g.comasters.get_mut(index - 1).ok_or(Refusal::NotSignedOn),
+            Some(Sender::Master) if index == 0 => Ok(&mut g.master),
+            Some(Sender::Master) => g.comasters.get_mut(index - 1).ok_or(Refusal::NotSignedOn),
             _ => Err(Refusal::NotSignedOn),
         }
     }
 
     fn with_player(&mut self, f: impl FnOnce(&mut game::Player)) -> Result<(), Refusal> {
-        let Who::Power(p) = self.who else {
+        let Some(Sender::Power(p)) = self.who else {
             return Err(Refusal::NotSignedOn);
         };
         let g = self.game_mut()?;
@@ -475,15 +454,10 @@ impl Session<'_, '_> {
         self.tx
             .record_creation(&address, self.now, self.now - day)?;
         self.enter_game(g)?;
-        self.who = Who::Master;
-        let rules = if variant.name() == self.config.variants.standard().name() {
-            String::new()
-        } else {
-            format!(", {} rules", variant.name())
-        };
-        Ok(Done::ok(format!(
-            "CREATE ?{name}{rules} (you are its master; players join with SIGNON ?{name} <password>)"
-        )))
+        self.who = Some(Sender::Master);
+        let rules =
+            (variant.name() != self.config.variants.standard().name()).then(|| variant.name());
+        Ok(Done::ok(answers::create(name, rules)))
     }
 
     fn signon(
@@ -493,7 +467,7 @@ impl Session<'_, '_> {
         pw: &str,
         code: Option<&str>,
     ) -> Result<Verdict, StoreError> {
-        if self.who != Who::Nobody {
+        if self.who.is_some() {
             return Ok(Err(Refusal::TwoSignons));
         }
         let Some(mut g) = self.tx.load_game(name)? else {
@@ -520,10 +494,19 @@ impl Session<'_, '_> {
                 // checks at most 10 an hour, so neither can be guessed by mail.
                 if g.is_private() {
                     if code.is_some()
-                        && let Some(until) =
-                            throttle::locked_until(self.tx, &g.name, throttle::JOIN, self.now)?
+                        && let Some(until) = throttle::locked_until(
+                            self.tx,
+                            &throttle::join_key(&g.name),
+                            Sender::Master,
+                            self.now,
+                        )?
                     {
-                        throttle::refused(self.tx, &g.name, throttle::JOIN, self.now)?;
+                        throttle::refused(
+                            self.tx,
+                            &throttle::join_key(&g.name),
+                            Sender::Master,
+                            self.now,
+                        )?;
                         return Ok(Err(Refusal::JoinLocked {
                             until: format_time(&g, until),
                         }));
@@ -540,7 +523,12 @@ impl Session<'_, '_> {
                         None if by_password => {}
                         None => {
                             if code.is_some() {
-                                throttle::wrong(self.tx, &g.name, throttle::JOIN, self.now)?;
+                                throttle::wrong(
+                                    self.tx,
+                                    &throttle::join_key(&g.name),
+                                    Sender::Master,
+                                    self.now,
+                                )?;
                             }
                             return Ok(Err(Refusal::PrivateGame(g.name)));
                         }
@@ -556,28 +544,18 @@ impl Session<'_, '_> {
                 g.record_name(&from, from_name.as_deref());
                 let count = g.joiners.len();
                 let gname = g.name.clone();
-                let mut more = vec![format!("{count} of 7 players have joined {gname}.")];
-                if count == 7 {
-                    more.push(match g.not_before.filter(|t| *t > self.now) {
-                        Some(t) => format!(
-                            "{gname} is full: it starts at {}, the start its master set.",
-                            format_time(&g, t)
-                        ),
-                        None => {
-                            format!("{gname} is full: it starts when this message has been read.")
-                        }
-                    });
-                }
+                let start = g.not_before.filter(|t| *t > self.now);
+                let more = text::joined(&g, count, start);
                 self.enter_game(g)?;
                 self.dirty = true;
-                Ok(Done::with_more(format!("SIGNON ?{gname}"), more))
+                Ok(Done::with_more(answers::signon_join(&gname), more))
             }
             SignonAs::Power(p) => {
                 let Some(pl) = g.player(p) else {
                     return Ok(Err(Refusal::BadSignon));
                 };
                 let (hash, registered) = (pl.seat.password_hash.clone(), pl.seat.address.clone());
-                if let Err(r) = self.check_password(&g, Some(p), &hash, pw)? {
+                if let Err(r) = self.check_password(&g, Sender::Power(p), &hash, pw)? {
                     return Ok(Err(r));
                 }
                 if !registered.eq_ignore_ascii_case(&from) {
@@ -586,15 +564,15 @@ impl Session<'_, '_> {
                     g.record_name(&from, from_name.as_deref());
                     self.dirty = true;
                 }
-                self.who = Who::Power(p);
-                let echo = format!("SIGNON {}{} ({p})", p.initial(), g.name);
+                self.who = Some(Sender::Power(p));
+                let echo = answers::signon_power(p, &g.name);
                 self.enter_game(g)?;
                 Ok(Done::ok(echo))
             }
             SignonAs::Master => {
                 // The master's seat, or a co-master's (all one seat to the throttle): the
                 // one registered at this address first, then the others.
-                let seat = throttle::seat_name(None);
+                let seat = Sender::Master;
                 if let Some(until) = throttle::locked_until(self.tx, &g.name, seat, self.now)? {
                     throttle::refused(self.tx, &g.name, seat, self.now)?;
                     return Ok(Err(Refusal::SignonLocked {
@@ -617,9 +595,9 @@ impl Session<'_, '_> {
                     g.record_name(&from, from_name.as_deref());
                     self.dirty = true;
                 }
-                self.who = Who::Master;
+                self.who = Some(Sender::Master);
                 self.master_seat = index;
-                let echo = format!("SIGNON M{} (master)", g.name);
+                let echo = answers::signon_master(&g.name);
                 self.enter_game(g)?;
                 Ok(Done::ok(echo))
             }
@@ -627,17 +605,16 @@ impl Session<'_, '_> {
         }
     }
 
-    /// Checks a password for a seat (`power`, or the master's), as the throttle allows: a
+    /// Checks a password for a seat (a power's, or the master's), as the throttle allows: a
     /// seat sent too many wrong passwords within the hour checks none, the right one
     /// included (`throttle`).
     fn check_password(
         &mut self,
         g: &Game,
-        power: Option<Power>,
+        seat: Sender,
         hash: &str,
         pw: &str,
     ) -> Result<Result<(), Refusal>, StoreError> {
-        let seat = throttle::seat_name(power);
         if let Some(until) = throttle::locked_until(self.tx, &g.name, seat, self.now)? {
             throttle::refused(self.tx, &g.name, seat, self.now)?;
             return Ok(Err(Refusal::SignonLocked {
@@ -661,23 +638,16 @@ impl Session<'_, '_> {
             .ok_or(Refusal::NotJoined)?;
         joiner.preferences = powers.to_vec();
         self.dirty = true;
-        Done::ok(format!(
-            "SET PREFERENCE {}",
-            powers
-                .iter()
-                .map(|p| p.name())
-                .collect::<Vec<_>>()
-                .join(" ")
-        ))
+        Done::ok(answers::set_preference(powers))
     }
 
     /// Whose absence a mail sets: the power it signed on as (the master's doing when it
     /// became that power), or the master's own.
     fn absentee(&self) -> Option<(Sender, bool)> {
         match self.who {
-            Who::Power(p) => Some((Sender::Power(p), self.became)),
-            Who::Master => Some((Sender::Master, true)),
-            Who::Nobody => None,
+            Some(Sender::Power(p)) => Some((Sender::Power(p), self.became)),
+            Some(Sender::Master) => Some((Sender::Master, true)),
+            None => None,
         }
     }
 
@@ -732,29 +702,22 @@ impl Session<'_, '_> {
             from: start,
             to: end,
         };
-        let echo = format!(
-            "SET ABSENCE {from}{}",
-            to.map(|t| format!(" TO {t}")).unwrap_or_default()
-        );
+        let echo = answers::set_absence(from, to);
         let mut more = Vec::new();
         if let Some(d) = g.deadline
             && start <= d
             && d < end
         {
-            more.push(format!(
-                "The deadline of {} ({}) falls inside this absence and stands: an absence keeps out the deadlines set after it. Ask the master to move this one if you need to.",
-                g.position.phase,
-                format_time(g, d)
-            ));
+            more.push(text::absence_stands(g, d));
         }
         let reply = text::absence_echo(&echo, &tz, &absence);
         // The master is told of each absence its players set.
         if !by_master {
             let body = text::absence_notice(&g.name, &tz, &absence);
-            let subject = format!("{judge}:{} - Absence", g.name);
+            let subject = text::absence_subject(&judge, &g.name);
             self.mails.extend(process::mails_for(
                 g,
-                &[game::Audience::Master],
+                &[Reader::Master],
                 &subject,
                 &body,
                 None,
@@ -804,35 +767,21 @@ impl Session<'_, '_> {
             }
         }
         if cancelled.is_empty() {
-            return Err(Refusal::NoAbsence(match date {
-                Some(d) => format!(" on {d}"),
-                None => String::new(),
-            }));
+            return Err(match date {
+                Some(d) => Refusal::NoAbsenceOn(d),
+                None => Refusal::NoAbsence,
+            });
         }
-        let echo = match date {
-            Some(d) => format!("SET NOABSENCE {d}"),
-            None => "SET NOABSENCE".to_string(),
-        };
         self.dirty = true;
-        let reply = text::noabsence_echo(&echo, &tz, &cancelled);
+        let reply = text::noabsence_echo(date, &tz, &cancelled);
         // The deadline an absence had moved comes back to the schedule's (everyone is told).
         let judge = self.config.name.clone();
         let g = self.game_mut()?;
         let Some(back) = g.deadline_back(now) else {
             return Done::ok(reply);
         };
-        let line = format!(
-            "The deadline of {} is back on the schedule: {}.",
-            g.position.phase,
-            format_time(g, back)
-        );
-        let subject = format!("{judge}:{} - Deadline changed", g.name);
-        let body = format!(
-            "An absence was cancelled: the deadline of {} is back on the schedule, {}.\n",
-            g.position.phase,
-            format_time(g, back)
-        );
-        let mails = process::everyone(g, &subject, &body, None);
+        let (line, n) = text::deadline_back(&judge, g, back);
+        let mails = process::everyone(g, &n.subject, &n.body, None);
         self.mails.extend(mails);
         Done::with_more(reply, vec![line])
     }
@@ -852,11 +801,11 @@ pub(super) fn find_variant(
         Lookup::Found(v) => Ok(v),
         Lookup::NotImplemented(canonical) => Err(Refusal::VariantNotImplemented(
             canonical,
-            config.variants.implemented().join(", "),
+            config.variants.implemented(),
         )),
         Lookup::Unknown => Err(Refusal::UnknownVariant(
             name.to_string(),
-            config.variants.names().join(", "),
+            config.variants.names(),
         )),
     }
 }

@@ -276,7 +276,7 @@ fn sur_5_4_d_independence_at_an_acceptance() {
         applied
             .lines
             .iter()
-            .all(|l| l.reader == crate::variant::Reader::Everyone)
+            .all(|l| l.reader == crate::variant::Reader::Observers)
     );
     assert_eq!(s.protector.get(&Turkey), Some(&Italy));
     assert!(!s.protector.contains_key(&Italy));

@@ -1,29 +1,48 @@
-//! The texts of informational replies: HELP, LIST, SUMMARY, and the canonical game dump.
+//! Listings: what a reader asks the judge to list, and the judge's other tables. HELP,
+//! LIST (one line a game), LIST game and LIST FULL, SUMMARY, HISTORY's entries, the
+//! standing orders a reply lists after a power's orders, and the canonical dump of a game
+//! (the golden tests' `state.txt`).
+//!
+//! Who may read which listing, and which entries of a history, is the judge's to decide
+//! (`judge::history`); these functions write what they are given. Pure: no store access.
 
 use crate::game::{Game, Status};
 use crate::map::{Map, Power};
-use crate::rules::Owner;
-use crate::variant::Variant;
+use crate::rules::{self, Owner, PowerOrder};
+use crate::store::HistoryEntry;
+use crate::variant::{Sender, Variant};
 
-use super::time::format_time;
+use super::dates::format_time;
 
-/// The full help text, sent by mail for HELP.
-pub(super) fn help_text() -> &'static str {
+/// The full help text, sent by mail for HELP (a rule set's own commands follow it).
+pub fn help_text() -> &'static str {
     include_str!("help.txt")
 }
+
+/// The lines HELP lists: the judge's commands, then, in a game, its rule set's own (H1).
+pub fn help(variant: Option<&dyn Variant>) -> Vec<String> {
+    help_text()
+        .lines()
+        .chain(variant.map_or("", |v| v.help()).lines())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The first line of `LIST`.
+pub const LIST_HEADING: &str = "Games on this judge:";
 
 fn status_word(g: &Game) -> String {
     match &g.status {
         Status::Forming => format!("forming ({} of 7 joined)", g.joiners.len()),
         Status::Active => "active".into(),
         Status::Paused => "paused".into(),
-        Status::Finished(e) => format!("finished: {}", e.sentence()),
+        Status::Finished(e) => format!("finished: {}", super::results::ending_sentence(e)),
     }
 }
 
 /// One line of `LIST`: the game, its rule set, phase and status, whether it is unlisted,
 /// private or anonymous, and its comment.
-pub(super) fn list_line(g: &Game) -> String {
+pub fn list_line(g: &Game) -> String {
     let marks = crate::bulletin::settings::listing_marks(g);
     match g.status {
         Status::Forming => format!(
@@ -43,35 +62,15 @@ pub(super) fn list_line(g: &Game) -> String {
 }
 
 /// One line of `LIST` for a suspended game (its state is not read).
-pub(super) fn suspended_list_line(game: &str, reason: &str) -> String {
+pub fn suspended_list_line(game: &str, reason: &str) -> String {
     format!("  {game:<12} suspended: {reason}")
-}
-
-/// The subject of the reply to a mail with `subject`: `Re:` it once, or `<judge> reply`.
-pub(super) fn reply_subject(judge: &str, subject: &str) -> String {
-    if subject.trim().is_empty() {
-        format!("{judge} reply")
-    } else if subject.to_ascii_lowercase().starts_with("re:") {
-        subject.to_string()
-    } else {
-        format!("Re: {subject}")
-    }
-}
-
-/// A subject quoted inside a text: at most 80 characters, on one line.
-pub(super) fn one_line_subject(subject: &str) -> String {
-    let line = crate::command::collapse_blanks(subject, |_| false);
-    match line.char_indices().nth(80) {
-        Some((cut, _)) => format!("{}...", line.get(..cut).unwrap_or_default()),
-        None => line,
-    }
 }
 
 /// `LIST game`: the game, its phase, deadline, players and whose orders are in, how many
 /// observers it has, and every setting (`bulletin::settings`). Its master (`master`) also
 /// reads the observers' and players' addresses, the invitations and the absences; everyone
 /// reads the players' addresses when the game shows them.
-pub(super) fn list_game(map: &Map, variant: &dyn Variant, g: &Game, master: bool) -> String {
+pub fn list_game(map: &Map, variant: &dyn Variant, g: &Game, master: bool) -> String {
     let mut s = format!(
         "Game: {}   Variant: {}   Status: {}\n",
         g.name,
@@ -179,7 +178,7 @@ pub(super) fn list_game(map: &Map, variant: &dyn Variant, g: &Game, master: bool
 }
 
 /// `SUMMARY game`: who played what, and the centre counts.
-pub(super) fn summary(map: &Map, g: &Game) -> String {
+pub fn summary(map: &Map, g: &Game) -> String {
     let mut s = format!(
         "Summary of '{}' ({}), {}.\n",
         g.name,
@@ -206,7 +205,7 @@ pub(super) fn summary(map: &Map, g: &Game) -> String {
 }
 
 /// A canonical, stable dump of a game: what the golden tests compare.
-pub(super) fn dump_game(map: &Map, g: &Game) -> String {
+pub fn dump_game(map: &Map, g: &Game) -> String {
     let mut s = format!("GAME {} ({})\n", g.name, status_word(g));
     s.push_str(&format!("  master {}\n", g.master.address));
     if g.status == Status::Forming {
@@ -253,4 +252,67 @@ pub(super) fn dump_game(map: &Map, g: &Game) -> String {
         s.push_str(&format!("  state {line}\n"));
     }
     s
+}
+
+/// One block of `LIST FULL` for a suspended game (its state is not read).
+pub fn suspended_full_line(game: &str, reason: &str) -> String {
+    format!("Game: {game}   Status: suspended: {reason}")
+}
+
+/// The entries of a game's history a reader may read, as `HISTORY` lists them: each
+/// entry's subject and phase, then its text.
+pub fn history(entries: &[HistoryEntry]) -> Vec<String> {
+    let mut out = Vec::new();
+    for h in entries {
+        out.push(format!("==== {} ({})", h.subject, h.phase));
+        out.extend(h.body.lines().map(str::to_string));
+    }
+    out
+}
+
+/// The standing orders of power `p`, as the reply lists them after its orders: unit orders
+/// in unit order, then the rule set's orders, and the units left without an order.
+pub fn standing_orders(map: &Map, g: &Game, p: Power) -> Vec<String> {
+    let mut out = vec![
+        String::new(),
+        format!(
+            "Orders standing for {p} in {} ({}):",
+            g.name, g.position.phase
+        ),
+    ];
+    let mut standing: Vec<&PowerOrder> = g.orders_of(p).iter().collect();
+    standing.sort_by_key(|o| o.order.unit().map(|u| u.province()));
+    for o in standing {
+        out.push(format!("  {}", o.order.display(map)));
+    }
+    for v in g
+        .variant_orders
+        .iter()
+        .filter(|v| v.from == Sender::Power(p))
+    {
+        out.push(format!("  {}", v.command.render(map)));
+    }
+    let missing = g.unordered_units(p);
+    if g.position.phase.kind == rules::PhaseKind::Movement && !missing.is_empty() {
+        let names: Vec<String> = missing
+            .iter()
+            .map(|u| {
+                format!(
+                    "{} {}",
+                    u.kind.map(|k| k.letter()).unwrap_or('?'),
+                    map.display_location(u.location)
+                )
+            })
+            .collect();
+        out.push(format!(
+            "Units without orders (they will hold): {}",
+            names.join(", ")
+        ));
+    }
+    out
+}
+
+/// The dump of a game that is suspended (its state is not read).
+pub fn dump_suspended(game: &str, reason: &str) -> String {
+    format!("GAME {game} (suspended: {reason})\n")
 }
