@@ -56,9 +56,8 @@ pub fn next_deadline(
 }
 
 /// The schedule a phase of `kind` keeps: its class's, as the game's schedule sets it over
-/// the judge's defaults. The phases a rule set adds take the lengths their specs give: an
-/// alliance or conference phase one and a half movement deadlines (IR-H1, IR-I3), a jury
-/// phase one movement deadline (SRV-5b.3), on the movement schedule.
+/// the judge's defaults. A phase a rule set adds takes the length the rule set gives it
+/// (H18), in movement deadlines, on the movement schedule.
 pub fn phase_rule(settings: &DeadlineSettings, schedule: &Schedule, kind: PhaseKind) -> PhaseRule {
     let class = schedule_class(kind);
     let hours = match class {
@@ -75,8 +74,9 @@ pub fn phase_rule(settings: &DeadlineSettings, schedule: &Schedule, kind: PhaseK
         days: Days::EVERY_DAY,
     };
     let mut rule = schedule.of(class).over(base);
-    if matches!(kind, PhaseKind::Alliance | PhaseKind::Conference) {
-        rule.next = rule.next * 3 / 2;
+    if let PhaseKind::Own(own) = kind {
+        let (num, den) = own.length;
+        rule.next = rule.next * i64::from(num) / i64::from(den.max(1));
     }
     rule
 }
@@ -86,9 +86,7 @@ pub fn schedule_class(kind: PhaseKind) -> ScheduleClass {
     match kind {
         PhaseKind::Retreat => ScheduleClass::Retreat,
         PhaseKind::Adjustment => ScheduleClass::Adjustment,
-        PhaseKind::Movement | PhaseKind::Jury | PhaseKind::Alliance | PhaseKind::Conference => {
-            ScheduleClass::Movement
-        }
+        PhaseKind::Movement | PhaseKind::Own(_) => ScheduleClass::Movement,
     }
 }
 

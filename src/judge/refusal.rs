@@ -147,7 +147,7 @@ pub(super) enum Refusal {
     #[error("an absence must end after it starts, and not before now")]
     AbsenceBackwards,
     #[error(
-        "you have {0} absences set already, as many as a seat may have: cancel one with SET NOABSENCE date"
+        "you have {0} absences set already, as many as a seat may have: take one back with SET NOABSENCE date"
     )]
     TooManyAbsences(usize),
     #[error("you have no absence set")]
