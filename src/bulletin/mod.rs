@@ -35,6 +35,7 @@ pub mod pictures;
 pub mod press;
 pub mod reply;
 pub mod results;
+pub mod seats;
 pub mod settings;
 
 pub use audience::{Audience, MailKind, Reader, Sender};

@@ -124,6 +124,23 @@ pub enum Declaration {
     Winner(Power),
 }
 
+/// Whom `EJECT` names: a power's player, or an address (a player's, or an observer's:
+/// its subscription ends).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum EjectTarget {
+    Power(Power),
+    Address(String),
+}
+
+impl fmt::Display for EjectTarget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EjectTarget::Power(p) => write!(f, "{p}"),
+            EjectTarget::Address(a) => f.write_str(a),
+        }
+    }
+}
+
 /// One master command, typed.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -164,8 +181,10 @@ pub enum MasterCommand {
     SetVariant {
         name: String,
     },
+    /// `EJECT power|address`: the player leaves (the power is open for takeover), or an
+    /// observer's subscription ends.
     Eject {
-        power: Power,
+        who: EjectTarget,
     },
     /// `PROMOTE address`: a co-master.
     Promote {
@@ -221,6 +240,29 @@ pub enum MasterCommand {
     SetMaxAbsence {
         days: u32,
     },
+    /// `FORCE BEGIN`: a forming game starts with the players who joined; the other powers
+    /// are dummies, open for takeover (njudge; DPjudge's dummies).
+    ForceBegin,
+    /// `APPROVE power`: the takeover of the power that waits for approval goes through.
+    Approve {
+        power: Power,
+    },
+    /// `REJECT power`: the takeover of the power that waits for approval is refused.
+    Reject {
+        power: Power,
+    },
+    /// `SET APPROVAL` (true) or `SET NOAPPROVAL`: whether a takeover waits for the master's
+    /// `APPROVE`.
+    SetApproval(bool),
+    /// `SET ABANDON n`: a seat whose player missed n phases in a row is abandoned (0:
+    /// never).
+    SetAbandon {
+        count: u32,
+    },
+    /// `SET TAKEOVER n`: the least hours a newcomer gets before the deadline.
+    SetTakeover {
+        hours: u32,
+    },
     /// `ROLLBACK` (one turn) or `ROLLBACK turn`.
     Rollback {
         turn: Option<Turn>,
@@ -263,7 +305,6 @@ impl MasterCommand {
                 ObserverSetting::None => "SET OBSERVER NONE".into(),
             },
             MasterCommand::SetVariant { name } => format!("SET VARIANT {name}"),
-            MasterCommand::Eject { power } => format!("EJECT {power}"),
             MasterCommand::Promote { address } => format!("PROMOTE {address}"),
             MasterCommand::Unstart => "UNSTART".into(),
             MasterCommand::Declare(Declaration::Draw(ps)) => format!(
@@ -297,6 +338,14 @@ impl MasterCommand {
             MasterCommand::SetAddresses { shown: true } => "SET ADDRESSES SHOWN".into(),
             MasterCommand::SetAddresses { shown: false } => "SET ADDRESSES HIDDEN".into(),
             MasterCommand::SetMaxAbsence { days } => format!("SET MAXABSENCE {days}"),
+            MasterCommand::Eject { who } => format!("EJECT {who}"),
+            MasterCommand::ForceBegin => "FORCE BEGIN".into(),
+            MasterCommand::Approve { power } => format!("APPROVE {power}"),
+            MasterCommand::Reject { power } => format!("REJECT {power}"),
+            MasterCommand::SetApproval(true) => "SET APPROVAL".into(),
+            MasterCommand::SetApproval(false) => "SET NOAPPROVAL".into(),
+            MasterCommand::SetAbandon { count } => format!("SET ABANDON {count}"),
+            MasterCommand::SetTakeover { hours } => format!("SET TAKEOVER {hours}"),
             MasterCommand::Rollback { turn: None } => "ROLLBACK".into(),
             MasterCommand::Rollback { turn: Some(t) } => format!("ROLLBACK {t}"),
             MasterCommand::SetCentres { count } => format!("SET CENTRES {count}"),
@@ -317,6 +366,9 @@ pub(crate) const KEYWORDS: &[&str] = &[
     "promote",
     "rollback",
     "unstart",
+    "force",
+    "approve",
+    "reject",
 ];
 
 /// Whether a line is the master's `DECLARE DRAW|WINNER …` (`DECLARE` alone also starts a
@@ -338,8 +390,9 @@ pub(crate) fn phase(i: &str) -> PResult<'_, Phase> {
 }
 
 // master_command = "BECOME" power | "PROCESS" [ "!" | phase ] | "PREVIEW" | "PAUSE"
-//                | "RESUME" | "TERMINATE" | "EJECT" power | "PROMOTE" address | "UNSTART"
-//                | "ROLLBACK" [ phase | number ] | declare ;
+//                | "RESUME" | "TERMINATE" | "EJECT" ( power | address ) | "PROMOTE" address
+//                | "UNSTART" | "ROLLBACK" [ phase | number ] | declare | "FORCE BEGIN"
+//                | "APPROVE" power | "REJECT" power ;
 // declare = "DECLARE" ( "DRAW" power_list | "WINNER" power ) ;
 pub(crate) fn master_command(i: &str) -> PResult<'_, MasterCommand> {
     let start = blanks(i);
@@ -348,13 +401,42 @@ pub(crate) fn master_command(i: &str) -> PResult<'_, MasterCommand> {
         Err(_) => one_of(KEYWORDS, "a master command")(start)?,
     };
     let (r, cmd) = match w {
-        "become" | "eject" => {
+        "become" | "approve" | "reject" => {
             let (r, p) = cut(expect("a power", power_or_initial)(r))?;
-            if w == "become" {
-                (r, MasterCommand::Become { power: p })
-            } else {
-                (r, MasterCommand::Eject { power: p })
+            match w {
+                "become" => (r, MasterCommand::Become { power: p }),
+                "approve" => (r, MasterCommand::Approve { power: p }),
+                _ => (r, MasterCommand::Reject { power: p }),
             }
+        }
+        "eject" => match token(r) {
+            Ok((after, word)) if word.contains('@') => {
+                let Ok(address) = word.parse::<lettre::Address>() else {
+                    return super::lexeme::failure(
+                        blanks(r),
+                        Why::Expected("a power or an e-mail address"),
+                    );
+                };
+                (
+                    after,
+                    MasterCommand::Eject {
+                        who: EjectTarget::Address(address.to_string().to_ascii_lowercase()),
+                    },
+                )
+            }
+            _ => {
+                let (r, p) = cut(expect("a power or an e-mail address", power_or_initial)(r))?;
+                (
+                    r,
+                    MasterCommand::Eject {
+                        who: EjectTarget::Power(p),
+                    },
+                )
+            }
+        },
+        "force" => {
+            let (r, _) = cut(one_of(&["begin"], "BEGIN (FORCE BEGIN)")(r))?;
+            (r, MasterCommand::ForceBegin)
         }
         "process" | "process!" => {
             if w == "process!" {
@@ -422,7 +504,9 @@ pub(crate) fn master_command(i: &str) -> PResult<'_, MasterCommand> {
 //                | "JOIN PASSWORD" password | "NO JOIN PASSWORD"
 //                | ( "INVITE" | "UNINVITE" ) address { address }
 //                | [ "NO" ] ( "ANONYMOUS" | "REVEAL" | "QUIET" )
-//                | "ADDRESSES" ( "SHOWN" | "HIDDEN" ) | "MAXABSENCE" number ;   (after SET)
+//                | "ADDRESSES" ( "SHOWN" | "HIDDEN" ) | "MAXABSENCE" number
+//                | "APPROVAL" | "NOAPPROVAL" | "ABANDON" number | "TAKEOVER" number ;
+//                  (after SET)
 // phase_class = "MOVE" | "MOVES" | "MOVEMENT" | "RETREAT" | "RETREATS" | "ADJUST"
 //             | "ADJUSTMENT" | "ADJUSTMENTS" | "BUILD" | "BUILDS" ;
 // schedule_part = "CLOCK" ( time | minutes | "-1" | "OFF" ) | ( "MIN" | "NEXT" | "GRACE"
@@ -483,6 +567,10 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
             "quiet",
             "addresses",
             "max absence",
+            "no approval",
+            "approval",
+            "abandon",
+            "takeover",
         ],
         "a setting",
     )(start)?;
@@ -624,6 +712,15 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
             let (r, n) = cut(expect("a number of days", number)(r))?;
             (r, MasterCommand::SetMaxAbsence { days: n })
         }
+        "no approval" | "approval" => (r, MasterCommand::SetApproval(w == "approval")),
+        "abandon" => {
+            let (r, n) = cut(expect("a number of missed phases (0: never)", number)(r))?;
+            (r, MasterCommand::SetAbandon { count: n })
+        }
+        "takeover" => {
+            let (r, n) = cut(expect("a number of hours", number)(r))?;
+            (r, MasterCommand::SetTakeover { hours: n })
+        }
         _ => (r, MasterCommand::SetPress(PressSetting::WhiteGrey)),
     };
     let (r, _) = cut(end_of_line(r))?;
@@ -738,6 +835,39 @@ mod tests {
         Some("ROLLBACK 3")
     );
     mc!(eject, master_command, "eject ita", Some("EJECT Italy"));
+    mc!(
+        eject_address,
+        master_command,
+        "eject Watcher@Example.org",
+        Some("EJECT watcher@example.org")
+    );
+    mc!(eject_bad_address, master_command, "eject a@@b", None);
+    mc!(
+        force_begin,
+        master_command,
+        "force begin",
+        Some("FORCE BEGIN")
+    );
+    mc!(force_alone, master_command, "force", None);
+    mc!(approve, master_command, "approve f", Some("APPROVE France"));
+    mc!(reject, master_command, "REJECT Italy", Some("REJECT Italy"));
+    mc!(quiet, master_setting, "quiet", Some("SET QUIET"));
+    mc!(noquiet, master_setting, "no quiet", Some("SET NOQUIET"));
+    mc!(approval, master_setting, "approval", Some("SET APPROVAL"));
+    mc!(
+        noapproval,
+        master_setting,
+        "noapproval",
+        Some("SET NOAPPROVAL")
+    );
+    mc!(abandon, master_setting, "abandon 2", Some("SET ABANDON 2"));
+    mc!(abandon_bare, master_setting, "abandon", None);
+    mc!(
+        takeover,
+        master_setting,
+        "takeover 48",
+        Some("SET TAKEOVER 48")
+    );
     mc!(pause_trailing, master_command, "pause now", None);
     mc!(
         deadline,

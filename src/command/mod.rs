@@ -35,7 +35,8 @@ pub use error::{Coded, CommandError};
 pub use grammar::{Grammar, NoCommand, NoCommands, OwnCommand, RuleCommand};
 pub use lexeme::{Date, GameName, Recipient};
 pub use master::{
-    Declaration, MasterCommand, ObserverSetting, PhaseClass, PressSetting, ScheduleChange, Turn,
+    Declaration, EjectTarget, MasterCommand, ObserverSetting, PhaseClass, PressSetting,
+    ScheduleChange, Turn,
 };
 pub use order::OrderCommand;
 pub use player::{PlayerCommand, SignonAs};

@@ -28,7 +28,7 @@ impl Game {
             .iter()
             .filter(|a| match a.who {
                 Sender::Master => true,
-                Sender::Power(p) => self.player(p).is_some_and(|pl| !pl.resigned),
+                Sender::Power(p) => self.player(p).is_some_and(|pl| pl.is_playing()),
             })
             .collect()
     }

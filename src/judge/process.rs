@@ -8,7 +8,7 @@ use crate::bulletin::results::{
     Extras, Parts, ResultsHeader, ending_sentence, render_results, results_subject,
 };
 use crate::bulletin::settings::CopyFor;
-use crate::game::{self, DueEvent, Ending, Game, ObserverLevel, Player, Status};
+use crate::game::{self, Abandonment, DueEvent, Ending, Game, ObserverLevel, Status};
 use crate::map::Map;
 use crate::picture::{Drawing, PhaseScene};
 use crate::store::{Audience, MailKind, NewMail, StoreError, Tx};
@@ -30,7 +30,8 @@ pub(super) fn mails_for(
     for r in readers {
         match r {
             Reader::Power(p) => {
-                if let Some(pl) = g.player(*p).filter(|pl| !pl.resigned) {
+                // A power nobody plays (abandoned, a dummy) is mailed nothing.
+                if let Some(pl) = g.player(*p).filter(|pl| pl.is_playing()) {
                     out.push(NewMail {
                         game: Some(g.name.clone()),
                         audience: Audience::power(*p),
@@ -161,8 +162,9 @@ fn public_readers(g: &Game) -> Vec<Reader> {
     readers
 }
 
-/// Seven players have joined: assign the powers (seeded), open the rule set's first phase
-/// (Spring 1901 in the standard game).
+/// Seven players have joined (or the master sent `FORCE BEGIN` with fewer): assign the
+/// powers (seeded; a power nobody got is a dummy, open for takeover), open the rule set's
+/// first phase (Spring 1901 in the standard game).
 pub(super) fn start_game(
     map: &Map,
     config: &JudgeConfig,
@@ -172,15 +174,12 @@ pub(super) fn start_game(
 ) -> Result<Vec<NewMail>, StoreError> {
     let variant = variant_of(config, g)?;
     let assigned = game::assign_powers(&g.joiners, g.seed);
-    g.players = assigned
-        .into_iter()
-        .map(|(power, seat)| Player::new(power, seat))
-        .collect();
     g.joiners.clear();
     g.status = Status::Active;
     let mut start = crate::rules::Position::standard_start(map);
     start.phase = variant.first_phase(&g.variant_state);
     g.open_phase(start);
+    g.seat_players(assigned);
     let d = g.open_clock(now);
     tx.save_snapshot(g)?;
     let subject = notices::subject(&config.name, &g.name, "Game starting");
@@ -324,6 +323,10 @@ pub(super) fn process_game_with_outcome(
     let variant = variant_of(config, g)?;
     let before = g.position.clone();
     let voters_before = g.draw_powers(map, variant);
+    // The played seats that send nothing miss the phase (counted for their players); the
+    // ones that reach the game's limit are abandoned once the results are out.
+    let (missed, ordered) = g.missing_and_ordered(map, variant);
+    let dropping = g.count_missed(&missed, &ordered);
     let parts = g.view_parts();
     let mut state = g.variant_state.clone();
     let processed = variant::process_phase(variant, &mut state, &g.view(map, &parts));
@@ -391,6 +394,19 @@ pub(super) fn process_game_with_outcome(
     for (readers, subject, body) in std::mem::take(&mut g.postal) {
         mails.extend(mails_for(g, &readers, &subject, &body, None));
     }
+    if ending.is_none() {
+        let limit = g.settings.abandon_after;
+        for p in dropping {
+            mails.extend(super::seats::abandon(
+                config,
+                g,
+                p,
+                Abandonment::MissedPhases(limit),
+                before.phase,
+                true,
+            ));
+        }
+    }
     // Draw votes and concessions last while the powers in the game stay the same.
     let voters_after = g.draw_powers(map, variant);
     if ending.is_none() && voters_after != voters_before {
@@ -403,8 +419,29 @@ pub(super) fn process_game_with_outcome(
     tx.save_snapshot(g)?;
     if let Some(e) = ending {
         mails.extend(finish(config, tx, g, e, now)?);
+    } else if let Some(e) = agreed_ending(map, variant, g) {
+        // A seat abandoned leaves the players who agreed a draw or a concession alone.
+        mails.extend(finish(config, tx, g, e, now)?);
     }
     Ok((mails, processed.outcome))
+}
+
+/// The draw or concession the game's players agreed, if any: the votes of the powers whose
+/// agreement the rule set asks for ([`Game::draw_powers`]) that someone plays. A power nobody
+/// plays (abandoned, a dummy) has no vote and no share: a draw is among the surviving powers
+/// that are played (`docs/decisions.md`).
+pub(super) fn agreed_ending(map: &Map, variant: &dyn Variant, g: &Game) -> Option<Ending> {
+    if g.status != Status::Active {
+        return None;
+    }
+    let voters: Vec<_> = g
+        .draw_powers(map, variant)
+        .into_iter()
+        .filter(|p| g.is_played(*p))
+        .collect();
+    g.agreed_draw(&voters)
+        .map(Ending::Draw)
+        .or_else(|| g.agreed_concession(&voters).map(Ending::Concession))
 }
 
 /// The picture of a phase of `g`: the board it started from, its orders and results (none
@@ -609,22 +646,38 @@ pub(super) fn tick_game(
                 process_game(map, config, tx, &mut g, now)?
             } else {
                 let late = g.public_missing_powers(map, variant);
+                let mut mails = Vec::new();
                 for p in &late {
-                    if let Some(pl) = g.player_mut(*p) {
-                        pl.abandoned = true;
+                    // The late player is told; a power nobody played is abandoned already.
+                    if let Some(address) = g
+                        .player(*p)
+                        .filter(|pl| pl.is_playing())
+                        .map(|pl| pl.seat.address.clone())
+                        && g.abandon(*p, Abandonment::Late)
+                    {
+                        mails.push(NewMail {
+                            game: Some(g.name.clone()),
+                            audience: Audience::power(*p),
+                            recipient: address,
+                            subject: crate::bulletin::seats::left_subject(judge, &g.name, *p),
+                            body: crate::bulletin::seats::left_mail(&g, *p, Abandonment::Late),
+                            kind: MailKind::Generated,
+                            in_reply_to: None,
+                            pictures: Vec::new(),
+                        });
                     }
                 }
                 // Wait for a replacement: the master decides (PROCESS, or a new player). A
                 // QUIET game tells the master and the late powers only.
                 g.deadline = None;
                 let n = notices::abandoned(judge, &g, &late);
-                if g.settings.quiet {
-                    let mut readers: Vec<Reader> = late.iter().map(|p| Reader::Power(*p)).collect();
-                    readers.push(Reader::Master);
-                    mails_for(&g, &readers, &n.subject, &n.body, None)
+                // A quiet game tells the master alone (and each late player, above).
+                if g.seat_changes_public() {
+                    mails.extend(everyone(&g, &n.subject, &n.body, None));
                 } else {
-                    everyone(&g, &n.subject, &n.body, None)
+                    mails.extend(mails_for(&g, &[Reader::Master], &n.subject, &n.body, None));
                 }
+                mails
             }
         }
         DueEvent::TimeWarp => {
