@@ -72,6 +72,16 @@ enum Command {
         #[arg(long)]
         wait: bool,
     },
+    /// Serve the read-only web view of the games alone (`dipjudge run` serves it beside
+    /// the mail loop when judge.toml has `[web]`), until SIGTERM or SIGINT.
+    Web {
+        /// The configuration file.
+        #[arg(long, default_value = "judge.toml")]
+        config: PathBuf,
+        /// Listen here instead of `[web] listen` (e.g. 127.0.0.1:8080).
+        #[arg(long)]
+        listen: Option<std::net::SocketAddr>,
+    },
     /// One pass: read all new mail, process due deadlines, send the outbox; then exit.
     Process {
         /// The configuration file.
@@ -147,6 +157,16 @@ enum Command {
         #[arg(long, default_value_t = 50)]
         rounds: usize,
     },
+    /// Measure the web view: a game page of a ten-year game over HTTP (median and 90th
+    /// percentile), and the mail loop's latency with and without pages being served.
+    BenchWeb {
+        /// How many pages and mails are timed.
+        #[arg(long, default_value_t = 100)]
+        rounds: usize,
+        /// The game's length in years.
+        #[arg(long, default_value_t = 10)]
+        years: u16,
+    },
     /// Print the canonical dump of every game in the configured database.
     #[command(hide = true)]
     DumpState {
@@ -175,6 +195,7 @@ pub fn main() -> ExitCode {
             log_format,
             wait,
         } => crate::cli_daemon::run(&config, log_format, wait),
+        Command::Web { config, listen } => crate::cli_daemon::web(&config, listen),
         Command::Process {
             config,
             now,
@@ -204,6 +225,7 @@ pub fn main() -> ExitCode {
             crate::cli_daemon::map(&config, &game, what, &output, now.as_deref())
         }
         Command::BenchMap { rounds } => bench_map(rounds),
+        Command::BenchWeb { rounds, years } => bench_web(rounds, years),
         Command::BenchMail(args) => crate::cli_daemon::bench_mail(&args),
     };
     match result {
@@ -370,6 +392,33 @@ fn time_round(
             }
         }
     }
+}
+
+fn bench_web(rounds: usize, years: u16) -> anyhow::Result<ExitCode> {
+    let dir = std::env::temp_dir().join(format!("dipjudge-bench-web-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let f = dipjudge::web::bench(&dir, years, rounds);
+    let _ = std::fs::remove_dir_all(&dir);
+    let f = f?;
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!(
+        "game page of a {years}-year game ({} phases, {} KB): {:.2} ms median, {:.2} ms p90 over HTTP ({rounds} rounds); built in {:.2} ms median",
+        f.phases,
+        f.page_bytes / 1024,
+        ms(f.page_median),
+        ms(f.page_p90),
+        ms(f.build_median)
+    );
+    println!(
+        "a mail of orders ({} mails each): {:.2} ms median, {:.2} ms p90 with no page served; {:.2} ms median, {:.2} ms p90 while {} pages were served",
+        rounds * 10,
+        ms(f.mail_median_idle),
+        ms(f.mail_p90_idle),
+        ms(f.mail_median_loaded),
+        ms(f.mail_p90_loaded),
+        f.pages_during_load
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn bench_map(rounds: usize) -> anyhow::Result<ExitCode> {

@@ -49,8 +49,50 @@ fn open_daemon(config: Config, wait: bool) -> anyhow::Result<Daemon> {
 pub fn run(config: &Path, log_format: LogFormat, wait: bool) -> anyhow::Result<ExitCode> {
     init_logging(log_format, tracing::Level::INFO);
     let config = Config::load(config)?;
+    let web = config.web.clone();
+    let (database, judge) = (config.database(), config.judge.name.clone());
     let mut daemon = open_daemon(config, wait)?;
+    // The web view beside the mail loop, on its own thread and database connections.
+    let server = match &web {
+        Some(w) => Some(dipjudge::web::spawn(database, &judge, w)?),
+        None => None,
+    };
     daemon.run(true)?;
+    if let Some(s) = server {
+        s.stop();
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `dipjudge web`: the pages alone, from the judge's database, until SIGTERM or SIGINT.
+pub fn web(config: &Path, listen: Option<std::net::SocketAddr>) -> anyhow::Result<ExitCode> {
+    init_logging(LogFormat::Text, tracing::Level::INFO);
+    let config = Config::load(config)?;
+    let mut section = match (config.web.clone(), listen) {
+        (Some(w), _) => w,
+        (None, Some(listen)) => dipjudge::web::WebSection {
+            listen,
+            base_url: None,
+            requests_per_minute: 120,
+        },
+        (None, None) => bail!("judge.toml has no [web] section: add one, or give --listen"),
+    };
+    if let Some(l) = listen {
+        section.listen = l;
+    }
+    let db = config.database();
+    if !db.exists() {
+        bail!(
+            "no database at {} yet: run the judge once first",
+            db.display()
+        );
+    }
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
+        signal_hook::flag::register(sig, std::sync::Arc::clone(&stop))
+            .context("while installing a signal handler")?;
+    }
+    dipjudge::web::serve_blocking(db, &config.judge.name, &section, &stop)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -22,6 +22,7 @@
 //! | [`mail`] | IMAP / Maildir in, SMTP / Maildir out, MIME, loop and bounce protection |
 //! | [`daemon`] | `judge.toml`, the pass (mail in, tick, outbox out), the loop, signals |
 //! | [`cases`] | the DATC-style case-file format and its runner |
+//! | [`web`] | the read-only web view of every game for each reader, beside the mail loop |
 //! | [`sim`] | random legal play from a fixed seed, for benchmarks and property tests |
 //!
 //! The core (map, rules, command, game, bulletin) does no I/O and reads no clock: the same inputs give the same
@@ -50,3 +51,4 @@ pub mod rules;
 pub mod sim;
 pub mod store;
 pub mod variant;
+pub mod web;

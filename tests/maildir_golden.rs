@@ -37,16 +37,16 @@ const UNLOGGED_HEADERS: [&str; 4] = [
 ];
 
 /// One mail the judge wrote to the outbox.
-struct Mail {
+pub(crate) struct Mail {
     /// The input step (its index in the sorted inputs) after which the mail was found.
     step: usize,
-    to: String,
-    subject: String,
+    pub(crate) to: String,
+    pub(crate) subject: String,
     /// A reply to a mail of its recipient (it has `In-Reply-To`).
-    reply: bool,
+    pub(crate) reply: bool,
     /// The decoded body, and the text of its picture's SVG if it has one (what the leak
     /// scanner reads).
-    body: String,
+    pub(crate) body: String,
     /// The frames of the animation it carries (`MAP game ALL`), if any.
     frames: Option<usize>,
 }
@@ -54,8 +54,8 @@ struct Mail {
 /// Text only some recipients may read (compared without letter case): in the mails sent from
 /// input step `from_step` on, a mail holding any of `needles` must be addressed to one of
 /// `readers`; with `until`, only up to the first mail whose subject contains `until`.
-struct Secret {
-    what: String,
+pub(crate) struct Secret {
+    pub(crate) what: String,
     needles: Vec<String>,
     readers: BTreeSet<String>,
     from_step: usize,
@@ -100,7 +100,7 @@ impl Secret {
     }
 
     /// The needles `body` (lowercase) holds.
-    fn found<'a>(&'a self, body: &str) -> Vec<&'a String> {
+    pub(crate) fn found<'a>(&'a self, body: &str) -> Vec<&'a String> {
         self.needles
             .iter()
             .filter(|n| {
@@ -386,10 +386,10 @@ fn gif_frames(bytes: &[u8], name: &str) -> usize {
 
 /// What one scenario gave: the mail log, the final state, every mail, and the size of the
 /// database after each step.
-struct Played {
+pub(crate) struct Played {
     log: String,
     state: String,
-    mails: Vec<Mail>,
+    pub(crate) mails: Vec<Mail>,
     db_sizes: Vec<u64>,
 }
 
@@ -404,9 +404,15 @@ fn db_size(var: &Path) -> u64 {
 
 /// Plays one scenario through the binary.
 fn play(dir: &Path) -> Played {
+    play_in(dir, "maildir-golden")
+}
+
+/// Plays one scenario through the binary in the scratch directory `root/<scenario>` under
+/// the target's temp dir (another test may play it at the same time in another root).
+pub(crate) fn play_in(dir: &Path, root: &str) -> Played {
     let name = dir.file_name().and_then(|n| n.to_str()).expect("name");
     let scratch = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("maildir-golden")
+        .join(root)
         .join(name);
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).expect("scratch dir");
@@ -494,7 +500,7 @@ fn check_growth(dir: &Path, played: &Played, failures: &mut Vec<String>) -> Opti
 
 /// The powers' addresses, from the master's copy of the judge's "Game starting" mail (the
 /// players' copies keep them secret).
-fn powers(mails: &[Mail]) -> BTreeMap<String, String> {
+pub(crate) fn powers(mails: &[Mail]) -> BTreeMap<String, String> {
     let found: BTreeMap<String, String> = mails
         .iter()
         .filter(|m| m.subject.ends_with("Game starting"))
@@ -581,7 +587,7 @@ fn press_readers(header: &str, powers: &BTreeMap<String, String>, master: &str) 
 /// `DECLINE EXCHANGE` of a client (until the next results bulletin); in a Survive game every
 /// mail's ballots and jury votes ([`ballot_secret`]); in an International Relations game
 /// every player's treaty line ([`is_treaty_line`]).
-fn secrets(dir: &Path, mails: &[Mail]) -> Vec<Secret> {
+pub(crate) fn secrets(dir: &Path, mails: &[Mail]) -> Vec<Secret> {
     let start = powers(mails);
     let mut out = Vec::new();
     let mut master = String::new();
@@ -832,7 +838,7 @@ fn leaks(mails: &[Mail], secrets: &[Secret]) -> Vec<String> {
 }
 
 /// The master's address and whether the game plays the Survive rules (its `CREATE` line).
-fn creation(dir: &Path) -> (String, bool) {
+pub(crate) fn creation(dir: &Path) -> (String, bool) {
     for input in inputs(dir) {
         let text = std::fs::read_to_string(&input).expect("input");
         let Some(from) = header(&text, "From").map(|f| address(&f)) else {

@@ -100,3 +100,11 @@ mod support;
 /// The variant platform: a toy rule set (its own command, phase and state) overriding every
 /// hook plays a game by mail; a scan shows no rule set's name or keyword in the core.
 mod variant;
+/// The web view over HTTP on 127.0.0.1:0: the game list, a game and its phases, private
+/// pages by the mails' tokens, escaping, methods, headers, the rate limit.
+mod web;
+/// The web view in headless Chromium (`DIPJUDGE_BROWSER=1`; skipped otherwise).
+mod web_browser;
+/// The leak scanner over every page of the golden Survive, Formal and International
+/// Relations games for every reader.
+mod web_leaks;

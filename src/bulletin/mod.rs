@@ -11,6 +11,7 @@
 //! | [`listing`] | HELP, LIST, LIST FULL, SUMMARY, HISTORY's entries, standing orders, the game dump |
 //! | [`pictures`] | the titles of pictures and the names of attached files |
 //! | [`dates`] | a time as players read it, in the game's zone |
+//! | [`web`] | the line that links a seat's private web page in its mails |
 //! | [`audience`] | who reads ([`Reader`]), who sends ([`Sender`]), who a mail is for ([`Audience`]) |
 //!
 //! Pure: no SQL, no mail, no clock. Everything arrives as values (the map, the game, the
@@ -37,6 +38,7 @@ pub mod reply;
 pub mod results;
 pub mod seats;
 pub mod settings;
+pub mod web;
 
 pub use audience::{Audience, MailKind, Reader, Sender};
 pub use notices::Notice;

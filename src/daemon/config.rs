@@ -37,6 +37,9 @@ pub struct Config {
     pub inbound: InboundSection,
     /// `[outbound]`: where mail is sent.
     pub outbound: OutboundSection,
+    /// `[web]`: the read-only web view (off when absent).
+    #[serde(default)]
+    pub web: Option<crate::web::WebSection>,
     /// The directory relative paths are taken from (the file's own directory).
     #[serde(skip)]
     pub base: PathBuf,
@@ -314,6 +317,16 @@ impl Config {
             }
             Transport::Smtp => bail!("inbound.kind must be \"maildir\" or \"imap\", not \"smtp\""),
         }
+        if let Some(w) = &self.web {
+            if let Some(b) = &w.base_url
+                && !(b.starts_with("http://") || b.starts_with("https://"))
+            {
+                bail!("web.base_url {b:?} must start with http:// or https://");
+            }
+            if w.requests_per_minute == 0 {
+                bail!("web.requests_per_minute must be at least 1");
+            }
+        }
         let o = &self.outbound;
         match o.kind {
             Transport::Maildir if o.path.is_none() => {
@@ -367,6 +380,7 @@ impl Config {
             deadlines: self.deadlines.clone(),
             time_zone: self.judge.time_zone.clone(),
             variants: self.variants.clone(),
+            web_base_url: self.web.as_ref().and_then(|w| w.base_url.clone()),
         }
     }
 

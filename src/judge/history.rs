@@ -28,7 +28,7 @@ pub(super) fn press_readers(readers: &[Reader], author: Sender, public: bool) ->
 /// Whether `reader` may read entry `e` of game `g`'s history: a power or the master reads
 /// what it received; [`Reader::Observers`] (an observer, or anyone outside the game) what
 /// observers received and may read under the game's observer setting now.
-pub(super) fn readable(g: &Game, reader: Reader, e: &HistoryEntry) -> bool {
+pub fn readable(g: &Game, reader: Reader, e: &HistoryEntry) -> bool {
     match (&e.readers, reader) {
         (readers, Reader::Observers) => {
             let received = readers
@@ -47,11 +47,7 @@ pub(super) fn readable(g: &Game, reader: Reader, e: &HistoryEntry) -> bool {
 }
 
 /// The entries of `g`'s history `reader` may read, oldest first.
-pub(super) fn for_reader(
-    g: &Game,
-    reader: Reader,
-    entries: Vec<HistoryEntry>,
-) -> Vec<HistoryEntry> {
+pub fn for_reader(g: &Game, reader: Reader, entries: Vec<HistoryEntry>) -> Vec<HistoryEntry> {
     entries
         .into_iter()
         .filter(|e| readable(g, reader, e))

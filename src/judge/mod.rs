@@ -13,7 +13,7 @@
 //! full disk) is only rolled back, to be tried again.
 
 mod confirm;
-mod history;
+pub mod history;
 mod password;
 mod pictures;
 mod process;
@@ -22,6 +22,7 @@ mod seats;
 mod session;
 mod throttle;
 mod time;
+pub mod weblinks;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -61,6 +62,9 @@ pub struct JudgeConfig {
     pub time_zone: String,
     /// The rule sets this judge runs (all of [`crate::variant::ALL`]; tests add their own).
     pub variants: crate::variant::Registry,
+    /// Where the web view is reached (`[web] base_url`): results and notices to a seat
+    /// carry a link to its private page. None: no links.
+    pub web_base_url: Option<String>,
 }
 
 impl Default for JudgeConfig {
@@ -76,6 +80,7 @@ impl Default for JudgeConfig {
             deadlines: crate::game::DeadlineSettings::default(),
             time_zone: "UTC".to_string(),
             variants: crate::variant::Registry::default(),
+            web_base_url: None,
         }
     }
 }

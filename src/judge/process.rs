@@ -591,7 +591,7 @@ pub(super) fn tick_game(
         return Ok(false);
     }
     let judge = &config.name;
-    let mails = match event {
+    let mut mails = match event {
         DueEvent::Nothing => return Ok(false),
         DueEvent::Remind => {
             g.reminded = true;
@@ -688,6 +688,9 @@ pub(super) fn tick_game(
             everyone(&g, &n.subject, &n.body, None)
         }
     };
+    if let Some(base) = &config.web_base_url {
+        super::weblinks::add_links(tx, &g, base, &mut mails, now)?;
+    }
     for m in &mails {
         tx.queue_mail(m, now)?;
     }

@@ -219,10 +219,26 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
      CREATE INDEX outbox_replies_sent ON outbox (sent_at)
          WHERE kind = 'replied' AND status = 'sent';",
     ),
+    (
+        8,
+        // The web view's private pages (issue 30): each token is kept as its hash only,
+        // with the seat it opens and the fingerprint of the seat's holder and password
+        // when it was made; a token whose fingerprint is no longer the seat's opens
+        // nothing (the seat changed hands or its password), and is dropped when the seat
+        // gets its next token.
+        "CREATE TABLE web_tokens (
+         hash TEXT PRIMARY KEY,
+         game TEXT NOT NULL COLLATE NOCASE,
+         seat TEXT NOT NULL,
+         fingerprint TEXT NOT NULL,
+         created_at TEXT NOT NULL
+     ) STRICT;
+     CREATE INDEX web_tokens_seat ON web_tokens (game, seat);",
+    ),
 ];
 
 /// The schema version this judge writes.
-pub(crate) const LATEST: i64 = 7;
+pub(crate) const LATEST: i64 = 8;
 
 fn version(conn: &Connection) -> Result<i64, StoreError> {
     Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)

@@ -9,6 +9,7 @@
 mod audience;
 mod migrations;
 mod security;
+mod web;
 
 use std::cell::RefCell;
 use std::path::Path;
@@ -20,6 +21,7 @@ use crate::game::Game;
 
 pub use audience::{Audience, MailKind};
 pub use security::{PendingConfirmation, WrongSignons};
+pub use web::WebToken;
 
 use crate::variant::Reader;
 

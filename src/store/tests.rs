@@ -532,7 +532,7 @@ fn a_version_6_outbox_is_typed_by_migration_7_and_keeps_every_row() {
         .conn
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap();
-    assert_eq!(version, 7);
+    assert_eq!(version, migrations::LATEST);
     store
         .transaction(|tx| {
             let all = tx.all_mail()?;

@@ -1,0 +1,220 @@
+//! What a reader may see of a game, read from the store in one transaction: the game's
+//! facts, its phases in the order played (each with its picture, its bulletins and the
+//! press the reader received), the centre chart. Who may read which history entry is
+//! `judge::history`'s rule, the one `HISTORY` follows.
+
+use std::collections::BTreeMap;
+
+use crate::game::{Game, ObserverLevel, Status};
+use crate::judge::history;
+use crate::judge::weblinks;
+use crate::map::{Map, Power};
+use crate::picture::{Chart, Drawing};
+use crate::store::{StoreError, Tx};
+
+/// Who reads a page: a power's player or the master (by a token), or anyone
+/// ([`Reader::Observers`]: observers and everyone else read alike).
+pub use crate::variant::Reader;
+
+/// One line of the game list.
+#[derive(Clone, Debug)]
+pub struct ListedGame {
+    pub name: String,
+    pub variant: String,
+    pub phase: Option<String>,
+    pub status: String,
+}
+
+/// One phase of a game as its reader may see it.
+#[derive(Clone, Debug)]
+pub struct PhaseView {
+    /// The phase's short name (`F1901M`): its id in the page and its address.
+    pub name: String,
+    /// The picture of the processed phase (the one the results mails carry), as SVG.
+    pub svg: Option<String>,
+    /// The bulletins of the phase everyone who follows the game received (results,
+    /// notices): (subject, text).
+    pub bulletins: Vec<(String, String)>,
+    /// The press the reader received in the phase: (subject, text).
+    pub press: Vec<(String, String)>,
+}
+
+/// A game as one reader may see it.
+#[derive(Clone, Debug)]
+pub struct GameView {
+    pub name: String,
+    pub variant: String,
+    pub status: String,
+    pub phase_now: Option<String>,
+    pub deadline: Option<String>,
+    /// Each power's supply centres now (none while the game forms).
+    pub centres: Vec<(String, usize)>,
+    /// Whose page it is: `None` for anyone (the public page), else the seat.
+    pub seat: Option<String>,
+    /// Nothing of the game's history is open to this reader (observer setting NONE).
+    pub closed: bool,
+    pub phases: Vec<PhaseView>,
+    /// The reader's standing orders for the phase open now (a power's player: the orders
+    /// its replies list), as order lines.
+    pub standing: Vec<String>,
+    /// The centre chart as SVG (a game under way or over, for a reader who reads its
+    /// bulletins).
+    pub chart: Option<String>,
+}
+
+fn status_text(g: &Game) -> String {
+    match &g.status {
+        Status::Forming => format!("forming ({} of 7 joined)", g.joiners.len()),
+        Status::Active => "active".into(),
+        Status::Paused => "paused".into(),
+        Status::Finished(e) => {
+            format!("finished: {}", crate::bulletin::results::ending_sentence(e))
+        }
+    }
+}
+
+/// The list of games, as `LIST` shows anyone: a game that cannot be read is listed as
+/// suspended.
+pub fn list(tx: &Tx<'_>) -> Result<Vec<ListedGame>, StoreError> {
+    let mut out = Vec::new();
+    for name in tx.game_names()? {
+        match tx.load_game(&name) {
+            Ok(Some(g)) => out.push(ListedGame {
+                phase: (g.status != Status::Forming).then(|| g.position.phase.to_string()),
+                status: status_text(&g),
+                name: g.name,
+                variant: g.variant,
+            }),
+            Ok(None) => {}
+            Err(StoreError::Suspended { game, .. }) => out.push(ListedGame {
+                name: game,
+                variant: String::new(),
+                phase: None,
+                status: "suspended".into(),
+            }),
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(out)
+}
+
+/// The reader a private page's token opens, with the game's name; None for a token that
+/// is unknown or no longer its seat's.
+pub fn token_reader(tx: &Tx<'_>, token: &str) -> Result<Option<(String, Reader)>, StoreError> {
+    let Some(kept) = tx.web_token(&weblinks::token_hash(token))? else {
+        return Ok(None);
+    };
+    let Some(g) = tx.load_game(&kept.game)? else {
+        return Ok(None);
+    };
+    Ok(weblinks::reader_of(&g, &kept).map(|r| (g.name, r)))
+}
+
+/// The SVG of a processed phase's picture, if it has one.
+fn phase_svg(
+    map: &Map,
+    tx: &Tx<'_>,
+    game: &str,
+    phase: &str,
+) -> Result<Option<String>, StoreError> {
+    match tx.scene(game, phase)? {
+        Some(bytes) => Ok(Drawing::decode(&bytes).ok().map(|d| d.svg(map))),
+        None => tx.old_picture(game, phase),
+    }
+}
+
+/// Game `name` as `reader` may see it; None when there is no such game.
+pub fn game(
+    map: &Map,
+    tx: &Tx<'_>,
+    name: &str,
+    reader: Reader,
+) -> Result<Option<GameView>, StoreError> {
+    let Some(g) = tx.load_game(name)? else {
+        return Ok(None);
+    };
+    let closed = reader == Reader::Observers && g.settings.press.observers == ObserverLevel::None;
+    let entries = history::for_reader(&g, reader, tx.history(&g.name)?);
+    let mut phases: Vec<PhaseView> = Vec::new();
+    for e in entries {
+        let i = match phases.iter().position(|p| p.name == e.phase) {
+            Some(i) => i,
+            None => {
+                phases.push(PhaseView {
+                    name: e.phase.clone(),
+                    svg: None,
+                    bulletins: Vec::new(),
+                    press: Vec::new(),
+                });
+                phases.len() - 1
+            }
+        };
+        if let Some(p) = phases.get_mut(i) {
+            if e.readers.is_none() {
+                p.bulletins.push((e.subject, e.body));
+            } else {
+                p.press.push((e.subject, e.body));
+            }
+        }
+    }
+    // A phase's picture goes to those who read its bulletins (H20: it shows only what
+    // every reader may read).
+    for p in &mut phases {
+        if !p.bulletins.is_empty() {
+            p.svg = phase_svg(map, tx, &g.name, &p.name)?;
+        }
+    }
+    let reads_bulletins = !closed && g.status != Status::Forming;
+    let chart = if reads_bulletins {
+        let snapshots = tx.snapshot_positions(&g.name)?;
+        let positions = snapshots.iter().chain(std::iter::once(&g.position));
+        let chart = Chart::of_positions(
+            format!("{} - supply centres at the end of each year", g.name),
+            positions,
+            u16::try_from(g.settings.centres_to_win).ok(),
+        );
+        Some(Drawing::Chart(chart).svg(map))
+    } else {
+        None
+    };
+    let standing = match reader {
+        Reader::Power(p) if g.status == Status::Active => {
+            let mut orders: Vec<_> = g.orders_of(p).iter().collect();
+            orders.sort_by_key(|o| o.order.unit().map(|u| u.province()));
+            orders.iter().map(|o| o.order.display(map)).collect()
+        }
+        _ => Vec::new(),
+    };
+    let mut count: BTreeMap<Power, usize> = BTreeMap::new();
+    for p in g.position.owners.iter().flatten() {
+        *count.entry(*p).or_default() += 1;
+    }
+    let centres = if g.status == Status::Forming {
+        Vec::new()
+    } else {
+        g.players
+            .iter()
+            .map(|p| {
+                (
+                    p.power.name().to_string(),
+                    count.get(&p.power).copied().unwrap_or(0),
+                )
+            })
+            .collect()
+    };
+    Ok(Some(GameView {
+        phase_now: (g.status != Status::Forming).then(|| g.position.phase.to_string()),
+        deadline: g
+            .deadline
+            .map(|d| d.format("%Y-%m-%d %H:%M UTC").to_string()),
+        status: status_text(&g),
+        seat: weblinks::seat_name(reader).map(str::to_string),
+        closed,
+        centres,
+        standing,
+        phases,
+        chart,
+        name: g.name,
+        variant: g.variant,
+    }))
+}
