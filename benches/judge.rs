@@ -93,6 +93,7 @@ fn bench(c: &mut Criterion) {
                             message_id: Some(format!("<bench-{n}@test>")),
                             from: format!("eng{}@example.test", n % GAMES as u64),
                             reply_to: None,
+                            from_name: None,
                             subject: "orders".into(),
                             text: format!(
                                 "SIGNON Eg{:04} secret\nF Lon - NTH\nF Edi - NWG\nA Lvp - Yor\n",

@@ -109,6 +109,7 @@ fn create_games(
                     message_id: Some(key),
                     from: from.to_string(),
                     reply_to: None,
+                    from_name: None,
                     subject: "setup".into(),
                     text,
                     size_capped: false,

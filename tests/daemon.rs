@@ -343,7 +343,7 @@ impl Table {
         for i in 0..7 {
             self.send(runner, Some(i), &script::join(&game, i));
         }
-        let start = self.wait_for(runner, Some(0), "Game starting");
+        let start = self.wait_for(runner, None, "Game starting");
         for (power, addr) in script::seats_in_start_mail(&start.text) {
             let i = self.players.iter().position(|p| p.address == addr).unwrap();
             self.seats.insert(power, i);
@@ -930,7 +930,7 @@ fn variant_game(tag: &str, rules: &str, named: &str) -> VariantGame {
     for i in 0..7 {
         t.send(&mut runner, Some(i), &script::join(&game, i));
     }
-    let start = t.wait_for(&mut runner, Some(0), "Game starting");
+    let start = t.wait_for(&mut runner, None, "Game starting");
     for (power, addr) in script::seats_in_start_mail(&start.text) {
         let i = t.players.iter().position(|p| p.address == addr).unwrap();
         t.seats.insert(power, i);

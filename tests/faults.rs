@@ -542,6 +542,7 @@ fn a_store_error_at_each_write_of_a_mail_leaves_it_whole_or_untouched() {
         message_id: Some("orders-with-press@x".into()),
         from: player("mail", Power::England),
         reply_to: None,
+        from_name: None,
         subject: "orders".into(),
         text: format!(
             "SIGNON Email {}\nF Lon - NTH\nA Lvp - Yor\nPRESS TO F\nShall we split the Channel?\nENDPRESS\n",

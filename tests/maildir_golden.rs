@@ -498,19 +498,30 @@ fn check_growth(dir: &Path, played: &Played, failures: &mut Vec<String>) -> Opti
     Some(per_phase)
 }
 
-/// The powers' addresses, from the judge's "Game starting" mail.
+/// The powers' addresses, from the master's copy of the judge's "Game starting" mail (the
+/// players' copies keep them secret).
 pub(crate) fn powers(mails: &[Mail]) -> BTreeMap<String, String> {
-    let start = mails
+    let found: BTreeMap<String, String> = mails
         .iter()
-        .find(|m| m.subject.ends_with("Game starting"))
-        .expect("a Game starting mail");
-    start
-        .body
-        .lines()
+        .filter(|m| m.subject.ends_with("Game starting"))
+        .flat_map(|m| m.body.lines())
         .filter_map(|l| l.trim().split_once(':'))
         .filter(|(p, a)| !p.contains(' ') && a.contains('@'))
-        .map(|(p, a)| (p.to_string(), a.trim().to_string()))
-        .collect()
+        .map(|(p, a)| {
+            let a = a.trim();
+            let a = match (a.rfind('<'), a.strip_suffix('>')) {
+                (Some(i), Some(inner)) => inner.get(i + 1..).unwrap_or(a),
+                _ => a,
+            };
+            (p.to_string(), a.to_string())
+        })
+        .collect();
+    assert_eq!(
+        found.len(),
+        7,
+        "the master's Game starting mail names the players"
+    );
+    found
 }
 
 /// The powers' addresses as of input step `step`: the start's, each power a newcomer took

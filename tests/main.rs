@@ -92,6 +92,9 @@ mod seats;
 /// The mail transports against real Dovecot and Postfix on 127.0.0.1
 /// (`scripts/mail-servers.sh start`; required when `DIPJUDGE_MAIL_SERVERS=1`).
 mod servers;
+/// A game the way its master wants it (issue 28): a schedule in the game's zone, absences,
+/// anonymous games under a leak scanner, private games, LIST with every setting.
+mod settings;
 /// Helpers the tests share (mailing the judge core).
 mod support;
 /// The variant platform: a toy rule set (its own command, phase and state) overriding every

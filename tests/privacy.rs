@@ -80,6 +80,7 @@ impl Table {
             message_id: Some(key),
             from: from.to_string(),
             reply_to: None,
+            from_name: None,
             subject: "winter".into(),
             text: body.to_string(),
             size_capped: false,

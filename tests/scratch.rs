@@ -224,6 +224,7 @@ pub(crate) fn handle(judge: &mut Judge, key: &str, from: &str, body: &str, now: 
         message_id: Some(key.to_string()),
         from: from.to_string(),
         reply_to: None,
+        from_name: None,
         subject: "setup".into(),
         text: body.to_string(),
         size_capped: false,

@@ -766,6 +766,7 @@ fn a_bouncing_seat_is_marked_its_master_told_once_and_its_player_clears_it() {
         key: "<dsn-1@mail.example.test>".into(),
         message_id: Some("dsn-1@mail.example.test".into()),
         from: "mailer-daemon@mail.example.test".into(),
+        from_name: None,
         reply_to: None,
         subject: "Undelivered Mail Returned to Sender".into(),
         text: String::new(),

@@ -20,6 +20,7 @@ pub(crate) fn send(
         message_id: Some(key.to_string()),
         from: from.to_string(),
         reply_to: None,
+        from_name: None,
         subject: "orders".into(),
         text: body.to_string(),
         size_capped: false,

@@ -701,6 +701,14 @@ fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
 /// Every word by which a rule set is known: its names and aliases, its own phases' names,
 /// the prefix of its spec codes, and its commands' keywords. The standard game, which owns
 /// the core, is left out; the toy is in, so the scan would see a file that named it.
+/// Keywords the core's own grammar shares with a rule set, by the file that holds them and
+/// why: the shared word is read by the core only with its own next word.
+const SHARED: &[(&str, &str, &str)] = &[(
+    "command/master.rs",
+    "declare",
+    "the master's DECLARE DRAW and DECLARE WINNER (issue 28); every other DECLARE line goes to the rule set",
+)];
+
 fn rule_set_words() -> (Vec<String>, Vec<String>) {
     let mut names: Vec<String> = Vec::new();
     let mut keywords: Vec<String> = Vec::new();
@@ -790,7 +798,10 @@ fn the_core_names_no_rule_set_and_none_of_its_keywords() {
                 } else {
                     has_word(lit, k)
                 };
-                if hit {
+                let shared = SHARED
+                    .iter()
+                    .any(|(file, word, _)| *file == shown && word == k);
+                if hit && !shared {
                     found.push(format!("{shown}: the keyword \"{k}\" in \"{lit}\""));
                 }
             }

@@ -175,6 +175,7 @@ fn set_up(judge: &mut Judge) {
             message_id: Some(key),
             from: from.to_string(),
             reply_to: None,
+            from_name: None,
             subject: "setup".to_string(),
             text,
             size_capped: false,

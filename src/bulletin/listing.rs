@@ -41,12 +41,20 @@ fn status_word(g: &Game) -> String {
     }
 }
 
-/// One line of `LIST`: a game with open positions says which (they wait for replacements).
+/// One line of `LIST`: the game, its rule set, phase and status, whether it is unlisted,
+/// private or anonymous, and its comment; a game with open positions says which (they
+/// wait for replacements).
 pub fn list_line(g: &Game) -> String {
+    let marks = crate::bulletin::settings::listing_marks(g);
     let line = match g.status {
-        Status::Forming => format!("  {:<12} {:<10} {}", g.name, g.variant, status_word(g)),
+        Status::Forming => format!(
+            "  {:<12} {:<10} {}{marks}",
+            g.name,
+            g.variant,
+            status_word(g)
+        ),
         _ => format!(
-            "  {:<12} {:<10} {} {}",
+            "  {:<12} {:<10} {} {}{marks}",
             g.name,
             g.variant,
             g.position.phase,
@@ -66,8 +74,10 @@ pub fn suspended_list_line(game: &str, reason: &str) -> String {
     format!("  {game:<12} suspended: {reason}")
 }
 
-/// `LIST game`: the game, its phase, deadline, players and whose orders are in, and how
-/// many observers it has (their addresses for its master: `master`).
+/// `LIST game`: the game, its phase, deadline, players and whose orders are in, how many
+/// observers it has, and every setting (`bulletin::settings`). Its master (`master`) also
+/// reads the observers' and players' addresses, the invitations and the absences; everyone
+/// reads the players' addresses when the game shows them.
 pub fn list_game(map: &Map, variant: &dyn Variant, g: &Game, master: bool) -> String {
     let mut s = format!(
         "Game: {}   Variant: {}   Status: {}\n",
@@ -92,8 +102,27 @@ pub fn list_game(map: &Map, variant: &dyn Variant, g: &Game, master: bool) -> St
     } else {
         s.push_str(&format!("Observers: {observers}\n"));
     }
+    let rules =
+        crate::bulletin::settings::rules_text(variant.name(), &variant.settings(&g.variant_state));
+    // The settings close the listing.
+    let with_settings = |mut s: String| {
+        for line in crate::bulletin::settings::settings_lines(g, &rules, master) {
+            s.push_str(&line);
+            s.push('\n');
+        }
+        s
+    };
+    let shown = master || !g.addresses_hidden();
     if g.status == Status::Forming {
-        return s;
+        if shown {
+            for j in &g.joiners {
+                s.push_str(&format!(
+                    "  joined: {}\n",
+                    crate::bulletin::settings::seat_text(g, &j.seat)
+                ));
+            }
+        }
+        return with_settings(s);
     }
     // What everyone may know (H20): a rule set's secret orders (a ballot) are left out.
     let must = g.public_powers_to_order(map, variant);
@@ -107,7 +136,7 @@ pub fn list_game(map: &Map, variant: &dyn Variant, g: &Game, master: bool) -> St
         };
         let flags = seats::seat_marks(pl).join(", ");
         s.push_str(&format!(
-            "  {:<8} {:>2} centres, {:>2} units, orders {orders}{}\n",
+            "  {:<8} {:>2} centres, {:>2} units, orders {orders}{}{}\n",
             p.name(),
             g.position.centre_count(p),
             g.position
@@ -119,10 +148,15 @@ pub fn list_game(map: &Map, variant: &dyn Variant, g: &Game, master: bool) -> St
                 String::new()
             } else {
                 format!(" ({flags})")
+            },
+            if shown {
+                format!("  {}", crate::bulletin::settings::seat_text(g, &pl.seat))
+            } else {
+                String::new()
             }
         ));
     }
-    s
+    with_settings(s)
 }
 
 /// `SUMMARY game`: who played what (each tenure), and the centre counts.

@@ -37,6 +37,7 @@ pub mod press;
 pub mod reply;
 pub mod results;
 pub mod seats;
+pub mod settings;
 pub mod web;
 
 pub use audience::{Audience, MailKind, Reader, Sender};

@@ -58,6 +58,7 @@ const SECRET_KEYWORDS: &[(&[&str], usize)] = &[
     (&["become"], 1),
     (&["takeover"], 2),
     (&["set", "password"], 0),
+    (&["set", "join", "password"], 0),
 ];
 
 /// What separates words in a line as the reply reads it.
@@ -152,9 +153,17 @@ pub fn secret_words(text: &str) -> Vec<String> {
 }
 
 /// The forms of the word where the grammar reads the password (the first after the game,
-/// or after SET PASSWORD and its separator): what an `OK` echo could repeat.
+/// or after SET PASSWORD and its separator): what an `OK` echo could repeat. After a
+/// SIGNON every word is one (a private game's join password or invitation code follows
+/// the player's password).
 fn password_words(text: &str) -> Vec<String> {
     let mut words = Vec::new();
+    let signon = [&["signon"][..], &["sign", "on"][..]]
+        .iter()
+        .any(|k| after_keyword(text, k).is_some());
+    if signon {
+        return secret_words(text);
+    }
     if let Some(w) = split_secret(text).and_then(|(_, hidden)| {
         hidden
             .split(is_blank)

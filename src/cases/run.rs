@@ -261,6 +261,7 @@ impl Harness<'_> {
             message_id: Some(key.clone()),
             from,
             reply_to: None,
+            from_name: None,
             subject: "case".into(),
             text: body,
             size_capped: false,

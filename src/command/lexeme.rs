@@ -541,6 +541,92 @@ pub(crate) fn game_name(i: &str) -> PResult<'_, GameName> {
     }
 }
 
+/// address = an e-mail address the judge can send to (lettre reads it, and it is not at
+/// a bare IP address: servers refuse to relay to one).
+pub(crate) fn address(i: &str) -> PResult<'_, String> {
+    let start = blanks(i);
+    let (r, a) = expect("an e-mail address", token)(start)?;
+    let Ok(parsed) = a.parse::<lettre::Address>() else {
+        return fail(start, Why::Expected("an e-mail address"));
+    };
+    if parsed.domain().starts_with('[') {
+        return fail(start, Why::Expected("an e-mail address at a domain name"));
+    }
+    Ok((r, a.to_string()))
+}
+
+/// clock = time | minutes ;   (`20:00`, or njudge's minutes after midnight, `1410`)
+pub(crate) fn clock(i: &str) -> PResult<'_, u16> {
+    let start = blanks(i);
+    if let Ok((r, (h, m))) = time(start) {
+        return Ok((r, u16::from(h) * 60 + u16::from(m)));
+    }
+    match number(start) {
+        Ok((r, n)) if n < 24 * 60 => Ok((r, n as u16)),
+        _ => fail(start, Why::Expected("a time of day (like 20:00)")),
+    }
+}
+
+/// hours = digit { digit } [ "." { digit } ] ;   (`48`, `0.5`, `71.00`: read as minutes,
+/// at most a year)
+pub(crate) fn hours(i: &str) -> PResult<'_, i64> {
+    let start = blanks(i);
+    let bad = || fail(start, Why::Expected("a number of hours (like 48 or 0.5)"));
+    let Ok((r, t)) = token(start) else {
+        return bad();
+    };
+    let (whole, frac) = t.split_once(['.', ',']).unwrap_or((t, ""));
+    if (whole.is_empty() && frac.is_empty())
+        || !whole.chars().all(|c| c.is_ascii_digit())
+        || !frac.chars().all(|c| c.is_ascii_digit())
+        || whole.len() > 4
+    {
+        return bad();
+    }
+    let hours: i64 = if whole.is_empty() {
+        0
+    } else {
+        match whole.parse() {
+            Ok(h) => h,
+            Err(_) => return bad(),
+        }
+    };
+    if hours > 24 * 366 {
+        return bad();
+    }
+    // The fraction of an hour, rounded to the minute: four digits count.
+    let digits: String = frac.chars().chain("0000".chars()).take(4).collect();
+    let part: i64 = digits.parse().unwrap_or(0);
+    Ok((r, hours * 60 + (part * 60 + 5_000) / 10_000))
+}
+
+/// days = seven characters, Sunday first: the day's letter (upper case: any time; lower
+/// case: from noon) or "-" ;   (`-MTWTF-`; letter case matters here, as in njudge)
+pub(crate) fn days_word(i: &str) -> PResult<'_, String> {
+    const LETTERS: [char; 7] = ['S', 'M', 'T', 'W', 'T', 'F', 'S'];
+    let start = blanks(i);
+    let bad = || {
+        fail(
+            start,
+            Why::Expected("seven day letters, Sunday first (like -MTWTF-)"),
+        )
+    };
+    let Ok((r, t)) = token(start) else {
+        return bad();
+    };
+    let chars: Vec<char> = t.chars().collect();
+    let fits = chars.len() == 7
+        && chars
+            .iter()
+            .zip(LETTERS)
+            .all(|(c, l)| *c == '-' || *c == l || *c == l.to_ascii_lowercase())
+        && chars.iter().any(|c| *c != '-');
+    if !fits {
+        return bad();
+    }
+    Ok((r, t.to_string()))
+}
+
 /// password = token ;   (any run of characters without blanks, letter case kept)
 pub(crate) fn password(i: &str) -> PResult<'_, String> {
     expect("a password", token)(i).map(|(r, t)| (r, t.to_string()))
@@ -707,7 +793,7 @@ fn year(i: &str) -> PResult<'_, u16> {
 }
 
 /// time = hour ":" minute [ "am" | "pm" ] | hour ( "am" | "pm" ) ;
-fn time(i: &str) -> PResult<'_, (u8, u8)> {
+pub(crate) fn time(i: &str) -> PResult<'_, (u8, u8)> {
     let start = blanks(i);
     let bad = || fail(start, Why::Expected("a time"));
     let hend = start

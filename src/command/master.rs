@@ -7,8 +7,8 @@ use crate::map::Power;
 use crate::rules::Phase;
 
 use super::lexeme::{
-    Date, PResult, Why, blanks, cut, date, end_of_line, expect, fail, name_word, number, one_of,
-    power_or_initial, token,
+    Date, PResult, Why, address, blanks, clock, cut, date, days_word, end_of_line, expect, fail,
+    hours, keyword, name_word, number, one_of, power_list, power_or_initial, token,
 };
 
 /// What kind of press a game allows (`SET NO PRESS`, `SET GREY`, …).
@@ -45,6 +45,83 @@ impl fmt::Display for Turn {
             Turn::Number(n) => write!(f, "{n}"),
         }
     }
+}
+
+/// The class of phases a schedule is set for: njudge's `MOVE`, `RETREAT`, `ADJUST`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PhaseClass {
+    Movement,
+    Retreat,
+    Adjustment,
+}
+
+impl PhaseClass {
+    /// njudge's word.
+    pub fn word(self) -> &'static str {
+        match self {
+            PhaseClass::Movement => "MOVE",
+            PhaseClass::Retreat => "RETREAT",
+            PhaseClass::Adjustment => "ADJUST",
+        }
+    }
+}
+
+/// What a `SET MOVE|RETREAT|ADJUST …` line changes (None: left as it is). Durations in
+/// minutes (written in hours); `clock` in minutes after midnight, `Some(None)` for `CLOCK
+/// OFF` (or njudge's `-1`); `days` in njudge's form, Sunday first (`-MTWTF-`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ScheduleChange {
+    pub clock: Option<Option<u16>>,
+    pub min: Option<i64>,
+    pub next: Option<i64>,
+    pub grace: Option<i64>,
+    pub delay: Option<i64>,
+    pub days: Option<String>,
+}
+
+impl ScheduleChange {
+    /// The parts as written back (`CLOCK 20:00 NEXT 48 DAYS -MTWTF-`).
+    pub fn render(&self) -> String {
+        let mut parts = Vec::new();
+        match self.clock {
+            Some(Some(m)) => parts.push(format!("CLOCK {:02}:{:02}", m / 60, m % 60)),
+            Some(None) => parts.push("CLOCK OFF".to_string()),
+            None => {}
+        }
+        for (word, v) in [
+            ("MIN", self.min),
+            ("NEXT", self.next),
+            ("GRACE", self.grace),
+            ("DELAY", self.delay),
+        ] {
+            if let Some(m) = v {
+                parts.push(format!("{word} {}", hours_text(m)));
+            }
+        }
+        if let Some(d) = &self.days {
+            parts.push(format!("DAYS {d}"));
+        }
+        parts.join(" ")
+    }
+}
+
+/// Minutes written as hours: `48`, `0.5`, `0.17`.
+pub(crate) fn hours_text(minutes: i64) -> String {
+    if minutes % 60 == 0 {
+        return (minutes / 60).to_string();
+    }
+    let hundredths = (minutes * 100 + 30) / 60;
+    let text = format!("{}.{:02}", hundredths / 100, hundredths % 100);
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// How the master ends a game (`DECLARE`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Declaration {
+    /// `DECLARE DRAW powers`.
+    Draw(Vec<Power>),
+    /// `DECLARE WINNER power`.
+    Winner(Power),
 }
 
 /// Whom `EJECT` names: a power's player, or an address (a player's, or an observer's:
@@ -109,7 +186,60 @@ pub enum MasterCommand {
     Eject {
         who: EjectTarget,
     },
-    Promote,
+    /// `PROMOTE address`: a co-master.
+    Promote {
+        address: String,
+    },
+    /// `UNSTART`: back to forming, before the first phase is processed.
+    Unstart,
+    /// `DECLARE DRAW powers` / `DECLARE WINNER power`: the master ends the game.
+    Declare(Declaration),
+    /// `SET MOVE|RETREAT|ADJUST …`.
+    SetSchedule {
+        class: PhaseClass,
+        change: ScheduleChange,
+    },
+    /// `SET ZONE Europe/Paris`: the IANA name, as the zone database spells it.
+    SetZone {
+        zone: String,
+    },
+    /// `SET COMMENT text` (empty: no comment).
+    SetComment {
+        text: String,
+    },
+    /// `SET LIST` / `SET PUBLIC` (true), `SET NOLIST` / `SET PRIVATE` (false).
+    SetListed {
+        listed: bool,
+    },
+    /// `SET JOIN PASSWORD word` / `SET NO JOIN PASSWORD` (None).
+    SetJoinPassword {
+        password: Option<String>,
+    },
+    /// `SET INVITE address…` / `SET UNINVITE address…` (`invite` false).
+    SetInvite {
+        addresses: Vec<String>,
+        invite: bool,
+    },
+    /// `SET ANONYMOUS` / `SET NO ANONYMOUS`.
+    SetAnonymous {
+        on: bool,
+    },
+    /// `SET REVEAL` / `SET NOREVEAL`.
+    SetReveal {
+        on: bool,
+    },
+    /// `SET QUIET` / `SET NOQUIET`.
+    SetQuiet {
+        on: bool,
+    },
+    /// `SET ADDRESSES SHOWN` / `SET ADDRESSES HIDDEN`.
+    SetAddresses {
+        shown: bool,
+    },
+    /// `SET MAXABSENCE days`.
+    SetMaxAbsence {
+        days: u32,
+    },
     /// `FORCE BEGIN`: a forming game starts with the players who joined; the other powers
     /// are dummies, open for takeover (njudge; DPjudge's dummies).
     ForceBegin,
@@ -121,9 +251,6 @@ pub enum MasterCommand {
     Reject {
         power: Power,
     },
-    /// `SET QUIET` (true) or `SET NOQUIET` (njudge): whether abandonments and takeovers are
-    /// told to the master and the player concerned only.
-    SetQuiet(bool),
     /// `SET APPROVAL` (true) or `SET NOAPPROVAL`: whether a takeover waits for the master's
     /// `APPROVE`.
     SetApproval(bool),
@@ -178,13 +305,43 @@ impl MasterCommand {
                 ObserverSetting::None => "SET OBSERVER NONE".into(),
             },
             MasterCommand::SetVariant { name } => format!("SET VARIANT {name}"),
+            MasterCommand::Promote { address } => format!("PROMOTE {address}"),
+            MasterCommand::Unstart => "UNSTART".into(),
+            MasterCommand::Declare(Declaration::Draw(ps)) => format!(
+                "DECLARE DRAW {}",
+                ps.iter().map(|p| p.name()).collect::<Vec<_>>().join(" ")
+            ),
+            MasterCommand::Declare(Declaration::Winner(p)) => format!("DECLARE WINNER {p}"),
+            MasterCommand::SetSchedule { class, change } => {
+                format!("SET {} {}", class.word(), change.render())
+            }
+            MasterCommand::SetZone { zone } => format!("SET ZONE {zone}"),
+            MasterCommand::SetComment { text } if text.is_empty() => "SET COMMENT".into(),
+            MasterCommand::SetComment { text } => format!("SET COMMENT {text}"),
+            MasterCommand::SetListed { listed: true } => "SET LIST".into(),
+            MasterCommand::SetListed { listed: false } => "SET NOLIST".into(),
+            MasterCommand::SetJoinPassword { password: Some(p) } => {
+                format!("SET JOIN PASSWORD {p}")
+            }
+            MasterCommand::SetJoinPassword { password: None } => "SET NO JOIN PASSWORD".into(),
+            MasterCommand::SetInvite { addresses, invite } => format!(
+                "SET {} {}",
+                if *invite { "INVITE" } else { "UNINVITE" },
+                addresses.join(" ")
+            ),
+            MasterCommand::SetAnonymous { on: true } => "SET ANONYMOUS".into(),
+            MasterCommand::SetAnonymous { on: false } => "SET NO ANONYMOUS".into(),
+            MasterCommand::SetReveal { on: true } => "SET REVEAL".into(),
+            MasterCommand::SetReveal { on: false } => "SET NOREVEAL".into(),
+            MasterCommand::SetQuiet { on: true } => "SET QUIET".into(),
+            MasterCommand::SetQuiet { on: false } => "SET NOQUIET".into(),
+            MasterCommand::SetAddresses { shown: true } => "SET ADDRESSES SHOWN".into(),
+            MasterCommand::SetAddresses { shown: false } => "SET ADDRESSES HIDDEN".into(),
+            MasterCommand::SetMaxAbsence { days } => format!("SET MAXABSENCE {days}"),
             MasterCommand::Eject { who } => format!("EJECT {who}"),
-            MasterCommand::Promote => "PROMOTE".into(),
             MasterCommand::ForceBegin => "FORCE BEGIN".into(),
             MasterCommand::Approve { power } => format!("APPROVE {power}"),
             MasterCommand::Reject { power } => format!("REJECT {power}"),
-            MasterCommand::SetQuiet(true) => "SET QUIET".into(),
-            MasterCommand::SetQuiet(false) => "SET NOQUIET".into(),
             MasterCommand::SetApproval(true) => "SET APPROVAL".into(),
             MasterCommand::SetApproval(false) => "SET NOAPPROVAL".into(),
             MasterCommand::SetAbandon { count } => format!("SET ABANDON {count}"),
@@ -208,10 +365,19 @@ pub(crate) const KEYWORDS: &[&str] = &[
     "eject",
     "promote",
     "rollback",
+    "unstart",
     "force",
     "approve",
     "reject",
 ];
+
+/// Whether a line is the master's `DECLARE DRAW|WINNER …` (`DECLARE` alone also starts a
+/// rule set's declaration of war: `DECLARE WAR ON France`).
+pub(crate) fn is_declaration(norm: &str) -> bool {
+    keyword("declare")(norm)
+        .and_then(|(r, _)| one_of(&["draw", "winner"], "DRAW or WINNER")(r))
+        .is_ok()
+}
 
 // phase = season year phase_kind ;   (`S1901M`, as njudge writes it)
 pub(crate) fn phase(i: &str) -> PResult<'_, Phase> {
@@ -224,12 +390,16 @@ pub(crate) fn phase(i: &str) -> PResult<'_, Phase> {
 }
 
 // master_command = "BECOME" power | "PROCESS" [ "!" | phase ] | "PREVIEW" | "PAUSE"
-//                | "RESUME" | "TERMINATE" | "EJECT" ( power | address ) | "PROMOTE"
-//                | "ROLLBACK" [ phase | number ] | "FORCE BEGIN"
+//                | "RESUME" | "TERMINATE" | "EJECT" ( power | address ) | "PROMOTE" address
+//                | "UNSTART" | "ROLLBACK" [ phase | number ] | declare | "FORCE BEGIN"
 //                | "APPROVE" power | "REJECT" power ;
+// declare = "DECLARE" ( "DRAW" power_list | "WINNER" power ) ;
 pub(crate) fn master_command(i: &str) -> PResult<'_, MasterCommand> {
     let start = blanks(i);
-    let (r, w) = one_of(KEYWORDS, "a master command")(start)?;
+    let (r, w) = match keyword("declare")(start) {
+        Ok((r, _)) => (r, "declare"),
+        Err(_) => one_of(KEYWORDS, "a master command")(start)?,
+    };
     let (r, cmd) = match w {
         "become" | "approve" | "reject" => {
             let (r, p) = cut(expect("a power", power_or_initial)(r))?;
@@ -284,7 +454,21 @@ pub(crate) fn master_command(i: &str) -> PResult<'_, MasterCommand> {
         "pause" => (r, MasterCommand::Pause),
         "resume" => (r, MasterCommand::Resume),
         "terminate" => (r, MasterCommand::Terminate),
-        "promote" => (r, MasterCommand::Promote),
+        "promote" => {
+            let (r, a) = cut(address(r))?;
+            (r, MasterCommand::Promote { address: a })
+        }
+        "unstart" => (r, MasterCommand::Unstart),
+        "declare" => {
+            let (r, w) = cut(one_of(&["draw", "winner"], "DRAW or WINNER")(r))?;
+            if w == "draw" {
+                let (r, ps) = cut(expect("the powers in the draw", power_list)(r))?;
+                (r, MasterCommand::Declare(Declaration::Draw(ps)))
+            } else {
+                let (r, p) = cut(expect("a power", power_or_initial)(r))?;
+                (r, MasterCommand::Declare(Declaration::Winner(p)))
+            }
+        }
         _ => {
             if end_of_line(r).is_ok() {
                 (r, MasterCommand::Rollback { turn: None })
@@ -315,8 +499,18 @@ pub(crate) fn master_command(i: &str) -> PResult<'_, MasterCommand> {
 //                | "PARTIAL" | "NO PARTIAL" | "ALL PRESS" | "NO ALL PRESS"
 //                | "OBSERVER" ( "ANY" | "WHITE" | "NONE" )
 //                | "VARIANT" name | ( "CENTERS" | "CENTRES" ) number
-//                | "QUIET" | "NOQUIET" | "APPROVAL" | "NOAPPROVAL"
-//                | "ABANDON" number | "TAKEOVER" number ;   (after SET)
+//                | phase_class schedule_part { schedule_part } | "ZONE" zone_name
+//                | "COMMENT" [ text ] | "LIST" | "NOLIST" | "PUBLIC" | "PRIVATE"
+//                | "JOIN PASSWORD" password | "NO JOIN PASSWORD"
+//                | ( "INVITE" | "UNINVITE" ) address { address }
+//                | [ "NO" ] ( "ANONYMOUS" | "REVEAL" | "QUIET" )
+//                | "ADDRESSES" ( "SHOWN" | "HIDDEN" ) | "MAXABSENCE" number
+//                | "APPROVAL" | "NOAPPROVAL" | "ABANDON" number | "TAKEOVER" number ;
+//                  (after SET)
+// phase_class = "MOVE" | "MOVES" | "MOVEMENT" | "RETREAT" | "RETREATS" | "ADJUST"
+//             | "ADJUSTMENT" | "ADJUSTMENTS" | "BUILD" | "BUILDS" ;
+// schedule_part = "CLOCK" ( time | minutes | "-1" | "OFF" ) | ( "MIN" | "NEXT" | "GRACE"
+//               | "DELAY" ) hours | "DAYS" days ;
 pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
     let start = blanks(i);
     let (r, w) = one_of(
@@ -344,8 +538,35 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
             "variant",
             "centers",
             "centres",
+            "movement",
+            "moves",
+            "move",
+            "retreats",
+            "retreat",
+            "adjustments",
+            "adjustment",
+            "adjust",
+            "builds",
+            "build",
+            "time zone",
+            "zone",
+            "comment",
+            "no list",
+            "list",
+            "public",
+            "private",
+            "no join password",
+            "join password",
+            "uninvite",
+            "invite",
+            "no anonymous",
+            "anonymous",
+            "no reveal",
+            "reveal",
             "no quiet",
             "quiet",
+            "addresses",
+            "max absence",
             "no approval",
             "approval",
             "abandon",
@@ -405,7 +626,92 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
             let (r, n) = cut(expect("a number of supply centres", number)(r))?;
             (r, MasterCommand::SetCentres { count: n })
         }
-        "no quiet" | "quiet" => (r, MasterCommand::SetQuiet(w == "quiet")),
+        "movement" | "moves" | "move" => schedule(r, PhaseClass::Movement)?,
+        "retreats" | "retreat" => schedule(r, PhaseClass::Retreat)?,
+        "adjustments" | "adjustment" | "adjust" | "builds" | "build" => {
+            schedule(r, PhaseClass::Adjustment)?
+        }
+        "time zone" | "zone" => {
+            let (r, z) = cut(expect("a time zone (like Europe/Paris)", token)(r))?;
+            match chrono_tz::TZ_VARIANTS
+                .iter()
+                .find(|tz| tz.name().eq_ignore_ascii_case(z))
+            {
+                Some(tz) => (
+                    r,
+                    MasterCommand::SetZone {
+                        zone: tz.name().to_string(),
+                    },
+                ),
+                None => {
+                    return super::lexeme::failure(
+                        blanks(r),
+                        Why::Expected(
+                            "a time zone's IANA name (like Europe/Paris or America/New_York)",
+                        ),
+                    );
+                }
+            }
+        }
+        "comment" => {
+            let text = blanks(r).trim_end().to_string();
+            if text.chars().count() > MAX_COMMENT {
+                return super::lexeme::failure(
+                    blanks(r),
+                    Why::Expected("a comment of at most 60 characters"),
+                );
+            }
+            ("", MasterCommand::SetComment { text })
+        }
+        "no list" | "private" => (r, MasterCommand::SetListed { listed: false }),
+        "list" | "public" => (r, MasterCommand::SetListed { listed: true }),
+        "join password" => {
+            let (r, pw) = cut(super::lexeme::password(r))?;
+            (r, MasterCommand::SetJoinPassword { password: Some(pw) })
+        }
+        "no join password" => (r, MasterCommand::SetJoinPassword { password: None }),
+        "invite" | "uninvite" => {
+            let (mut r, first) = cut(address(r))?;
+            let mut addresses = vec![first];
+            while end_of_line(r).is_err() {
+                let (a, next) = cut(address(r))?;
+                if !addresses
+                    .iter()
+                    .any(|x: &String| x.eq_ignore_ascii_case(&next))
+                {
+                    addresses.push(next);
+                }
+                r = a;
+            }
+            (
+                r,
+                MasterCommand::SetInvite {
+                    addresses,
+                    invite: w == "invite",
+                },
+            )
+        }
+        "no anonymous" | "anonymous" => (
+            r,
+            MasterCommand::SetAnonymous {
+                on: w == "anonymous",
+            },
+        ),
+        "no reveal" | "reveal" => (r, MasterCommand::SetReveal { on: w == "reveal" }),
+        "no quiet" | "quiet" => (r, MasterCommand::SetQuiet { on: w == "quiet" }),
+        "addresses" => {
+            let (r, v) = cut(one_of(&["shown", "hidden"], "SHOWN or HIDDEN")(r))?;
+            (
+                r,
+                MasterCommand::SetAddresses {
+                    shown: v == "shown",
+                },
+            )
+        }
+        "max absence" => {
+            let (r, n) = cut(expect("a number of days", number)(r))?;
+            (r, MasterCommand::SetMaxAbsence { days: n })
+        }
         "no approval" | "approval" => (r, MasterCommand::SetApproval(w == "approval")),
         "abandon" => {
             let (r, n) = cut(expect("a number of missed phases (0: never)", number)(r))?;
@@ -419,6 +725,61 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
     };
     let (r, _) = cut(end_of_line(r))?;
     Ok((r, cmd))
+}
+
+/// The longest comment (`SET COMMENT`): njudge's brief listing holds 60 characters.
+pub(crate) const MAX_COMMENT: usize = 60;
+
+// phase_class schedule_part { schedule_part } ;   (after SET; see master_setting)
+fn schedule(i: &str, class: PhaseClass) -> PResult<'_, MasterCommand> {
+    let mut change = ScheduleChange::default();
+    let mut r = i;
+    let mut any = false;
+    loop {
+        let at = blanks(r);
+        if at.is_empty() {
+            break;
+        }
+        let (a, part) = cut(one_of(
+            &["clock", "min", "next", "grace", "delay", "days"],
+            "CLOCK, MIN, NEXT, GRACE, DELAY or DAYS",
+        )(at))?;
+        r = match part {
+            "clock" => {
+                if let Ok((a, _)) = one_of(&["off", "-1"], "OFF")(a) {
+                    change.clock = Some(None);
+                    a
+                } else {
+                    let (a, m) = cut(clock(a))?;
+                    change.clock = Some(Some(m));
+                    a
+                }
+            }
+            "days" => {
+                let (a, d) = cut(days_word(a))?;
+                change.days = Some(d);
+                a
+            }
+            _ => {
+                let (a, m) = cut(hours(a))?;
+                match part {
+                    "min" => change.min = Some(m),
+                    "next" => change.next = Some(m),
+                    "grace" => change.grace = Some(m),
+                    _ => change.delay = Some(m),
+                }
+                a
+            }
+        };
+        any = true;
+    }
+    if !any {
+        return super::lexeme::failure(
+            blanks(i),
+            Why::Expected("CLOCK, MIN, NEXT, GRACE, DELAY or DAYS"),
+        );
+    }
+    Ok((r, MasterCommand::SetSchedule { class, change }))
 }
 
 #[cfg(test)]
@@ -540,5 +901,99 @@ mod tests {
         master_setting,
         "variant Formal",
         Some("SET VARIANT formal")
+    );
+    mc!(
+        schedule_njudge,
+        master_setting,
+        "MOVE CLOCK 20:00 NEXT 48 DAYS -MTWTF-",
+        Some("SET MOVE CLOCK 20:00 NEXT 48 DAYS -MTWTF-")
+    );
+    mc!(
+        schedule_minutes,
+        master_setting,
+        "moves clock 1410 min 12.00 next 71.00 grace 167.00 delay 0.50 days -MTWTF-",
+        Some("SET MOVE CLOCK 23:30 MIN 12 NEXT 71 GRACE 167 DELAY 0.5 DAYS -MTWTF-")
+    );
+    mc!(
+        schedule_clock_off,
+        master_setting,
+        "retreat clock -1 next 23",
+        Some("SET RETREAT CLOCK OFF NEXT 23")
+    );
+    mc!(
+        schedule_builds,
+        master_setting,
+        "builds delay 1.0",
+        Some("SET ADJUST DELAY 1")
+    );
+    mc!(schedule_nothing, master_setting, "move", None);
+    mc!(schedule_bad_days, master_setting, "move days MTWTFSS", None);
+    mc!(schedule_bad_hours, master_setting, "move next soon", None);
+    mc!(
+        zone,
+        master_setting,
+        "zone europe/paris",
+        Some("SET ZONE Europe/Paris")
+    );
+    mc!(zone_unknown, master_setting, "zone Mars/Olympus", None);
+    mc!(
+        comment,
+        master_setting,
+        "comment Friday club, gunboat",
+        Some("SET COMMENT Friday club, gunboat")
+    );
+    mc!(nolist, master_setting, "nolist", Some("SET NOLIST"));
+    mc!(private, master_setting, "private", Some("SET NOLIST"));
+    mc!(
+        join_password,
+        master_setting,
+        "join password clubword",
+        Some("SET JOIN PASSWORD clubword")
+    );
+    mc!(
+        invite,
+        master_setting,
+        "invite ann@example.org bob@example.org",
+        Some("SET INVITE ann@example.org bob@example.org")
+    );
+    mc!(invite_nobody, master_setting, "invite", None);
+    mc!(
+        anonymous,
+        master_setting,
+        "anonymous",
+        Some("SET ANONYMOUS")
+    );
+    mc!(noreveal, master_setting, "noreveal", Some("SET NOREVEAL"));
+    mc!(
+        addresses,
+        master_setting,
+        "addresses shown",
+        Some("SET ADDRESSES SHOWN")
+    );
+    mc!(
+        maxabsence,
+        master_setting,
+        "maxabsence 21",
+        Some("SET MAXABSENCE 21")
+    );
+    mc!(
+        promote,
+        master_command,
+        "promote co@example.org",
+        Some("PROMOTE co@example.org")
+    );
+    mc!(promote_nobody, master_command, "promote", None);
+    mc!(unstart, master_command, "UNSTART", Some("UNSTART"));
+    mc!(
+        declare_draw,
+        master_command,
+        "declare draw AEF",
+        Some("DECLARE DRAW Austria England France")
+    );
+    mc!(
+        declare_winner,
+        master_command,
+        "declare winner t",
+        Some("DECLARE WINNER Turkey")
     );
 }

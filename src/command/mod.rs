@@ -34,7 +34,10 @@ use crate::rules::{Order, PhaseKind};
 pub use error::{Coded, CommandError};
 pub use grammar::{Grammar, NoCommand, NoCommands, OwnCommand, RuleCommand};
 pub use lexeme::{Date, GameName, Recipient};
-pub use master::{EjectTarget, MasterCommand, ObserverSetting, PressSetting, Turn};
+pub use master::{
+    Declaration, EjectTarget, MasterCommand, ObserverSetting, PhaseClass, PressSetting,
+    ScheduleChange, Turn,
+};
 pub use order::OrderCommand;
 pub use player::{PlayerCommand, SignonAs};
 pub use press::{Attribution, Press, PressHeader, PressKind, PressTo};
@@ -575,7 +578,7 @@ fn read_command<'a>(
         set_command(norm)
     } else if player::KEYWORDS.contains(&first.as_str()) {
         player::player_command(norm).map(|(r, c)| (r, Command::Player(c)))
-    } else if master::KEYWORDS.contains(&first.as_str()) {
+    } else if master::KEYWORDS.contains(&first.as_str()) || master::is_declaration(norm) {
         master::master_command(norm).map(|(r, c)| (r, Command::Master(c)))
     } else if let Some(g) = grammar.filter(|g| g.keywords().contains(&first.as_str())) {
         g.command(map, norm).map(|(r, c)| (r, Command::Variant(c)))
@@ -643,7 +646,7 @@ fn set_command(norm: &str) -> lexeme::PResult<'_, Command> {
         Err(_) => lexeme::failure(
             lexeme::blanks(rest),
             Why::Expected(
-                "a setting (PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE, DEADLINE, GRACE, START, NMR, PRESS, PARTIAL, OBSERVER, VARIANT or CENTRES)",
+                "a setting (PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE, MAP; the master's DEADLINE, GRACE, START, MOVE, RETREAT, ADJUST, ZONE, NMR, PRESS, PARTIAL, OBSERVER, VARIANT, CENTRES, COMMENT, NOLIST, JOIN PASSWORD, INVITE, ANONYMOUS, REVEAL, QUIET, ADDRESSES or MAXABSENCE)",
             ),
         ),
     }

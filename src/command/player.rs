@@ -63,10 +63,13 @@ pub enum PlayerCommand {
         variant: Option<String>,
         options: Vec<String>,
     },
+    /// `SIGNON Fgame password`; joining a private game, `SIGNON ?game password code` (its
+    /// join password, or the code of an invitation).
     Signon {
         who: SignonAs,
         game: GameName,
         password: String,
+        code: Option<String>,
     },
     /// `OBSERVE game [password]` (also `WATCH`); the password is not needed (empty: none).
     Observe {
@@ -81,9 +84,15 @@ pub enum PlayerCommand {
     },
     SetWait,
     SetNoWait,
+    /// `SET ABSENCE from [TO to]` (also `HOLIDAY`, `VACATION`).
     SetAbsence {
         from: Date,
         to: Option<Date>,
+    },
+    /// `SET NOABSENCE [date]`: the absence that holds `date`, or (no date) every absence of
+    /// the sender's.
+    SetNoAbsence {
+        date: Option<Date>,
     },
     /// `SET DRAW` (empty: a draw among all survivors) or `SET DRAW powers`.
     SetDraw {
@@ -93,6 +102,8 @@ pub enum PlayerCommand {
     SetConcede {
         to: Power,
     },
+    /// `SET NOCONCEDE`: withdraws a concession.
+    SetNoConcede,
     SetPreference {
         powers: Vec<Power>,
     },
@@ -176,12 +187,20 @@ impl PlayerCommand {
                 who: SignonAs::Takeover(p),
                 game,
                 password,
+                ..
             } => format!("TAKEOVER {p} {game} {password}"),
             PlayerCommand::Signon {
                 who,
                 game,
                 password,
+                code: None,
             } => format!("SIGNON {who}{game} {password}"),
+            PlayerCommand::Signon {
+                who,
+                game,
+                password,
+                code: Some(c),
+            } => format!("SIGNON {who}{game} {password} {c}"),
             PlayerCommand::Observe { game, password } if password.is_empty() => {
                 format!("OBSERVE {game}")
             }
@@ -198,6 +217,9 @@ impl PlayerCommand {
             PlayerCommand::SetAbsence { from, to: Some(t) } => {
                 format!("SET ABSENCE {from} TO {t}")
             }
+            PlayerCommand::SetNoAbsence { date: None } => "SET NOABSENCE".into(),
+            PlayerCommand::SetNoAbsence { date: Some(d) } => format!("SET NOABSENCE {d}"),
+            PlayerCommand::SetNoConcede => "SET NOCONCEDE".into(),
             PlayerCommand::SetDraw { powers } if powers.is_empty() => "SET DRAW".into(),
             PlayerCommand::SetDraw { powers } => format!("SET DRAW {}", names(powers)),
             PlayerCommand::SetNoDraw => "SET NODRAW".into(),
@@ -333,6 +355,7 @@ pub(crate) fn player_command(i: &str) -> PResult<'_, PlayerCommand> {
                     who: SignonAs::Takeover(p),
                     game: g,
                     password: pw,
+                    code: None,
                 },
             )
         }
@@ -439,7 +462,8 @@ fn create(i: &str) -> PResult<'_, PlayerCommand> {
     ))
 }
 
-// signon = ( "SIGNON" | "SIGN ON" ) signon_id password ;
+// signon = ( "SIGNON" | "SIGN ON" ) signon_id password [ code ] ;   (a code only after `?`:
+//          a private game's join password or an invitation's code)
 // signon_id = ( initial | "?" | "M" | "O" ) game_name ;   (`Fgame`, `?game`, `Mgame`)
 fn signon(i: &str) -> PResult<'_, PlayerCommand> {
     let start = blanks(i);
@@ -462,12 +486,17 @@ fn signon(i: &str) -> PResult<'_, PlayerCommand> {
         );
     };
     let (r, pw) = cut(password(r))?;
+    let (r, code) = match (who, token(r)) {
+        (SignonAs::Join, Ok((r, c))) => (r, Some(c.to_string())),
+        _ => (r, None),
+    };
     Ok((
         r,
         PlayerCommand::Signon {
             who,
             game,
             password: pw,
+            code,
         },
     ))
 }
@@ -482,9 +511,10 @@ fn unmailable(address: &lettre::Address) -> Option<&'static str> {
 }
 
 // player_setting = "PASSWORD" password | "ADDRESS" address | "WAIT" | "NOWAIT"
-//                | "ABSENCE" date [ "TO" date ] | "DRAW" [ power_list ] | "NODRAW"
-//                | "CONCEDE" power | "PREFERENCE" power_list | "MAP" ( "ON" | "OFF" ) ;
-//                (after SET)
+//                | absence date [ "TO" date ] | "NO" absence [ date ]
+//                | "DRAW" [ power_list ] | "NODRAW" | "CONCEDE" power | "NOCONCEDE"
+//                | "PREFERENCE" power_list | "MAP" ( "ON" | "OFF" ) ;   (after SET)
+// absence = "ABSENCE" | "HOLIDAY" | "HOLIDAYS" | "VACATION" | "VACATIONS" ;
 pub(crate) fn player_setting(i: &str) -> PResult<'_, PlayerCommand> {
     let start = blanks(i);
     let (r, w) = one_of(
@@ -493,9 +523,19 @@ pub(crate) fn player_setting(i: &str) -> PResult<'_, PlayerCommand> {
             "address",
             "no wait",
             "wait",
+            "no absence",
+            "no holidays",
+            "no holiday",
+            "no vacations",
+            "no vacation",
             "absence",
+            "holidays",
+            "holiday",
+            "vacations",
+            "vacation",
             "no draw",
             "draw",
+            "no concede",
             "concede",
             "preference",
             "preferences",
@@ -534,7 +574,21 @@ pub(crate) fn player_setting(i: &str) -> PResult<'_, PlayerCommand> {
         }
         "no wait" => (r, PlayerCommand::SetNoWait),
         "wait" => (r, PlayerCommand::SetWait),
-        "absence" => {
+        "no absence" | "no holidays" | "no holiday" | "no vacations" | "no vacation" => {
+            if end_of_line(r).is_ok() {
+                (r, PlayerCommand::SetNoAbsence { date: None })
+            } else {
+                let (r, d) = cut(date(r))?;
+                // njudge's `SET NOABSENCE from TO to`: the end is not needed.
+                let r = match keyword("to")(r) {
+                    Ok((r, _)) => cut(date(r))?.0,
+                    Err(_) => r,
+                };
+                (r, PlayerCommand::SetNoAbsence { date: Some(d) })
+            }
+        }
+        "no concede" => (r, PlayerCommand::SetNoConcede),
+        "absence" | "holidays" | "holiday" | "vacations" | "vacation" => {
             let (r, from) = cut(date(r))?;
             match keyword("to")(r) {
                 Ok((r, _)) => {
@@ -617,6 +671,12 @@ mod tests {
     pc!(takeover_no_password, "takeover france game", None);
     pc!(takeover_no_power, "takeover game pw", None);
     pc!(signon_no_password, "signon fgame", None);
+    pc!(
+        signon_join_code,
+        "signon ?club pw clubword",
+        Some("SIGNON ?club pw clubword")
+    );
+    pc!(signon_power_extra_word, "signon fclub pw more", None);
     pc!(observe, "watch game pw", Some("OBSERVE game pw"));
     pc!(observe_bare, "observe Game", Some("OBSERVE game"));
     pc!(signoff_split, "sign off", Some("SIGNOFF"));
@@ -661,6 +721,23 @@ mod tests {
         "absence dec 24 to dec 27",
         Some("SET ABSENCE Dec 24 TO Dec 27")
     );
+    ps!(
+        set_holiday,
+        "holiday dec 24 to dec 27",
+        Some("SET ABSENCE Dec 24 TO Dec 27")
+    );
+    ps!(
+        set_vacation,
+        "vacation 2026-12-24",
+        Some("SET ABSENCE 2026-12-24")
+    );
+    ps!(set_noabsence, "noabsence", Some("SET NOABSENCE"));
+    ps!(
+        set_noabsence_date,
+        "no absence dec 24 to dec 27",
+        Some("SET NOABSENCE Dec 24")
+    );
+    ps!(set_noconcede, "noconcede", Some("SET NOCONCEDE"));
     ps!(
         set_address,
         "address me@example.org",

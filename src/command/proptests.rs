@@ -144,7 +144,8 @@ fn player() -> impl Strategy<Value = PlayerCommand> {
             .prop_map(|(who, game, password)| PlayerCommand::Signon {
                 who,
                 game,
-                password
+                password,
+                code: None
             }),
         (game(), password()).prop_map(|(game, password)| PlayerCommand::Observe { game, password }),
         password().prop_map(|password| PlayerCommand::SetPassword { password }),
@@ -154,6 +155,8 @@ fn player() -> impl Strategy<Value = PlayerCommand> {
         Just(PlayerCommand::SetNoWait),
         (date(), prop::option::of(date()))
             .prop_map(|(from, to)| PlayerCommand::SetAbsence { from, to }),
+        prop::option::of(date()).prop_map(|date| PlayerCommand::SetNoAbsence { date }),
+        Just(PlayerCommand::SetNoConcede),
         powers(0).prop_map(|powers| PlayerCommand::SetDraw { powers }),
         Just(PlayerCommand::SetNoDraw),
         power().prop_map(|to| PlayerCommand::SetConcede { to }),
@@ -219,11 +222,64 @@ fn master() -> impl Strategy<Value = MasterCommand> {
         Just(MasterCommand::ForceBegin),
         power().prop_map(|power| MasterCommand::Approve { power }),
         power().prop_map(|power| MasterCommand::Reject { power }),
-        any::<bool>().prop_map(MasterCommand::SetQuiet),
         any::<bool>().prop_map(MasterCommand::SetApproval),
         any::<u32>().prop_map(|count| MasterCommand::SetAbandon { count }),
         any::<u32>().prop_map(|hours| MasterCommand::SetTakeover { hours }),
-        Just(MasterCommand::Promote),
+        "[a-z0-9]{1,5}@[a-z]{1,10}\\.org".prop_map(|address| MasterCommand::Promote { address }),
+        Just(MasterCommand::Unstart),
+        powers(1).prop_map(|ps| MasterCommand::Declare(Declaration::Draw(ps))),
+        power().prop_map(|p| MasterCommand::Declare(Declaration::Winner(p))),
+        (
+            prop_oneof![
+                Just(PhaseClass::Movement),
+                Just(PhaseClass::Retreat),
+                Just(PhaseClass::Adjustment)
+            ],
+            prop::option::of(prop::option::of(0u16..1440)),
+            prop::option::of(0i64..10_000),
+            prop::option::of(0i64..10_000),
+            prop::option::of(prop::sample::select(vec![
+                "-MTWTF-".to_string(),
+                "SMTWTFS".to_string(),
+                "smtwtfs".to_string()
+            ])),
+        )
+            .prop_filter_map("a change", |(class, clock, next, delay, days)| {
+                let change = ScheduleChange {
+                    clock,
+                    min: None,
+                    next,
+                    grace: delay.map(|d| d * 3),
+                    delay,
+                    days,
+                };
+                (change != ScheduleChange::default())
+                    .then_some(MasterCommand::SetSchedule { class, change })
+            }),
+        prop::sample::select(vec!["Europe/Paris", "UTC", "America/New_York"]).prop_map(|z| {
+            MasterCommand::SetZone {
+                zone: z.to_string(),
+            }
+        }),
+        "[A-Za-z0-9]{1,10}( [A-Za-z0-9,]{1,10}){0,3}"
+            .prop_map(|text| MasterCommand::SetComment { text }),
+        any::<bool>().prop_map(|listed| MasterCommand::SetListed { listed }),
+        prop::option::of(password())
+            .prop_map(|password| MasterCommand::SetJoinPassword { password }),
+        (
+            prop::collection::vec("[a-z0-9]{1,5}@[a-z]{1,10}\\.org", 1..4),
+            any::<bool>()
+        )
+            .prop_map(|(mut addresses, invite)| {
+                addresses.sort();
+                addresses.dedup();
+                MasterCommand::SetInvite { addresses, invite }
+            }),
+        any::<bool>().prop_map(|on| MasterCommand::SetAnonymous { on }),
+        any::<bool>().prop_map(|on| MasterCommand::SetReveal { on }),
+        any::<bool>().prop_map(|on| MasterCommand::SetQuiet { on }),
+        any::<bool>().prop_map(|shown| MasterCommand::SetAddresses { shown }),
+        (0u32..100).prop_map(|days| MasterCommand::SetMaxAbsence { days }),
         prop::option::of(prop_oneof![
             phase().prop_map(Turn::Phase),
             any::<u32>().prop_map(Turn::Number)

@@ -114,7 +114,12 @@ pub fn seats_in_start_mail(body: &str) -> Vec<(Power, String)> {
         .filter_map(|line| {
             let (name, addr) = line.trim().split_once(':')?;
             let power = Power::from_name(name.trim())?;
+            // `Anna <anna@example.org>` or a bare address.
             let addr = addr.trim();
+            let addr = match (addr.rfind('<'), addr.strip_suffix('>')) {
+                (Some(i), Some(inner)) => inner.get(i + 1..).unwrap_or(addr),
+                _ => addr,
+            };
             addr.contains('@')
                 .then(|| (power, addr.to_ascii_lowercase()))
         })

@@ -6,6 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::rules::PhaseKind;
 
+use super::schedule::{Days, PhaseRule, Schedule, ScheduleClass};
+
 /// How long each kind of phase runs, and the grace after it (also the `[deadlines]` table
 /// of `judge.toml`: hours unless named otherwise; a key left out keeps its default).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -42,20 +44,50 @@ impl Default for DeadlineSettings {
     }
 }
 
-/// The deadline of a phase that opens at `now`. A phase a rule set adds takes the length
-/// the rule set gives it (H18), in movement deadlines.
+/// The deadline of a phase that opens at `now`, by the judge's defaults alone (no clock,
+/// no days, no absences; a game's own schedule is [`phase_rule`]).
 pub fn next_deadline(
     settings: &DeadlineSettings,
     kind: PhaseKind,
     now: DateTime<Utc>,
 ) -> DateTime<Utc> {
-    let minutes = match kind {
-        PhaseKind::Movement => settings.movement_hours * 60,
-        PhaseKind::Retreat => settings.retreat_hours * 60,
-        PhaseKind::Adjustment => settings.adjustment_hours * 60,
-        PhaseKind::Own(own) => own.minutes(settings.movement_hours),
+    let rule = phase_rule(settings, &Schedule::default(), kind);
+    now + Duration::minutes(rule.next.max(0))
+}
+
+/// The schedule a phase of `kind` keeps: its class's, as the game's schedule sets it over
+/// the judge's defaults. A phase a rule set adds takes the length the rule set gives it
+/// (H18), in movement deadlines, on the movement schedule.
+pub fn phase_rule(settings: &DeadlineSettings, schedule: &Schedule, kind: PhaseKind) -> PhaseRule {
+    let class = schedule_class(kind);
+    let hours = match class {
+        ScheduleClass::Movement => settings.movement_hours,
+        ScheduleClass::Retreat => settings.retreat_hours,
+        ScheduleClass::Adjustment => settings.adjustment_hours,
     };
-    now + Duration::minutes(minutes.max(0))
+    let base = PhaseRule {
+        clock: None,
+        min: 0,
+        next: hours * 60,
+        grace: settings.grace_hours * 60,
+        delay: settings.delay_minutes,
+        days: Days::EVERY_DAY,
+    };
+    let mut rule = schedule.of(class).over(base);
+    if let PhaseKind::Own(own) = kind {
+        let (num, den) = own.length;
+        rule.next = rule.next * i64::from(num) / i64::from(den.max(1));
+    }
+    rule
+}
+
+/// The class of schedule a phase of `kind` keeps.
+pub fn schedule_class(kind: PhaseKind) -> ScheduleClass {
+    match kind {
+        PhaseKind::Retreat => ScheduleClass::Retreat,
+        PhaseKind::Adjustment => ScheduleClass::Adjustment,
+        PhaseKind::Movement | PhaseKind::Own(_) => ScheduleClass::Movement,
+    }
 }
 
 /// What a tick at `now` must do for a game with this deadline.
@@ -77,11 +109,13 @@ pub enum DueEvent {
 }
 
 /// Decides what a tick must do. `all_in_since` is when the last missing order arrived (if
-/// all are in now); `last_tick` is the previous tick's time (for the time-warp guard).
+/// all are in now); `last_tick` is the previous tick's time (for the time-warp guard);
+/// `grace_end` is when the phase's grace period ends.
 #[allow(clippy::too_many_arguments)]
 pub fn due_event(
     settings: &DeadlineSettings,
     deadline: DateTime<Utc>,
+    grace_end: DateTime<Utc>,
     now: DateTime<Utc>,
     last_tick: Option<DateTime<Utc>>,
     all_in: bool,
@@ -108,7 +142,7 @@ pub fn due_event(
         }
         return DueEvent::Nothing;
     }
-    if now >= deadline + Duration::hours(settings.grace_hours.max(0)) {
+    if now >= grace_end.max(deadline) {
         return DueEvent::GraceOver;
     }
     if now >= deadline {
@@ -147,6 +181,7 @@ mod tests {
             due_event(
                 &s,
                 d,
+                d + Duration::hours(s.grace_hours),
                 now,
                 Some(now - Duration::minutes(1)),
                 all_in,
@@ -192,10 +227,30 @@ mod tests {
     #[test]
     fn time_warp_is_caught() {
         let s = DeadlineSettings::default();
-        let ev = due_event(&s, t(72), t(100), Some(t(70)), false, None, false, true);
+        let ev = due_event(
+            &s,
+            t(72),
+            t(96),
+            t(100),
+            Some(t(70)),
+            false,
+            None,
+            false,
+            true,
+        );
         assert_eq!(ev, DueEvent::TimeWarp);
         // A regular tick just after the deadline is not a warp.
-        let ev = due_event(&s, t(72), t(72), Some(t(71)), false, None, false, true);
+        let ev = due_event(
+            &s,
+            t(72),
+            t(96),
+            t(72),
+            Some(t(71)),
+            false,
+            None,
+            false,
+            true,
+        );
         assert_eq!(ev, DueEvent::Late);
     }
 }

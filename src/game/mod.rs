@@ -6,7 +6,10 @@
 
 mod deadline;
 mod press;
+mod schedule;
 mod seats;
+mod setup;
+mod timing;
 
 use std::collections::BTreeMap;
 
@@ -19,14 +22,21 @@ use crate::variant::{GameView, Line, Slot, Variant, VariantOrder, VariantState};
 
 pub use crate::variant::{Early, Ending, OrderStatus, Readiness, list_powers};
 
-pub use deadline::{DeadlineSettings, DueEvent, due_event, next_deadline};
+pub use deadline::{
+    DeadlineSettings, DueEvent, due_event, next_deadline, phase_rule, schedule_class,
+};
 pub use press::{
     ObserverLevel, PressLevel, PressPolicy, PressRefusal, PressRoute, Reader, Sender, press_route,
+};
+pub use schedule::{
+    Absence, DayRule, Days, MAX_ABSENCES, PhaseRule, PhaseSchedule, Schedule, ScheduleClass,
+    hours_to_minutes,
 };
 pub use seats::{
     Abandonment, Bounce, Claim, DEFAULT_TAKEOVER_HOURS, MAX_TAKEOVER_HOURS, SeatRefusal,
     SeatStatus, TakenOver, Tenure,
 };
+pub use setup::{DrawVote, Invitation, MAX_COMMENT_CHARS, MAX_INVITATIONS};
 
 /// A seat at the table: who may act for a power (or as master), by address and password.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -166,10 +176,43 @@ pub struct Settings {
     pub time_zone: String,
     /// The master receives every piece of press (`SET ALL PRESS`).
     pub master_reads_all_press: bool,
+    /// The game's own schedule (`SET MOVE|RETREAT|ADJUST …`); what it leaves unset keeps
+    /// `deadlines`, the judge's defaults.
+    #[serde(default)]
+    pub schedule: Schedule,
+    /// Shown in `LIST` to everyone (`SET LIST`); an unlisted game (`SET NOLIST`) is listed
+    /// only to its players and master, and read by name.
+    #[serde(default = "yes")]
+    pub listed: bool,
+    /// The join password's argon2 hash (`SET JOIN PASSWORD`): a forming game with one takes
+    /// a new player only with it, or with an invitation's code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub join_password: Option<String>,
+    /// The addresses the master invited (`SET INVITE`), each with the code mailed to it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub invitations: Vec<Invitation>,
+    /// An anonymous (gunboat) game (`CREATE … anonymous`, `SET ANONYMOUS`): no mail,
+    /// listing, press or picture shows a player's address or name to anyone but the
+    /// master until the game ends. Takeover and abandonment notices must not name a
+    /// player either.
+    #[serde(default)]
+    pub anonymous: bool,
+    /// The players are revealed to everyone when the game ends (`SET NOREVEAL` keeps an
+    /// anonymous game's players secret for ever).
+    #[serde(default = "yes")]
+    pub reveal: bool,
     /// njudge's `SET QUIET`: abandonments and takeovers are told to the master and the
-    /// player concerned, not to everyone.
+    /// powers concerned only, not announced to everyone.
     #[serde(default)]
     pub quiet: bool,
+    /// The players' addresses are shown to the other players while the game runs (`SET
+    /// ADDRESSES SHOWN`); by default only the master sees them until the end. Never in an
+    /// anonymous game.
+    #[serde(default)]
+    pub addresses_shown: bool,
+    /// `SET COMMENT text`, shown in `LIST`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
     /// `SET APPROVAL`: a takeover waits for the master's `APPROVE` (or `REJECT`).
     #[serde(default)]
     pub approval: bool,
@@ -181,6 +224,11 @@ pub struct Settings {
     /// they take a power over in.
     #[serde(default = "default_takeover_hours")]
     pub takeover_hours: i64,
+}
+
+/// serde's default for settings that are on unless set off.
+fn yes() -> bool {
+    true
 }
 
 fn default_takeover_hours() -> i64 {
@@ -196,7 +244,15 @@ impl Default for Settings {
             centres_to_win: 18,
             time_zone: "UTC".to_string(),
             master_reads_all_press: false,
+            schedule: Schedule::default(),
+            listed: true,
+            join_password: None,
+            invitations: Vec::new(),
+            anonymous: false,
+            reveal: true,
             quiet: false,
+            addresses_shown: false,
+            comment: None,
             approval: false,
             abandon_after: 0,
             takeover_hours: DEFAULT_TAKEOVER_HOURS,
@@ -244,6 +300,31 @@ pub struct Game {
     /// When the game was created (games created before it was kept have none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created: Option<DateTime<Utc>>,
+    /// The co-masters (`PROMOTE address`): each signs on as `SIGNON Mgame` with a password
+    /// of its own and may do what the master does.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub comasters: Vec<Seat>,
+    /// Absences set and not over (`SET ABSENCE`): no deadline computed later falls inside
+    /// one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub absences: Vec<Absence>,
+    /// Not before this instant: a forming game does not start, a running phase is not
+    /// processed (`SET START`, and the schedule's `MIN`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_before: Option<DateTime<Utc>>,
+    /// The end of this phase's grace period when the master set it (`SET GRACE`); else the
+    /// schedule's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grace_until: Option<DateTime<Utc>>,
+    /// The deadline the schedule gave the phase open now when an absence moved it later
+    /// (None: the deadline is the schedule's, or the master's): `SET NOABSENCE` brings it
+    /// back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scheduled: Option<DateTime<Utc>>,
+    /// The names the judge read in the `From:` of its players' and master's mails, by
+    /// address (lower case): shown to the master, and to everyone at the reveal.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub names: BTreeMap<String, String>,
     /// Who played which power from which phase to which ([`Tenure`]), in the order the
     /// tenures began (games started before the judge kept it have none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -288,6 +369,12 @@ impl Game {
             variant_orders: Vec::new(),
             immediate: Vec::new(),
             created: None,
+            comasters: Vec::new(),
+            absences: Vec::new(),
+            not_before: None,
+            grace_until: None,
+            scheduled: None,
+            names: BTreeMap::new(),
             tenures: Vec::new(),
         }
     }
@@ -583,6 +670,20 @@ impl Game {
         })
     }
 
+    /// The powers that must order and hold processing until the deadline (`SET WAIT`).
+    pub fn waiting_powers(&self, map: &Map, variant: &dyn Variant) -> Vec<Power> {
+        self.statuses(map, variant)
+            .into_iter()
+            .filter(|(p, s)| s.is_some() && self.player(*p).is_some_and(|pl| pl.wait))
+            .map(|(p, _)| p)
+            .collect()
+    }
+
+    /// Whether the rule set waits for the master before the phase is processed (H18).
+    pub fn waits_for_master(&self, map: &Map, variant: &dyn Variant) -> bool {
+        self.readiness(map, variant).early == Early::WaitsForMaster
+    }
+
     /// The powers the judge waits for that must order and have not sent a complete set (the
     /// late powers at a deadline, each told so itself, and the master).
     pub fn missing_powers(&self, map: &Map, variant: &dyn Variant) -> Vec<Power> {
@@ -700,17 +801,22 @@ impl Game {
     }
 
     /// When a clock tick next has something to do for this game: the reminder, the
-    /// deadline, the end of grace, or processing once every order is in (the store indexes
+    /// deadline, the end of grace, or processing once every order is in (never before
+    /// [`Game::not_before`]); for a full forming game, its start time (the store indexes
     /// it, so a tick looks only at games that are due).
     pub fn next_event(&self) -> Option<DateTime<Utc>> {
         if self.status == Status::Forming {
+            if self.joiners.len() == 7 {
+                return self.not_before;
+            }
             return self.expires();
         }
         if self.status != Status::Active {
             return None;
         }
         let deadline = self.deadline?;
-        let s = &self.settings.deadlines;
+        let s = self.timing();
+        let processing = self.all_in_since.is_some() || self.late_notified;
         let at = if let Some(since) = self.all_in_since {
             deadline.min(since + chrono::Duration::minutes(s.delay_minutes.max(0)))
         } else if !self.reminded && s.reminder_hours > 0 {
@@ -718,9 +824,12 @@ impl Game {
         } else if !self.late_notified {
             deadline
         } else {
-            deadline + chrono::Duration::hours(s.grace_hours.max(0))
+            self.grace_end().unwrap_or(deadline)
         };
-        Some(at)
+        Some(match self.not_before {
+            Some(t) if processing => at.max(t),
+            _ => at,
+        })
     }
 
     /// When a forming game nobody joined is removed: [`FORMING_EXPIRY_DAYS`] after it was
@@ -741,6 +850,7 @@ impl Game {
         self.all_in_since = None;
         self.late_notified = false;
         self.reminded = false;
+        self.grace_until = None;
         for p in &mut self.players {
             p.wait = false;
         }

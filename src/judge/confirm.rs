@@ -89,14 +89,30 @@ fn from_hex(text: &str) -> Option<Vec<u8>> {
 
 /// A fresh code for `address`.
 pub(super) fn new_code(tx: &Tx<'_>, seed: u64, address: &str) -> Result<String, StoreError> {
+    secret_code(tx, seed, "confirmations", address)
+}
+
+/// A fresh code for `address`, counted under `purpose` (`confirmations`, `invitations`,
+/// `promotions`): eight letters of the code alphabet, a keyed MAC that only the judge can
+/// make, so a code mailed to an address proves that its reader read that mail.
+pub(super) fn secret_code(
+    tx: &Tx<'_>,
+    seed: u64,
+    purpose: &str,
+    address: &str,
+) -> Result<String, StoreError> {
     let key = key(tx, seed)?;
-    let n = tx.next_counter("confirmations")?;
+    let n = tx.next_counter(purpose)?;
     let Ok(mut mac) = <Blake2bMac<U32> as KeyInit>::new_from_slice(&key) else {
         // A 32-byte key is always taken; were it not, the counter still makes codes differ.
         return Ok(format!("{n:08}"));
     };
     mac.update(address.to_ascii_lowercase().as_bytes());
     mac.update(&[0]);
+    if purpose != "confirmations" {
+        mac.update(purpose.as_bytes());
+        mac.update(&[0]);
+    }
     mac.update(&n.to_le_bytes());
     let tag = mac.finalize().into_bytes();
     Ok(tag

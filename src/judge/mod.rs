@@ -94,6 +94,9 @@ pub struct Incoming {
     pub message_id: Option<String>,
     pub from: String,
     pub reply_to: Option<String>,
+    /// The display name in `From:`, if any (kept for the game's master, and for everyone
+    /// when the players are revealed).
+    pub from_name: Option<String>,
     pub subject: String,
     pub text: String,
     /// The body was cut at the size cap.

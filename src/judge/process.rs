@@ -7,6 +7,7 @@ use crate::bulletin::notices;
 use crate::bulletin::results::{
     Extras, Parts, ResultsHeader, ending_sentence, render_results, results_subject,
 };
+use crate::bulletin::settings::CopyFor;
 use crate::game::{self, Abandonment, DueEvent, Ending, Game, ObserverLevel, Status};
 use crate::map::Map;
 use crate::picture::{Drawing, PhaseScene};
@@ -43,16 +44,21 @@ pub(super) fn mails_for(
                     });
                 }
             }
-            Reader::Master => out.push(NewMail {
-                game: Some(g.name.clone()),
-                audience: Audience::MASTER,
-                recipient: g.master.address.clone(),
-                subject: subject.to_string(),
-                body: body.to_string(),
-                kind: MailKind::Generated,
-                in_reply_to: in_reply_to.clone(),
-                pictures: Vec::new(),
-            }),
+            // The master and every co-master.
+            Reader::Master => {
+                for seat in g.master_seats() {
+                    out.push(NewMail {
+                        game: Some(g.name.clone()),
+                        audience: Audience::MASTER,
+                        recipient: seat.address.clone(),
+                        subject: subject.to_string(),
+                        body: body.to_string(),
+                        kind: MailKind::Generated,
+                        in_reply_to: in_reply_to.clone(),
+                        pictures: Vec::new(),
+                    });
+                }
+            }
             Reader::Observers => {
                 for o in &g.observers {
                     out.push(NewMail {
@@ -174,18 +180,25 @@ pub(super) fn start_game(
     start.phase = variant.first_phase(&g.variant_state);
     g.open_phase(start);
     g.seat_players(assigned);
-    let d = game::next_deadline(&g.settings.deadlines, g.position.phase.kind, now);
-    g.deadline = Some(d);
+    let d = g.open_clock(now);
     tx.save_snapshot(g)?;
-    let n = notices::game_starting(&config.name, g, d);
+    let subject = notices::subject(&config.name, &g.name, "Game starting");
+    let render = |reader: Reader| {
+        let to = match reader {
+            Reader::Power(p) => CopyFor::Power(p),
+            Reader::Master => CopyFor::Master,
+            Reader::Observers => CopyFor::Others,
+        };
+        crate::bulletin::settings::start_text(g, variant, d, to)
+    };
     tx.add_history(
         &g.name,
         now,
         &g.position.phase.to_string(),
-        &n.subject,
-        &n.body,
+        &subject,
+        &render(Reader::Observers),
     )?;
-    Ok(everyone(g, &n.subject, &n.body, None))
+    Ok(bulletin_for_everyone(g, &subject, &render))
 }
 
 /// Ends the game and announces it.
@@ -196,17 +209,35 @@ pub(super) fn finish(
     ending: Ending,
     now: DateTime<Utc>,
 ) -> Result<Vec<NewMail>, StoreError> {
-    let n = notices::game_over(&config.name, g, &ending);
+    finish_declared(config, tx, g, ending, None, now)
+}
+
+/// Ends the game and announces it, with what the master declared (`DECLARE`) first: each
+/// reader's copy says how it ended and reveals the players, unless the game keeps them
+/// secret (the master reads them all the same).
+pub(super) fn finish_declared(
+    config: &JudgeConfig,
+    tx: &Tx<'_>,
+    g: &mut Game,
+    ending: Ending,
+    declared: Option<&crate::command::Declaration>,
+    now: DateTime<Utc>,
+) -> Result<Vec<NewMail>, StoreError> {
+    let subject = notices::subject(&config.name, &g.name, "Game over");
+    let over = ending.clone();
     g.status = Status::Finished(ending);
     g.deadline = None;
+    let render = |reader: Reader| {
+        crate::bulletin::settings::game_over_text(g, declared, &over, reader == Reader::Master)
+    };
     tx.add_history(
         &g.name,
         now,
         &g.position.phase.to_string(),
-        &n.subject,
-        &n.body,
+        &subject,
+        &render(Reader::Observers),
     )?;
-    let mut mails = everyone(g, &n.subject, &n.body, None);
+    let mut mails = bulletin_for_everyone(g, &subject, &render);
     // The centre chart goes with each copy whose reader wants pictures.
     let mut chart = None;
     for m in &mut mails {
@@ -291,6 +322,7 @@ pub(super) fn process_game_with_outcome(
 ) -> Result<(Vec<NewMail>, crate::rules::PhaseOutcome), StoreError> {
     let variant = variant_of(config, g)?;
     let before = g.position.clone();
+    let voters_before = g.draw_powers(map, variant);
     // The played seats that send nothing miss the phase (counted for their players); the
     // ones that reach the game's limit are abandoned once the results are out.
     let (missed, ordered) = g.missing_and_ordered(map, variant);
@@ -299,18 +331,17 @@ pub(super) fn process_game_with_outcome(
     let mut state = g.variant_state.clone();
     let processed = variant::process_phase(variant, &mut state, &g.view(map, &parts));
     g.variant_state = state;
-    let next_kind = processed.outcome.next.phase.kind;
     let immediate = std::mem::take(&mut g.immediate);
     let seq = g.turn;
     g.turn += 1;
     g.open_phase(processed.outcome.next.clone());
     let ending = processed.end.as_ref().map(|e| e.ending.clone());
     let next_deadline = if ending.is_none() {
-        Some(game::next_deadline(&g.settings.deadlines, next_kind, now))
+        Some(g.open_clock(now))
     } else {
+        g.deadline = None;
         None
     };
-    g.deadline = next_deadline;
     // A phase no longer than the reminder window gets no reminder: it would arrive as the
     // phase opens, right behind the results that open it.
     g.reminded = next_deadline
@@ -374,6 +405,15 @@ pub(super) fn process_game_with_outcome(
                 before.phase,
                 true,
             ));
+        }
+    }
+    // Draw votes and concessions last while the powers in the game stay the same.
+    let voters_after = g.draw_powers(map, variant);
+    if ending.is_none() && voters_after != voters_before {
+        let subject = notices::subject(&config.name, &g.name, "Votes cleared");
+        for (power, vote) in g.clear_votes() {
+            let text = crate::bulletin::settings::votes_cleared_text(&g.name, &vote, &voters_after);
+            mails.extend(mails_for(g, &[Reader::Power(power)], &subject, &text, None));
         }
     }
     tx.save_snapshot(g)?;
@@ -504,6 +544,15 @@ pub(super) fn tick_game(
     if let Some(expiry) = g.expires() {
         return expire(config, tx, &g, expiry, now);
     }
+    // A full game waiting for the start time its master set starts at it.
+    if g.may_start(now) {
+        let mails = start_game(map, config, tx, &mut g, now)?;
+        for m in &mails {
+            tx.queue_mail(m, now)?;
+        }
+        tx.save_game(&g)?;
+        return Ok(true);
+    }
     let Some(deadline) = g.deadline else {
         return Ok(false);
     };
@@ -512,9 +561,11 @@ pub(super) fn tick_game(
     }
     let variant = variant_of(config, &g)?;
     let all_in = g.all_in(map, variant);
+    let grace_end = g.grace_end().unwrap_or(deadline);
     let event = game::due_event(
-        &g.settings.deadlines,
+        &g.timing(),
         deadline,
+        grace_end,
         now,
         last_tick,
         all_in,
@@ -532,8 +583,14 @@ pub(super) fn tick_game(
         DueEvent::Late | DueEvent::GraceOver | DueEvent::Nothing if complete => DueEvent::Process,
         other => other,
     };
+    // Nothing is processed before the phase's start (`SET START`, the schedule's MIN).
+    let processes = matches!(event, DueEvent::Process | DueEvent::ProcessEarly)
+        || (event == DueEvent::GraceOver && g.settings.nmr);
+    if processes && g.held_until(now).is_some() {
+        tx.save_game(&g)?;
+        return Ok(false);
+    }
     let judge = &config.name;
-    let phase = g.position.phase;
     let mut mails = match event {
         DueEvent::Nothing => return Ok(false),
         DueEvent::Remind => {
@@ -555,7 +612,6 @@ pub(super) fn tick_game(
         DueEvent::Late => {
             g.late_notified = true;
             let late = g.missing_powers(map, variant);
-            let grace_end = deadline + chrono::Duration::hours(g.settings.deadlines.grace_hours);
             let mut mails = Vec::new();
             for p in &late {
                 let status = g.order_status(map, variant, *p);
@@ -611,7 +667,8 @@ pub(super) fn tick_game(
                         });
                     }
                 }
-                // Wait for a replacement: the master decides (PROCESS, or a new player).
+                // Wait for a replacement: the master decides (PROCESS, or a new player). A
+                // QUIET game tells the master and the late powers only.
                 g.deadline = None;
                 let n = notices::abandoned(judge, &g, &late);
                 // A quiet game tells the master alone (and each late player, above).
@@ -624,8 +681,7 @@ pub(super) fn tick_game(
             }
         }
         DueEvent::TimeWarp => {
-            let new = game::next_deadline(&g.settings.deadlines, phase.kind, now);
-            g.deadline = Some(new);
+            let new = g.open_clock(now);
             g.late_notified = false;
             g.reminded = false;
             let n = notices::time_warp(judge, &g, last_tick, now, new);

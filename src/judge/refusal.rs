@@ -33,6 +33,12 @@ pub(super) enum Refusal {
         super::throttle::CHECKS_PER_HOUR
     )]
     SignonLocked { until: String },
+    /// A private game was sent too many wrong join passwords or codes within the hour.
+    #[error(
+        "this game has been sent {} wrong join passwords or invitation codes within the hour: none is checked until {until}, the right one included",
+        super::throttle::CHECKS_PER_HOUR
+    )]
+    JoinLocked { until: String },
     #[error("only one SIGNON per message")]
     TwoSignons,
     /// One answer for a missing game and a wrong password: no hint which it was.
@@ -93,8 +99,6 @@ pub(super) enum Refusal {
     BadGrace,
     #[error("the new deadline must be in the future")]
     PastDate,
-    #[error("an absence may end at most {0} days from now")]
-    AbsenceTooLong(i64),
     #[error("{0} is not running (no orders are taken now)")]
     NotTakingOrders(String),
     #[error("{0} is not running")]
@@ -105,10 +109,55 @@ pub(super) enum Refusal {
     NoPlayer { power: Power, game: String },
     #[error("the current phase is {current}, not {given}")]
     WrongPhase { current: Phase, given: Phase },
+    /// `PROCESS` while orders are missing or someone waits: what it waits for, in words.
+    #[error("{0}; PROCESS! processes now with civil-disorder defaults")]
+    NotReady(String),
+    #[error("{0} has started: invitations are only before it starts")]
+    InvitationsStarted(String),
+    #[error("{0} has started: a game is made anonymous or not only before it starts")]
+    AnonymousStarted(String),
     #[error(
-        "orders are missing from {0} (or someone waits); PROCESS! processes now with civil-disorder defaults"
+        "{0} has processed a phase already: UNSTART is only for a game whose first phase is not processed"
     )]
-    OrdersMissing(String),
+    AlreadyProcessed(String),
+    #[error("{0} already has a seat in this game: a player cannot also be its master")]
+    AlreadyInGame(String),
+    #[error("a game has at most {0} co-masters")]
+    TooManyMasters(usize),
+    #[error("a game has at most {0} invitations at once")]
+    TooManyInvitations(usize),
+    #[error("{0} is not invited")]
+    NotInvited(String),
+    #[error(
+        "{0} is private: joining needs its join password or an invitation's code, after your password: SIGNON ?{0} <your password> <join password or code>"
+    )]
+    PrivateGame(String),
+    #[error("{0}")]
+    DrawRefused(String),
+    #[error("{0} is not in the game any more")]
+    OutOfGame(String),
+    #[error("an anonymous game never shows its players' addresses before the end")]
+    Anonymous,
+    #[error("the movement, retreat and adjustment deadlines need NEXT of at least one hour")]
+    NextTooShort,
+    #[error(
+        "an absence is at most {0} days long in this game (SET MAXABSENCE); the master may set a longer one for you (BECOME, then SET ABSENCE)"
+    )]
+    AbsenceOverMax(i64),
+    #[error("an absence must end after it starts, and not before now")]
+    AbsenceBackwards,
+    #[error(
+        "you have {0} absences set already, as many as a seat may have: take one back with SET NOABSENCE date"
+    )]
+    TooManyAbsences(usize),
+    #[error("you have no absence set")]
+    NoAbsence,
+    #[error("you have no absence set on {0}")]
+    NoAbsenceOn(crate::command::Date),
+    #[error("absences are set by a game's players and master, signed on")]
+    AbsenceNeedsSeat,
+    #[error("MAXABSENCE is a number of days from 0 to 31")]
+    BadMaxAbsence,
     #[error("the centres for victory must be between 1 and 34")]
     BadCentreCount,
     /// `SET TAKEOVER n` beyond the most a newcomer may be given.
@@ -116,10 +165,8 @@ pub(super) enum Refusal {
     BadTakeoverHours(u32),
     #[error("there is no saved phase to roll back to")]
     NoSnapshot,
-    #[error("this judge does not support that master command yet")]
-    NotSupported,
     #[error(
-        "no game option called {0:?}; the options are NMR, NONMR, NOPRESS, WHITE, GREY, WHITEGREY, PARTIAL, NOPARTIAL, ALLPRESS, NOOBSERVERS, and the rules' settings as key=value"
+        "no game option called {0:?}; the options are NMR, NONMR, NOPRESS, WHITE, GREY, WHITEGREY, PARTIAL, NOPARTIAL, ALLPRESS, NOOBSERVERS, ANONYMOUS, NOREVEAL, NOLIST, QUIET, and the rules' settings as key=value"
     )]
     BadOption(String),
     #[error(transparent)]
@@ -145,7 +192,7 @@ impl Refusal {
             Refusal::NotMaster => "NOT-MASTER",
             Refusal::TwoSignons => "TWO-SIGNONS",
             Refusal::ShortPassword => "SHORT-PASSWORD",
-            Refusal::SignonLocked { .. } => "SIGNON-LOCKED",
+            Refusal::SignonLocked { .. } | Refusal::JoinLocked { .. } => "SIGNON-LOCKED",
             Refusal::BadSignon => "BAD-SIGNON",
             Refusal::NoGame(_) => "NO-GAME",
             Refusal::Suspended { .. } => "SUSPENDED",
@@ -166,15 +213,30 @@ impl Refusal {
             Refusal::WrongConfirmation => "WRONG-CODE",
             Refusal::BadDate | Refusal::BadGrace => "BAD-DATE",
             Refusal::PastDate => "PAST-DATE",
-            Refusal::AbsenceTooLong(_) => "ABSENCE-TOO-LONG",
+            Refusal::AbsenceOverMax(_) => "ABSENCE-TOO-LONG",
+            Refusal::AbsenceBackwards => "BAD-DATE",
+            Refusal::TooManyAbsences(_) => "TOO-MANY-ABSENCES",
+            Refusal::NoAbsence | Refusal::NoAbsenceOn(_) => "NO-ABSENCE",
+            Refusal::AbsenceNeedsSeat => "NOT-SIGNED-ON",
+            Refusal::BadMaxAbsence => "BAD-NUMBER",
+            Refusal::InvitationsStarted(_) | Refusal::AnonymousStarted(_) => "GAME-STARTED",
+            Refusal::AlreadyProcessed(_) => "GAME-STARTED",
+            Refusal::AlreadyInGame(_) => "ALREADY-IN-GAME",
+            Refusal::TooManyMasters(_) => "TOO-MANY-MASTERS",
+            Refusal::TooManyInvitations(_) => "TOO-MANY-INVITATIONS",
+            Refusal::NotInvited(_) => "NOT-INVITED",
+            Refusal::PrivateGame(_) => "PRIVATE-GAME",
+            Refusal::DrawRefused(_) => "DRAW-ALL-SURVIVORS",
+            Refusal::OutOfGame(_) => "NOT-IN-GAME",
+            Refusal::Anonymous => "ANONYMOUS",
+            Refusal::NextTooShort => "BAD-NUMBER",
             Refusal::NotTakingOrders(_) | Refusal::NotActive(_) => "NOT-ACTIVE",
             Refusal::NotPaused(_) => "NOT-PAUSED",
             Refusal::NoPlayer { .. } => "NO-PLAYER",
             Refusal::WrongPhase { .. } => "WRONG-PHASE",
-            Refusal::OrdersMissing(_) => "ORDERS-MISSING",
+            Refusal::NotReady(_) => "ORDERS-MISSING",
             Refusal::BadCentreCount | Refusal::BadTakeoverHours(_) => "BAD-NUMBER",
             Refusal::NoSnapshot => "NO-SNAPSHOT",
-            Refusal::NotSupported => "NOT-SUPPORTED",
             Refusal::BadOption(_) => "BAD-OPTION",
             Refusal::Order(r) => r.code(),
             Refusal::Press(r) => r.code(),

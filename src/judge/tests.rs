@@ -31,6 +31,7 @@ impl Mailer {
             message_id: Some(format!("<m{}@test>", self.n)),
             from: from.to_string(),
             reply_to: None,
+            from_name: None,
             subject: "orders".to_string(),
             text: body.to_string(),
             size_capped: false,
@@ -169,6 +170,7 @@ fn duplicates_wrong_passwords_and_unknown_games() {
         message_id: Some("<same@test>".into()),
         from: fra.clone(),
         reply_to: None,
+        from_name: None,
         subject: "x".into(),
         text: format!("SIGNON Fdemo {}\nA Par - Bur\n", password_of(fra)),
         size_capped: false,
@@ -376,7 +378,7 @@ fn concession_and_absence() {
     let mut m = Mailer { n: 0 };
     let seats = started(&mut j, &mut m);
     let t = t0() + Duration::hours(1);
-    // Absence over the deadline moves it to the end of the absence.
+    // An absence is remembered; the deadline running now stands (njudge): the reply says so.
     let (_, fra) = seats
         .iter()
         .find(|(p, _)| *p == crate::map::Power::France)
@@ -392,10 +394,14 @@ fn concession_and_absence() {
     );
     let r = last_reply_to(&mut j, fra);
     assert!(r.contains("OK SET ABSENCE"), "{r}");
-    assert!(
-        j.dump_state()
-            .expect("state")
-            .contains("deadline 2026-11-06T23:59:00Z")
+    assert!(r.contains("falls inside this absence and stands"), "{r}");
+    let g = j.game("demo").expect("load").expect("game");
+    assert_eq!(g.absences.len(), 1);
+    assert_eq!(
+        g.absences[0].to,
+        Utc.with_ymd_and_hms(2026, 11, 6, 23, 59, 0)
+            .single()
+            .expect("time")
     );
     // Everyone but England concedes to England.
     for (p, a) in &seats {

@@ -27,6 +27,16 @@ fn window() -> Duration {
     Duration::hours(1)
 }
 
+/// The key wrong join passwords and invitation codes of a private game are counted under
+/// (`SIGNON ?game password code`), as its master's seat: a game's name never holds `?`, so
+/// no game has it, and nobody is told of them (no seat's owner to tell). The game's joining
+/// checks at most [`CHECKS_PER_HOUR`] wrong ones an hour.
+pub(super) fn join_key(game: &str) -> String {
+    let mut key = game.to_string();
+    key.push_str("?join");
+    key
+}
+
 /// Until when a seat checks no password (None: it checks).
 pub(super) fn locked_until(
     tx: &Tx<'_>,

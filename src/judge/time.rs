@@ -14,8 +14,18 @@ pub(super) fn resolve_date(
     tz: &chrono_tz::Tz,
     now: DateTime<Utc>,
 ) -> Option<DateTime<Utc>> {
+    resolve_date_at(d, tz, now, (23, 59))
+}
+
+/// [`resolve_date`], a missing time being `default` (hours, minutes).
+pub(super) fn resolve_date_at(
+    d: command::Date,
+    tz: &chrono_tz::Tz,
+    now: DateTime<Utc>,
+    default: (u8, u8),
+) -> Option<DateTime<Utc>> {
     use chrono::{Datelike, NaiveDate, TimeZone};
-    let (h, m) = d.time.unwrap_or((23, 59));
+    let (h, m) = d.time.unwrap_or(default);
     let local_now = now.with_timezone(tz);
     let make = |y: i32| {
         NaiveDate::from_ymd_opt(y, u32::from(d.month), u32::from(d.day))

@@ -54,6 +54,7 @@ pub fn incoming(env: &envelope::Envelope) -> crate::judge::Incoming {
         message_id: env.message_id.clone(),
         from: env.from.clone(),
         reply_to: env.reply_to.clone(),
+        from_name: env.from_name.clone(),
         subject: env.subject.clone(),
         text: env.text.clone(),
         size_capped: env.size_capped,

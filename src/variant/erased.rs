@@ -39,6 +39,7 @@ pub trait Variant: Sync {
     fn apply_setting(&self, state: &mut VariantState, key: &str, value: &str)
     -> Result<(), String>;
 
+    fn settings(&self, state: &VariantState) -> Vec<(&'static str, String)>;
     fn take_command(
         &self,
         cx: &CommandContext<'_>,
@@ -147,6 +148,10 @@ impl<R: RuleSet> Variant for R {
         value: &str,
     ) -> Result<(), String> {
         state.with_mut(|s| RuleSet::apply_setting(self, s, key, value))
+    }
+
+    fn settings(&self, state: &VariantState) -> Vec<(&'static str, String)> {
+        state.with(|s| RuleSet::settings(self, s))
     }
 
     fn take_command(

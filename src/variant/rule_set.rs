@@ -56,6 +56,13 @@ pub trait RuleSet: Sync + 'static {
     }
 
     /// H1: whether and how one of its commands is taken now, from this sender.
+    /// The rule set's settings as a game has them, for `LIST` and the start mail: each
+    /// setting's key as `CREATE` takes it and its value (`survive_draws`, `on`). Empty for
+    /// a rule set without settings.
+    fn settings(&self, _state: &Self::State) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+
     fn take_command(
         &self,
         _cx: &CommandContext<'_>,

@@ -72,6 +72,7 @@ fn mail(
         key: key.clone(),
         message_id: Some(key),
         from: from.to_string(),
+        from_name: None,
         reply_to: None,
         subject: "orders".into(),
         text: text.to_string(),

@@ -22,7 +22,10 @@ impl Session<'_, '_> {
         let address = self.msg.reply_address();
         let seat = match (self.who, self.game.as_ref()) {
             (Some(Sender::Power(p)), Some(g)) => g.player(p).map(|pl| pl.seat.address.as_str()),
-            (Some(Sender::Master), Some(g)) => Some(g.master.address.as_str()),
+            (Some(Sender::Master), Some(g)) => g
+                .master_seats()
+                .nth(self.master_seat)
+                .map(|s| s.address.as_str()),
             _ => None,
         };
         if seat.is_some_and(|s| s.eq_ignore_ascii_case(address)) {

@@ -94,6 +94,12 @@ pub(super) struct Session<'a, 't> {
     pending: Vec<super::confirm::AddressRequest>,
     /// The code this message confirmed.
     confirmed: Option<String>,
+    /// The master set the deadline in this mail (a `RESUME` after it keeps it).
+    deadline_set: bool,
+    /// Which master seat signed on (0: the master, then the co-masters in order).
+    master_seat: usize,
+    /// The master acts as a power (`BECOME`): what it sets is the master's doing.
+    became: bool,
 }
 
 /// The lines of a message that each rule set it meets takes first
@@ -178,6 +184,9 @@ impl<'a, 't> Session<'a, 't> {
             reply_pictures: Vec::new(),
             pending: Vec::new(),
             confirmed: None,
+            deadline_set: false,
+            master_seat: 0,
+            became: false,
         }
     }
 
@@ -319,8 +328,7 @@ impl<'a, 't> Session<'a, 't> {
         // A forming game that is full starts once the whole message is read, so that the
         // last joiner's SET PREFERENCE counts.
         if let Some(g) = self.game.as_mut()
-            && g.status == Status::Forming
-            && g.joiners.len() == 7
+            && g.may_start(self.now)
         {
             let mails = process::start_game(self.map, self.config, self.tx, g, self.now)?;
             self.mails.extend(mails);

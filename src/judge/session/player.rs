@@ -1,6 +1,7 @@
 //! A player's commands: HELP and the listings, CREATE, SIGNON and OBSERVE, and the settings
 //! a player makes for their seat (password, address, wait, draw, concession, absence).
 
+use crate::bulletin::settings as text;
 use crate::bulletin::{answers, listing, notices};
 use crate::command::{self, PlayerCommand, SignonAs};
 use crate::game::{
@@ -14,7 +15,7 @@ use crate::variant::Lookup;
 use super::super::confirm::AddressRequest;
 use super::super::history;
 use super::super::refusal::Refusal;
-use super::super::time::{format_time, game_tz, resolve_date};
+use super::super::time::{format_time, game_tz, resolve_date, resolve_date_at};
 use super::super::{password, pictures, process, seats, throttle};
 use super::{Done, Session, Verdict};
 
@@ -67,6 +68,8 @@ impl Session<'_, '_> {
                 let mut more = vec![listing::LIST_HEADING.to_string()];
                 for name in tx.game_names()? {
                     match tx.load_game(&name) {
+                        // An unlisted game is listed to its players and master only.
+                        Ok(Some(g)) if !self.lists(&g) => {}
                         Ok(Some(g)) => more.push(listing::list_line(&g)),
                         Ok(None) => {}
                         Err(StoreError::Suspended { game, reason }) => {
@@ -93,9 +96,11 @@ impl Session<'_, '_> {
                 let mut more = Vec::new();
                 for name in tx.game_names()? {
                     match tx.load_game(&name) {
+                        Ok(Some(g)) if !self.lists(&g) => continue,
                         Ok(Some(g)) => {
                             let variant = process::variant_of(self.config, &g)?;
-                            more.extend(lines(&listing::list_game(self.map, variant, &g, false)));
+                            let master = self.history_reader(&g) == Reader::Master;
+                            more.extend(lines(&listing::list_game(self.map, variant, &g, master)));
                         }
                         Ok(None) => continue,
                         Err(StoreError::Suspended { game, reason }) => {
@@ -170,7 +175,8 @@ impl Session<'_, '_> {
                 who,
                 game,
                 password: pw,
-            } => self.signon(*who, game.as_str(), pw)?,
+                code,
+            } => self.signon(*who, game.as_str(), pw, code.as_deref())?,
             PlayerCommand::Observe { game, .. } => {
                 self.address_request(AddressRequest::Observe(game.to_string()))?
             }
@@ -205,32 +211,21 @@ impl Session<'_, '_> {
                 self.with_player(|p| p.wait = wait)
                     .map(|_| Done::new(answers::set_wait(wait)))
             }
-            PlayerCommand::SetDraw { powers } => {
-                let powers = powers.clone();
-                let echo = answers::set_draw(&powers);
-                match self.with_player(|p| p.draw = Some(powers)) {
-                    Ok(()) => {
-                        self.check_end()?;
-                        Done::ok(echo)
-                    }
-                    Err(e) => Err(e),
-                }
+            PlayerCommand::SetDraw { powers } => self.draw_vote(powers)?,
+            PlayerCommand::SetNoDraw => {
+                let mut had = false;
+                self.with_player(|p| had = p.draw.take().is_some())
+                    .map(|_| Done::new(text::nodraw_echo(had)))
             }
-            PlayerCommand::SetNoDraw => self
-                .with_player(|p| p.draw = None)
-                .map(|_| Done::new("SET NODRAW")),
-            PlayerCommand::SetConcede { to } => {
-                let to = *to;
-                match self.with_player(|p| p.concede = Some(to)) {
-                    Ok(()) => {
-                        self.check_end()?;
-                        Done::ok(answers::set_concede(to))
-                    }
-                    Err(e) => Err(e),
-                }
+            PlayerCommand::SetConcede { to } => self.concede(*to)?,
+            PlayerCommand::SetNoConcede => {
+                let mut had = false;
+                self.with_player(|p| had = p.concede.take().is_some())
+                    .map(|_| Done::new(text::noconcede_echo(had)))
             }
             PlayerCommand::SetPreference { powers } => self.preference(powers),
-            PlayerCommand::SetAbsence { from, to } => self.absence(*from, *to),
+            PlayerCommand::SetAbsence { from, to } => self.absence(*from, *to)?,
+            PlayerCommand::SetNoAbsence { date } => self.no_absence(*date),
             PlayerCommand::Resign => self.resign()?,
             PlayerCommand::Signoff => Done::ok("SIGNOFF"),
             PlayerCommand::Clear => match (self.who, self.game.as_mut()) {
@@ -244,6 +239,71 @@ impl Session<'_, '_> {
                 _ => Err(Refusal::NotSignedOn),
             },
         })
+    }
+
+    /// Whether `LIST` shows `g` to this mail: a listed game to anyone, an unlisted one to
+    /// its players and master signed on.
+    fn lists(&self, g: &Game) -> bool {
+        g.settings.listed || self.history_reader(g) != Reader::Observers
+    }
+
+    /// `SET DRAW [powers]`: a vote for the draw among every power still in the game, named
+    /// in the reply; a list must be exactly those powers (the judge's draws include all
+    /// survivors).
+    fn draw_vote(&mut self, asked: &[Power]) -> Result<Verdict, StoreError> {
+        let (map, variant) = (self.map, self.variant);
+        let Some(Sender::Power(me)) = self.who else {
+            return Ok(Err(Refusal::NotSignedOn));
+        };
+        let (Some(g), Some(variant)) = (self.game.as_ref(), variant) else {
+            return Ok(Err(Refusal::NotSignedOn));
+        };
+        if g.status != Status::Active && g.status != Status::Paused {
+            return Ok(Err(Refusal::NotActive(g.name.clone())));
+        }
+        let draw = g.draw_powers(map, variant);
+        if !draw.contains(&me) {
+            return Ok(Err(Refusal::OutOfGame(me.name().to_string())));
+        }
+        let powers = match Game::draw_vote(asked, &draw) {
+            Ok(p) => p,
+            Err(asked) => return Ok(Err(Refusal::DrawRefused(text::draw_refused(&asked, &draw)))),
+        };
+        let echo = text::draw_vote_echo(&powers);
+        if let Err(r) = self.with_player(|p| p.draw = Some(powers)) {
+            return Ok(Err(r));
+        }
+        self.check_end()?;
+        Ok(Done::ok(echo))
+    }
+
+    /// `SET CONCEDE power`: the reply names who else must concede.
+    fn concede(&mut self, to: Power) -> Result<Verdict, StoreError> {
+        let (map, variant) = (self.map, self.variant);
+        let Some(Sender::Power(me)) = self.who else {
+            return Ok(Err(Refusal::NotSignedOn));
+        };
+        let (Some(g), Some(variant)) = (self.game.as_ref(), variant) else {
+            return Ok(Err(Refusal::NotSignedOn));
+        };
+        if g.status != Status::Active && g.status != Status::Paused {
+            return Ok(Err(Refusal::NotActive(g.name.clone())));
+        }
+        let draw = g.draw_powers(map, variant);
+        if !draw.contains(&to) {
+            return Ok(Err(Refusal::OutOfGame(to.name().to_string())));
+        }
+        let others: Vec<Power> = draw
+            .iter()
+            .copied()
+            .filter(|p| *p != to && *p != me)
+            .collect();
+        let echo = text::concede_echo(to, &others);
+        if let Err(r) = self.with_player(|p| p.concede = Some(to)) {
+            return Ok(Err(r));
+        }
+        self.check_end()?;
+        Ok(Done::ok(echo))
     }
 
     /// Whether this mail may have a picture of `g` (`MAP`): it signed on as one of the
@@ -317,7 +377,7 @@ impl Session<'_, '_> {
     }
 
     fn seat_mut(&mut self) -> Result<&mut Seat, Refusal> {
-        let who = self.who;
+        let (who, index) = (self.who, self.master_seat);
         let g = self.game_mut()?;
         match who {
             Some(Sender::Power(p)) => {
@@ -335,7 +395,8 @@ impl Session<'_, '_> {
                 pl.bouncing = None;
                 Ok(&mut pl.seat)
             }
-            Some(Sender::Master) => Ok(&mut g.master),
+            Some(Sender::Master) if index == 0 => Ok(&mut g.master),
+            Some(Sender::Master) => g.comasters.get_mut(index - 1).ok_or(Refusal::NotSignedOn),
             _ => Err(Refusal::NotSignedOn),
         }
     }
@@ -378,22 +439,32 @@ impl Session<'_, '_> {
         if self.tx.creations_since(&address, self.now - day)? >= limit as usize {
             return Ok(Err(Refusal::TooManyGames(limit)));
         }
+        // `CREATE ?game pw anonymous`: the first word is an option when it names no rule set.
+        let mut options: Vec<String> = options.to_vec();
         let variant = match variant {
             None => self.config.variants.standard(),
             Some(v) => match find_variant(self.config, v) {
                 Ok(v) => v,
-                Err(r) => return Ok(Err(r)),
+                Err(r) => {
+                    if apply_option(&mut game::Settings::default(), v).is_ok() {
+                        options.insert(0, v.to_string());
+                        self.config.variants.standard()
+                    } else {
+                        return Ok(Err(r));
+                    }
+                }
             },
         };
+        let seat_address = self.msg.reply_address().to_string();
         let seat = Seat {
-            address: self.msg.reply_address().to_string(),
+            address: seat_address.clone(),
             password_hash: password::hash(self.config.password_cost, pw, self.salt()?),
         };
         let seed = self.config.seed ^ game_seed(name);
         let mut g = Game::new(name, variant, seat, seed, self.map);
         g.settings.deadlines = self.config.deadlines.clone();
         g.settings.time_zone = self.config.time_zone.clone();
-        for o in options {
+        for o in &options {
             let applied = match o.split_once('=') {
                 Some((key, value)) => variant
                     .apply_setting(&mut g.variant_state, key.trim(), value.trim())
@@ -405,6 +476,7 @@ impl Session<'_, '_> {
             }
         }
         g.created = Some(self.now);
+        g.record_name(&seat_address, self.msg.from_name.as_deref());
         self.tx.save_game(&g)?;
         self.tx
             .record_creation(&address, self.now, self.now - day)?;
@@ -415,7 +487,13 @@ impl Session<'_, '_> {
         Ok(Done::ok(answers::create(name, rules)))
     }
 
-    fn signon(&mut self, who: SignonAs, name: &str, pw: &str) -> Result<Verdict, StoreError> {
+    fn signon(
+        &mut self,
+        who: SignonAs,
+        name: &str,
+        pw: &str,
+        code: Option<&str>,
+    ) -> Result<Verdict, StoreError> {
         if self.who.is_some() {
             return Ok(Err(Refusal::TwoSignons));
         }
@@ -423,6 +501,7 @@ impl Session<'_, '_> {
             return Ok(Err(Refusal::BadSignon));
         };
         let from = self.msg.reply_address().to_string();
+        let from_name = self.msg.from_name.clone();
         match who {
             SignonAs::Join => {
                 if g.status != Status::Forming {
@@ -437,16 +516,63 @@ impl Session<'_, '_> {
                 if !password::long_enough(pw) {
                     return Ok(Err(Refusal::ShortPassword));
                 }
+                // A private game: its join password, or an invitation's code (used once).
+                // Wrong codes are throttled like a seat's passwords: the game's joining
+                // checks at most 10 an hour, so neither can be guessed by mail.
+                if g.is_private() {
+                    if code.is_some()
+                        && let Some(until) = throttle::locked_until(
+                            self.tx,
+                            &throttle::join_key(&g.name),
+                            Sender::Master,
+                            self.now,
+                        )?
+                    {
+                        throttle::refused(
+                            self.tx,
+                            &throttle::join_key(&g.name),
+                            Sender::Master,
+                            self.now,
+                        )?;
+                        return Ok(Err(Refusal::JoinLocked {
+                            until: format_time(&g, until),
+                        }));
+                    }
+                    let by_invitation = code.and_then(|c| g.invitation(c)).cloned();
+                    let by_password = match (code, g.settings.join_password.as_deref()) {
+                        (Some(c), Some(hash)) if by_invitation.is_none() => {
+                            self.verified.verify(hash, c)
+                        }
+                        _ => false,
+                    };
+                    match by_invitation {
+                        Some(inv) => g.settings.invitations.retain(|i| *i != inv),
+                        None if by_password => {}
+                        None => {
+                            if code.is_some() {
+                                throttle::wrong(
+                                    self.tx,
+                                    &throttle::join_key(&g.name),
+                                    Sender::Master,
+                                    self.now,
+                                )?;
+                            }
+                            return Ok(Err(Refusal::PrivateGame(g.name)));
+                        }
+                    }
+                }
                 g.joiners.push(Joiner {
                     seat: Seat {
-                        address: from,
+                        address: from.clone(),
                         password_hash: password::hash(self.config.password_cost, pw, self.salt()?),
                     },
                     preferences: Vec::new(),
                 });
+                g.record_name(&from, from_name.as_deref());
                 let count = g.joiners.len();
                 let gname = g.name.clone();
-                let more = answers::joined(&gname, count, count == 7);
+                let start = g.not_before.filter(|t| *t > self.now);
+                let more = text::joined(&g, count, start);
                 self.enter_game(g)?;
                 self.dirty = true;
                 Ok(Done::with_more(answers::signon_join(&gname), more))
@@ -466,6 +592,9 @@ impl Session<'_, '_> {
                 }
                 if !registered.eq_ignore_ascii_case(&from) {
                     self.copy_to = Some(registered);
+                } else if from_name.is_some() && g.name_of(&from) != from_name.as_deref() {
+                    g.record_name(&from, from_name.as_deref());
+                    self.dirty = true;
                 }
                 self.who = Some(Sender::Power(p));
                 // A mail from the seat's player: its mail is read, whatever bounced before.
@@ -488,14 +617,33 @@ impl Session<'_, '_> {
                 }
             },
             SignonAs::Master => {
-                let hash = g.master.password_hash.clone();
-                if let Err(r) = self.check_password(&g, Sender::Master, &hash, pw)? {
-                    return Ok(Err(r));
+                // The master's seat, or a co-master's (all one seat to the throttle): the
+                // one registered at this address first, then the others.
+                let seat = Sender::Master;
+                if let Some(until) = throttle::locked_until(self.tx, &g.name, seat, self.now)? {
+                    throttle::refused(self.tx, &g.name, seat, self.now)?;
+                    return Ok(Err(Refusal::SignonLocked {
+                        until: format_time(&g, until),
+                    }));
                 }
-                if !g.master.address.eq_ignore_ascii_case(&from) {
-                    self.copy_to = Some(g.master.address.clone());
+                let mut seats: Vec<(usize, Seat)> = g.master_seats().cloned().enumerate().collect();
+                seats.sort_by_key(|(_, s)| !s.address.eq_ignore_ascii_case(&from));
+                let Some((index, registered)) = seats
+                    .into_iter()
+                    .find(|(_, s)| self.verified.verify(&s.password_hash, pw))
+                    .map(|(i, s)| (i, s.address))
+                else {
+                    throttle::wrong(self.tx, &g.name, seat, self.now)?;
+                    return Ok(Err(Refusal::BadSignon));
+                };
+                if !registered.eq_ignore_ascii_case(&from) {
+                    self.copy_to = Some(registered);
+                } else if from_name.is_some() && g.name_of(&from) != from_name.as_deref() {
+                    g.record_name(&from, from_name.as_deref());
+                    self.dirty = true;
                 }
                 self.who = Some(Sender::Master);
+                self.master_seat = index;
                 let echo = answers::signon_master(&g.name);
                 self.enter_game(g)?;
                 Ok(Done::ok(echo))
@@ -615,43 +763,149 @@ impl Session<'_, '_> {
         Done::ok(answers::set_preference(powers))
     }
 
-    fn absence(&mut self, from: command::Date, to: Option<command::Date>) -> Verdict {
-        let Some(Sender::Power(p)) = self.who else {
-            return Err(Refusal::NotSignedOn);
-        };
-        let now = self.now;
-        let judge = self.config.name.clone();
-        let g = self.game_mut()?;
-        let tz = game_tz(g);
-        let (Some(start), end) = (
-            resolve_date(from, &tz, now),
-            to.and_then(|d| resolve_date(d, &tz, now)),
-        ) else {
-            return Err(Refusal::BadDate);
-        };
-        let end = end.unwrap_or(start + chrono::Duration::days(1));
-        let limit = now + chrono::Duration::days(g.settings.deadlines.max_absence_days);
-        if end > limit || end < start {
-            return Err(Refusal::AbsenceTooLong(
-                g.settings.deadlines.max_absence_days,
-            ));
+    /// Whose absence a mail sets: the power it signed on as (the master's doing when it
+    /// became that power), or the master's own.
+    fn absentee(&self) -> Option<(Sender, bool)> {
+        match self.who {
+            Some(Sender::Power(p)) => Some((Sender::Power(p), self.became)),
+            Some(Sender::Master) => Some((Sender::Master, true)),
+            None => None,
         }
-        let mut moved = None;
+    }
+
+    /// `SET ABSENCE from [TO to]` (njudge `data/absence`): remembered for the seat; no
+    /// deadline computed from now on falls inside it (the one running now stands). A start
+    /// without a time is 00:00, an end 23:59; without an end the absence lasts a day.
+    /// At most [`game::MAX_ABSENCES`] a seat, each at most the game's maximum long (the
+    /// master is not bound by it).
+    fn absence(
+        &mut self,
+        from: command::Date,
+        to: Option<command::Date>,
+    ) -> Result<Verdict, StoreError> {
+        let Some((who, by_master)) = self.absentee() else {
+            return Ok(Err(Refusal::AbsenceNeedsSeat));
+        };
+        let (now, judge) = (self.now, self.config.name.clone());
+        let Some(g) = self.game.as_mut() else {
+            return Ok(Err(Refusal::NotSignedOn));
+        };
+        if matches!(g.status, Status::Finished(_)) {
+            return Ok(Err(Refusal::NotActive(g.name.clone())));
+        }
+        let tz = game_tz(g);
+        let Some(start) = resolve_date_at(from, &tz, now, (0, 0)) else {
+            return Ok(Err(Refusal::BadDate));
+        };
+        let end = match to {
+            Some(d) => match resolve_date_at(d, &tz, now, (23, 59)) {
+                Some(e) => e,
+                None => return Ok(Err(Refusal::BadDate)),
+            },
+            None => start + chrono::Duration::days(1),
+        };
+        if end <= start || end <= now {
+            return Ok(Err(Refusal::AbsenceBackwards));
+        }
+        let max = g.settings.deadlines.max_absence_days;
+        if !by_master && end - start > chrono::Duration::days(max) + chrono::Duration::minutes(1) {
+            return Ok(Err(Refusal::AbsenceOverMax(max)));
+        }
+        let pending = g
+            .absences
+            .iter()
+            .filter(|a| a.who == who && a.to > now)
+            .count();
+        if pending >= game::MAX_ABSENCES {
+            return Ok(Err(Refusal::TooManyAbsences(pending)));
+        }
+        let absence = game::Absence {
+            who,
+            from: start,
+            to: end,
+        };
+        let echo = answers::set_absence(from, to);
+        let mut more = Vec::new();
         if let Some(d) = g.deadline
-            && d >= start
+            && start <= d
             && d < end
         {
-            g.deadline = Some(end);
-            moved = Some(end);
+            more.push(text::absence_stands(g, d));
         }
-        let mut mails = Vec::new();
-        if let Some(d) = moved {
-            let n = notices::deadline_moved(&judge, g, p, d);
-            mails = process::everyone(g, &n.subject, &n.body, None);
+        let reply = text::absence_echo(&echo, &tz, &absence);
+        // The master is told of each absence its players set.
+        if !by_master {
+            let body = text::absence_notice(&g.name, &tz, &absence);
+            let subject = text::absence_subject(&judge, &g.name);
+            self.mails.extend(process::mails_for(
+                g,
+                &[Reader::Master],
+                &subject,
+                &body,
+                None,
+            ));
+        }
+        g.absences.push(absence);
+        self.dirty = true;
+        Ok(Done::with_more(reply, more))
+    }
+
+    /// `SET NOABSENCE [date]`: cancels the seat's absence that holds the date (the first
+    /// one; a date without a time holds the whole day), or every absence of the seat.
+    fn no_absence(&mut self, date: Option<command::Date>) -> Verdict {
+        let Some((who, _)) = self.absentee() else {
+            return Err(Refusal::AbsenceNeedsSeat);
+        };
+        let now = self.now;
+        let g = self.game_mut()?;
+        let tz = game_tz(g);
+        let mut cancelled = Vec::new();
+        match date {
+            None => {
+                let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut g.absences)
+                    .into_iter()
+                    .partition(|a| a.who == who);
+                g.absences = kept;
+                cancelled = gone;
+            }
+            Some(d) => {
+                let (lo, hi) = match d.time {
+                    Some(_) => {
+                        let t = resolve_date(d, &tz, now).ok_or(Refusal::BadDate)?;
+                        (t, t + chrono::Duration::seconds(1))
+                    }
+                    None => {
+                        let lo = resolve_date_at(d, &tz, now, (0, 0)).ok_or(Refusal::BadDate)?;
+                        (lo, lo + chrono::Duration::days(1))
+                    }
+                };
+                if let Some(i) = g
+                    .absences
+                    .iter()
+                    .position(|a| a.who == who && a.from < hi && lo < a.to)
+                {
+                    cancelled.push(g.absences.remove(i));
+                }
+            }
+        }
+        if cancelled.is_empty() {
+            return Err(match date {
+                Some(d) => Refusal::NoAbsenceOn(d),
+                None => Refusal::NoAbsence,
+            });
         }
         self.dirty = true;
+        let reply = text::noabsence_echo(date, &tz, &cancelled);
+        // The deadline an absence had moved comes back to the schedule's (everyone is told).
+        let judge = self.config.name.clone();
+        let g = self.game_mut()?;
+        let Some(back) = g.deadline_back(now) else {
+            return Done::ok(reply);
+        };
+        let (line, n) = text::deadline_back(&judge, g, back);
+        let mails = process::everyone(g, &n.subject, &n.body, None);
         self.mails.extend(mails);
-        Done::ok(answers::set_absence(from, to))
+        Done::with_more(reply, vec![line])
     }
 }
 
@@ -698,6 +952,13 @@ fn apply_option(settings: &mut game::Settings, word: &str) -> Result<(), Refusal
         "nopartial" => settings.press.partial = false,
         "allpress" => settings.master_reads_all_press = true,
         "noobservers" => settings.press.observers = ObserverLevel::None,
+        "anonymous" | "gunboat" => {
+            settings.anonymous = true;
+            settings.addresses_shown = false;
+        }
+        "noreveal" => settings.reveal = false,
+        "nolist" | "private" => settings.listed = false,
+        "quiet" => settings.quiet = true,
         _ => return Err(Refusal::BadOption(word.to_string())),
     }
     Ok(())

@@ -57,6 +57,10 @@ impl RuleSet for Formal {
         Ok(())
     }
 
+    fn settings(&self, state: &Self::State) -> Vec<(&'static str, String)> {
+        vec![("turns", state.turns.to_string())]
+    }
+
     fn grammar(&self) -> &'static dyn Grammar {
         &FormalGrammar
     }

@@ -87,6 +87,11 @@ impl RuleSet for InternationalRelations {
         Ok(())
     }
 
+    fn settings(&self, state: &Self::State) -> Vec<(&'static str, String)> {
+        let on = state.peace_treaties;
+        vec![("peace_treaties", if on { "on" } else { "off" }.to_string())]
+    }
+
     /// IR-H1, IR-I3: the alliance and conference phases.
     fn phases(&self) -> &'static [OwnPhase] {
         &[ALLIANCE, CONFERENCE]

@@ -84,6 +84,11 @@ impl RuleSet for Survive {
         Ok(())
     }
 
+    fn settings(&self, state: &Self::State) -> Vec<(&'static str, String)> {
+        let on = state.draws;
+        vec![("survive_draws", if on { "on" } else { "off" }.to_string())]
+    }
+
     fn take_command(
         &self,
         cx: &CommandContext<'_>,
