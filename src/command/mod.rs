@@ -31,7 +31,7 @@ pub use error::CommandError;
 pub use lexeme::{Date, GameName, Recipient};
 pub use master::{MasterCommand, ObserverSetting, PressSetting, Turn};
 pub use order::OrderCommand;
-pub use player::{PlayerCommand, SignonAs};
+pub use player::{Exclusion, PlayerCommand, SignonAs};
 pub use press::{Attribution, Press, PressHeader, PressKind, PressTo};
 pub use variant::{Ballot, TreatyKind, VariantCommand};
 
