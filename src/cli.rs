@@ -41,7 +41,9 @@ enum Command {
     },
     /// Measure adjudication speed on movement phases from seeded random legal play.
     ///
-    /// Prints the median and 90th percentile time per movement phase of 22–34 units.
+    /// Prints the median and 90th percentile time per movement phase of 22–34 units. With
+    /// `--rules`, the rule engine of that rule set on the same phases: its steps, its
+    /// adjudication hooks, its summary and its end, as a game's phase is processed.
     Bench {
         /// How many movement phases to time.
         #[arg(long, default_value_t = 1000)]
@@ -52,6 +54,10 @@ enum Command {
         /// The random seed of the generated games.
         #[arg(long, default_value_t = 1901)]
         seed: u64,
+        /// The rule set whose engine is timed (any name or alias of the registry, `Standard`
+        /// included); without it, the standard adjudicator alone.
+        #[arg(long)]
+        rules: Option<String>,
     },
     /// Run the judge: read mail, process deadlines, send mail, until SIGTERM or SIGINT.
     Run {
@@ -161,7 +167,8 @@ pub fn main() -> ExitCode {
             phases,
             rounds,
             seed,
-        } => bench(phases, rounds, seed),
+            rules,
+        } => bench(phases, rounds, seed, rules.as_deref()),
         Command::Parse { variant } => parse(variant.as_deref()),
         Command::Run {
             config,
@@ -327,18 +334,41 @@ fn adjudicate(paths: &[PathBuf], timing: bool) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Times each phase once (a function of its own, so profilers can single it out).
+/// Times each phase once (a function of its own, so profilers can single it out): the
+/// standard adjudicator alone, or a rule set's engine from the state its game has there.
 #[inline(never)]
-fn time_round(map: &Map, phases: &[dipjudge::sim::MovementPhase], samples: &mut Vec<Duration>) {
-    for p in phases {
-        let start = std::time::Instant::now();
-        std::hint::black_box(dipjudge::rules::adjudicate(
-            map,
-            &dipjudge::rules::Standard,
-            &p.position,
-            &p.orders,
-        ));
-        samples.push(start.elapsed());
+fn time_round(
+    map: &Map,
+    phases: &[dipjudge::sim::MovementPhase],
+    engine: Option<(
+        &dyn dipjudge::variant::Variant,
+        &[dipjudge::variant::VariantState],
+    )>,
+    samples: &mut Vec<Duration>,
+) {
+    for (k, p) in phases.iter().enumerate() {
+        match engine {
+            None => {
+                let start = std::time::Instant::now();
+                std::hint::black_box(dipjudge::rules::adjudicate(
+                    map,
+                    &dipjudge::rules::Standard,
+                    &p.position,
+                    &p.orders,
+                ));
+                samples.push(start.elapsed());
+            }
+            Some((variant, states)) => {
+                let mut state = states.get(k).cloned().unwrap_or_default();
+                let game = dipjudge::variant::GameView {
+                    orders: &p.orders,
+                    ..dipjudge::variant::GameView::bare(map, &p.position)
+                };
+                let start = std::time::Instant::now();
+                std::hint::black_box(dipjudge::variant::process_phase(variant, &mut state, &game));
+                samples.push(start.elapsed());
+            }
+        }
     }
 }
 
@@ -361,17 +391,55 @@ fn bench_map(rounds: usize) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn bench(count: usize, rounds: usize, seed: u64) -> anyhow::Result<ExitCode> {
+fn bench(count: usize, rounds: usize, seed: u64, rules: Option<&str>) -> anyhow::Result<ExitCode> {
     use dipjudge::rules::Standard;
+    use dipjudge::variant::{Lookup, Registry};
     let map = map()?;
+    let registry = Registry::default();
+    let variant = match rules.map(|name| (name, registry.by_name(name))) {
+        None => None,
+        Some((_, Lookup::Found(v))) => Some(v),
+        Some((name, _)) => anyhow::bail!(
+            "no rule set called \"{name}\" runs here; it runs {}",
+            registry.implemented().join(", ")
+        ),
+    };
+
     let phases: Vec<_> = dipjudge::sim::movement_phases(map, &Standard, seed, count * 3, 12)
         .into_iter()
         .filter(|p| (22..=34).contains(&p.position.units.len()))
         .take(count)
         .collect();
     let mut samples = Vec::with_capacity(phases.len() * rounds);
+    // A rule set's state as a game of these positions would have it: each phase processed
+    // from the state the one before left (a new game's at each restart of the generated
+    // play), worked out once before the timing.
+    let states: Vec<dipjudge::variant::VariantState> = match variant {
+        None => Vec::new(),
+        Some(v) => {
+            let mut state = v.case_state();
+            let mut states = Vec::with_capacity(phases.len());
+            for p in &phases {
+                if p.position.phase == dipjudge::rules::Phase::FIRST {
+                    state = v.case_state();
+                }
+                states.push(state.clone());
+                let game = dipjudge::variant::GameView {
+                    orders: &p.orders,
+                    ..dipjudge::variant::GameView::bare(map, &p.position)
+                };
+                dipjudge::variant::process_phase(v, &mut state, &game);
+            }
+            states
+        }
+    };
     for _ in 0..rounds {
-        time_round(map, &phases, &mut samples);
+        time_round(
+            map,
+            &phases,
+            variant.map(|v| (v, states.as_slice())),
+            &mut samples,
+        );
     }
     samples.sort();
     let at = |q: f64| {
@@ -379,8 +447,12 @@ fn bench(count: usize, rounds: usize, seed: u64) -> anyhow::Result<ExitCode> {
         samples.get(i).copied().unwrap_or_default().as_secs_f64() * 1e6
     };
     let units: usize = phases.iter().map(|p| p.position.units.len()).sum();
+    let what = match variant {
+        None => "the standard adjudicator".to_string(),
+        Some(v) => format!("the {} engine", v.name()),
+    };
     println!(
-        "{} movement phases (seed {seed}, {:.1} units on average), {rounds} rounds: median {:.2} µs, p90 {:.2} µs per phase",
+        "{what}: {} movement phases (seed {seed}, {:.1} units on average), {rounds} rounds: median {:.2} µs, p90 {:.2} µs per phase",
         phases.len(),
         units as f64 / phases.len().max(1) as f64,
         at(0.5),
@@ -394,18 +466,18 @@ fn parse(variant: Option<&str>) -> anyhow::Result<ExitCode> {
     use dipjudge::variant::{Lookup, Registry};
     use std::io::Read;
     let registry = Registry::default();
-    let cx = match variant.map(|name| (name, registry.by_name(name))) {
-        None => ParseContext::default(),
-        Some((_, Lookup::Found(v))) => ParseContext {
-            phase: None,
-            ballots_in_press: v.reads_ballots_in_press(),
-        },
-        // Not implemented yet: read everything the language has.
-        Some((_, Lookup::NotImplemented(_))) => ParseContext::default(),
+    let grammar = match variant.map(|name| (name, registry.by_name(name))) {
+        // No rule set named (or one not implemented yet): every rule set's commands.
+        None | Some((_, Lookup::NotImplemented(_))) => registry.any_grammar(),
+        Some((_, Lookup::Found(v))) => registry.grammar_for(v),
         Some((name, Lookup::Unknown)) => anyhow::bail!(
             "unknown variant \"{name}\"; known: {}",
             registry.names().join(", ")
         ),
+    };
+    let cx = ParseContext {
+        phase: None,
+        grammar: Some(&grammar),
     };
     let mut bytes = Vec::new();
     std::io::stdin()

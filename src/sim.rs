@@ -294,7 +294,7 @@ pub fn movement_phases(
             }
             PhaseKind::Retreat => retreat_orders(&position, &mut rng),
             PhaseKind::Adjustment => adjustment_orders(map, rules, &position, &mut rng),
-            PhaseKind::Alliance | PhaseKind::Jury | PhaseKind::Conference => Vec::new(),
+            PhaseKind::Own(_) => Vec::new(),
         };
         let outcome = rules::adjudicate(map, rules, &position, &orders);
         position = outcome.next;

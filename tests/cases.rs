@@ -126,10 +126,38 @@ fn every_variant_case_passes_or_waits_for_its_variant() {
             }
         }
     }
-    // 26 Surrender (and 11 of the judge's own, SUR-J01–J11), 18 Survive (and SRV-J01–J03),
-    // 28 Shell Shock (and SS-J01–J05), 21 Formal (and FD-J01–J04), 52 International
-    // Relations and 19 of the judge's own (IR-J01–J16, J04b, J13b, J14b).
-    assert_eq!(count, 187);
+    // 26 Surrender (and 11 of the judge's own, SUR-J01–J11), 18 Survive (and SRV-J01–J04),
+    // 28 Shell Shock (and SS-J01–J05), 21 Formal (and FD-J01–J05), 52 International
+    // Relations and 20 of the judge's own (IR-J01–J17, J04b, J13b, J14b).
+    assert_eq!(count, 190);
+}
+
+/// Rules revision 5 (`shared/rules/CHANGES.md`): `POSTSTATE_DISLODGED` never lists a unit a
+/// rule set removes at once when dislodged. SS-T14b as it was transcribed before, with the
+/// destroyed armed neutral listed, now fails; as it stands (the block empty) it passes.
+#[test]
+fn poststate_dislodged_leaves_out_units_removed_at_once() {
+    let map = Map::standard().expect("standard map");
+    let registry = Registry::default();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/cases/shellshock/SS-T14b.case");
+    let text = std::fs::read_to_string(path).expect("readable");
+    let run = |text: &str| {
+        let case = parse_cases(map, text).expect("reads").remove(0);
+        run_case(map, &registry, &case).expect("runs").differences
+    };
+    assert_eq!(run(&text), Vec::<String>::new());
+    let old = text.replace(
+        "POSTSTATE_DISLODGED\n",
+        "POSTSTATE_DISLODGED\nNeutral: A Par\n",
+    );
+    assert_ne!(old, text);
+    assert_eq!(
+        run(&old),
+        vec![
+            "POSTSTATE_DISLODGED: expected but missing [Neutral: A par]; present but not expected []"
+                .to_string()
+        ]
+    );
 }
 
 #[test]

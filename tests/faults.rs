@@ -11,12 +11,13 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use chrono::{DateTime, Duration, Utc};
+use dipjudge::command::NoCommand;
 use dipjudge::daemon::Daemon;
 use dipjudge::judge::{Handled, Incoming, Judge};
 use dipjudge::map::{Map, Power};
-use dipjudge::rules::{Position, PowerOrder, Rules, Warning};
+use dipjudge::rules::{OrderCheck, Position, PowerOrder, Refusal, Rules, Step};
 use dipjudge::store::WriteFaults;
-use dipjudge::variant::{Entry, GameView, Line, Registry, Variant, VariantState};
+use dipjudge::variant::{Entry, GameView, Line, Registry, RuleSet};
 
 use crate::scratch::{
     Scratch, Sent, complete_orders, deadline, forget_setup_mail, master, password, player,
@@ -27,13 +28,22 @@ use crate::scratch::{
 struct PanicAtDeadline;
 static PANIC_AT_DEADLINE: AtomicBool = AtomicBool::new(true);
 
-impl Variant for PanicAtDeadline {
+impl RuleSet for PanicAtDeadline {
+    type State = ();
+    type Command = NoCommand;
+
     fn name(&self) -> &'static str {
         "PanicAtDeadline"
     }
 
-    fn before_resolution(&self, _game: &GameView<'_>, _state: &mut VariantState) -> Vec<Line> {
-        if PANIC_AT_DEADLINE.load(Ordering::SeqCst) {
+    fn step(
+        &self,
+        _game: &GameView<'_>,
+        _state: &mut (),
+        step: Step<'_>,
+        _position: &mut Position,
+    ) -> Vec<Line> {
+        if matches!(step, Step::Begins) && PANIC_AT_DEADLINE.load(Ordering::SeqCst) {
             panic!("a hook's bug: index out of bounds");
         }
         Vec::new()
@@ -43,22 +53,30 @@ impl Variant for PanicAtDeadline {
 /// A rule set whose order checking always panics (every mail with an order is poison).
 struct PanicOnOrders;
 
-/// Its adjudication rules: the standard game's, but the warning on a received order (H3)
-/// panics.
+/// Its adjudication rules: the standard game's, but the check of an order (H3) panics.
 struct PanicOnOrdersRules;
 
 impl Rules for PanicOnOrdersRules {
-    fn warning(&self, _: &Map, _: &Position, _: &PowerOrder) -> Option<Warning> {
+    fn check_order(
+        &self,
+        _: &Map,
+        _: &Position,
+        _: &PowerOrder,
+        _: Option<&Refusal>,
+    ) -> OrderCheck {
         panic!("a hook's bug: unwrap on None");
     }
 }
 
-impl Variant for PanicOnOrders {
+impl RuleSet for PanicOnOrders {
+    type State = ();
+    type Command = NoCommand;
+
     fn name(&self) -> &'static str {
         "PanicOnOrders"
     }
 
-    fn rules(&self, _game: &GameView<'_>, _state: &VariantState) -> Box<dyn Rules> {
+    fn rules(&self, _game: &GameView<'_>, _state: &()) -> Box<dyn Rules> {
         Box::new(PanicOnOrdersRules)
     }
 }

@@ -17,9 +17,16 @@ fn examples() -> Vec<PathBuf> {
     v
 }
 
+/// As `dipjudge parse` reads a body with no rule set named: every rule set's commands.
 fn render(body: &str) -> String {
     let map = dipjudge::map::Map::standard().unwrap();
-    dipjudge::bulletin::parse_report(map, body, &dipjudge::command::ParseContext::default())
+    let registry = dipjudge::variant::Registry::default();
+    let grammar = registry.any_grammar();
+    let cx = dipjudge::command::ParseContext {
+        phase: None,
+        grammar: Some(&grammar),
+    };
+    dipjudge::bulletin::parse_report(map, body, &cx)
 }
 
 #[test]
@@ -57,20 +64,22 @@ fn fuzz_crashers_are_replayed() {
     // and its accepted commands must read back from their echo.
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fuzz/command");
     let map = dipjudge::map::Map::standard().unwrap();
+    let registry = dipjudge::variant::Registry::default();
+    let grammar = registry.any_grammar();
+    let cx = dipjudge::command::ParseContext {
+        phase: None,
+        grammar: Some(&grammar),
+    };
     for entry in fs::read_dir(dir).into_iter().flatten() {
         let path = entry.unwrap().path();
         let text = String::from_utf8_lossy(&fs::read(&path).unwrap()).into_owned();
-        for r in dipjudge::command::parse_message(&text, map) {
+        for r in dipjudge::command::parse_message_with(&text, map, &cx) {
             let _ = dipjudge::bulletin::parsed_line(map, &r);
             if let Ok(cmd) = &r.outcome
                 && !matches!(cmd, dipjudge::command::Command::Press(_))
             {
                 let echo = cmd.render(map);
-                let again = dipjudge::command::parse_command(
-                    &echo,
-                    map,
-                    &dipjudge::command::ParseContext::default(),
-                );
+                let again = dipjudge::command::parse_command(&echo, map, &cx);
                 assert_eq!(again.as_ref(), Ok(cmd), "{}: {echo}", path.display());
             }
         }

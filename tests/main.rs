@@ -89,5 +89,6 @@ mod scratch;
 mod servers;
 /// Helpers the tests share (mailing the judge core).
 mod support;
-/// The variant platform: a toy rule set overriding every hook plays a game by mail.
+/// The variant platform: a toy rule set (its own command, phase and state) overriding every
+/// hook plays a game by mail; a scan shows no rule set's name or keyword in the core.
 mod variant;

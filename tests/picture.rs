@@ -13,13 +13,14 @@
 
 use std::path::{Path, PathBuf};
 
-use dipjudge::command::VariantCommand;
+use dipjudge::command::RuleCommand;
 use dipjudge::map::{Location, Map, Power};
 use dipjudge::picture::{Mark, RelationStyle, Scene, render_png, render_svg};
 use dipjudge::rules::{
     Failure, Order, Owner, Phase, PhaseKind, PhaseOutcome, Position, PowerOrder, Season, Standard,
     Unit, UnitKind, UnitSpec, adjudicate,
 };
+use dipjudge::variant::FormalCommand;
 use dipjudge::variant::{
     Formal, GameView, InternationalRelations, Line, Processed, Sender, Setup, ShellShock, Slot,
     Surrender, Variant, VariantOrder, VariantState, process_phase,
@@ -826,15 +827,15 @@ fn formal_spheres_and_wars_golden() {
     let variant_orders = vec![
         VariantOrder {
             from: Sender::Power(Italy),
-            command: VariantCommand::DeclareWar { on: Austria },
+            command: RuleCommand::new(FormalCommand::DeclareWar { on: Austria }),
             slot: Slot::Named("war on Austria".into()),
         },
         VariantOrder {
             from: Sender::Power(Russia),
-            command: VariantCommand::Soi {
+            command: RuleCommand::new(FormalCommand::Soi {
                 unit: Some(spec('A', "ukr")),
                 province: Some(loc("rum").province),
-            },
+            }),
             slot: Slot::Unit(loc("ukr").province),
         },
     ];

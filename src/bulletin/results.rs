@@ -214,24 +214,26 @@ fn phase_title(phase: Phase) -> String {
         PhaseKind::Movement => "Movement results",
         PhaseKind::Retreat => "Retreat orders",
         PhaseKind::Adjustment => "Adjustment orders",
-        PhaseKind::Alliance | PhaseKind::Conference | PhaseKind::Jury => "Results",
+        PhaseKind::Own(_) => "Results",
     };
     match phase.kind {
-        PhaseKind::Alliance | PhaseKind::Conference | PhaseKind::Jury => {
-            format!("{title} of the {}.", phase_words(phase))
-        }
+        PhaseKind::Own(_) => format!("{title} of the {}.", phase_words(phase)),
         _ => format!("{title} for {} of {}.", phase.season_name(), phase.year),
     }
 }
 
 /// A phase in njudge's words: `Movement for Spring of 1901`, `Adjustments for Winter of
-/// 1901`; a phase a rule set adds: `Alliance phase of 1901`, `Jury phase of Winter 1910`,
-/// `Conference phase of 1904`.
+/// 1901`; a phase a rule set adds, by its name: `Alliance phase of 1901` (written `A1901`),
+/// `Jury phase of Winter 1910` (written `W1910J`).
 pub fn phase_words(phase: Phase) -> String {
     match phase.kind {
-        PhaseKind::Alliance => format!("Alliance phase of {}", phase.year),
-        PhaseKind::Conference => format!("Conference phase of {}", phase.year),
-        PhaseKind::Jury => format!("Jury phase of Winter {}", phase.year),
+        PhaseKind::Own(own) if own.letter_first => format!("{} phase of {}", own.name, phase.year),
+        PhaseKind::Own(own) => format!(
+            "{} phase of {} {}",
+            own.name,
+            phase.season_name(),
+            phase.year
+        ),
         k => format!("{} for {} of {}", k.name(), phase.season_name(), phase.year),
     }
 }

@@ -41,15 +41,22 @@ pub enum CommandError {
     SecondSignon,
     /// `ENDPRESS` / `ENDBROADCAST` with no press open.
     NoPressOpen { word: String },
-    /// SRV-E7: a ballot that cannot be read (the whole line as received).
-    BallotUnreadable { text: String },
-    /// FD-E3: a declaration of war on something that is not a power.
-    NotAPower { text: String },
-    /// IR-X2: a treaty with something that is not another power.
-    NotAnotherPower { text: String },
+    /// A rule set's own error, with its spec code (its grammar's: a ballot that cannot be
+    /// read, a declaration of war on something that is not a power).
+    Coded(Coded),
     /// `SET ADDRESS` with an address the judge's mailer cannot send to (an address literal
     /// such as `a@[127.0.0.1]`, or one longer than SMTP allows); `why` says which.
     UnmailableAddress { address: String, why: &'static str },
+}
+
+/// A rule set's own error in reading a line: its spec code and sentence, filled in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Coded {
+    pub code: &'static str,
+    pub sentence: String,
+    /// The sentence quotes the whole line itself (`cannot read the ballot "{text}"`), so
+    /// the reply does not quote it again in front of it.
+    pub stated: bool,
 }
 
 impl CommandError {
@@ -65,21 +72,17 @@ impl CommandError {
             CommandError::BadDate { .. } => "BAD-DATE",
             CommandError::SecondSignon => "SECOND-SIGNON",
             CommandError::NoPressOpen { .. } => "NO-PRESS-OPEN",
-            CommandError::BallotUnreadable { .. } => "SRV-E7",
-            CommandError::NotAPower { .. } => "FD-E3",
-            CommandError::NotAnotherPower { .. } => "IR-X2",
+            CommandError::Coded(c) => c.code,
             CommandError::UnmailableAddress { .. } => "BAD-ADDRESS",
         }
     }
 
-    /// Whether the sentence already quotes the whole line (SRV-E7's `{text}` is the ballot
-    /// line as received), so the reply does not repeat it in front of the sentence. Other
-    /// variant sentences naming only a word of the line (FD-E3, IR-X2: the power as
-    /// written) keep the quoted line, as every other error does: the player sees which
-    /// line was refused, and IR-X2 reads the same whether the word is unknown or the
-    /// sender's own power.
+    /// Whether the sentence already quotes the whole line (a rule set's sentence whose
+    /// `{text}` is the line as received), so the reply does not repeat it in front of the
+    /// sentence. Sentences naming only a word of the line keep the quoted line, as every
+    /// other error does: the player sees which line was refused.
     pub fn is_spec_sentence(&self) -> bool {
-        matches!(self, CommandError::BallotUnreadable { .. })
+        matches!(self, CommandError::Coded(c) if c.stated)
     }
 
     /// An unknown province, given the map's suggestions for it (closest first).
@@ -199,15 +202,7 @@ impl fmt::Display for CommandError {
             CommandError::NoPressOpen { word } => {
                 write!(f, "{word} without a PRESS or BROADCAST before it")
             }
-            CommandError::BallotUnreadable { text } => {
-                write!(f, "cannot read the ballot \"{text}\". Ballot not recorded.")
-            }
-            CommandError::NotAPower { text } => {
-                write!(f, "{text} is not a power still in this game.")
-            }
-            CommandError::NotAnotherPower { text } => {
-                write!(f, "{text} is not another power in this game.")
-            }
+            CommandError::Coded(c) => f.write_str(&c.sentence),
             CommandError::UnmailableAddress { address, why } => {
                 write!(f, "the judge cannot send mail to {address}: {why}")
             }
@@ -278,24 +273,14 @@ mod tests {
         "Paris has no north coast"
     );
     says!(
-        ballot,
-        CommandError::BallotUnreadable {
-            text: "VOTE x".into()
-        },
-        "SRV-E7",
-        "cannot read the ballot \"VOTE x\". Ballot not recorded."
-    );
-    says!(
-        dwo,
-        CommandError::NotAPower { text: "Xy".into() },
-        "FD-E3",
-        "Xy is not a power still in this game."
-    );
-    says!(
-        enter,
-        CommandError::NotAnotherPower { text: "Xy".into() },
-        "IR-X2",
-        "Xy is not another power in this game."
+        coded,
+        CommandError::Coded(Coded {
+            code: "TEST-E1",
+            sentence: "a rule set's own sentence.".into(),
+            stated: false,
+        }),
+        "TEST-E1",
+        "a rule set's own sentence."
     );
 
     #[test]

@@ -13,19 +13,19 @@ use nom::error::{ErrorKind, ParseError};
 use crate::map::{Coast, Location, Map, Power, ProvinceId};
 
 /// The parser's result type over one line.
-pub(crate) type PResult<'a, T> = IResult<&'a str, T, PErr<'a>>;
+pub type PResult<'a, T> = IResult<&'a str, T, PErr<'a>>;
 
 /// A parse error: where it happened and why. Turned into a [`super::CommandError`] at the
 /// top; never shown to a player as it is.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct PErr<'a> {
+pub struct PErr<'a> {
     pub at: &'a str,
     pub why: Why,
 }
 
 /// The reason carried by a [`PErr`].
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Why {
+pub enum Why {
     /// A bare nom failure with no label (should be wrapped by [`expect`]).
     Nom,
     /// What the grammar wanted here, in words ("a province").
@@ -36,10 +36,9 @@ pub(crate) enum Why {
     BadCoast(String),
     UnknownPower(String),
     BadDate(String),
-    /// FD-E3 (a DWO on a non-power), with the text as written.
-    NotAPower(String),
-    /// IR-X2 (a treaty with a non-power), with the text as written.
-    NotAnotherPower(String),
+    /// A rule set's own error, with its spec code (a ballot that cannot be read, a
+    /// declaration of war on something that is not a power).
+    Coded(super::Coded),
     /// An address the mailer cannot send to, and why.
     UnmailableAddress(String, &'static str),
 }
@@ -82,17 +81,17 @@ impl<'a> ParseError<&'a str> for PErr<'a> {
 }
 
 /// An `Err::Error` (alternatives may still be tried).
-pub(crate) fn fail<T>(at: &str, why: Why) -> PResult<'_, T> {
+pub fn fail<T>(at: &str, why: Why) -> PResult<'_, T> {
     Err(nom::Err::Error(PErr { at, why }))
 }
 
 /// An `Err::Failure` (the line is committed to this reading).
-pub(crate) fn failure<T>(at: &str, why: Why) -> PResult<'_, T> {
+pub fn failure<T>(at: &str, why: Why) -> PResult<'_, T> {
     Err(nom::Err::Failure(PErr { at, why }))
 }
 
 /// Turns an `Error` into a `Failure`: nom's `cut`, for plain functions.
-pub(crate) fn cut<T>(r: PResult<'_, T>) -> PResult<'_, T> {
+pub fn cut<T>(r: PResult<'_, T>) -> PResult<'_, T> {
     match r {
         Err(nom::Err::Error(e)) => Err(nom::Err::Failure(e)),
         other => other,
@@ -101,7 +100,7 @@ pub(crate) fn cut<T>(r: PResult<'_, T>) -> PResult<'_, T> {
 
 /// Labels a parser: a failure that tells nothing better, at the place the parser started,
 /// becomes "expected {label}".
-pub(crate) fn expect<'a, T>(
+pub fn expect<'a, T>(
     label: &'static str,
     mut p: impl FnMut(&'a str) -> PResult<'a, T>,
 ) -> impl FnMut(&'a str) -> PResult<'a, T> {
@@ -126,7 +125,7 @@ pub(crate) fn expect<'a, T>(
 }
 
 /// Skips blanks. (Lines are normalised, so a blank is a single space.)
-pub(crate) fn blanks(i: &str) -> &str {
+pub fn blanks(i: &str) -> &str {
     i.trim_start_matches(' ')
 }
 
@@ -141,7 +140,7 @@ fn is_name_char(c: char) -> bool {
 }
 
 /// end_of_line = { blank } ;
-pub(crate) fn end_of_line(i: &str) -> PResult<'_, ()> {
+pub fn end_of_line(i: &str) -> PResult<'_, ()> {
     let r = blanks(i);
     if r.is_empty() {
         Ok((r, ()))
@@ -152,7 +151,7 @@ pub(crate) fn end_of_line(i: &str) -> PResult<'_, ()> {
 
 /// keyword = the word itself, any letter case; a blank inside the keyword may be left out
 /// (`SIGN ON` = `SIGNON`); it must not run on into a longer word.
-pub(crate) fn keyword<'a>(kw: &'static str) -> impl Fn(&'a str) -> PResult<'a, &'static str> {
+pub fn keyword<'a>(kw: &'static str) -> impl Fn(&'a str) -> PResult<'a, &'static str> {
     move |i: &'a str| {
         let start = blanks(i);
         let mut rest = start;
@@ -175,7 +174,7 @@ pub(crate) fn keyword<'a>(kw: &'static str) -> impl Fn(&'a str) -> PResult<'a, &
 
 /// One of several keywords (list longer ones first when one is a prefix of another); gives
 /// back the entry that matched.
-pub(crate) fn one_of<'a>(
+pub fn one_of<'a>(
     kws: &'static [&'static str],
     label: &'static str,
 ) -> impl Fn(&'a str) -> PResult<'a, &'static str> {
@@ -200,7 +199,7 @@ pub(crate) fn token(i: &str) -> PResult<'_, &str> {
 }
 
 /// name_word = name_char { name_char } ;   (letters, digits, `.`, `'`)
-pub(crate) fn name_word(i: &str) -> PResult<'_, &str> {
+pub fn name_word(i: &str) -> PResult<'_, &str> {
     let start = blanks(i);
     let end = start
         .char_indices()
@@ -213,7 +212,7 @@ pub(crate) fn name_word(i: &str) -> PResult<'_, &str> {
 }
 
 /// number = digit { digit } ;
-pub(crate) fn number(i: &str) -> PResult<'_, u32> {
+pub fn number(i: &str) -> PResult<'_, u32> {
     let start = blanks(i);
     let end = start
         .char_indices()
@@ -231,7 +230,7 @@ pub(crate) fn number(i: &str) -> PResult<'_, u32> {
 }
 
 /// dash = "-" | "–" | "—" ;   (a separator inside the long forms; see grammar/orders.md)
-pub(crate) fn dash(i: &str) -> PResult<'_, ()> {
+pub fn dash(i: &str) -> PResult<'_, ()> {
     let start = blanks(i);
     for d in ["-", "\u{2013}", "\u{2014}"] {
         if let Some(r) = start.strip_prefix(d) {
@@ -241,8 +240,8 @@ pub(crate) fn dash(i: &str) -> PResult<'_, ()> {
     fail(start, Why::Expected("-"))
 }
 
-/// Optional: skips a [`dash`] if there is one.
-pub(crate) fn opt_dash(i: &str) -> &str {
+/// Optional: skips a dash (`-`, `–`, `—`) if there is one.
+pub fn opt_dash(i: &str) -> &str {
     dash(i).map_or(i, |(r, _)| r)
 }
 
@@ -278,7 +277,7 @@ pub(crate) const MAX_SUGGEST_LEN: usize = 32;
 
 /// province = province_name ;   the longest run of up to four words that the map's name
 /// table knows (codes, full names, aliases; case, blanks, `.` and `-` ignored).
-pub(crate) fn province<'a>(map: &Map, i: &'a str) -> PResult<'a, ProvinceId> {
+pub fn province<'a>(map: &Map, i: &'a str) -> PResult<'a, ProvinceId> {
     let start = blanks(i);
     let ends = name_word_ends(start, 4);
     for (k, end) in ends.iter().enumerate().rev() {
@@ -289,7 +288,7 @@ pub(crate) fn province<'a>(map: &Map, i: &'a str) -> PResult<'a, ProvinceId> {
                 .get(k - 1)
                 .and_then(|prev| start.get(prev + 1..*end))
                 .is_some_and(|w| w.chars().count() == 1);
-        if last_is_letter {
+        if last_is_letter || splits_at_hyphen(map, start, *end) {
             continue;
         }
         if let (Some(text), Some(rest)) = (start.get(..*end), start.get(*end..))
@@ -311,6 +310,27 @@ pub(crate) fn province<'a>(map: &Map, i: &'a str) -> PResult<'a, ProvinceId> {
         .map(str::to_string)
         .collect();
     fail(start, Why::UnknownProvince(candidates))
+}
+
+/// Whether the first `end` bytes of `start` join two provinces with a hyphen: the words
+/// before some hyphen in them name a province and the words after it start another
+/// (`Swe-Den` is a move from Sweden to Denmark, not "Sweden" read with the hyphen ignored;
+/// `Mid-Atlantic` stays one name, as `Atlantic` starts none). A hyphen between two
+/// province names or codes is a move (grammar/framing.md).
+fn splits_at_hyphen(map: &Map, start: &str, end: usize) -> bool {
+    let Some(text) = start.get(..end) else {
+        return false;
+    };
+    text.match_indices('-').any(|(h, _)| {
+        let (Some(left), Some(right)) = (start.get(..h), start.get(h + 1..)) else {
+            return false;
+        };
+        map.find_province(left).is_some()
+            && name_word_ends(right, 4)
+                .iter()
+                .filter_map(|e| right.get(..*e))
+                .any(|t| map.find_province(t).is_some())
+    })
 }
 
 /// coast = "/" coast_name | "(" coast_name ")" | " " coast_code ;
@@ -349,8 +369,8 @@ fn coast(i: &str) -> PResult<'_, Option<Coast>> {
     }
 }
 
-/// location = province [ coast ] ;   the coast must be one the province has.
-pub(crate) fn location<'a>(map: &Map, i: &'a str) -> PResult<'a, Location> {
+/// location = province \[ coast \] ;   the coast must be one the province has.
+pub fn location<'a>(map: &Map, i: &'a str) -> PResult<'a, Location> {
     let (rest, p) = province(map, i)?;
     let (rest2, c) = coast(rest)?;
     match c {
@@ -368,7 +388,7 @@ pub(crate) fn location<'a>(map: &Map, i: &'a str) -> PResult<'a, Location> {
 
 /// power = power_name | power_adjective | power_code ;   (`France`, `French`, `FRA`; never a
 /// single letter: README §2.1)
-pub(crate) fn power(i: &str) -> PResult<'_, Power> {
+pub fn power(i: &str) -> PResult<'_, Power> {
     let start = blanks(i);
     let (rest, w) = match name_word(start) {
         Ok(r) => r,
@@ -834,6 +854,11 @@ mod tests {
     );
     loc!(loc_hyphenated, "Mid-Atlantic Ocean", Some(("", "MAO")));
     loc!(loc_joined_route, "lon-nth-nwy", Some(("-nth-nwy", "Lon")));
+    // Issue 25: `Swe` and `Den` joined read "Sweden"; a hyphen between two provinces is
+    // a move all the same.
+    loc!(loc_hyphen_between_codes, "Swe-Den", Some(("-Den", "Swe")));
+    loc!(loc_hyphen_lower_case, "swe-den H", Some(("-den H", "Swe")));
+    loc!(loc_hyphen_alias_first, "Mid-Nao", Some(("-Nao", "MAO")));
     loc!(loc_slash_coast, "stp/nc - bar", Some((" - bar", "StP/nc")));
     loc!(loc_paren_coast, "Spa(sc)", Some(("", "Spa/sc")));
     loc!(

@@ -13,29 +13,44 @@
 //! | `press` | press headers and blocks |
 //! | `player` | player commands (SIGNON, LIST, SET DRAW, …) |
 //! | `master` | master commands (PROCESS, SET DEADLINE, …) |
-//! | `variant` | Surrender, Survive, Formal and International Relations commands |
+//! | `grammar` | [`Grammar`]: how a line reaches the game's rule set, and its [`RuleCommand`]s |
 //! | `error` | [`CommandError`]: codes and sentences |
+//!
+//! A line the shared language does not read may belong to the game's rule set: the
+//! [`ParseContext`] carries the rule set's [`Grammar`], reached through the registry. The
+//! parser never knows which rule sets exist.
 
 mod error;
+mod grammar;
 mod lexeme;
 mod master;
 mod order;
 mod player;
 mod press;
-mod variant;
 
 use crate::map::Map;
 use crate::rules::{Order, PhaseKind};
 
-pub use error::CommandError;
+pub use error::{Coded, CommandError};
+pub use grammar::{Grammar, NoCommand, NoCommands, OwnCommand, RuleCommand};
 pub use lexeme::{Date, GameName, Recipient};
 pub use master::{MasterCommand, ObserverSetting, PressSetting, Turn};
 pub use order::OrderCommand;
 pub use player::{Exclusion, PlayerCommand, SignonAs};
 pub use press::{Attribution, Press, PressHeader, PressKind, PressTo};
-pub use variant::{Ballot, TreatyKind, VariantCommand};
 
 use lexeme::{PErr, Why, keyword};
+
+/// The building blocks a rule set's [`Grammar`] is written with: the parser's result and
+/// error types, the lexemes (blanks, keywords, powers, provinces, numbers) and the parts of
+/// orders (a unit, a move arrow, a destination), each skipping the blanks before it.
+pub mod parts {
+    pub use super::lexeme::{
+        PErr, PResult, Why, blanks, cut, end_of_line, expect, fail, failure, keyword, location,
+        name_word, number, one_of, opt_dash, power, province,
+    };
+    pub use super::order::{destination, move_arrow, render_unit, unit, unit_kind};
+}
 
 /// One command, typed.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -43,7 +58,8 @@ pub enum Command {
     Order(OrderCommand),
     Player(PlayerCommand),
     Master(MasterCommand),
-    Variant(VariantCommand),
+    /// A command of the game's rule set, read by its [`Grammar`].
+    Variant(RuleCommand),
     /// A whole press block (its header line is the line reported).
     Press(Press),
 }
@@ -63,23 +79,23 @@ impl Command {
 }
 
 /// What the parser may know about the game a message is for. With the default context the
-/// parser reads everything as written, ballots in press to the master included.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ParseContext {
+/// parser reads the shared language alone: no rule set's commands, and press is press.
+#[derive(Clone, Copy, Default)]
+pub struct ParseContext<'g> {
     /// In a retreat phase `A Bur - Gas` is a [`Order::Retreat`]; in an adjustment phase
     /// `A Par D` / `DISBAND A Par` is a [`Order::Remove`].
     pub phase: Option<PhaseKind>,
-    /// Whether `VOTE` lines inside press to the master are read as commands (the game's
-    /// rule set says so, hook H19); otherwise they are press like any other line.
-    pub ballots_in_press: bool,
+    /// The commands of the game's rule set (H1), and which lines of press to the master
+    /// are commands (H19).
+    pub grammar: Option<&'g dyn Grammar>,
 }
 
-impl Default for ParseContext {
-    fn default() -> Self {
-        ParseContext {
-            phase: None,
-            ballots_in_press: true,
-        }
+impl std::fmt::Debug for ParseContext<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ParseContext")
+            .field("phase", &self.phase)
+            .field("grammar", &self.grammar.map(|g| g.keywords()))
+            .finish()
     }
 }
 
@@ -269,11 +285,16 @@ pub fn parse_message_reporting(
     parse_lines(text, map, cx, reported, false)
 }
 
-/// The results of [`parse_message_reporting`] with the default context, up to and
-/// including the first SIGNON read (`Ok(PlayerCommand::Signon)`); all of them when there
-/// is none. How a message's game is found without reading the rest of it twice.
-pub fn parse_until_signon(text: &str, map: &Map, reported: usize) -> Vec<LineResult> {
-    parse_lines(text, map, &ParseContext::default(), reported, true)
+/// The results of [`parse_message_reporting`], up to and including the first SIGNON read
+/// (`Ok(PlayerCommand::Signon)`); all of them when there is none. How a message's game is
+/// found without reading the rest of it twice.
+pub fn parse_until_signon(
+    text: &str,
+    map: &Map,
+    cx: &ParseContext<'_>,
+    reported: usize,
+) -> Vec<LineResult> {
+    parse_lines(text, map, cx, reported, true)
 }
 
 fn parse_lines(
@@ -290,7 +311,7 @@ fn parse_lines(
     };
     let mut press: Option<OpenPress> = None;
     let mut signed_on = false;
-    let ballots_in_press = cx.ballots_in_press;
+    let grammar = cx.grammar;
     // The last ENDPRESS line: a press header that cannot be read swallows its block only
     // when an ENDPRESS follows (the player meant a block); otherwise it is one bad line
     // ("Press releases are …") and the lines after it are read as commands. Found when
@@ -337,8 +358,14 @@ fn parse_lines(
                 continue;
             }
             let to_master = p.header.as_ref().is_ok_and(|h| h.is_to_master_only());
-            if to_master && ballots_in_press && keyword("vote")(norm.as_str()).is_ok() {
-                let outcome = finish(&norm, read_command(&norm, map), map, cx, out.suggest());
+            if to_master && grammar.is_some_and(|g| g.in_press_to_master(&norm)) {
+                let outcome = finish(
+                    &norm,
+                    read_command(&norm, map, grammar),
+                    map,
+                    cx,
+                    out.suggest(),
+                );
                 out.push_line(LineResult {
                     line,
                     outcome,
@@ -400,7 +427,7 @@ fn parse_lines(
             None => &norm,
         };
         let mut stop = false;
-        for (text, read) in parse_line(command_text, map) {
+        for (text, read) in parse_line(command_text, map, grammar) {
             let mut outcome = finish(text, read, map, cx, out.suggest());
             let (is_signon, is_signoff) = match &outcome {
                 Ok(Command::Player(p)) => (p.is_signon(), *p == PlayerCommand::Signoff),
@@ -437,9 +464,13 @@ fn parse_lines(
 /// Reads one normalised line that holds commands: a single command, or several orders
 /// separated by `,` or `;`. Errors are turned into sentences only for what is reported
 /// (suggestions cost an edit distance against every name), by the caller.
-fn parse_line<'a>(norm: &'a str, map: &Map) -> Vec<(&'a str, Result<Command, Pending<'a>>)> {
-    let whole = read_command(norm, map);
-    if whole.is_ok() || !norm.contains([',', ';']) || is_command_word(first_word(norm)) {
+fn parse_line<'a>(
+    norm: &'a str,
+    map: &Map,
+    grammar: Option<&dyn Grammar>,
+) -> Vec<(&'a str, Result<Command, Pending<'a>>)> {
+    let whole = read_command(norm, map, grammar);
+    if whole.is_ok() || !norm.contains([',', ';']) || is_command_word(&first_word(norm), grammar) {
         return vec![(norm, whole)];
     }
     let pieces: Vec<&str> = norm
@@ -449,7 +480,7 @@ fn parse_line<'a>(norm: &'a str, map: &Map) -> Vec<(&'a str, Result<Command, Pen
         .collect();
     let results: Vec<(&str, Result<Command, Pending<'_>>)> = pieces
         .into_iter()
-        .map(|p| (p, read_command(p, map)))
+        .map(|p| (p, read_command(p, map, grammar)))
         .collect();
     if results.iter().any(|(_, r)| r.is_ok()) {
         results
@@ -464,15 +495,15 @@ fn first_word(norm: &str) -> String {
 
 /// Whether a word starts a non-order command (so `,` in its line is not an order
 /// separator).
-fn is_command_word(w: String) -> bool {
+fn is_command_word(w: &str, grammar: Option<&dyn Grammar>) -> bool {
     w == "set"
-        || player::KEYWORDS.contains(&w.as_str())
-        || master::KEYWORDS.contains(&w.as_str())
-        || variant::KEYWORDS.contains(&w.as_str())
+        || player::KEYWORDS.contains(&w)
+        || master::KEYWORDS.contains(&w)
+        || grammar.is_some_and(|g| g.keywords().contains(&w))
 }
 
-/// Words that start a command besides the player, master and variant keywords: `SET`,
-/// press blocks and adjustment orders written with a verb first.
+/// Words that start a command besides the player and master keywords: `SET`, press blocks
+/// and adjustment orders written with a verb first.
 const OTHER_COMMAND_WORDS: &[&str] = &[
     "set",
     "press",
@@ -486,35 +517,32 @@ const OTHER_COMMAND_WORDS: &[&str] = &[
     "waive",
 ];
 
-/// Every word that can start a command, for "did you mean" on a mistyped first word.
-fn all_command_words() -> impl Iterator<Item = &'static str> {
-    OTHER_COMMAND_WORDS
-        .iter()
-        .chain(player::KEYWORDS)
-        .chain(master::KEYWORDS)
-        .chain(variant::KEYWORDS)
-        .copied()
-}
-
-/// Every command word with its [`crate::map::char_classes`], worked out once.
+/// The shared language's command words with their [`crate::map::char_classes`], worked out
+/// once, for "did you mean" on a mistyped first word.
 fn command_word_classes() -> &'static [(&'static str, (usize, u64))] {
     static WORDS: std::sync::OnceLock<Vec<(&'static str, (usize, u64))>> =
         std::sync::OnceLock::new();
     WORDS.get_or_init(|| {
-        all_command_words()
-            .map(|k| (k, crate::map::char_classes(k)))
+        OTHER_COMMAND_WORDS
+            .iter()
+            .chain(player::KEYWORDS)
+            .chain(master::KEYWORDS)
+            .map(|k| (*k, crate::map::char_classes(k)))
             .collect()
     })
 }
 
 /// Reads exactly one command from one normalised line (no `,` splitting).
-pub fn parse_command(norm: &str, map: &Map, cx: &ParseContext) -> Result<Command, CommandError> {
-    finish(norm, read_command(norm, map), map, cx, true)
+pub fn parse_command(
+    norm: &str,
+    map: &Map,
+    cx: &ParseContext<'_>,
+) -> Result<Command, CommandError> {
+    finish(norm, read_command(norm, map, cx.grammar), map, cx, true)
 }
 
 /// A failure not yet put into words.
 enum Pending<'a> {
-    Ballot,
     Unknown,
     Parse(PErr<'a>),
 }
@@ -525,43 +553,39 @@ fn finish(
     norm: &str,
     r: Result<Command, Pending<'_>>,
     map: &Map,
-    cx: &ParseContext,
+    cx: &ParseContext<'_>,
     suggest: bool,
 ) -> Result<Command, CommandError> {
     match r {
         Ok(cmd) => Ok(apply_context(cmd, cx)),
-        Err(Pending::Ballot) => Err(CommandError::BallotUnreadable {
-            text: norm.to_string(),
-        }),
-        Err(Pending::Unknown) => Err(unknown_command(norm, map, suggest)),
+        Err(Pending::Unknown) => Err(unknown_command(norm, map, cx.grammar, suggest)),
         Err(Pending::Parse(e)) => Err(convert(norm, e, map, suggest)),
     }
 }
 
-// command = vote | "SET" setting | player_command | master_command | variant_command
-//         | order ;   (chosen by the first word)
-fn read_command<'a>(norm: &'a str, map: &Map) -> Result<Command, Pending<'a>> {
+// command = "SET" setting | player_command | master_command | rule_set_command | order ;
+//           (chosen by the first word; a rule set's commands by its grammar's keywords)
+fn read_command<'a>(
+    norm: &'a str,
+    map: &Map,
+    grammar: Option<&dyn Grammar>,
+) -> Result<Command, Pending<'a>> {
     let first = first_word(norm);
-    if first == "vote" {
-        return variant::vote(norm)
-            .map(Command::Variant)
-            .ok_or(Pending::Ballot);
-    }
     let result = if first == "set" {
         set_command(norm)
     } else if player::KEYWORDS.contains(&first.as_str()) {
         player::player_command(norm).map(|(r, c)| (r, Command::Player(c)))
     } else if master::KEYWORDS.contains(&first.as_str()) {
         master::master_command(norm).map(|(r, c)| (r, Command::Master(c)))
-    } else if variant::KEYWORDS.contains(&first.as_str()) {
-        variant::variant_command(map, norm).map(|(r, c)| (r, Command::Variant(c)))
+    } else if let Some(g) = grammar.filter(|g| g.keywords().contains(&first.as_str())) {
+        g.command(map, norm).map(|(r, c)| (r, Command::Variant(c)))
     } else {
-        order::order(map, norm).or_else(|e| {
+        order::order(map, grammar, norm).or_else(|e| {
             // A line that is not an order after all may still be a bulleted or numbered
             // one: `- A Par - Bur`, `* F Bre H`, `1. A Mar S A Par`, `2) …`.
             // If that fails too, the error that read further into the line is reported.
             match strip_list_marker(norm) {
-                Some(rest) => order::order(map, rest).map_err(|e2| match (e, e2) {
+                Some(rest) => order::order(map, grammar, rest).map_err(|e2| match (e, e2) {
                     (
                         nom::Err::Error(a) | nom::Err::Failure(a),
                         nom::Err::Error(b) | nom::Err::Failure(b),
@@ -626,7 +650,7 @@ fn set_command(norm: &str) -> lexeme::PResult<'_, Command> {
 }
 
 /// The phase decides what `-` and `D` mean (see [`ParseContext::phase`]).
-fn apply_context(cmd: Command, cx: &ParseContext) -> Command {
+fn apply_context(cmd: Command, cx: &ParseContext<'_>) -> Command {
     match (cmd, cx.phase) {
         (Command::Order(oc), Some(PhaseKind::Retreat)) if oc.route.is_empty() => match oc.order {
             Order::Move {
@@ -653,7 +677,12 @@ fn syntax_error(norm: &str, expected: &'static str) -> CommandError {
 }
 
 /// The first word is neither a command nor a province.
-fn unknown_command(norm: &str, map: &Map, suggest: bool) -> CommandError {
+fn unknown_command(
+    norm: &str,
+    map: &Map,
+    grammar: Option<&dyn Grammar>,
+    suggest: bool,
+) -> CommandError {
     let word = norm.split(' ').next().unwrap_or("").to_string();
     if word.len() > lexeme::MAX_SUGGEST_LEN {
         return CommandError::UnknownCommand {
@@ -670,8 +699,15 @@ fn unknown_command(norm: &str, map: &Map, suggest: bool) -> CommandError {
     let lower = word.to_ascii_lowercase();
     let limit = if lower.chars().count() <= 5 { 1 } else { 2 };
     let classes = crate::map::char_classes(&lower);
+    let own: Vec<(&str, (usize, u64))> = grammar
+        .map(|g| g.keywords())
+        .unwrap_or(&[])
+        .iter()
+        .map(|k| (*k, crate::map::char_classes(k)))
+        .collect();
     let command = command_word_classes()
         .iter()
+        .chain(&own)
         .filter(|(_, k)| !crate::map::far_apart(classes, *k, limit))
         .filter_map(|(k, _)| crate::map::edit_distance_within(&lower, k, limit).map(|d| (d, *k)))
         .min()
@@ -742,8 +778,7 @@ fn convert(norm: &str, e: PErr<'_>, map: &Map, suggest: bool) -> CommandError {
         Why::BadCoast(text) => CommandError::BadCoast { text },
         Why::UnknownPower(text) => CommandError::UnknownPower { text },
         Why::BadDate(text) => CommandError::BadDate { text },
-        Why::NotAPower(text) => CommandError::NotAPower { text },
-        Why::NotAnotherPower(text) => CommandError::NotAnotherPower { text },
+        Why::Coded(c) => CommandError::Coded(c),
         Why::UnmailableAddress(address, why) => CommandError::UnmailableAddress {
             address: shorten(&address),
             why,

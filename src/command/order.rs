@@ -1,6 +1,7 @@
 //! Orders (grammar/orders.md): movement, retreat and adjustment orders in the njudge and
-//! DPjudge forms players write, read into [`rules::Order`](crate::rules::Order) values, plus
-//! the two variant orders that start with a unit (Surrender's hold exchange, Formal's SOI).
+//! DPjudge forms players write, read into [`rules::Order`](crate::rules::Order) values. An
+//! order of the game's rule set written after a unit is its grammar's to read
+//! ([`Grammar::unit_order`]).
 
 use nom::Parser;
 use nom::branch::alt;
@@ -9,11 +10,10 @@ use crate::map::{Location, Map, ProvinceId};
 use crate::rules::{Order, UnitKind, UnitSpec};
 
 use super::Command;
+use super::grammar::Grammar;
 use super::lexeme::{
-    PResult, Why, blanks, cut, end_of_line, expect, fail, keyword, location, one_of, opt_dash,
-    power,
+    PResult, Why, blanks, cut, end_of_line, expect, fail, location, one_of, opt_dash,
 };
-use super::variant::VariantCommand;
 
 /// An order as read from a line: the [`Order`] and, for an army convoy written out in full
 /// (`A Lon - NTH - Nwy`), the sea areas of the route in the order written.
@@ -52,7 +52,7 @@ impl OrderCommand {
 }
 
 /// `A Par`, or `Par` when the player gave no unit type.
-pub(crate) fn render_unit(map: &Map, u: &UnitSpec) -> String {
+pub fn render_unit(map: &Map, u: &UnitSpec) -> String {
     match u.kind {
         Some(k) => format!("{} {}", k.letter(), map.display_location(u.location)),
         None => map.display_location(u.location),
@@ -60,7 +60,7 @@ pub(crate) fn render_unit(map: &Map, u: &UnitSpec) -> String {
 }
 
 // unit_kind = "A" | "ARMY" | "F" | "FLEET" ;
-pub(crate) fn unit_kind(i: &str) -> PResult<'_, UnitKind> {
+pub fn unit_kind(i: &str) -> PResult<'_, UnitKind> {
     let (rest, w) = one_of(&["army", "fleet", "a", "f"], "A or F")(i)?;
     Ok((
         rest,
@@ -73,7 +73,7 @@ pub(crate) fn unit_kind(i: &str) -> PResult<'_, UnitKind> {
 }
 
 // unit = [ unit_kind [ dash ] ] location ;
-pub(crate) fn unit<'a>(map: &Map, i: &'a str) -> PResult<'a, UnitSpec> {
+pub fn unit<'a>(map: &Map, i: &'a str) -> PResult<'a, UnitSpec> {
     if let Ok((rest, k)) = unit_kind(i) {
         // No province is called `A` or `F`, so after a unit type a province must follow
         // (`Fleet – London` in the long forms may put a dash between them).
@@ -87,7 +87,7 @@ pub(crate) fn unit<'a>(map: &Map, i: &'a str) -> PResult<'a, UnitSpec> {
 // move_arrow = "->" | "=>" | "-" | "–" | "—" | "→" | "MOVES TO" | "MOVE TO" | "MOVES" | "MOVE"
 //            | "M" | "TO" | "ATTACKS" | "ATTACK" | "RETREATS TO" | "RETREAT TO" | "RETREATS"
 //            | "RETREAT" | "R" ;
-pub(crate) fn move_arrow(i: &str) -> PResult<'_, ()> {
+pub fn move_arrow(i: &str) -> PResult<'_, ()> {
     let start = blanks(i);
     for sym in ["->", "=>", "-", "\u{2013}", "\u{2014}", "\u{2192}"] {
         if let Some(r) = start.strip_prefix(sym) {
@@ -126,14 +126,18 @@ fn hold(i: &str) -> PResult<'_, ()> {
 }
 
 // order = waive | build_order | remove_order | disband_order | unit_order ;
-pub(crate) fn order<'a>(map: &Map, i: &'a str) -> PResult<'a, Command> {
+pub(crate) fn order<'a>(
+    map: &Map,
+    grammar: Option<&dyn Grammar>,
+    i: &'a str,
+) -> PResult<'a, Command> {
     // `alt` keeps the failure that read furthest (see `PErr::or`).
     alt((
         |j| waive(map, j),
         |j| build_order(map, j),
         |j| remove_order(map, j),
         |j| disband_order(map, j),
-        |j| unit_order(map, j),
+        |j| unit_order(map, grammar, j),
     ))
     .parse(blanks(i))
 }
@@ -180,14 +184,19 @@ fn disband_order<'a>(map: &Map, i: &'a str) -> PResult<'a, Command> {
     Ok((rest, order_cmd(Order::Disband { unit: u })))
 }
 
-// unit_order = unit ( hold_exchange | hold | soi | support | convoy | disband | remove
+// unit_order = unit ( rule_set_unit_order | hold | support | convoy | disband | remove
 //                   | build | move ) ;
-fn unit_order<'a>(map: &Map, i: &'a str) -> PResult<'a, Command> {
+fn unit_order<'a>(map: &Map, grammar: Option<&dyn Grammar>, i: &'a str) -> PResult<'a, Command> {
     let (rest, u) = unit(map, i)?;
+    let own = |j: &'a str| match grammar {
+        Some(g) => g
+            .unit_order(map, u, j)
+            .map(|(r, c)| (r, Command::Variant(c))),
+        None => fail(j, Why::Nom),
+    };
     let after_unit = alt((
-        |j| hold_exchange(map, u, j),
+        own,
         |j| hold_order(map, u, j),
-        |j| soi_order(map, u, j),
         |j| support_order(map, u, j),
         |j| convoy_order(map, u, j),
         |j| disband_suffix(map, u, j),
@@ -281,7 +290,7 @@ fn move_order<'a>(map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command> {
 }
 
 // support = ( "S" | "SUP" | "SUPP" | "SUPPORT" | "SUPPORTS" ) unit
-//           ( move_arrow location | "SOI" location | [ hold ] ) ;
+//           ( move_arrow location | [ hold ] ) ;
 fn support_order<'a>(map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command> {
     let (rest, _) = one_of(&["supports", "support", "supp", "sup", "s"], "S (support)")(i)?;
     let (rest, target) = cut(unit(map, rest))?;
@@ -294,18 +303,6 @@ fn support_order<'a>(map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command>
                 unit: u,
                 target,
                 dest,
-            }),
-        ));
-    }
-    if let Ok((r, _)) = keyword("soi")(rest) {
-        let (r, dest) = cut(expect("a province", |j| location(map, j))(r))?;
-        let (r, _) = cut(end_of_line(r))?;
-        return Ok((
-            r,
-            Command::Variant(VariantCommand::SupportSoi {
-                unit: u,
-                target,
-                province: dest.province,
             }),
         ));
     }
@@ -338,73 +335,8 @@ fn convoy_order<'a>(map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command> 
     ))
 }
 
-// soi = "SOI" [ location ] ;   (Formal Diplomacy: in place, or an adjacent province)
-fn soi_order<'a>(map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command> {
-    let (rest, _) = one_of(&["soi", "sphere of influence"], "SOI")(i)?;
-    let (rest, target) = match location(map, rest) {
-        Ok((r, l)) => (r, Some(l.province)),
-        Err(nom::Err::Failure(e)) => return Err(nom::Err::Failure(e)),
-        Err(_) => (rest, None),
-    };
-    let (rest, _) = cut(end_of_line(rest))?;
-    Ok((
-        rest,
-        Command::Variant(VariantCommand::Soi {
-            unit: Some(u),
-            province: target,
-        }),
-    ))
-}
-
-// hold_exchange = [ dash ] ( "HOLD EXCHANGE" | "HOLD EXCH" | "H EXCHANGE" | "H EXCH" | "HX" )
-//                 [ "=" ] [ dash ] power [ dash ] unit_kind [ coast ] ;
-// (Surrender: `Fleet – London – Hold Exchange = England - Army`; the dashes are separators)
-fn hold_exchange<'a>(_map: &Map, u: UnitSpec, i: &'a str) -> PResult<'a, Command> {
-    let (rest, _) = one_of(
-        &["hold exchange", "hold exch", "h exchange", "h exch", "hx"],
-        "HOLD EXCHANGE",
-    )(opt_dash(i))?;
-    let rest = blanks(rest);
-    let rest = rest.strip_prefix('=').unwrap_or(rest);
-    let (rest, p) = cut(expect("a power", power)(opt_dash(rest)))?;
-    let (rest, kind) = cut(expect("a unit type (A or F)", unit_kind)(opt_dash(rest)))?;
-    // A coast for the new fleet: `F/sc`, `F (sc)`.
-    let (rest, coast) = match blanks(rest).strip_prefix('/') {
-        Some(after) => {
-            let (r, w) = cut(expect("a coast", super::lexeme::name_word)(after))?;
-            match crate::map::Coast::from_text(w) {
-                Some(c) => (r, Some(c)),
-                None => return super::lexeme::failure(after, Why::BadCoast(w.to_string())),
-            }
-        }
-        None => match blanks(rest).strip_prefix('(') {
-            Some(after) => {
-                let close = after.find(')').unwrap_or(after.len());
-                let inner = after.get(..close).unwrap_or("");
-                match crate::map::Coast::from_text(inner) {
-                    Some(c) => (after.get(close + 1..).unwrap_or(""), Some(c)),
-                    None => {
-                        return super::lexeme::failure(after, Why::BadCoast(inner.to_string()));
-                    }
-                }
-            }
-            None => (rest, None),
-        },
-    };
-    let (rest, _) = cut(end_of_line(rest))?;
-    Ok((
-        rest,
-        Command::Variant(VariantCommand::HoldExchange {
-            unit: u,
-            power: p,
-            kind,
-            coast,
-        }),
-    ))
-}
-
-/// Reads a [`Location`] (for the variant module's `PERMIT` orders).
-pub(crate) fn destination<'a>(map: &Map, i: &'a str) -> PResult<'a, Location> {
+/// destination = location ;   (labelled "a province" when missing)
+pub fn destination<'a>(map: &Map, i: &'a str) -> PResult<'a, Location> {
     expect("a province", |j| location(map, j))(i)
 }
 
@@ -421,7 +353,7 @@ mod tests {
         ($name:ident, $text:expr, $want:expr) => {
             #[test]
             fn $name() {
-                let got = order(map(), $text).map(|(_, c)| c.render(map()));
+                let got = order(map(), None, $text).map(|(_, c)| c.render(map()));
                 assert_eq!(got.ok().as_deref(), $want);
             }
         };

@@ -42,19 +42,18 @@ impl Default for DeadlineSettings {
     }
 }
 
-/// The deadline of a phase that opens at `now`. The phases a rule set adds take the
-/// lengths their specs give: an alliance or conference phase one and a half movement
-/// deadlines (IR-H1, IR-I3), a jury phase one movement deadline (SRV-5b.3).
+/// The deadline of a phase that opens at `now`. A phase a rule set adds takes the length
+/// the rule set gives it (H18), in movement deadlines.
 pub fn next_deadline(
     settings: &DeadlineSettings,
     kind: PhaseKind,
     now: DateTime<Utc>,
 ) -> DateTime<Utc> {
     let minutes = match kind {
-        PhaseKind::Movement | PhaseKind::Jury => settings.movement_hours * 60,
+        PhaseKind::Movement => settings.movement_hours * 60,
         PhaseKind::Retreat => settings.retreat_hours * 60,
         PhaseKind::Adjustment => settings.adjustment_hours * 60,
-        PhaseKind::Alliance | PhaseKind::Conference => settings.movement_hours * 90,
+        PhaseKind::Own(own) => own.minutes(settings.movement_hours),
     };
     now + Duration::minutes(minutes.max(0))
 }

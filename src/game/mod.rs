@@ -16,7 +16,7 @@ use crate::map::{Map, Power};
 use crate::rules::{Owner, PhaseKind, Position, PowerOrder, Rules, UnitSpec};
 use crate::variant::{GameView, Line, Slot, Variant, VariantOrder, VariantState};
 
-pub use crate::variant::{Ending, OrderStatus, list_powers};
+pub use crate::variant::{Early, Ending, OrderStatus, Readiness, list_powers};
 
 pub use deadline::{DeadlineSettings, DueEvent, due_event, next_deadline};
 pub use press::{
@@ -193,6 +193,13 @@ impl Game {
         }
     }
 
+    /// Decodes what the rule set keeps in a stored game (its state, its commands kept with
+    /// the orders) when the game is loaded, once. Err: what it cannot read (the game cannot
+    /// be played; it is never played on with a default state).
+    pub fn decode(&mut self, variant: &dyn Variant) -> Result<(), crate::variant::StateError> {
+        variant.decode(&mut self.variant_state, &mut self.variant_orders)
+    }
+
     /// What a view of this game borrows (see [`Game::view`]).
     pub fn view_parts(&self) -> ViewParts {
         ViewParts {
@@ -249,31 +256,41 @@ impl Game {
         variant: &dyn Variant,
         power: Power,
     ) -> Option<OrderStatus> {
-        let parts = self.view_parts();
-        let view = self.view(map, &parts);
-        let rules = variant.rules(&view, &self.variant_state);
-        let standard = self.standard_status(map, rules.as_ref(), power);
-        variant.order_status(&view, &self.variant_state, power, standard)
+        self.readiness(map, variant).status(power)
     }
 
     /// A power's order status as everyone but the power and the master may know it (H18,
-    /// H20: [`Variant::public_order_status`]; a ballot is left out).
+    /// H20: [`crate::variant::Readiness::public`]; a ballot is left out).
     pub fn public_order_status(
         &self,
         map: &Map,
         variant: &dyn Variant,
         power: Power,
     ) -> Option<OrderStatus> {
-        self.public_statuses(map, variant)
-            .into_iter()
-            .find(|(p, _)| *p == power)
-            .and_then(|(_, s)| s)
+        self.readiness(map, variant).public_status(power)
     }
 
-    /// Every power's order status (see [`Game::order_status`]), with one view and one
-    /// set of rules.
+    /// Who the judge waits for in the current phase and when it may process it (H18): the
+    /// standard game's answer, as the rule set changes it.
+    pub fn readiness(&self, map: &Map, variant: &dyn Variant) -> Readiness {
+        let parts = self.view_parts();
+        let view = self.view(map, &parts);
+        let rules = variant.rules(&view, &self.variant_state);
+        let mut standard = Readiness {
+            statuses: [None; 7],
+            public: None,
+            early: Early::WhenAllIn,
+        };
+        for p in Power::ALL {
+            standard.set(p, self.standard_status(map, rules.as_ref(), p));
+        }
+        variant.readiness(&view, &self.variant_state, standard)
+    }
+
+    /// Every power's order status (see [`Game::order_status`]).
     fn statuses(&self, map: &Map, variant: &dyn Variant) -> Vec<(Power, Option<OrderStatus>)> {
-        self.statuses_as(map, variant, false)
+        let r = self.readiness(map, variant);
+        Power::ALL.into_iter().map(|p| (p, r.status(p))).collect()
     }
 
     /// Every power's order status as everyone may know it ([`Game::public_order_status`]).
@@ -282,29 +299,10 @@ impl Game {
         map: &Map,
         variant: &dyn Variant,
     ) -> Vec<(Power, Option<OrderStatus>)> {
-        self.statuses_as(map, variant, true)
-    }
-
-    fn statuses_as(
-        &self,
-        map: &Map,
-        variant: &dyn Variant,
-        public: bool,
-    ) -> Vec<(Power, Option<OrderStatus>)> {
-        let parts = self.view_parts();
-        let view = self.view(map, &parts);
-        let rules = variant.rules(&view, &self.variant_state);
+        let r = self.readiness(map, variant);
         Power::ALL
             .into_iter()
-            .map(|p| {
-                let standard = self.standard_status(map, rules.as_ref(), p);
-                let status = if public {
-                    variant.public_order_status(&view, &self.variant_state, p, standard)
-                } else {
-                    variant.order_status(&view, &self.variant_state, p, standard)
-                };
-                (p, status)
-            })
+            .map(|p| (p, r.public_status(p)))
             .collect()
     }
 
@@ -340,7 +338,7 @@ impl Game {
                     }
                 });
             }
-            PhaseKind::Alliance | PhaseKind::Jury | PhaseKind::Conference => return None,
+            PhaseKind::Own(_) => return None,
         };
         if needed == 0 {
             return None;
@@ -455,23 +453,22 @@ impl Game {
     /// Whether the phase may be processed before its deadline: the rule set allows it (H18)
     /// and every order is in ([`Game::ready`]).
     pub fn all_in(&self, map: &Map, variant: &dyn Variant) -> bool {
-        let parts = self.view_parts();
-        let view = self.view(map, &parts);
-        variant.processes_early(&view, &self.variant_state) && self.ready(map, variant)
+        let r = self.readiness(map, variant);
+        r.early == Early::WhenAllIn && self.all_received(&r)
     }
 
     /// Whether everyone who must order has a complete set and nobody waits (the master
     /// included, when the rule set waits for it: H18): what the master's `PROCESS` asks.
     pub fn ready(&self, map: &Map, variant: &dyn Variant) -> bool {
-        let parts = self.view_parts();
-        let view = self.view(map, &parts);
-        if variant.waits_for_master(&view, &self.variant_state) {
-            return false;
-        }
-        let statuses = self.statuses(map, variant);
-        statuses.iter().all(|(p, s)| match s {
+        let r = self.readiness(map, variant);
+        r.early != Early::WaitsForMaster && self.all_received(&r)
+    }
+
+    /// Whether every power that owes orders has sent them all, and none asked to wait.
+    fn all_received(&self, r: &Readiness) -> bool {
+        Power::ALL.into_iter().all(|p| match r.status(p) {
             None => true,
-            Some(s) => *s == OrderStatus::Received && !self.player(*p).is_some_and(|pl| pl.wait),
+            Some(s) => s == OrderStatus::Received && !self.player(p).is_some_and(|pl| pl.wait),
         })
     }
 

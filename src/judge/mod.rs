@@ -199,7 +199,8 @@ pub struct Judge {
 }
 
 impl Judge {
-    pub fn new(store: Store, config: JudgeConfig) -> Result<Judge, JudgeError> {
+    pub fn new(mut store: Store, config: JudgeConfig) -> Result<Judge, JudgeError> {
+        store.set_variants(config.variants.clone());
         let map = Map::standard().map_err(|e| JudgeError::Map(e.to_string()))?;
         let verified = if config.remember_passwords {
             password::Verified::from_os()
@@ -312,10 +313,16 @@ impl Judge {
         now: DateTime<Utc>,
     ) -> Result<(), JudgeError> {
         let (map, judge) = (self.map, self.config.name.clone());
+        let any = self.config.variants.any_grammar();
+        let cx = crate::command::ParseContext {
+            phase: None,
+            grammar: Some(&any),
+        };
         // The game its SIGNON names, read as the session reads it; if reading the mail is
-        // what panics, it names none.
-        let game = catch_unwind(|| {
-            crate::command::parse_until_signon(&msg.text, map, 0)
+        // what panics, it names none (the closure only reads, so nothing is left half
+        // changed by a panic).
+        let game = catch_unwind(std::panic::AssertUnwindSafe(|| {
+            crate::command::parse_until_signon(&msg.text, map, &cx, 0)
                 .into_iter()
                 .find_map(|l| match l.outcome {
                     Ok(crate::command::Command::Player(
@@ -323,7 +330,7 @@ impl Judge {
                     )) => Some(game.to_string()),
                     _ => None,
                 })
-        })
+        }))
         .unwrap_or(None);
         Ok(self.store.transaction(|tx| {
             let outcome = notices::set_aside_outcome(attempts);

@@ -451,26 +451,53 @@ fn create_options_set_the_game_up() {
 /// runs to its deadline (H18).
 struct Patient;
 
-impl crate::variant::Variant for Patient {
+/// Patient's phase of its own before the first Spring.
+const PATIENCE: crate::rules::OwnPhase = crate::rules::OwnPhase {
+    name: "Patience",
+    letter: 'N',
+    letter_first: true,
+    season: crate::rules::Season::Spring,
+    before: true,
+    length: (3, 2),
+    then: crate::rules::Then::Movement,
+};
+
+impl crate::variant::RuleSet for Patient {
+    type State = ();
+    type Command = crate::command::NoCommand;
+
     fn name(&self) -> &'static str {
         "Patient"
     }
 
-    fn first_phase(&self, _state: &crate::variant::VariantState) -> crate::rules::Phase {
-        crate::rules::Phase::alliance(1901)
+    fn phases(&self) -> &'static [crate::rules::OwnPhase] {
+        &[PATIENCE]
     }
 
-    fn processes_early(
+    fn calendar(
+        &self,
+        _state: &(),
+        at: crate::rules::CalendarPoint<'_>,
+    ) -> Option<crate::rules::Phase> {
+        matches!(at, crate::rules::CalendarPoint::Start)
+            .then(|| crate::rules::Phase::own(1901, &PATIENCE))
+    }
+
+    fn readiness(
         &self,
         _game: &crate::variant::GameView<'_>,
-        _state: &crate::variant::VariantState,
-    ) -> bool {
-        false
+        _state: &(),
+        standard: crate::variant::Readiness,
+    ) -> crate::variant::Readiness {
+        crate::variant::Readiness {
+            early: crate::variant::Early::AtDeadline,
+            ..standard
+        }
     }
 }
 
 /// A phase that runs to its deadline though nobody owes anything in it (H18
-/// `processes_early`) is processed at the deadline: no late notice naming nobody, no grace
+/// `Early::AtDeadline`) is processed at the deadline: no late notice naming nobody, no grace
 /// period.
 #[test]
 fn a_phase_nobody_owes_anything_in_is_processed_at_its_deadline() {
@@ -495,14 +522,14 @@ fn a_phase_nobody_owes_anything_in_is_processed_at_its_deadline() {
         m.send(&mut j, p, &format!("SIGNON ?ir password{i}"), t0());
     }
     let state = j.dump_state().expect("dump");
-    assert!(state.contains("phase A1901"), "{state}");
+    assert!(state.contains("phase N1901"), "{state}");
     // Nothing before the deadline (one and a half movement deadlines): no reminder
     // either, as nobody owes anything...
     let deadline = t0() + Duration::hours(108);
     let before = mails_to(&mut j, "gm@example.test").len();
     j.tick(deadline - Duration::hours(1)).expect("tick");
     assert_eq!(mails_to(&mut j, "gm@example.test").len(), before);
-    assert!(j.dump_state().expect("dump").contains("phase A1901"));
+    assert!(j.dump_state().expect("dump").contains("phase N1901"));
     // ... and at it, the results, without a late notice.
     j.tick(deadline).expect("deadline tick");
     let mails = mails_to(&mut j, "gm@example.test");
@@ -510,7 +537,7 @@ fn a_phase_nobody_owes_anything_in_is_processed_at_its_deadline() {
         !mails.iter().any(|m| m.subject.contains("Late Powers")),
         "{mails:?}"
     );
-    assert!(mails.iter().any(|m| m.subject == "DIP:ir - A1901 Results"));
+    assert!(mails.iter().any(|m| m.subject == "DIP:ir - N1901 Results"));
     assert!(j.dump_state().expect("dump").contains("phase S1901M"));
 }
 

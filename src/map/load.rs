@@ -229,6 +229,8 @@ pub(super) fn load(
         .filter(|(_, p)| p.terrain == Terrain::Sea)
         .fold(0, |acc, (i, _)| acc | 1u128 << i);
     let sea_borders = any_borders.iter().map(|b| b & sea_mask).collect();
+    let home_countries = Map::home_countries_of(&names);
+    let home_centres = Map::home_centres_of(&provinces);
     let map = Map {
         provinces,
         army_borders,
@@ -237,6 +239,8 @@ pub(super) fn load(
         sea_borders,
         names,
         start,
+        home_countries,
+        home_centres,
     };
     check(&map)?;
     Ok(map)

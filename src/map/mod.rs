@@ -241,6 +241,11 @@ pub struct Map {
     names: names::NameTable,
     /// The standard starting units.
     start: Vec<(Power, UnitKindData, Location)>,
+    /// Each power's home country (see [`Map::home_country`]), one bit per province, in
+    /// `Power::ALL` order; worked out once when the map is loaded.
+    home_countries: [u128; 7],
+    /// Each power's home centres, one bit per province, in `Power::ALL` order.
+    home_centres: [u128; 7],
 }
 
 /// The unit kind as written in the map's starting position (the rules layer has its own
@@ -448,14 +453,32 @@ impl Map {
 
     /// The home centres of a power.
     pub fn home_centres(&self, power: Power) -> impl Iterator<Item = ProvinceId> + '_ {
-        self.province_ids()
-            .filter(move |p| self.province(*p).home_of == Some(power))
+        let mut bits = self.home_centres.get(power.index()).copied().unwrap_or(0);
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let i = bits.trailing_zeros();
+            bits &= bits - 1;
+            Some(ProvinceId(i as u8))
+        })
     }
 
-    /// A power's home country (`shared/rules/README.md` §1: every province inside its
-    /// national border, home centres included), in province code order.
-    pub fn home_country(&self, power: Power) -> Vec<ProvinceId> {
-        let codes: &[&str] = match power {
+    /// Every power's home centres as bit sets (worked out once when the map is loaded).
+    fn home_centres_of(provinces: &[Province]) -> [u128; 7] {
+        let mut out = [0u128; 7];
+        for (i, p) in provinces.iter().enumerate() {
+            if let Some(slot) = p.home_of.and_then(|h| out.get_mut(h.index())) {
+                *slot |= 1u128 << i;
+            }
+        }
+        out
+    }
+
+    /// The provinces of a power's home country, as written down (`shared/rules/README.md`
+    /// §1: every province inside its national border, home centres included).
+    fn home_country_codes(power: Power) -> &'static [&'static str] {
+        match power {
             Power::Austria => &["boh", "bud", "gal", "tri", "tyr", "vie"],
             Power::England => &["cly", "edi", "lon", "lvp", "wal", "yor"],
             Power::France => &["bre", "bur", "gas", "mar", "par", "pic"],
@@ -463,13 +486,38 @@ impl Map {
             Power::Italy => &["apu", "nap", "pie", "rom", "tus", "ven"],
             Power::Russia => &["fin", "lvn", "mos", "sev", "stp", "ukr", "war"],
             Power::Turkey => &["ank", "arm", "con", "smy", "syr"],
-        };
-        codes.iter().filter_map(|c| self.find_province(c)).collect()
+        }
+    }
+
+    /// Every power's home country as bit sets (the map's own names read once).
+    fn home_countries_of(names: &names::NameTable) -> [u128; 7] {
+        let mut out = [0u128; 7];
+        for (slot, power) in out.iter_mut().zip(Power::ALL) {
+            *slot = Self::home_country_codes(power)
+                .iter()
+                .filter_map(|c| names.find(c))
+                .fold(0, |acc, p| acc | 1u128 << p.index());
+        }
+        out
+    }
+
+    /// A power's home country (`shared/rules/README.md` §1: every province inside its
+    /// national border, home centres included), in province code order.
+    pub fn home_country(&self, power: Power) -> Vec<ProvinceId> {
+        let bits = self.home_country_bits(power);
+        self.province_ids()
+            .filter(|p| bits & (1u128 << p.index()) != 0)
+            .collect()
+    }
+
+    /// A power's home country as a bit set, one bit per province.
+    pub fn home_country_bits(&self, power: Power) -> u128 {
+        self.home_countries.get(power.index()).copied().unwrap_or(0)
     }
 
     /// Whether a province is inside a power's national border (see [`Map::home_country`]).
     pub fn in_home_country(&self, p: ProvinceId, power: Power) -> bool {
-        self.home_country(power).contains(&p)
+        self.home_country_bits(power) & (1u128 << p.index()) != 0
     }
 
     /// Whether a province is a sea area.

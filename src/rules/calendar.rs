@@ -1,17 +1,22 @@
 //! The calendar between phases: the steps of a phase's processing where a rule set may act
-//! (hook H16) and the phases it adds or keeps (hook H18). The standard calendar does
-//! nothing at any step and adds no phase.
+//! (hooks H5 and H16) and the phases it adds or keeps (hook H18). The standard calendar
+//! does nothing at any step and adds no phase.
 
 use crate::map::Map;
 
 use super::hooks::Rules;
 use super::outcome::{OrderResult, PhaseRecord};
-use super::position::{Phase, Position};
+use super::phase::Phase;
+use super::position::Position;
 
 /// A point in a phase's processing, in the order they happen (`shared/rules/README.md`
 /// §2.2: the *after resolution* part of a bulletin is laid out by these steps).
 #[derive(Clone, Copy, Debug)]
 pub enum Step<'a> {
+    /// The phase's orders are about to be resolved (H5: wars declared, votes counted): the
+    /// lines go in the bulletin's *before resolution* part. The variant engine takes this
+    /// step; the adjudicator never does.
+    Begins,
     /// The phase's orders have been resolved; the position is the board right after it
     /// (dislodged units listed with their retreat options). For a phase of the calendar's
     /// own (alliance, jury, conference) there are no results: the calendar resolves it here.
@@ -31,25 +36,41 @@ pub enum Step<'a> {
     Opens(Phase),
 }
 
+/// Where the calendar asks a rule set which phase comes (H18).
+#[derive(Clone, Copy, Debug)]
+pub enum CalendarPoint<'a> {
+    /// The game starts: its first phase (the standard game's: Spring 1901 movement).
+    Start,
+    /// A Winter the standard calendar would skip (no adjustment to make): the rule set
+    /// names it to hold it all the same.
+    Skipping {
+        winter: Phase,
+        position: &'a Position,
+    },
+    /// After a Winter, or after a phase of the rule set's own that came after one: a
+    /// phase of the rule set's own before the next Spring (a jury, a conference). Only a
+    /// later phase is taken, or the same own phase again (held again, with a new
+    /// deadline).
+    After {
+        phase: Phase,
+        position: &'a Position,
+    },
+}
+
 /// What a rule set does between phases. Every method defaults to the standard game.
 pub trait Calendar {
-    /// The adjudication rules as they stand now (after the steps so far): the sequencing
-    /// asks them for the ownership update (H14) and the adjustments (H15).
-    fn rules(&self) -> &dyn Rules;
+    /// The adjudication rules as they stand now (after the steps so far), for the board
+    /// `position` the sequencing works on: it asks them for retreats (H13), the ownership
+    /// update (H14) and the adjustments (H15).
+    fn rules(&self, map: &Map, position: &Position) -> &dyn Rules;
 
     /// H16: `step` has happened. The rule set may change the position (exchange a unit,
     /// make one neutral, disband one) and keep its own record of what happened.
     fn step(&mut self, _map: &Map, _step: Step<'_>, _position: &mut Position) {}
 
-    /// H18: whether `phase`, which the standard calendar would skip (a Winter with no
-    /// adjustment to make), is held all the same.
-    fn must_hold(&self, _phase: Phase, _position: &Position) -> bool {
-        false
-    }
-
-    /// H18: a phase of the rule set's own that comes right after `phase` (a jury or a
-    /// conference after a Winter), before the next Spring. Only later phases are taken.
-    fn inserted_after(&self, _phase: Phase, _position: &Position) -> Option<Phase> {
+    /// H18: the phase the rule set puts at this point of the calendar; None: the standard
+    /// calendar's.
+    fn next(&self, _at: CalendarPoint<'_>) -> Option<Phase> {
         None
     }
 }
@@ -60,7 +81,7 @@ pub struct StandardCalendar<'a> {
 }
 
 impl Calendar for StandardCalendar<'_> {
-    fn rules(&self) -> &dyn Rules {
+    fn rules(&self, _map: &Map, _position: &Position) -> &dyn Rules {
         self.rules
     }
 }

@@ -78,34 +78,32 @@ pub struct PseudoMove {
     pub strength: Strength,
 }
 
+/// What a rule set says of one order (H3).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OrderCheck {
+    /// The standard game's verdict stands.
+    Stands,
+    /// Refused by the rule set's own rule: an order the standard game takes (a move that
+    /// needs a war), or in place of the standard game's refusal where the rule set's code
+    /// covers that fault (an order for a unit it made neutral).
+    Refused(Refusal),
+    /// Taken, with a remark (it will be rewritten, say).
+    Warned(Warning),
+}
+
 /// The adjudication rules. Every method has the standard game as its default.
 pub trait Rules {
-    /// H3: extra validity conditions on top of the DATC's. Called only for orders that
-    /// are legal under the standard rules.
-    fn validate(
+    /// H3: the rule set's word on an order: `standard` is the standard game's refusal (None:
+    /// the order is legal under the DATC). Asked on receipt and when the phase is resolved
+    /// (a warning then is not shown).
+    fn check_order(
         &self,
         _map: &Map,
         _position: &Position,
         _order: &PowerOrder,
-    ) -> Result<(), Refusal> {
-        Ok(())
-    }
-
-    /// H3: the rule set's own refusal in place of a generic one, where its spec says its
-    /// code covers that fault (an order for a unit the rule set made neutral).
-    fn replace_refusal(
-        &self,
-        _map: &Map,
-        _position: &Position,
-        _order: &PowerOrder,
-        _refusal: &Refusal,
-    ) -> Option<Refusal> {
-        None
-    }
-
-    /// H3: a warning for an order that is accepted (it will be rewritten, say).
-    fn warning(&self, _map: &Map, _position: &Position, _order: &PowerOrder) -> Option<Warning> {
-        None
+        _standard: Option<&Refusal>,
+    ) -> OrderCheck {
+        OrderCheck::Stands
     }
 
     /// H4: rewrite one movement-phase order before resolution (force a hold, void a move).
@@ -243,6 +241,44 @@ pub trait Rules {
     /// to make (a voluntary disband).
     fn may_disband(&self, _map: &Map, _position: &Position, _unit: &Unit) -> bool {
         false
+    }
+}
+
+impl<'a> dyn Rules + 'a {
+    /// H3 for an order the standard game takes: the rule set's refusal, if any.
+    pub fn validate(
+        &self,
+        map: &Map,
+        position: &Position,
+        order: &PowerOrder,
+    ) -> Result<(), Refusal> {
+        match self.check_order(map, position, order, None) {
+            OrderCheck::Refused(r) => Err(r),
+            _ => Ok(()),
+        }
+    }
+
+    /// H3 for an order the standard game refuses: the rule set's refusal in its place, if
+    /// its code covers the fault.
+    pub fn replace_refusal(
+        &self,
+        map: &Map,
+        position: &Position,
+        order: &PowerOrder,
+        refusal: &Refusal,
+    ) -> Option<Refusal> {
+        match self.check_order(map, position, order, Some(refusal)) {
+            OrderCheck::Refused(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// H3 for an order taken: the rule set's remark on it, if any.
+    pub fn warning(&self, map: &Map, position: &Position, order: &PowerOrder) -> Option<Warning> {
+        match self.check_order(map, position, order, None) {
+            OrderCheck::Warned(w) => Some(w),
+            _ => None,
+        }
     }
 }
 

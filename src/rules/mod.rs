@@ -15,21 +15,23 @@ mod hooks;
 mod movement;
 mod order;
 mod outcome;
+mod phase;
 mod position;
 mod ratio;
 mod resolve;
 mod retreat;
 mod validate;
 
-pub use calendar::{Calendar, StandardCalendar, Step};
-pub use hooks::{MoveContext, PseudoMove, Rewrite, Rules, Standard, VariantRefusal, Warning};
+pub use calendar::{Calendar, CalendarPoint, StandardCalendar, Step};
+pub use hooks::{
+    MoveContext, OrderCheck, PseudoMove, Rewrite, Rules, Standard, VariantRefusal, Warning,
+};
 pub use order::{Order, PowerOrder, Refusal, UnitSpec};
 pub use outcome::{
     AttackRecord, Failure, OrderResult, PhaseOutcome, PhaseRecord, SupportRecord, UnitRecord,
 };
-pub use position::{
-    DislodgedUnit, Owner, Phase, PhaseKind, Position, Season, Unit, UnitId, UnitKind,
-};
+pub use phase::{OwnPhase, Phase, PhaseKind, Season, Then, describe_phases};
+pub use position::{DislodgedUnit, Owner, Position, Unit, UnitId, UnitKind};
 pub use ratio::Strength;
 pub(crate) use validate::can_reach;
 pub use validate::unit_named;
@@ -86,9 +88,7 @@ pub fn adjudicate_with(
             let (r, a, rec) = adjustment::adjudicate_adjustments(map, rules, position, orders);
             (r, a, rec)
         }
-        PhaseKind::Alliance | PhaseKind::Jury | PhaseKind::Conference => {
-            (Vec::new(), position.clone(), PhaseRecord::default())
-        }
+        PhaseKind::Own(_) => (Vec::new(), position.clone(), PhaseRecord::default()),
     };
     let results = in_listing_order(results);
     calendar.step(
@@ -101,11 +101,13 @@ pub fn adjudicate_with(
     );
     // Where a dislodged unit may retreat follows the rules as the step left them (H13: a
     // sphere of influence declared by this very phase closes a province, FD-4.6).
-    let rules_now = calendar.rules();
-    for d in &mut after.dislodged {
-        let unit = d.unit;
-        d.retreat_options
-            .retain(|o| rules_now.retreat_allowed(map, position, &unit, *o));
+    if !after.dislodged.is_empty() {
+        let rules_now = calendar.rules(map, &after);
+        for d in &mut after.dislodged {
+            let unit = d.unit;
+            d.retreat_options
+                .retain(|o| rules_now.retreat_allowed(map, position, &unit, *o));
+        }
     }
     after.sort_units();
     let (next, ownership_updated) = sequence(map, calendar, &after);
@@ -208,7 +210,7 @@ pub fn check_orders(
             }
             out
         }
-        PhaseKind::Alliance | PhaseKind::Jury | PhaseKind::Conference => new
+        PhaseKind::Own(_) => new
             .iter()
             .map(|_| {
                 Some(Refusal::NoUnitOrders {
@@ -247,23 +249,31 @@ fn sequence(map: &Map, calendar: &mut dyn Calendar, after: &Position) -> (Positi
     next.dislodged.clear();
     let mut ownership_updated = false;
     match (season, kind) {
-        (_, PhaseKind::Alliance) => {
-            next.phase = Phase::new(year, Season::Spring, PhaseKind::Movement);
+        // A rule set's own phase is followed as it says (H18).
+        (_, PhaseKind::Own(own)) if own.then == Then::Movement => {
+            next.phase = Phase::new(year, season, PhaseKind::Movement);
+        }
+        (_, PhaseKind::Own(_)) => {
+            next.phase = after_winter(calendar, done, &next);
         }
         (Season::Spring, _) => {
             calendar.step(map, Step::SpringEnds, &mut next);
             next.phase = Phase::new(year, Season::Fall, PhaseKind::Movement);
         }
         (Season::Fall, _) => {
-            calendar.rules().update_ownership(map, &mut next);
+            calendar.rules(map, &next).update_ownership(map, &mut next);
             ownership_updated = true;
             calendar.step(map, Step::OwnershipUpdated, &mut next);
             let winter = Phase::new(year, Season::Winter, PhaseKind::Adjustment);
             let needed = {
-                let rules = calendar.rules();
+                let rules = calendar.rules(map, &next);
                 adjustment::adjustments_needed(map, rules, &next)
             };
-            if needed || calendar.must_hold(winter, &next) {
+            let held = calendar.next(CalendarPoint::Skipping {
+                winter,
+                position: &next,
+            }) == Some(winter);
+            if needed || held {
                 next.phase = winter;
             } else {
                 // The Winter is skipped: the season ends where it would have ended.
@@ -288,14 +298,12 @@ fn sequence(map: &Map, calendar: &mut dyn Calendar, after: &Position) -> (Positi
 /// After a Winter (or a phase the calendar put after it): the calendar's next phase of its
 /// own, else the next Spring.
 fn after_winter(calendar: &mut dyn Calendar, done: Phase, position: &Position) -> Phase {
-    let own = |p: Phase| {
-        matches!(
-            p.kind,
-            PhaseKind::Alliance | PhaseKind::Jury | PhaseKind::Conference
-        )
-    };
+    let own = |p: Phase| matches!(p.kind, PhaseKind::Own(_));
     calendar
-        .inserted_after(done, position)
+        .next(CalendarPoint::After {
+            phase: done,
+            position,
+        })
         .filter(|p| *p > done || (*p == done && own(done)))
         .unwrap_or_else(|| done.next_spring())
 }

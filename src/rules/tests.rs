@@ -307,12 +307,23 @@ fn h12_neutral_units_hold_and_take_no_orders() {
 struct Restricted;
 
 impl Rules for Restricted {
-    fn validate(&self, map: &Map, _position: &Position, order: &PowerOrder) -> Result<(), Refusal> {
+    fn check_order(
+        &self,
+        map: &Map,
+        _position: &Position,
+        order: &PowerOrder,
+        standard: Option<&Refusal>,
+    ) -> OrderCheck {
         match order.order {
-            Order::Move { dest, .. } if Some(dest.province) == map.find_province("bel") => Err(
-                Refusal::Variant(VariantRefusal::new("TEST-E1", "nobody may enter Belgium")),
-            ),
-            _ => Ok(()),
+            Order::Move { dest, .. }
+                if standard.is_none() && Some(dest.province) == map.find_province("bel") =>
+            {
+                OrderCheck::Refused(Refusal::Variant(VariantRefusal::new(
+                    "TEST-E1",
+                    "nobody may enter Belgium",
+                )))
+            }
+            _ => OrderCheck::Stands,
         }
     }
     fn rewrite(
@@ -472,18 +483,56 @@ fn province(code: &str) -> ProvinceId {
     map().find_province(code).expect("province")
 }
 
-/// Phases of every kind read and print as njudge (and the case files) write them, and
-/// come in calendar order.
+/// A phase of a test rule set's own before the Spring (written `P1901`).
+const PARLEY: OwnPhase = OwnPhase {
+    name: "Parley",
+    letter: 'P',
+    letter_first: true,
+    season: Season::Spring,
+    before: true,
+    length: (3, 2),
+    then: Then::Movement,
+};
+
+/// A phase of a test rule set's own after the Winter (written `W1901T`).
+const TRIBUNAL: OwnPhase = OwnPhase {
+    name: "Tribunal",
+    letter: 'T',
+    letter_first: false,
+    season: Season::Winter,
+    before: false,
+    length: (1, 1),
+    then: Then::AfterWinter,
+};
+
+/// A second one after the Winter, written with its letter first (`Q1901`).
+const QUORUM: OwnPhase = OwnPhase {
+    name: "Quorum",
+    letter: 'Q',
+    letter_first: true,
+    season: Season::Winter,
+    before: false,
+    length: (3, 2),
+    then: Then::AfterWinter,
+};
+
+fn describe_test_phases() {
+    crate::rules::describe_phases(&[PARLEY, TRIBUNAL, QUORUM]);
+}
+
+/// Phases of every kind read and print as njudge (and the case files) write them, a rule
+/// set's own as it describes them, and come in calendar order.
 #[test]
 fn phases_of_every_kind_round_trip() {
+    describe_test_phases();
     for text in [
-        "A1901", "S1901M", "S1901R", "F1901M", "F1901R", "W1901A", "W1901J", "C1901",
+        "P1901", "S1901M", "S1901R", "F1901M", "F1901R", "W1901A", "W1901T", "Q1901",
     ] {
         let p = Phase::parse(text).expect(text);
         assert_eq!(p.to_string(), text);
     }
     let order: Vec<Phase> = [
-        "A1901", "S1901M", "S1901R", "F1901M", "F1901R", "W1901A", "W1901J", "C1901", "S1902M",
+        "P1901", "S1901M", "S1901R", "F1901M", "F1901R", "W1901A", "Q1901", "W1901T", "S1902M",
     ]
     .iter()
     .map(|t| Phase::parse(t).expect("phase"))
@@ -493,11 +542,49 @@ fn phases_of_every_kind_round_trip() {
         Phase::parse("W1901B").map(|p| p.kind),
         Some(PhaseKind::Adjustment)
     );
-    for bad in ["S1901A", "F1901J", "A1901M", "C19x4", "W1901"] {
+    for bad in ["S1901A", "F1901T", "P1901M", "Q19x4", "W1901", "X1901"] {
         assert_eq!(Phase::parse(bad), None, "{bad}");
     }
-    assert_eq!(Phase::alliance(1901).long_name(), "Alliance 1901");
-    assert_eq!(Phase::jury(1910).long_name(), "Winter 1910, Jury");
+    assert_eq!(Phase::own(1901, &PARLEY).long_name(), "Parley 1901");
+    assert_eq!(
+        Phase::own(1910, &TRIBUNAL).long_name(),
+        "Winter 1910, Tribunal"
+    );
+    for (words, short) in [
+        ("Parley 1901", "P1901"),
+        ("Winter 1910, Tribunal", "W1910T"),
+        ("Fall 1901, Adjustment", "W1901A"),
+        ("Spring 1902, Retreats", "S1902R"),
+    ] {
+        assert_eq!(
+            Phase::parse_words(words).map(|p| p.to_string()).as_deref(),
+            Some(short),
+            "{words}"
+        );
+    }
+    assert_eq!(Phase::parse_words("Spring 1910, Tribunal"), None);
+    // A stored phase reads back; one no rule set describes is refused.
+    let stored = serde_json::to_string(&Phase::own(1903, &TRIBUNAL)).expect("json");
+    assert_eq!(
+        stored,
+        r#"{"year":1903,"season":"Winter","kind":"Tribunal"}"#
+    );
+    assert_eq!(
+        serde_json::from_str::<Phase>(&stored).ok(),
+        Some(Phase::own(1903, &TRIBUNAL))
+    );
+    assert!(
+        serde_json::from_str::<Phase>(r#"{"year":1903,"season":"Winter","kind":"Nonesuch"}"#)
+            .is_err()
+    );
+    // A rule set may not take a name or a code another phase has.
+    const CLASH: OwnPhase = OwnPhase {
+        name: "Tribunal",
+        letter: 'Z',
+        ..TRIBUNAL
+    };
+    crate::rules::describe_phases(&[CLASH]);
+    assert_eq!(Phase::parse("W1901Z"), None);
 }
 
 /// A unit keeps its identity through a move and a retreat; a built unit gets a new one;
@@ -684,11 +771,12 @@ struct Recording {
 }
 
 impl Calendar for Recording {
-    fn rules(&self) -> &dyn Rules {
+    fn rules(&self, _map: &Map, _position: &Position) -> &dyn Rules {
         &Standard
     }
     fn step(&mut self, _map: &Map, step: Step<'_>, position: &mut Position) {
         self.steps.push(match step {
+            Step::Begins => "begins".into(),
             Step::Resolved { .. } => format!("resolved {}", position.phase),
             Step::SpringEnds => "spring ends".into(),
             Step::OwnershipUpdated => "ownership".into(),
@@ -696,11 +784,14 @@ impl Calendar for Recording {
             Step::Opens(p) => format!("opens {p}"),
         });
     }
-    fn must_hold(&self, _phase: Phase, _position: &Position) -> bool {
-        self.hold
-    }
-    fn inserted_after(&self, phase: Phase, _position: &Position) -> Option<Phase> {
-        (phase.kind == PhaseKind::Adjustment).then(|| Phase::jury(phase.year))
+    fn next(&self, at: CalendarPoint<'_>) -> Option<Phase> {
+        match at {
+            CalendarPoint::Start => None,
+            CalendarPoint::Skipping { winter, .. } => self.hold.then_some(winter),
+            CalendarPoint::After { phase, .. } => {
+                (phase.kind == PhaseKind::Adjustment).then(|| Phase::own(phase.year, &TRIBUNAL))
+            }
+        }
     }
 }
 
@@ -709,6 +800,7 @@ impl Calendar for Recording {
 /// the calendar's own phase comes after the Winter.
 #[test]
 fn the_calendar_steps_and_phases() {
+    describe_test_phases();
     let map = map();
     let p = position(&["France: A par"]);
     let mut cal = Recording::default();
@@ -727,11 +819,11 @@ fn the_calendar_steps_and_phases() {
     let out = adjudicate_with(map, &Standard, &mut cal, &p, &[]);
     assert_eq!(
         cal.steps,
-        ["resolved F1901M", "ownership", "fall ends", "opens W1901J"],
-        "the Winter is skipped, the jury is not"
+        ["resolved F1901M", "ownership", "fall ends", "opens W1901T"],
+        "the Winter is skipped, the rule set's own phase is not"
     );
     assert!(out.ownership_updated);
-    assert_eq!(out.next.phase, Phase::jury(1901));
+    assert_eq!(out.next.phase, Phase::own(1901, &TRIBUNAL));
 
     let mut cal = Recording {
         hold: true,
@@ -741,20 +833,20 @@ fn the_calendar_steps_and_phases() {
     assert_eq!(cal.steps, ["resolved F1901M", "ownership", "opens W1901A"]);
     let mut cal = Recording::default();
     let winter = adjudicate_with(map, &Standard, &mut cal, &out.next, &[]);
-    assert_eq!(cal.steps, ["resolved W1901A", "fall ends", "opens W1901J"]);
+    assert_eq!(cal.steps, ["resolved W1901A", "fall ends", "opens W1901T"]);
     let mut cal = Recording::default();
-    let jury = adjudicate_with(map, &Standard, &mut cal, &winter.next, &[]);
-    assert!(jury.results.is_empty());
+    let tribunal = adjudicate_with(map, &Standard, &mut cal, &winter.next, &[]);
+    assert!(tribunal.results.is_empty());
     assert_eq!(
-        jury.next.phase,
+        tribunal.next.phase,
         Phase::new(1902, Season::Spring, PhaseKind::Movement)
     );
     let mut cal = Recording::default();
-    let alliance = Position {
-        phase: Phase::alliance(1901),
+    let parley = Position {
+        phase: Phase::own(1901, &PARLEY),
         ..position(&[])
     };
-    let out = adjudicate_with(map, &Standard, &mut cal, &alliance, &[]);
+    let out = adjudicate_with(map, &Standard, &mut cal, &parley, &[]);
     assert_eq!(out.next.phase, Phase::FIRST);
 }
 
@@ -842,15 +934,19 @@ fn h13_is_asked_again_at_retreat_time() {
 struct Replacing;
 
 impl Rules for Replacing {
-    fn replace_refusal(
+    fn check_order(
         &self,
         _map: &Map,
         _position: &Position,
         _order: &PowerOrder,
-        refusal: &Refusal,
-    ) -> Option<Refusal> {
-        matches!(refusal, Refusal::NeutralUnit)
-            .then(|| Refusal::Variant(VariantRefusal::new("TEST-E2", "that unit is nobody's")))
+        standard: Option<&Refusal>,
+    ) -> OrderCheck {
+        match standard {
+            Some(Refusal::NeutralUnit) => OrderCheck::Refused(Refusal::Variant(
+                VariantRefusal::new("TEST-E2", "that unit is nobody's"),
+            )),
+            _ => OrderCheck::Stands,
+        }
     }
 }
 

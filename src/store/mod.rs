@@ -130,6 +130,8 @@ const STATEMENT_CACHE: usize = 64;
 /// The database.
 pub struct Store {
     conn: Connection,
+    /// The rule sets a stored game is decoded with when it is loaded ([`Store::set_variants`]).
+    variants: crate::variant::Registry,
     /// Writes to fail (fault-injection tests only; None in service).
     faults: Option<std::sync::Arc<WriteFaults>>,
 }
@@ -142,6 +144,7 @@ pub struct Tx<'a> {
     /// game is read to learn how its lines read and again by its SIGNON, and a read costs
     /// a JSON parse where a copy costs far less. Any write of a game empties it.
     games: RefCell<Vec<(String, Game)>>,
+    variants: &'a crate::variant::Registry,
 }
 
 /// How many games a transaction keeps as read.
@@ -261,7 +264,11 @@ impl Store {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
-        let mut store = Store { conn, faults: None };
+        let mut store = Store {
+            conn,
+            variants: crate::variant::Registry::default(),
+            faults: None,
+        };
         migrations::migrate(&mut store.conn)?;
         Ok(store)
     }
@@ -271,7 +278,11 @@ impl Store {
         let mut conn = Connection::open_in_memory()?;
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         migrations::migrate(&mut conn)?;
-        Ok(Store { conn, faults: None })
+        Ok(Store {
+            conn,
+            variants: crate::variant::Registry::default(),
+            faults: None,
+        })
     }
 
     /// Makes writes fail as `faults` plans (None: no more faults). For the fault-injection
@@ -317,6 +328,7 @@ impl Store {
             tx,
             faults: self.faults.as_deref(),
             games: RefCell::new(Vec::new()),
+            variants: &self.variants,
         };
         let out = f(&t)?;
         if let Some(f) = t.faults {
@@ -324,6 +336,12 @@ impl Store {
         }
         t.tx.commit().map_err(StoreError::from)?;
         Ok(out)
+    }
+
+    /// The rule sets a stored game is decoded with when it is loaded (the judge's: the
+    /// standard registry unless a test adds one).
+    pub fn set_variants(&mut self, variants: crate::variant::Registry) {
+        self.variants = variants;
     }
 
     /// `PRAGMA integrity_check`: "ok" when the file is sound.
@@ -476,7 +494,7 @@ impl Tx<'_> {
                 reason,
             });
         }
-        let g = read_game(&stored_name, &json)?;
+        let g = read_game(&stored_name, &json, self.variants)?;
         let mut games = self.games.borrow_mut();
         if games.len() == GAMES_KEPT {
             games.remove(0);
@@ -823,7 +841,7 @@ impl Tx<'_> {
                 .optional()?,
             (None, None) => None,
         };
-        json.map(|j| read_game(name, &j)).transpose()
+        json.map(|j| read_game(name, &j, self.variants)).transpose()
     }
 
     /// Every snapshot of a game, in turn order: the game at the start of each phase it
@@ -835,7 +853,7 @@ impl Tx<'_> {
         let rows = st.query_map(params![name], |r| r.get::<_, String>(0))?;
         let mut out = Vec::new();
         for json in rows {
-            out.push(read_game(name, &json?)?);
+            out.push(read_game(name, &json?, self.variants)?);
         }
         Ok(out)
     }
@@ -970,14 +988,24 @@ pub fn write_time(t: DateTime<Utc>) -> String {
     ts(t)
 }
 
-/// A stored game as the judge plays it: a game written before units had an identity gets
-/// one for each unit now (rules::Position::assign_unit_ids), so that rule sets that follow
-/// units (morale, frozen units, exchanges) can play on from it.
-fn read_game(name: &str, json: &str) -> Result<Game, StoreError> {
-    let mut g: Game = serde_json::from_str(json).map_err(|e| StoreError::Corrupt {
+/// A stored game as the judge plays it: its rule set's state and commands decoded (once,
+/// here: a state the rule set cannot read makes the game unreadable, never reset), and a
+/// game written before units had an identity gets one for each unit now
+/// (rules::Position::assign_unit_ids), so that rule sets that follow units (morale, frozen
+/// units, exchanges) can play on from it.
+fn read_game(
+    name: &str,
+    json: &str,
+    variants: &crate::variant::Registry,
+) -> Result<Game, StoreError> {
+    let corrupt = |reason: String| StoreError::Corrupt {
         game: name.to_string(),
-        reason: e.to_string(),
-    })?;
+        reason,
+    };
+    let mut g: Game = serde_json::from_str(json).map_err(|e| corrupt(e.to_string()))?;
+    if let crate::variant::Lookup::Found(v) = variants.by_name(&g.variant) {
+        g.decode(v).map_err(|e| corrupt(e.to_string()))?;
+    }
     g.position.assign_unit_ids();
     Ok(g)
 }

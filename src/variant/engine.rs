@@ -1,10 +1,12 @@
-//! Processing one phase through a rule set's hooks: H5 before resolution, the
+//! Processing one phase through a rule set's hooks: the step before resolution (H5), the
 //! adjudication with the rule set's rules (H3–H15), every step of the calendar (H16, H18),
 //! the summary (H20) and the end of the game (H17). Pure: the judge stores what comes out
 //! and mails it.
 
+use std::cell::OnceCell;
+
 use crate::map::Map;
-use crate::rules::{self, Calendar, Phase, PhaseOutcome, Position, Rules, Step};
+use crate::rules::{self, Calendar, CalendarPoint, Phase, PhaseOutcome, Position, Rules, Step};
 
 use super::{GameEnd, GameView, Line, Variant, VariantState};
 
@@ -32,16 +34,26 @@ pub fn process_phase(
     state: &mut VariantState,
     game: &PhaseInput<'_>,
 ) -> Processed {
+    let mut start = game.position.clone();
+    let before = variant.step(
+        &GameView {
+            resolving: true,
+            ..*game
+        },
+        state,
+        Step::Begins,
+        &mut start,
+    );
     let game = &GameView {
         resolving: true,
+        position: &start,
         ..*game
     };
-    let before = variant.before_resolution(game, state);
     let resolving = variant.rules(game, state);
     let mut calendar = EngineCalendar {
         variant,
         game: *game,
-        rules: variant.rules(game, state),
+        rules: OnceCell::new(),
         state,
         lines: Vec::new(),
     };
@@ -69,36 +81,38 @@ pub fn process_phase(
 }
 
 /// The calendar of a rule set: each step goes to the rule set, which may change the state;
-/// the rules are built again after each step, so the sequencing sees the state as it is.
+/// the rules are built again after a step when the sequencing next asks for them, so it
+/// sees the state as it is.
 struct EngineCalendar<'a, 's> {
     variant: &'a dyn Variant,
     game: GameView<'a>,
-    rules: Box<dyn Rules>,
+    /// The rules since the last step, built when first asked for.
+    rules: OnceCell<Box<dyn Rules>>,
     state: &'s mut VariantState,
     lines: Vec<Line>,
 }
 
 impl Calendar for EngineCalendar<'_, '_> {
-    fn rules(&self) -> &dyn Rules {
-        self.rules.as_ref()
+    fn rules(&self, map: &Map, position: &Position) -> &dyn Rules {
+        self.rules
+            .get_or_init(|| {
+                let view = GameView {
+                    map,
+                    position,
+                    ..self.game
+                };
+                self.variant.rules(&view, self.state)
+            })
+            .as_ref()
     }
 
-    fn step(&mut self, map: &Map, step: Step<'_>, position: &mut Position) {
+    fn step(&mut self, _map: &Map, step: Step<'_>, position: &mut Position) {
         let lines = self.variant.step(&self.game, self.state, step, position);
         self.lines.extend(lines);
-        let view = GameView {
-            map,
-            position: &*position,
-            ..self.game
-        };
-        self.rules = self.variant.rules(&view, self.state);
+        self.rules = OnceCell::new();
     }
 
-    fn must_hold(&self, phase: Phase, position: &Position) -> bool {
-        self.variant.must_hold(self.state, phase, position)
-    }
-
-    fn inserted_after(&self, phase: Phase, position: &Position) -> Option<Phase> {
-        self.variant.inserted_after(self.state, phase, position)
+    fn next(&self, at: CalendarPoint<'_>) -> Option<Phase> {
+        self.variant.calendar(self.state, at)
     }
 }

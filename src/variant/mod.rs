@@ -1,30 +1,38 @@
-//! The rule sets: one [`Variant`] per set of rules (the standard game, and the five of
-//! `shared/rules/`), their registry, their state in a game, and the engine that processes a
-//! phase through their hooks.
+//! The rule sets: one [`RuleSet`] per set of rules (the standard game, and the five of
+//! `shared/rules/`), each a folder that owns its grammar, its phases, its typed state and
+//! its hooks; their registry; and the engine that processes a phase through their hooks.
 //!
-//! Pure: no SQL, no mail, no clock. A variant is hooks plus data (`shared/rules/README.md`
-//! §3): [`crate::rules::Rules`] carries the adjudication hooks H3–H15 and [`Variant`] the
-//! hooks around the adjudicator:
+//! Pure: no SQL, no mail, no clock. A rule set is hooks plus data (`shared/rules/README.md`
+//! §3): [`crate::rules::Rules`] carries the adjudication hooks H3–H15 and [`RuleSet`] the
+//! hooks around the adjudicator, every one defaulting to the standard game:
 //!
 //! | hook | method |
 //! | --- | --- |
-//! | H1 which commands are taken, when, from whom | [`Variant::take_command`], [`Variant::allows_player_command`], [`Variant::processed_first`], [`Variant::help`] |
-//! | H2 immediate commands | [`Variant::apply_now`] |
-//! | H3–H15 adjudication | [`Variant::rules`] builds a [`crate::rules::Rules`] from the state |
-//! | H5 before resolution | [`Variant::before_resolution`] |
-//! | H16 after-phase and end-of-season steps | [`Variant::step`] (the steps of [`crate::rules::Step`]) |
-//! | H17 the game's result | [`Variant::game_result`], [`Variant::draw_powers`] |
-//! | H18 the calendar | [`Variant::first_phase`], [`Variant::must_hold`], [`Variant::inserted_after`], [`Variant::order_status`], [`Variant::public_order_status`], [`Variant::waits_for_master`], [`Variant::processes_early`] |
-//! | H19 press | [`Variant::press_allowed`], [`Variant::reads_ballots_in_press`] |
-//! | H20 publicity | every [`Line`] has its [`Reader`]; [`Variant::summary`], [`Variant::result_line`], [`Variant::not_public`] |
+//! | H1 its commands: read, taken, when, from whom | [`RuleSet::grammar`] (a [`crate::command::Grammar`]: keywords, parsers, spec-coded errors, `HELP`), [`RuleSet::take_command`], [`RuleSet::allows_player_command`], [`crate::command::OwnCommand::taken_first`] |
+//! | H2 immediate commands | [`RuleSet::apply_now`] |
+//! | H3–H15 adjudication | [`RuleSet::rules`] builds a [`crate::rules::Rules`] from the state |
+//! | H5, H16 before resolution, after it, at the seasons' ends | [`RuleSet::step`] (the steps of [`crate::rules::Step`]) |
+//! | H17 the game's result | [`RuleSet::game_result`], [`RuleSet::draw_powers`] |
+//! | H18 its phases, the calendar, who is waited for | [`RuleSet::phases`], [`RuleSet::calendar`], [`RuleSet::readiness`] |
+//! | H19 press | [`RuleSet::press_allowed`]; ballots in press: [`crate::command::Grammar::in_press_to_master`] |
+//! | H20 publicity | every [`Line`] has its [`Reader`]; [`RuleSet::summary`], [`RuleSet::result_line`], [`RuleSet::picture_marks`], [`RuleSet::not_public`] |
 //!
-//! The registry ([`ALL`], [`Registry::by_name`]) is the only place a variant's name is
+//! Besides: [`RuleSet::apply_setting`] (a game's settings) and [`RuleSet::case_facts`] (the
+//! facts of its case files, a [`CaseFacts`] in a module of its own). A rule set's state is
+//! its own type ([`RuleSet::State`]), decoded once when a game is loaded and stored once
+//! when it is saved; the registry, the game and the judge hold a rule set as [`Variant`],
+//! the same hooks with the state and commands behind [`VariantState`] and
+//! [`crate::command::RuleCommand`] (every `RuleSet` is one).
+//!
+//! The registry ([`ALL`], [`Registry::by_name`]) is the only place a rule set's name is
 //! matched; nothing outside this module names one.
 
 mod engine;
+mod erased;
 mod formal;
 mod ir;
 mod registry;
+mod rule_set;
 mod shellshock;
 mod standard;
 mod state;
@@ -35,21 +43,21 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::command::{PlayerCommand, VariantCommand};
+use crate::command::RuleCommand;
 use crate::map::{Map, Power, ProvinceId};
-use crate::rules::{
-    OrderResult, Phase, PhaseOutcome, Position, PowerOrder, Rules, Step, Unit, VariantRefusal,
-};
+use crate::rules::{Position, PowerOrder, VariantRefusal};
 
 pub use engine::{PhaseInput, Processed, process_phase};
-pub use formal::Formal;
-pub use ir::InternationalRelations;
-pub use registry::{ALL, Entry, Lookup, Registry};
+pub use erased::Variant;
+pub use formal::{Formal, FormalCommand};
+pub use ir::{InternationalRelations, IrCommand, TreatyKind};
+pub use registry::{ALL, Entry, Grammars, Lookup, Registry};
+pub use rule_set::{CaseFacts, NoFacts, RuleSet};
 pub use shellshock::ShellShock;
 pub use standard::Standard;
-pub use state::{StateError, VariantState};
-pub use surrender::Surrender;
-pub use survive::Survive;
+pub use state::{StateError, StateValue, VariantState};
+pub use surrender::{Surrender, SurrenderCommand};
+pub use survive::{Ballot, Survive, SurviveCommand};
 
 /// Who sends: a power's player or the game's master (a command, press, a signed-on mail).
 /// The one type for who sends, in every layer from here up (game, judge, bulletin).
@@ -147,7 +155,7 @@ impl Slot {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VariantOrder {
     pub from: Sender,
-    pub command: VariantCommand,
+    pub command: RuleCommand,
     pub slot: Slot,
 }
 
@@ -210,6 +218,30 @@ pub fn list_powers(powers: &[Power]) -> String {
     }
 }
 
+/// How a rule set's name reads in a sentence: `InternationalRelations` is `international
+/// relations`.
+pub fn rules_words(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            out.push(' ');
+        }
+        out.extend(c.to_lowercase());
+    }
+    out
+}
+
+/// H1: the refusal of a command the game's rule set does not have (another rule set's).
+pub fn not_in_variant(rules: &str) -> VariantRefusal {
+    VariantRefusal::new(
+        "NOT-IN-VARIANT",
+        format!(
+            "this game is played with the {} rules, which have no such command",
+            rules_words(rules)
+        ),
+    )
+}
+
 /// Why a setting a rule set does not have is refused.
 pub fn no_such_setting(rules: &str, key: &str) -> String {
     format!("the {rules} rules have no setting called \"{key}\"")
@@ -258,6 +290,57 @@ impl OrderStatus {
     }
 }
 
+/// When the current phase may be processed before its deadline (H18).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Early {
+    /// Once every power that owes orders has sent them all (and nobody waits).
+    WhenAllIn,
+    /// Not before the master has acted (a tie only the master can break): neither early
+    /// nor by the master's `PROCESS`.
+    WaitsForMaster,
+    /// Never early: the phase runs to its deadline (a power may act without owing
+    /// anything, or an early end would tell everyone when a secret ballot arrived); the
+    /// master's `PROCESS` still processes it once every order is in.
+    AtDeadline,
+}
+
+/// Who the judge waits for in the current phase, and when it may process it (H18).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Readiness {
+    /// Each power's order status, in [`Power::ALL`] order; None: it owes nothing now.
+    pub statuses: [Option<OrderStatus>; 7],
+    /// How complete each power's orders look to everyone but the power itself and the
+    /// master (H18, H20): in `LIST`, in the late powers named to everyone, and in what the
+    /// judge decides at the deadline (process now, or wait for grace), which everyone sees
+    /// the outcome of. A rule set whose orders hold a secret (a ballot) leaves it out here,
+    /// so that nothing anyone else reads changes when the secret arrives. None: the same as
+    /// [`Readiness::statuses`].
+    pub public: Option<[Option<OrderStatus>; 7]>,
+    pub early: Early,
+}
+
+impl Readiness {
+    /// A power's order status.
+    pub fn status(&self, power: Power) -> Option<OrderStatus> {
+        self.statuses.get(power.index()).copied().flatten()
+    }
+
+    /// A power's order status as everyone else may know it ([`Readiness::public`]).
+    pub fn public_status(&self, power: Power) -> Option<OrderStatus> {
+        match &self.public {
+            Some(public) => public.get(power.index()).copied().flatten(),
+            None => self.status(power),
+        }
+    }
+
+    /// Sets a power's order status.
+    pub fn set(&mut self, power: Power, status: Option<OrderStatus>) {
+        if let Some(slot) = self.statuses.get_mut(power.index()) {
+            *slot = status;
+        }
+    }
+}
+
 /// What a rule set may know about a game when a hook is called: the board, the orders of
 /// the phase, the players who resigned, the centres a solo needs.
 #[derive(Clone, Copy, Debug)]
@@ -278,6 +361,16 @@ pub struct GameView<'a> {
 }
 
 impl<'a> GameView<'a> {
+    /// The standing commands of the phase of the rule set's own type `C`, with who sent
+    /// each, in arrival order.
+    pub fn commands<C: crate::command::OwnCommand>(
+        &self,
+    ) -> impl Iterator<Item = (Sender, &'a C)> + use<'a, C> {
+        self.variant_orders
+            .iter()
+            .filter_map(|v| v.command.get::<C>().map(|c| (v.from, c)))
+    }
+
     /// A board and nothing else: no orders, nobody resigned, the standard 18 centres, an
     /// order being checked (a rule set's test, or a hook asked about a bare position).
     pub fn bare(map: &'a Map, position: &'a Position) -> GameView<'a> {
@@ -310,320 +403,35 @@ pub struct Secret {
     pub readers: Vec<Reader>,
 }
 
-/// What a case file's `PRESTATE_VARIANT` facts may set up.
-pub struct Setup<'a> {
+/// What a case file's `PRESTATE_VARIANT` facts may set up: the rule set's typed state in
+/// its [`CaseFacts`], the stored form in the case runner.
+pub struct Setup<'a, S = VariantState> {
     pub map: &'a Map,
     pub position: &'a mut Position,
-    pub state: &'a mut VariantState,
+    pub state: &'a mut S,
     /// Powers whose player has resigned.
     pub resigned: &'a mut Vec<Power>,
 }
 
 /// What a case file's `POSTSTATE_VARIANT` facts are checked against.
-#[derive(Clone, Copy, Debug)]
-pub struct Check<'a> {
+#[derive(Debug)]
+pub struct Check<'a, S = VariantState> {
     pub map: &'a Map,
     pub position: &'a Position,
     /// The state before the run (for facts such as `(no new penalties)`).
-    pub before: &'a VariantState,
-    pub after: &'a VariantState,
+    pub before: &'a S,
+    pub after: &'a S,
     /// Every fact of the block (for facts such as `(no other new penalties)`).
     pub block: &'a [(usize, String)],
 }
 
-/// One set of rules. Every method but [`Variant::name`] defaults to the standard game, so
-/// a rule set overrides only its own hooks (`shared/rules/README.md` §3.2) and the
-/// standard game is the empty implementation.
-pub trait Variant: Sync {
-    /// The name games and case files use: `Standard`, `Survive`, `ShellShock`.
-    fn name(&self) -> &'static str;
-
-    /// The state of a new game of this rule set (its settings at their defaults).
-    fn new_state(&self) -> VariantState {
-        VariantState::default()
-    }
-
-    /// The state a case file's game starts from, before its `PRESTATE_VARIANT` facts: a
-    /// rule set's §7 may assume something a new game does not (International Relations
-    /// assumes the first shot fired unless a case says otherwise).
-    fn case_state(&self) -> VariantState {
-        self.new_state()
-    }
-
-    /// A game setting of this rule set (`SETTING survive_draws=on` in a case file, a CREATE
-    /// option `key=value`). Err: why it is refused, as a sentence.
-    fn apply_setting(
-        &self,
-        _state: &mut VariantState,
-        key: &str,
-        _value: &str,
-    ) -> Result<(), String> {
-        Err(no_such_setting(self.name(), key))
-    }
-
-    /// Checks a stored state when a game is loaded (so that a state this code cannot read
-    /// is found at once, not in the middle of a phase).
-    fn check_state(&self, _state: &VariantState) -> Result<(), StateError> {
-        Ok(())
-    }
-
-    // ---- H1, H2: commands --------------------------------------------------------------
-
-    /// H1: whether and how a variant command is taken now, from this sender. The default
-    /// refuses every variant command.
-    fn take_command(
-        &self,
-        _cx: &CommandContext<'_>,
-        _state: &VariantState,
-        _command: &VariantCommand,
-    ) -> Result<Taken, VariantRefusal> {
-        Err(VariantRefusal::new(
-            "NOT-IN-VARIANT",
-            format!(
-                "this game is played with the {} rules, which have no such command",
-                self.name().to_lowercase()
-            ),
-        ))
-    }
-
-    /// H1: whether a command of this rule set is taken before the unit orders of its mail
-    /// (a declaration of war before the moves it makes legal), wherever it is written.
-    /// It depends on the command alone: the judge asks once per line of a mail.
-    fn processed_first(&self, _command: &VariantCommand) -> bool {
-        false
-    }
-
-    /// H1: whether a player command is allowed in this rule set (a draw vote where there
-    /// are no draws, say).
-    fn allows_player_command(
-        &self,
-        _cx: &CommandContext<'_>,
-        _state: &VariantState,
-        _command: &PlayerCommand,
-    ) -> Result<(), VariantRefusal> {
-        Ok(())
-    }
-
-    /// H2: applies an immediate command (one [`Variant::take_command`] answered
-    /// [`Taken::Immediate`]).
-    fn apply_now(
-        &self,
-        _cx: &CommandContext<'_>,
-        _state: &mut VariantState,
-        command: &VariantCommand,
-    ) -> Result<Applied, VariantRefusal> {
-        Err(VariantRefusal::new(
-            "NOT-IN-VARIANT",
-            format!("{command:?} is not an immediate command"),
-        ))
-    }
-
-    // ---- H3–H15: adjudication ----------------------------------------------------------
-
-    /// H3–H15: the adjudication rules for the game as it stands (its state and its
-    /// standing variant orders). Called before a phase is resolved, after each step (with
-    /// `game.resolving`), and when an order is checked on receipt.
-    fn rules(&self, _game: &GameView<'_>, _state: &VariantState) -> Box<dyn Rules> {
-        Box::new(crate::rules::Standard)
-    }
-
-    // ---- H5, H16: around resolution ----------------------------------------------------
-
-    /// H5: before the phase's orders are resolved (wars declared, votes counted). The lines
-    /// go in the bulletin's *before resolution* part.
-    fn before_resolution(&self, _game: &GameView<'_>, _state: &mut VariantState) -> Vec<Line> {
-        Vec::new()
-    }
-
-    /// H16: a step of the phase's processing has happened ([`Step`]). `position` is the
-    /// board now, which the rule set may change (and its state); `game.position` is the
-    /// position the phase started from. The lines go in the *after resolution* part, in
-    /// the order of the steps.
-    fn step(
-        &self,
-        _game: &GameView<'_>,
-        _state: &mut VariantState,
-        _step: Step<'_>,
-        _position: &mut Position,
-    ) -> Vec<Line> {
-        Vec::new()
-    }
-
-    /// H20: the state tables printed in every results bulletin of this kind (`WARS:`,
-    /// `CENTRES:`), the *summary* part; `outcome` is the phase just processed.
-    fn summary(
-        &self,
-        _game: &GameView<'_>,
-        _state: &VariantState,
-        _outcome: &PhaseOutcome,
-    ) -> Vec<Line> {
-        Vec::new()
-    }
-
-    // ---- H17: the end -------------------------------------------------------------------
-
-    /// H17: whether the game ends after the phase just processed (`game.position` is the
-    /// position at the start of the next phase). Standard: a power owning the centres to
-    /// win, after a Fall or a Winter.
-    fn game_result(&self, game: &GameView<'_>, _state: &VariantState) -> Option<GameEnd> {
-        standard_solo(game).map(|p| GameEnd {
-            ending: Ending::Solo(p),
-            lines: None,
-        })
-    }
-
-    /// H17: the powers whose agreement a draw or a concession needs, and who share a draw.
-    /// Standard: every power with a unit or a centre.
-    fn draw_powers(&self, game: &GameView<'_>, _state: &VariantState) -> Vec<Power> {
-        surviving_powers(game.position)
-    }
-
-    // ---- H18: the calendar --------------------------------------------------------------
-
-    /// H18: the first phase of a game (an alliance phase before Spring 1901, say).
-    fn first_phase(&self, _state: &VariantState) -> Phase {
-        Phase::FIRST
-    }
-
-    /// H18: whether a phase the standard calendar would skip is held all the same.
-    fn must_hold(&self, _state: &VariantState, _phase: Phase, _position: &Position) -> bool {
-        false
-    }
-
-    /// H18: whether the judge waits for the master before processing the current phase
-    /// early (a tie only the master can break); the deadline still processes it.
-    fn waits_for_master(&self, _game: &GameView<'_>, _state: &VariantState) -> bool {
-        false
-    }
-
-    /// H18: whether the current phase may be processed before its deadline once every
-    /// order is in. A rule set says no where a power may act without owing anything (a
-    /// treaty any partner may abrogate in a Winter): the phase then runs to its deadline.
-    fn processes_early(&self, _game: &GameView<'_>, _state: &VariantState) -> bool {
-        true
-    }
-
-    /// H18: a phase of the rule set's own right after `phase`, before the next Spring. A
-    /// phase of the rule set's own (alliance, jury, conference) may name itself: it is held
-    /// again, with a new deadline.
-    fn inserted_after(
-        &self,
-        _state: &VariantState,
-        _phase: Phase,
-        _position: &Position,
-    ) -> Option<Phase> {
-        None
-    }
-
-    /// H18: whether the judge waits for `power` in the current phase and how complete its
-    /// orders are; `standard` is what the standard game says (None: nothing to order). A
-    /// rule set may never wait for a power (it is out of the game) or wait for more (a
-    /// ballot), and decides for the phases it adds.
-    fn order_status(
-        &self,
-        _game: &GameView<'_>,
-        _state: &VariantState,
-        _power: Power,
-        standard: Option<OrderStatus>,
-    ) -> Option<OrderStatus> {
-        standard
-    }
-
-    /// H18, H20: how complete `power`'s orders look to everyone but the power itself and
-    /// the master: in `LIST`, in the late powers named to everyone, and in what the judge
-    /// decides at the deadline (process now, or wait for grace), which everyone sees the
-    /// outcome of. A rule set whose orders hold a secret (a ballot) leaves it out here, so
-    /// that nothing anyone else reads changes when the secret arrives; `standard` is what
-    /// the standard game says. Default: [`Variant::order_status`].
-    fn public_order_status(
-        &self,
-        game: &GameView<'_>,
-        state: &VariantState,
-        power: Power,
-        standard: Option<OrderStatus>,
-    ) -> Option<OrderStatus> {
-        self.order_status(game, state, power, standard)
-    }
-
-    // ---- H19: press ---------------------------------------------------------------------
-
-    /// H19: whether `from` may send press read by `to` (the powers that would read it;
-    /// broadcasts included).
-    fn press_allowed(
-        &self,
-        _game: &GameView<'_>,
-        _state: &VariantState,
-        _from: Sender,
-        _to: &[Power],
-        _broadcast: bool,
-    ) -> Result<(), VariantRefusal> {
-        Ok(())
-    }
-
-    /// H1: what `HELP` adds in a game of this rule set: its commands, when and from whom
-    /// they are taken (text lines, each ending with a newline; empty for the standard game).
-    fn help(&self) -> &'static str {
-        ""
-    }
-
-    /// H19: whether `VOTE` lines in press to the master are read as commands (ballots).
-    fn reads_ballots_in_press(&self) -> bool {
-        false
-    }
-
-    // ---- H20: publicity -----------------------------------------------------------------
-
-    /// H20: the text of an order's line in the results bulletin, when the rule set writes
-    /// it itself (after `Power: `, without a full stop); None: the standard line.
-    fn result_line(&self, _map: &Map, _result: &OrderResult) -> Option<String> {
-        None
-    }
-
-    /// H20: the rule set's own marks on the picture of a phase (morale beside units,
-    /// spheres, wars and treaties), drawn on top of the standard picture; `game` is the
-    /// phase just processed, `state` the state after it. Only what every reader of the
-    /// results may read: the picture goes to everyone.
-    fn picture_marks(
-        &self,
-        _game: &GameView<'_>,
-        _state: &VariantState,
-    ) -> Vec<crate::picture::Mark> {
-        Vec::new()
-    }
-
-    /// H20: the strings of this game that only their readers (and the master) may see:
-    /// what the leak scanner looks for in every mail.
-    fn not_public(&self, _state: &VariantState) -> Vec<Secret> {
-        Vec::new()
-    }
-
-    // ---- case files ---------------------------------------------------------------------
-
-    /// Reads one `PRESTATE_VARIANT` fact of a case file into the set-up game.
-    fn read_fact(&self, _setup: &mut Setup<'_>, fact: &str) -> Result<(), String> {
-        Err(format!("the {} rules have no fact \"{fact}\"", self.name()))
-    }
-
-    /// Reads a note on a unit of a case file's position (`Neutral: A Par (rebel of
-    /// France)`).
-    fn read_unit_note(
-        &self,
-        _setup: &mut Setup<'_>,
-        _unit: &Unit,
-        note: &str,
-    ) -> Result<(), String> {
-        Err(format!(
-            "the {} rules have no unit note \"({note})\"",
-            self.name()
-        ))
-    }
-
-    /// Checks one `POSTSTATE_VARIANT` fact (a line in parentheses states facts that must
-    /// not hold). Err: what differs, as a sentence.
-    fn check_fact(&self, _check: &Check<'_>, fact: &str) -> Result<(), String> {
-        Err(format!("the {} rules have no fact \"{fact}\"", self.name()))
+impl<S> Clone for Check<'_, S> {
+    fn clone(&self) -> Self {
+        *self
     }
 }
+
+impl<S> Copy for Check<'_, S> {}
 
 /// The province a picture's relation line for `power` is drawn from (H20 picture marks):
 /// its first home centre (in map order) it still owns, else its first home centre. Every
@@ -676,5 +484,7 @@ pub fn standard_solo(game: &GameView<'_>) -> Option<Power> {
         .find(|p| game.position.centre_count(*p) >= game.centres_to_win)
 }
 
+#[cfg(test)]
+mod grammar_tests;
 #[cfg(test)]
 mod tests;

@@ -54,7 +54,10 @@ fn names_are_unique_and_each_entry_is_its_variants_name() {
 #[test]
 fn a_registry_takes_a_test_rule_set() {
     struct Toy;
-    impl Variant for Toy {
+    impl RuleSet for Toy {
+        type State = ();
+        type Command = crate::command::NoCommand;
+
         fn name(&self) -> &'static str {
             "Toy"
         }
@@ -72,28 +75,44 @@ fn a_registry_takes_a_test_rule_set() {
     ));
 }
 
-#[derive(Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 struct Counter {
     n: u32,
     names: Vec<String>,
 }
 
+/// A state is decoded once, read and changed as its type by the hooks, and stored as
+/// JSON; an empty one is the type's default; one that does not read as the type is an
+/// error, never a default written back.
 #[test]
 fn state_reads_its_type_and_an_empty_state_is_the_default() {
     let mut s = VariantState::default();
     assert!(s.is_empty());
-    assert_eq!(s.read::<Counter>(), Ok(Counter::default()));
-    s.update(|c: &mut Counter| {
+    assert_eq!(s.check::<Counter>(), Ok(()));
+    s.with_mut(|c: &mut Counter| {
         c.n += 2;
         c.names.push("Austria".into());
     });
     assert!(!s.is_empty());
-    let c: Counter = s.get();
-    assert_eq!(c.n, 2);
-    // It is stored as JSON, and a state of another shape does not read.
+    assert_eq!(s.get::<Counter>().map(|c| c.n), Some(2));
+    // It is stored as JSON, and read back as stored until its rule set decodes it.
     let json = serde_json::to_string(&s).expect("json");
     assert_eq!(json, r#"{"n":2,"names":["Austria"]}"#);
-    assert!(s.read::<Vec<u8>>().is_err());
+    let mut back: VariantState = serde_json::from_str(&json).expect("reads");
+    assert_eq!(back.get::<Counter>(), None);
+    assert_eq!(back.decode::<Counter>(), Ok(()));
+    assert_eq!(back.get::<Counter>().map(|c| c.n), Some(2));
+    assert_eq!(back, s);
+    // A state of another shape does not read, and a change to it is not stored.
+    let mut other: VariantState = serde_json::from_str(r#"{"n":"two"}"#).expect("json");
+    assert!(other.check::<Counter>().is_err());
+    assert!(other.decode::<Counter>().is_err());
+    other.with_mut(|c: &mut Counter| c.n = 7);
+    assert_eq!(
+        serde_json::to_string(&other).expect("json"),
+        r#"{"n":"two"}"#,
+        "never a default written back"
+    );
 }
 
 #[test]

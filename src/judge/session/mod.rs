@@ -341,7 +341,12 @@ impl<'a, 't> Session<'a, 't> {
     /// more in the game's context (or once only, without a SIGNON). Only the errors the
     /// reply can show (the first [`MAX_ERRORS`]) are given suggestions.
     fn read_lines(&self) -> Result<Vec<LineResult>, StoreError> {
-        let first = command::parse_until_signon(&self.msg.text, self.map, MAX_ERRORS);
+        let any = self.config.variants.any_grammar();
+        let unknown = ParseContext {
+            phase: None,
+            grammar: Some(&any),
+        };
+        let first = command::parse_until_signon(&self.msg.text, self.map, &unknown, MAX_ERRORS);
         let signon_game = first.iter().find_map(|l| match &l.outcome {
             Ok(Command::Player(PlayerCommand::Signon { game, .. })) => Some(game.to_string()),
             _ => None,
@@ -355,12 +360,18 @@ impl<'a, 't> Session<'a, 't> {
             Err(StoreError::Suspended { .. }) => None,
             other => other?,
         };
-        let cx = match found {
-            Some(g) => ParseContext {
-                phase: (g.status != Status::Forming).then_some(g.position.phase.kind),
-                ballots_in_press: process::variant_of(self.config, &g)?.reads_ballots_in_press(),
-            },
-            None => ParseContext::default(),
+        let (phase, grammar) = match found {
+            Some(g) => (
+                (g.status != Status::Forming).then_some(g.position.phase.kind),
+                self.config
+                    .variants
+                    .grammar_for(process::variant_of(self.config, &g)?),
+            ),
+            None => (None, any),
+        };
+        let cx = ParseContext {
+            phase,
+            grammar: Some(&grammar),
         };
         Ok(command::parse_message_reporting(
             &self.msg.text,

@@ -3,7 +3,7 @@
 //! (routed as the game and its rule set allow, H19).
 
 use crate::bulletin::{self, answers};
-use crate::command::{self, LineResult, VariantCommand};
+use crate::command::{self, LineResult, RuleCommand};
 use crate::game::{self, Status};
 use crate::rules::{self, PowerOrder};
 use crate::store::StoreError;
@@ -47,7 +47,7 @@ impl Session<'_, '_> {
     /// A rule set's command (H1): refused, applied at once (H2; its lines are mailed at
     /// once to whoever may read them and repeated in the next results), or kept with the
     /// sender's orders of this phase.
-    pub(super) fn variant_command(&mut self, cmd: &VariantCommand, line: &LineResult) -> Verdict {
+    pub(super) fn variant_command(&mut self, cmd: &RuleCommand, line: &LineResult) -> Verdict {
         let mut replaced = std::mem::take(&mut self.replaced_sets);
         let verdict = self.take_variant_command(cmd, line, &mut replaced);
         self.replaced_sets = replaced;
@@ -57,7 +57,7 @@ impl Session<'_, '_> {
     /// [`Session::variant_command`], with the sets this message has replaced so far.
     fn take_variant_command(
         &mut self,
-        cmd: &VariantCommand,
+        cmd: &RuleCommand,
         line: &LineResult,
         replaced: &mut Vec<(String, String)>,
     ) -> Verdict {

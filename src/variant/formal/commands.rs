@@ -2,7 +2,7 @@
 //! their supports and undos, all kept with the movement orders; each refused with the spec's
 //! code and sentence in the table's order.
 
-use crate::command::VariantCommand;
+use super::grammar::FormalCommand;
 use crate::map::{Map, Power, ProvinceId};
 use crate::rules::{self, Owner, PhaseKind, Unit, VariantRefusal};
 use crate::variant::{CommandContext, Sender, Slot, Taken};
@@ -15,28 +15,23 @@ fn refuse<T>(code: &'static str, sentence: String) -> Result<T, VariantRefusal> 
 }
 
 /// The sender's own commands of this kind in the phase's order set.
-fn own<'a>(cx: &'a CommandContext<'_>, a: Power) -> impl Iterator<Item = &'a VariantCommand> + 'a {
+fn own<'a>(cx: &'a CommandContext<'_>, a: Power) -> impl Iterator<Item = &'a FormalCommand> + 'a {
     cx.game
-        .variant_orders
-        .iter()
-        .filter(move |v| v.from == Sender::Power(a))
-        .map(|v| &v.command)
+        .commands::<FormalCommand>()
+        .filter(move |(from, _)| *from == Sender::Power(a))
+        .map(|(_, c)| c)
 }
 
 /// `A Gascony`.
 fn unit_words(map: &Map, u: &Unit) -> String {
-    format!(
-        "{} {}",
-        u.kind.letter(),
-        map.province_name(u.location.province)
-    )
+    format!("{} {}", u.kind.letter(), map.location_name(u.location))
 }
 
 /// H1: whether and how a command is taken now.
 pub fn take(
     cx: &CommandContext<'_>,
     s: &FormalState,
-    command: &VariantCommand,
+    command: &FormalCommand,
 ) -> Result<Taken, VariantRefusal> {
     let map = cx.game.map;
     let position = cx.game.position;
@@ -57,7 +52,7 @@ pub fn take(
         )
     };
     match command {
-        VariantCommand::DeclareWar { on: b } => {
+        FormalCommand::DeclareWar { on: b } => {
             if !movement {
                 return not_movement();
             }
@@ -70,13 +65,13 @@ pub fn take(
             if s.at_war(a, *b) {
                 return refuse("FD-E2", format!("{a} is already at war with {b}."));
             }
-            if own(cx, a).any(|c| *c == VariantCommand::DeclareWar { on: *b }) {
+            if own(cx, a).any(|c| *c == FormalCommand::DeclareWar { on: *b }) {
                 return refuse(
                     "FD-E17",
                     format!("{a} has already declared war on {b} in these orders."),
                 );
             }
-            if own(cx, a).any(|c| *c == VariantCommand::Surrender) {
+            if own(cx, a).any(|c| *c == FormalCommand::Surrender) {
                 return surrender_and_war();
             }
             Ok(Taken::Order {
@@ -84,11 +79,11 @@ pub fn take(
                 echo: None,
             })
         }
-        VariantCommand::Surrender => {
+        FormalCommand::Surrender => {
             if !movement {
                 return not_movement();
             }
-            if own(cx, a).any(|c| matches!(c, VariantCommand::DeclareWar { .. })) {
+            if own(cx, a).any(|c| matches!(c, FormalCommand::DeclareWar { .. })) {
                 return surrender_and_war();
             }
             let enemies = s.enemies(a);
@@ -109,7 +104,7 @@ pub fn take(
                 echo: None,
             })
         }
-        VariantCommand::UndoSoi { province } => {
+        FormalCommand::UndoSoi { province } => {
             if !movement {
                 return not_movement();
             }
@@ -127,7 +122,7 @@ pub fn take(
                 echo: None,
             })
         }
-        VariantCommand::Soi { unit, province } => {
+        FormalCommand::Soi { unit, province } => {
             if !movement {
                 return not_movement();
             }
@@ -165,7 +160,7 @@ pub fn take(
                 echo: None,
             })
         }
-        VariantCommand::SupportSoi {
+        FormalCommand::SupportSoi {
             unit,
             target,
             province,
@@ -199,10 +194,6 @@ pub fn take(
                 echo: None,
             })
         }
-        _ => refuse(
-            "NOT-IN-VARIANT",
-            "this game is played with the formal rules, which have no such command".into(),
-        ),
     }
 }
 

@@ -4,23 +4,28 @@
 //! (FD-5), and score victory points until a turn limit (FD-1).
 //!
 //! The parts: [`state`] (wars, spheres, points), [`commands`] (the commands and their
-//! errors), [`rules`] (the adjudication hooks and the claims), and here the [`Variant`]
+//! errors), [`rules`] (the adjudication hooks and the claims), and here the [`RuleSet`]
 //! hooks: the declarations before resolution, the steps, the summary and the end.
 
 mod commands;
+mod facts;
+mod grammar;
 mod rules;
 mod state;
 
-use crate::command::VariantCommand;
+use crate::command::Grammar;
 use crate::map::{Map, Power, ProvinceId};
 use crate::picture::{Mark, RelationStyle};
 use crate::rules::VariantRefusal;
 use crate::rules::{Order, PhaseKind, PhaseOutcome, PhaseRecord, Position, Season, Step};
 use crate::variant::{
-    Check, CommandContext, Ending, GameEnd, GameView, Line, Sender, Setup, StateError, Taken,
-    Variant, VariantState, list_powers, negated_facts, relation_mark,
+    CaseFacts, CommandContext, Ending, GameEnd, GameView, Line, RuleSet, Sender, Taken,
+    list_powers, relation_mark,
 };
 
+use facts::FormalFacts;
+
+pub use grammar::{FormalCommand, FormalGrammar};
 pub use state::FormalState;
 
 use rules::{FormalRules, claims, declared};
@@ -30,26 +35,16 @@ use state::{eliminated, pair};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Formal;
 
-fn read(state: &VariantState) -> FormalState {
-    state.get()
-}
+impl RuleSet for Formal {
+    type State = FormalState;
+    type Command = FormalCommand;
 
-impl Variant for Formal {
     fn name(&self) -> &'static str {
         "Formal"
     }
 
-    fn new_state(&self) -> VariantState {
-        VariantState::typed::<FormalState>()
-    }
-
     /// `turns=<n>` (FD-1.1).
-    fn apply_setting(
-        &self,
-        state: &mut VariantState,
-        key: &str,
-        value: &str,
-    ) -> Result<(), String> {
+    fn apply_setting(&self, s: &mut FormalState, key: &str, value: &str) -> Result<(), String> {
         if key != "turns" {
             return Err(crate::variant::no_such_setting(self.name(), key));
         }
@@ -58,129 +53,47 @@ impl Variant for Formal {
             .ok()
             .filter(|n| *n > 0)
             .ok_or_else(|| format!("turns is a number of movement turns, not \"{value}\""))?;
-        state.update(|s: &mut FormalState| s.turns = n);
+        s.turns = n;
         Ok(())
     }
 
-    fn check_state(&self, state: &VariantState) -> Result<(), StateError> {
-        state.check::<FormalState>()
-    }
-
-    fn help(&self) -> &'static str {
-        include_str!("help.txt")
+    fn grammar(&self) -> &'static dyn Grammar {
+        &FormalGrammar
     }
 
     fn take_command(
         &self,
         cx: &CommandContext<'_>,
-        state: &VariantState,
-        command: &VariantCommand,
+        s: &FormalState,
+        command: &FormalCommand,
     ) -> Result<Taken, VariantRefusal> {
-        commands::take(cx, &read(state), command)
+        commands::take(cx, s, command)
     }
 
-    /// §3: DWO and SUR lines are validated before the unit orders of their mail.
-    fn processed_first(&self, command: &VariantCommand) -> bool {
-        matches!(
-            command,
-            VariantCommand::DeclareWar { .. } | VariantCommand::Surrender
-        )
-    }
-
-    fn rules(&self, game: &GameView<'_>, state: &VariantState) -> Box<dyn crate::rules::Rules> {
-        let s = read(state);
-        let claims = claims(game, &s);
+    fn rules(&self, game: &GameView<'_>, s: &FormalState) -> Box<dyn crate::rules::Rules> {
+        let claims = claims(game, s);
         Box::new(FormalRules {
             resolving: game.resolving,
             declared: declared(game),
-            wars: s.wars,
-            soi: s.soi,
+            wars: s.wars.clone(),
+            soi: s.soi.clone(),
             claims,
         })
     }
 
-    /// H5: surrenders, then declarations of war, then undone spheres (FD-3.1, FD-2.1,
-    /// FD-4.9a).
-    fn before_resolution(&self, game: &GameView<'_>, state: &mut VariantState) -> Vec<Line> {
-        if game.position.phase.kind != PhaseKind::Movement {
-            return Vec::new();
-        }
-        let map = game.map;
-        let lines = state.update(|s: &mut FormalState| {
-            let mut lines = Vec::new();
-            let mut surrenderers: Vec<Power> = game
-                .variant_orders
-                .iter()
-                .filter_map(|v| match (&v.command, v.from) {
-                    (VariantCommand::Surrender, Sender::Power(a)) => Some(a),
-                    _ => None,
-                })
-                .collect();
-            surrenderers.sort();
-            surrenderers.dedup();
-            for a in surrenderers {
-                let enemies = s.enemies(a);
-                if enemies.is_empty() {
-                    continue;
-                }
-                for b in &enemies {
-                    s.wars.remove(&pair(a, *b));
-                }
-                lines.push(format!(
-                    "SURRENDER: {a} surrenders to {} and is at war with no one.",
-                    list_powers(&enemies)
-                ));
-                for b in enemies {
-                    let l = s.score(a, -1, &format!("surrendered to {b}"));
-                    s.pending.events.push(l);
-                    let l = s.score(b, 1, &format!("{a} surrendered"));
-                    s.pending.events.push(l);
-                }
-            }
-            let mut dwos: Vec<(Power, Power)> = declared(game).into_iter().collect();
-            dwos.sort();
-            for (a, b) in dwos {
-                s.wars.insert(pair(a, b));
-                lines.push(format!("WAR: {a} declares war on {b}."));
-                let l = s.score(a, -1, &format!("declared war on {b}"));
-                s.pending.events.push(l);
-            }
-            let mut undone: Vec<(Power, ProvinceId)> = game
-                .variant_orders
-                .iter()
-                .filter_map(|v| match (&v.command, v.from) {
-                    (VariantCommand::UndoSoi { province }, Sender::Power(a))
-                        if s.soi.get(province) == Some(&a) =>
-                    {
-                        Some((a, *province))
-                    }
-                    _ => None,
-                })
-                .collect();
-            undone.sort_by(|x, y| (x.0, map.code(x.1)).cmp(&(y.0, map.code(y.1))));
-            for (a, p) in undone {
-                s.soi.remove(&p);
-                lines.push(format!(
-                    "SOI: {a} gives up its sphere of influence in {}.",
-                    map.province_name(p)
-                ));
-            }
-            lines
-        });
-        lines.into_iter().map(Line::public).collect()
-    }
-
-    /// H16: SOI outcomes and entries, the Fall scoring, eliminations; the lines of the phase
-    /// together at its end, in §4's order.
+    /// H5: surrenders, declarations of war and undone spheres before a movement phase is
+    /// resolved. H16: SOI outcomes and entries, the Fall scoring, eliminations; the lines of
+    /// the phase together at its end, in §4's order.
     fn step(
         &self,
         game: &GameView<'_>,
-        state: &mut VariantState,
+        s: &mut FormalState,
         step: Step<'_>,
         position: &mut Position,
     ) -> Vec<Line> {
         let map = game.map;
-        let lines = state.update(|s: &mut FormalState| match step {
+        let lines = match step {
+            Step::Begins => before_resolution(game, s),
             Step::Resolved { record, .. } => {
                 if game.position.phase.kind == PhaseKind::Movement {
                     declare_spheres(game, s, record, position);
@@ -227,18 +140,12 @@ impl Variant for Formal {
                 flush(&mut s.pending)
             }
             _ => Vec::new(),
-        });
+        };
         lines.into_iter().map(Line::public).collect()
     }
 
     /// H20: `WARS:` and `SPHERES:` in every results bulletin.
-    fn summary(
-        &self,
-        game: &GameView<'_>,
-        state: &VariantState,
-        _outcome: &PhaseOutcome,
-    ) -> Vec<Line> {
-        let s = read(state);
+    fn summary(&self, game: &GameView<'_>, s: &FormalState, _outcome: &PhaseOutcome) -> Vec<Line> {
         let wars: Vec<String> = s.wars.iter().map(|(a, b)| format!("{a}-{b}")).collect();
         let mut spheres: Vec<(String, String)> = s
             .soi
@@ -269,8 +176,7 @@ impl Variant for Formal {
 
     /// H20: what `WARS:` and `SPHERES:` say (all public, §4): each war a line between the
     /// two powers, each sphere `SOI France` on its province, and the legend.
-    fn picture_marks(&self, game: &GameView<'_>, state: &VariantState) -> Vec<Mark> {
-        let s = read(state);
+    fn picture_marks(&self, game: &GameView<'_>, s: &FormalState) -> Vec<Mark> {
         let map = game.map;
         let mut marks: Vec<Mark> = s
             .wars
@@ -309,8 +215,7 @@ impl Variant for Formal {
 
     /// H17 (FD-1.1, FD-1.2): after the last turn (its retreats and, in a Fall, its scoring)
     /// the most victory points win; the centre victory is off.
-    fn game_result(&self, game: &GameView<'_>, state: &VariantState) -> Option<GameEnd> {
-        let s = read(state);
+    fn game_result(&self, game: &GameView<'_>, s: &FormalState) -> Option<GameEnd> {
         let done = completed_turns(game.position.phase)?;
         if done < s.turns {
             return None;
@@ -347,7 +252,7 @@ impl Variant for Formal {
     fn press_allowed(
         &self,
         _game: &GameView<'_>,
-        state: &VariantState,
+        s: &FormalState,
         from: Sender,
         to: &[Power],
         broadcast: bool,
@@ -358,7 +263,6 @@ impl Variant for Formal {
         if broadcast {
             return Ok(());
         }
-        let s = read(state);
         let mut enemies: Vec<Power> = to.iter().copied().filter(|b| s.at_war(a, *b)).collect();
         enemies.sort();
         enemies.dedup();
@@ -373,78 +277,77 @@ impl Variant for Formal {
         }
     }
 
-    fn read_fact(&self, setup: &mut Setup<'_>, fact: &str) -> Result<(), String> {
-        let words: Vec<&str> = fact.split_whitespace().collect();
-        let power = |w: &str| Power::from_name(w).ok_or_else(|| format!("no power called {w:?}"));
-        let map = setup.map;
-        setup
-            .state
-            .update(|s: &mut FormalState| match words.as_slice() {
-                ["war", a, b] => {
-                    s.wars.insert(pair(power(a)?, power(b)?));
-                    Ok(())
-                }
-                ["soi", prov, a] => {
-                    let p = map
-                        .find_province(prov)
-                        .ok_or_else(|| format!("no province called {prov:?}"))?;
-                    s.soi.insert(p, power(a)?);
-                    Ok(())
-                }
-                ["vp", a, n] => {
-                    let n: i32 = n.parse().map_err(|_| format!("{n:?} is not a number"))?;
-                    s.vp.insert(power(a)?, n);
-                    Ok(())
-                }
-                _ => Err(format!("the Formal rules have no fact \"{fact}\"")),
-            })
-    }
-
-    fn check_fact(&self, check: &Check<'_>, fact: &str) -> Result<(), String> {
-        let s: FormalState = check.after.get();
-        if let Some(negated) = negated_facts(fact) {
-            for f in negated {
-                if holds(check.map, &s, f)? {
-                    return Err(format!("\"{f}\" holds"));
-                }
-            }
-            return Ok(());
-        }
-        if holds(check.map, &s, fact)? {
-            Ok(())
-        } else {
-            Err(format!(
-                "it does not hold: wars {:?}, spheres {:?}, points {:?}",
-                s.wars, s.soi, s.vp
-            ))
-        }
+    fn case_facts(&self) -> &dyn CaseFacts<FormalState> {
+        &FormalFacts
     }
 }
 
-/// Whether one fact of §7 holds.
-fn holds(map: &Map, s: &FormalState, fact: &str) -> Result<bool, String> {
-    let words: Vec<&str> = fact.split_whitespace().collect();
-    let power = |w: &str| Power::from_name(w).ok_or_else(|| format!("no power called {w:?}"));
-    match words.as_slice() {
-        ["wars"] => Ok(!s.wars.is_empty()),
-        ["spheres"] => Ok(!s.soi.is_empty()),
-        ["war", "involving", a] => {
-            let a = power(a)?;
-            Ok(s.wars.iter().any(|(x, y)| *x == a || *y == a))
-        }
-        ["war", a, b] => Ok(s.at_war(power(a)?, power(b)?)),
-        ["soi", prov, a] => {
-            let p = map
-                .find_province(prov)
-                .ok_or_else(|| format!("no province called {prov:?}"))?;
-            Ok(s.soi.get(&p) == Some(&power(a)?))
-        }
-        ["vp", a, n] => {
-            let n: i32 = n.parse().map_err(|_| format!("{n:?} is not a number"))?;
-            Ok(s.vp.get(&power(a)?).copied().unwrap_or(0) == n)
-        }
-        _ => Err(format!("the Formal rules have no fact \"{fact}\"")),
+/// H5: surrenders, then declarations of war, then undone spheres (FD-3.1, FD-2.1,
+/// FD-4.9a), before the movement phase's orders are resolved.
+fn before_resolution(game: &GameView<'_>, s: &mut FormalState) -> Vec<String> {
+    if game.position.phase.kind != PhaseKind::Movement {
+        return Vec::new();
     }
+    let map = game.map;
+    let mut lines = Vec::new();
+    let mut surrenderers: Vec<Power> = game
+        .variant_orders
+        .iter()
+        .filter_map(|v| match (v.command.get::<FormalCommand>(), v.from) {
+            (Some(FormalCommand::Surrender), Sender::Power(a)) => Some(a),
+            _ => None,
+        })
+        .collect();
+    surrenderers.sort();
+    surrenderers.dedup();
+    for a in surrenderers {
+        let enemies = s.enemies(a);
+        if enemies.is_empty() {
+            continue;
+        }
+        for b in &enemies {
+            s.wars.remove(&pair(a, *b));
+        }
+        lines.push(format!(
+            "SURRENDER: {a} surrenders to {} and is at war with no one.",
+            list_powers(&enemies)
+        ));
+        for b in enemies {
+            let l = s.score(a, -1, &format!("surrendered to {b}"));
+            s.pending.events.push(l);
+            let l = s.score(b, 1, &format!("{a} surrendered"));
+            s.pending.events.push(l);
+        }
+    }
+    let mut dwos: Vec<(Power, Power)> = declared(game).into_iter().collect();
+    dwos.sort();
+    for (a, b) in dwos {
+        s.wars.insert(pair(a, b));
+        lines.push(format!("WAR: {a} declares war on {b}."));
+        let l = s.score(a, -1, &format!("declared war on {b}"));
+        s.pending.events.push(l);
+    }
+    let mut undone: Vec<(Power, ProvinceId)> = game
+        .variant_orders
+        .iter()
+        .filter_map(|v| match (v.command.get::<FormalCommand>(), v.from) {
+            (Some(FormalCommand::UndoSoi { province }), Sender::Power(a))
+                if s.soi.get(province) == Some(&a) =>
+            {
+                Some((a, *province))
+            }
+            _ => None,
+        })
+        .collect();
+    undone.sort_by(|x, y| (x.0, map.code(x.1)).cmp(&(y.0, map.code(y.1))));
+    for (a, p) in undone {
+        s.soi.remove(&p);
+        lines.push(format!(
+            "SOI: {a} gives up its sphere of influence in {}.",
+            map.province_name(p)
+        ));
+    }
+    lines
 }
 
 /// How many movement turns are complete when `next` opens; None while a retreat phase of

@@ -5,11 +5,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::command::VariantCommand;
+use super::grammar::FormalCommand;
 use crate::map::{Location, Map, Power, ProvinceId};
 use crate::rules::{
-    Order, Owner, Position, PowerOrder, PseudoMove, Refusal, Rewrite, Rules, Strength, Unit,
-    VariantRefusal,
+    Order, OrderCheck, Owner, Position, PowerOrder, PseudoMove, Refusal, Rewrite, Rules, Strength,
+    Unit, VariantRefusal,
 };
 use crate::variant::{GameView, Sender, Slot};
 
@@ -103,8 +103,8 @@ impl Wars<'_> {
 pub fn declared(game: &GameView<'_>) -> BTreeSet<(Power, Power)> {
     game.variant_orders
         .iter()
-        .filter_map(|v| match (&v.command, v.from) {
-            (VariantCommand::DeclareWar { on }, Sender::Power(a)) => Some((a, *on)),
+        .filter_map(|v| match (v.command.get::<FormalCommand>(), v.from) {
+            (Some(FormalCommand::DeclareWar { on }), Sender::Power(a)) => Some((a, *on)),
             _ => None,
         })
         .collect()
@@ -140,8 +140,8 @@ pub fn claims(game: &GameView<'_>, s: &FormalState) -> Vec<Claim> {
     };
     let mut out = Vec::new();
     for v in game.variant_orders {
-        let (VariantCommand::Soi { province, .. }, Sender::Power(a), Slot::Unit(at)) =
-            (&v.command, v.from, &v.slot)
+        let (Some(FormalCommand::Soi { province, .. }), Sender::Power(a), Slot::Unit(at)) =
+            (v.command.get::<FormalCommand>(), v.from, &v.slot)
         else {
             continue;
         };
@@ -156,13 +156,13 @@ pub fn claims(game: &GameView<'_>, s: &FormalState) -> Vec<Claim> {
         let mut supports = Vec::new();
         for other in game.variant_orders {
             if let (
-                VariantCommand::SupportSoi {
+                Some(FormalCommand::SupportSoi {
                     unit,
                     target: supported,
                     province,
-                },
+                }),
                 Sender::Power(p),
-            ) = (&other.command, other.from)
+            ) = (other.command.get::<FormalCommand>(), other.from)
                 && supported.province() == *at
                 && *province == target
             {
@@ -216,9 +216,9 @@ impl FormalRules {
     }
 }
 
-impl Rules for FormalRules {
+impl FormalRules {
     /// FD-2.5, FD-2.7: moves and retreats that need a war are refused on receipt.
-    fn validate(&self, map: &Map, position: &Position, po: &PowerOrder) -> Result<(), Refusal> {
+    fn own_refusal(&self, map: &Map, position: &Position, po: &PowerOrder) -> Result<(), Refusal> {
         if self.resolving {
             return Ok(());
         }
@@ -241,7 +241,7 @@ impl Rules for FormalRules {
     }
 
     /// FD-2.5(b)(c) for a retreat: the war's error, not the generic "cannot retreat there".
-    fn replace_refusal(
+    fn own_refusal_instead(
         &self,
         map: &Map,
         position: &Position,
@@ -256,6 +256,30 @@ impl Rules for FormalRules {
             .map(|b| {
                 Refusal::Variant(w.refusal(map, po.power, &po.order.display(map), dest.province, b))
             })
+    }
+}
+
+impl Rules for FormalRules {
+    /// H3: the word of these rules on an order: their own refusal, their refusal in place
+    /// of a generic one, or a warning on an order taken (the parts above).
+    fn check_order(
+        &self,
+        map: &Map,
+        position: &Position,
+        po: &PowerOrder,
+        standard: Option<&Refusal>,
+    ) -> OrderCheck {
+        match standard {
+            Some(r) => self
+                .own_refusal_instead(map, position, po, r)
+                .map_or(OrderCheck::Stands, OrderCheck::Refused),
+            None => {
+                if let Err(r) = self.own_refusal(map, position, po) {
+                    return OrderCheck::Refused(r);
+                }
+                OrderCheck::Stands
+            }
+        }
     }
 
     /// FD-2.8: a move that needs a war it no longer has is void; a unit declaring a sphere

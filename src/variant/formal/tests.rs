@@ -105,20 +105,20 @@ fn fd_4_wars_and_spheres_on_the_picture() {
     s.wars.insert(pair(Power::Turkey, Power::Austria));
     s.soi.insert(prov("bel"), Power::France);
     s.soi.insert(prov("alb"), Power::Italy);
-    let mut state = Formal.new_state();
-    state.set(&s);
     let private = [
         VariantOrder {
             from: Sender::Power(Power::Russia),
-            command: VariantCommand::DeclareWar { on: Power::Turkey },
+            command: crate::command::RuleCommand::new(super::FormalCommand::DeclareWar {
+                on: Power::Turkey,
+            }),
             slot: Slot::Named("war on Turkey".into()),
         },
         VariantOrder {
             from: Sender::Power(Power::England),
-            command: VariantCommand::Soi {
+            command: crate::command::RuleCommand::new(super::FormalCommand::Soi {
                 unit: None,
                 province: Some(prov("nwy")),
-            },
+            }),
             slot: Slot::Named("soi".into()),
         },
     ];
@@ -126,7 +126,7 @@ fn fd_4_wars_and_spheres_on_the_picture() {
         variant_orders: &private,
         ..GameView::bare(map, &p)
     };
-    let marks = Formal.picture_marks(&game, &state);
+    let marks = Formal.picture_marks(&game, &s);
     let war = |from: &str, to: &str, text: &str| Mark::Relation {
         from: prov(from),
         to: prov(to),
@@ -147,13 +147,10 @@ fn fd_4_wars_and_spheres_on_the_picture() {
             soi("bel", "SOI France"),
         ]
     );
-    assert_eq!(
-        marks,
-        Formal.picture_marks(&GameView::bare(map, &p), &state)
-    );
+    assert_eq!(marks, Formal.picture_marks(&GameView::bare(map, &p), &s));
     // No war and no sphere: the legend says so.
     assert_eq!(
-        Formal.picture_marks(&game, &Formal.new_state()),
+        Formal.picture_marks(&game, &FormalState::default()),
         vec![Mark::Legend("Wars: none".into())]
     );
 }

@@ -2,7 +2,7 @@
 //! Territory (IR-E1), permissions (IR-G1), frozen units (IR-D2), and what each order is
 //! (an aggression, an entry into an ally's territory, or neither).
 
-use crate::command::{TreatyKind, VariantCommand};
+use super::grammar::{IrCommand, TreatyKind};
 use crate::map::{Map, Power, ProvinceId};
 use crate::rules::{Order, Owner, PhaseKind, Position, PowerOrder, Unit, VariantRefusal};
 use crate::variant::{Sender, VariantOrder};
@@ -23,14 +23,16 @@ pub struct Permit {
 pub fn permits(orders: &[VariantOrder]) -> Vec<Permit> {
     orders
         .iter()
-        .filter_map(|v| match (&v.command, v.from) {
-            (VariantCommand::PermitMove { power, unit, dest }, Sender::Power(by)) => Some(Permit {
-                by,
-                to: *power,
-                from: Some(unit.province()),
-                dest: dest.province,
-            }),
-            (VariantCommand::PermitInto { power, province }, Sender::Power(by)) => Some(Permit {
+        .filter_map(|v| match (v.command.get::<IrCommand>(), v.from) {
+            (Some(IrCommand::PermitMove { power, unit, dest }), Sender::Power(by)) => {
+                Some(Permit {
+                    by,
+                    to: *power,
+                    from: Some(unit.province()),
+                    dest: dest.province,
+                })
+            }
+            (Some(IrCommand::PermitInto { power, province }), Sender::Power(by)) => Some(Permit {
                 by,
                 to: *power,
                 from: None,
@@ -78,10 +80,14 @@ impl Board<'_> {
 
     /// Whether `p` is in `CT(b, a)`, Controlled Territory of `b` as `a` sees it (IR-E1).
     pub fn controls(&self, b: Power, a: Power, p: ProvinceId) -> bool {
+        self.controls_with(b, a, p, self.owner_at(p))
+    }
+
+    /// [`Board::controls`], the power whose unit stands in `p` known.
+    fn controls_with(&self, b: Power, a: Power, p: ProvinceId, occupant: Option<Power>) -> bool {
         if b == a {
             return false;
         }
-        let occupant = self.owner_at(p);
         if occupant == Some(b) {
             return true;
         }
@@ -132,13 +138,26 @@ impl Board<'_> {
         let Some(e) = self.entry(po) else {
             return Vec::new();
         };
+        let a = po.power;
+        let occupant = self.owner_at(e.dest);
+        // What `controls_with` asks of each power, asked once for the order: an enemy of
+        // `a` in the province (for every power but the occupant), and the minor centre's
+        // owner.
+        let enemy_there = occupant.is_some_and(|x| x != a && self.s.at_war(x, a));
+        let prov = self.map.province(e.dest);
+        let minor_owner = if prov.supply_centre && prov.home_of.is_none() {
+            self.position.owner_of(e.dest)
+        } else {
+            None
+        };
         Power::ALL
             .into_iter()
             .filter(|b| {
-                *b != po.power
-                    && *b != e.mover
-                    && self.controls(*b, po.power, e.dest)
-                    && !self.permitted(*b, e.mover, e.from, e.dest)
+                let b = *b;
+                let controls = occupant == Some(b)
+                    || (!enemy_there
+                        && (self.map.in_home_country(e.dest, b) || minor_owner == Some(b)));
+                b != a && b != e.mover && controls && !self.permitted(b, e.mover, e.from, e.dest)
             })
             .collect()
     }
@@ -189,13 +208,18 @@ impl Board<'_> {
         format!(
             "{} {}",
             unit.kind.letter(),
-            self.map.province_name(unit.location.province)
+            self.map.location_name(unit.location)
         )
     }
 
     /// What an order is (None: an ordinary order), in §3's precedence: IR-X10, IR-X11,
     /// IR-X8, then an unpermitted entry (IR-G1).
     pub fn verdict(&self, po: &PowerOrder) -> Option<Verdict> {
+        // Every verdict needs a treaty: one that lapses (IR-D2), an ally to attack (IR-B1)
+        // or to enter (IR-G1).
+        if self.s.treaties.is_empty() {
+            return None;
+        }
         let phase = self.position.phase;
         if let Some(spec) = po.order.unit()
             && let Some(unit) = self.position.unit_in(spec.province())

@@ -3,7 +3,8 @@
 //! claims, taken at once; each refused with the spec's code and sentence in the table's
 //! order.
 
-use crate::command::VariantCommand;
+use super::grammar::IrCommand;
+use crate::command::OwnCommand;
 use crate::map::Power;
 use crate::rules::{PhaseKind, Season, VariantRefusal};
 use crate::variant::{CommandContext, Sender, Slot, Taken, surviving_powers};
@@ -28,7 +29,7 @@ fn power_text(text: &str) -> String {
 /// Where a proposal to `b` is kept: one per partner; in an alliance or conference phase as
 /// a member of the power's set of proposals (IR-H1).
 fn proposal_slot(phase: crate::rules::Phase, b: Power) -> Slot {
-    if matches!(phase.kind, PhaseKind::Alliance | PhaseKind::Conference) {
+    if matches!(phase.kind, PhaseKind::Own(_)) {
         Slot::Member {
             set: "treaties".into(),
             key: b.name().into(),
@@ -42,7 +43,7 @@ fn proposal_slot(phase: crate::rules::Phase, b: Power) -> Slot {
 pub fn take(
     cx: &CommandContext<'_>,
     s: &IrState,
-    command: &VariantCommand,
+    command: &IrCommand,
 ) -> Result<Taken, VariantRefusal> {
     let map = cx.game.map;
     let position = cx.game.position;
@@ -54,11 +55,10 @@ pub fn take(
         );
     };
     let fall_movement = phase.season == Season::Fall && phase.kind == PhaseKind::Movement;
-    let proposing =
-        fall_movement || matches!(phase.kind, PhaseKind::Alliance | PhaseKind::Conference);
+    let proposing = fall_movement || matches!(phase.kind, PhaseKind::Own(_));
     let in_game = |p: Power| surviving_powers(position).contains(&p);
     match command {
-        VariantCommand::EnterTreaty { with: b, .. } => {
+        IrCommand::EnterTreaty { with: b, .. } => {
             let b = *b;
             if !proposing {
                 return refuse(
@@ -100,7 +100,7 @@ pub fn take(
                 Taken::Replacing { slot, echo: None }
             })
         }
-        VariantCommand::WithdrawTreaty { kind, with: b } => {
+        IrCommand::WithdrawTreaty { kind, with: b } => {
             if !proposing {
                 return refuse(
                     "WRONG-PHASE",
@@ -109,7 +109,11 @@ pub fn take(
             }
             let proposed = cx.game.variant_orders.iter().any(|v| {
                 v.from == cx.sender
-                    && v.command == VariantCommand::EnterTreaty { kind: *kind, with: *b }
+                    && v.command.get::<IrCommand>()
+                        == Some(&IrCommand::EnterTreaty {
+                            kind: *kind,
+                            with: *b,
+                        })
             });
             if !proposed {
                 return refuse(
@@ -122,7 +126,7 @@ pub fn take(
                 echo: None,
             })
         }
-        VariantCommand::Abrogate { kind, with: b } => {
+        IrCommand::Abrogate { kind, with: b } => {
             if phase.kind != PhaseKind::Adjustment {
                 return refuse(
                     "IR-X5",
@@ -151,10 +155,10 @@ pub fn take(
                 echo: None,
             })
         }
-        VariantCommand::PermitMove { power: b, .. } | VariantCommand::PermitInto { power: b, .. } => {
+        IrCommand::PermitMove { power: b, .. } | IrCommand::PermitInto { power: b, .. } => {
             let dest = match command {
-                VariantCommand::PermitMove { dest, .. } => dest.province,
-                VariantCommand::PermitInto { province, .. } => *province,
+                IrCommand::PermitMove { dest, .. } => dest.province,
+                IrCommand::PermitInto { province, .. } => *province,
                 _ => return refuse("NOT-IN-VARIANT", "not a permission".into()),
             };
             if !matches!(phase.kind, PhaseKind::Movement | PhaseKind::Retreat) {
@@ -190,7 +194,7 @@ pub fn take(
                 echo: None,
             })
         }
-        VariantCommand::Transfer { province, to: b } => {
+        IrCommand::Transfer { province, to: b } => {
             if !fall_movement {
                 return refuse(
                     "IR-X13",
@@ -211,15 +215,11 @@ pub fn take(
                 echo: None,
             })
         }
-        VariantCommand::ClaimSolo => {
+        IrCommand::ClaimSolo => {
             super::claims::check(s, position, a, None).map(|()| Taken::Immediate)
         }
-        VariantCommand::ClaimCoalition { with } => {
+        IrCommand::ClaimCoalition { with } => {
             super::claims::check(s, position, a, Some(with)).map(|()| Taken::Immediate)
         }
-        _ => refuse(
-            "NOT-IN-VARIANT",
-            "this game is played with the international relations rules, which have no such command".into(),
-        ),
     }
 }

@@ -8,92 +8,109 @@
 //! The parts: [`state`] (relations, treaties, penalties, claims), [`board`] (Controlled
 //! Territory and what each order is), [`commands`] (the commands and their errors),
 //! [`claims`] (victory claims), [`rules`] (the adjudication hooks), [`turn`] (what each
-//! phase changes, with its lines), and here the [`Variant`] hooks and the case facts.
+//! phase changes, with its lines), [`facts`] (the case facts), and here the [`RuleSet`]
+//! hooks.
 
 mod board;
 mod claims;
 mod commands;
+mod facts;
+mod grammar;
 mod rules;
 mod state;
 mod turn;
 
-use crate::command::{TreatyKind, VariantCommand};
+use crate::command::Grammar;
 use crate::map::Power;
 use crate::picture::{Mark, RelationStyle};
-use crate::rules::{Phase, PhaseKind, PhaseOutcome, Position, Season, Step, VariantRefusal};
+use crate::rules::{
+    CalendarPoint, OwnPhase, Phase, PhaseKind, PhaseOutcome, Position, Season, Step, Then,
+    VariantRefusal,
+};
 use crate::variant::{
-    Check, CommandContext, GameEnd, GameView, Line, Sender, Setup, StateError, Taken, Variant,
-    VariantState, negated_facts, relation_mark,
+    CaseFacts, CommandContext, Early, GameEnd, GameView, Line, Readiness, RuleSet, Sender, Taken,
+    relation_mark,
 };
 
+use facts::IrFacts;
+
+pub use grammar::{IrCommand, IrGrammar, TreatyKind};
 pub use state::IrState;
 
 use board::{Board, permits};
 use rules::IrRules;
-use state::{Claim, Imminent, Lapsing, Penalty, Rule, Treaty, pair};
+use state::Treaty;
 
 /// The International Relations rules.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct InternationalRelations;
 
-fn read(state: &VariantState) -> IrState {
-    state.get()
-}
+/// IR-H1: the alliance phase before Spring 1901 (`A1901`), one and a half movement
+/// deadlines long, followed by the Spring movement.
+pub const ALLIANCE: OwnPhase = OwnPhase {
+    name: "Alliance",
+    letter: 'A',
+    letter_first: true,
+    season: Season::Spring,
+    before: true,
+    length: (3, 2),
+    then: Then::Movement,
+};
 
-impl Variant for InternationalRelations {
+/// IR-I3: an International Conference after a Winter (`C1904`), one and a half movement
+/// deadlines long, followed by the next Spring.
+pub const CONFERENCE: OwnPhase = OwnPhase {
+    name: "Conference",
+    letter: 'C',
+    letter_first: true,
+    season: Season::Winter,
+    before: false,
+    length: (3, 2),
+    then: Then::AfterWinter,
+};
+
+impl RuleSet for InternationalRelations {
+    type State = IrState;
+    type Command = IrCommand;
+
     fn name(&self) -> &'static str {
         "InternationalRelations"
     }
 
-    fn new_state(&self) -> VariantState {
-        VariantState::typed::<IrState>()
-    }
-
-    /// §7: "Unless a case says `first_shot unfired`, the first shot has already been fired."
-    fn case_state(&self) -> VariantState {
-        let mut state = self.new_state();
-        state.update(|s: &mut IrState| s.first_shot_fired = true);
-        state
-    }
-
     /// `peace_treaties=on|off` (IR-C3).
-    fn apply_setting(
-        &self,
-        state: &mut VariantState,
-        key: &str,
-        value: &str,
-    ) -> Result<(), String> {
+    fn apply_setting(&self, s: &mut IrState, key: &str, value: &str) -> Result<(), String> {
         if key != "peace_treaties" {
             return Err(crate::variant::no_such_setting(self.name(), key));
         }
         let on = crate::variant::switch(key, value)?;
-        state.update(|s: &mut IrState| s.peace_treaties = on);
+        s.peace_treaties = on;
         Ok(())
     }
 
-    fn check_state(&self, state: &VariantState) -> Result<(), StateError> {
-        state.check::<IrState>()
+    /// IR-H1, IR-I3: the alliance and conference phases.
+    fn phases(&self) -> &'static [OwnPhase] {
+        &[ALLIANCE, CONFERENCE]
     }
 
-    fn help(&self) -> &'static str {
-        include_str!("help.txt")
+    fn grammar(&self) -> &'static dyn Grammar {
+        &IrGrammar
     }
 
     fn take_command(
         &self,
         cx: &CommandContext<'_>,
-        state: &VariantState,
-        command: &VariantCommand,
+        s: &IrState,
+        command: &IrCommand,
     ) -> Result<Taken, VariantRefusal> {
-        commands::take(cx, &read(state), command)
+        commands::take(cx, s, command)
     }
 
     /// IR-A3: a claim is filed at once; its lines are public at once.
     fn apply_now(
         &self,
         cx: &CommandContext<'_>,
-        state: &mut VariantState,
-        command: &VariantCommand,
+        s: &mut IrState,
+        command: &IrCommand,
     ) -> Result<crate::variant::Applied, VariantRefusal> {
         let Sender::Power(a) = cx.sender else {
             return Err(VariantRefusal::new(
@@ -102,8 +119,8 @@ impl Variant for InternationalRelations {
             ));
         };
         let partners = match command {
-            VariantCommand::ClaimSolo => None,
-            VariantCommand::ClaimCoalition { with } => Some(with.as_slice()),
+            IrCommand::ClaimSolo => None,
+            IrCommand::ClaimCoalition { with } => Some(with.as_slice()),
             _ => {
                 return Err(VariantRefusal::new(
                     "NOT-IN-VARIANT",
@@ -112,8 +129,8 @@ impl Variant for InternationalRelations {
             }
         };
         let position = cx.game.position;
-        claims::check(&read(state), position, a, partners)?;
-        let lines = state.update(|s: &mut IrState| claims::file(s, position, a, partners));
+        claims::check(s, position, a, partners)?;
+        let lines = claims::file(s, position, a, partners);
         Ok(crate::variant::Applied {
             echo: None,
             lines: lines.into_iter().map(Line::public).collect(),
@@ -121,41 +138,32 @@ impl Variant for InternationalRelations {
         })
     }
 
-    /// IR-A3: at the Spring movement deadline, the coalition claims not every member filed
-    /// lapse.
-    fn before_resolution(&self, game: &GameView<'_>, state: &mut VariantState) -> Vec<Line> {
-        let phase = game.position.phase;
-        if phase.season != Season::Spring || phase.kind != PhaseKind::Movement {
-            return Vec::new();
-        }
-        state
-            .update(claims::lapse)
-            .into_iter()
-            .map(Line::public)
-            .collect()
-    }
-
-    fn rules(&self, game: &GameView<'_>, state: &VariantState) -> Box<dyn crate::rules::Rules> {
+    fn rules(&self, game: &GameView<'_>, s: &IrState) -> Box<dyn crate::rules::Rules> {
         Box::new(IrRules {
-            s: read(state),
+            s: s.clone(),
             permits: permits(game.variant_orders),
             resolving: game.resolving,
             phase: game.position.phase,
         })
     }
 
-    /// H16: the turn's aggressions, penalties, wars, treaty effects and treaties; the
-    /// Winter's notices; the lapse after the lapsing Spring; the Fall check.
+    /// H5: at the Spring movement deadline, the coalition claims not every member filed
+    /// lapse (IR-A3). H16: the turn's aggressions, penalties, wars, treaty effects and
+    /// treaties; the Winter's notices; the lapse after the lapsing Spring; the Fall check.
     fn step(
         &self,
         game: &GameView<'_>,
-        state: &mut VariantState,
+        s: &mut IrState,
         step: Step<'_>,
         position: &mut Position,
     ) -> Vec<Line> {
         let map = game.map;
         let phase = game.position.phase;
-        let lines = state.update(|s: &mut IrState| match step {
+        let lines = match step {
+            Step::Begins if phase.season == Season::Spring && phase.kind == PhaseKind::Movement => {
+                claims::lapse(s)
+            }
+            Step::Begins => Vec::new(),
             Step::Resolved { .. } => match phase.kind {
                 PhaseKind::Movement => {
                     let ps = permits(game.variant_orders);
@@ -184,10 +192,8 @@ impl Variant for InternationalRelations {
                     lines.extend(turn::conference_winter(s, map, position, phase.year));
                     lines
                 }
-                PhaseKind::Alliance | PhaseKind::Conference => {
-                    turn::conference_treaties(s, phase, game.variant_orders)
-                }
-                PhaseKind::Retreat | PhaseKind::Jury => Vec::new(),
+                PhaseKind::Own(_) => turn::conference_treaties(s, phase, game.variant_orders),
+                PhaseKind::Retreat => Vec::new(),
             },
             Step::SpringEnds => turn::spring_ends(s, phase.year),
             Step::OwnershipUpdated => turn::fall_check(s, position, phase.year),
@@ -201,29 +207,20 @@ impl Variant for InternationalRelations {
                 }
                 Vec::new()
             }
-        });
+        };
         lines.into_iter().map(Line::public).collect()
     }
 
     /// H20: `RELATIONS:` in every results bulletin.
-    fn summary(
-        &self,
-        game: &GameView<'_>,
-        state: &VariantState,
-        _outcome: &PhaseOutcome,
-    ) -> Vec<Line> {
-        vec![Line::public(relations_line(
-            &read(state),
-            game.position.phase,
-        ))]
+    fn summary(&self, game: &GameView<'_>, s: &IrState, _outcome: &PhaseOutcome) -> Vec<Line> {
+        vec![Line::public(relations_line(s, game.position.phase))]
     }
 
     /// H20: what `RELATIONS:` says (§4: public; the alliance and conference proposals are
     /// not, and are never read here): each treaty signed a line between its partners in its
     /// `RELATIONS:` words (`England-France MDT (lapsing)`), each war a line, each imminent
     /// war a legend line.
-    fn picture_marks(&self, game: &GameView<'_>, state: &VariantState) -> Vec<Mark> {
-        let s = read(state);
+    fn picture_marks(&self, game: &GameView<'_>, s: &IrState) -> Vec<Mark> {
         let (map, position, phase) = (game.map, game.position, game.position.phase);
         let mut items: Vec<((Power, Power), u8, Mark)> = Vec::new();
         for t in &s.treaties {
@@ -244,7 +241,7 @@ impl Variant for InternationalRelations {
             marks.push(Mark::Legend("Relations: none".to_string()));
         }
         marks.extend(
-            imminent_pairs(&s)
+            imminent_pairs(s)
                 .into_iter()
                 .map(|(z, x)| Mark::Legend(format!("Imminent war: {z} may attack {x}"))),
         );
@@ -253,8 +250,7 @@ impl Variant for InternationalRelations {
 
     /// IR-A2, IR-A6, IR-A8: the 18-centre victory is disabled; the game ends when a claim
     /// succeeds at a Fall check (several: a joint result).
-    fn game_result(&self, _game: &GameView<'_>, state: &VariantState) -> Option<GameEnd> {
-        let s = read(state);
+    fn game_result(&self, _game: &GameView<'_>, s: &IrState) -> Option<GameEnd> {
         let ending = match s.victory.as_slice() {
             [] => return None,
             [(members, _)] => match members.as_slice() {
@@ -271,7 +267,7 @@ impl Variant for InternationalRelations {
         Some(GameEnd {
             ending,
             lines: Some(
-                claims::victory_lines(&s)
+                claims::victory_lines(s)
                     .into_iter()
                     .map(Line::public)
                     .collect(),
@@ -279,82 +275,47 @@ impl Variant for InternationalRelations {
         })
     }
 
-    /// IR-H1: the game opens with the alliance phase before Spring 1901.
-    fn first_phase(&self, _state: &VariantState) -> Phase {
-        Phase::alliance(1901)
-    }
-
-    /// IR-I3: the conference phase after the Winter whose adjustments abrogated every
-    /// treaty.
-    fn inserted_after(
-        &self,
-        state: &VariantState,
-        phase: Phase,
-        _position: &Position,
-    ) -> Option<Phase> {
-        let s = read(state);
-        (phase.kind == PhaseKind::Adjustment
-            && s.conference == Some(phase.year)
-            && s.contacts.is_some())
-        .then(|| Phase::conference(phase.year))
-    }
-
-    /// IR-D1, IR-G2: every Winter is held, for abrogations and disbands by choice.
-    fn must_hold(&self, _state: &VariantState, phase: Phase, _position: &Position) -> bool {
-        phase.kind == PhaseKind::Adjustment
+    /// IR-H1: the game opens with the alliance phase before Spring 1901. IR-D1, IR-G2:
+    /// every Winter is held, for abrogations and disbands by choice. IR-I3: the conference
+    /// phase after the Winter whose adjustments abrogated every treaty.
+    fn calendar(&self, s: &IrState, at: CalendarPoint<'_>) -> Option<Phase> {
+        match at {
+            CalendarPoint::Start => Some(Phase::own(1901, &ALLIANCE)),
+            CalendarPoint::Skipping { winter, .. } => Some(winter),
+            CalendarPoint::After { phase, .. } => (phase.kind == PhaseKind::Adjustment
+                && s.conference == Some(phase.year)
+                && s.contacts.is_some())
+            .then(|| Phase::own(phase.year, &CONFERENCE)),
+        }
     }
 
     /// A Winter in which a treaty could be abrogated or a unit disbanded by choice runs to
-    /// its deadline: any partner may act without owing an order.
-    /// An alliance or conference phase owes nothing and always runs to its deadline.
-    fn processes_early(&self, game: &GameView<'_>, state: &VariantState) -> bool {
-        match game.position.phase.kind {
-            PhaseKind::Alliance | PhaseKind::Conference => return false,
-            PhaseKind::Adjustment => {}
-            _ => return true,
-        }
-        let s = read(state);
-        let open = s
-            .treaties
-            .iter()
-            .any(|t| t.lapsing.is_none() && s.coalition_of(t.a, t.b).is_none());
-        !open && s.confined.is_empty()
-    }
-
-    fn read_fact(&self, setup: &mut Setup<'_>, fact: &str) -> Result<(), String> {
-        let words: Vec<&str> = fact.split_whitespace().collect();
-        let phase = setup.position.phase;
-        setup
-            .state
-            .update(|s: &mut IrState| read_one(s, phase, &words))
-            .map_err(|e| format!("{e} (in \"{fact}\")"))
-    }
-
-    fn check_fact(&self, check: &Check<'_>, fact: &str) -> Result<(), String> {
-        let s: IrState = check.after.get();
-        let before: IrState = check.before.get();
-        let listed: Vec<Penalty> = check
-            .block
-            .iter()
-            .filter(|(_, f)| negated_facts(f).is_none())
-            .filter_map(|(_, f)| {
-                let w: Vec<&str> = f.split_whitespace().collect();
-                penalty_fact(&w).ok()
-            })
-            .collect();
-        if let Some(negated) = negated_facts(fact) {
-            for f in negated {
-                if holds(&s, &before, &listed, f)? {
-                    return Err(format!("\"{f}\" holds"));
-                }
+    /// its deadline: any partner may act without owing an order. An alliance or conference
+    /// phase owes nothing and always runs to its deadline.
+    fn readiness(&self, game: &GameView<'_>, s: &IrState, standard: Readiness) -> Readiness {
+        let at_deadline = match game.position.phase.kind {
+            PhaseKind::Own(_) => true,
+            PhaseKind::Adjustment => {
+                let open = s
+                    .treaties
+                    .iter()
+                    .any(|t| t.lapsing.is_none() && s.coalition_of(t.a, t.b).is_none());
+                open || !s.confined.is_empty()
             }
-            return Ok(());
+            _ => false,
+        };
+        Readiness {
+            early: if at_deadline {
+                Early::AtDeadline
+            } else {
+                standard.early
+            },
+            ..standard
         }
-        if holds(&s, &before, &listed, fact)? {
-            Ok(())
-        } else {
-            Err(format!("it does not hold: {s:?}"))
-        }
+    }
+
+    fn case_facts(&self) -> &dyn CaseFacts<IrState> {
+        &IrFacts
     }
 }
 
@@ -362,8 +323,8 @@ impl Variant for InternationalRelations {
 fn transfers(game: &GameView<'_>) -> Vec<(crate::map::ProvinceId, Power, Power)> {
     game.variant_orders
         .iter()
-        .filter_map(|v| match (&v.command, v.from) {
-            (VariantCommand::Transfer { province, to }, Sender::Power(a))
+        .filter_map(|v| match (v.command.get::<IrCommand>(), v.from) {
+            (Some(IrCommand::Transfer { province, to }), Sender::Power(a))
                 if game.position.owner_of(*province) == Some(a) =>
             {
                 Some((*province, a, *to))
@@ -395,226 +356,43 @@ fn imminent_pairs(s: &IrState) -> Vec<(Power, Power)> {
 }
 
 /// `RELATIONS: Austria-Italy AAT, England-Turkey war; imminent: Germany->England`. A
-/// treaty signed but not yet in force says from when; one under notice says so.
+/// treaty signed but not yet in force says from when; one under notice says so. Written
+/// into one string (a game at war on every side lists 21 wars each phase).
 fn relations_line(s: &IrState, phase: Phase) -> String {
-    let mut items: Vec<((Power, Power), u8, String)> = Vec::new();
+    // By the pair, a treaty before a war (the text breaks a tie, as it always did).
+    let mut items: Vec<((Power, Power), u8, Option<String>)> = Vec::new();
     for t in &s.treaties {
-        items.push(((t.a, t.b), 0, treaty_text(t, phase)));
+        items.push(((t.a, t.b), 0, Some(treaty_text(t, phase))));
     }
-    for (a, b) in &s.wars {
-        items.push(((*a, *b), 1, format!("{a}-{b} war")));
-    }
+    items.extend(s.wars.iter().map(|w| (*w, 1, None)));
     items.sort();
-    let mut line = if items.is_empty() {
-        "RELATIONS: none".to_string()
-    } else {
-        let v: Vec<String> = items.into_iter().map(|(_, _, t)| t).collect();
-        format!("RELATIONS: {}", v.join(", "))
-    };
+    let mut line = String::with_capacity(16 + 24 * items.len());
+    line.push_str("RELATIONS: ");
+    if items.is_empty() {
+        line.push_str("none");
+    }
+    for (k, ((a, b), _, text)) in items.iter().enumerate() {
+        if k > 0 {
+            line.push_str(", ");
+        }
+        match text {
+            Some(t) => line.push_str(t),
+            None => {
+                line.push_str(a.name());
+                line.push('-');
+                line.push_str(b.name());
+                line.push_str(" war");
+            }
+        }
+    }
     let imminent = imminent_pairs(s);
-    if !imminent.is_empty() {
-        let v: Vec<String> = imminent.iter().map(|(z, x)| format!("{z}->{x}")).collect();
-        line.push_str(&format!("; imminent: {}", v.join(", ")));
+    for (k, (z, x)) in imminent.iter().enumerate() {
+        line.push_str(if k == 0 { "; imminent: " } else { ", " });
+        line.push_str(z.name());
+        line.push_str("->");
+        line.push_str(x.name());
     }
     line
-}
-
-fn power(w: &str) -> Result<Power, String> {
-    Power::from_name(w).ok_or_else(|| format!("no power called {w:?}"))
-}
-
-fn number<T: std::str::FromStr>(w: &str) -> Result<T, String> {
-    w.parse().map_err(|_| format!("{w:?} is not a number"))
-}
-
-fn treaty_kind(w: &str) -> Result<TreatyKind, String> {
-    match w.to_ascii_uppercase().as_str() {
-        "MDT" => Ok(TreatyKind::Mdt),
-        "AAT" | "ATT" => Ok(TreatyKind::Aat),
-        _ => Err(format!("{w:?} is not MDT or AAT")),
-    }
-}
-
-/// `S1903` → 1903.
-fn spring_year(w: &str) -> Result<u16, String> {
-    let y = w
-        .strip_prefix('S')
-        .or_else(|| w.strip_prefix('s'))
-        .ok_or_else(|| format!("{w:?} is not a Spring (S1903)"))?;
-    number(y)
-}
-
-/// `penalty Italy 2 until 1908 IR-E1 [victim Austria]`.
-fn penalty_fact(w: &[&str]) -> Result<Penalty, String> {
-    match w {
-        ["penalty", a, n, "until", y, rule, rest @ ..] => Ok(Penalty {
-            power: power(a)?,
-            points: number(n)?,
-            last_fall: number(y)?,
-            rule: Rule::from_code(rule).ok_or_else(|| format!("no penalty rule {rule:?}"))?,
-            victim: match rest {
-                [] => None,
-                ["victim", b] => Some(power(b)?),
-                _ => return Err("a penalty ends with \"victim <power>\" or nothing".into()),
-            },
-        }),
-        _ => Err("not a penalty".into()),
-    }
-}
-
-/// The members of `claim coalition A B [C] decided Y`, and Y.
-fn claim_fact(w: &[&str]) -> Result<(bool, Vec<Power>, Option<u16>), String> {
-    let (coalition, rest) = match w {
-        ["claim", "solo", rest @ ..] => (false, rest),
-        ["claim", "coalition", rest @ ..] => (true, rest),
-        _ => return Err("not a claim".into()),
-    };
-    let (names, decided) = match rest.iter().position(|x| *x == "decided") {
-        Some(i) => (
-            rest.get(..i).unwrap_or(&[]),
-            Some(number(rest.get(i + 1).copied().unwrap_or(""))?),
-        ),
-        None => (rest, None),
-    };
-    let mut members = names
-        .iter()
-        .map(|n| power(n))
-        .collect::<Result<Vec<_>, _>>()?;
-    members.sort();
-    Ok((coalition, members, decided))
-}
-
-/// Reads one `PRESTATE_VARIANT` fact (§7).
-fn read_one(s: &mut IrState, phase: Phase, w: &[&str]) -> Result<(), String> {
-    match w {
-        ["treaty", kind, a, b, "from", from] => {
-            let (a, b) = pair(power(a)?, power(b)?);
-            s.remove_treaty(a, b);
-            s.treaties.push(Treaty {
-                a,
-                b,
-                kind: treaty_kind(kind)?,
-                from: spring_year(from)?,
-                lapsing: None,
-            });
-            Ok(())
-        }
-        ["lapsing", a, b, "by", by] => {
-            let by = power(by)?;
-            // The lapsing Spring is this one, or the next.
-            let spring = if phase.season == Season::Spring && phase.kind != PhaseKind::Alliance {
-                phase.year
-            } else {
-                phase.year + 1
-            };
-            let (a, b) = (power(a)?, power(b)?);
-            let t = s
-                .treaties
-                .iter_mut()
-                .find(|t| t.binds(a) && t.binds(b))
-                .ok_or("no treaty of that pair")?;
-            t.lapsing = Some(Lapsing {
-                by: vec![by],
-                spring,
-            });
-            Ok(())
-        }
-        ["war", a, b] => {
-            s.wars.insert(pair(power(a)?, power(b)?));
-            Ok(())
-        }
-        ["imminent", z, x] => {
-            let (z, x) = (power(z)?, power(x)?);
-            let via = s
-                .treaties
-                .iter()
-                .filter(|t| t.binds(z) && t.kind == TreatyKind::Mdt)
-                .map(|t| t.other(z))
-                .filter(|b| s.at_war(x, *b))
-                .min()
-                .ok_or("no MDT partner of the holder is at war with the target")?;
-            s.imminent.insert(Imminent {
-                holder: z,
-                target: x,
-                via,
-            });
-            Ok(())
-        }
-        ["penalty", ..] => {
-            s.penalties.push(penalty_fact(w)?);
-            Ok(())
-        }
-        ["stage", a, n] => {
-            s.stage.insert(power(a)?, number(n)?);
-            Ok(())
-        }
-        ["first_shot", "fired"] => {
-            s.first_shot_fired = true;
-            Ok(())
-        }
-        ["first_shot", "unfired"] => {
-            s.first_shot_fired = false;
-            Ok(())
-        }
-        ["claim", ..] => {
-            let (coalition, members, decided) = claim_fact(w)?;
-            s.claims.push(Claim {
-                filed: members.clone(),
-                members,
-                coalition,
-                decided_at: decided.ok_or("a claim says when it is decided")?,
-            });
-            Ok(())
-        }
-        ["conference", y] => {
-            s.conference = Some(number(y)?);
-            Ok(())
-        }
-        _ => Err("the InternationalRelations rules have no such fact".into()),
-    }
-}
-
-/// Whether one fact of §7 holds (`listed`: the block's own penalty facts).
-fn holds(s: &IrState, before: &IrState, listed: &[Penalty], fact: &str) -> Result<bool, String> {
-    let w: Vec<&str> = fact.split_whitespace().collect();
-    let new = || s.penalties.iter().filter(|p| !before.penalties.contains(p));
-    Ok(match w.as_slice() {
-        ["treaty", kind, a, b, "from", from] => s.treaty(power(a)?, power(b)?).is_some_and(|t| {
-            treaty_kind(kind).is_ok_and(|k| k == t.kind)
-                && spring_year(from).is_ok_and(|y| y == t.from)
-        }),
-        ["treaty", a, b] => s.treaty(power(a)?, power(b)?).is_some(),
-        ["lapsing", a, b, "by", by] => {
-            let by = power(by)?;
-            s.treaty(power(a)?, power(b)?)
-                .and_then(|t| t.lapsing.as_ref())
-                .is_some_and(|l| l.by.contains(&by))
-        }
-        ["war", "involving", a] => {
-            let a = power(a)?;
-            s.wars.iter().any(|(x, y)| *x == a || *y == a)
-        }
-        ["war", a, b] => s.at_war(power(a)?, power(b)?),
-        ["wars"] => !s.wars.is_empty(),
-        ["imminent", z, x] => !s.imminent_via(power(z)?, power(x)?).is_empty(),
-        ["penalty", ..] => s.penalties.contains(&penalty_fact(&w)?),
-        ["penalties"] => !s.penalties.is_empty(),
-        ["new", "penalties"] => new().next().is_some(),
-        ["other", "new", "penalties"] => new().any(|p| !listed.contains(p)),
-        ["stage", a, n] => s.stage(power(a)?) == number::<u8>(n)?,
-        ["first_shot", "fired"] => s.first_shot_fired,
-        ["first_shot", "unfired"] => !s.first_shot_fired,
-        ["claim", ..] => {
-            let (coalition, members, decided) = claim_fact(&w)?;
-            s.claims.iter().any(|c| {
-                c.coalition == coalition
-                    && c.members == members
-                    && decided.is_none_or(|d| d == c.decided_at)
-            })
-        }
-        ["conference", y] => s.conference == Some(number(y)?),
-        _ => return Err("the InternationalRelations rules have no such fact".into()),
-    })
 }
 
 #[cfg(test)]

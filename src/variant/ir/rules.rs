@@ -5,8 +5,8 @@
 
 use crate::map::{Location, Map, Power};
 use crate::rules::{
-    MoveContext, Order, Owner, Phase, Position, PowerOrder, Refusal, Rewrite, Rules, Unit,
-    VariantRefusal, Warning,
+    MoveContext, Order, OrderCheck, Owner, Phase, Position, PowerOrder, Refusal, Rewrite, Rules,
+    Unit, VariantRefusal, Warning,
 };
 
 use super::board::{Board, Permit, Verdict};
@@ -50,9 +50,9 @@ impl IrRules {
     }
 }
 
-impl Rules for IrRules {
+impl IrRules {
     /// IR-X10, IR-X11, IR-X8 on receipt (IR-B1, IR-D2).
-    fn validate(&self, map: &Map, position: &Position, po: &PowerOrder) -> Result<(), Refusal> {
+    fn own_refusal(&self, map: &Map, position: &Position, po: &PowerOrder) -> Result<(), Refusal> {
         if self.resolving {
             return Ok(());
         }
@@ -65,7 +65,7 @@ impl Rules for IrRules {
     }
 
     /// IR-X18: a unit that may not be disbanded by choice.
-    fn replace_refusal(
+    fn own_refusal_instead(
         &self,
         map: &Map,
         position: &Position,
@@ -81,19 +81,47 @@ impl Rules for IrRules {
             format!(
                 "{} {} can only be disbanded by choice if it was confined in an ally's territory without permission last Fall.",
                 u.kind.letter(),
-                map.province_name(u.location.province)
+                map.location_name(u.location)
             ),
         )))
     }
 
     /// IR-W1: a move or retreat into an ally's territory, its permission not seen yet.
-    fn warning(&self, map: &Map, position: &Position, po: &PowerOrder) -> Option<Warning> {
+    fn own_warning(&self, map: &Map, position: &Position, po: &PowerOrder) -> Option<Warning> {
         match self.board(map, position).verdict(po) {
             Some(Verdict::Unpermitted(b)) => Some(Warning {
                 code: "IR-W1",
                 sentence: self.unpermitted(map, &po.order, b),
             }),
             _ => None,
+        }
+    }
+}
+
+impl Rules for IrRules {
+    /// H3: the word of these rules on an order: their own refusal, their refusal in place
+    /// of a generic one, or a warning on an order taken (the parts above).
+    fn check_order(
+        &self,
+        map: &Map,
+        position: &Position,
+        po: &PowerOrder,
+        standard: Option<&Refusal>,
+    ) -> OrderCheck {
+        if self.resolving && standard.is_none() {
+            return OrderCheck::Stands;
+        }
+        match standard {
+            Some(r) => self
+                .own_refusal_instead(map, position, po, r)
+                .map_or(OrderCheck::Stands, OrderCheck::Refused),
+            None => {
+                if let Err(r) = self.own_refusal(map, position, po) {
+                    return OrderCheck::Refused(r);
+                }
+                self.own_warning(map, position, po)
+                    .map_or(OrderCheck::Stands, OrderCheck::Warned)
+            }
         }
     }
 

@@ -7,9 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::command::TreatyKind;
+use super::grammar::TreatyKind;
 use crate::map::{Power, ProvinceId};
-use crate::rules::{Phase, PhaseKind, Season, UnitId};
+use crate::rules::{Phase, Season, UnitId};
 
 /// The pair of a war or a treaty, in its stored order (the alphabetically first power
 /// first).
@@ -51,7 +51,7 @@ impl Treaty {
 
     /// In force in `phase` (from its Spring on; never in the alliance phase before it).
     pub fn in_force(&self, phase: Phase) -> bool {
-        phase.year > self.from || (phase.year == self.from && phase.kind != PhaseKind::Alliance)
+        phase.year > self.from || (phase.year == self.from && !phase.kind.is(&super::ALLIANCE))
     }
 
     /// In `phase`, the lapsing Spring of an abrogated treaty (IR-D2).

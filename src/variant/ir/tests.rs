@@ -246,10 +246,10 @@ fn ir_e0_e4_e5_winter_durations() {
     s.treaties.push(mdt(Germany, Austria, 1902));
     let orders = vec![VariantOrder {
         from: Sender::Power(Germany),
-        command: VariantCommand::Abrogate {
+        command: crate::command::RuleCommand::new(super::IrCommand::Abrogate {
             kind: Some(TreatyKind::Mdt),
             with: Austria,
-        },
+        }),
         slot: Slot::Named("abrogate Austria".into()),
     }];
     let lines = winter(
@@ -363,11 +363,11 @@ fn ir_relations_line() {
 #[test]
 fn ir_c3_peace_treaties_setting() {
     let v = InternationalRelations;
-    let mut state = v.new_state();
-    assert!(!read(&state).peace_treaties);
-    assert!(!read(&state).first_shot_fired);
+    let mut state = IrState::default();
+    assert!(!state.peace_treaties);
+    assert!(!state.first_shot_fired);
     v.apply_setting(&mut state, "peace_treaties", "on").unwrap();
-    assert!(read(&state).peace_treaties);
+    assert!(state.peace_treaties);
     assert!(
         v.apply_setting(&mut state, "peace_treaties", "maybe")
             .is_err()
@@ -401,14 +401,14 @@ fn ir_a3_the_claim_window() {
         window(p(1905, Season::Winter, PhaseKind::Adjustment)),
         Some(1905)
     );
-    assert_eq!(window(Phase::conference(1905)), Some(1905));
+    assert_eq!(window(Phase::own(1905, &super::CONFERENCE)), Some(1905));
     assert_eq!(
         window(p(1906, Season::Spring, PhaseKind::Movement)),
         Some(1905)
     );
     assert_eq!(window(p(1906, Season::Spring, PhaseKind::Retreat)), None);
     assert_eq!(window(p(1901, Season::Spring, PhaseKind::Movement)), None);
-    assert_eq!(window(Phase::alliance(1901)), None);
+    assert_eq!(window(Phase::own(1901, &super::ALLIANCE)), None);
 }
 
 /// IR-A1, IR-AMB-23: a claim is judged by the victory points of its window's Fall check,
@@ -524,16 +524,14 @@ fn ir_4_relations_on_the_picture() {
         target: Germany,
         via: France,
     });
-    let mut state = InternationalRelations.new_state();
-    state.set(&s);
     let phase = Phase::new(1902, Season::Fall, PhaseKind::Movement);
     let p = position(phase, &[]);
     let proposals = vec![VariantOrder {
         from: Sender::Power(Austria),
-        command: VariantCommand::EnterTreaty {
+        command: crate::command::RuleCommand::new(super::IrCommand::EnterTreaty {
             kind: TreatyKind::Mdt,
             with: Turkey,
-        },
+        }),
         slot: Slot::Member {
             set: "treaties".into(),
             key: "Turkey".into(),
@@ -543,7 +541,7 @@ fn ir_4_relations_on_the_picture() {
         variant_orders: &proposals,
         ..GameView::bare(map(), &p)
     };
-    let marks = InternationalRelations.picture_marks(&game, &state);
+    let marks = InternationalRelations.picture_marks(&game, &s);
     let line = |a: &str, b: &str, text: &str, style| Mark::Relation {
         from: prov(a),
         to: prov(b),
@@ -565,13 +563,13 @@ fn ir_4_relations_on_the_picture() {
     );
     assert_eq!(
         marks,
-        InternationalRelations.picture_marks(&GameView::bare(map(), &p), &state)
+        InternationalRelations.picture_marks(&GameView::bare(map(), &p), &s)
     );
     let texts: Vec<String> = marks.iter().map(|m| format!("{m:?}")).collect();
     assert!(!texts.iter().any(|t| t.contains("Austria-Turkey")));
     // No treaty and no war: the legend says so.
     assert_eq!(
-        InternationalRelations.picture_marks(&game, &InternationalRelations.new_state()),
+        InternationalRelations.picture_marks(&game, &IrState::default()),
         vec![Mark::Legend("Relations: none".into())]
     );
 }

@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::command::{TreatyKind, VariantCommand};
+use super::grammar::{IrCommand, TreatyKind};
 use crate::map::{Map, Power, ProvinceId};
 use crate::rules::{self, Owner, Phase, PhaseKind, Position, PowerOrder, Season, UnitId};
 use crate::variant::{Sender, VariantOrder};
@@ -25,8 +25,8 @@ struct Incurred {
 /// The year a phase's penalties count from, and whether it counts as a Winter (IR-E0).
 fn counting(phase: Phase) -> (u16, bool) {
     match phase.kind {
-        PhaseKind::Alliance => (phase.year.max(1901), false),
-        PhaseKind::Adjustment | PhaseKind::Conference | PhaseKind::Jury => (phase.year, true),
+        PhaseKind::Own(own) if own.before => (phase.year.max(1901), false),
+        PhaseKind::Adjustment | PhaseKind::Own(_) => (phase.year, true),
         PhaseKind::Movement | PhaseKind::Retreat => (phase.year, phase.season == Season::Winter),
     }
 }
@@ -34,9 +34,10 @@ fn counting(phase: Phase) -> (u16, bool) {
 /// IR-E4's table: the first shot's points and years in a phase.
 fn first_shot_row(phase: Phase) -> Option<(u32, u16)> {
     let (year, _) = counting(phase);
-    let spring = phase.season == Season::Spring && phase.kind != PhaseKind::Alliance;
+    let alliance = phase.kind.is(&super::ALLIANCE);
+    let spring = phase.season == Season::Spring && !alliance;
     match year {
-        1901 if spring || phase.kind == PhaseKind::Alliance => Some((2, 10)),
+        1901 if spring || alliance => Some((2, 10)),
         1901 => Some((2, 9)),
         1902 if spring => Some((2, 8)),
         1902 => Some((2, 7)),
@@ -118,8 +119,8 @@ fn settle(s: &mut IrState, phase: Phase, mut new: Vec<Incurred>) -> Vec<String> 
 fn proposals(orders: &[VariantOrder]) -> BTreeMap<(Power, Power), TreatyKind> {
     orders
         .iter()
-        .filter_map(|v| match (&v.command, v.from) {
-            (VariantCommand::EnterTreaty { kind, with }, Sender::Power(a)) => {
+        .filter_map(|v| match (v.command.get::<IrCommand>(), v.from) {
+            (Some(IrCommand::EnterTreaty { kind, with }), Sender::Power(a)) => {
                 Some(((a, *with), *kind))
             }
             _ => None,
@@ -198,7 +199,7 @@ pub fn conference_treaties(
     phase: Phase,
     variant_orders: &[VariantOrder],
 ) -> Vec<String> {
-    let from = if phase.kind == PhaseKind::Alliance {
+    let from = if phase.kind.is(&super::ALLIANCE) {
         phase.year
     } else {
         phase.year + 1
@@ -520,7 +521,9 @@ pub fn winter(s: &mut IrState, phase: Phase, variant_orders: &[VariantOrder]) ->
     let mut notices: Vec<(Power, Power, String)> = Vec::new();
     let mut new = Vec::new();
     for v in variant_orders {
-        let (VariantCommand::Abrogate { with, .. }, Sender::Power(a)) = (&v.command, v.from) else {
+        let (Some(IrCommand::Abrogate { with, .. }), Sender::Power(a)) =
+            (v.command.get::<IrCommand>(), v.from)
+        else {
             continue;
         };
         let b = *with;
@@ -668,14 +671,21 @@ pub fn confined(board: &Board<'_>) -> Vec<UnitId> {
     let mut out = Vec::new();
     for u in &board.position.units {
         let Owner::Power(a) = u.owner else { continue };
+        // Only an ally confines.
+        let allies: Vec<Power> = Power::ALL
+            .into_iter()
+            .filter(|b| board.s.allied(a, *b, phase).is_some())
+            .collect();
+        if allies.is_empty() {
+            continue;
+        }
         let here = u.location.province;
         let reach: Vec<ProvinceId> = map
             .province_ids()
             .filter(|p| *p != here && rules::can_reach(map, u, *p))
             .collect();
-        let confined_by = Power::ALL.into_iter().find(|b| {
-            board.s.allied(a, *b, phase).is_some()
-                && board.controls(*b, a, here)
+        let confined_by = allies.into_iter().find(|b| {
+            board.controls(*b, a, here)
                 && reach.iter().all(|p| board.controls(*b, a, *p))
                 && !board.permits.iter().any(|pm| {
                     pm.by == *b

@@ -7,20 +7,27 @@
 //! The parts: [`morale`] (the season's modifiers, pure), [`rules`] (the adjudication
 //! hooks), and here the state, the steps and the bulletin lines.
 
+mod facts;
+mod grammar;
 mod morale;
 mod rules;
+mod units;
 
-use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
+use crate::command::NoCommand;
 use crate::map::{Map, Power};
 use crate::picture::Mark;
 use crate::rules::{Owner, PhaseKind, PhaseOutcome, Position, Step, Unit, UnitId, UnitKind};
-use crate::variant::{Check, GameView, Line, Setup, StateError, Variant, VariantState};
+use crate::variant::{CaseFacts, GameView, Line, RuleSet};
 
-use morale::{SeasonEnd, SeasonFacts, bracket, summed};
+use facts::ShellShockFacts;
+
+use morale::{SeasonEnd, SeasonFacts, Tally, push_int};
 use rules::ShellShockRules;
+use units::UnitMap;
 
 /// Starting morale (SS-1.1).
 pub const START: i32 = 18;
@@ -32,21 +39,21 @@ pub const CAP: i32 = 34;
 pub struct ShellShockState {
     /// Morale; a unit not listed has the starting morale (SS-1.1).
     #[serde(default)]
-    pub morale: BTreeMap<UnitId, i32>,
+    pub morale: UnitMap<i32>,
     #[serde(default)]
-    pub move_streak: BTreeMap<UnitId, u8>,
+    pub move_streak: UnitMap<u8>,
     #[serde(default)]
-    pub sea_streak: BTreeMap<UnitId, u8>,
+    pub sea_streak: UnitMap<u8>,
     /// Armed neutrals → the power they rebelled from (SS-3.10).
     #[serde(default)]
-    pub rebels: BTreeMap<UnitId, Power>,
+    pub rebels: UnitMap<Power>,
     /// What this season's movement phase decided, waiting for the season's end.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub season: Option<SeasonFacts>,
     /// The Fall update computed after the Fall retreats and ownership update, applied after
     /// the Winter (SS-2.0): unit → its modifiers, and the streaks after the season.
     #[serde(default)]
-    pub fall: Vec<(UnitId, Vec<morale::Modifier>, u8, u8)>,
+    pub fall: Vec<(UnitId, Tally, u8, u8)>,
 }
 
 impl ShellShockState {
@@ -71,45 +78,47 @@ pub fn band(m: i32) -> &'static str {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ShellShock;
 
-fn read(state: &VariantState) -> ShellShockState {
-    state.get()
-}
-
 /// `France A Paris`.
 fn named(map: &Map, u: &Unit) -> String {
-    let owner = match u.owner {
-        Owner::Power(p) => p.name(),
-        Owner::Neutral => "Neutral",
-    };
-    format!(
-        "{owner} {} {}",
-        u.kind.letter(),
-        map.location_name(u.location)
-    )
+    let mut out = String::with_capacity(40);
+    push_named(&mut out, map, u);
+    out
 }
 
-impl Variant for ShellShock {
+/// Writes `France A Paris` (with the coast: `France F Spain (south coast)`) into `out`.
+fn push_named(out: &mut String, map: &Map, u: &Unit) {
+    out.push_str(match u.owner {
+        Owner::Power(p) => p.name(),
+        Owner::Neutral => "Neutral",
+    });
+    out.push(' ');
+    out.push(u.kind.letter());
+    out.push(' ');
+    out.push_str(&map.province(u.location.province).name);
+    if let Some(c) = u.location.coast {
+        out.push_str(" (");
+        out.push_str(c.name());
+        out.push(')');
+    }
+}
+
+impl RuleSet for ShellShock {
+    type State = ShellShockState;
+    type Command = NoCommand;
+
     fn name(&self) -> &'static str {
         "ShellShock"
     }
 
-    fn new_state(&self) -> VariantState {
-        VariantState::typed::<ShellShockState>()
+    fn grammar(&self) -> &'static dyn crate::command::Grammar {
+        &grammar::ShellShockGrammar
     }
 
-    fn check_state(&self, state: &VariantState) -> Result<(), StateError> {
-        state.check::<ShellShockState>()
-    }
-
-    fn help(&self) -> &'static str {
-        include_str!("help.txt")
-    }
-
-    fn rules(&self, _game: &GameView<'_>, state: &VariantState) -> Box<dyn crate::rules::Rules> {
-        let s = read(state);
+    fn rules(&self, game: &GameView<'_>, s: &ShellShockState) -> Box<dyn crate::rules::Rules> {
         Box::new(ShellShockRules {
-            morale: s.morale,
-            rebels: s.rebels,
+            resolving: game.resolving,
+            morale: s.morale.clone(),
+            rebels: s.rebels.clone(),
         })
     }
 
@@ -117,13 +126,13 @@ impl Variant for ShellShock {
     fn step(
         &self,
         game: &GameView<'_>,
-        state: &mut VariantState,
+        s: &mut ShellShockState,
         step: Step<'_>,
         position: &mut Position,
     ) -> Vec<Line> {
         let map = game.map;
         let kind = game.position.phase.kind;
-        let lines = state.update(|s: &mut ShellShockState| match step {
+        let lines = match step {
             Step::Resolved { record, .. } => {
                 let mut lines = destroyed_neutrals(map, s, position);
                 match kind {
@@ -136,21 +145,19 @@ impl Variant for ShellShock {
                 lines
             }
             Step::SpringEnds => {
-                let owners = position.owners.clone();
-                let pending = season_end(map, s, position, &owners);
+                let pending = season_end(map, s, position, &position.owners);
                 apply(map, s, position, pending)
             }
             Step::OwnershipUpdated => {
-                let owners = position.owners.clone();
-                s.fall = season_end(map, s, position, &owners);
+                s.fall = season_end(map, s, position, &position.owners);
                 Vec::new()
             }
             Step::FallEnds => {
                 let pending = std::mem::take(&mut s.fall);
                 apply(map, s, position, pending)
             }
-            Step::Opens(_) => Vec::new(),
-        });
+            Step::Begins | Step::Opens(_) => Vec::new(),
+        };
         lines.into_iter().map(Line::public).collect()
     }
 
@@ -158,10 +165,9 @@ impl Variant for ShellShock {
     fn summary(
         &self,
         game: &GameView<'_>,
-        state: &VariantState,
+        s: &ShellShockState,
         outcome: &PhaseOutcome,
     ) -> Vec<Line> {
-        let s = read(state);
         let map = game.map;
         // The units on the board, then the dislodged ones (waiting to retreat).
         let dislodged = outcome
@@ -175,23 +181,28 @@ impl Variant for ShellShock {
             .iter()
             .map(|u| (u, ""))
             .chain(dislodged)
-            .map(|(u, how)| match u.owner {
-                Owner::Power(_) => {
-                    let m = s.morale_of(u.id);
-                    Line::public(format!(
-                        "UNIT: {} morale {m} ({}){how}",
-                        named(map, u),
-                        band(m)
-                    ))
+            .map(|(u, how)| {
+                let mut text = String::with_capacity(64);
+                text.push_str("UNIT: ");
+                push_named(&mut text, map, u);
+                match u.owner {
+                    Owner::Power(_) => {
+                        let m = s.morale_of(u.id);
+                        text.push_str(" morale ");
+                        push_int(&mut text, m);
+                        text.push_str(" (");
+                        text.push_str(band(m));
+                        text.push(')');
+                    }
+                    Owner::Neutral => match s.rebels.get(&u.id) {
+                        Some(p) => {
+                            let _ = write!(text, " (armed neutral, formerly {p})");
+                        }
+                        None => text.push_str(" (armed neutral)"),
+                    },
                 }
-                Owner::Neutral => Line::public(format!(
-                    "UNIT: {}{}{how}",
-                    named(map, u),
-                    s.rebels
-                        .get(&u.id)
-                        .map(|p| format!(" (armed neutral, formerly {p})"))
-                        .unwrap_or_else(|| " (armed neutral)".into())
-                )),
+                text.push_str(how);
+                Line::public(text)
             })
             .collect()
     }
@@ -201,8 +212,7 @@ impl Variant for ShellShock {
     /// that rebelled from France; the legend reads the numbers as bands. Units waiting to
     /// retreat are drawn beside their province with no note (the note goes by province, and
     /// the province's note is the unit standing there).
-    fn picture_marks(&self, game: &GameView<'_>, state: &VariantState) -> Vec<Mark> {
-        let s = read(state);
+    fn picture_marks(&self, game: &GameView<'_>, s: &ShellShockState) -> Vec<Mark> {
         let mut notes: Vec<(String, Mark)> = Vec::new();
         let mut rebels: Vec<Power> = Vec::new();
         for u in &game.position.units {
@@ -245,109 +255,9 @@ impl Variant for ShellShock {
         marks
     }
 
-    fn read_fact(&self, setup: &mut Setup<'_>, fact: &str) -> Result<(), String> {
-        let words: Vec<&str> = fact.split_whitespace().collect();
-        match words.as_slice() {
-            ["morale", p, t, prov, m] => {
-                let id = unit_id(setup.map, setup.position, p, t, prov)?;
-                let m: i32 = m.parse().map_err(|_| format!("{m:?} is not a morale"))?;
-                setup.state.update(|s: &mut ShellShockState| {
-                    s.morale.insert(id, m);
-                });
-                Ok(())
-            }
-            ["streak", p, t, prov, which, n] => {
-                let id = unit_id(setup.map, setup.position, p, t, prov)?;
-                let n: u8 = n.parse().map_err(|_| format!("{n:?} is not a streak"))?;
-                let which = which.to_ascii_lowercase();
-                setup
-                    .state
-                    .update(|s: &mut ShellShockState| match which.as_str() {
-                        "move" => {
-                            s.move_streak.insert(id, n);
-                            Ok(())
-                        }
-                        "sea" => {
-                            s.sea_streak.insert(id, n);
-                            Ok(())
-                        }
-                        _ => Err(format!("a streak is move or sea, not {which:?}")),
-                    })
-            }
-            _ => Err(format!("the ShellShock rules have no fact \"{fact}\"")),
-        }
+    fn case_facts(&self) -> &dyn CaseFacts<ShellShockState> {
+        &ShellShockFacts
     }
-
-    /// `Neutral: A Par (rebel of France)`.
-    fn read_unit_note(&self, setup: &mut Setup<'_>, unit: &Unit, note: &str) -> Result<(), String> {
-        let power = note
-            .strip_prefix("rebel of ")
-            .and_then(|p| Power::from_name(p.trim()))
-            .ok_or_else(|| format!("the ShellShock rules have no unit note \"({note})\""))?;
-        let id = setup
-            .position
-            .units
-            .iter()
-            .find(|u| u.location.province == unit.location.province)
-            .map(|u| u.id)
-            .ok_or_else(|| "no such unit".to_string())?;
-        setup.state.update(|s: &mut ShellShockState| {
-            s.rebels.insert(id, power);
-        });
-        Ok(())
-    }
-
-    fn check_fact(&self, check: &Check<'_>, fact: &str) -> Result<(), String> {
-        let s: ShellShockState = check.after.get();
-        let words: Vec<&str> = fact.split_whitespace().collect();
-        match words.as_slice() {
-            ["morale", p, t, prov, m] => {
-                let id = unit_id(check.map, check.position, p, t, prov)?;
-                let want: i32 = m.parse().map_err(|_| format!("{m:?} is not a morale"))?;
-                let got = s.morale_of(id);
-                (got == want)
-                    .then_some(())
-                    .ok_or_else(|| format!("its morale is {got}"))
-            }
-            ["streak", p, t, prov, which, n] => {
-                let id = unit_id(check.map, check.position, p, t, prov)?;
-                let want: u8 = n.parse().map_err(|_| format!("{n:?} is not a streak"))?;
-                let got = if which.eq_ignore_ascii_case("move") {
-                    s.move_streak.get(&id)
-                } else {
-                    s.sea_streak.get(&id)
-                }
-                .copied()
-                .unwrap_or(0);
-                (got == want)
-                    .then_some(())
-                    .ok_or_else(|| format!("its {which} streak is {got}"))
-            }
-            _ => Err(format!("the ShellShock rules have no fact \"{fact}\"")),
-        }
-    }
-}
-
-/// The identity of `<Power> <T> <Prov>` on a position.
-fn unit_id(map: &Map, position: &Position, p: &str, t: &str, prov: &str) -> Result<UnitId, String> {
-    let power = Power::from_name(p).ok_or_else(|| format!("no power called {p:?}"))?;
-    let province = map
-        .find_location(prov)
-        .ok_or_else(|| format!("no province called {prov:?}"))?
-        .province;
-    let kind = match t.to_ascii_uppercase().as_str() {
-        "A" => UnitKind::Army,
-        "F" => UnitKind::Fleet,
-        _ => return Err(format!("{t:?} is not A or F")),
-    };
-    position
-        .units
-        .iter()
-        .find(|u| {
-            u.location.province == province && u.owner == Owner::Power(power) && u.kind == kind
-        })
-        .map(|u| u.id)
-        .ok_or_else(|| format!("there is no {power} {t} {prov}"))
 }
 
 /// SS-3.9: a dislodged armed neutral is destroyed (it has no retreat, H13, so it leaves the
@@ -419,7 +329,7 @@ fn season_end(
     s: &mut ShellShockState,
     position: &Position,
     owners_end: &[Option<Power>],
-) -> Vec<(UnitId, Vec<morale::Modifier>, u8, u8)> {
+) -> Vec<(UnitId, Tally, u8, u8)> {
     let facts = s.season.take().unwrap_or_else(|| SeasonFacts {
         owners_start: position.owners.clone(),
         ..SeasonFacts::default()
@@ -430,7 +340,9 @@ fn season_end(
         end: position,
         owners_end,
     };
-    let mut out = Vec::new();
+    let wide = end.power_wide_all();
+    let occupants = end.occupants();
+    let mut out = Vec::with_capacity(position.units.len());
     for u in &position.units {
         if !matches!(u.owner, Owner::Power(_)) {
             continue;
@@ -454,7 +366,7 @@ fn season_end(
         } else {
             0
         };
-        out.push((u.id, end.modifiers(u.id, mv, sea), mv, sea));
+        out.push((u.id, end.modifiers(u, mv, sea, &wide, &occupants), mv, sea));
     }
     out
 }
@@ -466,34 +378,46 @@ fn apply(
     map: &Map,
     s: &mut ShellShockState,
     position: &mut Position,
-    pending: Vec<(UnitId, Vec<morale::Modifier>, u8, u8)>,
+    pending: Vec<(UnitId, Tally, u8, u8)>,
 ) -> Vec<String> {
-    let mut morale_lines: Vec<(Power, String, String)> = Vec::new();
-    let mut rebellions: Vec<(Power, String, String)> = Vec::new();
+    let mut morale_lines: Vec<(Power, &str, String)> = Vec::new();
+    let mut rebellions: Vec<(Power, &str, String)> = Vec::new();
+    let mut at: Vec<(UnitId, usize)> = position
+        .units
+        .iter()
+        .enumerate()
+        .map(|(i, u)| (u.id, i))
+        .collect();
+    at.sort_unstable();
     for (id, mods, mv, sea) in pending {
-        let Some(u) = position.units.iter_mut().find(|u| u.id == id) else {
+        let Some(u) = at
+            .binary_search_by_key(&id, |(k, _)| *k)
+            .ok()
+            .and_then(|j| at.get(j))
+            .and_then(|(_, i)| position.units.get_mut(*i))
+        else {
             continue;
         };
         let Owner::Power(p) = u.owner else { continue };
-        let mods = summed(&mods);
         let old = s.morale_of(id);
-        let new = (old + mods.iter().map(|(_, d)| d).sum::<i32>()).min(CAP);
+        let new = (old + mods.total()).min(CAP);
         s.morale.insert(id, new);
         if u.kind == UnitKind::Army {
             s.move_streak.insert(id, mv);
         } else {
             s.sea_streak.insert(id, sea);
         }
-        let code = map.code(u.location.province).to_string();
-        morale_lines.push((
-            p,
-            code.clone(),
-            format!(
-                "MORALE: {} {old} -> {new} {}",
-                named(map, u),
-                bracket(&mods)
-            ),
-        ));
+        let code = map.code(u.location.province);
+        let mut line = String::with_capacity(80);
+        line.push_str("MORALE: ");
+        push_named(&mut line, map, u);
+        line.push(' ');
+        push_int(&mut line, old);
+        line.push_str(" -> ");
+        push_int(&mut line, new);
+        line.push(' ');
+        mods.push_bracket(&mut line);
+        morale_lines.push((p, code, line));
         if new <= 0 {
             rebellions.push((
                 p,

@@ -2,12 +2,12 @@
 //! movement phase (its record), its retreats and the centre owners at the start and end of
 //! the season. Pure: facts in, modifiers out.
 
-use std::collections::{BTreeMap, BTreeSet};
-
 use serde::{Deserialize, Serialize};
 
 use crate::map::{Map, Power, ProvinceId};
 use crate::rules::{Order, Owner, PhaseRecord, Position, UnitId, UnitKind};
+
+use super::units::{UnitMap, UnitSet};
 
 /// A modifier: its rule number after `SS-2.` and its value.
 pub type Modifier = (u8, i32);
@@ -17,9 +17,9 @@ pub type Modifier = (u8, i32);
 /// when it began.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeasonFacts {
-    pub modifiers: BTreeMap<UnitId, Vec<Modifier>>,
-    pub ordered_to_move: BTreeSet<UnitId>,
-    pub dislodged: BTreeSet<UnitId>,
+    pub modifiers: UnitMap<Tally>,
+    pub ordered_to_move: UnitSet,
+    pub dislodged: UnitSet,
     pub owners_start: Vec<Option<Power>>,
 }
 
@@ -34,7 +34,9 @@ pub fn capital(map: &Map, p: Power) -> Option<ProvinceId> {
         Power::Russia => "stp",
         Power::Turkey => "con",
     };
-    map.find_province(code)
+    map.home_centres(p)
+        .find(|h| map.code(*h) == code)
+        .or_else(|| map.find_province(code))
 }
 
 fn is_home_of(map: &Map, prov: ProvinceId, p: Power) -> bool {
@@ -45,21 +47,57 @@ fn is_home_of(map: &Map, prov: ProvinceId, p: Power) -> bool {
 /// The modifiers decided by the movement phase (SS-2.1–2.6, 2.9, 2.10, 2.12, 2.16, 2.19),
 /// from its record and the position it began from.
 pub fn movement_facts(map: &Map, start: &Position, record: &PhaseRecord) -> SeasonFacts {
-    let mut facts = SeasonFacts {
-        owners_start: start.owners.clone(),
-        ..SeasonFacts::default()
+    let units = &record.units;
+    // The record's units by identity, to look each one up once.
+    let mut by_id: Vec<(UnitId, usize)> =
+        units.iter().enumerate().map(|(i, u)| (u.id, i)).collect();
+    by_id.sort_unstable();
+    let index = |id: UnitId| {
+        by_id
+            .binary_search_by_key(&id, |(k, _)| *k)
+            .ok()
+            .and_then(|j| by_id.get(j))
+            .map(|(_, i)| *i)
     };
-    let owner_of_unit: BTreeMap<UnitId, Owner> =
-        record.units.iter().map(|u| (u.id, u.owner)).collect();
-    let attack_of = |id: UnitId| record.attacks.iter().find(|a| a.attacker == id);
-    let succeeded = |id: UnitId| attack_of(id).is_some_and(|a| a.succeeded);
+    let owner_of = |id: UnitId| index(id).and_then(|i| units.get(i)).map(|u| u.owner);
+    // Whether each unit's move succeeded (its first attack, as the record lists them).
+    let mut succeeded = vec![None::<bool>; units.len()];
+    for a in &record.attacks {
+        if let Some(slot) = index(a.attacker).and_then(|i| succeeded.get_mut(i))
+            && slot.is_none()
+        {
+            *slot = Some(a.succeeded);
+        }
+    }
+    let succeeded = |id: UnitId| {
+        index(id)
+            .and_then(|i| succeeded.get(i).copied().flatten())
+            .unwrap_or(false)
+    };
     // A move that dislodged a unit foreign to the mover.
-    let dislodged_enemy = |mover: UnitId| {
-        record
-            .units
-            .iter()
-            .any(|v| v.dislodged_by == Some(mover) && Some(&v.owner) != owner_of_unit.get(&mover))
+    let mut dislodged_enemy = vec![false; units.len()];
+    for v in units {
+        if let Some(mover) = v.dislodged_by
+            && let Some(i) = index(mover)
+            && units.get(i).map(|m| m.owner) != Some(v.owner)
+            && let Some(slot) = dislodged_enemy.get_mut(i)
+        {
+            *slot = true;
+        }
+    }
+    let dislodged_enemy = |mover: UnitId| match index(mover) {
+        Some(i) => dislodged_enemy.get(i).copied().unwrap_or(false),
+        // Not in the record: any unit it dislodged is foreign to it.
+        None => units.iter().any(|v| v.dislodged_by == Some(mover)),
     };
+    // The attacks that reached their province (a convoyed move whose convoy failed never
+    // did), with the attacker's owner.
+    let reached: Vec<(ProvinceId, Option<Owner>)> = record
+        .attacks
+        .iter()
+        .filter(|a| a.has_path || !a.convoyed)
+        .map(|a| (a.to, owner_of(a.attacker)))
+        .collect();
     let centre_owner_start = |p: ProvinceId| {
         if map.province(p).supply_centre {
             start.owners.get(p.index()).copied().flatten()
@@ -67,91 +105,111 @@ pub fn movement_facts(map: &Map, start: &Position, record: &PhaseRecord) -> Seas
             None
         }
     };
-    for u in &record.units {
+    // What each unit's supports earned it, and what the supports it received did, in one
+    // pass over the supports (SS-2.3, 2.9, 2.10, 2.12, 2.16).
+    #[derive(Clone, Copy, Default)]
+    struct Supports {
+        dislodging: i32,
+        into_centre: i32,
+        failed: i32,
+        received: i32,
+        cut_received: bool,
+    }
+    let mut by_unit = vec![Supports::default(); units.len()];
+    for sup in &record.supports {
+        if sup.matched
+            && let Some(t) = index(sup.supporter).and_then(|i| by_unit.get_mut(i))
+        {
+            if sup.effective() && sup.dest.is_some() && dislodged_enemy(sup.target) {
+                t.dislodging += 1;
+            }
+            if let Some(dest) = sup.dest {
+                let mover_owner = owner_of(sup.target).and_then(|o| o.power());
+                if sup.effective()
+                    && succeeded(sup.target)
+                    && centre_owner_start(dest).is_some_and(|o| Some(o) != mover_owner)
+                {
+                    t.into_centre += 1;
+                }
+                if !succeeded(sup.target) {
+                    t.failed += 1;
+                }
+            }
+        }
+        if let Some(t) = index(sup.target).and_then(|i| by_unit.get_mut(i)) {
+            if sup.effective() {
+                t.received += 1;
+            }
+            t.cut_received |= sup.matched && sup.cut && sup.dest.is_some();
+        }
+    }
+    let mut modifiers: Vec<(UnitId, Tally)> = Vec::with_capacity(units.len());
+    let mut ordered_to_move = Vec::new();
+    let mut dislodged_units = Vec::new();
+    for (u, sup) in units.iter().zip(&by_unit) {
         let Owner::Power(x) = u.owner else { continue };
-        let mut m: Vec<Modifier> = Vec::new();
+        let mut m = Tally::default();
         let here = u.from.province;
         let moving = matches!(u.order, Order::Move { .. });
         let dislodged = u.dislodged_by.is_some();
         if moving {
-            facts.ordered_to_move.insert(u.id);
+            ordered_to_move.push(u.id);
         }
         if dislodged {
-            facts.dislodged.insert(u.id);
+            dislodged_units.push(u.id);
         }
         let moved = moving && succeeded(u.id);
         let attacked = !moved
-            && record.attacks.iter().any(|a| {
-                // A convoyed move whose convoy failed never reached the province.
-                let reached = a.has_path || !a.convoyed;
-                a.to == here && reached && owner_of_unit.get(&a.attacker) != Some(&u.owner)
-            });
+            && reached
+                .iter()
+                .any(|(to, by)| *to == here && *by != Some(u.owner));
         let stood = !moving && !dislodged;
         let centre = map.province(here).supply_centre;
-        if stood && !attacked && is_home_of(map, here, x) {
-            m.push((1, 4));
+        let home = is_home_of(map, here, x);
+        if stood && !attacked && home {
+            m.add(1, 4);
         }
         if moved && dislodged_enemy(u.id) {
-            m.push((2, 4));
+            m.add(2, 4);
         }
-        let given: Vec<_> = record
-            .supports
-            .iter()
-            .filter(|s| s.supporter == u.id && s.matched)
-            .collect();
-        for s in &given {
-            if s.effective() && s.dest.is_some() && dislodged_enemy(s.target) {
-                m.push((3, 2));
-            }
+        if sup.dislodging > 0 {
+            m.add(3, 2 * sup.dislodging);
         }
         if moved
             && let Some(to) = u.moved_to
             && centre_owner_start(to.province).is_some_and(|o| o != x)
         {
-            m.push((4, 2));
+            m.add(4, 2);
         }
         if attacked && !dislodged {
-            m.push((5, 2));
+            m.add(5, 2);
         }
-        if stood && !attacked && centre && !is_home_of(map, here, x) {
-            m.push((6, 2));
+        if stood && !attacked && centre && !home {
+            m.add(6, 2);
         }
-        for s in &given {
-            let Some(dest) = s.dest else { continue };
-            let mover_owner = owner_of_unit.get(&s.target).and_then(|o| o.power());
-            if s.effective()
-                && succeeded(s.target)
-                && centre_owner_start(dest).is_some_and(|o| Some(o) != mover_owner)
-            {
-                m.push((9, 1));
-            }
+        if sup.into_centre > 0 {
+            m.add(9, sup.into_centre);
         }
-        let received = record
-            .supports
-            .iter()
-            .filter(|s| s.target == u.id && s.effective())
-            .count();
-        if received > 0 {
-            m.push((10, i32::try_from(received).unwrap_or(i32::MAX)));
+        if sup.received > 0 {
+            m.add(10, sup.received);
         }
         if moving && !moved {
-            if record
-                .supports
-                .iter()
-                .any(|s| s.target == u.id && s.matched && s.cut && s.dest.is_some())
-            {
-                m.push((12, -1));
+            if sup.cut_received {
+                m.add(12, -1);
             }
-            m.push((19, -2));
+            m.add(19, -2);
         }
-        for s in &given {
-            if s.dest.is_some() && !succeeded(s.target) {
-                m.push((16, -1));
-            }
+        if sup.failed > 0 {
+            m.add(16, -sup.failed);
         }
-        facts.modifiers.insert(u.id, m);
+        modifiers.push((u.id, m));
     }
-    facts
+    SeasonFacts {
+        modifiers: modifiers.into_iter().collect(),
+        ordered_to_move: ordered_to_move.into_iter().collect(),
+        dislodged: dislodged_units.into_iter().collect(),
+        owners_start: start.owners.clone(),
+    }
 }
 
 /// The modifiers of the season's end (SS-2.7, 2.8, 2.11, 2.13–2.15, 2.17, 2.18, 2.20,
@@ -167,6 +225,12 @@ pub struct SeasonEnd<'a> {
 }
 
 impl SeasonEnd<'_> {
+    /// The power-wide modifiers of every power (SS-2.7, 2.8, 2.17, 2.20), worked out once
+    /// for the season's end.
+    pub fn power_wide_all(&self) -> [Tally; 7] {
+        Power::ALL.map(|p| self.power_wide(p))
+    }
+
     fn owner_start(&self, p: ProvinceId) -> Option<Power> {
         self.facts.owners_start.get(p.index()).copied().flatten()
     }
@@ -176,92 +240,207 @@ impl SeasonEnd<'_> {
     }
 
     /// The power-wide modifiers of `x` (SS-2.7, 2.8, 2.17, 2.20; SS-AMB-7: once each).
-    fn power_wide(&self, x: Power) -> Vec<Modifier> {
-        let homes: Vec<ProvinceId> = self.map.home_centres(x).collect();
-        let recaptured: Vec<ProvinceId> = homes
-            .iter()
-            .copied()
-            .filter(|h| {
-                self.owner_start(*h).is_some_and(|o| o != x) && self.owner_end(*h) == Some(x)
-            })
-            .collect();
+    fn power_wide(&self, x: Power) -> Tally {
         let capital = capital(self.map, x);
-        let mut m = Vec::new();
-        if !recaptured.is_empty() {
-            m.push((7, 2));
-            if capital.is_some_and(|c| recaptured.contains(&c)) {
-                m.push((8, 2));
+        let (mut recaptured, mut capital_recaptured, mut lost) = (false, false, false);
+        for h in self.map.home_centres(x) {
+            let (start, end) = (self.owner_start(h), self.owner_end(h));
+            if start.is_some_and(|o| o != x) && end == Some(x) {
+                recaptured = true;
+                capital_recaptured |= capital == Some(h);
+            }
+            lost |= start == Some(x) && end.is_some_and(|o| o != x);
+        }
+        let mut m = Tally::default();
+        if recaptured {
+            m.add(7, 2);
+            if capital_recaptured {
+                m.add(8, 2);
             }
         }
         if capital.is_some_and(|c| self.owner_end(c).is_some_and(|o| o != x)) {
-            m.push((17, -1));
+            m.add(17, -1);
         }
-        if homes
-            .iter()
-            .any(|h| self.owner_start(*h) == Some(x) && self.owner_end(*h).is_some_and(|o| o != x))
-        {
-            m.push((20, -2));
+        if lost {
+            m.add(20, -2);
         }
         m
     }
 
-    /// The modifiers of one unit standing on `end`, given its streaks after the season.
-    pub fn modifiers(&self, id: UnitId, move_streak: u8, sea_streak: u8) -> Vec<Modifier> {
-        let Some(u) = self.end.units.iter().find(|u| u.id == id) else {
-            return Vec::new();
-        };
+    /// Who stands in each province of `end` (for the neighbours of SS-2.15 and SS-2.18).
+    pub fn occupants(&self) -> Vec<Option<Owner>> {
+        let mut occ = vec![None; self.map.province_count()];
+        for v in &self.end.units {
+            if let Some(slot) = occ.get_mut(v.location.province.index()) {
+                *slot = Some(v.owner);
+            }
+        }
+        occ
+    }
+
+    /// The modifiers of one unit standing on `end`, given its streaks after the season, the
+    /// power-wide modifiers ([`SeasonEnd::power_wide_all`]) and who stands where
+    /// ([`SeasonEnd::occupants`]).
+    pub fn modifiers(
+        &self,
+        u: &crate::rules::Unit,
+        move_streak: u8,
+        sea_streak: u8,
+        power_wide: &[Tally; 7],
+        occupants: &[Option<Owner>],
+    ) -> Tally {
+        let id = u.id;
+        let mut m = Tally::default();
         let Owner::Power(x) = u.owner else {
-            return Vec::new();
+            return m;
         };
-        let mut m = self.facts.modifiers.get(&id).cloned().unwrap_or_default();
-        m.extend(self.power_wide(x));
+        if let Some(decided) = self.facts.modifiers.get(&id) {
+            m.add_tally(decided);
+        }
+        if let Some(wide) = power_wide.get(x.index()) {
+            m.add_tally(wide);
+        }
         let here = u.location.province;
         let province = self.map.province(here);
         if province.supply_centre && province.home_of != Some(x) {
-            m.push((11, 1));
+            m.add(11, 1);
         }
         if u.kind == UnitKind::Army && move_streak >= 3 {
-            m.push((13, -1));
+            m.add(13, -1);
         }
         if u.kind == UnitKind::Fleet && sea_streak >= 4 {
-            m.push((14, -1));
+            m.add(14, -1);
         }
-        let neighbours: Vec<Owner> = self
-            .end
-            .units
-            .iter()
-            .filter(|v| v.id != id && self.map.any_border(here, v.location.province))
-            .map(|v| v.owner)
-            .collect();
-        let own = neighbours.iter().filter(|o| **o == u.owner).count();
-        let foreign = neighbours.len() - own;
+        let (mut own, mut foreign) = (0usize, 0usize);
+        let mut bits = self.map.neighbours_bits(here) & !(1u128 << here.index());
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            match occupants.get(i).copied().flatten() {
+                Some(o) if o == u.owner => own += 1,
+                Some(_) => foreign += 1,
+                None => {}
+            }
+        }
         if u.kind == UnitKind::Army && own == 0 {
-            m.push((15, -1));
+            m.add(15, -1);
         }
         if foreign > own {
-            m.push((18, -2));
+            m.add(18, -2);
         }
         if self.facts.dislodged.contains(&id) {
-            m.push((21, -4));
+            m.add(21, -4);
         }
         m
     }
 }
 
-/// One bracket entry per rule, summed, in rule order (§4, SS-AMB-15).
-pub fn summed(m: &[Modifier]) -> Vec<Modifier> {
-    let mut by_rule: BTreeMap<u8, i32> = BTreeMap::new();
-    for (r, d) in m {
-        *by_rule.entry(*r).or_default() += d;
-    }
-    by_rule.into_iter().collect()
+/// A unit's modifiers summed by rule (§4, SS-AMB-15): one entry per rule it earned, in rule
+/// order, however many times it earned it. Stored as that list (`[[1,4],[15,-1]]`); a list
+/// that names a rule twice is read summed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// The sum of each rule SS-2.0 to SS-2.23 (a season's sums are small: a unit earns a
+    /// few points a rule).
+    sums: [i16; 24],
+    /// Bit `r`: rule SS-2.`r` was earned.
+    earned: u32,
 }
 
-/// `[SS-2.1 +4, SS-2.15 -1]`.
-pub fn bracket(m: &[Modifier]) -> String {
-    let parts: Vec<String> = m
-        .iter()
-        .map(|(r, d)| format!("SS-2.{r} {}{d}", if *d >= 0 { "+" } else { "" }))
-        .collect();
-    format!("[{}]", parts.join(", "))
+impl Tally {
+    /// The modifiers as stored (a list in rule order), summed.
+    pub fn of(m: &[Modifier]) -> Tally {
+        let mut t = Tally::default();
+        t.add_all(m);
+        t
+    }
+
+    pub fn add(&mut self, rule: u8, d: i32) {
+        if let Some(sum) = self.sums.get_mut(usize::from(rule)) {
+            let d = i16::try_from(d).unwrap_or(if d < 0 { i16::MIN } else { i16::MAX });
+            *sum = sum.saturating_add(d);
+            self.earned |= 1 << rule;
+        }
+    }
+
+    pub fn add_all(&mut self, m: &[Modifier]) {
+        for &(r, d) in m {
+            self.add(r, d);
+        }
+    }
+
+    pub fn add_tally(&mut self, other: &Tally) {
+        for (sum, d) in self.sums.iter_mut().zip(other.sums) {
+            *sum = sum.saturating_add(d);
+        }
+        self.earned |= other.earned;
+    }
+
+    /// Each rule earned and its sum, in rule order.
+    pub fn iter(&self) -> impl Iterator<Item = Modifier> + '_ {
+        let mut bits = self.earned;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let r = bits.trailing_zeros();
+            bits &= bits - 1;
+            let sum = i32::from(self.sums.get(r as usize).copied().unwrap_or(0));
+            Some((u8::try_from(r).unwrap_or(u8::MAX), sum))
+        })
+    }
+
+    /// The change to the unit's morale.
+    pub fn total(&self) -> i32 {
+        self.iter().map(|(_, d)| d).sum()
+    }
+
+    pub fn listed(&self) -> Vec<Modifier> {
+        self.iter().collect()
+    }
+
+    /// Writes the modifiers as `MORALE:` lines give them: `[SS-2.1 +4, SS-2.15 -1]`.
+    pub fn push_bracket(&self, out: &mut String) {
+        out.push('[');
+        for (k, (r, d)) in self.iter().enumerate() {
+            if k > 0 {
+                out.push_str(", ");
+            }
+            out.push_str("SS-2.");
+            push_int(out, i32::from(r));
+            out.push(' ');
+            if d >= 0 {
+                out.push('+');
+            }
+            push_int(out, d);
+        }
+        out.push(']');
+    }
+}
+
+/// Writes a number in decimal (as `{n}` would, without the formatter).
+pub fn push_int(out: &mut String, n: i32) {
+    if n < 0 {
+        out.push('-');
+    }
+    push_digits(out, n.unsigned_abs());
+}
+
+fn push_digits(out: &mut String, v: u32) {
+    if v >= 10 {
+        push_digits(out, v / 10);
+    }
+    out.extend(char::from_digit(v % 10, 10));
+}
+
+impl Serialize for Tally {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Tally {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Tally::of(&Vec::<Modifier>::deserialize(d)?))
+    }
 }

@@ -4,20 +4,21 @@
 //! are destroyed when dislodged and count against their former owner (H3, H13, H15;
 //! SS-3.9, SS-3.10).
 
-use std::collections::BTreeMap;
-
 use crate::map::{Location, Map, Power};
 use crate::rules::{
-    Order, Owner, Position, PowerOrder, Refusal, Rewrite, Rules, Standard, Strength, Unit, UnitId,
-    VariantRefusal, Warning,
+    Order, OrderCheck, Owner, Position, PowerOrder, Refusal, Rewrite, Rules, Standard, Strength,
+    Unit, VariantRefusal, Warning,
 };
 
+use super::units::UnitMap;
 use super::{START, band};
 
 /// The adjudication rules of a Shell Shock game: the morale at the start of the phase.
 pub struct ShellShockRules {
-    pub morale: BTreeMap<UnitId, i32>,
-    pub rebels: BTreeMap<UnitId, Power>,
+    /// The phase is being resolved (no warning is wanted).
+    pub resolving: bool,
+    pub morale: UnitMap<i32>,
+    pub rebels: UnitMap<Power>,
 }
 
 /// The factor of a morale (SS-3.1–3.6).
@@ -69,9 +70,9 @@ fn unit_words(map: &Map, u: &Unit) -> String {
     format!("{} {}", u.kind.letter(), map.location_name(u.location))
 }
 
-impl Rules for ShellShockRules {
+impl ShellShockRules {
     /// SS-E1, SS-E2: an order for an armed neutral, in place of the generic refusal.
-    fn replace_refusal(
+    fn own_refusal_instead(
         &self,
         map: &Map,
         position: &Position,
@@ -100,7 +101,7 @@ impl Rules for ShellShockRules {
     }
 
     /// SS-W1, SS-W2: the order is taken, and will be rewritten at adjudication.
-    fn warning(&self, map: &Map, position: &Position, order: &PowerOrder) -> Option<Warning> {
+    fn own_warning(&self, map: &Map, position: &Position, order: &PowerOrder) -> Option<Warning> {
         let unit = self.unit_of(position, order)?;
         let (m, r) = self.restriction(position, order)?;
         Some(match r {
@@ -121,6 +122,30 @@ impl Rules for ShellShockRules {
             },
         })
     }
+}
+
+impl Rules for ShellShockRules {
+    /// H3: the word of these rules on an order: their own refusal, their refusal in place
+    /// of a generic one, or a warning on an order taken (the parts above).
+    fn check_order(
+        &self,
+        map: &Map,
+        position: &Position,
+        po: &PowerOrder,
+        standard: Option<&Refusal>,
+    ) -> OrderCheck {
+        if self.resolving && standard.is_none() {
+            return OrderCheck::Stands;
+        }
+        match standard {
+            Some(r) => self
+                .own_refusal_instead(map, position, po, r)
+                .map_or(OrderCheck::Stands, OrderCheck::Refused),
+            None => self
+                .own_warning(map, position, po)
+                .map_or(OrderCheck::Stands, OrderCheck::Warned),
+        }
+    }
 
     /// SS-3.4, SS-3.5: the orders the band forbids become holds; the result shows the
     /// order given and why it held.
@@ -132,6 +157,11 @@ impl Rules for ShellShockRules {
         _given: bool,
     ) -> Option<Rewrite> {
         let unit = order.order.unit()?;
+        // Only low and very low morale restrict orders (SS-3.4, SS-3.5); a unit not listed
+        // has the starting morale, so most phases have nothing to look up.
+        if !self.morale.iter().any(|(_, m)| (1..=8).contains(m)) {
+            return None;
+        }
         let (m, _) = self.restriction(position, order)?;
         Some(Rewrite {
             order: Order::Hold { unit },
@@ -198,7 +228,8 @@ mod tests {
             Location::province(par),
         ));
         let r = ShellShockRules {
-            morale: BTreeMap::new(),
+            resolving: false,
+            morale: UnitMap::default(),
             rebels: [(id, Power::France)].into_iter().collect(),
         };
         assert_eq!(r.adjustment_count(&p, Power::France), 0, "SS-3.10");

@@ -41,12 +41,7 @@ fn ss_4_morale_beside_every_unit() {
     s.morale.insert(id("par"), 27);
     s.morale.insert(id("tyr"), 3);
     s.rebels.insert(id("bur"), Power::France);
-    let state = {
-        let mut v = ShellShock.new_state();
-        v.set(&s);
-        v
-    };
-    let marks = ShellShock.picture_marks(&GameView::bare(map, &p), &state);
+    let marks = ShellShock.picture_marks(&GameView::bare(map, &p), &s);
     let legend = |t: &str| Mark::Legend(t.into());
     let want = vec![
         note("bur", "ex-FRA"),
@@ -70,17 +65,23 @@ fn ss_4_morale_beside_every_unit() {
         attacker: italian,
         retreat_options: vec![Location::province(map.find_province("boh").unwrap())],
     });
-    let mut state = state;
-    state.set(&s);
-    assert_eq!(
-        ShellShock.picture_marks(&GameView::bare(map, &p), &state),
-        want
-    );
+    assert_eq!(ShellShock.picture_marks(&GameView::bare(map, &p), &s), want);
     // An empty board draws nothing, not even the legend.
     let empty = Position::empty(map, Phase::FIRST);
     assert!(
         ShellShock
-            .picture_marks(&GameView::bare(map, &empty), &state)
+            .picture_marks(&GameView::bare(map, &empty), &s)
             .is_empty()
     );
+}
+
+/// A unit's modifiers are stored as the list the `MORALE:` bracket gives (rule order, one
+/// entry per rule), and a stored list naming a rule twice reads summed (SS-AMB-15).
+#[test]
+fn ss_amb_15_modifiers_stored_as_a_summed_list() {
+    let t = morale::Tally::of(&[(15, -1), (1, 4), (3, 2), (3, 2)]);
+    assert_eq!(serde_json::to_string(&t).unwrap(), "[[1,4],[3,4],[15,-1]]");
+    let back: morale::Tally = serde_json::from_str("[[3,2],[1,4],[3,2],[15,-1]]").unwrap();
+    assert_eq!(back, t);
+    assert_eq!(t.total(), 7);
 }

@@ -2,7 +2,7 @@
 //! receipt (SUR-1), and the exchange orders kept with the phase's orders (SUR-8), each
 //! refused with the spec's code and sentence in the table's order.
 
-use crate::command::VariantCommand;
+use super::grammar::SurrenderCommand;
 use crate::map::{Map, Power, ProvinceId, Terrain};
 use crate::rules::{self, PhaseKind, UnitKind, VariantRefusal};
 use crate::variant::{Applied, CommandContext, Line, Sender, Slot, Taken};
@@ -73,19 +73,19 @@ fn no_offer(c: Power, p: Power) -> VariantRefusal {
 pub fn take(
     cx: &CommandContext<'_>,
     state: &SurrenderState,
-    command: &VariantCommand,
+    command: &SurrenderCommand,
 ) -> Result<Taken, VariantRefusal> {
     let map = cx.game.map;
     let position = cx.game.position;
     match command {
-        VariantCommand::OfferSurrender { to } => {
+        SurrenderCommand::OfferSurrender { to } => {
             let c = power_of(cx.sender)?;
             match state.obstacle(map, position, c, *to, true) {
                 Some(o) => Err(obstacle_refusal(c, *to, o)),
                 None => Ok(Taken::Immediate),
             }
         }
-        VariantCommand::WithdrawSurrender => {
+        SurrenderCommand::WithdrawSurrender => {
             let c = power_of(cx.sender)?;
             if state.offers.contains_key(&c) {
                 Ok(Taken::Immediate)
@@ -93,7 +93,8 @@ pub fn take(
                 refuse("SUR-E8", format!("{c} has no pending surrender offer."))
             }
         }
-        VariantCommand::AcceptSurrender { from } | VariantCommand::DeclineSurrender { from } => {
+        SurrenderCommand::AcceptSurrender { from }
+        | SurrenderCommand::DeclineSurrender { from } => {
             let p = power_of(cx.sender)?;
             if state.offers.get(from) == Some(&p) {
                 Ok(Taken::Immediate)
@@ -101,7 +102,7 @@ pub fn take(
                 Err(no_offer(*from, p))
             }
         }
-        VariantCommand::HoldExchange {
+        SurrenderCommand::HoldExchange {
             unit,
             power: c,
             kind,
@@ -136,7 +137,7 @@ pub fn take(
                 echo: None,
             })
         }
-        VariantCommand::DeclineExchange { province } => {
+        SurrenderCommand::DeclineExchange { province } => {
             let c = power_of(cx.sender)?;
             in_movement(cx)?;
             if !state.protector.contains_key(&c) {
@@ -157,7 +158,7 @@ pub fn take(
                 echo: None,
             })
         }
-        VariantCommand::DeclineExchanges | VariantCommand::AllowExchanges => {
+        SurrenderCommand::DeclineExchanges | SurrenderCommand::AllowExchanges => {
             let c = power_of(cx.sender)?;
             in_movement(cx)?;
             if !state.protector.contains_key(&c) {
@@ -168,10 +169,6 @@ pub fn take(
                 echo: None,
             })
         }
-        _ => refuse(
-            "NOT-IN-VARIANT",
-            "this game is played with the surrender rules, which have no such command".into(),
-        ),
     }
 }
 
@@ -214,7 +211,7 @@ fn placeable(
 pub fn apply(
     cx: &CommandContext<'_>,
     state: &mut SurrenderState,
-    command: &VariantCommand,
+    command: &SurrenderCommand,
 ) -> Result<Applied, VariantRefusal> {
     let map = cx.game.map;
     let position = cx.game.position;
@@ -222,14 +219,14 @@ pub fn apply(
     let mut lines = Vec::new();
     let mut refused = None;
     match command {
-        VariantCommand::OfferSurrender { to } => {
+        SurrenderCommand::OfferSurrender { to } => {
             if let Some(o) = state.obstacle(map, position, me, *to, true) {
                 return Err(obstacle_refusal(me, *to, o));
             }
             state.offers.insert(me, *to);
             lines.push(format!("SURRENDER: {me} offers to surrender to {to}."));
         }
-        VariantCommand::WithdrawSurrender => {
+        SurrenderCommand::WithdrawSurrender => {
             let Some(to) = state.offers.remove(&me) else {
                 return refuse("SUR-E8", format!("{me} has no pending surrender offer."));
             };
@@ -237,14 +234,14 @@ pub fn apply(
                 "SURRENDER: {me} withdraws its offer to surrender to {to}."
             ));
         }
-        VariantCommand::DeclineSurrender { from } => {
+        SurrenderCommand::DeclineSurrender { from } => {
             if state.offers.get(from) != Some(&me) {
                 return Err(no_offer(*from, me));
             }
             state.offers.remove(from);
             lines.push(format!("SURRENDER: {me} declines the surrender of {from}."));
         }
-        VariantCommand::AcceptSurrender { from } => {
+        SurrenderCommand::AcceptSurrender { from } => {
             if state.offers.get(from) != Some(&me) {
                 return Err(no_offer(*from, me));
             }

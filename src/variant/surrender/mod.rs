@@ -7,23 +7,28 @@
 //!
 //! The parts: [`state`] (the relations, counts, conditions, checkpoints), [`rules`] (the
 //! adjudication hooks), [`commands`] (the commands and their errors), and here the
-//! [`Variant`] hooks: the exchange step, the summary, victory and the case facts.
+//! [`RuleSet`] hooks: the exchange step, the summary, victory and the case facts.
 
 mod commands;
+mod facts;
+mod grammar;
 mod rules;
 mod state;
 
-use crate::command::VariantCommand;
+use crate::command::Grammar;
 use crate::map::{Location, Power};
 use crate::picture::{Mark, RelationStyle};
 use crate::rules::{
     Owner, PhaseKind, PhaseOutcome, Position, Step, Unit, UnitKind, VariantRefusal,
 };
 use crate::variant::{
-    Applied, Check, CommandContext, Ending, GameEnd, GameView, Line, Sender, Setup, StateError,
-    Taken, Variant, VariantState, negated_facts, relation_mark,
+    Applied, CaseFacts, CommandContext, Ending, GameEnd, GameView, Line, RuleSet, Sender, Taken,
+    relation_mark,
 };
 
+use facts::SurrenderFacts;
+
+pub use grammar::{SurrenderCommand, SurrenderGrammar};
 pub use state::SurrenderState;
 
 use rules::SurrenderRules;
@@ -32,47 +37,37 @@ use rules::SurrenderRules;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Surrender;
 
-fn read(state: &VariantState) -> SurrenderState {
-    state.get()
-}
+impl RuleSet for Surrender {
+    type State = SurrenderState;
+    type Command = SurrenderCommand;
 
-impl Variant for Surrender {
     fn name(&self) -> &'static str {
         "Surrender"
     }
 
-    fn new_state(&self) -> VariantState {
-        VariantState::typed::<SurrenderState>()
-    }
-
-    fn check_state(&self, state: &VariantState) -> Result<(), StateError> {
-        state.check::<SurrenderState>()
-    }
-
-    fn help(&self) -> &'static str {
-        include_str!("help.txt")
+    fn grammar(&self) -> &'static dyn Grammar {
+        &SurrenderGrammar
     }
 
     fn take_command(
         &self,
         cx: &CommandContext<'_>,
-        state: &VariantState,
-        command: &VariantCommand,
+        s: &SurrenderState,
+        command: &SurrenderCommand,
     ) -> Result<Taken, VariantRefusal> {
-        commands::take(cx, &read(state), command)
+        commands::take(cx, s, command)
     }
 
     fn apply_now(
         &self,
         cx: &CommandContext<'_>,
-        state: &mut VariantState,
-        command: &VariantCommand,
+        s: &mut SurrenderState,
+        command: &SurrenderCommand,
     ) -> Result<Applied, VariantRefusal> {
-        state.update(|s: &mut SurrenderState| commands::apply(cx, s, command))
+        commands::apply(cx, s, command)
     }
 
-    fn rules(&self, game: &GameView<'_>, state: &VariantState) -> Box<dyn crate::rules::Rules> {
-        let s = read(state);
+    fn rules(&self, game: &GameView<'_>, s: &SurrenderState) -> Box<dyn crate::rules::Rules> {
         let exchanges = exchange_orders(game)
             .into_iter()
             .filter(|x| s.protector.get(&x.client) == Some(&x.protectorate))
@@ -84,43 +79,40 @@ impl Variant for Surrender {
             })
             .collect();
         Box::new(SurrenderRules {
-            protector: s.protector,
+            protector: s.protector.clone(),
             exchanges,
         })
     }
 
     /// H5: the standing `DECLINE EXCHANGES` / `ALLOW EXCHANGES` of the phase's orders take
-    /// effect before the exchanges are carried out (SUR-8.6).
-    fn before_resolution(&self, game: &GameView<'_>, state: &mut VariantState) -> Vec<Line> {
-        state.update(|s: &mut SurrenderState| {
-            for v in game.variant_orders {
-                let Sender::Power(c) = v.from else { continue };
-                match v.command {
-                    VariantCommand::DeclineExchanges => {
-                        s.standing_decline.insert(c);
-                    }
-                    VariantCommand::AllowExchanges => {
-                        s.standing_decline.remove(&c);
-                    }
-                    _ => {}
-                }
-            }
-        });
-        Vec::new()
-    }
-
-    /// H16 in the step order of §4: (1) the exchanges of a movement phase and (2) their
-    /// checkpoint SUR-5.4(b); (3) the Fall ownership update's checkpoint SUR-5.4(a) and the
-    /// victory check; (4) after the Winter adjustments, SUR-5.4(c).
+    /// effect before the exchanges are carried out (SUR-8.6). H16 in the step order of §4:
+    /// (1) the exchanges of a movement phase and (2) their checkpoint SUR-5.4(b); (3) the
+    /// Fall ownership update's checkpoint SUR-5.4(a) and the victory check; (4) after the
+    /// Winter adjustments, SUR-5.4(c).
     fn step(
         &self,
         game: &GameView<'_>,
-        state: &mut VariantState,
+        s: &mut SurrenderState,
         step: Step<'_>,
         position: &mut Position,
     ) -> Vec<Line> {
         let map = game.map;
-        let lines = state.update(|s: &mut SurrenderState| match step {
+        let lines = match step {
+            Step::Begins => {
+                for (from, command) in game.commands::<SurrenderCommand>() {
+                    let Sender::Power(c) = from else { continue };
+                    match command {
+                        SurrenderCommand::DeclineExchanges => {
+                            s.standing_decline.insert(c);
+                        }
+                        SurrenderCommand::AllowExchanges => {
+                            s.standing_decline.remove(&c);
+                        }
+                        _ => {}
+                    }
+                }
+                Vec::new()
+            }
             Step::Resolved { .. } if game.position.phase.kind == PhaseKind::Movement => {
                 let (mut lines, carried_out) = exchange(game, s, position);
                 if carried_out > 0 {
@@ -138,7 +130,7 @@ impl Variant for Surrender {
                 s.note_presence(position);
                 Vec::new()
             }
-        });
+        };
         lines.into_iter().map(Line::public).collect()
     }
 
@@ -147,14 +139,13 @@ impl Variant for Surrender {
     fn summary(
         &self,
         _game: &GameView<'_>,
-        state: &VariantState,
+        s: &SurrenderState,
         outcome: &PhaseOutcome,
     ) -> Vec<Line> {
         let winter = outcome.after.phase.kind == PhaseKind::Adjustment;
         if !(outcome.ownership_updated || winter) {
             return Vec::new();
         }
-        let s = read(state);
         // The board the next phase starts from: after the Fall ownership update.
         let position = &outcome.next;
         let mut lines = Vec::new();
@@ -181,8 +172,7 @@ impl Variant for Surrender {
     /// H20: each client relation a line from the client to its protectorate, in the words
     /// of `RELATIONS:`, and each pending offer (public when made, §4) a legend line. The
     /// standing declines of exchanges are the master's (§4) and never drawn.
-    fn picture_marks(&self, game: &GameView<'_>, state: &VariantState) -> Vec<Mark> {
-        let s = read(state);
+    fn picture_marks(&self, game: &GameView<'_>, s: &SurrenderState) -> Vec<Mark> {
         let mut relations: Vec<(Power, Power)> =
             s.protector.iter().map(|(c, p)| (*p, *c)).collect();
         relations.sort();
@@ -207,8 +197,7 @@ impl Variant for Surrender {
     }
 
     /// H17: an independent power counting enough centres at the end of a Fall (SUR-9.1).
-    fn game_result(&self, game: &GameView<'_>, state: &VariantState) -> Option<GameEnd> {
-        let s = read(state);
+    fn game_result(&self, game: &GameView<'_>, s: &SurrenderState) -> Option<GameEnd> {
         let p = s.winner?;
         let n = s.count(game.position, p);
         Some(GameEnd {
@@ -219,82 +208,9 @@ impl Variant for Surrender {
         })
     }
 
-    fn read_fact(&self, setup: &mut Setup<'_>, fact: &str) -> Result<(), String> {
-        let words: Vec<&str> = fact.split_whitespace().collect();
-        let power = |w: &str| Power::from_name(w).ok_or_else(|| format!("no power called {w:?}"));
-        let position = &*setup.position;
-        setup
-            .state
-            .update(|s: &mut SurrenderState| match words.as_slice() {
-                ["relation", p, "protects", c] => {
-                    let (p, c) = (power(p)?, power(c)?);
-                    s.bind(position, c, p);
-                    Ok(())
-                }
-                ["offer", c, p] => {
-                    s.offers.insert(power(c)?, power(p)?);
-                    Ok(())
-                }
-                ["declines", "exchanges", c] => {
-                    s.standing_decline.insert(power(c)?);
-                    Ok(())
-                }
-                _ => Err(format!("the Surrender rules have no fact \"{fact}\"")),
-            })
+    fn case_facts(&self) -> &dyn CaseFacts<SurrenderState> {
+        &SurrenderFacts
     }
-
-    fn check_fact(&self, check: &Check<'_>, fact: &str) -> Result<(), String> {
-        let s: SurrenderState = check.after.get();
-        if let Some(negated) = negated_facts(fact) {
-            for f in negated {
-                let holds = match f {
-                    "relations" => !s.protector.is_empty(),
-                    "offers" => !s.offers.is_empty(),
-                    one => holds(&s, one)?,
-                };
-                if holds {
-                    return Err(format!("\"{f}\" holds: {}", describe(&s)));
-                }
-            }
-            return Ok(());
-        }
-        if holds(&s, fact)? {
-            Ok(())
-        } else {
-            Err(format!("it does not hold: {}", describe(&s)))
-        }
-    }
-}
-
-/// Whether one fact of §7 holds.
-fn holds(s: &SurrenderState, fact: &str) -> Result<bool, String> {
-    let words: Vec<&str> = fact.split_whitespace().collect();
-    let power = |w: &str| Power::from_name(w).ok_or_else(|| format!("no power called {w:?}"));
-    match words.as_slice() {
-        ["relation", p, "protects", c] => Ok(s.protector.get(&power(c)?) == Some(&power(p)?)),
-        ["offer", c, p] => Ok(s.offers.get(&power(c)?) == Some(&power(p)?)),
-        ["declines", "exchanges", c] => Ok(s.standing_decline.contains(&power(c)?)),
-        _ => Err(format!("the Surrender rules have no fact \"{fact}\"")),
-    }
-}
-
-/// The relations and offers, for a failed check.
-fn describe(s: &SurrenderState) -> String {
-    let rel: Vec<String> = s
-        .protector
-        .iter()
-        .map(|(c, p)| format!("{p} protects {c}"))
-        .collect();
-    let off: Vec<String> = s
-        .offers
-        .iter()
-        .map(|(c, p)| format!("{c} offers to {p}"))
-        .collect();
-    format!(
-        "relations [{}], offers [{}]",
-        rel.join("; "),
-        off.join("; ")
-    )
 }
 
 /// A `HOLD EXCHANGE` order of the phase.
@@ -307,11 +223,10 @@ struct ExchangeOrder {
 }
 
 fn exchange_orders(game: &GameView<'_>) -> Vec<ExchangeOrder> {
-    game.variant_orders
-        .iter()
-        .filter_map(|v| match (&v.command, v.from) {
+    game.commands::<SurrenderCommand>()
+        .filter_map(|(from, command)| match (command, from) {
             (
-                VariantCommand::HoldExchange {
+                SurrenderCommand::HoldExchange {
                     unit,
                     power,
                     kind,
@@ -372,9 +287,9 @@ fn exchange(
             continue;
         };
         let declined = s.standing_decline.contains(&c)
-            || game.variant_orders.iter().any(|v| {
-                v.from == Sender::Power(c)
-                    && matches!(v.command, VariantCommand::DeclineExchange { province } if province == x.at)
+            || game.commands::<SurrenderCommand>().any(|(from, command)| {
+                from == Sender::Power(c)
+                    && matches!(command, SurrenderCommand::DeclineExchange { province } if *province == x.at)
             });
         if declined {
             lines.push((

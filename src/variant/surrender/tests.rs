@@ -261,7 +261,7 @@ fn sur_5_4_d_independence_at_an_acceptance() {
     let applied = commands::apply(
         &as_power(view(&p), Italy),
         &mut s,
-        &VariantCommand::AcceptSurrender { from: Turkey },
+        &SurrenderCommand::AcceptSurrender { from: Turkey },
     )
     .unwrap();
     let lines: Vec<&str> = applied.lines.iter().map(|l| l.text.as_str()).collect();
@@ -291,7 +291,7 @@ fn sur_1_offers_are_public_and_immediate_in_any_phase() {
     p.phase = Phase::new(1905, Season::Winter, PhaseKind::Adjustment);
     let mut s = SurrenderState::default();
     let cx = as_power(view(&p), Austria);
-    let offer = VariantCommand::OfferSurrender { to: Russia };
+    let offer = SurrenderCommand::OfferSurrender { to: Russia };
     assert_eq!(commands::take(&cx, &s, &offer), Ok(Taken::Immediate));
     let a = commands::apply(&cx, &mut s, &offer).unwrap();
     assert_eq!(
@@ -300,7 +300,7 @@ fn sur_1_offers_are_public_and_immediate_in_any_phase() {
             "SURRENDER: Austria offers to surrender to Russia."
         )]
     );
-    let a = commands::apply(&cx, &mut s, &VariantCommand::WithdrawSurrender).unwrap();
+    let a = commands::apply(&cx, &mut s, &SurrenderCommand::WithdrawSurrender).unwrap();
     assert_eq!(
         a.lines,
         vec![Line::public(
@@ -311,7 +311,7 @@ fn sur_1_offers_are_public_and_immediate_in_any_phase() {
     let a = commands::apply(
         &as_power(view(&p), Russia),
         &mut s,
-        &VariantCommand::DeclineSurrender { from: Austria },
+        &SurrenderCommand::DeclineSurrender { from: Austria },
     )
     .unwrap();
     assert_eq!(
@@ -362,20 +362,18 @@ fn sur_4_client_relations_on_the_picture() {
     let mut s = relations(&[(Austria, Italy), (Russia, Turkey)]);
     s.offers.insert(England, Russia);
     s.standing_decline.insert(Italy);
-    let mut state = Surrender.new_state();
-    state.set(&s);
     let private = [VariantOrder {
         from: Sender::Power(Turkey),
-        command: VariantCommand::DeclineExchange {
+        command: crate::command::RuleCommand::new(SurrenderCommand::DeclineExchange {
             province: prov("ank"),
-        },
+        }),
         slot: Slot::Named("decline Ank".into()),
     }];
     let game = GameView {
         variant_orders: &private,
         ..GameView::bare(map, &p)
     };
-    let marks = Surrender.picture_marks(&game, &state);
+    let marks = Surrender.picture_marks(&game, &s);
     let client = |from: &str, to: &str, text: &str| Mark::Relation {
         from: prov(from),
         to: prov(to),
@@ -392,15 +390,13 @@ fn sur_4_client_relations_on_the_picture() {
     );
     let mut open = s.clone();
     open.standing_decline.clear();
-    let mut open_state = Surrender.new_state();
-    open_state.set(&open);
     assert_eq!(
         marks,
-        Surrender.picture_marks(&GameView::bare(map, &p), &open_state)
+        Surrender.picture_marks(&GameView::bare(map, &p), &open)
     );
     assert!(
         Surrender
-            .picture_marks(&game, &Surrender.new_state())
+            .picture_marks(&game, &SurrenderState::default())
             .is_empty()
     );
 }

@@ -2,9 +2,9 @@
 //! answered privately (SRV-1 to SRV-3), and jury votes in the jury phase (SRV-5b), each
 //! refused with the spec's code and sentence in the table's order.
 
-use crate::command::{Ballot as Written, VariantCommand};
+use super::grammar::{Ballot as Written, SurviveCommand};
 use crate::map::Power;
-use crate::rules::{PhaseKind, VariantRefusal};
+use crate::rules::VariantRefusal;
 use crate::variant::{Applied, CommandContext, Line, Reader, Sender, Taken, list_powers};
 
 use super::state::{Ballot, SurviveState, is_vote_winter, next_vote_year, votes_of};
@@ -108,14 +108,14 @@ fn check_jury(s: &SurviveState, sender: Sender, candidate: Power) -> Result<(), 
 }
 
 fn in_jury_phase(cx: &CommandContext<'_>) -> bool {
-    cx.game.position.phase.kind == PhaseKind::Jury
+    cx.game.position.phase.kind.is(&super::JURY)
 }
 
 /// The candidate a jury command names: `JURY France`, or `VOTE France` in the jury phase.
-fn jury_candidate(cx: &CommandContext<'_>, command: &VariantCommand) -> Option<Power> {
+fn jury_candidate(cx: &CommandContext<'_>, command: &SurviveCommand) -> Option<Power> {
     match command {
-        VariantCommand::Jury { power } => Some(*power),
-        VariantCommand::Vote(Written::All(p)) if in_jury_phase(cx) => Some(*p),
+        SurviveCommand::Jury { power } => Some(*power),
+        SurviveCommand::Vote(Written::All(p)) if in_jury_phase(cx) => Some(*p),
         _ => None,
     }
 }
@@ -124,7 +124,7 @@ fn jury_candidate(cx: &CommandContext<'_>, command: &VariantCommand) -> Option<P
 pub fn take(
     cx: &CommandContext<'_>,
     s: &SurviveState,
-    command: &VariantCommand,
+    command: &SurviveCommand,
 ) -> Result<Taken, VariantRefusal> {
     if let Some(candidate) = jury_candidate(cx, command) {
         if !in_jury_phase(cx) {
@@ -134,18 +134,15 @@ pub fn take(
         return Ok(Taken::Immediate);
     }
     match (command, cx.sender) {
-        (VariantCommand::Vote(written), Sender::Power(voter)) => {
+        (SurviveCommand::Vote(written), Sender::Power(voter)) => {
             check_ballot(cx, s, voter, written)?;
             Ok(Taken::Immediate)
         }
-        (VariantCommand::Vote(_), Sender::Master) => refuse(
+        (SurviveCommand::Vote(_), Sender::Master) => refuse(
             "NOT-A-POWER",
             "a ballot is a power's; sign on as the power (or BECOME it)".into(),
         ),
-        _ => refuse(
-            "NOT-IN-VARIANT",
-            "this game is played with the survive rules, which have no such command".into(),
-        ),
+        (SurviveCommand::Jury { .. }, _) => Err(crate::variant::not_in_variant("Survive")),
     }
 }
 
@@ -161,7 +158,7 @@ fn ballot_text(b: &Ballot) -> String {
 pub fn apply(
     cx: &CommandContext<'_>,
     s: &mut SurviveState,
-    command: &VariantCommand,
+    command: &SurviveCommand,
 ) -> Result<Applied, VariantRefusal> {
     if let Some(candidate) = jury_candidate(cx, command) {
         check_jury(s, cx.sender, candidate)?;
@@ -183,7 +180,7 @@ pub fn apply(
             ..Applied::default()
         });
     }
-    let (VariantCommand::Vote(written), Sender::Power(voter)) = (command, cx.sender) else {
+    let (SurviveCommand::Vote(written), Sender::Power(voter)) = (command, cx.sender) else {
         return refuse("NOT-IN-VARIANT", "not a Survive command".into());
     };
     let (echo, to_master) = match check_ballot(cx, s, voter, written)? {

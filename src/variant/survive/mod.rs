@@ -9,17 +9,25 @@
 //! [`Variant`] hooks around them.
 
 mod commands;
+mod facts;
+mod grammar;
 mod rules;
 mod state;
 
-use crate::command::{PlayerCommand, VariantCommand};
+use crate::command::{Grammar, PlayerCommand};
 use crate::map::{Map, Power};
-use crate::rules::{OrderResult, Phase, PhaseKind, PhaseOutcome, Position, Step, VariantRefusal};
+use crate::rules::{
+    CalendarPoint, OrderResult, OwnPhase, Phase, PhaseKind, PhaseOutcome, Position, Season, Step,
+    Then, VariantRefusal,
+};
 use crate::variant::{
-    Applied, Check, CommandContext, Ending, GameEnd, GameView, Line, OrderStatus, Reader, Secret,
-    Setup, StateError, Taken, Variant, VariantState, list_powers, negated_facts, surviving_powers,
+    Applied, CaseFacts, CommandContext, Early, Ending, GameEnd, GameView, Line, OrderStatus,
+    Reader, Readiness, RuleSet, Secret, Taken, list_powers, surviving_powers,
 };
 
+use facts::SurviveFacts;
+
+pub use grammar::{Ballot, SurviveCommand, SurviveGrammar};
 pub use state::SurviveState;
 
 use rules::{OUT, SurviveRules};
@@ -29,9 +37,17 @@ use state::{Cause, Outcome, Win, is_vote_winter};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Survive;
 
-fn read(state: &VariantState) -> SurviveState {
-    state.get()
-}
+/// SRV-5b.3: the jury phase after a Winter whose vote tied among every playing power
+/// (`W1910J`), one movement deadline long, followed by what follows the Winter.
+pub const JURY: OwnPhase = OwnPhase {
+    name: "Jury",
+    letter: 'J',
+    letter_first: false,
+    season: Season::Winter,
+    before: false,
+    length: (1, 1),
+    then: Then::AfterWinter,
+};
 
 /// `A, B and C` with commas only (`survive.md` §4's playing powers line).
 fn commas(powers: &[Power]) -> String {
@@ -42,54 +58,48 @@ fn commas(powers: &[Power]) -> String {
         .join(", ")
 }
 
-impl Variant for Survive {
+impl RuleSet for Survive {
+    type State = SurviveState;
+    type Command = SurviveCommand;
+
     fn name(&self) -> &'static str {
         "Survive"
     }
 
-    fn new_state(&self) -> VariantState {
-        VariantState::typed::<SurviveState>()
+    fn grammar(&self) -> &'static dyn Grammar {
+        &SurviveGrammar
+    }
+
+    /// SRV-5b.3: the jury phase.
+    fn phases(&self) -> &'static [OwnPhase] {
+        &[JURY]
     }
 
     /// `survive_draws=on|off` (SRV-6.3).
-    fn apply_setting(
-        &self,
-        state: &mut VariantState,
-        key: &str,
-        value: &str,
-    ) -> Result<(), String> {
+    fn apply_setting(&self, s: &mut SurviveState, key: &str, value: &str) -> Result<(), String> {
         if key != "survive_draws" {
             return Err(crate::variant::no_such_setting(self.name(), key));
         }
-        let on = crate::variant::switch(key, value)?;
-        state.update(|s: &mut SurviveState| s.draws = on);
+        s.draws = crate::variant::switch(key, value)?;
         Ok(())
-    }
-
-    fn check_state(&self, state: &VariantState) -> Result<(), StateError> {
-        state.check::<SurviveState>()
-    }
-
-    fn help(&self) -> &'static str {
-        include_str!("help.txt")
     }
 
     fn take_command(
         &self,
         cx: &CommandContext<'_>,
-        state: &VariantState,
-        command: &VariantCommand,
+        s: &SurviveState,
+        command: &SurviveCommand,
     ) -> Result<Taken, VariantRefusal> {
-        commands::take(cx, &read(state), command)
+        commands::take(cx, s, command)
     }
 
     fn apply_now(
         &self,
         cx: &CommandContext<'_>,
-        state: &mut VariantState,
-        command: &VariantCommand,
+        s: &mut SurviveState,
+        command: &SurviveCommand,
     ) -> Result<Applied, VariantRefusal> {
-        state.update(|s: &mut SurviveState| commands::apply(cx, s, command))
+        commands::apply(cx, s, command)
     }
 
     /// SRV-6.3: no draws or concessions unless `survive_draws` is on; outcasts never take
@@ -97,7 +107,7 @@ impl Variant for Survive {
     fn allows_player_command(
         &self,
         cx: &CommandContext<'_>,
-        state: &VariantState,
+        s: &SurviveState,
         command: &PlayerCommand,
     ) -> Result<(), VariantRefusal> {
         if !matches!(
@@ -106,7 +116,6 @@ impl Variant for Survive {
         ) {
             return Ok(());
         }
-        let s = read(state);
         if !s.draws {
             return Err(VariantRefusal::new(
                 "SRV-E11",
@@ -122,37 +131,34 @@ impl Variant for Survive {
         }
     }
 
-    fn rules(&self, _game: &GameView<'_>, state: &VariantState) -> Box<dyn crate::rules::Rules> {
+    fn rules(&self, _game: &GameView<'_>, s: &SurviveState) -> Box<dyn crate::rules::Rules> {
         Box::new(SurviveRules {
-            outcasts: read(state).outcasts.keys().copied().collect(),
+            outcasts: s.outcasts.keys().copied().collect(),
         })
     }
 
-    /// SRV-1.3: at the deadline of a vote Winter the vote is counted before the adjustments;
-    /// at the deadline of a jury phase the jury decides (SRV-5b.3).
-    fn before_resolution(&self, game: &GameView<'_>, state: &mut VariantState) -> Vec<Line> {
-        let phase = game.position.phase;
-        state.update(|s: &mut SurviveState| {
-            if is_vote_winter(phase) {
-                count_vote(s, phase, game.resigned)
-            } else if phase.kind == PhaseKind::Jury {
-                decide_jury(s)
-            } else {
-                Vec::new()
-            }
-        })
-    }
-
-    /// H16: outcast units dislodged are gone at once (SRV-4a.3); when a Winter opens, a
-    /// playing power with no centre is out (SRV-4c), and the last one left wins (SRV-6.1).
+    /// H5: at the deadline of a vote Winter the vote is counted before the adjustments
+    /// (SRV-1.3); at the deadline of a jury phase the jury decides (SRV-5b.3). H16: outcast
+    /// units dislodged are gone at once (SRV-4a.3); when a Winter opens, a playing power
+    /// with no centre is out (SRV-4c), and the last one left wins (SRV-6.1).
     fn step(
         &self,
         game: &GameView<'_>,
-        state: &mut VariantState,
+        s: &mut SurviveState,
         step: Step<'_>,
         position: &mut Position,
     ) -> Vec<Line> {
-        state.update(|s: &mut SurviveState| match step {
+        match step {
+            Step::Begins => {
+                let phase = game.position.phase;
+                if is_vote_winter(phase) {
+                    count_vote(s, phase, game.resigned)
+                } else if phase.kind.is(&JURY) {
+                    decide_jury(s)
+                } else {
+                    Vec::new()
+                }
+            }
             Step::Resolved { .. } => {
                 position
                     .dislodged
@@ -181,20 +187,14 @@ impl Variant for Survive {
                     .collect()
             }
             _ => Vec::new(),
-        })
+        }
     }
 
     /// H20: the playing powers and the outcasts in every Winter bulletin.
-    fn summary(
-        &self,
-        _game: &GameView<'_>,
-        state: &VariantState,
-        outcome: &PhaseOutcome,
-    ) -> Vec<Line> {
+    fn summary(&self, _game: &GameView<'_>, s: &SurviveState, outcome: &PhaseOutcome) -> Vec<Line> {
         if outcome.after.phase.kind != PhaseKind::Adjustment {
             return Vec::new();
         }
-        let s = read(state);
         let out: Vec<Power> = s.outcasts.keys().copied().collect();
         let outcasts = if out.is_empty() {
             "none".to_string()
@@ -209,12 +209,11 @@ impl Variant for Survive {
 
     /// H17: the last playing power, or the jury's choice, once the Winter (or the jury
     /// phase) that decided it is published (SRV-6.1); the centre victory is off (SRV-6.2).
-    fn game_result(&self, game: &GameView<'_>, state: &VariantState) -> Option<GameEnd> {
-        let s = read(state);
+    fn game_result(&self, game: &GameView<'_>, s: &SurviveState) -> Option<GameEnd> {
         let win = s.winner?;
         if matches!(
             game.position.phase.kind,
-            PhaseKind::Adjustment | PhaseKind::Jury
+            PhaseKind::Adjustment | PhaseKind::Own(&JURY)
         ) {
             return None;
         }
@@ -229,8 +228,7 @@ impl Variant for Survive {
     }
 
     /// SRV-6.3(b): a draw is agreed by the playing powers alone.
-    fn draw_powers(&self, game: &GameView<'_>, state: &VariantState) -> Vec<Power> {
-        let s = read(state);
+    fn draw_powers(&self, game: &GameView<'_>, s: &SurviveState) -> Vec<Power> {
         surviving_powers(game.position)
             .into_iter()
             .filter(|p| !s.is_outcast(*p))
@@ -238,111 +236,95 @@ impl Variant for Survive {
     }
 
     /// SRV-1.2: the even-year Winter is always held, as is the Winter after which the game
-    /// ends (SRV-6.1).
-    fn must_hold(&self, state: &VariantState, phase: Phase, _position: &Position) -> bool {
-        is_vote_winter(phase) || read(state).winner.is_some()
-    }
-
-    /// SRV-5b.3: the jury phase after a tied vote, held again while its tie waits for the
-    /// master.
-    fn inserted_after(
-        &self,
-        state: &VariantState,
-        phase: Phase,
-        _position: &Position,
-    ) -> Option<Phase> {
-        let s = read(state);
-        let jury = s.jury.as_ref()?;
-        if s.winner.is_some() {
-            return None;
-        }
-        match phase.kind {
-            PhaseKind::Adjustment | PhaseKind::Jury => Some(Phase::jury(jury.year)),
-            _ => None,
+    /// ends (SRV-6.1). SRV-5b.3: the jury phase after a tied vote, held again while its tie
+    /// waits for the master.
+    fn calendar(&self, s: &SurviveState, at: CalendarPoint<'_>) -> Option<Phase> {
+        match at {
+            CalendarPoint::Start => None,
+            CalendarPoint::Skipping { winter, .. } => {
+                (is_vote_winter(winter) || s.winner.is_some()).then_some(winter)
+            }
+            CalendarPoint::After { phase, .. } => {
+                let jury = s.jury.as_ref()?;
+                if s.winner.is_some() {
+                    return None;
+                }
+                match phase.kind {
+                    PhaseKind::Adjustment | PhaseKind::Own(&JURY) => {
+                        Some(Phase::own(jury.year, &JURY))
+                    }
+                    _ => None,
+                }
+            }
         }
     }
 
     /// H18: outcasts are never waited for (SRV-8.1); in a vote Winter every playing power
-    /// owning a centre owes a ballot (SRV-1.2); in a jury phase every juror owes a vote.
-    fn order_status(
-        &self,
-        game: &GameView<'_>,
-        state: &VariantState,
-        power: Power,
-        standard: Option<OrderStatus>,
-    ) -> Option<OrderStatus> {
-        let s = read(state);
-        if s.is_outcast(power) && game.position.phase.kind != PhaseKind::Jury {
-            return None;
-        }
-        let phase = game.position.phase;
-        if is_vote_winter(phase) && game.position.centre_count(power) > 0 {
-            if s.ballots.contains_key(&power) {
-                return standard;
-            }
-            return Some(match standard {
-                Some(OrderStatus::Received) => OrderStatus::Incomplete,
-                other => other.unwrap_or(OrderStatus::None),
-            });
-        }
-        if phase.kind == PhaseKind::Jury {
-            let jury = s.jury.as_ref()?;
-            if jury.tied.is_some() || !jury.jurors.contains(&power) {
-                return None;
-            }
-            return Some(if jury.votes.contains_key(&power) {
-                OrderStatus::Received
-            } else {
-                OrderStatus::None
-            });
-        }
-        standard
-    }
-
+    /// owning a centre owes a ballot (SRV-1.2); in a jury phase every juror owes a vote, and
+    /// the phase waits for the master's vote when the jury is even, and for its tie-break
+    /// when a tie only the master can break is left (SRV-5b.2, SRV-5b.3(b)).
+    ///
     /// SRV-1.4, SRV-3.3: what everyone else may know of a power's orders leaves its ballot
     /// (and a juror's vote) out: in a vote Winter only the adjustments count, in a jury
-    /// phase nothing; outcasts owe nothing (SRV-8.1, and everyone knows who they are).
-    fn public_order_status(
-        &self,
-        game: &GameView<'_>,
-        state: &VariantState,
-        power: Power,
-        standard: Option<OrderStatus>,
-    ) -> Option<OrderStatus> {
+    /// phase nothing; outcasts owe nothing (SRV-8.1, and everyone knows who they are). A
+    /// vote Winter and a jury phase run to their deadline: processed early once every
+    /// ballot (or juror's vote) was in, their results would tell everyone when the last one
+    /// arrived; SRV-1.2 allows the early end but does not ask for it. A jury tie waiting
+    /// for the master alone still ends with the master's choice (SRV-5b.3).
+    fn readiness(&self, game: &GameView<'_>, s: &SurviveState, standard: Readiness) -> Readiness {
         let phase = game.position.phase;
-        if phase.kind == PhaseKind::Jury || read(state).is_outcast(power) {
-            return None;
+        let jury_phase = phase.kind.is(&JURY);
+        let mut out = standard;
+        let mut public = [None; 7];
+        for power in Power::ALL {
+            let status = standard.status(power);
+            if let Some(slot) = public.get_mut(power.index()) {
+                *slot = if jury_phase || s.is_outcast(power) {
+                    None
+                } else {
+                    status
+                };
+            }
+            let status = if s.is_outcast(power) && !jury_phase {
+                None
+            } else if is_vote_winter(phase) && game.position.centre_count(power) > 0 {
+                if s.ballots.contains_key(&power) {
+                    status
+                } else {
+                    Some(match status {
+                        Some(OrderStatus::Received) => OrderStatus::Incomplete,
+                        other => other.unwrap_or(OrderStatus::None),
+                    })
+                }
+            } else if jury_phase {
+                match &s.jury {
+                    Some(jury) if jury.tied.is_none() && jury.jurors.contains(&power) => {
+                        Some(if jury.votes.contains_key(&power) {
+                            OrderStatus::Received
+                        } else {
+                            OrderStatus::None
+                        })
+                    }
+                    _ => None,
+                }
+            } else {
+                status
+            };
+            out.set(power, status);
         }
-        standard
-    }
-
-    /// SRV-1.4: a vote Winter and a jury phase run to their deadline. Processed early once
-    /// every ballot (or juror's vote) was in, their results would tell everyone when the
-    /// last one arrived; SRV-1.2 allows the early end but does not ask for it. A jury tie
-    /// waiting for the master alone still ends with the master's choice (SRV-5b.3).
-    fn processes_early(&self, game: &GameView<'_>, state: &VariantState) -> bool {
-        let phase = game.position.phase;
-        if is_vote_winter(phase) {
-            return false;
-        }
-        if phase.kind == PhaseKind::Jury {
-            return read(state).jury.is_some_and(|j| j.tied.is_some());
-        }
-        true
-    }
-
-    /// SRV-5b.2 and SRV-5b.3(b): the jury phase waits for the master's vote when the jury
-    /// is even, and for its tie-break when a tie only the master can break is left.
-    fn waits_for_master(&self, game: &GameView<'_>, state: &VariantState) -> bool {
-        game.position.phase.kind == PhaseKind::Jury
-            && read(state)
-                .jury
+        out.public = Some(public);
+        if jury_phase
+            && s.jury
+                .as_ref()
                 .is_some_and(|j| j.master.is_none() && (j.tied.is_some() || j.master_votes()))
-    }
-
-    /// SRV-3.3: ballots are read from press to the master.
-    fn reads_ballots_in_press(&self) -> bool {
-        true
+        {
+            out.early = Early::WaitsForMaster;
+        } else if is_vote_winter(phase)
+            || (jury_phase && s.jury.as_ref().is_none_or(|j| j.tied.is_none()))
+        {
+            out.early = Early::AtDeadline;
+        }
+        out
     }
 
     /// §4: an outcast unit's line: `A Venice HOLD (out of the game)`, or `dislodged and
@@ -365,8 +347,7 @@ impl Variant for Survive {
     }
 
     /// SRV-1.4: every ballot is its voter's and the master's; the jury's votes the master's.
-    fn not_public(&self, state: &VariantState) -> Vec<Secret> {
-        let s = read(state);
+    fn not_public(&self, s: &SurviveState) -> Vec<Secret> {
         let mut out = Vec::new();
         for (voter, ballot) in s.ballots.iter().chain(&s.counted) {
             for (to, n) in ballot {
@@ -387,107 +368,8 @@ impl Variant for Survive {
         out
     }
 
-    fn read_fact(&self, setup: &mut Setup<'_>, fact: &str) -> Result<(), String> {
-        let words: Vec<&str> = fact.split_whitespace().collect();
-        let power = |w: &str| Power::from_name(w).ok_or_else(|| format!("no power called {w:?}"));
-        match words.as_slice() {
-            ["resigned", p] => {
-                setup.resigned.push(power(p)?);
-                Ok(())
-            }
-            ["outcast", p, cause, phase] => {
-                let p = power(p)?;
-                let cause = Cause::read(cause).ok_or_else(|| format!("no cause {cause:?}"))?;
-                let year = read_winter(phase)?;
-                setup
-                    .state
-                    .update(|s: &mut SurviveState| s.cast_out(&[p], year, cause));
-                Ok(())
-            }
-            ["ballot", voter, rest @ ..] => {
-                let voter = power(voter)?;
-                let ballot = read_ballot(rest)?;
-                setup.state.update(|s: &mut SurviveState| {
-                    s.ballots.insert(voter, ballot);
-                });
-                Ok(())
-            }
-            _ => Err(format!("the Survive rules have no fact \"{fact}\"")),
-        }
-    }
-
-    fn check_fact(&self, check: &Check<'_>, fact: &str) -> Result<(), String> {
-        let s: SurviveState = check.after.get();
-        if let Some(negated) = negated_facts(fact) {
-            for f in negated {
-                if holds(&s, f)? {
-                    return Err(format!("\"{f}\" holds"));
-                }
-            }
-            return Ok(());
-        }
-        if holds(&s, fact)? {
-            Ok(())
-        } else {
-            Err(format!(
-                "it does not hold: outcasts {:?}, ballots {:?}, counted {:?}",
-                s.outcasts, s.ballots, s.counted
-            ))
-        }
-    }
-}
-
-/// `W1902` → 1902.
-fn read_winter(text: &str) -> Result<u16, String> {
-    text.strip_prefix(['W', 'w'])
-        .map(|y| y.trim_end_matches(['A', 'a', 'J', 'j']))
-        .and_then(|y| y.parse().ok())
-        .ok_or_else(|| format!("{text:?} is not a Winter such as W1902"))
-}
-
-/// `Germany 3 England 2` → the ballot.
-fn read_ballot(words: &[&str]) -> Result<state::Ballot, String> {
-    let mut ballot = state::Ballot::new();
-    for pair in words.chunks(2) {
-        match pair {
-            [p, n] => {
-                let p = Power::from_name(p.trim_end_matches(','))
-                    .ok_or_else(|| format!("no power called {p:?}"))?;
-                let n: u32 = n
-                    .trim_end_matches(',')
-                    .parse()
-                    .map_err(|_| format!("{n:?} is not a number of votes"))?;
-                ballot.insert(p, n);
-            }
-            _ => return Err("a ballot is pairs of a power and a number".into()),
-        }
-    }
-    Ok(ballot)
-}
-
-/// Whether one fact of §7 holds (a `ballot` fact: the ballot recorded when the vote was
-/// counted, or still open).
-fn holds(s: &SurviveState, fact: &str) -> Result<bool, String> {
-    let words: Vec<&str> = fact.split_whitespace().collect();
-    let power = |w: &str| Power::from_name(w).ok_or_else(|| format!("no power called {w:?}"));
-    match words.as_slice() {
-        ["outcast", p, cause, phase] => {
-            let want = (read_winter(phase)?, Cause::read(cause));
-            Ok(s.outcasts
-                .get(&power(p)?)
-                .is_some_and(|o| (o.year, Some(o.cause)) == want))
-        }
-        ["outcast", p] => Ok(s.is_outcast(power(p)?)),
-        ["ballot", voter] => {
-            let v = power(voter)?;
-            Ok(s.ballots.contains_key(&v) || s.counted.contains_key(&v))
-        }
-        ["ballot", voter, rest @ ..] => {
-            let v = power(voter)?;
-            let want = read_ballot(rest)?;
-            Ok(s.ballots.get(&v) == Some(&want) || s.counted.get(&v) == Some(&want))
-        }
-        _ => Err(format!("the Survive rules have no fact \"{fact}\"")),
+    fn case_facts(&self) -> &dyn CaseFacts<SurviveState> {
+        &SurviveFacts
     }
 }
 

@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 
 use crate::map::{Map, Power};
 use crate::rules::{
-    Order, Owner, Position, PowerOrder, Refusal, Rewrite, Rules, Standard, Unit, UnitId,
-    VariantRefusal,
+    Order, OrderCheck, Owner, Position, PowerOrder, Refusal, Rewrite, Rules, Standard, Unit,
+    UnitId, VariantRefusal,
 };
 
 /// The note on an outcast unit's order (§4).
@@ -25,20 +25,21 @@ impl SurviveRules {
 }
 
 impl Rules for SurviveRules {
-    /// SRV-E8: an outcast's orders are not taken.
-    fn validate(
+    /// SRV-E8: an outcast's orders are not taken (nor obeyed at the deadline: SRV-AMB-5).
+    fn check_order(
         &self,
         _map: &Map,
         _position: &Position,
         order: &PowerOrder,
-    ) -> Result<(), Refusal> {
-        if self.outcasts.contains(&order.power) {
-            return Err(Refusal::Variant(VariantRefusal::new(
+        standard: Option<&Refusal>,
+    ) -> OrderCheck {
+        if standard.is_none() && self.outcasts.contains(&order.power) {
+            return OrderCheck::Refused(Refusal::Variant(VariantRefusal::new(
                 "SRV-E8",
                 format!("{} is out of the game; its units hold.", order.power),
             )));
         }
-        Ok(())
+        OrderCheck::Stands
     }
 
     /// SRV-4a.2: every outcast unit holds.

@@ -3,6 +3,7 @@
 use super::state::{Cause, Jury, Outcome, SurviveState, Win, next_vote_year};
 use super::*;
 use crate::rules::Season;
+use crate::variant::{Early, Readiness};
 
 fn ballots(s: &mut SurviveState, list: &[(Power, &[(Power, u32)])]) {
     for (voter, b) in list {
@@ -48,7 +49,7 @@ fn srv_1_1_the_next_vote() {
     let at = |y, season, kind| next_vote_year(Phase::new(y, season, kind));
     assert_eq!(at(1903, Season::Winter, PhaseKind::Adjustment), 1904);
     assert_eq!(at(1904, Season::Fall, PhaseKind::Retreat), 1904);
-    assert_eq!(at(1904, Season::Winter, PhaseKind::Jury), 1906);
+    assert_eq!(at(1904, Season::Winter, PhaseKind::Own(&super::JURY)), 1906);
     assert_eq!(at(1901, Season::Spring, PhaseKind::Movement), 1902);
 }
 
@@ -120,32 +121,36 @@ fn srv_1_2_and_8_1_whom_the_judge_waits_for() {
     s.cast_out(&[Italy], 1902, Cause::Vote);
     s.ballots
         .insert(France, [(Germany, 3)].into_iter().collect());
-    let mut state = VariantState::default();
-    state.set(&s);
+    let status = |v: &GameView<'_>, power: Power, standard: Option<OrderStatus>| {
+        let mut r = Readiness {
+            statuses: [None; 7],
+            public: None,
+            early: Early::WhenAllIn,
+        };
+        r.set(power, standard);
+        Survive.readiness(v, &s, r).status(power)
+    };
     let v = view(&p);
+    assert_eq!(status(&v, Italy, Some(OrderStatus::None)), None);
     assert_eq!(
-        Survive.order_status(&v, &state, Italy, Some(OrderStatus::None)),
-        None
-    );
-    assert_eq!(
-        Survive.order_status(&v, &state, France, None),
+        status(&v, France, None),
         None,
         "ballot in, nothing to adjust"
     );
     assert_eq!(
-        Survive.order_status(&v, &state, Germany, None),
+        status(&v, Germany, None),
         Some(OrderStatus::None),
         "no ballot yet"
     );
     assert_eq!(
-        Survive.order_status(&v, &state, Germany, Some(OrderStatus::Received)),
+        status(&v, Germany, Some(OrderStatus::Received)),
         Some(OrderStatus::Incomplete),
         "adjustments in, ballot missing"
     );
     // An odd year: no ballots owed.
     p.phase = Phase::new(1903, Season::Winter, PhaseKind::Adjustment);
     let v = view(&p);
-    assert_eq!(Survive.order_status(&v, &state, Germany, None), None);
+    assert_eq!(status(&v, Germany, None), None);
 }
 
 /// SRV-5b.2: an even jury waits for the master's vote before it processes early; an odd
@@ -153,8 +158,8 @@ fn srv_1_2_and_8_1_whom_the_judge_waits_for() {
 #[test]
 fn srv_5b_2_an_even_jury_waits_for_the_master() {
     let map = crate::map::Map::standard().unwrap();
-    let mut p = Position::empty(map, Phase::jury(1904));
-    p.phase = Phase::jury(1904);
+    let mut p = Position::empty(map, Phase::own(1904, &super::JURY));
+    p.phase = Phase::own(1904, &super::JURY);
     let jury = |jurors: Vec<Power>, master| Jury {
         year: 1904,
         candidates: vec![England, France],
@@ -164,12 +169,16 @@ fn srv_5b_2_an_even_jury_waits_for_the_master() {
         tied: None,
     };
     let waits = |j: Jury| {
-        let mut state = VariantState::default();
-        state.set(&SurviveState {
+        let s = SurviveState {
             jury: Some(j),
             ..SurviveState::default()
-        });
-        Survive.waits_for_master(&view(&p), &state)
+        };
+        let standard = Readiness {
+            statuses: [None; 7],
+            public: None,
+            early: Early::WhenAllIn,
+        };
+        Survive.readiness(&view(&p), &s, standard).early == Early::WaitsForMaster
     };
     assert!(waits(jury(vec![Austria, Germany], None)));
     assert!(!waits(jury(vec![Austria, Germany], Some(England))));
@@ -181,7 +190,8 @@ fn srv_5b_2_an_even_jury_waits_for_the_master() {
 /// appear. Nor does the standard game.
 #[test]
 fn srv_4_the_picture_shows_no_ballot() {
-    use crate::command::Ballot as Vote;
+    use crate::command::RuleCommand;
+    use crate::variant::{Ballot as Vote, SurviveCommand};
     use crate::variant::{Sender, Slot, VariantOrder};
     let mut s = SurviveState::default();
     ballots(
@@ -197,22 +207,20 @@ fn srv_4_the_picture_shows_no_ballot() {
         master: None,
         tied: None,
     });
-    let mut state = Survive.new_state();
-    state.set(&s);
     let position = Position::standard_start(crate::map::Map::standard().unwrap());
     let orders = [VariantOrder {
         from: Sender::Power(Turkey),
-        command: VariantCommand::Vote(Vote::All(Russia)),
+        command: RuleCommand::new(SurviveCommand::Vote(Vote::All(Russia))),
         slot: Slot::Named("ballot".into()),
     }];
     let game = GameView {
         variant_orders: &orders,
         ..view(&position)
     };
-    assert!(Survive.picture_marks(&game, &state).is_empty());
+    assert!(Survive.picture_marks(&game, &s).is_empty());
     assert!(
         crate::variant::Standard
-            .picture_marks(&game, &state)
+            .picture_marks(&game, &())
             .is_empty()
     );
 }
