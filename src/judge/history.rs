@@ -81,7 +81,10 @@ fn same_turn(entry_phase: &str, turn: &str) -> bool {
         let t = t.trim().to_ascii_uppercase();
         match t.strip_suffix('B') {
             Some(rest) if rest.starts_with('W') || rest.starts_with('F') => {
-                format!("W{}A", rest.get(1..).unwrap_or_default())
+                let mut w = String::from("W");
+                w.push_str(rest.get(1..).unwrap_or_default());
+                w.push('A');
+                w
             }
             _ => t,
         }
