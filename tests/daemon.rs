@@ -1,7 +1,8 @@
 //! The daemon against the real servers: players send mail through Postfix (SMTP 2525), the
 //! judge reads its own Dovecot mailbox (IMAPS 1993) and answers through SMTP, and every
 //! player reads the answers from their own IMAP mailbox. A full short game, the same game
-//! with the daemon SIGKILLed at random points, the servers restarted mid-game, and bad mail.
+//! with the daemon SIGKILLed at random points, the servers restarted mid-game, bad mail, and a
+//! seat whose address the SMTP server refuses (marked "mail bouncing", its master told).
 //!
 //! Each test has its own addresses (unique local parts under example.test) and its own
 //! database. Required when `DIPJUDGE_MAIL_SERVERS=1`, skipped otherwise.
@@ -2660,5 +2661,153 @@ fn an_international_relations_year_through_imap_and_smtp() {
         "an International Relations year: {} passes, {:.1} s",
         runner.passes,
         began.elapsed().as_secs_f64()
+    );
+}
+
+/// A seat whose address the SMTP server refuses for good (Postfix: `550 5.1.1 ... Recipient
+/// address rejected`, here for any domain but example.test) is marked "mail bouncing", and
+/// its master is told once, with the server's words (issue 27). A delivery report (DSN) in
+/// the judge's IMAP inbox naming a mail the judge sent to another seat marks that one too,
+/// and is never answered.
+#[test]
+fn a_seat_the_smtp_server_refuses_is_marked_bouncing_and_its_master_told() {
+    needs_servers!();
+    let dir = scratch("bouncing");
+    let mut table = Table::new("bouncing");
+    let config = write_config(&dir, &table.judge);
+    let mut runner = ProcessRunner {
+        config,
+        rng: None,
+        kills: 0,
+        passes: 0,
+        calm_pass: Duration::from_millis(150),
+    };
+    let game = table.game.clone();
+    table.send(&mut runner, None, &script::create(&game));
+    table.send(&mut runner, Some(0), &script::join(&game, 0));
+    // A player whose address no server takes: the mail comes in through Postfix (from the
+    // master's login), the judge's answers to it are refused.
+    let gone = format!("{}-gone@nowhere.invalid", table.tag);
+    let mail = RenderedMail {
+        message_id: "gone".into(),
+        envelope_from: Some(gone.clone()),
+        recipients: vec![table.judge.clone()],
+        bytes: plain_mail(
+            &gone,
+            &table.judge,
+            Some(&format!("{}-gone@example.test", table.tag)),
+            &script::join(&game, 1),
+        ),
+    };
+    let sent = smtp(&table.master.address).send_batch(&[mail]);
+    assert_eq!(sent, vec![Ok(())]);
+    table.send(
+        &mut runner,
+        None,
+        &format!("SIGNON M{game} {}\nFORCE BEGIN\n", script::MASTER_PASSWORD),
+    );
+    let notice = table.wait_for(&mut runner, None, "bouncing");
+    assert!(notice.text.contains(&gone), "{}", notice.text);
+    assert!(notice.text.contains("550"), "{}", notice.text);
+    assert!(notice.text.contains("mail bouncing"), "{}", notice.text);
+    table.send(
+        &mut runner,
+        None,
+        &format!("SIGNON M{game} {}\nLIST {game}\n", script::MASTER_PASSWORD),
+    );
+    table.master.poll();
+    let list = table
+        .master
+        .got
+        .iter()
+        .rev()
+        .find(|g| g.text.contains("OK LIST"))
+        .expect("the LIST reply");
+    let bouncing: Vec<&str> = list
+        .text
+        .lines()
+        .filter(|l| l.contains("(mail bouncing)"))
+        .collect();
+    assert_eq!(bouncing.len(), 1, "{}", list.text);
+    // A delivery report in the judge's IMAP inbox, naming a mail the judge sent to the
+    // other player (whose address takes mail): that seat is marked too, the master told.
+    let start_mail = table.wait_for(&mut runner, Some(0), "Game starting");
+    let first = table.players[0].address.clone();
+    let report = format!(
+        "From: Mail Delivery System <MAILER-DAEMON@mail.example.org>\r\n\
+         To: {judge}\r\n\
+         Subject: Undelivered Mail Returned to Sender\r\n\
+         Message-ID: <{tag}-dsn@mail.example.org>\r\n\
+         Auto-Submitted: auto-replied\r\n\
+         MIME-Version: 1.0\r\n\
+         Content-Type: multipart/report; report-type=delivery-status; boundary=\"B27\"\r\n\
+         \r\n\
+         --B27\r\n\
+         Content-Type: text/plain; charset=us-ascii\r\n\
+         \r\n\
+         Your message could not be delivered.\r\n\
+         \r\n\
+         --B27\r\n\
+         Content-Type: message/delivery-status\r\n\
+         \r\n\
+         Reporting-MTA: dns; mail.example.org\r\n\
+         \r\n\
+         Final-Recipient: rfc822; {first}\r\n\
+         Action: failed\r\n\
+         Status: 5.2.2\r\n\
+         Diagnostic-Code: smtp; 552 5.2.2 <{first}>: mailbox full\r\n\
+         \r\n\
+         --B27\r\n\
+         Content-Type: text/rfc822-headers\r\n\
+         \r\n\
+         From: {judge}\r\n\
+         To: {first}\r\n\
+         Subject: {subject}\r\n\
+         Message-ID: <{id}>\r\n\
+         \r\n\
+         --B27--\r\n",
+        judge = table.judge,
+        tag = table.tag,
+        subject = start_mail.subject,
+        id = start_mail.message_id.trim_matches(|c| c == '<' || c == '>'),
+    );
+    let master = table.master.address.clone();
+    deliver(&master, &table.judge.clone(), report.into_bytes());
+    let start = Instant::now();
+    loop {
+        runner.pass(table.now());
+        table.master.poll();
+        if table
+            .master
+            .got
+            .iter()
+            .any(|g| g.subject.contains("bouncing") && g.text.contains(&first))
+        {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no notice of the delivery report"
+        );
+    }
+    // Once a seat: however many of the judge's mails to it were refused.
+    table.settle();
+    let notices: Vec<&Got> = table
+        .master
+        .got
+        .iter()
+        .filter(|g| g.subject.contains("bouncing"))
+        .collect();
+    assert_eq!(notices.len(), 2);
+    assert!(
+        notices.iter().any(|g| g.text.contains("mailbox full")),
+        "{notices:?}"
+    );
+    // The report itself is never answered.
+    assert!(
+        table
+            .players
+            .iter()
+            .all(|p| p.got.iter().all(|g| !g.subject.contains("Undelivered")))
     );
 }

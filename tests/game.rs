@@ -426,7 +426,7 @@ fn a_nonmr_game_waits_and_declares_the_power_abandoned() {
     t.tick(deadline + Duration::hours(g.settings.deadlines.grace_hours));
     let g = t.game();
     assert_eq!(g.position.phase.to_string(), "S1901M", "not processed");
-    assert!(g.player(Power::Turkey).is_some_and(|p| p.abandoned));
+    assert!(g.player(Power::Turkey).is_some_and(|p| !p.is_playing()));
     assert!(
         t.mails()
             .iter()
@@ -481,7 +481,10 @@ fn installed_game(
         .into_iter()
         .map(|p| {
             let mut pl = Player::new(p, seat(&addr(p)));
-            pl.resigned = resigned.contains(&p);
+            if resigned.contains(&p) {
+                pl.status =
+                    dipjudge::game::SeatStatus::Abandoned(dipjudge::game::Abandonment::Resigned);
+            }
             pl
         })
         .collect();

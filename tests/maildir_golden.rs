@@ -12,7 +12,9 @@
 //! during the game and after it, and no number of votes reaches anyone else
 //! (`survive.md` SRV-1.4, §4 `NOT_PUBLIC`); in an International Relations game the text of
 //! every treaty proposal, notice, permission and transfer reaches only its sender, in the
-//! judge's replies, and the master (`international-relations.md` §4).
+//! judge's replies, and the master (`international-relations.md` §4). A power taken over is
+//! its newcomer's from the judge's welcome on: press to it must reach the newcomer, never
+//! the player who left.
 //!
 //! A missing expected file fails. `UPDATE_GOLDEN=1 cargo test maildir_golden` rewrites them:
 //! read the diff before committing it.
@@ -505,6 +507,22 @@ fn powers(mails: &[Mail]) -> BTreeMap<String, String> {
         .collect()
 }
 
+/// The powers' addresses as of input step `step`: the start's, each power a newcomer took
+/// over by then (the judge's `Welcome to <Power>` mail to the newcomer) the newcomer's.
+fn powers_at(
+    start: &BTreeMap<String, String>,
+    mails: &[Mail],
+    step: usize,
+) -> BTreeMap<String, String> {
+    let mut out = start.clone();
+    for m in mails.iter().filter(|m| m.step <= step) {
+        if let Some((_, power)) = m.subject.rsplit_once(" - Welcome to ") {
+            out.insert(power.to_string(), m.to.clone());
+        }
+    }
+    out
+}
+
 /// The readers of a `PRESS TO ...` header: power names, or initials (`M` the master).
 fn press_readers(header: &str, powers: &BTreeMap<String, String>, master: &str) -> Vec<String> {
     let rest = header
@@ -553,12 +571,14 @@ fn press_readers(header: &str, powers: &BTreeMap<String, String>, master: &str) 
 /// mail's ballots and jury votes ([`ballot_secret`]); in an International Relations game
 /// every player's treaty line ([`is_treaty_line`]).
 fn secrets(dir: &Path, mails: &[Mail]) -> Vec<Secret> {
-    let powers = powers(mails);
+    let start = powers(mails);
     let mut out = Vec::new();
     let mut master = String::new();
     let mut survive = false;
     let mut relations = false;
     for (step, input) in inputs(dir).iter().enumerate() {
+        // Who plays which power at this step: a power taken over is its newcomer's.
+        let powers = powers_at(&start, mails, step);
         let text = std::fs::read_to_string(input).expect("input");
         let Some(from) = header(&text, "From").map(|f| address(&f)) else {
             continue;

@@ -50,7 +50,8 @@ mod cli;
 /// random points, a kill while sending, three `process` passes at once on one database.
 mod crash;
 /// The daemon against the real servers: a full game by IMAP and SMTP, SIGKILL at random
-/// points, a server restart under the live daemon, bad mail (same switch as `servers`).
+/// points, a server restart under the live daemon, bad mail, a seat whose address
+/// the SMTP server refuses (same switch as `servers`).
 mod daemon;
 /// Anomaly tests (SQLite's model): a game row that cannot be read, a panicking rule-set
 /// hook, a mail that panics or kills the judge, a full disk, a store error at each write of
@@ -84,6 +85,10 @@ mod privacy;
 mod renderer;
 /// A scratch judge on the Maildir default: its directory, inbox, outbox and games.
 mod scratch;
+/// Seats changing hands by mail: resignations and ejections told, dropped powers that stall
+/// nothing, takeovers (at once or approved), FORCE BEGIN and dummies, draws among the played
+/// powers, NONMR waiting, quiet games, bouncing seats, tenures in SUMMARY.
+mod seats;
 /// The mail transports against real Dovecot and Postfix on 127.0.0.1
 /// (`scripts/mail-servers.sh start`; required when `DIPJUDGE_MAIL_SERVERS=1`).
 mod servers;

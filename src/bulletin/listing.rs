@@ -6,7 +6,8 @@
 //! Who may read which listing, and which entries of a history, is the judge's to decide
 //! (`judge::history`); these functions write what they are given. Pure: no store access.
 
-use crate::game::{Game, Status};
+use crate::bulletin::seats;
+use crate::game::{Game, SeatStatus, Status};
 use crate::map::{Map, Power};
 use crate::rules::{self, Owner, PowerOrder};
 use crate::store::HistoryEntry;
@@ -40,9 +41,9 @@ fn status_word(g: &Game) -> String {
     }
 }
 
-/// One line of `LIST`.
+/// One line of `LIST`: a game with open positions says which (they wait for replacements).
 pub fn list_line(g: &Game) -> String {
-    match g.status {
+    let line = match g.status {
         Status::Forming => format!("  {:<12} {:<10} {}", g.name, g.variant, status_word(g)),
         _ => format!(
             "  {:<12} {:<10} {} {}",
@@ -51,6 +52,12 @@ pub fn list_line(g: &Game) -> String {
             g.position.phase,
             status_word(g)
         ),
+    };
+    let open = g.open_powers();
+    if open.is_empty() {
+        line
+    } else {
+        format!("{line}, {}", seats::open_positions(&open))
     }
 }
 
@@ -74,25 +81,8 @@ pub fn list_game(map: &Map, variant: &dyn Variant, g: &Game, master: bool) -> St
     if let Some(d) = g.deadline {
         s.push_str(&format!("Deadline: {}\n", format_time(g, d)));
     }
-    let press = match g.settings.press.level {
-        crate::game::PressLevel::None => "none",
-        crate::game::PressLevel::White => "white (signed)",
-        crate::game::PressLevel::Grey => "grey (anonymous)",
-        crate::game::PressLevel::WhiteGrey => "white and grey",
-    };
-    s.push_str(&format!(
-        "Press: {press}{}   Missed deadlines: {}\n",
-        if g.settings.press.partial {
-            ", partial allowed"
-        } else {
-            ", no partial"
-        },
-        if g.settings.nmr {
-            "processed (NMR)"
-        } else {
-            "wait (NONMR)"
-        }
-    ));
+    s.push_str(&seats::press_words(&g.settings.press, g.settings.nmr));
+    s.push('\n');
     let observers = g.observers.len();
     if master && observers > 0 {
         s.push_str(&format!(
@@ -115,16 +105,7 @@ pub fn list_game(map: &Map, variant: &dyn Variant, g: &Game, master: bool) -> St
         } else {
             "no orders needed"
         };
-        let flags = [
-            (pl.abandoned, "abandoned"),
-            (pl.resigned, "resigned"),
-            (pl.wait, "waiting"),
-        ]
-        .iter()
-        .filter(|(on, _)| *on)
-        .map(|(_, w)| *w)
-        .collect::<Vec<_>>()
-        .join(", ");
+        let flags = seats::seat_marks(pl).join(", ");
         s.push_str(&format!(
             "  {:<8} {:>2} centres, {:>2} units, orders {orders}{}\n",
             p.name(),
@@ -144,7 +125,7 @@ pub fn list_game(map: &Map, variant: &dyn Variant, g: &Game, master: bool) -> St
     s
 }
 
-/// `SUMMARY game`: who played what, and the centre counts.
+/// `SUMMARY game`: who played what (each tenure), and the centre counts.
 pub fn summary(map: &Map, g: &Game) -> String {
     let mut s = format!(
         "Summary of '{}' ({}), {}.\n",
@@ -154,6 +135,11 @@ pub fn summary(map: &Map, g: &Game) -> String {
     );
     if g.status != Status::Forming {
         s.push_str(&format!("Current phase: {}\n\n", g.position.phase));
+        let players = seats::tenures(g, !g.is_anonymous());
+        if !players.is_empty() {
+            s.push_str(&players);
+            s.push('\n');
+        }
         for p in Power::ALL {
             let centres: Vec<String> = map
                 .supply_centres()
@@ -186,13 +172,40 @@ pub fn dump_game(map: &Map, g: &Game) -> String {
         s.push_str(&format!("  deadline {}\n", crate::store::write_time(d)));
     }
     for p in &g.players {
+        let status = match p.status {
+            SeatStatus::Playing => String::new(),
+            SeatStatus::Dummy => " dummy".to_string(),
+            SeatStatus::Abandoned(why) => format!(" abandoned {why:?}"),
+        };
         s.push_str(&format!(
-            "  player {} {}{}{}\n",
+            "  player {} {}{status}{}{}\n",
             p.power,
             p.seat.address,
-            if p.abandoned { " abandoned" } else { "" },
-            if p.resigned { " resigned" } else { "" }
+            if p.bouncing.is_some() {
+                " bouncing"
+            } else {
+                ""
+            },
+            p.claim
+                .as_ref()
+                .map(|c| format!(" claimed-by {}", c.seat.address))
+                .unwrap_or_default()
         ));
+    }
+    // The tenures that say more than "played from the start, no phase missed".
+    let first = g.tenures.first().map(|t| t.from);
+    for t in &g.tenures {
+        if t.ended.is_some() || t.missed > 0 || Some(t.from) != first {
+            s.push_str(&format!(
+                "  tenure {} {} from {} to {} missed {}{}\n",
+                t.power,
+                t.address,
+                t.from,
+                t.to.map(|p| p.to_string()).unwrap_or_else(|| "-".into()),
+                t.missed,
+                t.ended.map(|w| format!(" {w:?}")).unwrap_or_default()
+            ));
+        }
     }
     for o in &g.observers {
         s.push_str(&format!("  observer {o}\n"));

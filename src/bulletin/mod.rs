@@ -35,6 +35,7 @@ pub mod pictures;
 pub mod press;
 pub mod reply;
 pub mod results;
+pub mod seats;
 
 pub use audience::{Audience, MailKind, Reader, Sender};
 pub use notices::Notice;

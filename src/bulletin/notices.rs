@@ -38,11 +38,12 @@ fn status_words(status: Option<OrderStatus>) -> &'static str {
 pub fn game_starting(judge: &str, g: &Game, deadline: DateTime<Utc>) -> Notice {
     let mut text = format!("Game '{}' has started. The powers are:\n\n", g.name);
     for p in &g.players {
-        text.push_str(&format!(
-            "  {:<9} {}\n",
-            format!("{}:", p.power),
-            p.seat.address
-        ));
+        let who = if p.is_playing() {
+            p.seat.address.as_str()
+        } else {
+            super::seats::dummy_in_start()
+        };
+        text.push_str(&format!("  {:<9} {who}\n", format!("{}:", p.power)));
     }
     text.push_str(&format!(
         "\nThe first phase is {}.\nThe deadline for orders will be {}.\n",

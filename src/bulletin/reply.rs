@@ -6,8 +6,8 @@
 //! <sentence>` or `WARNING <CODE>: line N: "<text>": <sentence>` otherwise, where `<text>`
 //! is the line as received, trimmed, runs of blanks collapsed, letter case kept. No word
 //! that may be a password is ever echoed, whatever is wrong with its line: on a line that
-//! starts with SIGNON, OBSERVE, CREATE, SET PASSWORD or BECOME every word after the game
-//! is masked, in the quoted line, the sentences and every other line of the reply. The
+//! starts with SIGNON, OBSERVE, CREATE, SET PASSWORD, BECOME or TAKEOVER every word after
+//! the game is masked, in the quoted line, the sentences and every other line of the reply. The
 //! verdicts are decided elsewhere (`command`, `rules::validate`, `game`, the variants);
 //! this module only writes them down.
 
@@ -46,17 +46,18 @@ fn one_line(text: &str) -> String {
 }
 
 /// The keywords after which a line may carry a password (any letter case, blanks between
-/// the words of a keyword), and whether the first word after the keyword is shown: the
-/// game (`Fgame`, `?game`, `game`) or the power `BECOME` names. After `SET PASSWORD` no
-/// word is shown.
-const SECRET_KEYWORDS: &[(&[&str], bool)] = &[
-    (&["signon"], true),
-    (&["sign", "on"], true),
-    (&["observe"], true),
-    (&["watch"], true),
-    (&["create"], true),
-    (&["become"], true),
-    (&["set", "password"], false),
+/// the words of a keyword), and how many words after the keyword are shown: the game
+/// (`Fgame`, `?game`, `game`) or the power `BECOME` names; the power and the game of
+/// `TAKEOVER power game password`. After `SET PASSWORD` no word is shown.
+const SECRET_KEYWORDS: &[(&[&str], usize)] = &[
+    (&["signon"], 1),
+    (&["sign", "on"], 1),
+    (&["observe"], 1),
+    (&["watch"], 1),
+    (&["create"], 1),
+    (&["become"], 1),
+    (&["takeover"], 2),
+    (&["set", "password"], 0),
 ];
 
 /// What separates words in a line as the reply reads it.
@@ -93,19 +94,18 @@ fn is_shown_char(c: char) -> bool {
 /// keyword, `SET PASSWORD=x`), nothing after the game is shown: the judge cannot tell a
 /// password from a misplaced word, so it shows neither.
 fn split_secret(text: &str) -> Option<(&str, &str)> {
-    let (rest, shows_word) = SECRET_KEYWORDS
+    let (rest, shown) = SECRET_KEYWORDS
         .iter()
-        .find_map(|(parts, shows)| after_keyword(text, parts).map(|r| (r, *shows)))?;
-    let keyword_end = text.len() - rest.len();
-    let end = if shows_word {
-        // Punctuation after the keyword (`SIGNON: Fgame`), then the game.
+        .find_map(|(parts, shown)| after_keyword(text, parts).map(|r| (r, *shown)))?;
+    let mut end = text.len() - rest.len();
+    for _ in 0..shown {
+        let rest = text.get(end..)?;
+        // Punctuation after the keyword (`SIGNON: Fgame`), then the word.
         let word = rest.trim_start_matches(|c: char| !is_shown_char(c) && !c.is_alphanumeric());
-        let word_start = keyword_end + (rest.len() - word.len());
+        let word_start = end + (rest.len() - word.len());
         let word_len = word.find(|c: char| !is_shown_char(c)).unwrap_or(word.len());
-        word_start + word_len
-    } else {
-        keyword_end
-    };
+        end = word_start + word_len;
+    }
     Some((text.get(..end)?, text.get(end..)?))
 }
 
@@ -236,7 +236,7 @@ fn mask_all(text: &str, secrets: &[String], any_case: bool) -> String {
 }
 
 /// A line as the reply quotes it: what may carry a password (every word after the game of a
-/// SIGNON, OBSERVE, CREATE or BECOME line, every word after SET PASSWORD) written
+/// SIGNON, OBSERVE, CREATE, BECOME or TAKEOVER line, every word after SET PASSWORD) written
 /// `********`, word for word.
 pub fn mask_password(text: &str) -> String {
     match split_secret(text) {
@@ -448,6 +448,8 @@ mod tests {
             "CREATE ?g pwF survive",
             "OBSERVE g pwF",
             "SET PASSWORD pwF",
+            "TAKEOVER France g pwF",
+            "takeover f g pwF extra",
         ] {
             let out = render_reply(&[(
                 3,
@@ -460,6 +462,15 @@ mod tests {
             assert!(!out.contains("pwF"), "{text} gave {out}");
             assert!(out.contains("********"), "{out}");
         }
+    }
+
+    #[test]
+    fn takeover_shows_its_power_and_game() {
+        assert_eq!(
+            mask_password("TAKEOVER France alpha Secret99 more"),
+            "TAKEOVER France alpha ******** ********"
+        );
+        assert_eq!(mask_password("takeover f"), "takeover f");
     }
 
     #[test]

@@ -591,7 +591,7 @@ fn set_up(
     }
     for p in resigned {
         if let Some(pl) = g.player_mut(p) {
-            pl.resigned = true;
+            pl.status = crate::game::SeatStatus::Abandoned(crate::game::Abandonment::Resigned);
         }
     }
     g.variant_state = state;

@@ -47,6 +47,23 @@ impl fmt::Display for Turn {
     }
 }
 
+/// Whom `EJECT` names: a power's player, or an address (a player's, or an observer's:
+/// its subscription ends).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum EjectTarget {
+    Power(Power),
+    Address(String),
+}
+
+impl fmt::Display for EjectTarget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EjectTarget::Power(p) => write!(f, "{p}"),
+            EjectTarget::Address(a) => f.write_str(a),
+        }
+    }
+}
+
 /// One master command, typed.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -87,10 +104,38 @@ pub enum MasterCommand {
     SetVariant {
         name: String,
     },
+    /// `EJECT power|address`: the player leaves (the power is open for takeover), or an
+    /// observer's subscription ends.
     Eject {
-        power: Power,
+        who: EjectTarget,
     },
     Promote,
+    /// `FORCE BEGIN`: a forming game starts with the players who joined; the other powers
+    /// are dummies, open for takeover (njudge; DPjudge's dummies).
+    ForceBegin,
+    /// `APPROVE power`: the takeover of the power that waits for approval goes through.
+    Approve {
+        power: Power,
+    },
+    /// `REJECT power`: the takeover of the power that waits for approval is refused.
+    Reject {
+        power: Power,
+    },
+    /// `SET QUIET` (true) or `SET NOQUIET` (njudge): whether abandonments and takeovers are
+    /// told to the master and the player concerned only.
+    SetQuiet(bool),
+    /// `SET APPROVAL` (true) or `SET NOAPPROVAL`: whether a takeover waits for the master's
+    /// `APPROVE`.
+    SetApproval(bool),
+    /// `SET ABANDON n`: a seat whose player missed n phases in a row is abandoned (0:
+    /// never).
+    SetAbandon {
+        count: u32,
+    },
+    /// `SET TAKEOVER n`: the least hours a newcomer gets before the deadline.
+    SetTakeover {
+        hours: u32,
+    },
     /// `ROLLBACK` (one turn) or `ROLLBACK turn`.
     Rollback {
         turn: Option<Turn>,
@@ -133,8 +178,17 @@ impl MasterCommand {
                 ObserverSetting::None => "SET OBSERVER NONE".into(),
             },
             MasterCommand::SetVariant { name } => format!("SET VARIANT {name}"),
-            MasterCommand::Eject { power } => format!("EJECT {power}"),
+            MasterCommand::Eject { who } => format!("EJECT {who}"),
             MasterCommand::Promote => "PROMOTE".into(),
+            MasterCommand::ForceBegin => "FORCE BEGIN".into(),
+            MasterCommand::Approve { power } => format!("APPROVE {power}"),
+            MasterCommand::Reject { power } => format!("REJECT {power}"),
+            MasterCommand::SetQuiet(true) => "SET QUIET".into(),
+            MasterCommand::SetQuiet(false) => "SET NOQUIET".into(),
+            MasterCommand::SetApproval(true) => "SET APPROVAL".into(),
+            MasterCommand::SetApproval(false) => "SET NOAPPROVAL".into(),
+            MasterCommand::SetAbandon { count } => format!("SET ABANDON {count}"),
+            MasterCommand::SetTakeover { hours } => format!("SET TAKEOVER {hours}"),
             MasterCommand::Rollback { turn: None } => "ROLLBACK".into(),
             MasterCommand::Rollback { turn: Some(t) } => format!("ROLLBACK {t}"),
             MasterCommand::SetCentres { count } => format!("SET CENTRES {count}"),
@@ -154,6 +208,9 @@ pub(crate) const KEYWORDS: &[&str] = &[
     "eject",
     "promote",
     "rollback",
+    "force",
+    "approve",
+    "reject",
 ];
 
 // phase = season year phase_kind ;   (`S1901M`, as njudge writes it)
@@ -167,19 +224,49 @@ pub(crate) fn phase(i: &str) -> PResult<'_, Phase> {
 }
 
 // master_command = "BECOME" power | "PROCESS" [ "!" | phase ] | "PREVIEW" | "PAUSE"
-//                | "RESUME" | "TERMINATE" | "EJECT" power | "PROMOTE"
-//                | "ROLLBACK" [ phase | number ] ;
+//                | "RESUME" | "TERMINATE" | "EJECT" ( power | address ) | "PROMOTE"
+//                | "ROLLBACK" [ phase | number ] | "FORCE BEGIN"
+//                | "APPROVE" power | "REJECT" power ;
 pub(crate) fn master_command(i: &str) -> PResult<'_, MasterCommand> {
     let start = blanks(i);
     let (r, w) = one_of(KEYWORDS, "a master command")(start)?;
     let (r, cmd) = match w {
-        "become" | "eject" => {
+        "become" | "approve" | "reject" => {
             let (r, p) = cut(expect("a power", power_or_initial)(r))?;
-            if w == "become" {
-                (r, MasterCommand::Become { power: p })
-            } else {
-                (r, MasterCommand::Eject { power: p })
+            match w {
+                "become" => (r, MasterCommand::Become { power: p }),
+                "approve" => (r, MasterCommand::Approve { power: p }),
+                _ => (r, MasterCommand::Reject { power: p }),
             }
+        }
+        "eject" => match token(r) {
+            Ok((after, word)) if word.contains('@') => {
+                let Ok(address) = word.parse::<lettre::Address>() else {
+                    return super::lexeme::failure(
+                        blanks(r),
+                        Why::Expected("a power or an e-mail address"),
+                    );
+                };
+                (
+                    after,
+                    MasterCommand::Eject {
+                        who: EjectTarget::Address(address.to_string().to_ascii_lowercase()),
+                    },
+                )
+            }
+            _ => {
+                let (r, p) = cut(expect("a power or an e-mail address", power_or_initial)(r))?;
+                (
+                    r,
+                    MasterCommand::Eject {
+                        who: EjectTarget::Power(p),
+                    },
+                )
+            }
+        },
+        "force" => {
+            let (r, _) = cut(one_of(&["begin"], "BEGIN (FORCE BEGIN)")(r))?;
+            (r, MasterCommand::ForceBegin)
         }
         "process" | "process!" => {
             if w == "process!" {
@@ -227,7 +314,9 @@ pub(crate) fn master_command(i: &str) -> PResult<'_, MasterCommand> {
 //                | "NO PRESS" | "WHITE/GREY" | "GREY/WHITE" | "GREY" | "WHITE"
 //                | "PARTIAL" | "NO PARTIAL" | "ALL PRESS" | "NO ALL PRESS"
 //                | "OBSERVER" ( "ANY" | "WHITE" | "NONE" )
-//                | "VARIANT" name | ( "CENTERS" | "CENTRES" ) number ;   (after SET)
+//                | "VARIANT" name | ( "CENTERS" | "CENTRES" ) number
+//                | "QUIET" | "NOQUIET" | "APPROVAL" | "NOAPPROVAL"
+//                | "ABANDON" number | "TAKEOVER" number ;   (after SET)
 pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
     let start = blanks(i);
     let (r, w) = one_of(
@@ -255,6 +344,12 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
             "variant",
             "centers",
             "centres",
+            "no quiet",
+            "quiet",
+            "no approval",
+            "approval",
+            "abandon",
+            "takeover",
         ],
         "a setting",
     )(start)?;
@@ -309,6 +404,16 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
         "centers" | "centres" => {
             let (r, n) = cut(expect("a number of supply centres", number)(r))?;
             (r, MasterCommand::SetCentres { count: n })
+        }
+        "no quiet" | "quiet" => (r, MasterCommand::SetQuiet(w == "quiet")),
+        "no approval" | "approval" => (r, MasterCommand::SetApproval(w == "approval")),
+        "abandon" => {
+            let (r, n) = cut(expect("a number of missed phases (0: never)", number)(r))?;
+            (r, MasterCommand::SetAbandon { count: n })
+        }
+        "takeover" => {
+            let (r, n) = cut(expect("a number of hours", number)(r))?;
+            (r, MasterCommand::SetTakeover { hours: n })
         }
         _ => (r, MasterCommand::SetPress(PressSetting::WhiteGrey)),
     };
@@ -369,6 +474,39 @@ mod tests {
         Some("ROLLBACK 3")
     );
     mc!(eject, master_command, "eject ita", Some("EJECT Italy"));
+    mc!(
+        eject_address,
+        master_command,
+        "eject Watcher@Example.org",
+        Some("EJECT watcher@example.org")
+    );
+    mc!(eject_bad_address, master_command, "eject a@@b", None);
+    mc!(
+        force_begin,
+        master_command,
+        "force begin",
+        Some("FORCE BEGIN")
+    );
+    mc!(force_alone, master_command, "force", None);
+    mc!(approve, master_command, "approve f", Some("APPROVE France"));
+    mc!(reject, master_command, "REJECT Italy", Some("REJECT Italy"));
+    mc!(quiet, master_setting, "quiet", Some("SET QUIET"));
+    mc!(noquiet, master_setting, "no quiet", Some("SET NOQUIET"));
+    mc!(approval, master_setting, "approval", Some("SET APPROVAL"));
+    mc!(
+        noapproval,
+        master_setting,
+        "noapproval",
+        Some("SET NOAPPROVAL")
+    );
+    mc!(abandon, master_setting, "abandon 2", Some("SET ABANDON 2"));
+    mc!(abandon_bare, master_setting, "abandon", None);
+    mc!(
+        takeover,
+        master_setting,
+        "takeover 48",
+        Some("SET TAKEOVER 48")
+    );
     mc!(pause_trailing, master_command, "pause now", None);
     mc!(
         deadline,

@@ -34,7 +34,7 @@ use crate::rules::{Order, PhaseKind};
 pub use error::{Coded, CommandError};
 pub use grammar::{Grammar, NoCommand, NoCommands, OwnCommand, RuleCommand};
 pub use lexeme::{Date, GameName, Recipient};
-pub use master::{MasterCommand, ObserverSetting, PressSetting, Turn};
+pub use master::{EjectTarget, MasterCommand, ObserverSetting, PressSetting, Turn};
 pub use order::OrderCommand;
 pub use player::{Exclusion, PlayerCommand, SignonAs};
 pub use press::{Attribution, Press, PressHeader, PressKind, PressTo};

@@ -11,19 +11,22 @@ use super::lexeme::{
 };
 
 /// Who signs on: a power (by its initial), a new player joining a forming game (`?`), the
-/// master (`M`) or an observer (`O`).
+/// master (`M`) or an observer (`O`); or a newcomer taking an abandoned power over
+/// (DPjudge's `TAKEOVER power game password`; njudge's `SIGNON <initial>game` does the same
+/// for an abandoned power).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SignonAs {
     Power(Power),
     Join,
     Master,
     Observer,
+    Takeover(Power),
 }
 
 impl fmt::Display for SignonAs {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SignonAs::Power(p) => write!(f, "{}", p.initial()),
+            SignonAs::Power(p) | SignonAs::Takeover(p) => write!(f, "{}", p.initial()),
             SignonAs::Join => f.write_str("?"),
             SignonAs::Master => f.write_str("M"),
             SignonAs::Observer => f.write_str("O"),
@@ -183,6 +186,11 @@ impl PlayerCommand {
                 s
             }
             PlayerCommand::Signon {
+                who: SignonAs::Takeover(p),
+                game,
+                password,
+            } => format!("TAKEOVER {p} {game} {password}"),
+            PlayerCommand::Signon {
                 who,
                 game,
                 password,
@@ -255,10 +263,13 @@ pub(crate) const KEYWORDS: &[&str] = &[
     "map",
     "unobserve",
     "confirm",
+    "takeover",
 ];
 
 // player_command = "HELP" | "VERSION" | list | summary | history | create | signon
-//                | observe | unobserve | "RESIGN" | "SIGNOFF" | "CLEAR" | map | confirm ;
+//                | observe | unobserve | "RESIGN" | "SIGNOFF" | "CLEAR" | map | confirm
+//                | takeover ;
+// takeover = "TAKEOVER" power_or_initial game_name password ;
 // unobserve = ( "UNOBSERVE" | "SIGNOFF" | "SIGN OFF" ) game_name ;
 // confirm = "CONFIRM" code ;
 // map = "MAP" game_name [ phase | "ALL" ] ;
@@ -323,6 +334,20 @@ pub(crate) fn player_command(i: &str) -> PResult<'_, PlayerCommand> {
             let (r, _) = keyword("unobserve")(start)?;
             let (r, g) = cut(game_name(r))?;
             (r, PlayerCommand::Unobserve { game: g })
+        }
+        "takeover" => {
+            let (r, _) = keyword("takeover")(start)?;
+            let (r, p) = cut(expect("a power", power_or_initial)(r))?;
+            let (r, g) = cut(game_name(r))?;
+            let (r, pw) = cut(password(r))?;
+            (
+                r,
+                PlayerCommand::Signon {
+                    who: SignonAs::Takeover(p),
+                    game: g,
+                    password: pw,
+                },
+            )
         }
         "confirm" => {
             let (r, _) = keyword("confirm")(start)?;
@@ -644,6 +669,18 @@ mod tests {
     pc!(signon_join, "signon ?game pw", Some("SIGNON ?game pw"));
     pc!(signon_master, "signon mgame pw", Some("SIGNON Mgame pw"));
     pc!(signon_bad_initial, "signon xgame pw", None);
+    pc!(
+        takeover,
+        "takeover france Game newpass1",
+        Some("TAKEOVER France game newpass1")
+    );
+    pc!(
+        takeover_initial,
+        "TAKEOVER f game pw",
+        Some("TAKEOVER France game pw")
+    );
+    pc!(takeover_no_password, "takeover france game", None);
+    pc!(takeover_no_power, "takeover game pw", None);
     pc!(signon_no_password, "signon fgame", None);
     pc!(observe, "watch game pw", Some("OBSERVE game pw"));
     pc!(observe_bare, "observe Game", Some("OBSERVE game"));

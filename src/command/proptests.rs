@@ -150,7 +150,8 @@ fn player() -> impl Strategy<Value = PlayerCommand> {
                 power().prop_map(SignonAs::Power),
                 Just(SignonAs::Join),
                 Just(SignonAs::Master),
-                Just(SignonAs::Observer)
+                Just(SignonAs::Observer),
+                power().prop_map(SignonAs::Takeover)
             ],
             game(),
             password()
@@ -224,7 +225,19 @@ fn master() -> impl Strategy<Value = MasterCommand> {
         ]
         .prop_map(MasterCommand::SetObserver),
         "[a-z]{1,12}".prop_map(|name| MasterCommand::SetVariant { name }),
-        power().prop_map(|power| MasterCommand::Eject { power }),
+        power().prop_map(|power| MasterCommand::Eject {
+            who: EjectTarget::Power(power)
+        }),
+        "[a-z0-9]{1,5}@[a-z]{1,10}\\.org".prop_map(|a| MasterCommand::Eject {
+            who: EjectTarget::Address(a)
+        }),
+        Just(MasterCommand::ForceBegin),
+        power().prop_map(|power| MasterCommand::Approve { power }),
+        power().prop_map(|power| MasterCommand::Reject { power }),
+        any::<bool>().prop_map(MasterCommand::SetQuiet),
+        any::<bool>().prop_map(MasterCommand::SetApproval),
+        any::<u32>().prop_map(|count| MasterCommand::SetAbandon { count }),
+        any::<u32>().prop_map(|hours| MasterCommand::SetTakeover { hours }),
         Just(MasterCommand::Promote),
         prop::option::of(prop_oneof![
             phase().prop_map(Turn::Phase),

@@ -580,12 +580,18 @@ impl Daemon {
         let incoming = crate::mail::incoming(&env);
         if let Some(why) = silence_reason_for(&env, &self.config.judge.address) {
             // Recorded under its key like any message, so the record shows it arrived and
-            // why nothing answered it; seen again (a restart before filing), it is a no-op.
-            let first = match self.judge.record_unhandled(
-                &incoming,
-                &format!("silenced: {why}"),
-                now,
-            ) {
+            // why nothing answered it; seen again (a restart before filing), it is a no-op. A
+            // delivery report's permanent failures mark the seats at those addresses
+            // bouncing.
+            let outcome = format!("silenced: {why}");
+            let bounces = self.bounces(&env, raw);
+            let recorded = if bounces.is_empty() {
+                self.judge.record_unhandled(&incoming, &outcome, now)
+            } else {
+                info!(from = %env.from, key = %incoming.key, failed = bounces.len(), "a delivery report: the seats at its failed addresses are marked bouncing");
+                self.judge.record_bounce(&incoming, &outcome, &bounces, now)
+            };
+            let first = match recorded {
                 Ok(first) => first,
                 Err(e) => {
                     report.failed += 1;
@@ -727,6 +733,30 @@ impl Daemon {
                 Step::Kept
             }
         }
+    }
+
+    /// The permanent failures a delivery report lists, each with the outbox mail it names
+    /// (by the Message-ID the judge gave it); none when `env` is no delivery report.
+    fn bounces(&self, env: &Envelope, raw: &RawMessage) -> Vec<crate::judge::Bounced> {
+        if env.loop_headers.content_type != "multipart/report" {
+            return Vec::new();
+        }
+        let Some(report) = crate::mail::dsn::read_report(&raw.bytes) else {
+            return Vec::new();
+        };
+        let mail = report
+            .original_message_id
+            .as_deref()
+            .and_then(|id| outbox_id(&self.config.judge.name, &self.domain, id));
+        report
+            .failures
+            .iter()
+            .map(|f| crate::judge::Bounced {
+                recipient: f.recipient.clone(),
+                reason: f.reason(),
+                mail,
+            })
+            .collect()
     }
 
     fn outgoing(&self, m: &QueuedMail) -> OutgoingMail {
@@ -876,8 +906,13 @@ impl Daemon {
                 }
                 Err(e) => {
                     warn!(id, error = %e, "mail refused for good");
+                    // The server's words, for the master's notice of a bouncing seat.
+                    let reason = match &e {
+                        crate::mail::SendError::Permanent { reason, .. } => reason.clone(),
+                        other => other.to_string(),
+                    };
                     self.judge
-                        .mark_failed(*id, &e.to_string(), now)
+                        .mark_refused(*id, &reason, now)
                         .context("while giving up a mail")?;
                     report.given_up += 1;
                 }
@@ -1071,6 +1106,26 @@ pub fn outgoing_mail(m: &QueuedMail, address: &str, judge: &str, domain: &str) -
 /// the same id (receivers can see the duplicate for what it is).
 pub fn message_id(judge: &str, id: i64, domain: &str) -> String {
     format!("{}.{id}@{domain}", judge.to_ascii_lowercase())
+}
+
+/// The outbox mail a Message-ID of the judge's names ([`message_id`]; angle brackets and
+/// letter case ignored), if it is one.
+pub fn outbox_id(judge: &str, domain: &str, message_id: &str) -> Option<i64> {
+    let id = message_id
+        .trim()
+        .trim_start_matches('<')
+        .trim_end_matches('>');
+    let (local, at) = id.rsplit_once('@')?;
+    if !at.eq_ignore_ascii_case(domain) {
+        return None;
+    }
+    let prefix = format!("{}.", judge.to_ascii_lowercase());
+    local
+        .to_ascii_lowercase()
+        .strip_prefix(&prefix)?
+        .parse()
+        .ok()
+        .filter(|n: &i64| *n > 0)
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 
 mod deadline;
 mod press;
+mod seats;
 
 use std::collections::BTreeMap;
 
@@ -21,6 +22,10 @@ pub use crate::variant::{Early, Ending, OrderStatus, Readiness, list_powers};
 pub use deadline::{DeadlineSettings, DueEvent, due_event, next_deadline};
 pub use press::{
     ObserverLevel, PressLevel, PressPolicy, PressRefusal, PressRoute, Reader, Sender, press_route,
+};
+pub use seats::{
+    Abandonment, Bounce, Claim, DEFAULT_TAKEOVER_HOURS, MAX_TAKEOVER_HOURS, SeatRefusal,
+    SeatStatus, TakenOver, Tenure,
 };
 
 /// A seat at the table: who may act for a power (or as master), by address and password.
@@ -39,21 +44,84 @@ pub struct Joiner {
     pub preferences: Vec<Power>,
 }
 
-/// A power's player and their settings.
+/// A power's player and their settings; the seat's place in its life ([`SeatStatus`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "StoredPlayer")]
 pub struct Player {
     pub power: Power,
+    /// Who plays the power: for an abandoned seat, who played it last; for a dummy, nobody
+    /// (an empty address and password).
     pub seat: Seat,
     /// `SET WAIT`: hold processing until the deadline.
     pub wait: bool,
     /// `SET DRAW`: the powers this player accepts a draw among (empty: all survivors).
     pub draw: Option<Vec<Power>>,
-    /// Abandoned (NMR game past grace, or ejected): open for takeover.
-    pub abandoned: bool,
-    /// Resigned or eliminated players are kept for the record.
-    pub resigned: bool,
     /// `SET CONCEDE power`: this player concedes the game to that power.
     pub concede: Option<Power>,
+    /// Playing, abandoned (open for takeover, and why), or a dummy.
+    pub status: SeatStatus,
+    /// Phases in a row this seat's player missed (an abandonment after `SET ABANDON n`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub missed_in_row: u32,
+    /// Mail to the seat's address bounces (its master was told).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bouncing: Option<Bounce>,
+    /// A takeover of the seat waiting for the master's approval.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim: Option<Claim>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// A player as stored, by this judge or an older one (which kept `abandoned` and `resigned`
+/// flags where [`SeatStatus`] is now): how a stored game reads.
+#[derive(Deserialize)]
+struct StoredPlayer {
+    power: Power,
+    seat: Seat,
+    #[serde(default)]
+    wait: bool,
+    #[serde(default)]
+    draw: Option<Vec<Power>>,
+    #[serde(default)]
+    concede: Option<Power>,
+    #[serde(default)]
+    status: Option<SeatStatus>,
+    #[serde(default)]
+    missed_in_row: u32,
+    #[serde(default)]
+    bouncing: Option<Bounce>,
+    #[serde(default)]
+    claim: Option<Claim>,
+    #[serde(default)]
+    abandoned: bool,
+    #[serde(default)]
+    resigned: bool,
+}
+
+impl From<StoredPlayer> for Player {
+    fn from(s: StoredPlayer) -> Player {
+        // Older judges set both flags on RESIGN and EJECT, `abandoned` alone at the end of
+        // a NONMR game's grace.
+        let status = s.status.unwrap_or(match (s.resigned, s.abandoned) {
+            (true, _) => SeatStatus::Abandoned(Abandonment::Resigned),
+            (false, true) => SeatStatus::Abandoned(Abandonment::Late),
+            (false, false) => SeatStatus::Playing,
+        });
+        Player {
+            power: s.power,
+            seat: s.seat,
+            wait: s.wait,
+            draw: s.draw,
+            concede: s.concede,
+            status,
+            missed_in_row: s.missed_in_row,
+            bouncing: s.bouncing,
+            claim: s.claim,
+        }
+    }
 }
 
 impl Player {
@@ -64,9 +132,11 @@ impl Player {
             seat,
             wait: false,
             draw: None,
-            abandoned: false,
-            resigned: false,
             concede: None,
+            status: SeatStatus::Playing,
+            missed_in_row: 0,
+            bouncing: None,
+            claim: None,
         }
     }
 }
@@ -96,6 +166,25 @@ pub struct Settings {
     pub time_zone: String,
     /// The master receives every piece of press (`SET ALL PRESS`).
     pub master_reads_all_press: bool,
+    /// njudge's `SET QUIET`: abandonments and takeovers are told to the master and the
+    /// player concerned, not to everyone.
+    #[serde(default)]
+    pub quiet: bool,
+    /// `SET APPROVAL`: a takeover waits for the master's `APPROVE` (or `REJECT`).
+    #[serde(default)]
+    pub approval: bool,
+    /// `SET ABANDON n`: a seat whose player missed this many phases in a row is abandoned
+    /// (0: never).
+    #[serde(default)]
+    pub abandon_after: u32,
+    /// `SET TAKEOVER n`: the least hours a newcomer gets before the deadline of the phase
+    /// they take a power over in.
+    #[serde(default = "default_takeover_hours")]
+    pub takeover_hours: i64,
+}
+
+fn default_takeover_hours() -> i64 {
+    DEFAULT_TAKEOVER_HOURS
 }
 
 impl Default for Settings {
@@ -107,6 +196,10 @@ impl Default for Settings {
             centres_to_win: 18,
             time_zone: "UTC".to_string(),
             master_reads_all_press: false,
+            quiet: false,
+            approval: false,
+            abandon_after: 0,
+            takeover_hours: DEFAULT_TAKEOVER_HOURS,
         }
     }
 }
@@ -151,13 +244,18 @@ pub struct Game {
     /// When the game was created (games created before it was kept have none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created: Option<DateTime<Utc>>,
+    /// Who played which power from which phase to which ([`Tenure`]), in the order the
+    /// tenures began (games started before the judge kept it have none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tenures: Vec<Tenure>,
 }
 
 /// Days a forming game nobody joined is kept.
 pub const FORMING_EXPIRY_DAYS: i64 = 14;
 
 /// What a [`GameView`] borrows that the game does not store as such: every standing order
-/// in one list, and the powers whose player resigned.
+/// in one list, and the powers nobody plays now (abandoned or dummy: the view's
+/// `resigned`).
 #[derive(Clone, Debug, Default)]
 pub struct ViewParts {
     pub orders: Vec<PowerOrder>,
@@ -190,6 +288,7 @@ impl Game {
             variant_orders: Vec::new(),
             immediate: Vec::new(),
             created: None,
+            tenures: Vec::new(),
         }
     }
 
@@ -207,7 +306,7 @@ impl Game {
             resigned: self
                 .players
                 .iter()
-                .filter(|p| p.resigned)
+                .filter(|p| p.is_open())
                 .map(|p| p.power)
                 .collect(),
         }
@@ -450,15 +549,26 @@ impl Game {
         self.submitted.retain(|p| *p != power);
     }
 
-    /// Whether the phase may be processed before its deadline: the rule set allows it (H18)
-    /// and every order is in ([`Game::ready`]).
+    /// Whether the phase may be processed before its deadline: the rule set allows it (H18),
+    /// someone plays, and every order the judge waits for is in ([`Game::ready`]).
     pub fn all_in(&self, map: &Map, variant: &dyn Variant) -> bool {
         let r = self.readiness(map, variant);
-        r.early == Early::WhenAllIn && self.all_received(&r)
+        r.early == Early::WhenAllIn
+            && self.players.iter().any(Player::is_playing)
+            && self.all_received(&r)
+    }
+
+    /// Whether the judge waits for `power`'s orders: always for a played seat; for an
+    /// abandoned or dummy power only in a NONMR game, which waits for a replacement (njudge).
+    /// In an NMR game a power nobody plays stalls nothing: it takes the civil-disorder
+    /// defaults.
+    pub fn awaits(&self, power: Power) -> bool {
+        !self.settings.nmr || self.player(power).is_none_or(Player::is_playing)
     }
 
     /// Whether everyone who must order has a complete set and nobody waits (the master
     /// included, when the rule set waits for it: H18): what the master's `PROCESS` asks.
+    /// Only the powers the judge waits for count ([`Game::awaits`]).
     pub fn ready(&self, map: &Map, variant: &dyn Variant) -> bool {
         let r = self.readiness(map, variant);
         r.early != Early::WaitsForMaster && self.all_received(&r)
@@ -468,20 +578,47 @@ impl Game {
     fn all_received(&self, r: &Readiness) -> bool {
         Power::ALL.into_iter().all(|p| match r.status(p) {
             None => true,
+            Some(_) if !self.awaits(p) => true,
             Some(s) => s == OrderStatus::Received && !self.player(p).is_some_and(|pl| pl.wait),
         })
     }
 
-    /// The powers that must order and have not sent a complete set (the late powers at a
-    /// deadline, each told so itself, and the master).
+    /// The powers the judge waits for that must order and have not sent a complete set (the
+    /// late powers at a deadline, each told so itself, and the master).
     pub fn missing_powers(&self, map: &Map, variant: &dyn Variant) -> Vec<Power> {
-        missing(self.statuses(map, variant))
+        self.awaited(missing(self.statuses(map, variant)))
     }
 
     /// The late powers as everyone may know them ([`Game::public_order_status`]): the ones
     /// named to everyone at the deadline, whose orders the judge waits for.
     pub fn public_missing_powers(&self, map: &Map, variant: &dyn Variant) -> Vec<Power> {
-        missing(self.public_statuses(map, variant))
+        self.awaited(missing(self.public_statuses(map, variant)))
+    }
+
+    /// The played seats that must order now and have sent nothing (each misses the phase
+    /// if it is processed so), and those that sent something: what
+    /// [`Game::count_missed`] counts.
+    pub fn missing_and_ordered(
+        &self,
+        map: &Map,
+        variant: &dyn Variant,
+    ) -> (Vec<Power>, Vec<Power>) {
+        let mut missed = Vec::new();
+        let mut ordered = Vec::new();
+        for (p, s) in self.statuses(map, variant) {
+            match s {
+                Some(_) if !self.is_played(p) => {}
+                Some(OrderStatus::None) => missed.push(p),
+                Some(_) => ordered.push(p),
+                None => {}
+            }
+        }
+        (missed, ordered)
+    }
+
+    /// The powers of `powers` the judge waits for.
+    fn awaited(&self, powers: Vec<Power>) -> Vec<Power> {
+        powers.into_iter().filter(|p| self.awaits(*p)).collect()
     }
 
     /// The powers that must order now as everyone may know it.

@@ -85,6 +85,13 @@ pub enum PressRefusal {
     OfficialNeedsMaster,
     #[error("the press names no one who could read it")]
     NoReaders,
+    /// Press to a power nobody plays (abandoned, a dummy) would reach nobody.
+    #[error(
+        "nobody plays {} now (open for takeover): press to {} would reach nobody",
+        crate::variant::list_powers(.0),
+        if .0.len() == 1 { "it" } else { "them" }
+    )]
+    Unplayed(Vec<Power>),
     /// The game's rule set refuses it (H19).
     #[error("{0}")]
     Variant(crate::rules::VariantRefusal),
@@ -99,6 +106,7 @@ impl PressRefusal {
             PressRefusal::GreyOnly => "GREY-ONLY",
             PressRefusal::OfficialNeedsMaster => "NOT-MASTER",
             PressRefusal::NoReaders => "NO-READERS",
+            PressRefusal::Unplayed(_) => "NOT-PLAYED",
             PressRefusal::Variant(v) => v.code,
         }
     }
@@ -146,7 +154,7 @@ fn standard_press_route(
     let players: Vec<Power> = game
         .players
         .iter()
-        .filter(|p| !p.resigned)
+        .filter(|p| p.is_playing())
         .map(|p| p.power)
         .collect();
     let observers_see = |signed: bool| match policy.observers {
@@ -237,6 +245,14 @@ fn standard_press_route(
         Some(list) => {
             if !policy.partial && from != Sender::Master {
                 return Err(PressRefusal::NoPartial);
+            }
+            let unplayed: Vec<Power> = list
+                .iter()
+                .copied()
+                .filter(|p| !game.is_played(*p) && Sender::Power(*p) != from)
+                .collect();
+            if !unplayed.is_empty() && matches!(header.to, PressTo::Only(_)) {
+                return Err(PressRefusal::Unplayed(unplayed));
             }
             let mut named: Vec<Reader> = list.iter().map(|p| Reader::Power(*p)).collect();
             if includes_master {

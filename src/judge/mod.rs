@@ -18,6 +18,7 @@ mod password;
 mod pictures;
 mod process;
 mod refusal;
+mod seats;
 mod session;
 mod throttle;
 mod time;
@@ -113,6 +114,17 @@ pub enum Handled {
     },
     /// The same key was handled before: nothing done.
     Duplicate,
+}
+
+/// A recipient a delivery report says the judge's mail could not reach, for good.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bounced {
+    /// The address that failed.
+    pub recipient: String,
+    /// The failure, as a person reads it.
+    pub reason: String,
+    /// The outbox mail that failed, when the report names it (its Message-ID).
+    pub mail: Option<i64>,
 }
 
 /// What a tick did, game by game.
@@ -617,20 +629,60 @@ impl Judge {
         Ok(self.store.transaction(|tx| tx.bump_attempts(id))?)
     }
 
-    /// Marks a mail failed for good and tells the master of its game once.
+    /// Marks a mail failed for good (not delivered after its attempts, or not renderable)
+    /// and tells the master of its game once.
     pub fn mark_failed(
         &mut self,
         id: i64,
         reason: &str,
         now: DateTime<Utc>,
     ) -> Result<(), JudgeError> {
-        let judge = self.config.name.clone();
+        self.give_up(id, reason, false, now)
+    }
+
+    /// Marks a mail the mail server refused for good (a permanent SMTP failure): a seat of
+    /// its game registered at its recipient is marked "mail bouncing" and its master told
+    /// once ([`seats::mark_bouncing`]); for any other mail the master is told as for
+    /// [`Judge::mark_failed`].
+    pub fn mark_refused(
+        &mut self,
+        id: i64,
+        reason: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), JudgeError> {
+        self.give_up(id, reason, true, now)
+    }
+
+    fn give_up(
+        &mut self,
+        id: i64,
+        reason: &str,
+        refused: bool,
+        now: DateTime<Utc>,
+    ) -> Result<(), JudgeError> {
+        let config = &self.config;
+        let judge = config.name.clone();
         Ok(self.store.transaction(|tx| {
             tx.mark_failed(id, reason)?;
             drop_unsent_pictures(tx, id)?;
-            if let Some(m) = tx.mail(id)?
-                && let Some(game) = m.game.as_deref()
-                && m.audience != Audience::MASTER
+            let Some(m) = tx.mail(id)? else {
+                return Ok(());
+            };
+            let Some(game) = m.game.as_deref() else {
+                return Ok(());
+            };
+            if refused
+                && tx
+                    .load_game(game)
+                    .ok()
+                    .flatten()
+                    .is_some_and(|g| !g.seats_at(&m.recipient).is_empty())
+            {
+                // A seat's address: marked bouncing, its master told once (not a mail each).
+                seats::mark_bouncing(config, tx, game, &m.recipient, reason, now)?;
+                return Ok(());
+            }
+            if m.audience != Audience::MASTER
                 && let Some(master) = tx.game_master(game)?
             {
                 let notice = notices::undeliverable(&judge, game, &m.recipient, &m.subject, reason);
@@ -649,6 +701,51 @@ impl Judge {
                 )?;
             }
             Ok::<(), StoreError>(())
+        })?)
+    }
+
+    /// Records a delivery report (`outcome`: why it is not answered) under its key and
+    /// reads its permanent failures: a mail of the judge's that it names, sent to the
+    /// failed recipient, marks that game's seats at the address bouncing (each master told
+    /// once); a report that names no mail of the judge's marks the seats registered at the
+    /// address in every running game. False if the report was seen before.
+    pub fn record_bounce(
+        &mut self,
+        msg: &Incoming,
+        outcome: &str,
+        bounces: &[Bounced],
+        now: DateTime<Utc>,
+    ) -> Result<bool, JudgeError> {
+        let config = &self.config;
+        Ok(self.store.transaction(|tx| {
+            let recorded = tx.record_message(
+                &msg.key,
+                msg.message_id.as_deref(),
+                now,
+                &msg.from,
+                Some(outcome),
+            )?;
+            if recorded == Recorded::Duplicate {
+                return Ok::<bool, StoreError>(false);
+            }
+            for b in bounces {
+                let games = match b.mail {
+                    Some(id) => match tx.mail(id)? {
+                        Some(m) if m.recipient.eq_ignore_ascii_case(&b.recipient) => {
+                            m.game.into_iter().collect()
+                        }
+                        _ => {
+                            tracing::warn!(to = %b.recipient, mail = id, "a delivery report names a mail the judge did not send to that address; ignored");
+                            Vec::new()
+                        }
+                    },
+                    None => seats::games_with_seat_at(tx, &b.recipient)?,
+                };
+                for g in games {
+                    seats::mark_bouncing(config, tx, &g, &b.recipient, &b.reason, now)?;
+                }
+            }
+            Ok(true)
         })?)
     }
 

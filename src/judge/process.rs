@@ -7,7 +7,7 @@ use crate::bulletin::notices;
 use crate::bulletin::results::{
     Extras, Parts, ResultsHeader, ending_sentence, render_results, results_subject,
 };
-use crate::game::{self, DueEvent, Ending, Game, ObserverLevel, Player, Status};
+use crate::game::{self, Abandonment, DueEvent, Ending, Game, ObserverLevel, Status};
 use crate::map::Map;
 use crate::picture::{Drawing, PhaseScene};
 use crate::store::{Audience, MailKind, NewMail, StoreError, Tx};
@@ -28,7 +28,8 @@ pub(super) fn mails_for(
     for r in readers {
         match r {
             Reader::Power(p) => {
-                if let Some(pl) = g.player(*p).filter(|pl| !pl.resigned) {
+                // A power nobody plays (abandoned, a dummy) is mailed nothing.
+                if let Some(pl) = g.player(*p).filter(|pl| pl.is_playing()) {
                     out.push(NewMail {
                         game: Some(g.name.clone()),
                         audience: Audience::power(*p),
@@ -154,8 +155,9 @@ fn public_readers(g: &Game) -> Vec<Reader> {
     readers
 }
 
-/// Seven players have joined: assign the powers (seeded), open the rule set's first phase
-/// (Spring 1901 in the standard game).
+/// Seven players have joined (or the master sent `FORCE BEGIN` with fewer): assign the
+/// powers (seeded; a power nobody got is a dummy, open for takeover), open the rule set's
+/// first phase (Spring 1901 in the standard game).
 pub(super) fn start_game(
     map: &Map,
     config: &JudgeConfig,
@@ -165,15 +167,12 @@ pub(super) fn start_game(
 ) -> Result<Vec<NewMail>, StoreError> {
     let variant = variant_of(config, g)?;
     let assigned = game::assign_powers(&g.joiners, g.seed);
-    g.players = assigned
-        .into_iter()
-        .map(|(power, seat)| Player::new(power, seat))
-        .collect();
     g.joiners.clear();
     g.status = Status::Active;
     let mut start = crate::rules::Position::standard_start(map);
     start.phase = variant.first_phase(&g.variant_state);
     g.open_phase(start);
+    g.seat_players(assigned);
     let d = game::next_deadline(&g.settings.deadlines, g.position.phase.kind, now);
     g.deadline = Some(d);
     tx.save_snapshot(g)?;
@@ -292,6 +291,10 @@ pub(super) fn process_game_with_outcome(
 ) -> Result<(Vec<NewMail>, crate::rules::PhaseOutcome), StoreError> {
     let variant = variant_of(config, g)?;
     let before = g.position.clone();
+    // The played seats that send nothing miss the phase (counted for their players); the
+    // ones that reach the game's limit are abandoned once the results are out.
+    let (missed, ordered) = g.missing_and_ordered(map, variant);
+    let dropping = g.count_missed(&missed, &ordered);
     let parts = g.view_parts();
     let mut state = g.variant_state.clone();
     let processed = variant::process_phase(variant, &mut state, &g.view(map, &parts));
@@ -360,11 +363,45 @@ pub(super) fn process_game_with_outcome(
     for (readers, subject, body) in std::mem::take(&mut g.postal) {
         mails.extend(mails_for(g, &readers, &subject, &body, None));
     }
+    if ending.is_none() {
+        let limit = g.settings.abandon_after;
+        for p in dropping {
+            mails.extend(super::seats::abandon(
+                config,
+                g,
+                p,
+                Abandonment::MissedPhases(limit),
+                before.phase,
+                true,
+            ));
+        }
+    }
     tx.save_snapshot(g)?;
     if let Some(e) = ending {
         mails.extend(finish(config, tx, g, e, now)?);
+    } else if let Some(e) = agreed_ending(map, variant, g) {
+        // A seat abandoned leaves the players who agreed a draw or a concession alone.
+        mails.extend(finish(config, tx, g, e, now)?);
     }
     Ok((mails, processed.outcome))
+}
+
+/// The draw or concession the game's players agreed, if any: the votes of the powers whose
+/// agreement the rule set asks for ([`Game::draw_powers`]) that someone plays. A power nobody
+/// plays (abandoned, a dummy) has no vote and no share: a draw is among the surviving powers
+/// that are played (`docs/decisions.md`).
+pub(super) fn agreed_ending(map: &Map, variant: &dyn Variant, g: &Game) -> Option<Ending> {
+    if g.status != Status::Active {
+        return None;
+    }
+    let voters: Vec<_> = g
+        .draw_powers(map, variant)
+        .into_iter()
+        .filter(|p| g.is_played(*p))
+        .collect();
+    g.agreed_draw(&voters)
+        .map(Ending::Draw)
+        .or_else(|| g.agreed_concession(&voters).map(Ending::Concession))
 }
 
 /// The picture of a phase of `g`: the board it started from, its orders and results (none
@@ -553,15 +590,37 @@ pub(super) fn tick_game(
                 process_game(map, config, tx, &mut g, now)?
             } else {
                 let late = g.public_missing_powers(map, variant);
+                let mut mails = Vec::new();
                 for p in &late {
-                    if let Some(pl) = g.player_mut(*p) {
-                        pl.abandoned = true;
+                    // The late player is told; a power nobody played is abandoned already.
+                    if let Some(address) = g
+                        .player(*p)
+                        .filter(|pl| pl.is_playing())
+                        .map(|pl| pl.seat.address.clone())
+                        && g.abandon(*p, Abandonment::Late)
+                    {
+                        mails.push(NewMail {
+                            game: Some(g.name.clone()),
+                            audience: Audience::power(*p),
+                            recipient: address,
+                            subject: crate::bulletin::seats::left_subject(judge, &g.name, *p),
+                            body: crate::bulletin::seats::left_mail(&g, *p, Abandonment::Late),
+                            kind: MailKind::Generated,
+                            in_reply_to: None,
+                            pictures: Vec::new(),
+                        });
                     }
                 }
                 // Wait for a replacement: the master decides (PROCESS, or a new player).
                 g.deadline = None;
                 let n = notices::abandoned(judge, &g, &late);
-                everyone(&g, &n.subject, &n.body, None)
+                // A quiet game tells the master alone (and each late player, above).
+                if g.seat_changes_public() {
+                    mails.extend(everyone(&g, &n.subject, &n.body, None));
+                } else {
+                    mails.extend(mails_for(&g, &[Reader::Master], &n.subject, &n.body, None));
+                }
+                mails
             }
         }
         DueEvent::TimeWarp => {

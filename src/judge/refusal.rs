@@ -5,7 +5,7 @@
 //! ([`crate::rules::Refusal`]), a press refusal from the game ([`PressRefusal`]) and a rule
 //! set's from its hooks ([`VariantRefusal`]), each carried as it is.
 
-use crate::game::PressRefusal;
+use crate::game::{PressRefusal, SeatRefusal};
 use crate::map::Power;
 use crate::rules::{self, Phase, VariantRefusal};
 
@@ -111,6 +111,9 @@ pub(super) enum Refusal {
     OrdersMissing(String),
     #[error("the centres for victory must be between 1 and 34")]
     BadCentreCount,
+    /// `SET TAKEOVER n` beyond the most a newcomer may be given.
+    #[error("a newcomer's least time before the deadline must be at most {0} hours")]
+    BadTakeoverHours(u32),
     #[error("there is no saved phase to roll back to")]
     NoSnapshot,
     #[error("this judge does not support that master command yet")]
@@ -123,6 +126,9 @@ pub(super) enum Refusal {
     Order(rules::Refusal),
     #[error(transparent)]
     Press(PressRefusal),
+    /// A seat changing hands, refused (a takeover, an approval, EJECT, FORCE BEGIN).
+    #[error(transparent)]
+    Seat(SeatRefusal),
     /// A rule set's refusal (H1, H2, H19), with the code and sentence of its spec.
     #[error("{}", .0.sentence)]
     Variant(VariantRefusal),
@@ -166,12 +172,13 @@ impl Refusal {
             Refusal::NoPlayer { .. } => "NO-PLAYER",
             Refusal::WrongPhase { .. } => "WRONG-PHASE",
             Refusal::OrdersMissing(_) => "ORDERS-MISSING",
-            Refusal::BadCentreCount => "BAD-NUMBER",
+            Refusal::BadCentreCount | Refusal::BadTakeoverHours(_) => "BAD-NUMBER",
             Refusal::NoSnapshot => "NO-SNAPSHOT",
             Refusal::NotSupported => "NOT-SUPPORTED",
             Refusal::BadOption(_) => "BAD-OPTION",
             Refusal::Order(r) => r.code(),
             Refusal::Press(r) => r.code(),
+            Refusal::Seat(r) => r.code(),
             Refusal::Variant(r) => r.code,
         }
     }
@@ -197,6 +204,12 @@ impl From<rules::Refusal> for Refusal {
 impl From<PressRefusal> for Refusal {
     fn from(r: PressRefusal) -> Self {
         Refusal::Press(r)
+    }
+}
+
+impl From<SeatRefusal> for Refusal {
+    fn from(r: SeatRefusal) -> Self {
+        Refusal::Seat(r)
     }
 }
 

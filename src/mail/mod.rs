@@ -3,11 +3,13 @@
 //!
 //! - [`envelope`]: raw bytes to [`Envelope`] (mail-parser), the fallback dedupe key.
 //! - [`guard`]: which mail must never be answered; a per-address reply rate limiter.
+//! - [`dsn`]: delivery reports: which recipients failed for good, and which mail it was.
 //! - [`inbound`]: the [`Inbox`] trait; IMAP or Maildir in, commit and reject.
 //! - [`outbound`]: [`OutgoingMail`] rendered to bytes; SMTP or Maildir [`Outbox`].
 //!
 //! Only `daemon` wires this layer to `judge`.
 
+pub mod dsn;
 pub mod envelope;
 pub mod guard;
 pub mod inbound;

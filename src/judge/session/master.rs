@@ -2,13 +2,13 @@
 //! the rule set of a forming game, ejecting a player, rolling back.
 
 use crate::bulletin::{answers, notices};
-use crate::command::{MasterCommand, ObserverSetting, PressSetting, Turn};
-use crate::game::{self, ObserverLevel, PressLevel, Sender, Status};
+use crate::command::{EjectTarget, MasterCommand, ObserverSetting, PressSetting, Turn};
+use crate::game::{self, Abandonment, ObserverLevel, PressLevel, SeatRefusal, Sender, Status};
 use crate::store::StoreError;
 
-use super::super::process;
 use super::super::refusal::Refusal;
 use super::super::time::{game_tz, resolve_date};
+use super::super::{process, seats};
 use super::player::find_variant;
 use super::{Done, Session, Verdict};
 
@@ -154,16 +154,106 @@ impl Session<'_, '_> {
                 self.variant = Some(v);
                 more.push(answers::rules_chosen(&g.name, v.name()));
             }
-            MasterCommand::Eject { power } => {
-                let Some(pl) = g.player_mut(*power) else {
-                    return Ok(Err(Refusal::NoPlayer {
+            MasterCommand::Eject { who } => {
+                let power = match who {
+                    EjectTarget::Power(p) => Some(*p),
+                    EjectTarget::Address(a) => g.power_played_by(a),
+                };
+                match (power, who) {
+                    (Some(p), _) => {
+                        if !g.is_played(p) {
+                            return Ok(Err(SeatRefusal::NothingToEject {
+                                power: p,
+                                game: g.name.clone(),
+                            }
+                            .into()));
+                        }
+                        let phase = g.position.phase;
+                        let mails = seats::abandon(config, g, p, Abandonment::Ejected, phase, true);
+                        self.mails.extend(mails);
+                        more.push(answers::open_for_takeover(p));
+                        self.dirty = true;
+                        self.check_end()?;
+                        return Ok(Done::with_more(echo, more));
+                    }
+                    (None, EjectTarget::Address(a)) => {
+                        let before = g.observers.len();
+                        g.observers.retain(|o| !o.eq_ignore_ascii_case(a));
+                        if g.observers.len() == before {
+                            return Ok(Err(SeatRefusal::UnknownAddress {
+                                address: a.clone(),
+                                game: g.name.clone(),
+                            }
+                            .into()));
+                        }
+                        self.mails
+                            .push(seats::subscription_ended_mail(config, g, a));
+                        more.push(crate::bulletin::seats::observer_ejected(a, &g.name));
+                    }
+                    (None, EjectTarget::Power(_)) => {}
+                }
+            }
+            MasterCommand::ForceBegin => {
+                if g.status != Status::Forming || g.joiners.is_empty() {
+                    return Ok(Err(SeatRefusal::CannotBegin {
+                        game: g.name.clone(),
+                        joined: g.joiners.len(),
+                    }
+                    .into()));
+                }
+                let mails = process::start_game(map, config, tx, g, now)?;
+                self.mails.extend(mails);
+                let open = g.open_powers();
+                more.push(crate::bulletin::seats::force_begun(&g.name, &open));
+            }
+            MasterCommand::Approve { power } => {
+                let Some(claim) = g.player_mut(*power).and_then(|pl| pl.claim.take()) else {
+                    return Ok(Err(SeatRefusal::NoClaim {
                         power: *power,
                         game: g.name.clone(),
-                    }));
+                    }
+                    .into()));
                 };
-                pl.abandoned = true;
-                pl.resigned = true;
-                more.push(answers::open_for_takeover(*power));
+                let address = claim.seat.address.clone();
+                match seats::take_over(map, config, tx, g, *power, claim.seat, now)? {
+                    Some((_, mails)) => {
+                        self.mails.extend(mails);
+                        more.push(crate::bulletin::seats::approved(&address, *power));
+                    }
+                    None => {
+                        return Ok(Err(SeatRefusal::NotOpen {
+                            power: *power,
+                            game: g.name.clone(),
+                        }
+                        .into()));
+                    }
+                }
+            }
+            MasterCommand::Reject { power } => {
+                let Some(claim) = g.player_mut(*power).and_then(|pl| pl.claim.take()) else {
+                    return Ok(Err(SeatRefusal::NoClaim {
+                        power: *power,
+                        game: g.name.clone(),
+                    }
+                    .into()));
+                };
+                self.mails
+                    .push(seats::rejected_mail(config, g, *power, &claim.seat.address));
+                more.push(crate::bulletin::seats::rejected(
+                    &claim.seat.address,
+                    *power,
+                ));
+            }
+            MasterCommand::SetQuiet(on) => g.settings.quiet = *on,
+            MasterCommand::SetApproval(on) => g.settings.approval = *on,
+            MasterCommand::SetAbandon { count } => g.settings.abandon_after = *count,
+            MasterCommand::SetTakeover { hours } => {
+                if *hours > crate::game::MAX_TAKEOVER_HOURS {
+                    return Ok(Err(Refusal::BadTakeoverHours(
+                        crate::game::MAX_TAKEOVER_HOURS,
+                    )));
+                }
+                g.settings.takeover_hours = i64::from(*hours);
             }
             MasterCommand::SetCentres { count } => {
                 if *count == 0 || *count > 34 {
@@ -208,18 +298,14 @@ impl Session<'_, '_> {
         Ok(Done::with_more(echo, more))
     }
 
-    /// Ends the game when its players agreed a draw or a concession.
+    /// Ends the game when its players agreed a draw or a concession (the powers someone
+    /// plays vote: `process::agreed_ending`).
     pub(super) fn check_end(&mut self) -> Result<(), StoreError> {
         let (map, config, tx, now) = (self.map, self.config, self.tx, self.now);
         let (Some(g), Some(variant)) = (self.game.as_mut(), self.variant) else {
             return Ok(());
         };
-        let voters = g.draw_powers(map, variant);
-        let ending = g
-            .agreed_draw(&voters)
-            .map(game::Ending::Draw)
-            .or_else(|| g.agreed_concession(&voters).map(game::Ending::Concession));
-        if let Some(e) = ending {
+        if let Some(e) = process::agreed_ending(map, variant, g) {
             // An error rolls the whole mail back: a game is never finished without its
             // "Game over" mail.
             let mails = process::finish(config, tx, g, e, now)?;

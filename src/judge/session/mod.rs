@@ -74,6 +74,9 @@ pub(super) struct Session<'a, 't> {
     /// Whether the game changed since it was last written ([`Session::save_game`]).
     unsaved: bool,
     orders_changed: bool,
+    /// The welcome of a power this mail took over (its index in `mails`): its standing
+    /// orders are written once the whole mail is read.
+    welcome: Option<(usize, crate::map::Power)>,
     reply: Vec<ReplyLine>,
     mails: Vec<NewMail>,
     touched: Vec<String>,
@@ -165,6 +168,7 @@ impl<'a, 't> Session<'a, 't> {
             dirty: false,
             unsaved: false,
             orders_changed: false,
+            welcome: None,
             reply: Vec::new(),
             mails: Vec::new(),
             touched: Vec::new(),
@@ -618,6 +622,20 @@ impl<'a, 't> Session<'a, 't> {
                 self.now,
             )?;
             count += 1;
+        }
+        if let (Some((i, p)), Some(g)) = (self.welcome, self.game.as_ref())
+            && self.orders_changed
+            && let Some(m) = self.mails.get_mut(i)
+            && let Some(at) = m
+                .body
+                .rfind(&crate::bulletin::seats::welcome_standing_heading(p))
+        {
+            m.body.truncate(at);
+            m.body.push_str(&crate::bulletin::seats::welcome_standing(
+                self.map,
+                p,
+                g.orders_of(p),
+            ));
         }
         for m in &self.mails {
             self.tx.queue_mail(m, self.now)?;

@@ -3,7 +3,10 @@
 
 use crate::bulletin::{answers, listing, notices};
 use crate::command::{self, PlayerCommand, SignonAs};
-use crate::game::{self, Game, Joiner, ObserverLevel, PressLevel, Reader, Seat, Sender, Status};
+use crate::game::{
+    self, Abandonment, Claim, Game, Joiner, ObserverLevel, PressLevel, Reader, Seat, SeatRefusal,
+    Sender, Status,
+};
 use crate::map::Power;
 use crate::store::{Audience, MailKind, NewMail, StoreError};
 use crate::variant::Lookup;
@@ -12,7 +15,7 @@ use super::super::confirm::AddressRequest;
 use super::super::history;
 use super::super::refusal::Refusal;
 use super::super::time::{format_time, game_tz, resolve_date};
-use super::super::{password, pictures, process, throttle};
+use super::super::{password, pictures, process, seats, throttle};
 use super::{Done, Session, Verdict};
 
 impl Session<'_, '_> {
@@ -236,7 +239,7 @@ impl Session<'_, '_> {
             }
             PlayerCommand::SetPreference { powers } => self.preference(powers),
             PlayerCommand::SetAbsence { from, to } => self.absence(*from, *to),
-            PlayerCommand::Resign => self.resign(),
+            PlayerCommand::Resign => self.resign()?,
             PlayerCommand::Signoff => Done::ok("SIGNOFF"),
             PlayerCommand::Clear => match (self.who, self.game.as_mut()) {
                 (Some(Sender::Power(p)), Some(g)) => {
@@ -271,28 +274,29 @@ impl Session<'_, '_> {
         }
     }
 
-    fn resign(&mut self) -> Verdict {
+    /// `RESIGN`: the player leaves; the power is abandoned and open for takeover, everyone
+    /// is told (unless the game is quiet), and the rest of the mail is not signed on.
+    fn resign(&mut self) -> Result<Verdict, StoreError> {
+        let config = self.config;
         let (Some(Sender::Power(p)), Some(g)) = (self.who, self.game.as_mut()) else {
-            return Err(Refusal::NotSignedOn);
+            return Ok(Err(Refusal::NotSignedOn));
         };
-        if let Some(pl) = g.player_mut(p) {
-            pl.resigned = true;
-            pl.abandoned = true;
+        if !g.is_played(p) {
+            return Ok(Err(SeatRefusal::NobodyPlays {
+                power: p,
+                game: g.name.clone(),
+            }
+            .into()));
         }
-        let (name, master) = (g.name.clone(), g.master.address.clone());
+        let phase = g.position.phase;
+        let mails = seats::abandon(config, g, p, Abandonment::Resigned, phase, false);
+        let line = crate::bulletin::seats::left_line(g, p, Abandonment::Resigned);
+        self.mails.extend(mails);
         self.dirty = true;
-        let n = notices::resigned(&self.config.name, g, p);
-        self.mails.push(NewMail {
-            game: Some(name),
-            audience: Audience::MASTER,
-            recipient: master,
-            subject: n.subject,
-            body: n.body,
-            kind: MailKind::Generated,
-            in_reply_to: None,
-            pictures: Vec::new(),
-        });
-        Done::ok("RESIGN")
+        // What follows the RESIGN no longer speaks for the power (njudge: RESIGN comes last).
+        self.who = None;
+        self.check_end()?;
+        Ok(Done::with_more("RESIGN", vec![line]))
     }
 
     /// Tells an address that it now receives a seat's mail (`SET ADDRESS`): a mistyped
@@ -324,10 +328,21 @@ impl Session<'_, '_> {
         let who = self.who;
         let g = self.game_mut()?;
         match who {
-            Some(Sender::Power(p)) => g
-                .player_mut(p)
-                .map(|pl| &mut pl.seat)
-                .ok_or(Refusal::NotSignedOn),
+            Some(Sender::Power(p)) => {
+                let name = g.name.clone();
+                let pl = g.player_mut(p).ok_or(Refusal::NotSignedOn)?;
+                // A power nobody plays gets its new player by a takeover, not by the master
+                // setting its address and password (BECOME).
+                if !pl.is_playing() {
+                    return Err(SeatRefusal::NobodyPlays {
+                        power: p,
+                        game: name,
+                    }
+                    .into());
+                }
+                pl.bouncing = None;
+                Ok(&mut pl.seat)
+            }
             Some(Sender::Master) => Ok(&mut g.master),
             _ => Err(Refusal::NotSignedOn),
         }
@@ -338,7 +353,15 @@ impl Session<'_, '_> {
             return Err(Refusal::NotSignedOn);
         };
         let g = self.game_mut()?;
+        let name = g.name.clone();
         let pl = g.player_mut(p).ok_or(Refusal::NotSignedOn)?;
+        if !pl.is_playing() {
+            return Err(SeatRefusal::NobodyPlays {
+                power: p,
+                game: name,
+            }
+            .into());
+        }
         f(pl);
         self.dirty = true;
         Ok(())
@@ -440,6 +463,11 @@ impl Session<'_, '_> {
                 let Some(pl) = g.player(p) else {
                     return Ok(Err(Refusal::BadSignon));
                 };
+                // njudge: signing on to an abandoned power takes it over.
+                if pl.is_open() {
+                    let echo = crate::bulletin::seats::takeover_signon_echo(p, &g.name);
+                    return self.take_over(g, p, pw, echo);
+                }
                 let (hash, registered) = (pl.seat.password_hash.clone(), pl.seat.address.clone());
                 if let Err(r) = self.check_password(&g, Sender::Power(p), &hash, pw)? {
                     return Ok(Err(r));
@@ -448,10 +476,25 @@ impl Session<'_, '_> {
                     self.copy_to = Some(registered);
                 }
                 self.who = Some(Sender::Power(p));
+                // A mail from the seat's player: its mail is read, whatever bounced before.
+                let cleared = g.clear_bouncing(p);
                 let echo = answers::signon_power(p, &g.name);
                 self.enter_game(g)?;
+                self.dirty |= cleared;
                 Ok(Done::ok(echo))
             }
+            SignonAs::Takeover(p) => match g.player(p) {
+                None => Ok(Err(SeatRefusal::NotRunning { game: g.name }.into())),
+                Some(pl) if pl.is_playing() => Ok(Err(SeatRefusal::NotOpen {
+                    power: p,
+                    game: g.name,
+                }
+                .into())),
+                Some(_) => {
+                    let echo = crate::bulletin::seats::takeover_echo(p, &g.name);
+                    self.take_over(g, p, pw, echo)
+                }
+            },
             SignonAs::Master => {
                 let hash = g.master.password_hash.clone();
                 if let Err(r) = self.check_password(&g, Sender::Master, &hash, pw)? {
@@ -467,6 +510,81 @@ impl Session<'_, '_> {
             }
             SignonAs::Observer => self.address_request(AddressRequest::Observe(g.name)),
         }
+    }
+
+    /// A newcomer asks for an abandoned or dummy `power` of `g` (by SIGNON or TAKEOVER, echoed
+    /// `echo`) with the password `pw` they choose: refused, waiting for the master's
+    /// approval, or taken over at once (the mail then speaks for the power).
+    fn take_over(
+        &mut self,
+        mut g: Game,
+        p: Power,
+        pw: &str,
+        echo: String,
+    ) -> Result<Verdict, StoreError> {
+        let from = self.msg.reply_address().to_string();
+        let name = g.name.clone();
+        if !g.is_running() {
+            return Ok(Err(SeatRefusal::NotRunning { game: name }.into()));
+        }
+        if let Some(q) = g.power_played_by(&from) {
+            return Ok(Err(SeatRefusal::AlreadyPlays {
+                power: q,
+                game: name,
+            }
+            .into()));
+        }
+        if g.was_ejected(p, &from) {
+            return Ok(Err(SeatRefusal::Ejected {
+                power: p,
+                game: name,
+            }
+            .into()));
+        }
+        if g.player(p).is_some_and(|pl| pl.claim.is_some()) {
+            return Ok(Err(SeatRefusal::ClaimPending {
+                power: p,
+                game: name,
+            }
+            .into()));
+        }
+        if !password::long_enough(pw) {
+            return Ok(Err(Refusal::ShortPassword));
+        }
+        let seat = Seat {
+            address: from.clone(),
+            password_hash: password::hash(self.config.password_cost, pw, self.salt()?),
+        };
+        if g.settings.approval {
+            if let Some(pl) = g.player_mut(p) {
+                pl.claim = Some(Claim { seat, at: self.now });
+            }
+            self.mails
+                .push(seats::claim_mail(self.config, &g, p, &from));
+            let more = vec![crate::bulletin::seats::claim_waits(&name, p)];
+            self.enter_game(g)?;
+            self.dirty = true;
+            return Ok(Done::with_more(
+                crate::bulletin::seats::takeover_waits(&echo),
+                more,
+            ));
+        }
+        let Some((_, mails)) =
+            seats::take_over(self.map, self.config, self.tx, &mut g, p, seat, self.now)?
+        else {
+            return Ok(Err(SeatRefusal::NotOpen {
+                power: p,
+                game: name,
+            }
+            .into()));
+        };
+        // The welcome comes first (`seats::take_over`).
+        self.welcome = Some((self.mails.len(), p));
+        self.mails.extend(mails);
+        self.who = Some(Sender::Power(p));
+        self.enter_game(g)?;
+        self.dirty = true;
+        Ok(Done::ok(crate::bulletin::seats::taken_over(&echo, p)))
     }
 
     /// Checks a password for a seat (a power's, or the master's), as the throttle allows: a

@@ -1,0 +1,474 @@
+//! A seat's life: who plays each power, from which phase to which, and what happens when a
+//! player drops out (issue 27).
+//!
+//! One life cycle for every seat: **playing → abandoned** (the player resigned, the master
+//! ejected them, they missed as many phases in a row as the game allows, or they were late in
+//! a NONMR game) **→ taken over → playing**; and **dummy**, a power nobody has played (a
+//! game the master started short, `FORCE BEGIN`). An abandoned or dummy power is in civil
+//! disorder: it orders nothing, it stalls nothing in an NMR game, and anyone may take it over
+//! (`SIGNON <initial><game> <password>`, `TAKEOVER <power> <game> <password>`), at once or
+//! once the master approves.
+//!
+//! Each tenure of a seat is recorded ([`Tenure`]): who played which power from which phase
+//! to which, why it ended, and the phases its player missed. It is data other features read
+//! (SUMMARY, EXPORT, a reliability record): typed, stored with the game, documented here.
+//!
+//! Pure: the judge passes `now` in, and says who is told what (the texts are
+//! `bulletin::seats`'s).
+
+use chrono::{DateTime, Duration, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::map::Power;
+use crate::rules::Phase;
+
+use super::{Game, Player, Seat, Status};
+
+/// Where a seat is in its life.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SeatStatus {
+    /// Someone plays the power.
+    Playing,
+    /// Its player left: the power is in civil disorder and open for takeover.
+    Abandoned(Abandonment),
+    /// Nobody has played the power (the game started short): civil disorder, open for
+    /// takeover.
+    Dummy,
+}
+
+/// Why a seat was abandoned (and why its player's tenure ended).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Abandonment {
+    /// The player sent `RESIGN`.
+    Resigned,
+    /// The master sent `EJECT`.
+    Ejected,
+    /// The player missed this many phases in a row, as many as the game allows
+    /// (`SET ABANDON n`).
+    MissedPhases(u32),
+    /// The player's orders were still missing at the end of grace in a NONMR game.
+    Late,
+}
+
+/// A takeover waiting for the master's approval (`SET APPROVAL`): who asked, with the
+/// password they chose.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Claim {
+    pub seat: Seat,
+    pub at: DateTime<Utc>,
+}
+
+/// A seat whose mail bounces: a permanent delivery failure to its address (a delivery
+/// report, or the mail server refusing it). Its master was told once; a mail from its
+/// player clears it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bounce {
+    /// The failure as the mail system gave it.
+    pub reason: String,
+    pub since: DateTime<Utc>,
+}
+
+/// One player's time at one power: who (their address when the tenure began), from which
+/// phase to which, why it ended, and the phases they missed.
+///
+/// Both ends are inclusive: a player who resigns during Fall 1902 held the power in Fall
+/// 1902, and so does the player who takes it over in that phase. The record is read by
+/// `SUMMARY` (and, later, EXPORT and the players' reliability record): it is part of the
+/// game's stored state, in the game's own order (by the time each tenure began).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tenure {
+    pub power: Power,
+    /// The player's address when the tenure began.
+    pub address: String,
+    /// The phase the player started in.
+    pub from: Phase,
+    /// The last phase the player held (None: the player holds the power now, or held it
+    /// to the end of the game).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<Phase>,
+    /// Why the tenure ended (None: it has not).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<Abandonment>,
+    /// Phases processed while this player held the power that needed orders from it and
+    /// got none (NMR): counted for this player, never for the power's next one.
+    #[serde(default)]
+    pub missed: u32,
+}
+
+impl Tenure {
+    /// Whether the tenure goes on.
+    pub fn is_open(&self) -> bool {
+        self.ended.is_none()
+    }
+}
+
+/// Why a takeover, an approval or a seat's setting is refused (the sentences are
+/// `bulletin::seats`'s).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeatRefusal {
+    /// `TAKEOVER` of a power someone plays.
+    NotOpen { power: Power, game: String },
+    /// The address already plays another power of the game.
+    AlreadyPlays { power: Power, game: String },
+    /// The master ejected this address from the power.
+    Ejected { power: Power, game: String },
+    /// Another takeover of the power waits for the master's answer.
+    ClaimPending { power: Power, game: String },
+    /// `APPROVE` or `REJECT` with no takeover waiting.
+    NoClaim { power: Power, game: String },
+    /// A seat's own setting (`SET ADDRESS`, `SET PASSWORD`, `RESIGN`) for a power nobody
+    /// plays: the new player signs on instead.
+    NobodyPlays { power: Power, game: String },
+    /// `EJECT` of a power nobody plays.
+    NothingToEject { power: Power, game: String },
+    /// `EJECT address` names neither a player nor an observer of the game.
+    UnknownAddress { address: String, game: String },
+    /// `FORCE BEGIN` in a game that is not forming, or that nobody joined.
+    CannotBegin { game: String, joined: usize },
+    /// The game is over (or not started): no seat changes hands.
+    NotRunning { game: String },
+}
+
+impl SeatRefusal {
+    /// The stable code players and tools read.
+    pub fn code(&self) -> &'static str {
+        match self {
+            SeatRefusal::NotOpen { .. } => "NOT-OPEN",
+            SeatRefusal::AlreadyPlays { .. } => "ALREADY-PLAYING",
+            SeatRefusal::Ejected { .. } => "EJECTED",
+            SeatRefusal::ClaimPending { .. } => "TAKEOVER-PENDING",
+            SeatRefusal::NoClaim { .. } => "NO-TAKEOVER",
+            SeatRefusal::NobodyPlays { .. } => "OPEN-SEAT",
+            SeatRefusal::NothingToEject { .. } => "NO-PLAYER",
+            SeatRefusal::UnknownAddress { .. } => "NOT-IN-GAME",
+            SeatRefusal::CannotBegin { .. } => "CANNOT-BEGIN",
+            SeatRefusal::NotRunning { .. } => "NOT-ACTIVE",
+        }
+    }
+}
+
+impl std::error::Error for SeatRefusal {}
+
+/// What a takeover did: the power, the address that played it before (None: a dummy), and
+/// the deadline it moved to, if it had to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TakenOver {
+    pub power: Power,
+    pub previous: Option<String>,
+    pub deadline_moved: Option<DateTime<Utc>>,
+}
+
+impl Player {
+    /// A power nobody plays (a game started short): its seat has no address and no
+    /// password.
+    pub fn dummy(power: Power) -> Player {
+        let mut p = Player::new(
+            power,
+            Seat {
+                address: String::new(),
+                password_hash: String::new(),
+            },
+        );
+        p.status = SeatStatus::Dummy;
+        p
+    }
+
+    /// Whether someone plays the power now.
+    pub fn is_playing(&self) -> bool {
+        self.status == SeatStatus::Playing
+    }
+
+    /// Whether the power is open for takeover (abandoned, or a dummy).
+    pub fn is_open(&self) -> bool {
+        !self.is_playing()
+    }
+
+    /// The address that played the power last, if anyone did (an abandoned seat keeps its
+    /// last player's address until it is taken over).
+    pub fn last_address(&self) -> Option<&str> {
+        match self.status {
+            SeatStatus::Dummy => None,
+            _ => Some(self.seat.address.as_str()),
+        }
+    }
+}
+
+/// The default least time a newcomer gets before the deadline of the phase they join.
+pub const DEFAULT_TAKEOVER_HOURS: i64 = 24;
+
+/// The most characters of a mail server's words kept for a bouncing seat.
+const MAX_BOUNCE_REASON: usize = 400;
+
+/// The most `SET TAKEOVER` may give a newcomer: four weeks (a game is not stopped longer
+/// for one player, and the deadline stays a date the clock can hold).
+pub const MAX_TAKEOVER_HOURS: u32 = 4 * 7 * 24;
+
+impl Game {
+    /// Whether the game tells everyone when a seat changes hands: not when it is quiet
+    /// (njudge's `SET QUIET`) or anonymous. Told or not, the master always is, and so is
+    /// the player concerned.
+    pub fn seat_changes_public(&self) -> bool {
+        !self.settings.quiet && !self.is_anonymous()
+    }
+
+    /// Whether the game hides who plays which power. The hook anonymous games (issue 28)
+    /// answer: seat notices go to the master alone, and who played what is not shown to
+    /// anyone else. No game is anonymous yet.
+    pub fn is_anonymous(&self) -> bool {
+        false
+    }
+
+    /// Whether the game is under way (running or paused): seats change hands only then.
+    pub fn is_running(&self) -> bool {
+        matches!(self.status, Status::Active | Status::Paused)
+    }
+
+    /// The powers open for takeover (abandoned or dummy), while the game runs.
+    pub fn open_powers(&self) -> Vec<Power> {
+        if !self.is_running() {
+            return Vec::new();
+        }
+        self.players
+            .iter()
+            .filter(|p| p.is_open())
+            .map(|p| p.power)
+            .collect()
+    }
+
+    /// Whether `power` is played now.
+    pub fn is_played(&self, power: Power) -> bool {
+        self.player(power).is_some_and(Player::is_playing)
+    }
+
+    /// The powers whose seats are played now.
+    pub fn playing_powers(&self) -> Vec<Power> {
+        self.players
+            .iter()
+            .filter(|p| p.is_playing())
+            .map(|p| p.power)
+            .collect()
+    }
+
+    /// The power an address plays in this game, if any (letter case ignored).
+    pub fn power_played_by(&self, address: &str) -> Option<Power> {
+        self.players
+            .iter()
+            .find(|p| p.is_playing() && p.seat.address.eq_ignore_ascii_case(address))
+            .map(|p| p.power)
+    }
+
+    /// Seats the game's players: the assigned powers are played from the first phase (a
+    /// tenure each), every other power is a dummy (`FORCE BEGIN`).
+    pub fn seat_players(&mut self, assigned: Vec<(Power, Seat)>) {
+        let first = self.position.phase;
+        self.players = Power::ALL
+            .into_iter()
+            .map(|power| {
+                match assigned
+                    .iter()
+                    .find(|(p, _)| *p == power)
+                    .map(|(_, s)| s.clone())
+                {
+                    Some(seat) => Player::new(power, seat),
+                    None => Player::dummy(power),
+                }
+            })
+            .collect();
+        self.tenures = self
+            .players
+            .iter()
+            .filter(|p| p.is_playing())
+            .map(|p| Tenure {
+                power: p.power,
+                address: p.seat.address.clone(),
+                from: first,
+                to: None,
+                ended: None,
+                missed: 0,
+            })
+            .collect();
+    }
+
+    /// The open tenure of a power, if someone holds it.
+    fn open_tenure(&mut self, power: Power) -> Option<&mut Tenure> {
+        self.tenures
+            .iter_mut()
+            .rev()
+            .find(|t| t.power == power && t.is_open())
+    }
+
+    /// The player of `power` leaves (`why`): the seat is abandoned, its settings (wait, draw,
+    /// concession, a takeover waiting) are cleared, its standing orders dropped (the power
+    /// is in civil disorder), and the player's tenure ends with the current phase. False if
+    /// nobody played it.
+    pub fn abandon(&mut self, power: Power, why: Abandonment) -> bool {
+        self.abandon_at(power, why, self.position.phase)
+    }
+
+    /// [`Game::abandon`], the player's last phase being `last` (the phase just processed,
+    /// when missed phases abandon a seat).
+    pub fn abandon_at(&mut self, power: Power, why: Abandonment, last: Phase) -> bool {
+        let Some(pl) = self.player_mut(power).filter(|p| p.is_playing()) else {
+            return false;
+        };
+        pl.status = SeatStatus::Abandoned(why);
+        pl.wait = false;
+        pl.draw = None;
+        pl.concede = None;
+        pl.claim = None;
+        pl.missed_in_row = 0;
+        self.clear_orders(power);
+        self.all_in_since = None;
+        if let Some(t) = self.open_tenure(power) {
+            t.to = Some(last);
+            t.ended = Some(why);
+        }
+        true
+    }
+
+    /// A newcomer takes over an abandoned or dummy `power` with `seat` at `now`: the seat
+    /// gets the new address and password and a clean slate (no wait, draw, concession,
+    /// bounce or missed phases), a tenure begins with the current phase, and the phase's
+    /// deadline moves, if it must, to give the newcomer the game's least time
+    /// ([`Settings::takeover_hours`](super::Settings)). None if the power is played.
+    pub fn take_over(&mut self, power: Power, seat: Seat, now: DateTime<Utc>) -> Option<TakenOver> {
+        let phase = self.position.phase;
+        let pl = self.player_mut(power).filter(|p| p.is_open())?;
+        let previous = pl.last_address().map(str::to_string);
+        let address = seat.address.clone();
+        pl.seat = seat;
+        pl.status = SeatStatus::Playing;
+        pl.wait = false;
+        pl.draw = None;
+        pl.concede = None;
+        pl.claim = None;
+        pl.bouncing = None;
+        pl.missed_in_row = 0;
+        self.tenures.push(Tenure {
+            power,
+            address,
+            from: phase,
+            to: None,
+            ended: None,
+            missed: 0,
+        });
+        self.all_in_since = None;
+        let deadline_moved = self.give_newcomer_time(now);
+        Some(TakenOver {
+            power,
+            previous,
+            deadline_moved,
+        })
+    }
+
+    /// Moves the deadline of a running game so that a newcomer has the game's least time
+    /// before it; a game whose clock stopped (NONMR, waiting for a replacement) starts it
+    /// again. Returns the new deadline if it moved.
+    fn give_newcomer_time(&mut self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        if self.status != Status::Active {
+            return None;
+        }
+        // A stored setting beyond the most SET TAKEOVER allows is read as that most.
+        let hours = self
+            .settings
+            .takeover_hours
+            .clamp(0, i64::from(MAX_TAKEOVER_HOURS));
+        let least = now + Duration::hours(hours);
+        match self.deadline {
+            Some(d) if d >= least => None,
+            _ => {
+                self.deadline = Some(least);
+                self.late_notified = false;
+                // No reminder that would arrive with the welcome.
+                self.reminded =
+                    least - now <= Duration::hours(self.settings.deadlines.reminder_hours);
+                Some(least)
+            }
+        }
+    }
+
+    /// Counts the phase being processed for each played seat: `missed` had to order and
+    /// sent nothing (an NMR: counted in the player's tenure and in a row), `ordered` had to
+    /// order and did (the count in a row starts again). Returns the powers whose players
+    /// have now missed as many phases in a row as the game allows (`SET ABANDON n`; none
+    /// when it is 0), to be abandoned.
+    pub fn count_missed(&mut self, missed: &[Power], ordered: &[Power]) -> Vec<Power> {
+        let limit = self.settings.abandon_after;
+        let mut out = Vec::new();
+        for power in missed {
+            if !self.is_played(*power) {
+                continue;
+            }
+            if let Some(t) = self.open_tenure(*power) {
+                t.missed += 1;
+            }
+            if let Some(pl) = self.player_mut(*power) {
+                pl.missed_in_row += 1;
+                if limit > 0 && pl.missed_in_row >= limit {
+                    out.push(*power);
+                }
+            }
+        }
+        for power in ordered {
+            if let Some(pl) = self.player_mut(*power) {
+                pl.missed_in_row = 0;
+            }
+        }
+        out
+    }
+
+    /// Whether the master ejected `address` from `power` (an ejected address may not take
+    /// the power back).
+    pub fn was_ejected(&self, power: Power, address: &str) -> bool {
+        self.tenures.iter().any(|t| {
+            t.power == power
+                && t.ended == Some(Abandonment::Ejected)
+                && t.address.eq_ignore_ascii_case(address)
+        })
+    }
+
+    /// The seats whose registered address is `address` (letter case ignored), played or
+    /// abandoned: a permanent delivery failure to it marks them bouncing.
+    pub fn seats_at(&self, address: &str) -> Vec<Power> {
+        self.players
+            .iter()
+            .filter(|p| {
+                p.last_address()
+                    .is_some_and(|a| a.eq_ignore_ascii_case(address))
+            })
+            .map(|p| p.power)
+            .collect()
+    }
+
+    /// Marks `power`'s seat bouncing (a permanent delivery failure, `reason`); true when it
+    /// was not marked yet (its master is told once).
+    pub fn mark_bouncing(&mut self, power: Power, reason: &str, now: DateTime<Utc>) -> bool {
+        let Some(pl) = self.player_mut(power) else {
+            return false;
+        };
+        if pl.bouncing.is_some() {
+            return false;
+        }
+        // The words come from a mail server or a delivery report anyone can send: kept to
+        // a line's worth in the stored game and the master's notice.
+        let mut kept: String = reason.chars().take(MAX_BOUNCE_REASON).collect();
+        if kept.len() < reason.len() {
+            kept.push_str(" ...");
+        }
+        pl.bouncing = Some(Bounce {
+            reason: kept,
+            since: now,
+        });
+        true
+    }
+
+    /// Clears `power`'s bouncing mark (its player wrote); true if it was set.
+    pub fn clear_bouncing(&mut self, power: Power) -> bool {
+        self.player_mut(power)
+            .and_then(|pl| pl.bouncing.take())
+            .is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests;
