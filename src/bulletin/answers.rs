@@ -177,9 +177,10 @@ pub fn summary(game: &str, chart: bool) -> String {
     }
 }
 
-/// `HISTORY game`.
-pub fn history(game: &str) -> String {
-    format!("HISTORY {game}")
+/// `HISTORY game` with the window asked for (`FROM … TO … LINES …`, `EXCLSTART …`), as
+/// the command reads it back.
+pub fn history(cmd: &crate::command::PlayerCommand) -> String {
+    cmd.render()
 }
 
 /// `MAP game phase`: the picture is attached.

@@ -278,8 +278,43 @@ pub fn suspended_full_line(game: &str, reason: &str) -> String {
 pub fn history(entries: &[HistoryEntry]) -> Vec<String> {
     let mut out = Vec::new();
     for h in entries {
-        out.push(format!("==== {} ({})", h.subject, h.phase));
-        out.extend(h.body.lines().map(str::to_string));
+        out.extend(history_entry(h));
+    }
+    out
+}
+
+/// How many lines `HISTORY` sends when no `LINES` is given (njudge's 1000).
+pub const HISTORY_LINES: usize = 1000;
+
+fn history_entry(h: &HistoryEntry) -> Vec<String> {
+    let mut out = vec![format!("==== {} ({})", h.subject, h.phase)];
+    out.extend(h.body.lines().map(str::to_string));
+    out
+}
+
+/// `HISTORY`'s lines, at most `limit` of them from the oldest entry on, as njudge counts
+/// them; when the history goes on, a last line says from which time to ask for the rest
+/// (in game `g`'s zone, in a form `FROM` reads back).
+pub fn history_upto(g: &Game, entries: &[HistoryEntry], limit: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, h) in entries.iter().enumerate() {
+        let lines = history_entry(h);
+        if out.len() + lines.len() > limit {
+            let left = entries.len() - i;
+            let at = h.at.with_timezone(&super::dates::zone(g));
+            if out.len() < limit {
+                out.extend(lines.into_iter().take(limit - out.len()));
+            }
+            out.push(format!(
+                "(history cut at {limit} lines; {left} more {} from {}: HISTORY {} FROM {})",
+                if left == 1 { "entry" } else { "entries" },
+                at.format("%Y-%m-%d %H:%M"),
+                g.name,
+                at.format("%Y-%m-%d %H:%M"),
+            ));
+            return out;
+        }
+        out.extend(lines);
     }
     out
 }

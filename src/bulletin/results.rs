@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! :: Judge: USDP  Game: demo  Variant: Standard
-//! :: Deadline: F1901M Mon Nov 23 2026 20:00 UTC
+//! :: Deadline: F1901M Mon Nov 23 2026 20:00:00 +0000
 //!
 //! Movement results for Spring of 1901.
 //!
@@ -71,6 +71,8 @@
 
 use std::fmt::Write as _;
 
+use chrono::{DateTime, Utc};
+
 use crate::map::{Location, Map, Power};
 use crate::rules::{
     DislodgedUnit, Failure, Order, OrderResult, Owner, Phase, PhaseKind, PhaseOutcome, Position,
@@ -93,9 +95,12 @@ pub struct ResultsHeader {
     pub game: String,
     /// The variant's display name: `Standard`.
     pub variant: String,
-    /// The deadline of the next phase, already formatted by the caller
-    /// (`Mon Nov 23 2026 20:00 UTC`); None leaves the deadline lines out.
-    pub next_deadline: Option<String>,
+    /// The deadline of the next phase; None leaves the deadline lines out. The `::` line
+    /// gives it as njudge's tools read it (`Mon Nov 23 2026 20:00:00 +0000`), the last
+    /// line in words (`Mon Nov 23 2026 20:00 UTC`), both in `zone`.
+    pub next_deadline: Option<DateTime<Utc>>,
+    /// The game's time zone.
+    pub zone: chrono_tz::Tz,
 }
 
 /// How a game ended, in the sentence of its last bulletin (when the rule set writes none,
@@ -164,8 +169,12 @@ pub fn render_results(
         ":: Judge: {}  Game: {}  Variant: {}",
         header.judge, header.game, header.variant
     ));
-    if let Some(deadline) = &header.next_deadline {
-        b.line(&format!(":: Deadline: {} {deadline}", next.phase));
+    if let Some(deadline) = header.next_deadline {
+        b.line(&format!(
+            ":: Deadline: {} {}",
+            next.phase,
+            super::dates::for_tools(&header.zone, deadline)
+        ));
     }
     b.blank();
     let phase = before.phase;
@@ -200,8 +209,11 @@ pub fn render_results(
             header.game,
             phase_words(next.phase)
         ));
-        if let Some(deadline) = &header.next_deadline {
-            b.line(&format!("The deadline for orders will be {deadline}."));
+        if let Some(deadline) = header.next_deadline {
+            b.line(&format!(
+                "The deadline for orders will be {}.",
+                super::dates::in_words(&header.zone, deadline)
+            ));
         }
     }
     part(&mut b, extras.parts.end);

@@ -29,11 +29,19 @@ fn plain() -> Extras<'static> {
 }
 
 fn header(deadline: Option<&str>) -> ResultsHeader {
+    use chrono::TimeZone;
     ResultsHeader {
         judge: "USDP".into(),
         game: "demo".into(),
         variant: "Standard".into(),
-        next_deadline: deadline.map(str::to_string),
+        // The one deadline the tests use, as players read it.
+        next_deadline: deadline.map(|d| {
+            assert_eq!(d, "Mon Nov 23 2026 20:00 UTC");
+            chrono::Utc
+                .with_ymd_and_hms(2026, 11, 23, 20, 0, 0)
+                .unwrap()
+        }),
+        zone: chrono_tz::UTC,
     }
 }
 

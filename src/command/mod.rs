@@ -39,7 +39,7 @@ pub use master::{
     ScheduleChange, Turn,
 };
 pub use order::OrderCommand;
-pub use player::{PlayerCommand, SignonAs};
+pub use player::{Exclusion, PlayerCommand, SignonAs};
 pub use press::{Attribution, Press, PressHeader, PressKind, PressTo};
 
 use lexeme::{PErr, Why, keyword};

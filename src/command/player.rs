@@ -7,7 +7,7 @@ use crate::map::Power;
 
 use super::lexeme::{
     Date, GameName, PResult, Why, blanks, cut, date, end_of_line, expect, fail, game_name, keyword,
-    number, one_of, password, power_list, power_or_initial, token,
+    name_word, number, one_of, password, power_list, power_or_initial, token,
 };
 
 /// Who signs on: a power (by its initial), a new player joining a forming game (`?`), the
@@ -49,11 +49,14 @@ pub enum PlayerCommand {
     Summary {
         game: GameName,
     },
+    /// `HISTORY game [FROM date] [TO date] [LINES n]`, or njudge's second form
+    /// `HISTORY game EXCLSTART turn [EXCLEND turn] [BROAD]` (`exclude`).
     History {
         game: GameName,
         from: Option<Date>,
         to: Option<Date>,
         lines: Option<u32>,
+        exclude: Option<Exclusion>,
     },
     /// `CREATE ?game password [variant] [options]`; variant and options are words, checked
     /// later by the game layer.
@@ -153,8 +156,18 @@ impl PlayerCommand {
                 from,
                 to,
                 lines,
+                exclude,
             } => {
                 let mut s = format!("HISTORY {game}");
+                if let Some(x) = exclude {
+                    s.push_str(&format!(" EXCLSTART {}", x.start));
+                    if let Some(end) = &x.end {
+                        s.push_str(&format!(" EXCLEND {end}"));
+                    }
+                    if x.broad {
+                        s.push_str(" BROAD");
+                    }
+                }
                 if let Some(d) = from {
                     s.push_str(&format!(" FROM {d}"));
                 }
@@ -404,20 +417,43 @@ fn list(i: &str) -> PResult<'_, PlayerCommand> {
     Ok((r, PlayerCommand::List { game: Some(g) }))
 }
 
-// history = "HISTORY" game_name [ "FROM" date ] [ "TO" date ] [ "LINES" number ] ;
+// history = "HISTORY" game_name ( [ "FROM" date ] [ "TO" date ]
+//                                | "EXCLSTART" turn [ "EXCLEND" turn ] [ "BROAD" ] )
+//           [ "LINES" number ] ;
+// turn = letter digits [ letter ] ;   (`S1902M`, `F1999B`, `A1901`, as njudge writes it)
 fn history(i: &str) -> PResult<'_, PlayerCommand> {
     let (r, _) = keyword("history")(i)?;
     let (mut r, game) = cut(game_name(r))?;
-    let (mut from, mut to, mut lines) = (None, None, None);
-    if let Ok((a, _)) = keyword("from")(r) {
-        let (a, d) = cut(date(a))?;
-        from = Some(d);
+    let (mut from, mut to, mut lines, mut exclude) = (None, None, None, None);
+    if let Ok((a, _)) = keyword("exclstart")(r) {
+        let (a, start) = cut(turn(a))?;
+        let mut x = Exclusion {
+            start,
+            end: None,
+            broad: false,
+        };
         r = a;
-    }
-    if let Ok((a, _)) = keyword("to")(r) {
-        let (a, d) = cut(date(a))?;
-        to = Some(d);
-        r = a;
+        if let Ok((a, _)) = keyword("exclend")(r) {
+            let (a, end) = cut(turn(a))?;
+            x.end = Some(end);
+            r = a;
+        }
+        if let Ok((a, _)) = keyword("broad")(r) {
+            x.broad = true;
+            r = a;
+        }
+        exclude = Some(x);
+    } else {
+        if let Ok((a, _)) = keyword("from")(r) {
+            let (a, d) = cut(date(a))?;
+            from = Some(d);
+            r = a;
+        }
+        if let Ok((a, _)) = keyword("to")(r) {
+            let (a, d) = cut(date(a))?;
+            to = Some(d);
+            r = a;
+        }
     }
     if let Ok((a, _)) = keyword("lines")(r) {
         let (a, n) = cut(expect("a number of lines", number)(a))?;
@@ -431,8 +467,37 @@ fn history(i: &str) -> PResult<'_, PlayerCommand> {
             from,
             to,
             lines,
+            exclude,
         },
     ))
+}
+
+/// A turn as njudge's HISTORY names it (`S1902M`, `F1999B`, `A1901`), upper-cased. It is
+/// not checked against the game: a turn the game never had leaves the history whole.
+fn turn(i: &str) -> PResult<'_, String> {
+    let start = blanks(i);
+    let (r, w) = name_word(start)?;
+    let b = w.as_bytes();
+    let digits = b.iter().skip(1).take_while(|c| c.is_ascii_digit()).count();
+    let tail = b.len().saturating_sub(1 + digits);
+    let ok = b.first().is_some_and(u8::is_ascii_alphabetic)
+        && (1..=4).contains(&digits)
+        && tail <= 1
+        && b.last().is_some_and(u8::is_ascii_alphanumeric);
+    if ok {
+        Ok((r, w.to_ascii_uppercase()))
+    } else {
+        fail(start, Why::Expected("a turn (like S1902M)"))
+    }
+}
+
+/// The phases `HISTORY … EXCLSTART` leaves out: from `start` to `end` (to the end of the
+/// history when `end` is missing); press is left out too unless `broad`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Exclusion {
+    pub start: String,
+    pub end: Option<String>,
+    pub broad: bool,
 }
 
 // create = "CREATE" "?" game_name password [ word { word } ] ;   (a rule set's name, then options:

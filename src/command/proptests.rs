@@ -109,7 +109,22 @@ fn player() -> impl Strategy<Value = PlayerCommand> {
                 game,
                 from,
                 to,
-                lines
+                lines,
+                exclude: None,
+            }),
+        (
+            game(),
+            "[SF]19[0-9][0-9][MR]",
+            prop::option::of("W19[0-9][0-9][AB]"),
+            any::<bool>(),
+            prop::option::of(0u32..100_000)
+        )
+            .prop_map(|(game, start, end, broad, lines)| PlayerCommand::History {
+                game,
+                from: None,
+                to: None,
+                lines,
+                exclude: Some(super::player::Exclusion { start, end, broad }),
             }),
         (
             game(),

@@ -15,7 +15,6 @@ use crate::store::{Audience, MailKind, NewMail, StoreError, Tx};
 use crate::variant::{self, Line, Lookup, Reader, Variant};
 
 use super::refusal::Unplayable;
-use super::time::format_time;
 use super::{JudgeConfig, pictures};
 
 /// The mails for a list of readers.
@@ -256,7 +255,8 @@ fn header(config: &JudgeConfig, g: &Game, next_deadline: Option<DateTime<Utc>>) 
         judge: config.name.clone(),
         game: g.name.clone(),
         variant: g.variant.clone(),
-        next_deadline: next_deadline.map(|d| format_time(g, d)),
+        next_deadline,
+        zone: crate::bulletin::dates::zone(g),
     }
 }
 

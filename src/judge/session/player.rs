@@ -145,7 +145,13 @@ impl Session<'_, '_> {
                 ),
                 None => Err(Refusal::NoGame(game.to_string())),
             },
-            PlayerCommand::History { game, lines, .. } => match tx.load_game(game.as_str())? {
+            PlayerCommand::History {
+                game,
+                from,
+                to,
+                lines,
+                exclude,
+            } => match tx.load_game(game.as_str())? {
                 Some(g) => {
                     let reader = self.history_reader(&g);
                     if reader == Reader::Observers
@@ -153,15 +159,17 @@ impl Session<'_, '_> {
                     {
                         return Ok(Err(Refusal::HistoryClosed(g.name)));
                     }
+                    let tz = game_tz(&g);
+                    let window = history::Window {
+                        from: from.and_then(|d| history::history_time(&d, &tz, self.now, false)),
+                        to: to.and_then(|d| history::history_time(&d, &tz, self.now, true)),
+                        exclude: exclude.clone(),
+                    };
                     let entries = history::for_reader(&g, reader, tx.history(&g.name)?);
-                    let mut more = listing::history(&entries);
-                    if let Some(n) = lines {
-                        let n = *n as usize;
-                        if more.len() > n {
-                            more = more.split_off(more.len() - n);
-                        }
-                    }
-                    Done::with_more(answers::history(&g.name), more)
+                    let entries = history::select(entries, &window);
+                    let limit = lines.map_or(listing::HISTORY_LINES, |n| n as usize);
+                    let more = listing::history_upto(&g, &entries, limit);
+                    Done::with_more(answers::history(cmd), more)
                 }
                 None => Err(Refusal::NoGame(game.to_string())),
             },
