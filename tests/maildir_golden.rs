@@ -516,9 +516,9 @@ pub(crate) fn powers(mails: &[Mail]) -> BTreeMap<String, String> {
             (p.to_string(), a.to_string())
         })
         .collect();
-    assert_eq!(
-        found.len(),
-        7,
+    // Seven players, or fewer when the game began with dummies (FORCE BEGIN).
+    assert!(
+        (1..=7).contains(&found.len()),
         "the master's Game starting mail names the players"
     );
     found

@@ -354,13 +354,10 @@ fn a_takeover_moves_the_deadline_welcomes_and_shuts_out_the_old_player() {
     // SUMMARY lists both tenures.
     let r = t.mail("stranger@example.test", "SUMMARY swap");
     assert!(
-        r.contains("Italy    italy@example.test: from S1901M to S1901M (resigned)"),
+        r.contains("Italy    someone: from S1901M to S1901M (resigned)"),
         "{r}"
     );
-    assert!(
-        r.contains("Italy    newcomer@example.test: from S1901M (playing)"),
-        "{r}"
-    );
+    assert!(r.contains("Italy    someone: from S1901M (playing)"), "{r}");
 }
 
 #[test]
@@ -560,10 +557,7 @@ fn force_begin_with_five_players_and_two_dummies_taken_over() {
     assert!(!r.contains("ERROR"), "{r}");
     assert!(t.game().all_in_since.is_some());
     let r = t.mail("stranger@example.test", "SUMMARY short");
-    assert!(
-        r.contains("Russia   rus@example.test: from F1901M (playing)"),
-        "{r}"
-    );
+    assert!(r.contains("Russia   someone: from F1901M (playing)"), "{r}");
 }
 
 #[test]
@@ -575,8 +569,14 @@ fn a_draw_is_voted_by_the_played_powers() {
         assert!(r.contains("OK SET DRAW"), "{r}");
     }
     assert_eq!(t.game().status, Status::Active, "Turkey has not voted");
-    // Turkey's player resigns: the six who play have all agreed.
+    // Turkey's player resigns. The six voted for a draw of seven (a vote names its draw,
+    // docs/decisions.md): it is not a vote for a draw of six, which they vote anew.
     t.as_power(Power::Turkey, "RESIGN");
+    assert_eq!(t.game().status, Status::Active, "a vote names its draw");
+    for p in Power::ALL.into_iter().filter(|p| *p != Power::Turkey) {
+        let r = t.as_power(p, "SET DRAW");
+        assert!(r.contains("OK SET DRAW"), "{r}");
+    }
     let g = t.game();
     let Status::Finished(Ending::Draw(powers)) = &g.status else {
         panic!("a draw: {:?}", g.status);
@@ -674,12 +674,12 @@ fn missed_phases_abandon_a_seat_when_the_game_says_so() {
     let r = t.mail("stranger@example.test", "SUMMARY absent");
     assert!(
         r.contains(
-            "Russia   russia@example.test: from F1901M to F1901M (abandoned after missing 1 in a row), missed 1 phase"
+            "Russia   someone: from F1901M to F1901M (abandoned after missing 1 in a row), missed 1 phase"
         ),
         "{r}"
     );
     assert!(
-        r.contains("Russia   fresh@example.test: from S1902M (playing)\n"),
+        r.contains("Russia   someone: from S1902M (playing)\n"),
         "{r}"
     );
 }

@@ -159,8 +159,9 @@ pub fn list_game(map: &Map, variant: &dyn Variant, g: &Game, master: bool) -> St
     with_settings(s)
 }
 
-/// `SUMMARY game`: who played what (each tenure), and the centre counts.
-pub fn summary(map: &Map, g: &Game) -> String {
+/// `SUMMARY game`: who played what (each tenure; the addresses for `master`, or for
+/// everyone where the game shows them), and the centre counts.
+pub fn summary(map: &Map, g: &Game, master: bool) -> String {
     let mut s = format!(
         "Summary of '{}' ({}), {}.\n",
         g.name,
@@ -169,7 +170,8 @@ pub fn summary(map: &Map, g: &Game) -> String {
     );
     if g.status != Status::Forming {
         s.push_str(&format!("Current phase: {}\n\n", g.position.phase));
-        let players = seats::tenures(g, !g.is_anonymous());
+        // Who played which power, with addresses only where the game shows them.
+        let players = seats::tenures(g, master || !g.addresses_hidden());
         if !players.is_empty() {
             s.push_str(&players);
             s.push('\n');

@@ -15,7 +15,6 @@ use crate::map::Power;
 use crate::variant::{Line, Reader, Sender, list_powers};
 
 use super::dates::format_time;
-use super::results::phase_words;
 
 /// A notice: its subject and its text (every line ends with `\n`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,32 +31,6 @@ pub fn subject(judge: &str, game: &str, what: impl std::fmt::Display) -> String 
 /// The powers' words for an order status (`received`, `incomplete`, `none`).
 fn status_words(status: Option<OrderStatus>) -> &'static str {
     status.map_or("none", |s| s.word())
-}
-
-/// Seven players have joined: the powers, the first phase and its deadline, how to sign on.
-pub fn game_starting(judge: &str, g: &Game, deadline: DateTime<Utc>) -> Notice {
-    let mut text = format!("Game '{}' has started. The powers are:\n\n", g.name);
-    for p in &g.players {
-        let who = if p.is_playing() {
-            p.seat.address.as_str()
-        } else {
-            super::seats::dummy_in_start()
-        };
-        text.push_str(&format!("  {:<9} {who}\n", format!("{}:", p.power)));
-    }
-    text.push_str(&format!(
-        "\nThe first phase is {}.\nThe deadline for orders will be {}.\n",
-        phase_words(g.position.phase),
-        format_time(g, deadline)
-    ));
-    text.push_str(&format!(
-        "Sign on with SIGNON <power initial>{} <your password>, e.g. SIGNON E{} for England.\n",
-        g.name, g.name
-    ));
-    Notice {
-        subject: subject(judge, &g.name, "Game starting"),
-        body: text,
-    }
 }
 
 /// The game is over: how it ended.

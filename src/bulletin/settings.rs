@@ -224,11 +224,12 @@ pub fn settings_lines(g: &Game, rules: &str, master: bool) -> Vec<String> {
 fn player_table(g: &Game) -> String {
     let mut s = String::new();
     for p in &g.players {
-        s.push_str(&format!(
-            "  {:<9} {}\n",
-            format!("{}:", p.power),
+        let who = if p.is_open() {
+            super::seats::dummy_in_start().to_string()
+        } else {
             seat_text(g, &p.seat)
-        ));
+        };
+        s.push_str(&format!("  {:<9} {who}\n", format!("{}:", p.power)));
     }
     s
 }
@@ -262,6 +263,24 @@ pub fn start_text(g: &Game, variant: &dyn Variant, deadline: DateTime<Utc>, to: 
     } else {
         let powers: Vec<Power> = g.players.iter().map(|p| p.power).collect();
         text.push_str(&format!("The powers are {}.\n", list_powers(&powers)));
+        // Who plays no power is no secret: anyone may take a dummy over.
+        let dummies: Vec<Power> = g
+            .players
+            .iter()
+            .filter(|p| p.is_open())
+            .map(|p| p.power)
+            .collect();
+        if !dummies.is_empty() {
+            text.push_str(&format!(
+                "Nobody plays {}: {} in civil disorder and open for takeover.\n",
+                list_powers(&dummies),
+                if dummies.len() == 1 {
+                    "a dummy,"
+                } else {
+                    "dummies,"
+                }
+            ));
+        }
         text.push_str(if !g.settings.anonymous {
             "Who plays which power is kept from the other players until the game ends.\n"
         } else if g.settings.reveal {

@@ -772,6 +772,16 @@ impl Game {
         variant.draw_powers(&self.view(map, &parts), &self.variant_state)
     }
 
+    /// The powers whose votes a draw or a concession needs, and who share a draw: the
+    /// rule set's [`Game::draw_powers`] that someone plays (a power nobody plays has no
+    /// vote and no share, `docs/decisions.md`).
+    pub fn draw_voters(&self, map: &Map, variant: &dyn Variant) -> Vec<Power> {
+        self.draw_powers(map, variant)
+            .into_iter()
+            .filter(|p| self.is_played(*p))
+            .collect()
+    }
+
     /// Units of a power that have no standing order (for the "missing orders" reply).
     pub fn unordered_units(&self, power: Power) -> Vec<UnitSpec> {
         let mut given: Vec<_> = self

@@ -211,11 +211,10 @@ impl Game {
         !self.settings.quiet && !self.is_anonymous()
     }
 
-    /// Whether the game hides who plays which power. The hook anonymous games (issue 28)
-    /// answer: seat notices go to the master alone, and who played what is not shown to
-    /// anyone else. No game is anonymous yet.
+    /// Whether the game hides who plays which power (`SET ANONYMOUS`): seat notices go to
+    /// the master alone.
     pub fn is_anonymous(&self) -> bool {
-        false
+        self.settings.anonymous
     }
 
     /// Whether the game is under way (running or paused): seats change hands only then.

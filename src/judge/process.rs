@@ -322,7 +322,7 @@ pub(super) fn process_game_with_outcome(
 ) -> Result<(Vec<NewMail>, crate::rules::PhaseOutcome), StoreError> {
     let variant = variant_of(config, g)?;
     let before = g.position.clone();
-    let voters_before = g.draw_powers(map, variant);
+    let voters_before = g.draw_voters(map, variant);
     // The played seats that send nothing miss the phase (counted for their players); the
     // ones that reach the game's limit are abandoned once the results are out.
     let (missed, ordered) = g.missing_and_ordered(map, variant);
@@ -408,7 +408,7 @@ pub(super) fn process_game_with_outcome(
         }
     }
     // Draw votes and concessions last while the powers in the game stay the same.
-    let voters_after = g.draw_powers(map, variant);
+    let voters_after = g.draw_voters(map, variant);
     if ending.is_none() && voters_after != voters_before {
         let subject = notices::subject(&config.name, &g.name, "Votes cleared");
         for (power, vote) in g.clear_votes() {
@@ -434,11 +434,7 @@ pub(super) fn agreed_ending(map: &Map, variant: &dyn Variant, g: &Game) -> Optio
     if g.status != Status::Active {
         return None;
     }
-    let voters: Vec<_> = g
-        .draw_powers(map, variant)
-        .into_iter()
-        .filter(|p| g.is_played(*p))
-        .collect();
+    let voters = g.draw_voters(map, variant);
     g.agreed_draw(&voters)
         .map(Ending::Draw)
         .or_else(|| g.agreed_concession(&voters).map(Ending::Concession))

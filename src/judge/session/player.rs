@@ -136,12 +136,20 @@ impl Session<'_, '_> {
                     self.reply_pictures.push((g.name.clone(), chart));
                     Done::with_more(
                         answers::summary(&g.name, true),
-                        lines(&listing::summary(self.map, &g)),
+                        lines(&listing::summary(
+                            self.map,
+                            &g,
+                            self.history_reader(&g) == Reader::Master,
+                        )),
                     )
                 }
                 Some(g) => Done::with_more(
                     answers::summary(&g.name, false),
-                    lines(&listing::summary(self.map, &g)),
+                    lines(&listing::summary(
+                        self.map,
+                        &g,
+                        self.history_reader(&g) == Reader::Master,
+                    )),
                 ),
                 None => Err(Refusal::NoGame(game.to_string())),
             },
@@ -269,7 +277,7 @@ impl Session<'_, '_> {
         if g.status != Status::Active && g.status != Status::Paused {
             return Ok(Err(Refusal::NotActive(g.name.clone())));
         }
-        let draw = g.draw_powers(map, variant);
+        let draw = g.draw_voters(map, variant);
         if !draw.contains(&me) {
             return Ok(Err(Refusal::OutOfGame(me.name().to_string())));
         }
@@ -297,7 +305,7 @@ impl Session<'_, '_> {
         if g.status != Status::Active && g.status != Status::Paused {
             return Ok(Err(Refusal::NotActive(g.name.clone())));
         }
-        let draw = g.draw_powers(map, variant);
+        let draw = g.draw_voters(map, variant);
         if !draw.contains(&to) {
             return Ok(Err(Refusal::OutOfGame(to.name().to_string())));
         }
