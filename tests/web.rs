@@ -271,6 +271,26 @@ pub(crate) fn maud_escape(s: &str) -> String {
 }
 
 #[test]
+fn web_list_leaves_out_an_unlisted_game() {
+    let (scratch, mut judge) = played();
+    let server = server(&scratch.database());
+    assert!(get(&server, "/").body.contains("/game/webgame"));
+    handle(
+        &mut judge,
+        "nolist",
+        &crate::scratch::master("webgame"),
+        "SIGNON Mwebgame gm-password\nSET NOLIST\n",
+        t0() + Duration::days(1),
+    );
+    let list = get(&server, "/");
+    assert_eq!(list.status, 200);
+    assert!(!list.body.contains("webgame"), "{}", list.body);
+    // Read by name, as `LIST webgame` is.
+    assert_eq!(get(&server, "/game/webgame").status, 200);
+    server.stop();
+}
+
+#[test]
 fn web_rate_limit_answers_429() {
     let (scratch, _judge) = played();
     let section = WebSection {

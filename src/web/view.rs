@@ -73,12 +73,15 @@ fn status_text(g: &Game) -> String {
     }
 }
 
-/// The list of games, as `LIST` shows anyone: a game that cannot be read is listed as
-/// suspended.
+/// The list of games, as `LIST` shows anyone (unlisted games left out): a game that
+/// cannot be read is listed as suspended.
 pub fn list(tx: &Tx<'_>) -> Result<Vec<ListedGame>, StoreError> {
     let mut out = Vec::new();
     for name in tx.game_names()? {
         match tx.load_game(&name) {
+            // An unlisted (private) game is left out, as LIST leaves it out for anyone not
+            // in it; its pages are still read by name.
+            Ok(Some(g)) if !g.settings.listed => {}
             Ok(Some(g)) => out.push(ListedGame {
                 phase: (g.status != Status::Forming).then(|| g.position.phase.to_string()),
                 status: status_text(&g),
