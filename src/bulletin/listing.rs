@@ -160,8 +160,9 @@ pub fn list_game(map: &Map, variant: &dyn Variant, g: &Game, master: bool) -> St
 }
 
 /// `SUMMARY game`: who played what (each tenure; the addresses for `master`, or for
-/// everyone where the game shows them), and the centre counts.
-pub fn summary(map: &Map, g: &Game, master: bool) -> String {
+/// everyone where the game shows them), the centres each power holds now, and each
+/// power's centre count by year (`chart`'s table).
+pub fn summary(map: &Map, g: &Game, master: bool, chart: Option<&crate::picture::Chart>) -> String {
     let mut s = format!(
         "Summary of '{}' ({}), {}.\n",
         g.name,
@@ -188,6 +189,47 @@ pub fn summary(map: &Map, g: &Game, master: bool) -> String {
                 centres.len(),
                 centres.join(", ")
             ));
+        }
+        if let Some(chart) = chart {
+            s.push_str(&centre_table(chart));
+        }
+    }
+    s
+}
+
+/// How many years a line of the centre table holds before the table goes on below.
+const TABLE_COLUMNS: usize = 10;
+
+/// Each power's supply-centre count at the start and at the end of each year, as the
+/// centre chart draws them, ten years to a block:
+///
+/// ```text
+/// Supply centres by year:
+///           start  1901  1902
+/// Austria       3     4     5
+/// ```
+pub fn centre_table(chart: &crate::picture::Chart) -> String {
+    let mut s = String::from("\nSupply centres by year:\n");
+    let columns: Vec<&String> = chart.columns.iter().collect();
+    for (block, heads) in columns.chunks(TABLE_COLUMNS).enumerate() {
+        if block > 0 {
+            s.push('\n');
+        }
+        s.push_str(&format!("{:<8}", ""));
+        for h in heads {
+            s.push_str(&format!(" {h:>5}"));
+        }
+        s.push('\n');
+        for line in &chart.lines {
+            s.push_str(&format!("{:<8}", line.power.name()));
+            let start = block * TABLE_COLUMNS;
+            for i in start..start + heads.len() {
+                match line.counts.get(i) {
+                    Some(n) => s.push_str(&format!(" {n:>5}")),
+                    None => s.push_str(&format!(" {:>5}", "-")),
+                }
+            }
+            s.push('\n');
         }
     }
     s

@@ -481,3 +481,37 @@ fn variant_lines_by_part_and_reader() {
     let master = render_for(Reader::Master);
     assert!(master.contains("AFTER: for France only") && master.contains("for the master only"));
 }
+
+#[test]
+fn the_centre_table_gives_ten_years_a_block() {
+    use crate::picture::{Chart, ChartLine};
+    let mut columns = vec!["start".to_string()];
+    columns.extend((1901..=1911).map(|y| y.to_string()));
+    let chart = Chart {
+        title: "t".into(),
+        columns,
+        lines: vec![
+            ChartLine {
+                power: Power::Austria,
+                counts: (0..12).map(|i| 3 + i).collect(),
+            },
+            ChartLine {
+                power: Power::Turkey,
+                counts: vec![3, 4],
+            },
+        ],
+        to_win: Some(18),
+    };
+    let t = super::listing::centre_table(&chart);
+    assert_eq!(
+        t,
+        "\nSupply centres by year:\n\
+         \x20        start  1901  1902  1903  1904  1905  1906  1907  1908  1909\n\
+         Austria      3     4     5     6     7     8     9    10    11    12\n\
+         Turkey       3     4     -     -     -     -     -     -     -     -\n\
+         \n\
+         \x20         1910  1911\n\
+         Austria     13    14\n\
+         Turkey       -     -\n"
+    );
+}

@@ -128,29 +128,26 @@ impl Session<'_, '_> {
                 None => Err(Refusal::NoGame(game.to_string())),
             },
             PlayerCommand::Summary { game } => match tx.load_game(game.as_str())? {
-                // A game under way or over has a centre chart, attached to the reply of those
-                // who may have its pictures (its players and master, signed on, and its
-                // observers); anyone else reads the summary without it.
-                Some(g) if g.status != Status::Forming && self.may_have_pictures(&g) => {
-                    let chart = pictures::keep_chart(tx, &g)?;
-                    self.reply_pictures.push((g.name.clone(), chart));
+                // A game under way or over has a centre chart: its year-by-year table is in
+                // the summary, and its picture is attached to the reply of those who may
+                // have its pictures (its players and master, signed on, and its observers).
+                Some(g) => {
+                    let master = self.history_reader(&g) == Reader::Master;
+                    let chart = if g.status == Status::Forming {
+                        None
+                    } else {
+                        Some(pictures::centre_chart(tx, &g)?)
+                    };
+                    let attach = chart.is_some() && self.may_have_pictures(&g);
+                    if attach {
+                        let kept = pictures::keep_chart(tx, &g)?;
+                        self.reply_pictures.push((g.name.clone(), kept));
+                    }
                     Done::with_more(
-                        answers::summary(&g.name, true),
-                        lines(&listing::summary(
-                            self.map,
-                            &g,
-                            self.history_reader(&g) == Reader::Master,
-                        )),
+                        answers::summary(&g.name, attach),
+                        lines(&listing::summary(self.map, &g, master, chart.as_ref())),
                     )
                 }
-                Some(g) => Done::with_more(
-                    answers::summary(&g.name, false),
-                    lines(&listing::summary(
-                        self.map,
-                        &g,
-                        self.history_reader(&g) == Reader::Master,
-                    )),
-                ),
                 None => Err(Refusal::NoGame(game.to_string())),
             },
             PlayerCommand::History {
