@@ -90,6 +90,10 @@ pub fn list_game(map: &Map, variant: &dyn Variant, g: &Game, master: bool) -> St
     }
     if let Some(d) = g.deadline {
         s.push_str(&format!("Deadline: {}\n", format_time(g, d)));
+        if let Some(end) = g.grace_end().filter(|e| *e > d) {
+            s.push_str(&format!("Grace ends: {}\n", format_time(g, end)));
+        }
+        s.push_str(&earliest_processing(g));
     }
     s.push_str(&seats::press_words(&g.settings.press, g.settings.nmr));
     s.push('\n');
@@ -156,7 +160,123 @@ pub fn list_game(map: &Map, variant: &dyn Variant, g: &Game, master: bool) -> St
             }
         ));
     }
+    s.push_str(&board(map, g));
     with_settings(s)
+}
+
+/// When the phase open now may be processed at the earliest: the schedule's delay after
+/// the last orders, once every power that must order has (and not before the master's
+/// `SET START` or the schedule's `MIN`).
+fn earliest_processing(g: &Game) -> String {
+    let delay = chrono::Duration::minutes(g.timing().delay_minutes);
+    let not_before = g
+        .not_before
+        .map(|t| format!(", not before {}", format_time(g, t)))
+        .unwrap_or_default();
+    match g.all_in_since {
+        Some(t) => {
+            let mut at = t + delay;
+            if let Some(d) = g.deadline {
+                at = at.min(d);
+            }
+            if let Some(nb) = g.not_before {
+                at = at.max(nb);
+            }
+            format!(
+                "Earliest processing: {} (every order is in)\n",
+                format_time(g, at)
+            )
+        }
+        None => format!(
+            "Earliest processing: {} after every order is in{not_before}\n",
+            minutes_words(g.timing().delay_minutes)
+        ),
+    }
+}
+
+/// `10 minutes`, `1 hour`, `2 hours 30 minutes`.
+fn minutes_words(m: i64) -> String {
+    let (h, m) = (m / 60, m % 60);
+    let part = |n: i64, one: &str, many: &str| {
+        if n == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{n} {many}")
+        }
+    };
+    match (h, m) {
+        (0, m) => part(m, "minute", "minutes"),
+        (h, 0) => part(h, "hour", "hours"),
+        (h, m) => format!(
+            "{} {}",
+            part(h, "hour", "hours"),
+            part(m, "minute", "minutes")
+        ),
+    }
+}
+
+/// The board as `LIST game` shows it, as njudge's does: each power's units and supply
+/// centres (what every results bulletin already told everyone).
+fn board(map: &Map, g: &Game) -> String {
+    let mut s = String::from("Units and supply centres:\n");
+    for p in Power::ALL {
+        let units: Vec<String> = g
+            .position
+            .units
+            .iter()
+            .filter(|u| u.owner == Owner::Power(p))
+            .map(|u| super::results::unit_words(map, Some(u.kind), u.location))
+            .collect();
+        let centres: Vec<String> = map
+            .supply_centres()
+            .filter(|c| g.position.owner_of(*c) == Some(p))
+            .map(|c| map.province(c).name.clone())
+            .collect();
+        if units.is_empty() && centres.is_empty() {
+            continue;
+        }
+        let none = || vec!["none".to_string()];
+        let units = if units.is_empty() { none() } else { units };
+        let centres = if centres.is_empty() { none() } else { centres };
+        let lines = [
+            (format!("  {:<8} units: ", p.name()), units),
+            (format!("  {:<8} centres: ", ""), centres),
+        ];
+        for (prefix, items) in lines {
+            s.push_str(&list_lines(&prefix, &items));
+        }
+    }
+    s
+}
+
+/// `items` after `prefix`, separated by commas, as many as fit in 78 columns a line; the
+/// lines after the first start under the first item. An item is never split.
+fn list_lines(prefix: &str, items: &[String]) -> String {
+    let indent = " ".repeat(prefix.chars().count());
+    let mut out = String::new();
+    let mut line = prefix.to_string();
+    let mut first = true;
+    for (i, item) in items.iter().enumerate() {
+        let piece = if i + 1 < items.len() {
+            format!("{item},")
+        } else {
+            item.clone()
+        };
+        let sep = if first { "" } else { " " };
+        if !first && line.chars().count() + sep.len() + piece.chars().count() > 78 {
+            out.push_str(&line);
+            out.push('\n');
+            line = indent.clone();
+            line.push_str(&piece);
+        } else {
+            line.push_str(sep);
+            line.push_str(&piece);
+        }
+        first = false;
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
 }
 
 /// `SUMMARY game`: who played what (each tenure; the addresses for `master`, or for

@@ -316,7 +316,7 @@ fn owner_adjective(owner: Owner) -> &'static str {
 }
 
 /// `Army Paris`, `Fleet St Petersburg (south coast)`.
-fn unit_words(map: &Map, kind: Option<UnitKind>, location: Location) -> String {
+pub(super) fn unit_words(map: &Map, kind: Option<UnitKind>, location: Location) -> String {
     let kind = kind.map_or("Unit", UnitKind::name);
     format!("{kind} {}", map.location_name(location))
 }
