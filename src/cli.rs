@@ -151,6 +151,18 @@ enum Command {
         #[arg(long)]
         now: Option<String>,
     },
+    /// Write a game's record as JSON (docs/export.md): each phase's position, results and
+    /// public press, and the centres by year; what an outsider may read by mail.
+    Export {
+        /// The game.
+        game: String,
+        /// Where to write it (default: standard output).
+        #[arg(short = 'o', long)]
+        output: Option<PathBuf>,
+        /// The configuration file.
+        #[arg(long, default_value = "judge.toml")]
+        config: PathBuf,
+    },
     /// Measure rendering one movement phase to SVG and to PNG (median and 90th percentile).
     BenchMap {
         /// How many times the phase is rendered.
@@ -224,6 +236,11 @@ pub fn main() -> ExitCode {
             };
             crate::cli_daemon::map(&config, &game, what, &output, now.as_deref())
         }
+        Command::Export {
+            game,
+            output,
+            config,
+        } => crate::cli_daemon::export(&config, &game, output.as_deref()),
         Command::BenchMap { rounds } => bench_map(rounds),
         Command::BenchWeb { rounds, years } => bench_web(rounds, years),
         Command::BenchMail(args) => crate::cli_daemon::bench_mail(&args),

@@ -153,6 +153,21 @@ pub enum MapWhat {
 
 /// `dipjudge map`: a phase's picture or the centre chart into a `.svg` or `.png` file, or
 /// every phase into a `.gif`.
+/// `dipjudge export game`: the game's record as JSON, to `output` or standard output.
+pub fn export(config: &Path, game: &str, output: Option<&Path>) -> anyhow::Result<ExitCode> {
+    let config = Config::load(config)?;
+    let mut judge = open_judge(&config, Some(0))?;
+    let Some(json) = judge.export(game).context("while reading the game")? else {
+        anyhow::bail!("there is no game {game}");
+    };
+    match output {
+        Some(path) => std::fs::write(path, json + "\n")
+            .with_context(|| format!("while writing {}", path.display()))?,
+        None => println!("{json}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 pub fn map(
     config: &Path,
     game: &str,

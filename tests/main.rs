@@ -49,10 +49,12 @@ mod cli;
 /// The binary on the Maildir default, killed and raced: the short game with SIGKILLs at
 /// random points, a kill while sending, three `process` passes at once on one database.
 mod crash;
+/// `dipjudge export`: the record game as JSON, read back (its phases, nothing private).
 /// The daemon against the real servers: a full game by IMAP and SMTP, SIGKILL at random
 /// points, a server restart under the live daemon, bad mail, a seat whose address
 /// the SMTP server refuses (same switch as `servers`).
 mod daemon;
+mod export;
 /// Anomaly tests (SQLite's model): a game row that cannot be read, a panicking rule-set
 /// hook, a mail that panics or kills the judge, a full disk, a store error at each write of
 /// a phase's processing and of a mail's handling. Nothing by halves, nothing else stops.

@@ -13,6 +13,7 @@
 //! full disk) is only rolled back, to be tried again.
 
 mod confirm;
+mod export;
 pub mod history;
 mod password;
 mod pictures;
@@ -574,6 +575,16 @@ impl Judge {
                 }
             })
         })?)
+    }
+
+    /// A game's record as JSON, as an outsider may read it (`dipjudge export`); None: no
+    /// such game.
+    pub fn export(&mut self, game: &str) -> Result<Option<String>, JudgeError> {
+        let value = self.store.transaction(|tx| match tx.load_game(game)? {
+            Some(g) => export::export(tx, &g).map(Some),
+            None => Ok(None),
+        })?;
+        Ok(value.map(|v| serde_json::to_string_pretty(&v).unwrap_or_default()))
     }
 
     /// A game's centre chart as SVG (`dipjudge map --chart`); None: no such game.

@@ -1,0 +1,76 @@
+//! A game's record as one JSON document (`dipjudge export`): its settings, each phase's
+//! position with the results bulletin and the press of that phase, and the supply centres
+//! by year. What it holds is what an outsider reads by mail (`judge::history`'s rule for
+//! observers): nothing of private press, no address the game hides. Schema in
+//! `docs/export.md`; `version` changes with it.
+
+use serde_json::{Value, json};
+
+use crate::game::{Game, Reader, Status};
+use crate::store::{StoreError, Tx};
+
+use super::{history, pictures};
+
+/// The schema's version (`docs/export.md`).
+pub const EXPORT_VERSION: u32 = 1;
+
+/// The export of game `g`, for anyone outside it.
+pub(super) fn export(tx: &Tx<'_>, g: &Game) -> Result<Value, StoreError> {
+    let entries = history::for_reader(g, Reader::Observers, tx.history(&g.name)?);
+    let snapshots = tx.snapshots(&g.name)?;
+    let mut phases = Vec::new();
+    for s in &snapshots {
+        let phase = s.position.phase.to_string();
+        let results: Vec<&str> = entries
+            .iter()
+            .filter(|e| e.phase == phase && e.readers.is_none() && e.subject.ends_with("Results"))
+            .map(|e| e.body.as_str())
+            .collect();
+        let press: Vec<Value> = entries
+            .iter()
+            .filter(|e| e.phase == phase && e.readers.is_some())
+            .map(|e| json!({ "subject": e.subject, "text": e.body, "at": e.at.to_rfc3339() }))
+            .collect();
+        phases.push(json!({
+            "phase": phase,
+            "position": s.position,
+            "results": results.first().copied(),
+            "press": press,
+        }));
+    }
+    let chart = if g.status == Status::Forming {
+        Value::Null
+    } else {
+        let c = pictures::centre_chart(tx, g)?;
+        json!({
+            "columns": c.columns,
+            "powers": c.lines.iter().map(|l| json!({
+                "power": l.power.name(),
+                "centres": l.counts,
+            })).collect::<Vec<_>>(),
+        })
+    };
+    let status = match &g.status {
+        Status::Forming => "forming".to_string(),
+        Status::Active => "active".to_string(),
+        Status::Paused => "paused".to_string(),
+        Status::Finished(e) => {
+            format!("finished: {}", crate::bulletin::results::ending_sentence(e))
+        }
+    };
+    Ok(json!({
+        "format": "dipjudge-export",
+        "version": EXPORT_VERSION,
+        "game": g.name,
+        "variant": g.variant,
+        "status": status,
+        "settings": {
+            "press": format!("{:?}", g.settings.press),
+            "nmr": g.settings.nmr,
+            "centres_to_win": g.settings.centres_to_win,
+            "time_zone": g.settings.time_zone,
+        },
+        "phases": phases,
+        "centres_by_year": chart,
+    }))
+}
