@@ -55,7 +55,9 @@ pub(super) fn export(tx: &Tx<'_>, g: &Game) -> Result<Value, StoreError> {
         Status::Active => "active".to_string(),
         Status::Paused => "paused".to_string(),
         Status::Finished(e) => {
-            format!("finished: {}", crate::bulletin::results::ending_sentence(e))
+            let mut s = String::from("finished: ");
+            s.push_str(&crate::bulletin::results::ending_sentence(e));
+            s
         }
     };
     Ok(json!({
@@ -65,7 +67,7 @@ pub(super) fn export(tx: &Tx<'_>, g: &Game) -> Result<Value, StoreError> {
         "variant": g.variant,
         "status": status,
         "settings": {
-            "press": format!("{:?}", g.settings.press),
+            "press": g.settings.press,
             "nmr": g.settings.nmr,
             "centres_to_win": g.settings.centres_to_win,
             "time_zone": g.settings.time_zone,
