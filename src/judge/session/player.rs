@@ -260,21 +260,29 @@ impl Session<'_, '_> {
         g.settings.listed || self.history_reader(g) != Reader::Observers
     }
 
+    /// Who votes on a draw or a concession: the power signed on, and the powers whose votes
+    /// count (`Game::draw_voters`), while the game runs or is paused.
+    fn voters(&self) -> Result<(Power, Vec<Power>), Refusal> {
+        let Some(Sender::Power(me)) = self.who else {
+            return Err(Refusal::NotSignedOn);
+        };
+        let (Some(g), Some(variant)) = (self.game.as_ref(), self.variant) else {
+            return Err(Refusal::NotSignedOn);
+        };
+        if g.status != Status::Active && g.status != Status::Paused {
+            return Err(Refusal::NotActive(g.name.clone()));
+        }
+        Ok((me, g.draw_voters(self.map, variant)))
+    }
+
     /// `SET DRAW [powers]`: a vote for the draw among every power still in the game, named
     /// in the reply; a list must be exactly those powers (the judge's draws include all
     /// survivors).
     fn draw_vote(&mut self, asked: &[Power]) -> Result<Verdict, StoreError> {
-        let (map, variant) = (self.map, self.variant);
-        let Some(Sender::Power(me)) = self.who else {
-            return Ok(Err(Refusal::NotSignedOn));
+        let (me, draw) = match self.voters() {
+            Ok(v) => v,
+            Err(r) => return Ok(Err(r)),
         };
-        let (Some(g), Some(variant)) = (self.game.as_ref(), variant) else {
-            return Ok(Err(Refusal::NotSignedOn));
-        };
-        if g.status != Status::Active && g.status != Status::Paused {
-            return Ok(Err(Refusal::NotActive(g.name.clone())));
-        }
-        let draw = g.draw_voters(map, variant);
         if !draw.contains(&me) {
             return Ok(Err(Refusal::OutOfGame(me.name().to_string())));
         }
@@ -292,17 +300,10 @@ impl Session<'_, '_> {
 
     /// `SET CONCEDE power`: the reply names who else must concede.
     fn concede(&mut self, to: Power) -> Result<Verdict, StoreError> {
-        let (map, variant) = (self.map, self.variant);
-        let Some(Sender::Power(me)) = self.who else {
-            return Ok(Err(Refusal::NotSignedOn));
+        let (me, draw) = match self.voters() {
+            Ok(v) => v,
+            Err(r) => return Ok(Err(r)),
         };
-        let (Some(g), Some(variant)) = (self.game.as_ref(), variant) else {
-            return Ok(Err(Refusal::NotSignedOn));
-        };
-        if g.status != Status::Active && g.status != Status::Paused {
-            return Ok(Err(Refusal::NotActive(g.name.clone())));
-        }
-        let draw = g.draw_voters(map, variant);
         if !draw.contains(&to) {
             return Ok(Err(Refusal::OutOfGame(to.name().to_string())));
         }
