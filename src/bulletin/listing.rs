@@ -437,16 +437,6 @@ pub fn suspended_full_line(game: &str, reason: &str) -> String {
     format!("Game: {game}   Status: suspended: {reason}")
 }
 
-/// The entries of a game's history a reader may read, as `HISTORY` lists them: each
-/// entry's subject and phase, then its text.
-pub fn history(entries: &[HistoryEntry]) -> Vec<String> {
-    let mut out = Vec::new();
-    for h in entries {
-        out.extend(history_entry(h));
-    }
-    out
-}
-
 /// How many lines `HISTORY` sends when no `LINES` is given (njudge's 1000).
 pub const HISTORY_LINES: usize = 1000;
 
