@@ -297,7 +297,7 @@ impl Table {
         for i in 0..7 {
             self.send(Some(i), &script::join(&game, i));
         }
-        let start = self.wait_for(None, "Game starting");
+        let start = self.wait_for(None, "Game Starting");
         for (power, addr) in script::seats_in_start_mail(&start.body) {
             let i = self.players.iter().position(|p| *p == addr).unwrap();
             self.seats.insert(power, i);

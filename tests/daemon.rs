@@ -343,7 +343,7 @@ impl Table {
         for i in 0..7 {
             self.send(runner, Some(i), &script::join(&game, i));
         }
-        let start = self.wait_for(runner, None, "Game starting");
+        let start = self.wait_for(runner, None, "Game Starting");
         for (power, addr) in script::seats_in_start_mail(&start.text) {
             let i = self.players.iter().position(|p| p.address == addr).unwrap();
             self.seats.insert(power, i);
@@ -906,7 +906,7 @@ struct VariantGame {
 
 /// Sets up a variant game: the master's `CREATE ?g gmpass <rules>` (answered without an
 /// error, the reply naming the rules: `named`), the seven players' SIGNONs, and each
-/// power's seat from the "Game starting" mail.
+/// power's seat from the "Game Starting" mail.
 fn variant_game(tag: &str, rules: &str, named: &str) -> VariantGame {
     let dir = scratch(tag);
     let mut t = Table::new(tag);
@@ -930,7 +930,7 @@ fn variant_game(tag: &str, rules: &str, named: &str) -> VariantGame {
     for i in 0..7 {
         t.send(&mut runner, Some(i), &script::join(&game, i));
     }
-    let start = t.wait_for(&mut runner, None, "Game starting");
+    let start = t.wait_for(&mut runner, None, "Game Starting");
     for (power, addr) in script::seats_in_start_mail(&start.text) {
         let i = t.players.iter().position(|p| p.address == addr).unwrap();
         t.seats.insert(power, i);
@@ -2233,7 +2233,7 @@ fn a_formal_year_through_imap_and_smtp() {
     ];
     let expected = |power: Option<Power>, replies: usize| -> Vec<String> {
         let mut v: Vec<String> = [
-            "Game starting",
+            "S1901M Game Starting",
             "S1901M Results",
             "F1901M Results",
             "F1901R Results",
@@ -2645,7 +2645,7 @@ fn an_international_relations_year_through_imap_and_smtp() {
             [
                 "DIP:g - A1901 Results",
                 "DIP:g - F1901M Results",
-                "DIP:g - Game starting",
+                "DIP:g - S1901M Game Starting",
                 "DIP:g - S1901M Results",
                 "DIP:g - S1902M Results",
                 "DIP:g - W1901A Results",
@@ -2741,7 +2741,7 @@ fn a_seat_the_smtp_server_refuses_is_marked_bouncing_and_its_master_told() {
     assert_eq!(bouncing.len(), 1, "{}", list.text);
     // A delivery report in the judge's IMAP inbox, naming a mail the judge sent to the
     // other player (whose address takes mail): that seat is marked too, the master told.
-    let start_mail = table.wait_for(&mut runner, Some(0), "Game starting");
+    let start_mail = table.wait_for(&mut runner, Some(0), "Game Starting");
     let first = table.players[0].address.clone();
     let report = format!(
         "From: Mail Delivery System <MAILER-DAEMON@mail.example.org>\r\n\

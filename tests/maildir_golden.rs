@@ -469,7 +469,7 @@ fn check_growth(dir: &Path, played: &Played, failures: &mut Vec<String>) -> Opti
     let start = played
         .mails
         .iter()
-        .find(|m| m.subject.ends_with("Game starting"))?
+        .find(|m| m.subject.ends_with("Game Starting"))?
         .step;
     let mut phases = BTreeSet::new();
     for m in &played.mails {
@@ -498,15 +498,17 @@ fn check_growth(dir: &Path, played: &Played, failures: &mut Vec<String>) -> Opti
     Some(per_phase)
 }
 
-/// The powers' addresses, from the master's copy of the judge's "Game starting" mail (the
+/// The powers' addresses, from the master's copy of the judge's "Game Starting" mail (the
 /// players' copies keep them secret).
 pub(crate) fn powers(mails: &[Mail]) -> BTreeMap<String, String> {
     let found: BTreeMap<String, String> = mails
         .iter()
-        .filter(|m| m.subject.ends_with("Game starting"))
+        .filter(|m| m.subject.ends_with("Game Starting"))
         .flat_map(|m| m.body.lines())
         .filter_map(|l| l.trim().split_once(':'))
-        .filter(|(p, a)| !p.contains(' ') && a.contains('@'))
+        .filter(|(p, a)| {
+            !p.contains(' ') && *p != "Master" && a.contains('@') && a.trim() != "someone@somewhere"
+        })
         .map(|(p, a)| {
             let a = a.trim();
             let a = match (a.rfind('<'), a.strip_suffix('>')) {
@@ -519,7 +521,7 @@ pub(crate) fn powers(mails: &[Mail]) -> BTreeMap<String, String> {
     // Seven players, or fewer when the game began with dummies (FORCE BEGIN).
     assert!(
         (1..=7).contains(&found.len()),
-        "the master's Game starting mail names the players"
+        "the master's Game Starting mail names the players"
     );
     found
 }

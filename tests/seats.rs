@@ -487,10 +487,12 @@ fn force_begin_with_five_players_and_two_dummies_taken_over() {
     let start = t
         .mails()
         .into_iter()
-        .find(|m| m.subject == t.subject("Game starting") && m.recipient == GM)
+        .find(|m| m.subject == t.subject("S1901M Game Starting") && m.recipient == GM)
         .expect("the start");
     assert!(
-        start.body.contains("Russia:   (nobody: a dummy"),
+        start
+            .body
+            .contains("Russia:                   (nobody: a dummy"),
         "{}",
         start.body
     );

@@ -207,7 +207,7 @@ fn a_weekday_schedule_in_paris_across_summer_time_and_a_weekend() {
         .mails()
         .into_iter()
         .find(|m| {
-            m.subject.ends_with("Game starting") && m.audience == Audience::power(Power::France)
+            m.subject.ends_with("Game Starting") && m.audience == Audience::power(Power::France)
         })
         .expect("start mail");
     assert!(
@@ -565,7 +565,7 @@ fn list_shows_every_setting_and_the_start_mail_names_the_rules() {
     let starts: Vec<QueuedMail> = s
         .mails()
         .into_iter()
-        .filter(|m| m.subject.ends_with("Game starting"))
+        .filter(|m| m.subject.ends_with("Game Starting"))
         .collect();
     assert_eq!(starts.len(), 8);
     for m in &starts {
@@ -579,7 +579,13 @@ fn list_shows_every_setting_and_the_start_mail_names_the_rules() {
         .iter()
         .find(|m| m.recipient == addr("named", Power::France))
         .expect("France's copy");
-    assert!(france.body.contains("You play France."), "{}", france.body);
+    assert!(
+        france
+            .body
+            .contains("You have been selected as France in game"),
+        "{}",
+        france.body
+    );
     assert!(
         !france.body.contains(&addr("named", Power::England)),
         "{}",

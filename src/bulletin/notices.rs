@@ -23,7 +23,7 @@ pub struct Notice {
     pub body: String,
 }
 
-/// The subject of a notice about a game: `DIP:demo - Game starting`.
+/// The subject of a notice about a game: `DIP:demo - Game over`.
 pub fn subject(judge: &str, game: &str, what: impl std::fmt::Display) -> String {
     format!("{judge}:{game} - {what}")
 }

@@ -243,44 +243,103 @@ pub enum CopyFor {
     Others,
 }
 
-/// The mail that starts a game, for one reader (`to`): the rule set (`rules`:
-/// [`rules_phrase`]), the reader's own power, the powers (with their players for the master,
-/// and for everyone when the game shows addresses), what the game keeps secret, the first
-/// phase and its deadline, and how to sign on. `phase` and `deadline` are written by the
-/// caller.
-pub fn start_text(g: &Game, variant: &dyn Variant, deadline: DateTime<Utc>, to: CopyFor) -> String {
+/// What stands for a player's address the reader may not see, in the start mail's list of
+/// players: njudge's word for a player kept secret (`someone@somewhere`), so that the
+/// tools that read the list find an entry for every power.
+pub const SOMEONE: &str = "someone@somewhere";
+
+/// The subject of the start mail, as njudge's: `DIP:demo - S1901M Game Starting`.
+pub fn start_subject(judge: &str, g: &Game) -> String {
+    super::notices::subject(
+        judge,
+        &g.name,
+        format!("{} Game Starting", g.position.phase),
+    )
+}
+
+/// The mail that starts a game, for one reader (`to`), in njudge's form, which tools of the
+/// njudge era read: the `::` header (judge, game, rule set; the first phase and its
+/// deadline), `You have been selected as …`, the players (`The following players are in
+/// this game:`, an address the reader may not see written [`SOMEONE`]), the starting
+/// position, and the first deadline; then the judge's own lines: the rule set with its
+/// settings (`rules`: [`rules_phrase`]), what the game keeps secret, and how to sign on.
+pub fn start_text(
+    g: &Game,
+    variant: &dyn Variant,
+    map: &crate::map::Map,
+    judge: &str,
+    deadline: DateTime<Utc>,
+    to: CopyFor,
+) -> String {
+    let tz = g.time_zone();
     let rules = rules_phrase(variant.name(), &variant.settings(&g.variant_state));
-    let phase = super::phase_words(g.position.phase);
-    let deadline = when(&g.time_zone(), deadline);
     let master = to == CopyFor::Master;
-    let mut text = format!("Game '{}' has started, played with {rules}.\n", g.name);
-    if let CopyFor::Power(p) = to {
-        text.push_str(&format!("You play {p}.\n"));
+    let for_tools = super::dates::for_tools(&tz, deadline);
+    let mut text = format!(
+        ":: Judge: {judge}  Game: {}  Variant: {}\n:: Deadline: {} {for_tools}\n\n",
+        g.name, g.variant, g.position.phase
+    );
+    let selected = match to {
+        CopyFor::Power(p) => p.name(),
+        CopyFor::Master => "Master",
+        CopyFor::Others => "Observer",
+    };
+    text.push_str(&format!(
+        "You have been selected as {selected} in game '{}' of Diplomacy.\n\n",
+        g.name
+    ));
+    text.push_str("The following players are in this game:\n");
+    let hidden = g.addresses_hidden() && !master;
+    let listed =
+        |label: &str, address: &str| format!("     {:<26}{address}\n", format!("{label}:"));
+    text.push_str(&listed(
+        "Master",
+        &if hidden {
+            SOMEONE.to_string()
+        } else {
+            seat_text(g, &g.master)
+        },
+    ));
+    for p in &g.players {
+        let own = to == CopyFor::Power(p.power);
+        let address = if p.is_open() {
+            super::seats::dummy_in_start().to_string()
+        } else if hidden && !own {
+            SOMEONE.to_string()
+        } else {
+            seat_text(g, &p.seat)
+        };
+        text.push_str(&listed(p.power.name(), &address));
     }
-    if !g.addresses_hidden() {
-        text.push_str("The powers are:\n\n");
-        text.push_str(&player_table(g));
-    } else {
-        let powers: Vec<Power> = g.players.iter().map(|p| p.power).collect();
-        text.push_str(&format!("The powers are {}.\n", list_powers(&powers)));
-        // Who plays no power is no secret: anyone may take a dummy over.
-        let dummies: Vec<Power> = g
-            .players
-            .iter()
-            .filter(|p| p.is_open())
-            .map(|p| p.power)
-            .collect();
-        if !dummies.is_empty() {
-            text.push_str(&format!(
-                "Nobody plays {}: {} in civil disorder and open for takeover.\n",
-                list_powers(&dummies),
-                if dummies.len() == 1 {
-                    "a dummy,"
-                } else {
-                    "dummies,"
-                }
-            ));
+    text.push_str(&format!(
+        "\nStarting position for {} of {}.\n",
+        g.position.phase.season_name(),
+        g.position.phase.year
+    ));
+    let mut units: Vec<&crate::rules::Unit> = g.position.units.iter().collect();
+    units.sort_by_key(|u| (u.owner, map.location_name(u.location)));
+    let mut last = None;
+    for u in units {
+        if last != Some(u.owner) {
+            text.push('\n');
+            last = Some(u.owner);
         }
+        let owner = match u.owner {
+            crate::rules::Owner::Power(p) => p.name(),
+            crate::rules::Owner::Neutral => "Neutral",
+        };
+        text.push_str(&format!(
+            "{:<9}{:<6}{}.\n",
+            format!("{owner}:"),
+            u.kind.name(),
+            map.location_name(u.location)
+        ));
+    }
+    text.push_str(&format!(
+        "\n\nThe deadline for the first orders is {for_tools}.\n\n"
+    ));
+    text.push_str(&format!("Game '{}' is played with {rules}.\n", g.name));
+    if g.addresses_hidden() {
         text.push_str(if !g.settings.anonymous {
             "Who plays which power is kept from the other players until the game ends.\n"
         } else if g.settings.reveal {
@@ -289,12 +348,15 @@ pub fn start_text(g: &Game, variant: &dyn Variant, deadline: DateTime<Utc>, to: 
             "This game is anonymous: nobody but the master learns who plays which power, even after the game ends. Press is signed with the power's name.\n"
         });
         if master {
-            text.push_str("\nFor the master only, the players are:\n\n");
-            text.push_str(&player_table(g));
+            text.push_str(
+                "(The list above is the master's: each player reads someone@somewhere for the others.)\n",
+            );
         }
     }
     text.push_str(&format!(
-        "\nThe first phase is {phase}.\nThe deadline for orders will be {deadline}.\n"
+        "The first phase is {}; orders are due by {}.\n",
+        super::phase_words(g.position.phase),
+        when(&tz, deadline)
     ));
     text.push_str(&format!(
         "Sign on with SIGNON <power initial>{} <your password>, e.g. SIGNON E{} for England.\n",

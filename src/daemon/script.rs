@@ -3,7 +3,7 @@
 //! them and how they travel is the caller's business.
 //!
 //! Powers are assigned by the judge, so orders are written per power; the caller finds
-//! out which player holds which power (from the "Game starting" mail) and signs each body
+//! out which player holds which power (from the "Game Starting" mail) and signs each body
 //! on with that player's password via [`signed`].
 
 use crate::map::Power;
@@ -107,7 +107,7 @@ pub fn process(game: &str) -> String {
     format!("SIGNON M{game} {MASTER_PASSWORD}\nPROCESS!\n")
 }
 
-/// The seats announced in the judge's "Game starting" mail: its `  England:  address`
+/// The seats announced in the judge's "Game Starting" mail: its `  England:  address`
 /// lines.
 pub fn seats_in_start_mail(body: &str) -> Vec<(Power, String)> {
     body.lines()
@@ -120,7 +120,8 @@ pub fn seats_in_start_mail(body: &str) -> Vec<(Power, String)> {
                 (Some(i), Some(inner)) => inner.get(i + 1..).unwrap_or(addr),
                 _ => addr,
             };
-            addr.contains('@')
+            // A copy that hides an address writes njudge's `someone@somewhere`.
+            (addr.contains('@') && addr != crate::bulletin::settings::SOMEONE)
                 .then(|| (power, addr.to_ascii_lowercase()))
         })
         .collect()

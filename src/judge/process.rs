@@ -181,14 +181,14 @@ pub(super) fn start_game(
     g.seat_players(assigned);
     let d = g.open_clock(now);
     tx.save_snapshot(g)?;
-    let subject = notices::subject(&config.name, &g.name, "Game starting");
+    let subject = crate::bulletin::settings::start_subject(&config.name, g);
     let render = |reader: Reader| {
         let to = match reader {
             Reader::Power(p) => CopyFor::Power(p),
             Reader::Master => CopyFor::Master,
             Reader::Observers => CopyFor::Others,
         };
-        crate::bulletin::settings::start_text(g, variant, d, to)
+        crate::bulletin::settings::start_text(g, variant, map, &config.name, d, to)
     };
     tx.add_history(
         &g.name,

@@ -101,7 +101,7 @@ fn a_game_forms_starts_and_processes() {
     assert!(
         start_mail
             .iter()
-            .any(|m| m.subject == "DIP:demo - Game starting"),
+            .any(|m| m.subject == "DIP:demo - S1901M Game Starting"),
         "{start_mail:?}"
     );
 
