@@ -70,4 +70,74 @@ fn export_holds_every_phase_and_nothing_private() {
         .find(|p| p["power"] == "France")
         .unwrap();
     assert_eq!(france["centres"], serde_json::json!([3, 6]));
+    // The game is under way and keeps its players' addresses: who held which power is
+    // there, whose address it was is not.
+    assert_eq!(v["players_revealed"], false);
+    let players = v["players"].as_array().unwrap();
+    assert_eq!(players.len(), 7);
+    assert!(players.iter().all(|p| p["player"].is_null()));
+    assert!(!text.contains("ada@example.test"));
+
+    // `EXPORT annals` by mail (step 38): the same record, attached to Austria's reply.
+    let by_mail: Vec<&String> = played
+        .mails
+        .iter()
+        .filter(|m| m.to == "ada@example.test")
+        .flat_map(|m| &m.records)
+        .collect();
+    assert_eq!(by_mail.len(), 1, "one record, to Austria");
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(by_mail[0]).unwrap(),
+        v,
+        "the mailed record is the command line's"
+    );
+    // The stranger's EXPORT (step 39) is refused and carries nothing.
+    assert!(
+        played
+            .mails
+            .iter()
+            .filter(|m| m.to == "stranger@example.test")
+            .all(|m| m.records.is_empty())
+    );
+}
+
+/// A finished game's export holds what its end reveals: each power's players with their
+/// addresses (the game reveals them; the game-over mail named them to everyone).
+#[test]
+fn a_finished_games_export_reveals_its_players() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/maildir-golden/ir-victory-game");
+    let played = play_in(&dir, "export");
+    let scratch = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("export")
+        .join("ir-victory-game");
+    let out = Command::new(env!("CARGO_BIN_EXE_dipjudge"))
+        .args(["export", "entente", "--config"])
+        .arg(scratch.join("judge.toml"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["status"].as_str().unwrap().starts_with("finished: "),
+        "{}",
+        v["status"]
+    );
+    assert_eq!(v["players_revealed"], true);
+    let players = v["players"].as_array().unwrap();
+    let austria = players.iter().find(|p| p["power"] == "Austria").unwrap();
+    assert_eq!(austria["player"], "ada@example.test");
+    // Every address in it was named to everyone by the game-over mail.
+    let over = played
+        .mails
+        .iter()
+        .find(|m| m.subject.ends_with("Game over") && m.to != "gm@example.test")
+        .expect("a player's game-over mail");
+    for p in players {
+        let address = p["player"].as_str().unwrap();
+        assert!(over.body.contains(address), "{address} revealed at the end");
+    }
 }

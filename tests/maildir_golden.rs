@@ -49,6 +49,8 @@ pub(crate) struct Mail {
     pub(crate) body: String,
     /// The frames of the animation it carries (`MAP game ALL`), if any.
     frames: Option<usize>,
+    /// The game's records it carries (`EXPORT game`: `-export.json`), as JSON text.
+    pub(crate) records: Vec<String>,
 }
 
 /// Text only some recipients may read (compared without letter case): in the mails sent from
@@ -296,6 +298,7 @@ fn read_mail(
     // frames. The leak scanner reads the SVG's text with the mail's.
     let mut scanned = body.clone();
     let mut frames = None;
+    let mut records = Vec::new();
     for a in message.attachments() {
         use mail_parser::MimeHeaders;
         let name = a.attachment_name().unwrap_or("?").to_string();
@@ -310,6 +313,21 @@ fn read_mail(
                 "----- animation {name}: {n} frames of {game}'s phases -----\n"
             ));
             frames = Some(n);
+            continue;
+        }
+        // A game's record (`EXPORT`): its size, its phases and its hash; its text goes to
+        // the leak scanner with the mail's.
+        if name.ends_with("-export.json") {
+            let text = String::from_utf8(a.contents().to_vec()).expect("the record is UTF-8");
+            let v: serde_json::Value = serde_json::from_str(&text).expect("the record is JSON");
+            let phases = v["phases"].as_array().map_or(0, Vec::len);
+            log.push_str(&format!(
+                "----- record {name}: JSON {} bytes, {phases} phases, blake2s {} -----\n",
+                text.len(),
+                blake2s_hex(text.as_bytes())
+            ));
+            scanned.push_str(&text);
+            records.push(text);
             continue;
         }
         let (game, phase) = name
@@ -358,6 +376,7 @@ fn read_mail(
         reply: !field("in-reply-to").is_empty(),
         body: scanned,
         frames,
+        records,
     };
     (log, mail)
 }

@@ -177,6 +177,14 @@ pub fn summary(game: &str, chart: bool) -> String {
     }
 }
 
+/// `EXPORT game`: the record goes as an attachment.
+pub fn export(game: &str) -> String {
+    format!(
+        "EXPORT {game} (the game's record is attached as JSON: {})",
+        super::pictures::export_name(game)
+    )
+}
+
 /// `HISTORY game` with the window asked for (`FROM … TO … LINES …`, `EXCLSTART …`), as
 /// the command reads it back.
 pub fn history(cmd: &crate::command::PlayerCommand) -> String {

@@ -26,6 +26,11 @@ pub fn chart_title(game: &str) -> String {
 
 /// The file name of a picture attached to a mail: a phase's or a chart's PNG (`stem`: what
 /// it shows), or the animation of a whole game.
+/// The file name of a game's record (`EXPORT game`): `concert-export.json`.
+pub fn export_name(game: &str) -> String {
+    format!("{game}-export.json")
+}
+
 pub fn attachment_name(game: &str, stem: Option<&str>) -> String {
     match stem {
         Some(stem) => format!("{game}-{stem}.png"),

@@ -49,6 +49,10 @@ pub enum PlayerCommand {
     Summary {
         game: GameName,
     },
+    /// `EXPORT game`: the game's record as a JSON attachment (`docs/export.md`).
+    Export {
+        game: GameName,
+    },
     /// `HISTORY game [FROM date] [TO date] [LINES n]`, or njudge's second form
     /// `HISTORY game EXCLSTART turn [EXCLEND turn] [BROAD]` (`exclude`).
     History {
@@ -151,6 +155,7 @@ impl PlayerCommand {
             PlayerCommand::List { game: Some(g) } => format!("LIST {g}"),
             PlayerCommand::ListFull => "LIST FULL".into(),
             PlayerCommand::Summary { game } => format!("SUMMARY {game}"),
+            PlayerCommand::Export { game } => format!("EXPORT {game}"),
             PlayerCommand::History {
                 game,
                 from,
@@ -286,14 +291,16 @@ pub(crate) const KEYWORDS: &[&str] = &[
     "unobserve",
     "confirm",
     "takeover",
+    "export",
 ];
 
-// player_command = "HELP" | "VERSION" | list | summary | history | create | signon
+// player_command = "HELP" | "VERSION" | list | summary | export | history | create | signon
 //                | observe | unobserve | "RESIGN" | "SIGNOFF" | "CLEAR" | map | confirm
 //                | takeover ;
 // takeover = "TAKEOVER" power_or_initial game_name password ;
 // unobserve = ( "UNOBSERVE" | "SIGNOFF" | "SIGN OFF" ) game_name ;
 // confirm = "CONFIRM" code ;
+// export = "EXPORT" game_name ;
 // map = "MAP" game_name [ phase | "ALL" ] ;
 pub(crate) fn player_command(i: &str) -> PResult<'_, PlayerCommand> {
     let start = blanks(i);
@@ -308,6 +315,11 @@ pub(crate) fn player_command(i: &str) -> PResult<'_, PlayerCommand> {
             let (r, _) = keyword("summary")(start)?;
             let (r, g) = cut(game_name(r))?;
             (r, PlayerCommand::Summary { game: g })
+        }
+        "export" => {
+            let (r, _) = keyword("export")(start)?;
+            let (r, g) = cut(game_name(r))?;
+            (r, PlayerCommand::Export { game: g })
         }
         "history" => history(start)?,
         "create" => create(start)?,

@@ -99,6 +99,7 @@ fn player() -> impl Strategy<Value = PlayerCommand> {
         prop::option::of(game()).prop_map(|game| PlayerCommand::List { game }),
         Just(PlayerCommand::ListFull),
         game().prop_map(|game| PlayerCommand::Summary { game }),
+        game().prop_map(|game| PlayerCommand::Export { game }),
         (
             game(),
             prop::option::of(date()),

@@ -6,7 +6,7 @@
 
 use serde_json::{Value, json};
 
-use crate::game::{Game, Reader, Status};
+use crate::game::{Abandonment, Game, Reader, Status};
 use crate::store::{StoreError, Tx};
 
 use super::{history, pictures};
@@ -60,6 +60,30 @@ pub(super) fn export(tx: &Tx<'_>, g: &Game) -> Result<Value, StoreError> {
             s
         }
     };
+    // Who played which power is public (SUMMARY lists it); whose address it was is shown
+    // only where the game shows addresses now: a game that ended and reveals its players,
+    // or one whose master showed them.
+    let revealed = !g.addresses_hidden();
+    let players: Vec<Value> = g
+        .tenures
+        .iter()
+        .map(|t| {
+            json!({
+                "power": t.power.name(),
+                "player": revealed.then(|| t.address.clone()),
+                "name": if revealed { g.name_of(&t.address).map(str::to_string) } else { None },
+                "from": t.from.to_string(),
+                "to": t.to.map(|p| p.to_string()),
+                "ended": t.ended.map(|a| match a {
+                    Abandonment::Resigned => "resigned",
+                    Abandonment::Ejected => "ejected",
+                    Abandonment::MissedPhases(_) => "abandoned",
+                    Abandonment::Late => "late",
+                }),
+                "missed_phases": t.missed,
+            })
+        })
+        .collect();
     Ok(json!({
         "format": "dipjudge-export",
         "version": EXPORT_VERSION,
@@ -74,5 +98,7 @@ pub(super) fn export(tx: &Tx<'_>, g: &Game) -> Result<Value, StoreError> {
         },
         "phases": phases,
         "centres_by_year": chart,
+        "players_revealed": revealed,
+        "players": players,
     }))
 }

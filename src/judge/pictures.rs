@@ -24,6 +24,10 @@ use crate::store::{QueuedMail, StoreError, Tx};
 /// The name of a game's animation of all its phases.
 pub(super) const ALL: &str = "ALL";
 
+/// The name of a game's record as JSON (`EXPORT game`): not a picture, but it goes with a
+/// mail the same way, drawn up when the mail is sent.
+pub(super) const EXPORT: &str = "EXPORT";
+
 /// The stem of a centre chart's name.
 const CHART: &str = "centres";
 
@@ -162,6 +166,8 @@ enum What {
     Picture(Kept),
     /// A GIF of a game's phases.
     Animation(Vec<Kept>),
+    /// A game's record, as JSON (drawn up already: it is read from the store).
+    Record(Vec<u8>),
     /// Nothing by that name any more (a game deleted since).
     Gone,
 }
@@ -177,6 +183,17 @@ pub(super) fn sources(tx: &Tx<'_>, mail: &QueuedMail) -> Result<Vec<Source>, Sto
             None => (mail.game.clone().unwrap_or_default(), name.clone()),
         };
         let stem = picture.split('@').next().unwrap_or_default();
+        if picture == EXPORT {
+            let what = match tx.load_game(&game)? {
+                Some(g) => What::Record(
+                    serde_json::to_vec_pretty(&super::export::export(tx, &g)?).unwrap_or_default(),
+                ),
+                None => What::Gone,
+            };
+            let name = crate::bulletin::pictures::export_name(&game);
+            out.push(Source { name, what });
+            continue;
+        }
         let what = if picture == ALL {
             let phases = phase_sources(tx, &game)?;
             if phases.is_empty() {
@@ -250,6 +267,13 @@ pub(super) fn draw(
 ) -> Result<Option<MailPicture>, PictureError> {
     let (content_type, kept): (&'static str, Vec<&Kept>) = match &source.what {
         What::Gone => return Ok(None),
+        What::Record(json) => {
+            return Ok(Some(MailPicture {
+                filename: source.name.clone(),
+                content_type: "application/json",
+                bytes: Arc::new(json.clone()),
+            }));
+        }
         What::Picture(k) => ("image/png", vec![k]),
         What::Animation(frames) => ("image/gif", frames.iter().collect()),
     };

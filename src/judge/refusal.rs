@@ -58,6 +58,10 @@ pub(super) enum Refusal {
     )]
     NoPictureForYou(String),
     #[error(
+        "the record of {0} goes to its players and master, signed on, and its observers: sign on or OBSERVE {0} first"
+    )]
+    NoExportForYou(String),
+    #[error(
         "this address has created {0} games in the last 24 hours, as many as this judge allows"
     )]
     TooManyGames(u32),
@@ -197,7 +201,7 @@ impl Refusal {
             Refusal::NoGame(_) => "NO-GAME",
             Refusal::Suspended { .. } => "SUSPENDED",
             Refusal::NoPicture { .. } => "NO-PICTURE",
-            Refusal::NoPictureForYou(_) => "NOT-IN-GAME",
+            Refusal::NoPictureForYou(_) | Refusal::NoExportForYou(_) => "NOT-IN-GAME",
             Refusal::TooManyGames(_) => "TOO-MANY-GAMES",
             Refusal::NotFinished(_) => "NOT-FINISHED",
             Refusal::GameExists(_) => "GAME-EXISTS",

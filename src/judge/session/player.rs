@@ -150,6 +150,20 @@ impl Session<'_, '_> {
                 }
                 None => Err(Refusal::NoGame(game.to_string())),
             },
+            // The record goes as an attachment, drawn up when the reply is sent (as a
+            // picture is), as an outsider may read it: only to those who may have the game's
+            // pictures, so that a forged address cannot have it mailed to someone else.
+            PlayerCommand::Export { game } => match tx.load_game(game.as_str())? {
+                Some(g) if !self.may_have_pictures(&g) => Err(Refusal::NoExportForYou(g.name)),
+                Some(g) => {
+                    self.reply_pictures.push((
+                        g.name.clone(),
+                        pictures::reference(&g.name, pictures::EXPORT),
+                    ));
+                    Done::ok(answers::export(&g.name))
+                }
+                None => Err(Refusal::NoGame(game.to_string())),
+            },
             PlayerCommand::History {
                 game,
                 from,
