@@ -1,7 +1,8 @@
-//! `dipjudge export` on the golden record game (issue 29): the JSON read back holds every
-//! phase the game played (its position as the judge keeps it, the results bulletin as
-//! everyone received it, the public press), the centres by year, and nothing private:
-//! France's press to Germany is not in it.
+//! `dipjudge export` and `EXPORT game` on the golden games (issue 29): the JSON read back
+//! holds every phase the game played (its position as the judge keeps it, the orders as
+//! given and as they came out, the results bulletin as everyone received it, the public
+//! press), the centres by year, who held which power, and nothing private: France's press
+//! to Germany is not in it, nor an address the game still keeps.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -58,6 +59,20 @@ fn export_holds_every_phase_and_nothing_private() {
         phases[3]["results"].is_null(),
         "the open phase has none yet"
     );
+    // The orders as given and as they came out: Spring 1901 has one a unit, Vienna's move
+    // to Galicia bounced (as the results say), France's A Par - Bur succeeded.
+    let spring = phases[0]["orders"].as_array().unwrap();
+    assert_eq!(spring.len(), 22);
+    let order = |power: &str, text: &str| {
+        spring
+            .iter()
+            .find(|o| o["power"] == power && o["order"] == text)
+            .unwrap_or_else(|| panic!("{power}: {text} in {spring:?}"))
+    };
+    assert_eq!(order("Austria", "A Vie - Gal")["outcome"], "Bounce");
+    assert_eq!(order("France", "A Par - Bur")["outcome"], "Succeeded");
+    assert_eq!(order("Italy", "A Ven H")["given"], true);
+    assert!(phases[3]["orders"].is_null(), "the open phase has none yet");
     // England's broadcast is public; France's press to Germany is not.
     assert!(text.contains("Peace in the North"));
     assert!(!text.contains("Burgundy plan"), "private press stays out");

@@ -7,15 +7,26 @@
 use serde_json::{Value, json};
 
 use crate::game::{Abandonment, Game, Reader, Status};
+use crate::map::Map;
+use crate::picture::Drawing;
+use crate::rules::Owner;
 use crate::store::{StoreError, Tx};
 
 use super::{history, pictures};
+
+/// A unit's owner as the export names it: `France`, `Neutral`.
+fn owner_name(owner: Owner) -> &'static str {
+    match owner {
+        Owner::Power(p) => p.name(),
+        Owner::Neutral => "Neutral",
+    }
+}
 
 /// The schema's version (`docs/export.md`).
 pub const EXPORT_VERSION: u32 = 1;
 
 /// The export of game `g`, for anyone outside it.
-pub(super) fn export(tx: &Tx<'_>, g: &Game) -> Result<Value, StoreError> {
+pub(super) fn export(map: &Map, tx: &Tx<'_>, g: &Game) -> Result<Value, StoreError> {
     let entries = history::for_reader(g, Reader::Observers, tx.history(&g.name)?);
     let snapshots = tx.snapshots(&g.name)?;
     let mut phases = Vec::new();
@@ -31,9 +42,43 @@ pub(super) fn export(tx: &Tx<'_>, g: &Game) -> Result<Value, StoreError> {
             .filter(|e| e.phase == phase && e.readers.is_some())
             .map(|e| json!({ "subject": e.subject, "text": e.body, "at": e.at.to_rfc3339() }))
             .collect();
+        // The orders as given and as they came out, from the phase's drawing (kept for
+        // every processed phase): the order in the judge's short form, whether the player
+        // gave it (false: a default hold, a civil-disorder removal) and its outcome.
+        let scene = match tx.scene(&g.name, &phase)?.map(|b| Drawing::decode(&b)) {
+            Some(Ok(Drawing::Phase(scene))) => Some(scene),
+            _ => None,
+        };
+        let orders = scene.as_ref().map(|sc| {
+            sc.orders
+                .iter()
+                .map(|o| {
+                    json!({
+                        "power": owner_name(o.owner),
+                        "order": o.order.display(map),
+                        "given": o.given,
+                        "outcome": o.outcome,
+                    })
+                })
+                .collect::<Vec<_>>()
+        });
+        let dislodged = scene.as_ref().map(|sc| {
+            sc.dislodged
+                .iter()
+                .map(|d| {
+                    json!({
+                        "power": owner_name(d.unit.owner),
+                        "unit": d.unit.kind.name(),
+                        "province": map.display_location(d.unit.location),
+                    })
+                })
+                .collect::<Vec<_>>()
+        });
         phases.push(json!({
             "phase": phase,
             "position": s.position,
+            "orders": orders,
+            "dislodged": dislodged,
             "results": results.first().copied(),
             "press": press,
         }));

@@ -581,7 +581,7 @@ impl Judge {
     /// such game.
     pub fn export(&mut self, game: &str) -> Result<Option<String>, JudgeError> {
         let value = self.store.transaction(|tx| match tx.load_game(game)? {
-            Some(g) => export::export(tx, &g).map(Some),
+            Some(g) => export::export(self.map, tx, &g).map(Some),
             None => Ok(None),
         })?;
         Ok(value.map(|v| serde_json::to_string_pretty(&v).unwrap_or_default()))
@@ -612,7 +612,10 @@ impl Judge {
         if mail.pictures.is_empty() {
             return Ok(Vec::new());
         }
-        let sources = self.store.transaction(|tx| pictures::sources(tx, mail))?;
+        let map = self.map;
+        let sources = self
+            .store
+            .transaction(|tx| pictures::sources(map, tx, mail))?;
         let mut out = Vec::new();
         for (source, name) in sources.iter().zip(&mail.pictures) {
             match pictures::draw(self.map, &mut self.pictures, source) {

@@ -174,7 +174,11 @@ enum What {
 
 /// What the pictures a mail names are drawn from (read in one transaction; drawn after it,
 /// so that no write waits for the drawing).
-pub(super) fn sources(tx: &Tx<'_>, mail: &QueuedMail) -> Result<Vec<Source>, StoreError> {
+pub(super) fn sources(
+    map: &Map,
+    tx: &Tx<'_>,
+    mail: &QueuedMail,
+) -> Result<Vec<Source>, StoreError> {
     let mut out = Vec::new();
     for name in &mail.pictures {
         // A mail queued before version 6 names one phase of its game.
@@ -186,7 +190,8 @@ pub(super) fn sources(tx: &Tx<'_>, mail: &QueuedMail) -> Result<Vec<Source>, Sto
         if picture == EXPORT {
             let what = match tx.load_game(&game)? {
                 Some(g) => What::Record(
-                    serde_json::to_vec_pretty(&super::export::export(tx, &g)?).unwrap_or_default(),
+                    serde_json::to_vec_pretty(&super::export::export(map, tx, &g)?)
+                        .unwrap_or_default(),
                 ),
                 None => What::Gone,
             };
