@@ -137,18 +137,13 @@ pub(super) fn history_time(
     now: DateTime<Utc>,
     end_of_day: bool,
 ) -> Option<DateTime<Utc>> {
-    use chrono::{Datelike, NaiveDate, TimeZone};
-    let (h, m, s) = match d.time {
+    use chrono::{Datelike, NaiveDate};
+    let hms = match d.time {
         Some((h, m)) => (u32::from(h), u32::from(m), 0),
         None if end_of_day => (23, 59, 59),
         None => (0, 0, 0),
     };
-    let make = |y: i32| {
-        NaiveDate::from_ymd_opt(y, u32::from(d.month), u32::from(d.day))
-            .and_then(|nd| nd.and_hms_opt(h, m, s))
-            .and_then(|ndt| tz.from_local_datetime(&ndt).earliest())
-            .map(|t| t.with_timezone(&Utc))
-    };
+    let make = |y: i32| super::time::local_instant(tz, y, d, hms);
     match d.year {
         Some(y) => make(i32::from(y)),
         None => {

@@ -17,6 +17,21 @@ pub(super) fn resolve_date(
     resolve_date_at(d, tz, now, (23, 59))
 }
 
+/// The instant of day `d.month`/`d.day` of year `year` at `hms` in zone `tz` (the earlier
+/// one when the clock goes back; None for a date or time that does not exist).
+pub(super) fn local_instant(
+    tz: &chrono_tz::Tz,
+    year: i32,
+    d: &command::Date,
+    (h, m, s): (u32, u32, u32),
+) -> Option<DateTime<Utc>> {
+    use chrono::{NaiveDate, TimeZone};
+    NaiveDate::from_ymd_opt(year, u32::from(d.month), u32::from(d.day))
+        .and_then(|nd| nd.and_hms_opt(h, m, s))
+        .and_then(|ndt| tz.from_local_datetime(&ndt).earliest())
+        .map(|t| t.with_timezone(&Utc))
+}
+
 /// [`resolve_date`], a missing time being `default` (hours, minutes).
 pub(super) fn resolve_date_at(
     d: command::Date,
@@ -24,15 +39,10 @@ pub(super) fn resolve_date_at(
     now: DateTime<Utc>,
     default: (u8, u8),
 ) -> Option<DateTime<Utc>> {
-    use chrono::{Datelike, NaiveDate, TimeZone};
+    use chrono::Datelike;
     let (h, m) = d.time.unwrap_or(default);
     let local_now = now.with_timezone(tz);
-    let make = |y: i32| {
-        NaiveDate::from_ymd_opt(y, u32::from(d.month), u32::from(d.day))
-            .and_then(|nd| nd.and_hms_opt(u32::from(h), u32::from(m), 0))
-            .and_then(|ndt| tz.from_local_datetime(&ndt).earliest())
-            .map(|t| t.with_timezone(&Utc))
-    };
+    let make = |y: i32| local_instant(tz, y, &d, (u32::from(h), u32::from(m), 0));
     match d.year {
         Some(y) => make(i32::from(y)),
         None => {
