@@ -242,8 +242,13 @@ fn set_observer_none_refuses_observers_press_but_to_the_master() {
         t.received(before, "S1901M Press from an observer"),
         vec![GM.to_string()]
     );
-    // Observers still read what they read (SET WATCH is apart).
+    // Observers still read what they read (SET WATCH is apart); LIST says both.
     assert_eq!(t.game().settings.press.watch, ObserverLevel::Any);
+    let r = t.mail(ANN, "LIST hushed");
+    assert!(
+        r.contains("Observers: read the results and every broadcast; may send press to the master only (SET OBSERVER NONE)"),
+        "{r}"
+    );
 }
 
 /// `SET OBSERVER WHITE`: grey press from an observer is refused, and so is press to some
