@@ -664,7 +664,8 @@ fn a_survive_jury_tie_waits_for_the_master() {
 /// the bulletins and the press it received (its private press, never another's), the master
 /// what it received, anyone else what observers may read under the observer setting now:
 /// grey broadcasts go when the master takes observers to white press only, and everything
-/// once the master's SET OBSERVER NONE closes the game to them.
+/// once the master's SET WATCH NONE closes the game to them (the words were SET OBSERVER's
+/// before it took njudge's meaning, what observers send: issue 31).
 #[test]
 fn history_by_audience_with_observers_barred() {
     let mut t = Table::new("closed");
@@ -709,16 +710,16 @@ fn history_by_audience_with_observers_barred() {
     let r = t.as_master(&format!("HISTORY {name}"));
     assert!(r.contains(white) && r.contains(official), "{r}");
     // White press only for observers: the grey broadcast is gone for outsiders.
-    let r = t.as_master("SET OBSERVER WHITE");
-    assert!(r.contains("OK SET OBSERVER WHITE"), "{r}");
+    let r = t.as_master("SET WATCH WHITE");
+    assert!(r.contains("OK SET WATCH WHITE"), "{r}");
     let r = history(&mut t, None);
     assert!(
         r.contains(white) && r.contains(official) && !r.contains(grey),
         "{r}"
     );
     // No observers: an outsider reads nothing; the players and the master read on.
-    let r = t.as_master("SET OBSERVER NONE");
-    assert!(r.contains("OK SET OBSERVER NONE"), "{r}");
+    let r = t.as_master("SET WATCH NONE");
+    assert!(r.contains("OK SET WATCH NONE"), "{r}");
     let r = history(&mut t, None);
     assert!(
         r.starts_with(&format!(
@@ -726,7 +727,7 @@ fn history_by_audience_with_observers_barred() {
         )),
         "{r}"
     );
-    let after_none = "BROADCAST-AFTER-OBSERVER-NONE";
+    let after_none = "BROADCAST-AFTER-WATCH-NONE";
     let r = t.as_power(Power::Italy, &format!("BROADCAST\n{after_none}\nENDPRESS"));
     assert!(r.contains("OK BROADCAST"), "{r}");
     t.orders(&mut rng, &[]);
@@ -740,7 +741,7 @@ fn history_by_audience_with_observers_barred() {
     );
     assert!(t.judge.history(&name).expect("history").is_empty());
     // Observers are welcome again: what they were never sent stays theirs never to read.
-    t.as_master("SET OBSERVER ANY");
+    t.as_master("SET WATCH ANY");
     let r = history(&mut t, None);
     assert!(r.contains(white) && r.contains("F1901M Results"), "{r}");
     assert!(

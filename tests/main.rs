@@ -74,6 +74,9 @@ mod grammar;
 mod hostile;
 /// Golden games through the real binary on the Maildir default, with a leak scanner.
 mod maildir_golden;
+/// Observers' press as njudge's (issue 31): SET OBSERVER, the observer's password, PRESS TO
+/// O; what observers read is SET WATCH.
+mod observers;
 /// A message far over the size cap.
 mod oversize;
 /// The picture of a phase: golden SVGs of adjudicated phases and of each rule set's own marks,

@@ -109,6 +109,12 @@ pub fn confirmed_ok(echo: &str) -> String {
     format!("  OK {echo}")
 }
 
+/// A line after a request's `  OK` under the `CONFIRM` it waited for (an observer's
+/// password), indented with it.
+pub fn confirmed_more(line: &str) -> String {
+    format!("    {line}")
+}
+
 /// A request a confirmation could not carry out, under the `CONFIRM` it waited for:
 /// `  ERROR <code>: <request>: <sentence>`.
 pub fn confirmed_error(code: &str, request: &str, sentence: &str) -> String {
@@ -280,6 +286,19 @@ pub fn signon_power(power: Power, game: &str) -> String {
 /// `SIGNON Mgame` as the master.
 pub fn signon_master(game: &str) -> String {
     format!("SIGNON M{game} (master)")
+}
+
+/// `SIGNON Ogame password`, as an observer.
+pub fn signon_observer(game: &str) -> String {
+    format!("SIGNON O{game} (observer)")
+}
+
+/// The line after `OK OBSERVE game` that gives the observer its password, in the reply to
+/// the observing address alone.
+pub fn observer_password(game: &str, password: &str) -> String {
+    format!(
+        "Your observer password for {game} is {password}: a mail that begins with SIGNON O{game} {password} may send press to the game as its master allows (SET OBSERVER), and press to its master (PRESS TO M) always. Sending OBSERVE {game} again gives you a new one."
+    )
 }
 
 /// The line before the master's preview of the results.

@@ -6,7 +6,7 @@
 //! ([`crate::game::press_route`], H19); this module writes it. Pure.
 
 use crate::command::{PressHeader, PressKind};
-use crate::game::PressRoute;
+use crate::game::{Author, PressRoute};
 use crate::rules::Phase;
 use crate::variant::{Reader, Sender};
 
@@ -19,15 +19,16 @@ pub fn press_mail(
     judge: &str,
     game: &str,
     phase: Phase,
-    sender: Sender,
+    author: Author,
     route: &PressRoute,
     header: &PressHeader,
     lines: &[String],
 ) -> Notice {
-    let from_name = match sender {
-        Sender::Power(p) if route.signed => p.name(),
-        Sender::Master => "the Master",
-        Sender::Power(_) => "someone",
+    let from_name = match author {
+        Author::Seat(Sender::Power(p)) if route.signed => p.name(),
+        Author::Seat(Sender::Master) => "the Master",
+        Author::Observer if route.signed => "an observer",
+        Author::Seat(Sender::Power(_)) | Author::Observer => "someone",
     };
     let to_text = if route.public {
         "everyone".to_string()

@@ -226,7 +226,7 @@ pub fn welcome(map: &Map, game: &Game, power: Power, w: &Welcome<'_>) -> String 
     s.push_str(&format!(
         "{}   Observers: {}\n",
         press_words(&game.settings.press, game.settings.nmr),
-        match game.settings.press.observers {
+        match game.settings.press.watch {
             ObserverLevel::Any => "any",
             ObserverLevel::White => "white press only",
             ObserverLevel::None => "none",

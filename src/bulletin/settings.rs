@@ -12,7 +12,9 @@ use chrono_tz::Tz;
 
 use crate::command::Date;
 use crate::command::Declaration;
-use crate::game::{Absence, DrawVote, Ending, Game, PhaseRule, ScheduleClass, Seat};
+use crate::game::{
+    Absence, DrawVote, Ending, Game, ObserverLevel, PhaseRule, PressPolicy, ScheduleClass, Seat,
+};
 use crate::map::Power;
 use crate::variant::{Sender, Variant, list_powers};
 
@@ -186,6 +188,9 @@ pub fn settings_lines(g: &Game, rules: &str, master: bool) -> Vec<String> {
             "announced to everyone"
         }
     ));
+    if let Some(line) = observers_line(&g.settings.press) {
+        out.push(line);
+    }
     out.push(format!(
         "Absences: at most {} days each (SET MAXABSENCE)",
         g.settings.deadlines.max_absence_days
@@ -218,6 +223,25 @@ pub fn settings_lines(g: &Game, rules: &str, master: bool) -> Vec<String> {
         out.push(format!("Comment: {c}"));
     }
     out
+}
+
+/// What observers read (`SET WATCH`) and may send (`SET OBSERVER`), when the master changed
+/// either: njudge lists no default (`ANY` for both).
+fn observers_line(press: &PressPolicy) -> Option<String> {
+    if press.watch == ObserverLevel::Any && press.observer_press == ObserverLevel::Any {
+        return None;
+    }
+    let read = match press.watch {
+        ObserverLevel::Any => "read the results and every broadcast",
+        ObserverLevel::White => "read the results and signed broadcasts only (SET WATCH WHITE)",
+        ObserverLevel::None => "none taken (SET WATCH NONE)",
+    };
+    let send = match press.observer_press {
+        ObserverLevel::Any => "may send press as the players may",
+        ObserverLevel::White => "may send signed broadcasts only (SET OBSERVER WHITE)",
+        ObserverLevel::None => "may send press to the master only (SET OBSERVER NONE)",
+    };
+    Some(format!("Observers: {read}; {send}"))
 }
 
 /// The powers and their players, one a line (`  Austria:  Anna <anna@example.org>`).

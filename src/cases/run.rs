@@ -533,7 +533,7 @@ fn set_up(
         .map(|p| Player::new(p, seat(address(p))))
         .collect();
     g.observers = vec![OBSERVER.to_string()];
-    g.settings.press.observers = ObserverLevel::Any;
+    g.settings.press.watch = ObserverLevel::Any;
     g.position = position;
     let mut state = variant.case_state();
     for (line, key, value) in &case.settings {

@@ -415,11 +415,13 @@ pub(crate) fn power_or_initial(i: &str) -> PResult<'_, Power> {
     power(start)
 }
 
-/// A press recipient: a power, or the game master (`M`).
+/// A press recipient: a power, the game master (`M`), or the game's observers (`O`, as
+/// njudge reads it in every variant).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Recipient {
     Power(Power),
     Master,
+    Observers,
 }
 
 impl fmt::Display for Recipient {
@@ -427,6 +429,7 @@ impl fmt::Display for Recipient {
         match self {
             Recipient::Power(p) => f.write_str(p.name()),
             Recipient::Master => f.write_str("M"),
+            Recipient::Observers => f.write_str("O"),
         }
     }
 }
@@ -435,7 +438,7 @@ impl fmt::Display for Recipient {
 /// list_item = power | initial { initial } ;   (`AEF`, `A E F`, `England, France`; a word
 /// that is a power's code is read as that power: `FRA` is France)
 ///
-/// With `master`, `M` is an initial too (press lists). Duplicates are dropped; the order is
+/// With `master`, `M` (the master) and `O` (the observers) are initials too (press lists). Duplicates are dropped; the order is
 /// kept as written.
 pub(crate) fn recipient_list(i: &str, master: bool) -> PResult<'_, Vec<Recipient>> {
     let mut out: Vec<Recipient> = Vec::new();
@@ -453,6 +456,7 @@ pub(crate) fn recipient_list(i: &str, master: bool) -> PResult<'_, Vec<Recipient
                 match (Power::from_initial(c), c.to_ascii_uppercase()) {
                     (Some(p), _) => found.push(Recipient::Power(p)),
                     (None, 'M') if master => found.push(Recipient::Master),
+                    (None, 'O') if master => found.push(Recipient::Observers),
                     _ => {
                         found.clear();
                         break;
@@ -492,7 +496,7 @@ pub(crate) fn power_list(i: &str) -> PResult<'_, Vec<Power>> {
         .into_iter()
         .filter_map(|r| match r {
             Recipient::Power(p) => Some(p),
-            Recipient::Master => None,
+            Recipient::Master | Recipient::Observers => None,
         })
         .collect();
     Ok((rest, ps))
@@ -1034,5 +1038,12 @@ mod tests {
         let (r, l) = recipient_list("England, France and M grey", true).unwrap();
         assert_eq!(r, " grey");
         assert_eq!(l.len(), 3);
+        // njudge's `O`: the observers, in a press list only.
+        let (_, l) = recipient_list("FO", true).unwrap();
+        assert_eq!(
+            l,
+            vec![Recipient::Power(Power::France), Recipient::Observers]
+        );
+        assert!(recipient_list("O", false).is_err());
     }
 }

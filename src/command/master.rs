@@ -23,7 +23,8 @@ pub enum PressSetting {
     WhiteGrey,
 }
 
-/// Who may observe a game (`SET OBSERVER …`).
+/// What observers may send (`SET OBSERVER …`, njudge's meaning), or what they read (`SET
+/// WATCH …`): any press, white (signed) press only, none.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ObserverSetting {
     Any,
@@ -176,7 +177,10 @@ pub enum MasterCommand {
     /// `SET NO ALL PRESS`.
     SetNoAllPress,
     SetNoPartial,
+    /// `SET OBSERVER …` (njudge): what observers may send, with the game's press rules.
     SetObserver(ObserverSetting),
+    /// `SET WATCH …`: what observers read (and whether a game takes observers at all).
+    SetWatch(ObserverSetting),
     /// `SET VARIANT name`: the name is checked by the variant registry later.
     SetVariant {
         name: String,
@@ -303,6 +307,11 @@ impl MasterCommand {
                 ObserverSetting::Any => "SET OBSERVER ANY".into(),
                 ObserverSetting::White => "SET OBSERVER WHITE".into(),
                 ObserverSetting::None => "SET OBSERVER NONE".into(),
+            },
+            MasterCommand::SetWatch(o) => match o {
+                ObserverSetting::Any => "SET WATCH ANY".into(),
+                ObserverSetting::White => "SET WATCH WHITE".into(),
+                ObserverSetting::None => "SET WATCH NONE".into(),
             },
             MasterCommand::SetVariant { name } => format!("SET VARIANT {name}"),
             MasterCommand::Promote { address } => format!("PROMOTE {address}"),
@@ -497,7 +506,7 @@ pub(crate) fn master_command(i: &str) -> PResult<'_, MasterCommand> {
 // master_setting = "DEADLINE" date | "GRACE" date | "START" date | "NMR" | "NONMR"
 //                | "NO PRESS" | "WHITE/GREY" | "GREY/WHITE" | "GREY" | "WHITE"
 //                | "PARTIAL" | "NO PARTIAL" | "ALL PRESS" | "NO ALL PRESS"
-//                | "OBSERVER" ( "ANY" | "WHITE" | "NONE" )
+//                | ( "OBSERVER" | "WATCH" ) ( "ANY" | "WHITE" | "NONE" )
 //                | "VARIANT" name | ( "CENTERS" | "CENTRES" ) number
 //                | phase_class schedule_part { schedule_part } | "ZONE" zone_name
 //                | "COMMENT" [ text ] | "LIST" | "NOLIST" | "PUBLIC" | "PRIVATE"
@@ -535,6 +544,7 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
             "partial",
             "observers",
             "observer",
+            "watch",
             "variant",
             "centers",
             "centres",
@@ -595,15 +605,20 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
         "all press" => (r, MasterCommand::SetAllPress),
         "no all press" => (r, MasterCommand::SetNoAllPress),
         "partial" => (r, MasterCommand::SetPartial),
-        "observers" | "observer" => {
+        "observers" | "observer" | "watch" => {
             let (r, o) = cut(one_of(&["any", "white", "none"], "ANY, WHITE or NONE")(r))?;
+            let o = match o {
+                "any" => ObserverSetting::Any,
+                "white" => ObserverSetting::White,
+                _ => ObserverSetting::None,
+            };
             (
                 r,
-                MasterCommand::SetObserver(match o {
-                    "any" => ObserverSetting::Any,
-                    "white" => ObserverSetting::White,
-                    _ => ObserverSetting::None,
-                }),
+                if w == "watch" {
+                    MasterCommand::SetWatch(o)
+                } else {
+                    MasterCommand::SetObserver(o)
+                },
             )
         }
         "variant" => {
@@ -890,6 +905,7 @@ mod tests {
         "observer white",
         Some("SET OBSERVER WHITE")
     );
+    mc!(watch, master_setting, "watch none", Some("SET WATCH NONE"));
     mc!(
         centres,
         master_setting,

@@ -5,6 +5,7 @@
 //! these functions, and saves it.
 
 mod deadline;
+mod observers;
 mod press;
 mod schedule;
 mod seats;
@@ -26,7 +27,8 @@ pub use deadline::{
     DeadlineSettings, DueEvent, due_event, next_deadline, phase_rule, schedule_class,
 };
 pub use press::{
-    ObserverLevel, PressLevel, PressPolicy, PressRefusal, PressRoute, Reader, Sender, press_route,
+    Author, ObserverLevel, PressLevel, PressPolicy, PressRefusal, PressRoute, Reader, Sender,
+    observer_press_route, press_route,
 };
 pub use schedule::{
     Absence, DayRule, Days, MAX_ABSENCES, PhaseRule, PhaseSchedule, Schedule, ScheduleClass,
@@ -270,6 +272,11 @@ pub struct Game {
     pub joiners: Vec<Joiner>,
     pub players: Vec<Player>,
     pub observers: Vec<String>,
+    /// The observers' passwords (`SIGNON Ogame password`, to send press), each mailed to its
+    /// observer's address when it began to observe; one counts only while that address is
+    /// among `observers`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub observer_seats: Vec<Seat>,
     pub settings: Settings,
     pub position: Position,
     /// The standing orders of the current phase, per power, in the order given.
@@ -354,6 +361,7 @@ impl Game {
             joiners: Vec::new(),
             players: Vec::new(),
             observers: Vec::new(),
+            observer_seats: Vec::new(),
             settings: Settings::default(),
             position: Position::standard_start(map),
             orders: BTreeMap::new(),

@@ -22,15 +22,20 @@ pub enum PressLevel {
     WhiteGrey,
 }
 
-/// Who may observe.
+/// What observers read (`SET WATCH`), or what they may send (`SET OBSERVER`, njudge's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ObserverLevel {
-    /// Anyone may observe and receives broadcasts and results.
+    /// Read: anyone may observe and receives broadcasts and results. Send: press as the
+    /// players may, under the game's press rules.
     Any,
-    /// Observers receive results and white (signed) broadcasts only.
+    /// Read: results and white (signed) broadcasts only. Send: signed broadcasts only.
     White,
-    /// No observers.
+    /// Read: no observers. Send: press to the master only.
     None,
+}
+
+fn any_level() -> ObserverLevel {
+    ObserverLevel::Any
 }
 
 /// The game's press settings.
@@ -39,7 +44,15 @@ pub struct PressPolicy {
     pub level: PressLevel,
     /// Partial press: private press to some powers only.
     pub partial: bool,
-    pub observers: ObserverLevel,
+    /// What observers read (`SET WATCH`; `NONE`: the game takes no observers). Stored under
+    /// its first name, `observers`, which `SET OBSERVER` set before that word took
+    /// njudge's meaning: a game stored then keeps what it meant.
+    #[serde(rename = "observers")]
+    pub watch: ObserverLevel,
+    /// What observers may send (`SET OBSERVER`, njudge's; its default `ANY`, a game stored
+    /// before it too), always within the game's press rules.
+    #[serde(default = "any_level")]
+    pub observer_press: ObserverLevel,
 }
 
 impl Default for PressPolicy {
@@ -47,9 +60,18 @@ impl Default for PressPolicy {
         PressPolicy {
             level: PressLevel::WhiteGrey,
             partial: true,
-            observers: ObserverLevel::Any,
+            watch: ObserverLevel::Any,
+            observer_press: ObserverLevel::Any,
         }
     }
+}
+
+/// Who writes a press block: a seat (a power or the master, signed on with its password),
+/// or one of the game's observers (signed on with its observer password).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Author {
+    Seat(Sender),
+    Observer,
 }
 
 pub use crate::variant::{Reader, Sender};
@@ -66,6 +88,9 @@ pub struct PressRoute {
     pub public: bool,
     /// The named recipients, for the header line (`to England, France`).
     pub named: Vec<Reader>,
+    /// Whether the author gets a copy too (an observer is one of `Reader::Observers`): only
+    /// of a grey broadcast, which reaches its author like everyone else.
+    pub author_reads: bool,
 }
 
 /// Why a press block was refused.
@@ -92,6 +117,27 @@ pub enum PressRefusal {
         if .0.len() == 1 { "it" } else { "them" }
     )]
     Unplayed(Vec<Power>),
+    /// `SET OBSERVER NONE`.
+    #[error(
+        "this game allows no press from observers (SET OBSERVER NONE); press to the master (PRESS TO M) is always allowed"
+    )]
+    NoObserverPress,
+    /// `SET OBSERVER WHITE` and a grey block.
+    #[error("this game allows observers signed (white) press only (SET OBSERVER WHITE)")]
+    ObserverWhiteOnly,
+    /// `SET OBSERVER WHITE` and a block to some only.
+    #[error(
+        "this game allows observers broadcasts only (SET OBSERVER WHITE): no press to some powers or observers"
+    )]
+    ObserverNoPartial,
+    /// Press to `O` in a game nobody observes.
+    #[error("nobody observes this game now: press to O would reach nobody")]
+    NoObservers,
+    /// Grey press to `O` where observers read signed press only.
+    #[error(
+        "the observers of this game read signed (white) press only (SET WATCH WHITE): grey press to O would reach none of them"
+    )]
+    ObserversReadWhite,
     /// The game's rule set refuses it (H19).
     #[error("{0}")]
     Variant(crate::rules::VariantRefusal),
@@ -107,6 +153,10 @@ impl PressRefusal {
             PressRefusal::OfficialNeedsMaster => "NOT-MASTER",
             PressRefusal::NoReaders => "NO-READERS",
             PressRefusal::Unplayed(_) => "NOT-PLAYED",
+            PressRefusal::NoObserverPress => "NO-OBSERVER-PRESS",
+            PressRefusal::ObserverWhiteOnly => "WHITE-ONLY",
+            PressRefusal::ObserverNoPartial => "NO-PARTIAL",
+            PressRefusal::NoObservers | PressRefusal::ObserversReadWhite => "NO-OBSERVERS",
             PressRefusal::Variant(v) => v.code,
         }
     }
@@ -122,7 +172,7 @@ pub fn press_route(
     from: Sender,
     header: &PressHeader,
 ) -> Result<PressRoute, PressRefusal> {
-    let route = standard_press_route(game, from, header)?;
+    let route = standard_press_route(game, Author::Seat(from), header)?;
     let powers: Vec<Power> = route
         .readers
         .iter()
@@ -144,32 +194,49 @@ pub fn press_route(
     Ok(route)
 }
 
+/// Decides who reads an observer's press block (njudge's `SET OBSERVER`): press to the
+/// master alone always; else nothing under `NONE`, signed broadcasts only under `WHITE`
+/// (signed even where players' press is grey only), and as a player may under `ANY`; always
+/// within the game's press rules (a no-press game takes none). A rule set's press rules
+/// (H19) are about powers: an observer is none, and its press is not put to them.
+pub fn observer_press_route(game: &Game, header: &PressHeader) -> Result<PressRoute, PressRefusal> {
+    standard_press_route(game, Author::Observer, header)
+}
+
 /// The standard game's press routing (njudge's rules).
 fn standard_press_route(
     game: &Game,
-    from: Sender,
+    author: Author,
     header: &PressHeader,
 ) -> Result<PressRoute, PressRefusal> {
     let policy = game.settings.press;
+    // The master's press is never refused; an observer's press is checked as a player's and
+    // then by `SET OBSERVER`.
+    let from = match author {
+        Author::Seat(s) => Some(s),
+        Author::Observer => None,
+    };
+    let by_master = from == Some(Sender::Master);
+    let by_observer = author == Author::Observer;
     let players: Vec<Power> = game
         .players
         .iter()
         .filter(|p| p.is_playing())
         .map(|p| p.power)
         .collect();
-    let observers_see = |signed: bool| match policy.observers {
+    let observers_see = |signed: bool| match policy.watch {
         ObserverLevel::Any => true,
         ObserverLevel::White => signed,
         ObserverLevel::None => false,
     };
     let not_sender = |a: &Reader| match (from, a) {
-        (Sender::Power(p), Reader::Power(q)) => p != *q,
-        (Sender::Master, Reader::Master) => false,
+        (Some(Sender::Power(p)), Reader::Power(q)) => p != *q,
+        (Some(Sender::Master), Reader::Master) => false,
         _ => true,
     };
 
     if header.kind == PressKind::Official {
-        if from != Sender::Master {
+        if !by_master {
             return Err(PressRefusal::OfficialNeedsMaster);
         }
         let mut readers: Vec<Reader> = players.iter().map(|p| Reader::Power(*p)).collect();
@@ -181,13 +248,14 @@ fn standard_press_route(
             signed: true,
             public: true,
             named: Vec::new(),
+            author_reads: false,
         });
     }
 
     // Press to the master alone: always allowed, always signed.
     if header.is_to_master_only() {
         return Ok(PressRoute {
-            readers: if from == Sender::Master {
+            readers: if by_master {
                 Vec::new()
             } else {
                 vec![Reader::Master]
@@ -195,13 +263,24 @@ fn standard_press_route(
             signed: true,
             public: false,
             named: vec![Reader::Master],
+            author_reads: false,
         });
     }
 
-    if policy.level == PressLevel::None && from != Sender::Master {
+    if by_observer && policy.observer_press == ObserverLevel::None {
+        return Err(PressRefusal::NoObserverPress);
+    }
+    if policy.level == PressLevel::None && !by_master {
         return Err(PressRefusal::NoPress);
     }
+    // njudge: under `SET OBSERVER WHITE` an observer's press is signed, even in a game
+    // whose players' press is grey only.
+    let observer_white = by_observer && policy.observer_press == ObserverLevel::White;
     let signed = match (header.attribution, policy.level) {
+        (Attribution::Grey, _) if observer_white => {
+            return Err(PressRefusal::ObserverWhiteOnly);
+        }
+        (_, _) if observer_white => true,
         (Attribution::Grey, PressLevel::White) => return Err(PressRefusal::WhiteOnly),
         (Attribution::White, PressLevel::Grey) => return Err(PressRefusal::GreyOnly),
         (Attribution::Grey, _) => false,
@@ -209,7 +288,7 @@ fn standard_press_route(
         (Attribution::Default, PressLevel::Grey) => false,
         (Attribution::Default, _) => true,
     };
-    let signed = signed || from == Sender::Master;
+    let signed = signed || by_master;
 
     let to_powers: Option<Vec<Power>> = match (&header.to, header.kind) {
         (_, PressKind::Broadcast) | (PressTo::All, _) => None,
@@ -217,7 +296,7 @@ fn standard_press_route(
             rs.iter()
                 .filter_map(|r| match r {
                     Recipient::Power(p) => Some(*p),
-                    Recipient::Master => None,
+                    Recipient::Master | Recipient::Observers => None,
                 })
                 .collect(),
         ),
@@ -233,6 +312,9 @@ fn standard_press_route(
         PressTo::Only(rs) => rs.contains(&Recipient::Master),
         _ => true,
     };
+    // `PRESS TO O`: the observers (njudge's), by name only; `TO ALL BUT` never reaches them.
+    let includes_observers =
+        matches!(&header.to, PressTo::Only(rs) if rs.contains(&Recipient::Observers));
     let (mut readers, public, named) = match to_powers {
         None => {
             let mut r: Vec<Reader> = players.iter().map(|p| Reader::Power(*p)).collect();
@@ -243,20 +325,34 @@ fn standard_press_route(
             (r, true, Vec::new())
         }
         Some(list) => {
-            if !policy.partial && from != Sender::Master {
+            if observer_white {
+                return Err(PressRefusal::ObserverNoPartial);
+            }
+            if !policy.partial && !by_master {
                 return Err(PressRefusal::NoPartial);
             }
             let unplayed: Vec<Power> = list
                 .iter()
                 .copied()
-                .filter(|p| !game.is_played(*p) && Sender::Power(*p) != from)
+                .filter(|p| !game.is_played(*p) && Some(Sender::Power(*p)) != from)
                 .collect();
             if !unplayed.is_empty() && matches!(header.to, PressTo::Only(_)) {
                 return Err(PressRefusal::Unplayed(unplayed));
             }
+            if includes_observers {
+                if game.observers.is_empty() || policy.watch == ObserverLevel::None {
+                    return Err(PressRefusal::NoObservers);
+                }
+                if !observers_see(signed) {
+                    return Err(PressRefusal::ObserversReadWhite);
+                }
+            }
             let mut named: Vec<Reader> = list.iter().map(|p| Reader::Power(*p)).collect();
             if includes_master {
                 named.push(Reader::Master);
+            }
+            if includes_observers {
+                named.push(Reader::Observers);
             }
             let mut r = named.clone();
             if game.settings.master_reads_all_press && !r.contains(&Reader::Master) {
@@ -280,5 +376,6 @@ fn standard_press_route(
         signed,
         public,
         named,
+        author_reads: public && !signed,
     })
 }

@@ -10,17 +10,18 @@
 use chrono::{DateTime, Utc};
 
 use crate::command::{Date, Exclusion};
-use crate::game::{Game, ObserverLevel, Reader, Sender};
+use crate::game::{Author, Game, ObserverLevel, Reader, Sender};
 use crate::store::HistoryEntry;
 
 /// The readers press is kept with: those it was mailed to, and its author when it went to
 /// everyone (an author reads back its own broadcast, never its private press).
-pub(super) fn press_readers(readers: &[Reader], author: Sender, public: bool) -> Vec<Reader> {
+pub(super) fn press_readers(readers: &[Reader], author: Author, public: bool) -> Vec<Reader> {
     let mut out = readers.to_vec();
     if public {
         let me = match author {
-            Sender::Power(p) => Reader::Power(p),
-            Sender::Master => Reader::Master,
+            Author::Seat(Sender::Power(p)) => Reader::Power(p),
+            Author::Seat(Sender::Master) => Reader::Master,
+            Author::Observer => Reader::Observers,
         };
         if !out.contains(&me) {
             out.push(me);
@@ -39,7 +40,7 @@ pub fn readable(g: &Game, reader: Reader, e: &HistoryEntry) -> bool {
                 .as_ref()
                 .is_none_or(|list| list.contains(&Reader::Observers));
             received
-                && match g.settings.press.observers {
+                && match g.settings.press.watch {
                     ObserverLevel::Any => true,
                     ObserverLevel::White => e.signed,
                     ObserverLevel::None => false,

@@ -155,7 +155,7 @@ pub(super) fn announce(config: &JudgeConfig, g: &Game, lines: &[Line]) -> Vec<Ne
 fn public_readers(g: &Game) -> Vec<Reader> {
     let mut readers: Vec<Reader> = g.players.iter().map(|p| Reader::Power(p.power)).collect();
     readers.push(Reader::Master);
-    if g.settings.press.observers != ObserverLevel::None {
+    if g.settings.press.watch != ObserverLevel::None {
         readers.push(Reader::Observers);
     }
     readers

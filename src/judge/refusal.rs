@@ -16,7 +16,9 @@ pub(super) enum Refusal {
     NotSignedOn,
     #[error("sign on as a power before ordering: SIGNON <initial><game> <password>")]
     NotSignedOnToOrder,
-    #[error("sign on as a power or as the master before sending press")]
+    #[error(
+        "sign on as a power, as the master or as an observer (SIGNON Ogame password) before sending press"
+    )]
     NotSignedOnForPress,
     #[error("sign on as a power or as the master before giving {0}")]
     NotSignedOnForVariant(String),
@@ -87,6 +89,12 @@ pub(super) enum Refusal {
     AlreadyJoined { from: String, game: String },
     #[error("{0} takes no observers")]
     NoObservers(String),
+    /// `SIGNON Ogame` from an observer that has no observer password (it observed before
+    /// observers had them).
+    #[error(
+        "this address observes {0} but has no observer password yet: send OBSERVE {0} and the answer gives you one"
+    )]
+    NoObserverPassword(String),
     #[error("{0} takes no observers: its history is for its players and master, signed on")]
     HistoryClosed(String),
     #[error("this address does not observe {0}")]
@@ -194,6 +202,7 @@ impl Refusal {
             | Refusal::NotSignedOnForPress
             | Refusal::NotSignedOnForVariant(_) => "NOT-SIGNED-ON",
             Refusal::NotMaster => "NOT-MASTER",
+            Refusal::NoObserverPassword(_) => "NO-OBSERVER-PASSWORD",
             Refusal::TwoSignons => "TWO-SIGNONS",
             Refusal::ShortPassword => "SHORT-PASSWORD",
             Refusal::SignonLocked { .. } | Refusal::JoinLocked { .. } => "SIGNON-LOCKED",

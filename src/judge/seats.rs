@@ -61,7 +61,7 @@ fn notice(
         .filter(|p| Some(*p) != except)
         .map(Reader::Power)
         .collect();
-    if g.settings.press.observers != ObserverLevel::None {
+    if g.settings.press.watch != ObserverLevel::None {
         readers.push(Reader::Observers);
     }
     out.extend(mails_for(g, &readers, subject, public, None));

@@ -37,6 +37,16 @@ pub(super) fn join_key(game: &str) -> String {
     key
 }
 
+/// The key wrong observer passwords of `address` in `game` are counted under (`SIGNON Ogame
+/// password`), as the master's seat: like [`join_key`], no game has it and nobody is told;
+/// each observer's sign-on checks at most [`CHECKS_PER_HOUR`] wrong ones an hour.
+pub(super) fn observer_key(game: &str, address: &str) -> String {
+    let mut key = game.to_string();
+    key.push_str("?observer ");
+    key.push_str(&address.to_ascii_lowercase());
+    key
+}
+
 /// Until when a seat checks no password (None: it checks).
 pub(super) fn locked_until(
     tx: &Tx<'_>,

@@ -136,7 +136,7 @@ pub fn game(
     let Some(g) = tx.load_game(name)? else {
         return Ok(None);
     };
-    let closed = reader == Reader::Observers && g.settings.press.observers == ObserverLevel::None;
+    let closed = reader == Reader::Observers && g.settings.press.watch == ObserverLevel::None;
     let entries = history::for_reader(&g, reader, tx.history(&g.name)?);
     let mut phases: Vec<PhaseView> = Vec::new();
     for e in entries {

@@ -11,6 +11,7 @@ use crate::game::{ObserverLevel, Sender};
 use crate::store::StoreError;
 
 use super::super::confirm::{self, AddressRequest, CONFIRMATION_HOURS, WRONG_CODES};
+use super::super::password;
 use super::super::refusal::Refusal;
 use super::{Done, Session, Verdict};
 
@@ -56,16 +57,14 @@ impl Session<'_, '_> {
         Ok(match req {
             AddressRequest::Observe(name) => match self.tx.load_game(name)? {
                 None => Err(Refusal::NoGame(name.clone())),
-                Some(g) if g.settings.press.observers == ObserverLevel::None => {
+                Some(g) if g.settings.press.watch == ObserverLevel::None => {
                     Err(Refusal::NoObservers(g.name))
                 }
                 Some(_) => Ok(()),
             },
             AddressRequest::Unobserve(name) => match self.tx.load_game(name)? {
                 None => Err(Refusal::NoGame(name.clone())),
-                Some(g) if !g.observers.iter().any(|o| o.eq_ignore_ascii_case(address)) => {
-                    Err(Refusal::NotObserving(g.name))
-                }
+                Some(g) if !g.observes(address) => Err(Refusal::NotObserving(g.name)),
                 Some(_) => Ok(()),
             },
             AddressRequest::Map(_) => Ok(()),
@@ -79,18 +78,23 @@ impl Session<'_, '_> {
         }
         let address = self.msg.reply_address().to_string();
         Ok(match req {
+            // Each subscription (and each OBSERVE after it) gets a new observer password,
+            // said in the reply to this address alone: only its reader learns it.
             AddressRequest::Observe(name) => {
+                let code = confirm::secret_code(self.tx, self.config.seed, "observers", &address)?;
+                let hash = password::hash(self.config.password_cost, &code, self.salt()?);
+                let mut more = Vec::new();
                 let echo = self.change_game(name, |g| {
-                    if !g.observers.iter().any(|o| o.eq_ignore_ascii_case(&address)) {
-                        g.observers.push(address.clone());
-                    }
+                    g.add_observer(&address);
+                    g.set_observer_password(&address, hash);
+                    more.push(answers::observer_password(&g.name, &code));
                     answers::observing(&g.name)
                 })?;
-                Done::ok(echo)
+                Done::with_more(echo, more)
             }
             AddressRequest::Unobserve(name) => {
                 let echo = self.change_game(name, |g| {
-                    g.observers.retain(|o| !o.eq_ignore_ascii_case(&address));
+                    g.remove_observer(&address);
                     answers::unobserved(&g.name)
                 })?;
                 Done::ok(echo)
@@ -157,11 +161,17 @@ impl Session<'_, '_> {
         self.confirmed = Some(pending.code.clone());
         let mut more = Vec::new();
         for req in confirm::read_requests(&pending.requests) {
-            let line = match self.apply_request(&req)? {
-                Ok(done) => answers::confirmed_ok(&done.echo),
-                Err(r) => answers::confirmed_error(r.code(), &req.render(), &r.to_string()),
-            };
-            more.push(line);
+            match self.apply_request(&req)? {
+                Ok(done) => {
+                    more.push(answers::confirmed_ok(&done.echo));
+                    more.extend(done.more.iter().map(|l| answers::confirmed_more(l)));
+                }
+                Err(r) => more.push(answers::confirmed_error(
+                    r.code(),
+                    &req.render(),
+                    &r.to_string(),
+                )),
+            }
         }
         Ok(Done::with_more(answers::confirmed(&pending.code), more))
     }

@@ -165,13 +165,9 @@ impl Session<'_, '_> {
             MasterCommand::SetAllPress => g.settings.master_reads_all_press = true,
             MasterCommand::SetNoAllPress => g.settings.master_reads_all_press = false,
             MasterCommand::SetNoPartial => g.settings.press.partial = false,
-            MasterCommand::SetObserver(o) => {
-                g.settings.press.observers = match o {
-                    ObserverSetting::Any => ObserverLevel::Any,
-                    ObserverSetting::White => ObserverLevel::White,
-                    ObserverSetting::None => ObserverLevel::None,
-                }
-            }
+            // njudge's SET OBSERVER: what observers may send; SET WATCH: what they read.
+            MasterCommand::SetObserver(o) => g.settings.press.observer_press = observer_level(*o),
+            MasterCommand::SetWatch(o) => g.settings.press.watch = observer_level(*o),
             MasterCommand::SetVariant { name } => {
                 if g.status != Status::Forming {
                     return Ok(Err(Refusal::VariantFixed(g.name.clone())));
@@ -208,9 +204,7 @@ impl Session<'_, '_> {
                         return Ok(Done::with_more(echo, more));
                     }
                     (None, EjectTarget::Address(a)) => {
-                        let before = g.observers.len();
-                        g.observers.retain(|o| !o.eq_ignore_ascii_case(a));
-                        if g.observers.len() == before {
+                        if !g.remove_observer(a) {
                             return Ok(Err(SeatRefusal::UnknownAddress {
                                 address: a.clone(),
                                 game: g.name.clone(),
@@ -305,6 +299,7 @@ impl Session<'_, '_> {
                 // Players, settings and addresses stay as they are now; the board goes back.
                 old.players = g.players.clone();
                 old.observers = g.observers.clone();
+                old.observer_seats = g.observer_seats.clone();
                 old.settings = g.settings.clone();
                 old.master = g.master.clone();
                 old.comasters = g.comasters.clone();
@@ -486,7 +481,7 @@ impl Session<'_, '_> {
                 let body = text::unstart_text(&g.name);
                 let mut readers: Vec<Reader> = Vec::new();
                 readers.push(Reader::Master);
-                if g.settings.press.observers != ObserverLevel::None {
+                if g.settings.press.watch != ObserverLevel::None {
                     readers.push(Reader::Observers);
                 }
                 self.mails
@@ -626,4 +621,13 @@ fn unstart(
         g.variant_state = state;
     }
     postal
+}
+
+/// A level of `SET OBSERVER` or `SET WATCH`, as the game keeps it.
+fn observer_level(o: ObserverSetting) -> ObserverLevel {
+    match o {
+        ObserverSetting::Any => ObserverLevel::Any,
+        ObserverSetting::White => ObserverLevel::White,
+        ObserverSetting::None => ObserverLevel::None,
+    }
 }

@@ -65,8 +65,11 @@ pub(super) struct Session<'a, 't> {
     tx: &'a Tx<'t>,
     msg: &'a Incoming,
     now: DateTime<Utc>,
-    /// Who the message speaks as, after its SIGNON (None: nobody yet).
+    /// Who the message speaks as, after its SIGNON (None: nobody yet, or an observer).
     who: Option<Sender>,
+    /// The message signed on as an observer of `game` (`SIGNON Ogame password`): it may
+    /// send press as the game's `SET OBSERVER` allows, and nothing a seat does.
+    observer: bool,
     game: Option<Game>,
     /// The rule set of `game`.
     variant: Option<&'static dyn Variant>,
@@ -169,6 +172,7 @@ impl<'a, 't> Session<'a, 't> {
             msg,
             now,
             who: None,
+            observer: false,
             game: None,
             variant: None,
             dirty: false,

@@ -4,9 +4,9 @@
 
 use crate::bulletin::{self, answers};
 use crate::command::{self, LineResult, RuleCommand};
-use crate::game::{self, Status};
+use crate::game::{self, Author, Reader, Status};
 use crate::rules::{self, PowerOrder};
-use crate::store::StoreError;
+use crate::store::{Audience, StoreError};
 use crate::variant::{CommandContext, Sender, Taken, VariantOrder};
 
 use super::super::refusal::Refusal;
@@ -127,23 +127,30 @@ impl Session<'_, '_> {
     /// Press: refused (the inner error), or sent; a store error (the outer) rolls the mail
     /// back.
     pub(super) fn press(&mut self, p: &command::Press) -> Result<Verdict, StoreError> {
-        let Some(sender) = self.who else {
-            return Ok(Err(Refusal::NotSignedOnForPress));
+        let author = match (self.who, self.observer) {
+            (Some(sender), _) => Author::Seat(sender),
+            (None, true) => Author::Observer,
+            (None, false) => return Ok(Err(Refusal::NotSignedOnForPress)),
         };
         let judge = self.config.name.clone();
         let map = self.map;
+        let from = self.msg.reply_address().to_string();
         let (g, variant) = match self.game_and_variant() {
             Ok(gv) => gv,
             Err(r) => return Ok(Err(r)),
         };
         let now_phase = g.position.phase;
-        let route = match game::press_route(g, map, variant, sender, &p.header) {
+        let routed = match author {
+            Author::Seat(sender) => game::press_route(g, map, variant, sender, &p.header),
+            Author::Observer => game::observer_press_route(g, &p.header),
+        };
+        let route = match routed {
             Ok(r) => r,
             Err(r) => return Ok(Err(r.into())),
         };
         let name = g.name.clone();
         let press = bulletin::press::press_mail(
-            &judge, &name, now_phase, sender, &route, &p.header, &p.body,
+            &judge, &name, now_phase, author, &route, &p.header, &p.body,
         );
         // Press whose every line was a command (ballots read from press to the master,
         // H19) has nothing left to send.
@@ -156,9 +163,17 @@ impl Session<'_, '_> {
             self.dirty = true;
             return Ok(Done::ok(answers::press_held(&p.render())));
         }
-        let mails = process::mails_for(g, &readers, &press.subject, &press.body, None);
+        let mut mails = process::mails_for(g, &readers, &press.subject, &press.body, None);
+        // An observer is one of the observers: it gets no copy of its own press, but of a
+        // grey broadcast (as a power does).
+        if author == Author::Observer && !route.author_reads {
+            mails.retain(|m| {
+                m.audience != Audience::Reader(Reader::Observers)
+                    || !m.recipient.eq_ignore_ascii_case(&from)
+            });
+        }
         // Every press is kept with its readers: HISTORY shows each reader what it received.
-        let kept = history::press_readers(&readers, sender, route.public);
+        let kept = history::press_readers(&readers, author, route.public);
         self.tx.add_press_history(
             &name,
             self.now,

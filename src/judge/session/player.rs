@@ -173,8 +173,7 @@ impl Session<'_, '_> {
             } => match tx.load_game(game.as_str())? {
                 Some(g) => {
                     let reader = self.history_reader(&g);
-                    if reader == Reader::Observers
-                        && g.settings.press.observers == ObserverLevel::None
+                    if reader == Reader::Observers && g.settings.press.watch == ObserverLevel::None
                     {
                         return Ok(Err(Refusal::HistoryClosed(g.name)));
                     }
@@ -522,7 +521,7 @@ impl Session<'_, '_> {
         pw: &str,
         code: Option<&str>,
     ) -> Result<Verdict, StoreError> {
-        if self.who.is_some() {
+        if self.who.is_some() || self.observer {
             return Ok(Err(Refusal::TwoSignons));
         }
         let Some(mut g) = self.tx.load_game(name)? else {
@@ -676,8 +675,35 @@ impl Session<'_, '_> {
                 self.enter_game(g)?;
                 Ok(Done::ok(echo))
             }
+            // njudge's observer sign-on: an address that observes signs on with the password
+            // it was mailed; any other asks to observe (as OBSERVE does).
+            SignonAs::Observer if g.observes(&from) => self.observer_signon(g, &from, pw),
             SignonAs::Observer => self.address_request(AddressRequest::Observe(g.name)),
         }
+    }
+
+    /// `SIGNON Ogame password` from an address observing `g`: the password the judge mailed
+    /// it, checked as the throttle allows (each observer's sign-on apart). An observer that
+    /// never had one (it observed before observers had passwords) is told how to get one.
+    fn observer_signon(&mut self, g: Game, from: &str, pw: &str) -> Result<Verdict, StoreError> {
+        let key = throttle::observer_key(&g.name, from);
+        let Some(hash) = g.observer_seat(from).map(|s| s.password_hash.clone()) else {
+            return Ok(Err(Refusal::NoObserverPassword(g.name)));
+        };
+        if let Some(until) = throttle::locked_until(self.tx, &key, Sender::Master, self.now)? {
+            throttle::refused(self.tx, &key, Sender::Master, self.now)?;
+            return Ok(Err(Refusal::SignonLocked {
+                until: format_time(&g, until),
+            }));
+        }
+        if !self.verified.verify(&hash, pw) {
+            throttle::wrong(self.tx, &key, Sender::Master, self.now)?;
+            return Ok(Err(Refusal::BadSignon));
+        }
+        self.observer = true;
+        let echo = answers::signon_observer(&g.name);
+        self.enter_game(g)?;
+        Ok(Done::ok(echo))
     }
 
     /// A newcomer asks for an abandoned or dummy `power` of `g` (by SIGNON or TAKEOVER, echoed
@@ -979,7 +1005,7 @@ fn apply_option(settings: &mut game::Settings, word: &str) -> Result<(), Refusal
         "partial" => settings.press.partial = true,
         "nopartial" => settings.press.partial = false,
         "allpress" => settings.master_reads_all_press = true,
-        "noobservers" => settings.press.observers = ObserverLevel::None,
+        "noobservers" => settings.press.watch = ObserverLevel::None,
         "anonymous" | "gunboat" => {
             settings.anonymous = true;
             settings.addresses_shown = false;
