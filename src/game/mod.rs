@@ -5,6 +5,7 @@
 //! these functions, and saves it.
 
 mod deadline;
+mod duplex;
 mod press;
 mod schedule;
 mod seats;
@@ -25,6 +26,7 @@ pub use crate::variant::{Early, Ending, OrderStatus, Readiness, list_powers};
 pub use deadline::{
     DeadlineSettings, DueEvent, due_event, next_deadline, phase_rule, schedule_class,
 };
+pub use duplex::{MIN_PLAYERS, PlayersRefusal, assign_duplex};
 pub use press::{
     ObserverLevel, PressLevel, PressPolicy, PressRefusal, PressRoute, Reader, Sender, press_route,
 };
@@ -154,7 +156,7 @@ impl Player {
 /// Where the game is in its life.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Status {
-    /// Waiting for seven players.
+    /// Waiting for its players (seven, or the master's `SET PLAYERS n`).
     Forming,
     Active,
     /// Stopped by the master: no deadline runs.
@@ -224,6 +226,10 @@ pub struct Settings {
     /// they take a power over in.
     #[serde(default = "default_takeover_hours")]
     pub takeover_hours: i64,
+    /// `SET PLAYERS n`: a duplex game for n players, each holding several powers (None:
+    /// one player a power).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub players: Option<usize>,
 }
 
 /// serde's default for settings that are on unless set off.
@@ -256,6 +262,7 @@ impl Default for Settings {
             approval: false,
             abandon_after: 0,
             takeover_hours: DEFAULT_TAKEOVER_HOURS,
+            players: None,
         }
     }
 }
@@ -816,7 +823,7 @@ impl Game {
     /// it, so a tick looks only at games that are due).
     pub fn next_event(&self) -> Option<DateTime<Utc>> {
         if self.status == Status::Forming {
-            if self.joiners.len() == 7 {
+            if self.joiners.len() == self.players_wanted() {
                 return self.not_before;
             }
             return self.expires();

@@ -286,6 +286,22 @@ impl Session<'_, '_> {
                 }
                 g.settings.takeover_hours = i64::from(*hours);
             }
+            MasterCommand::SetPlayers { count } => {
+                let n = usize::try_from(*count).unwrap_or(usize::MAX);
+                if let Err(r) = g.set_players(n) {
+                    return Ok(Err(match r {
+                        game::PlayersRefusal::Started => Refusal::PlayersFixed(g.name.clone()),
+                        game::PlayersRefusal::OutOfRange { most } => {
+                            Refusal::PlayersOutOfRange(most)
+                        }
+                        game::PlayersRefusal::TooManyJoined { joined } => Refusal::PlayersJoined {
+                            joined,
+                            game: g.name.clone(),
+                        },
+                    }));
+                }
+                more.push(text::players_set(g));
+            }
             MasterCommand::SetCentres { count } => {
                 if *count == 0 || *count > 34 {
                     return Ok(Err(Refusal::BadCentreCount));
