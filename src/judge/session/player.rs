@@ -817,6 +817,7 @@ impl Session<'_, '_> {
         // The welcome comes first (`seats::take_over`).
         self.welcome = Some((self.mails.len(), p));
         self.mails.extend(mails);
+        let mut with = Vec::new();
         for q in partners {
             if let Some((_, mails)) = seats::take_over(
                 self.map,
@@ -828,12 +829,21 @@ impl Session<'_, '_> {
                 self.now,
             )? {
                 self.mails.extend(mails);
+                with.push(q);
             }
         }
+        let more = if with.is_empty() {
+            Vec::new()
+        } else {
+            vec![crate::bulletin::seats::taken_over_with(p, &with)]
+        };
         self.who = Some(Sender::Power(p));
         self.enter_game(g)?;
         self.dirty = true;
-        Ok(Done::ok(crate::bulletin::seats::taken_over(&echo, p)))
+        Ok(Done::with_more(
+            crate::bulletin::seats::taken_over(&echo, p),
+            more,
+        ))
     }
 
     /// Checks a password for a seat (a power's, or the master's), as the throttle allows: a
