@@ -354,3 +354,21 @@ fn set_players_and_duplex_press_refusals() {
     assert!(r.contains("ERROR OWN-POWER"), "{r}");
     assert_eq!(r.matches("ERROR").count(), 1, "{r}");
 }
+
+#[test]
+fn a_concession_is_one_vote_a_player_and_the_winners_other_power_need_not_concede() {
+    let mut t = Table::new();
+    t.bug91();
+    use Power::*;
+    // player2 and player3 concede to France; player4 not yet.
+    t.signon(1, Italy, "SET CONCEDE France");
+    t.signon(2, Austria, "SET CONCEDE France");
+    assert_eq!(t.game().status, Status::Active);
+    // player4's one vote covers England and Turkey; Russia, player1's, need not concede.
+    let r = t.signon(3, England, "SET CONCEDE France");
+    assert!(r.contains("OK"), "{r}");
+    assert_eq!(
+        t.game().status,
+        Status::Finished(Ending::Concession(France))
+    );
+}

@@ -763,12 +763,14 @@ impl Game {
         all_accept.then_some(survivors)
     }
 
-    /// The power every player in `voters` concedes to, if they all agree.
+    /// The power every player in `voters` concedes to, if they all agree (not the power
+    /// itself, nor, in a duplex game, the other powers its player holds).
     pub fn agreed_concession(&self, voters: &[Power]) -> Option<Power> {
         let first = self.player(*voters.first()?)?.concede?;
+        let winners = self.held_with(first);
         voters
             .iter()
-            .filter(|p| **p != first)
+            .filter(|p| !winners.contains(p))
             .all(|p| self.player(*p).and_then(|pl| pl.concede) == Some(first))
             .then_some(first)
     }
