@@ -372,3 +372,28 @@ fn a_concession_is_one_vote_a_player_and_the_winners_other_power_need_not_conced
         Status::Finished(Ending::Concession(France))
     );
 }
+
+#[test]
+fn unstart_makes_each_duplex_player_one_joiner_again() {
+    let mut t = Table::new();
+    t.bug91();
+    let r = t.mail(MASTER, "signon mdt master-secret\nunstart");
+    assert!(r.contains("OK UNSTART"), "{r}");
+    // Four joiners again (not seven), each preferring the powers they held first: the
+    // game is full and starts once more with the same four players (the last round's
+    // sit-out is drawn again).
+    let g = t.game();
+    assert_eq!(g.status, Status::Active, "{r}");
+    assert_eq!(g.player_count(), 4);
+    for (i, (a, _)) in PLAYERS.iter().enumerate() {
+        let held = g.powers_held_by(a);
+        assert!((1..=2).contains(&held.len()), "{a}: {held:?}");
+        let first = [
+            Power::France,
+            Power::Germany,
+            Power::Austria,
+            Power::England,
+        ][i];
+        assert!(held.contains(&first), "{a} keeps its first power: {held:?}");
+    }
+}
