@@ -54,6 +54,9 @@ mod crash;
 /// points, a server restart under the live daemon, bad mail, a seat whose address
 /// the SMTP server refuses (same switch as `servers`).
 mod daemon;
+/// Duplex games by mail (issue 31): njudge's Bug91 sequence starts a game of four players
+/// by preference; one player orders for two powers, votes once, resigns both.
+mod duplex;
 mod export;
 /// Anomaly tests (SQLite's model): a game row that cannot be read, a panicking rule-set
 /// hook, a mail that panics or kills the judge, a full disk, a store error at each write of

@@ -34,11 +34,31 @@ pub const LIST_HEADING: &str = "Games on this judge:";
 
 fn status_word(g: &Game) -> String {
     match &g.status {
-        Status::Forming => format!("forming ({} of 7 joined)", g.joiners.len()),
+        Status::Forming => format!(
+            "forming ({} of {} joined)",
+            g.joiners.len(),
+            g.players_wanted()
+        ),
         Status::Active => "active".into(),
         Status::Paused => "paused".into(),
         Status::Finished(e) => format!("finished: {}", super::results::ending_sentence(e)),
     }
+}
+
+/// `LIST game`'s line of a duplex game (`SET PLAYERS n`): how many players share the
+/// powers, and, once it runs, how many play now.
+fn duplex_players_line(g: &Game) -> String {
+    let n = g.players_wanted();
+    let powers = Power::ALL.len();
+    if g.status == Status::Forming {
+        return format!(
+            "Players: {n} (a duplex game: the {powers} powers are shared among them)\n"
+        );
+    }
+    format!(
+        "Players: {n} (a duplex game: the {powers} powers are shared among them; {} play now)\n",
+        g.player_count()
+    )
 }
 
 /// One line of `LIST`: the game, its rule set, phase and status, whether it is unlisted,
@@ -87,6 +107,9 @@ pub fn list_game(map: &Map, variant: &dyn Variant, g: &Game, master: bool) -> St
     );
     if g.status != Status::Forming {
         s.push_str(&format!("Phase: {}\n", g.position.phase));
+    }
+    if g.is_duplex() {
+        s.push_str(&duplex_players_line(g));
     }
     if let Some(d) = g.deadline {
         s.push_str(&format!("Deadline: {}\n", format_time(g, d)));

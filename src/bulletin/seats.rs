@@ -554,3 +554,12 @@ pub fn takeover_waits(echo: &str) -> String {
 pub fn taken_over(echo: &str, power: Power) -> String {
     format!("{echo} (you now play {power}: a welcome mail with the game's state follows)")
 }
+
+/// The line after a duplex takeover: the other powers the same player left, taken over
+/// with `power` (njudge: "takes over other country too"), each with its welcome.
+pub fn taken_over_with(power: Power, with: &[Power]) -> String {
+    format!(
+        "With {power} you take over {}, which its last player left with it: one password signs on to each of them; a welcome mail for each follows.",
+        crate::variant::list_powers(with)
+    )
+}

@@ -324,8 +324,13 @@ pub fn start_text(
             seat_text(g, &g.master)
         },
     ));
+    // The reader's own powers (several in a duplex game) show its address.
+    let own_powers = match to {
+        CopyFor::Power(me) => g.held_with(me),
+        _ => Vec::new(),
+    };
     for p in &g.players {
-        let own = to == CopyFor::Power(p.power);
+        let own = own_powers.contains(&p.power);
         let address = if p.is_open() {
             super::seats::dummy_in_start().to_string()
         } else if hidden && !own {
@@ -571,8 +576,12 @@ pub fn not_ready_text(missing: &[Power], waiting: &[Power], master_decides: bool
 /// After a `SIGNON ?game`: how many have joined, and, when the game is full, when it
 /// starts (`start`: the start its master set, if still to come).
 pub fn joined(g: &Game, count: usize, start: Option<DateTime<Utc>>) -> Vec<String> {
-    let mut out = vec![format!("{count} of 7 players have joined {}.", g.name)];
-    if count == 7 {
+    let wanted = g.players_wanted();
+    let mut out = vec![format!(
+        "{count} of {wanted} players have joined {}.",
+        g.name
+    )];
+    if count >= wanted {
         out.push(match start {
             Some(t) => format!(
                 "{} is full: it starts at {}, the start its master set.",
@@ -586,6 +595,24 @@ pub fn joined(g: &Game, count: usize, start: Option<DateTime<Utc>>) -> Vec<Strin
         });
     }
     out
+}
+
+/// The reply to `SET PLAYERS n`: how many players the game now waits for, and how the
+/// powers will be shared (njudge: "Number of Players for game 'dt' set to 4.").
+pub fn players_set(g: &Game) -> String {
+    let n = g.players_wanted();
+    let joined = g.joiners.len();
+    if !g.is_duplex() {
+        return format!(
+            "{} waits for {n} players, one a power; {joined} have joined.",
+            g.name
+        );
+    }
+    format!(
+        "{} is a duplex game for {n} players: each is given several of the {} powers by preference when the game starts; {joined} have joined.",
+        g.name,
+        crate::map::Power::ALL.len()
+    )
 }
 
 /// Minutes as hours the way the master writes them: `48`, `0.5`, `0.17`.

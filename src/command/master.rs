@@ -274,6 +274,11 @@ pub enum MasterCommand {
     SetCentres {
         count: u32,
     },
+    /// `SET PLAYERS n`: a duplex game for n players, each holding several powers
+    /// (njudge); before the start.
+    SetPlayers {
+        count: u32,
+    },
 }
 
 impl MasterCommand {
@@ -358,6 +363,7 @@ impl MasterCommand {
             MasterCommand::Rollback { turn: None } => "ROLLBACK".into(),
             MasterCommand::Rollback { turn: Some(t) } => format!("ROLLBACK {t}"),
             MasterCommand::SetCentres { count } => format!("SET CENTRES {count}"),
+            MasterCommand::SetPlayers { count } => format!("SET PLAYERS {count}"),
         }
     }
 }
@@ -514,7 +520,8 @@ pub(crate) fn master_command(i: &str) -> PResult<'_, MasterCommand> {
 //                | ( "INVITE" | "UNINVITE" ) address { address }
 //                | [ "NO" ] ( "ANONYMOUS" | "REVEAL" | "QUIET" )
 //                | "ADDRESSES" ( "SHOWN" | "HIDDEN" ) | "MAXABSENCE" number
-//                | "APPROVAL" | "NOAPPROVAL" | "ABANDON" number | "TAKEOVER" number ;
+//                | "APPROVAL" | "NOAPPROVAL" | "ABANDON" number | "TAKEOVER" number
+//                | "PLAYERS" number ;
 //                  (after SET)
 // phase_class = "MOVE" | "MOVES" | "MOVEMENT" | "RETREAT" | "RETREATS" | "ADJUST"
 //             | "ADJUSTMENT" | "ADJUSTMENTS" | "BUILD" | "BUILDS" ;
@@ -581,6 +588,7 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
             "approval",
             "abandon",
             "takeover",
+            "players",
         ],
         "a setting",
     )(start)?;
@@ -735,6 +743,10 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
         "takeover" => {
             let (r, n) = cut(expect("a number of hours", number)(r))?;
             (r, MasterCommand::SetTakeover { hours: n })
+        }
+        "players" => {
+            let (r, n) = cut(expect("a number of players", number)(r))?;
+            (r, MasterCommand::SetPlayers { count: n })
         }
         _ => (r, MasterCommand::SetPress(PressSetting::WhiteGrey)),
     };

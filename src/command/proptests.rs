@@ -241,6 +241,7 @@ fn master() -> impl Strategy<Value = MasterCommand> {
         any::<bool>().prop_map(MasterCommand::SetApproval),
         any::<u32>().prop_map(|count| MasterCommand::SetAbandon { count }),
         any::<u32>().prop_map(|hours| MasterCommand::SetTakeover { hours }),
+        any::<u32>().prop_map(|count| MasterCommand::SetPlayers { count }),
         "[a-z0-9]{1,5}@[a-z]{1,10}\\.org".prop_map(|address| MasterCommand::Promote { address }),
         Just(MasterCommand::Unstart),
         powers(1).prop_map(|ps| MasterCommand::Declare(Declaration::Draw(ps))),

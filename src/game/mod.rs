@@ -5,6 +5,7 @@
 //! these functions, and saves it.
 
 mod deadline;
+mod duplex;
 mod observers;
 mod press;
 mod schedule;
@@ -26,6 +27,7 @@ pub use crate::variant::{Early, Ending, OrderStatus, Readiness, list_powers};
 pub use deadline::{
     DeadlineSettings, DueEvent, due_event, next_deadline, phase_rule, schedule_class,
 };
+pub use duplex::{MIN_PLAYERS, PlayersRefusal, assign_duplex};
 pub use press::{
     Author, ObserverLevel, PressLevel, PressPolicy, PressRefusal, PressRoute, Reader, Sender,
     observer_press_route, press_route,
@@ -156,7 +158,7 @@ impl Player {
 /// Where the game is in its life.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Status {
-    /// Waiting for seven players.
+    /// Waiting for its players (seven, or the master's `SET PLAYERS n`).
     Forming,
     Active,
     /// Stopped by the master: no deadline runs.
@@ -226,6 +228,10 @@ pub struct Settings {
     /// they take a power over in.
     #[serde(default = "default_takeover_hours")]
     pub takeover_hours: i64,
+    /// `SET PLAYERS n`: a duplex game for n players, each holding several powers (None:
+    /// one player a power).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub players: Option<usize>,
 }
 
 /// serde's default for settings that are on unless set off.
@@ -258,6 +264,7 @@ impl Default for Settings {
             approval: false,
             abandon_after: 0,
             takeover_hours: DEFAULT_TAKEOVER_HOURS,
+            players: None,
         }
     }
 }
@@ -764,12 +771,14 @@ impl Game {
         all_accept.then_some(survivors)
     }
 
-    /// The power every player in `voters` concedes to, if they all agree.
+    /// The power every player in `voters` concedes to, if they all agree (not the power
+    /// itself, nor, in a duplex game, the other powers its player holds).
     pub fn agreed_concession(&self, voters: &[Power]) -> Option<Power> {
         let first = self.player(*voters.first()?)?.concede?;
+        let winners = self.held_with(first);
         voters
             .iter()
-            .filter(|p| **p != first)
+            .filter(|p| !winners.contains(p))
             .all(|p| self.player(*p).and_then(|pl| pl.concede) == Some(first))
             .then_some(first)
     }
@@ -824,7 +833,7 @@ impl Game {
     /// it, so a tick looks only at games that are due).
     pub fn next_event(&self) -> Option<DateTime<Utc>> {
         if self.status == Status::Forming {
-            if self.joiners.len() == 7 {
+            if self.joiners.len() == self.players_wanted() {
                 return self.not_before;
             }
             return self.expires();

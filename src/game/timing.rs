@@ -119,7 +119,7 @@ impl Game {
     /// set one, has come).
     pub fn may_start(&self, now: DateTime<Utc>) -> bool {
         self.status == Status::Forming
-            && self.joiners.len() == 7
+            && self.joiners.len() == self.players_wanted()
             && self.not_before.is_none_or(|t| now >= t)
     }
 }

@@ -161,7 +161,7 @@ fn public_readers(g: &Game) -> Vec<Reader> {
     readers
 }
 
-/// Seven players have joined (or the master sent `FORCE BEGIN` with fewer): assign the
+/// Every player has joined (seven, or as many as `SET PLAYERS` said; or the master sent `FORCE BEGIN` with fewer): assign the
 /// powers (seeded; a power nobody got is a dummy, open for takeover), open the rule set's
 /// first phase (Spring 1901 in the standard game).
 pub(super) fn start_game(
@@ -172,7 +172,11 @@ pub(super) fn start_game(
     now: DateTime<Utc>,
 ) -> Result<Vec<NewMail>, StoreError> {
     let variant = variant_of(config, g)?;
-    let assigned = game::assign_powers(&g.joiners, g.seed);
+    let assigned = if g.is_duplex() {
+        game::assign_duplex(&g.joiners, g.players_wanted(), g.seed)
+    } else {
+        game::assign_powers(&g.joiners, g.seed)
+    };
     g.joiners.clear();
     g.status = Status::Active;
     let mut start = crate::rules::Position::standard_start(map);

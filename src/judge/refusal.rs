@@ -87,6 +87,28 @@ pub(super) enum Refusal {
     NotForming(String),
     #[error("{from} has already joined {game}")]
     AlreadyJoined { from: String, game: String },
+    /// `SIGNON ?game` when every player the game waits for has joined (it starts when its
+    /// start time comes).
+    #[error("{0} has all the players it waits for")]
+    GameFull(String),
+    /// `SET PLAYERS` once the game has started.
+    #[error("{0} has started: its number of players can no longer change")]
+    PlayersFixed(String),
+    /// `SET PLAYERS n` outside 2 to the number of powers.
+    #[error(
+        "a game has 2 to {0} players (SET PLAYERS {0}: one player a power; fewer: a duplex game, each player holding several powers)"
+    )]
+    PlayersOutOfRange(usize),
+    /// `SET PLAYERS n` with more than n joined already.
+    #[error("{joined} players have joined {game} already: SET PLAYERS cannot ask for fewer")]
+    PlayersJoined { joined: usize, game: String },
+    /// Press a duplex player names one of their own powers in (`PRESS TO R` while holding
+    /// Russia): it would only come back to them.
+    #[error(
+        "you hold {} yourself in this duplex game: press to your own powers is not sent; name only the powers of other players",
+        crate::variant::list_powers(.0)
+    )]
+    OwnPowers(Vec<Power>),
     #[error("{0} takes no observers")]
     NoObservers(String),
     /// `SIGNON Ogame` from an observer that has no observer password (it observed before
@@ -219,6 +241,11 @@ impl Refusal {
             Refusal::BadSetting(_) => "BAD-SETTING",
             Refusal::NotForming(_) => "NOT-FORMING",
             Refusal::AlreadyJoined { .. } => "ALREADY-JOINED",
+            Refusal::GameFull(_) => "GAME-FULL",
+            Refusal::PlayersFixed(_) => "GAME-STARTED",
+            Refusal::PlayersOutOfRange(_) => "BAD-PLAYERS",
+            Refusal::PlayersJoined { .. } => "TOO-MANY-JOINED",
+            Refusal::OwnPowers(_) => "OWN-POWER",
             Refusal::NoObservers(_) | Refusal::HistoryClosed(_) => "NO-OBSERVERS",
             Refusal::NotJoined => "NOT-JOINED",
             Refusal::NotObserving(_) => "NOT-OBSERVING",

@@ -64,7 +64,11 @@ pub struct GameView {
 
 fn status_text(g: &Game) -> String {
     match &g.status {
-        Status::Forming => format!("forming ({} of 7 joined)", g.joiners.len()),
+        Status::Forming => format!(
+            "forming ({} of {} joined)",
+            g.joiners.len(),
+            g.players_wanted()
+        ),
         Status::Active => "active".into(),
         Status::Paused => "paused".into(),
         Status::Finished(e) => {

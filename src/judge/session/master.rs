@@ -280,6 +280,22 @@ impl Session<'_, '_> {
                 }
                 g.settings.takeover_hours = i64::from(*hours);
             }
+            MasterCommand::SetPlayers { count } => {
+                let n = usize::try_from(*count).unwrap_or(usize::MAX);
+                if let Err(r) = g.set_players(n) {
+                    return Ok(Err(match r {
+                        game::PlayersRefusal::Started => Refusal::PlayersFixed(g.name.clone()),
+                        game::PlayersRefusal::OutOfRange { most } => {
+                            Refusal::PlayersOutOfRange(most)
+                        }
+                        game::PlayersRefusal::TooManyJoined { joined } => Refusal::PlayersJoined {
+                            joined,
+                            game: g.name.clone(),
+                        },
+                    }));
+                }
+                more.push(text::players_set(g));
+            }
             MasterCommand::SetCentres { count } => {
                 if *count == 0 || *count > 34 {
                     return Ok(Err(Refusal::BadCentreCount));
@@ -604,14 +620,21 @@ fn unstart(
         .into_iter()
         .flat_map(|(readers, subject, body)| process::mails_for(g, &readers, &subject, &body, None))
         .collect();
-    g.joiners = g
-        .players
-        .drain(..)
-        .map(|p| Joiner {
-            seat: p.seat,
-            preferences: vec![p.power],
-        })
-        .collect();
+    // A duplex player is one joiner again, preferring the powers they held.
+    let mut joiners: Vec<Joiner> = Vec::new();
+    for p in g.players.drain(..) {
+        let same = joiners.iter_mut().find(|j| {
+            !p.seat.address.is_empty() && j.seat.address.eq_ignore_ascii_case(&p.seat.address)
+        });
+        match same {
+            Some(j) => j.preferences.push(p.power),
+            None => joiners.push(Joiner {
+                seat: p.seat,
+                preferences: vec![p.power],
+            }),
+        }
+    }
+    g.joiners = joiners;
     g.status = Status::Forming;
     g.open_phase(crate::rules::Position::standard_start(map));
     g.deadline = None;

@@ -77,6 +77,9 @@ pub(super) struct Session<'a, 't> {
     /// Whether the game changed since it was last written ([`Session::save_game`]).
     unsaved: bool,
     orders_changed: bool,
+    /// The powers this message has given orders for (a duplex player's mail orders for
+    /// several): each one's first order starts its new adjustment set.
+    ordered: Vec<crate::map::Power>,
     /// The welcome of a power this mail took over (its index in `mails`): its standing
     /// orders are written once the whole mail is read.
     welcome: Option<(usize, crate::map::Power)>,
@@ -178,6 +181,7 @@ impl<'a, 't> Session<'a, 't> {
             dirty: false,
             unsaved: false,
             orders_changed: false,
+            ordered: Vec::new(),
             welcome: None,
             reply: Vec::new(),
             mails: Vec::new(),
@@ -550,8 +554,11 @@ impl<'a, 't> Session<'a, 't> {
         if let (Some(Sender::Power(p)), Some(g)) = (self.who, self.game.as_ref())
             && self.orders_changed
         {
-            let listing = listing::standing_orders(self.map, g, p);
-            self.reply.extend(listing.into_iter().map(ReplyLine::Note));
+            // A duplex player's reply lists the standing orders of every power they hold.
+            for q in g.held_with(p) {
+                let listing = listing::standing_orders(self.map, g, q);
+                self.reply.extend(listing.into_iter().map(ReplyLine::Note));
+            }
         }
         if let (Some(g), Some(variant)) = (self.game.as_mut(), self.variant)
             && self.dirty

@@ -15,11 +15,16 @@ use super::{Done, Session, Verdict};
 
 impl Session<'_, '_> {
     pub(super) fn order(&mut self, order: rules::Order) -> Verdict {
-        let Some(Sender::Power(power)) = self.who else {
+        let Some(Sender::Power(signed)) = self.who else {
             return Err(Refusal::NotSignedOnToOrder);
         };
         let map = self.map;
-        let fresh = !self.orders_changed;
+        // A duplex player orders for each power they hold: the order is the unit's power's.
+        let power = self
+            .game
+            .as_ref()
+            .map_or(signed, |g| g.order_power(map, signed, &order));
+        let fresh = !self.ordered.contains(&power);
         let (g, variant) = self.game_and_variant()?;
         if g.status != Status::Active {
             return Err(Refusal::NotTakingOrders(g.name.clone()));
@@ -38,6 +43,9 @@ impl Session<'_, '_> {
         g.take_order(power, po, fresh);
         self.dirty = true;
         self.orders_changed = true;
+        if fresh {
+            self.ordered.push(power);
+        }
         Ok(Done {
             warnings,
             ..Done::new(po.order.display(map))
@@ -140,14 +148,33 @@ impl Session<'_, '_> {
             Err(r) => return Ok(Err(r)),
         };
         let now_phase = g.position.phase;
+        // A duplex player's other powers: press named to them is refused, and nothing the
+        // player sends comes back to them through them.
+        let own: Vec<crate::map::Power> = match author {
+            Author::Seat(Sender::Power(me)) => g.held_with(me).into_iter().skip(1).collect(),
+            _ => Vec::new(),
+        };
+        if let command::PressTo::Only(named) = &p.header.to {
+            let mine: Vec<crate::map::Power> = own
+                .iter()
+                .copied()
+                .filter(|q| named.contains(&command::Recipient::Power(*q)))
+                .collect();
+            if !mine.is_empty() {
+                return Ok(Err(Refusal::OwnPowers(mine)));
+            }
+        }
         let routed = match author {
             Author::Seat(sender) => game::press_route(g, map, variant, sender, &p.header),
             Author::Observer => game::observer_press_route(g, &p.header),
         };
-        let route = match routed {
+        let mut route = match routed {
             Ok(r) => r,
             Err(r) => return Ok(Err(r.into())),
         };
+        route
+            .readers
+            .retain(|r| !matches!(r, game::Reader::Power(q) if own.contains(q)));
         let name = g.name.clone();
         let press = bulletin::press::press_mail(
             &judge, &name, now_phase, author, &route, &p.header, &p.body,

@@ -211,27 +211,30 @@ impl Session<'_, '_> {
             }
             PlayerCommand::SetPassword { password: pw } => {
                 let hash = password::hash(self.config.password_cost, pw, self.salt()?);
-                match self.seat_mut() {
-                    Ok(seat) => {
-                        seat.password_hash = hash;
+                match self.each_seat(|seat| seat.password_hash = hash.clone()) {
+                    Ok(_) => {
                         self.dirty = true;
                         Done::ok(answers::SET_PASSWORD)
                     }
                     Err(e) => Err(e),
                 }
             }
-            PlayerCommand::SetAddress { address } => match self.seat_mut() {
-                Ok(seat) => {
-                    let changed = !seat.address.eq_ignore_ascii_case(address);
+            PlayerCommand::SetAddress { address } => {
+                let mut changed = false;
+                match self.each_seat(|seat| {
+                    changed |= !seat.address.eq_ignore_ascii_case(address);
                     seat.address = address.clone();
-                    self.dirty = true;
-                    if changed {
-                        self.tell_new_address(address);
+                }) {
+                    Ok(_) => {
+                        self.dirty = true;
+                        if changed {
+                            self.tell_new_address(address);
+                        }
+                        Done::ok(answers::set_address(address))
                     }
-                    Done::ok(answers::set_address(address))
+                    Err(e) => Err(e),
                 }
-                Err(e) => Err(e),
-            },
+            }
             PlayerCommand::SetWait | PlayerCommand::SetNoWait => {
                 let wait = matches!(cmd, PlayerCommand::SetWait);
                 self.with_player(|p| p.wait = wait)
@@ -240,13 +243,13 @@ impl Session<'_, '_> {
             PlayerCommand::SetDraw { powers } => self.draw_vote(powers)?,
             PlayerCommand::SetNoDraw => {
                 let mut had = false;
-                self.with_player(|p| had = p.draw.take().is_some())
+                self.with_player(|p| had |= p.draw.take().is_some())
                     .map(|_| Done::new(text::nodraw_echo(had)))
             }
             PlayerCommand::SetConcede { to } => self.concede(*to)?,
             PlayerCommand::SetNoConcede => {
                 let mut had = false;
-                self.with_player(|p| had = p.concede.take().is_some())
+                self.with_player(|p| had |= p.concede.take().is_some())
                     .map(|_| Done::new(text::noconcede_echo(had)))
             }
             PlayerCommand::SetPreference { powers } => self.preference(powers),
@@ -256,7 +259,10 @@ impl Session<'_, '_> {
             PlayerCommand::Signoff => Done::ok("SIGNOFF"),
             PlayerCommand::Clear => match (self.who, self.game.as_mut()) {
                 (Some(Sender::Power(p)), Some(g)) => {
-                    g.clear_orders(p);
+                    // A duplex player's CLEAR clears the orders of every power they hold.
+                    for q in g.held_with(p) {
+                        g.clear_orders(q);
+                    }
                     g.all_in_since = None;
                     self.dirty = true;
                     self.orders_changed = true;
@@ -275,8 +281,11 @@ impl Session<'_, '_> {
 
     /// Who votes on a draw or a concession: the power signed on, and the powers whose votes
     /// count (`Game::draw_voters`), while the game runs or is paused.
-    fn voters(&self) -> Result<(Power, Vec<Power>), Refusal> {
-        let Some(Sender::Power(me)) = self.who else {
+    ///
+    /// In a duplex game a player votes once for all their powers: the power signed on
+    /// stands for the first of them still in the game, and the powers it holds come back.
+    fn voters(&self) -> Result<(Power, Vec<Power>, Vec<Power>), Refusal> {
+        let Some(Sender::Power(signed)) = self.who else {
             return Err(Refusal::NotSignedOn);
         };
         let (Some(g), Some(variant)) = (self.game.as_ref(), self.variant) else {
@@ -285,14 +294,21 @@ impl Session<'_, '_> {
         if g.status != Status::Active && g.status != Status::Paused {
             return Err(Refusal::NotActive(g.name.clone()));
         }
-        Ok((me, g.draw_voters(self.map, variant)))
+        let draw = g.draw_voters(self.map, variant);
+        let held = g.held_with(signed);
+        let me = held
+            .iter()
+            .copied()
+            .find(|p| draw.contains(p))
+            .unwrap_or(signed);
+        Ok((me, held, draw))
     }
 
     /// `SET DRAW [powers]`: a vote for the draw among every power still in the game, named
     /// in the reply; a list must be exactly those powers (the judge's draws include all
     /// survivors).
     fn draw_vote(&mut self, asked: &[Power]) -> Result<Verdict, StoreError> {
-        let (me, draw) = match self.voters() {
+        let (me, _, draw) = match self.voters() {
             Ok(v) => v,
             Err(r) => return Ok(Err(r)),
         };
@@ -304,7 +320,7 @@ impl Session<'_, '_> {
             Err(asked) => return Ok(Err(Refusal::DrawRefused(text::draw_refused(&asked, &draw)))),
         };
         let echo = text::draw_vote_echo(&powers);
-        if let Err(r) = self.with_player(|p| p.draw = Some(powers)) {
+        if let Err(r) = self.with_player(|p| p.draw = Some(powers.clone())) {
             return Ok(Err(r));
         }
         self.check_end()?;
@@ -313,17 +329,22 @@ impl Session<'_, '_> {
 
     /// `SET CONCEDE power`: the reply names who else must concede.
     fn concede(&mut self, to: Power) -> Result<Verdict, StoreError> {
-        let (me, draw) = match self.voters() {
+        let (_, held, draw) = match self.voters() {
             Ok(v) => v,
             Err(r) => return Ok(Err(r)),
         };
         if !draw.contains(&to) {
             return Ok(Err(Refusal::OutOfGame(to.name().to_string())));
         }
+        // In a duplex game the powers held with the one conceded to need not concede.
+        let winners = self
+            .game
+            .as_ref()
+            .map_or_else(|| vec![to], |g| g.held_with(to));
         let others: Vec<Power> = draw
             .iter()
             .copied()
-            .filter(|p| *p != to && *p != me)
+            .filter(|p| !winners.contains(p) && !held.contains(p))
             .collect();
         let echo = text::concede_echo(to, &others);
         if let Err(r) = self.with_player(|p| p.concede = Some(to)) {
@@ -368,14 +389,36 @@ impl Session<'_, '_> {
             .into()));
         }
         let phase = g.position.phase;
-        let mails = seats::abandon(config, g, p, Abandonment::Resigned, phase, false);
-        let line = crate::bulletin::seats::left_line(g, p, Abandonment::Resigned);
-        self.mails.extend(mails);
+        // In a duplex game the player resigns every power they hold (njudge): all are
+        // abandoned first, so that none of them is told of the others' resignation.
+        let held = g.held_with(p);
+        let previous: Vec<String> = held
+            .iter()
+            .map(|q| {
+                g.player(*q)
+                    .map(|pl| pl.seat.address.clone())
+                    .unwrap_or_default()
+            })
+            .collect();
+        for q in &held {
+            g.abandon_at(*q, Abandonment::Resigned, phase);
+        }
+        let mut lines = Vec::new();
+        for (q, address) in held.iter().zip(&previous) {
+            let mails =
+                seats::abandoned_mails(config, g, *q, Abandonment::Resigned, address, false);
+            self.mails.extend(mails);
+            lines.push(crate::bulletin::seats::left_line(
+                g,
+                *q,
+                Abandonment::Resigned,
+            ));
+        }
         self.dirty = true;
         // What follows the RESIGN no longer speaks for the power (njudge: RESIGN comes last).
         self.who = None;
         self.check_end()?;
-        Ok(Done::with_more("RESIGN", vec![line]))
+        Ok(Done::with_more("RESIGN", lines))
     }
 
     /// Tells an address that it now receives a seat's mail (`SET ADDRESS`): a mistyped
@@ -403,6 +446,25 @@ impl Session<'_, '_> {
         });
     }
 
+    /// Changes the seat signed on (`SET PASSWORD`, `SET ADDRESS`): in a duplex game, the
+    /// seat of every power its player holds, which stay one player's.
+    fn each_seat(&mut self, mut f: impl FnMut(&mut Seat)) -> Result<(), Refusal> {
+        let held = match (self.who, self.game.as_ref()) {
+            (Some(Sender::Power(p)), Some(g)) => g.held_with(p),
+            _ => Vec::new(),
+        };
+        f(self.seat_mut()?);
+        if let Some(g) = self.game.as_mut() {
+            for q in held.into_iter().skip(1) {
+                if let Some(pl) = g.player_mut(q) {
+                    pl.bouncing = None;
+                    f(&mut pl.seat);
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn seat_mut(&mut self) -> Result<&mut Seat, Refusal> {
         let (who, index) = (self.who, self.master_seat);
         let g = self.game_mut()?;
@@ -428,12 +490,15 @@ impl Session<'_, '_> {
         }
     }
 
-    fn with_player(&mut self, f: impl FnOnce(&mut game::Player)) -> Result<(), Refusal> {
+    /// Makes a setting of the seat signed on (`SET WAIT`, `SET DRAW`, …): in a duplex game,
+    /// of every power its player holds (one player, one setting).
+    fn with_player(&mut self, mut f: impl FnMut(&mut game::Player)) -> Result<(), Refusal> {
         let Some(Sender::Power(p)) = self.who else {
             return Err(Refusal::NotSignedOn);
         };
         let g = self.game_mut()?;
         let name = g.name.clone();
+        let held = g.held_with(p);
         let pl = g.player_mut(p).ok_or(Refusal::NotSignedOn)?;
         if !pl.is_playing() {
             return Err(SeatRefusal::NobodyPlays {
@@ -442,7 +507,11 @@ impl Session<'_, '_> {
             }
             .into());
         }
-        f(pl);
+        for q in held {
+            if let Some(pl) = g.player_mut(q) {
+                f(pl);
+            }
+        }
         self.dirty = true;
         Ok(())
     }
@@ -539,6 +608,9 @@ impl Session<'_, '_> {
                     .any(|j| j.seat.address.eq_ignore_ascii_case(&from))
                 {
                     return Ok(Err(Refusal::AlreadyJoined { from, game: g.name }));
+                }
+                if g.joiners.len() >= g.players_wanted() {
+                    return Ok(Err(Refusal::GameFull(g.name)));
                 }
                 if !password::long_enough(pw) {
                     return Ok(Err(Refusal::ShortPassword));
@@ -763,8 +835,18 @@ impl Session<'_, '_> {
                 more,
             ));
         }
-        let Some((_, mails)) =
-            seats::take_over(self.map, self.config, self.tx, &mut g, p, seat, self.now)?
+        // In a duplex game the newcomer takes over, with `p`, the other powers its last
+        // player left (njudge: a takeover of France "takes over other country too").
+        let partners = g.left_with(p);
+        let Some((_, mails)) = seats::take_over(
+            self.map,
+            self.config,
+            self.tx,
+            &mut g,
+            p,
+            seat.clone(),
+            self.now,
+        )?
         else {
             return Ok(Err(SeatRefusal::NotOpen {
                 power: p,
@@ -775,10 +857,33 @@ impl Session<'_, '_> {
         // The welcome comes first (`seats::take_over`).
         self.welcome = Some((self.mails.len(), p));
         self.mails.extend(mails);
+        let mut with = Vec::new();
+        for q in partners {
+            if let Some((_, mails)) = seats::take_over(
+                self.map,
+                self.config,
+                self.tx,
+                &mut g,
+                q,
+                seat.clone(),
+                self.now,
+            )? {
+                self.mails.extend(mails);
+                with.push(q);
+            }
+        }
+        let more = if with.is_empty() {
+            Vec::new()
+        } else {
+            vec![crate::bulletin::seats::taken_over_with(p, &with)]
+        };
         self.who = Some(Sender::Power(p));
         self.enter_game(g)?;
         self.dirty = true;
-        Ok(Done::ok(crate::bulletin::seats::taken_over(&echo, p)))
+        Ok(Done::with_more(
+            crate::bulletin::seats::taken_over(&echo, p),
+            more,
+        ))
     }
 
     /// Checks a password for a seat (a power's, or the master's), as the throttle allows: a
