@@ -76,6 +76,9 @@ mod hostile;
 mod maildir_golden;
 /// A message far over the size cap.
 mod oversize;
+/// Players as people (issue 31): njudge's REGISTER blocks, WHOIS and its public fields,
+/// I AM ALSO confirmed by both addresses.
+mod people;
 /// The picture of a phase: golden SVGs of adjudicated phases and of each rule set's own marks,
 /// their PNGs sampled and size-checked.
 mod picture;

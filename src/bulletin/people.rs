@@ -8,7 +8,7 @@
 //! the profile's owner names it in a `Public:` field; a field named in `Private:` is kept
 //! from others even if it is public by default.
 
-use crate::game::{Ratio, Record};
+use crate::game::{Gates, Ratio, Record};
 use crate::map::Power;
 
 /// The fields shown to others unless their owner says otherwise.
@@ -191,18 +191,54 @@ pub fn whois_echo(who: &str) -> String {
 /// The heading of the players' records in the master's `LIST game`.
 pub const LIST_HEADING: &str = "Players' reliability records (the master's copy only):";
 
+/// A record in one line, for the master's `LIST`: the phases, the seats left, the figures
+/// the gates read.
+fn compact(r: &Record) -> String {
+    format!(
+        "phases on time {}/{}, late {}, missed {}; seats left {}/{}; ONTIMERAT {}, RESRAT {}, DEDICATION {}",
+        r.on_time,
+        r.phases(),
+        r.late,
+        r.missed,
+        r.left(),
+        r.seats,
+        r.on_time_ratio().map_or_else(|| "-".to_string(), ratio),
+        r.resignation_ratio().map_or_else(|| "-".to_string(), ratio),
+        r.dedication()
+    )
+}
+
 /// One player's record in the master's `LIST game`.
-pub fn list_record(power: Power, address: &str, r: &Record) -> Vec<String> {
-    vec![
-        format!("  {:<8} {address}: {}.", power.name(), record_line(r)),
-        format!("           {}.", ratios_line(r)),
-    ]
+pub fn list_record(power: Power, address: &str, r: &Record) -> String {
+    format!("  {:<8} {address}: {}", power.name(), compact(r))
 }
 
 /// A joiner's record in the master's `LIST` of a forming game.
-pub fn list_joiner_record(address: &str, r: &Record) -> Vec<String> {
-    vec![
-        format!("  {address}: {}.", record_line(r)),
-        format!("    {}.", ratios_line(r)),
-    ]
+pub fn list_joiner_record(address: &str, r: &Record) -> String {
+    format!("  {address}: {}", compact(r))
+}
+
+/// The game's entry gates in its `LIST` (None: it has none): shown to everyone, as
+/// njudge's `DSettng` line is, so a player knows before asking to join.
+pub fn gates_line(gates: &Gates) -> Option<String> {
+    if gates.is_open() {
+        return None;
+    }
+    let mut parts = Vec::new();
+    if let Some(n) = gates.dedication {
+        parts.push(format!("dedication at least {n} (SET DEDICATION)"));
+    }
+    if let Some(r) = gates.on_time {
+        parts.push(format!(
+            "on-time ratio at least {} (SET ONTIMERAT)",
+            ratio(r)
+        ));
+    }
+    if let Some(r) = gates.resignation {
+        parts.push(format!(
+            "resignation ratio at most {} (SET RESRAT)",
+            ratio(r)
+        ));
+    }
+    Some(format!("Entry gates: {}", parts.join(", ")))
 }

@@ -19,6 +19,15 @@ impl Session<'_, '_> {
     /// mail signed on with the password of a seat registered at that address (the seat's
     /// owner chose the address and knows the password).
     pub(super) fn address_proven(&self) -> Result<bool, StoreError> {
+        if self.signed_on_at_reply_address() {
+            return Ok(true);
+        }
+        self.tx.is_proven(self.msg.reply_address())
+    }
+
+    /// Whether this mail signed on with the password of a seat registered at its reply
+    /// address: a proof that holds for this mail alone.
+    fn signed_on_at_reply_address(&self) -> bool {
         let address = self.msg.reply_address();
         let seat = match (self.who, self.game.as_ref()) {
             (Some(Sender::Power(p)), Some(g)) => g.player(p).map(|pl| pl.seat.address.as_str()),
@@ -28,10 +37,7 @@ impl Session<'_, '_> {
                 .map(|s| s.address.as_str()),
             _ => None,
         };
-        if seat.is_some_and(|s| s.eq_ignore_ascii_case(address)) {
-            return Ok(true);
-        }
-        self.tx.is_proven(address)
+        seat.is_some_and(|s| s.eq_ignore_ascii_case(address))
     }
 
     /// A setting of the reply address: refused if it cannot be made, made now if the
@@ -40,7 +46,16 @@ impl Session<'_, '_> {
         if let Err(r) = self.check_request(&req)? {
             return Ok(Err(r));
         }
-        if self.address_proven()? {
+        // A profile and a link speak for a person: a From line is no proof, and neither is
+        // an answer the address gave once before (a forged mail would carry its From), so
+        // they need this mail's own proof: a seat's password, or the confirmation.
+        let proven = match req {
+            AddressRequest::Register(..) | AddressRequest::AlsoAt(_) => {
+                self.signed_on_at_reply_address()
+            }
+            _ => self.address_proven()?,
+        };
+        if proven {
             return self.apply_request(&req);
         }
         let echo = answers::waits_for_confirmation(&req.render());
@@ -213,11 +228,17 @@ impl Session<'_, '_> {
         self.confirmed = Some(pending.code.clone());
         let mut more = Vec::new();
         for req in confirm::read_requests(&pending.requests) {
-            let line = match self.apply_request(&req)? {
-                Ok(done) => answers::confirmed_ok(&done.echo),
-                Err(r) => answers::confirmed_error(r.code(), &req.render(), &r.to_string()),
-            };
-            more.push(line);
+            match self.apply_request(&req)? {
+                Ok(done) => {
+                    more.push(answers::confirmed_ok(&done.echo));
+                    more.extend(done.more);
+                }
+                Err(r) => more.push(answers::confirmed_error(
+                    r.code(),
+                    &req.render(),
+                    &r.to_string(),
+                )),
+            }
         }
         Ok(Done::with_more(answers::confirmed(&pending.code), more))
     }

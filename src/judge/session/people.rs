@@ -84,12 +84,12 @@ impl Session<'_, '_> {
         if g.players.is_empty() {
             for j in &g.joiners {
                 let r = self.record_of(&j.seat.address)?;
-                out.extend(people::list_joiner_record(&j.seat.address, &r));
+                out.push(people::list_joiner_record(&j.seat.address, &r));
             }
         } else {
             for pl in g.players.iter().filter(|p| p.is_playing()) {
                 let r = self.record_of(&pl.seat.address)?;
-                out.extend(people::list_record(pl.power, &pl.seat.address, &r));
+                out.push(people::list_record(pl.power, &pl.seat.address, &r));
             }
         }
         Ok(out)
