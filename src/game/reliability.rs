@@ -91,6 +91,9 @@ pub struct Record {
     pub late: u32,
     /// Phases processed without the player's orders (NMR).
     pub missed: u32,
+    /// Of those, the ones in tenures that count every phase (the on-time ratio reads only
+    /// these: older tenures kept no count of the phases ordered).
+    pub missed_counted: u32,
     /// Seats left by `RESIGN`.
     pub resigned: u32,
     /// Seats abandoned: missed phases in a row (`SET ABANDON`), late at the end of grace in
@@ -123,6 +126,9 @@ impl Record {
                 r.on_time += t.on_time;
                 r.late += t.late;
                 r.missed += t.missed;
+                if t.counts_orders {
+                    r.missed_counted += t.missed;
+                }
                 match t.ended {
                     Some(Abandonment::Resigned) => r.resigned += 1,
                     Some(Abandonment::Ejected) => r.ejected += 1,
@@ -147,7 +153,7 @@ impl Record {
     /// njudge's on-time ratio: phases ordered on time of the phases to order (None: none
     /// yet).
     pub fn on_time_ratio(&self) -> Option<Ratio> {
-        Ratio::of(self.on_time, self.phases())
+        Ratio::of(self.on_time, self.on_time + self.late + self.missed_counted)
     }
 
     /// njudge's resignation (CD) ratio: seats left before the end of the seats held (None:
@@ -249,6 +255,7 @@ mod tests {
             on_time,
             late,
             missed,
+            missed_counted: missed,
             resigned,
             ..Record::default()
         }
@@ -263,6 +270,12 @@ mod tests {
         assert_eq!(Record::default().on_time_ratio(), None);
         assert_eq!(Record::default().dedication(), 0);
         assert_eq!(Ratio::of(2, 3), Some(Ratio(666)));
+        // Missed phases of tenures from before the counts do not enter the ratio.
+        let old = Record {
+            missed_counted: 0,
+            ..record(0, 0, 3, 1, 0)
+        };
+        assert_eq!(old.on_time_ratio(), None);
     }
 
     #[test]

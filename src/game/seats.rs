@@ -100,6 +100,11 @@ pub struct Tenure {
     /// Phases that got this player's orders only after the deadline (in the grace period).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub late: u32,
+    /// Whether this tenure counts the phases ordered on time and late (tenures begun
+    /// before the judge counted them have only `missed`: their missed phases do not enter
+    /// the on-time ratio, which would read them against no phase on time).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub counts_orders: bool,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -297,6 +302,7 @@ impl Game {
                 missed: 0,
                 on_time: 0,
                 late: 0,
+                counts_orders: true,
             })
             .collect();
     }
@@ -365,6 +371,7 @@ impl Game {
             missed: 0,
             on_time: 0,
             late: 0,
+            counts_orders: true,
         });
         self.all_in_since = None;
         let deadline_moved = self.give_newcomer_time(now);

@@ -61,7 +61,8 @@ fn a_game_begun_short_has_dummies_and_a_tenure_for_each_player() {
                 ended: None,
                 missed: 0,
                 on_time: 0,
-                late: 0
+                late: 0,
+                counts_orders: true
             },
             Tenure {
                 power: Power::France,
@@ -71,7 +72,8 @@ fn a_game_begun_short_has_dummies_and_a_tenure_for_each_player() {
                 ended: None,
                 missed: 0,
                 on_time: 0,
-                late: 0
+                late: 0,
+                counts_orders: true
             },
         ]
     );
