@@ -417,9 +417,9 @@ fn a_full_disk_stops_nothing_for_good() {
     let again = d.process_once(at);
     let applied = applied + again.as_ref().map_or(0, |r| r.applied);
     assert!(
-        again
-            .as_ref()
-            .map_or(true, |r| r.ticked == 0 && r.suspended == 0 && r.set_aside == 0),
+        again.as_ref().map_or(true, |r| r.ticked == 0
+            && r.suspended == 0
+            && r.set_aside == 0),
         "{again:?}"
     );
     assert_eq!(full.sent().len(), applied, "{again:?}");

@@ -79,9 +79,15 @@ mod hostile;
 mod maildir_golden;
 /// Observers' press as njudge's (issue 31): SET OBSERVER, the observer's password, PRESS TO
 /// O; what observers read is SET WATCH.
+// njudge's regression inputs mailed in order: every line understood, the duplex game
+// starts with four players (issue 31).
+mod njudge_inputs;
 mod observers;
 /// A message far over the size cap.
 mod oversize;
+/// Players as people (issue 31): njudge's REGISTER blocks, WHOIS and its public fields,
+/// I AM ALSO confirmed by both addresses.
+mod people;
 /// The picture of a phase: golden SVGs of adjudicated phases and of each rule set's own marks,
 /// their PNGs sampled and size-checked.
 mod picture;

@@ -9,6 +9,7 @@
 //! | [`answers`] | the judge's words in a reply: subjects, echoes with a remark, notes, the confirmation request |
 //! | [`notices`] | the mails the judge writes of its own accord: start, end, reminder, late, abandonment, suspension, ... |
 //! | [`listing`] | HELP, LIST, LIST FULL, SUMMARY, HISTORY's entries, standing orders, the game dump |
+//! | [`people`] | players as people: what REGISTER recorded, WHOIS, the reliability record, the I AM ALSO confirmation |
 //! | [`pictures`] | the titles of pictures and the names of attached files |
 //! | [`dates`] | a time as players read it, in the game's zone |
 //! | [`web`] | the line that links a seat's private web page in its mails |
@@ -32,6 +33,7 @@ pub mod audience;
 pub mod dates;
 pub mod listing;
 pub mod notices;
+pub mod people;
 pub mod pictures;
 pub mod press;
 pub mod reply;

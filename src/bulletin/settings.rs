@@ -205,6 +205,9 @@ pub fn settings_lines(g: &Game, rules: &str, master: bool) -> Vec<String> {
             ));
         }
     }
+    if let Some(gates) = crate::bulletin::people::gates_line(&g.settings.gates) {
+        out.push(gates);
+    }
     if !g.comasters.is_empty() {
         if master {
             out.push(format!(

@@ -263,6 +263,21 @@ pub enum MasterCommand {
     SetAbandon {
         count: u32,
     },
+    /// njudge's `SET DEDICATION n` (None: `OFF`): the least dedication score a player needs
+    /// to join or take a power over (issue 31).
+    SetDedication {
+        least: Option<i64>,
+    },
+    /// njudge's `SET ONTIMERAT x` (0 to 1, in thousandths; None: `OFF`): the least on-time
+    /// ratio.
+    SetOnTimeRatio {
+        least: Option<u32>,
+    },
+    /// njudge's `SET RESRAT x` (0 to 1, in thousandths; None: `OFF`): the greatest
+    /// resignation ratio.
+    SetResignationRatio {
+        most: Option<u32>,
+    },
     /// `SET TAKEOVER n`: the least hours a newcomer gets before the deadline.
     SetTakeover {
         hours: u32,
@@ -360,6 +375,14 @@ impl MasterCommand {
             MasterCommand::SetApproval(false) => "SET NOAPPROVAL".into(),
             MasterCommand::SetAbandon { count } => format!("SET ABANDON {count}"),
             MasterCommand::SetTakeover { hours } => format!("SET TAKEOVER {hours}"),
+            MasterCommand::SetDedication { least: None } => "SET DEDICATION OFF".into(),
+            MasterCommand::SetDedication { least: Some(n) } => format!("SET DEDICATION {n}"),
+            MasterCommand::SetOnTimeRatio { least } => {
+                format!("SET ONTIMERAT {}", render_ratio(*least))
+            }
+            MasterCommand::SetResignationRatio { most } => {
+                format!("SET RESRAT {}", render_ratio(*most))
+            }
             MasterCommand::Rollback { turn: None } => "ROLLBACK".into(),
             MasterCommand::Rollback { turn: Some(t) } => format!("ROLLBACK {t}"),
             MasterCommand::SetCentres { count } => format!("SET CENTRES {count}"),
@@ -589,6 +612,14 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
             "abandon",
             "takeover",
             "players",
+            "dedication",
+            "on time ratio",
+            "ontime ratio",
+            "ontimerat",
+            "resignation ratio",
+            "resrat",
+            "cd ratio",
+            "cdrat",
         ],
         "a setting",
     )(start)?;
@@ -748,10 +779,91 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
             let (r, n) = cut(expect("a number of players", number)(r))?;
             (r, MasterCommand::SetPlayers { count: n })
         }
+        "dedication" => {
+            let (r, n) = cut(dedication(r))?;
+            (r, MasterCommand::SetDedication { least: n })
+        }
+        "on time ratio" | "ontime ratio" | "ontimerat" => {
+            let (r, x) = cut(ratio(r))?;
+            (r, MasterCommand::SetOnTimeRatio { least: x })
+        }
+        "resignation ratio" | "resrat" | "cd ratio" | "cdrat" => {
+            let (r, x) = cut(ratio(r))?;
+            (r, MasterCommand::SetResignationRatio { most: x })
+        }
         _ => (r, MasterCommand::SetPress(PressSetting::WhiteGrey)),
     };
     let (r, _) = cut(end_of_line(r))?;
     Ok((r, cmd))
+}
+
+/// A ratio in thousandths as the judge writes it: `0.750`, or `OFF`.
+fn render_ratio(r: Option<u32>) -> String {
+    match r {
+        None => "OFF".into(),
+        Some(n) => format!("{}.{:03}", n / 1000, n % 1000),
+    }
+}
+
+// dedication = [ "-" ] digits | "OFF" ;
+fn dedication(i: &str) -> PResult<'_, Option<i64>> {
+    let start = blanks(i);
+    if let Ok((r, _)) = one_of(&["off", "none"], "OFF")(start) {
+        return Ok((r, None));
+    }
+    let (neg, digits) = match start.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, start),
+    };
+    match number(digits) {
+        Ok((r, n)) if digits.starts_with(|c: char| c.is_ascii_digit()) => {
+            let n = i64::from(n);
+            Ok((r, Some(if neg { -n } else { n })))
+        }
+        _ => fail(
+            start,
+            Why::Expected("a dedication score (like 10, or -5, or OFF)"),
+        ),
+    }
+}
+
+// ratio = "0" | "1" | [ "0" ] "." digits | "1." { "0" } | "OFF" ;   (njudge's ratios, 0 to 1;
+//         read to three decimals)
+fn ratio(i: &str) -> PResult<'_, Option<u32>> {
+    let start = blanks(i);
+    if let Ok((r, _)) = one_of(&["off", "none"], "OFF")(start) {
+        return Ok((r, None));
+    }
+    let bad = || {
+        fail(
+            start,
+            Why::Expected("a ratio from 0 to 1 (like 0.75), or OFF"),
+        )
+    };
+    let Ok((r, t)) = token(start) else {
+        return bad();
+    };
+    let (whole, frac) = t.split_once('.').unwrap_or((t, ""));
+    let digits = |s: &str| s.chars().all(|c| c.is_ascii_digit());
+    if !digits(whole) || !digits(frac) || (whole.is_empty() && frac.is_empty()) {
+        return bad();
+    }
+    let whole: u32 = match whole {
+        "" | "0" | "00" => 0,
+        "1" | "01" => 1,
+        _ => return bad(),
+    };
+    let thousandths: u32 = frac
+        .chars()
+        .chain(std::iter::repeat('0'))
+        .take(3)
+        .filter_map(|c| c.to_digit(10))
+        .fold(0, |n, d| n * 10 + d);
+    let n = whole * 1000 + thousandths;
+    if n > 1000 {
+        return bad();
+    }
+    Ok((r, Some(n)))
 }
 
 /// The longest comment (`SET COMMENT`): njudge's brief listing holds 60 characters.
@@ -836,6 +948,33 @@ mod tests {
         Some("BECOME Turkey")
     );
     mc!(process, master_command, "process", Some("PROCESS"));
+    mc!(
+        ontimerat,
+        master_setting,
+        "ontimerat .75",
+        Some("SET ONTIMERAT 0.750")
+    );
+    mc!(
+        resrat,
+        master_setting,
+        "RESRAT 0.2",
+        Some("SET RESRAT 0.200")
+    );
+    mc!(
+        resrat_off,
+        master_setting,
+        "resrat off",
+        Some("SET RESRAT OFF")
+    );
+    mc!(ratio_too_big, master_setting, "ontimerat 1.5", None);
+    mc!(ratio_words, master_setting, "ontimerat lots", None);
+    mc!(
+        dedication,
+        master_setting,
+        "dedication -5",
+        Some("SET DEDICATION -5")
+    );
+    mc!(dedication_junk, master_setting, "dedication x", None);
     mc!(
         process_phase,
         master_command,

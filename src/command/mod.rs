@@ -313,6 +313,8 @@ fn parse_lines(
         reported,
     };
     let mut press: Option<OpenPress> = None;
+    // A REGISTER block being read (its result's index, and the fields so far).
+    let mut register: Option<(usize, player::RegisterBlock)> = None;
     let mut signed_on = false;
     let grammar = cx.grammar;
     // The last ENDPRESS line: a press header that cannot be read swallows its block only
@@ -380,10 +382,36 @@ fn parse_lines(
             press = Some(p);
             continue;
         }
+        if let Some((slot, mut block)) = register.take() {
+            if quoted_original || is_signature(raw, &norm) {
+                close_register(&mut out.lines, slot, block, false);
+                return out.lines;
+            }
+            if player::RegisterBlock::closes(&norm) {
+                close_register(&mut out.lines, slot, block, true);
+                continue;
+            }
+            if !is_skipped(&norm) {
+                block.read(&norm);
+            }
+            register = Some((slot, block));
+            continue;
+        }
         if quoted_original || is_signature(raw, &norm) {
             break;
         }
         if norm.is_empty() || is_skipped(&norm) {
+            continue;
+        }
+        if player::RegisterBlock::opens(&norm) {
+            register = Some((out.lines.len(), player::RegisterBlock::default()));
+            out.push_line(LineResult {
+                line,
+                outcome: Ok(Command::Player(
+                    player::RegisterBlock::default().into_command(false),
+                )),
+                text: norm,
+            });
             continue;
         }
         if press::is_press_header(&norm) {
@@ -461,7 +489,17 @@ fn parse_lines(
     if let Some(p) = press.take() {
         p.close(&mut out.lines, false);
     }
+    if let Some((slot, block)) = register.take() {
+        close_register(&mut out.lines, slot, block, false);
+    }
     out.lines
+}
+
+/// Puts a `REGISTER` block's fields into its result (the `REGISTER` line's).
+fn close_register(out: &mut [LineResult], slot: usize, block: player::RegisterBlock, closed: bool) {
+    if let Some(l) = out.get_mut(slot) {
+        l.outcome = Ok(Command::Player(block.into_command(closed)));
+    }
 }
 
 /// Reads one normalised line that holds commands: a single command, or several orders
@@ -509,6 +547,7 @@ fn is_command_word(w: &str, grammar: Option<&dyn Grammar>) -> bool {
 /// and adjustment orders written with a verb first.
 const OTHER_COMMAND_WORDS: &[&str] = &[
     "set",
+    "register",
     "press",
     "broadcast",
     "endpress",
@@ -576,7 +615,7 @@ fn read_command<'a>(
     let first = first_word(norm);
     let result = if first == "set" {
         set_command(norm)
-    } else if player::KEYWORDS.contains(&first.as_str()) {
+    } else if player::KEYWORDS.contains(&first.as_str()) || player::is_also(norm) {
         player::player_command(norm).map(|(r, c)| (r, Command::Player(c)))
     } else if master::KEYWORDS.contains(&first.as_str()) || master::is_declaration(norm) {
         master::master_command(norm).map(|(r, c)| (r, Command::Master(c)))
@@ -646,7 +685,7 @@ fn set_command(norm: &str) -> lexeme::PResult<'_, Command> {
         Err(_) => lexeme::failure(
             lexeme::blanks(rest),
             Why::Expected(
-                "a setting (PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE, MAP; the master's DEADLINE, GRACE, START, MOVE, RETREAT, ADJUST, ZONE, NMR, PRESS, PARTIAL, OBSERVER, VARIANT, CENTRES, COMMENT, NOLIST, JOIN PASSWORD, INVITE, ANONYMOUS, REVEAL, QUIET, ADDRESSES or MAXABSENCE)",
+                "a setting (PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE, MAP; the master's DEADLINE, GRACE, START, MOVE, RETREAT, ADJUST, ZONE, NMR, PRESS, PARTIAL, OBSERVER, WATCH, VARIANT, CENTRES, COMMENT, NOLIST, JOIN PASSWORD, INVITE, ANONYMOUS, REVEAL, QUIET, ADDRESSES, MAXABSENCE, PLAYERS, DEDICATION, ONTIMERAT or RESRAT)",
             ),
         ),
     }

@@ -139,6 +139,85 @@ pub enum PlayerCommand {
     SetMap {
         on: bool,
     },
+    /// njudge's `REGISTER` block: `Field: value` lines up to `END`, kept as the profile of
+    /// the sender's address (issue 31). `closed`: its `END` was read.
+    Register {
+        fields: Vec<(String, String)>,
+        closed: bool,
+    },
+    /// `WHOIS address` or `WHOIS name`: a person's public profile and reliability record.
+    Whois {
+        who: String,
+    },
+    /// `I AM ALSO address` (njudge's `IAMALSO`): the address is the sender's too, once it
+    /// answers the confirmation mailed to it.
+    AlsoAt {
+        address: String,
+    },
+}
+
+/// The most fields a `REGISTER` block keeps; the lines after them are not read.
+pub const MAX_REGISTER_FIELDS: usize = 40;
+/// The most characters of a field's name kept.
+pub const MAX_FIELD_NAME: usize = 40;
+/// The most characters of a field's value kept.
+pub const MAX_FIELD_VALUE: usize = 200;
+/// The most characters `WHOIS` reads after its keyword.
+const MAX_WHOIS: usize = 100;
+
+/// A `REGISTER` block being read: the fields so far, as njudge's form writes them.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RegisterBlock {
+    pub fields: Vec<(String, String)>,
+}
+
+impl RegisterBlock {
+    /// Whether a normalised line opens a block: `REGISTER` alone.
+    pub fn opens(norm: &str) -> bool {
+        norm.eq_ignore_ascii_case("register")
+    }
+
+    /// Whether a normalised line closes it: `END` (or `END REGISTER`, `ENDREGISTER`).
+    pub fn closes(norm: &str) -> bool {
+        let lower = norm.to_ascii_lowercase();
+        matches!(
+            lower.as_str(),
+            "end" | "end register" | "endregister" | "end."
+        )
+    }
+
+    /// Reads one line of the block: `Field: value` (blanks around both dropped); a line
+    /// without a colon is kept whole as a `Note`. Empty lines and lines past the last
+    /// field kept are not read. Sizes are bounded: hostile input is normal input.
+    pub fn read(&mut self, norm: &str) {
+        if norm.is_empty() || self.fields.len() >= MAX_REGISTER_FIELDS {
+            return;
+        }
+        let (name, value) = match norm.split_once(':') {
+            Some((n, v)) if !n.trim().is_empty() => (n.trim(), v.trim()),
+            _ => ("Note", norm),
+        };
+        self.fields
+            .push((cut_to(name, MAX_FIELD_NAME), cut_to(value, MAX_FIELD_VALUE)));
+    }
+
+    pub fn into_command(self, closed: bool) -> PlayerCommand {
+        PlayerCommand::Register {
+            fields: self.fields,
+            closed,
+        }
+    }
+}
+
+/// At most `n` characters of `text`.
+fn cut_to(text: &str, n: usize) -> String {
+    text.chars().take(n).collect()
+}
+
+/// Whether a normalised line is `I AM ALSO …` (njudge writes `IAMALSO`, one word, which is
+/// a keyword of its own).
+pub(crate) fn is_also(norm: &str) -> bool {
+    keyword("i am also")(norm).is_ok()
 }
 
 fn names(ps: &[Power]) -> String {
@@ -258,6 +337,9 @@ impl PlayerCommand {
             PlayerCommand::MapAll { game } => format!("MAP {game} ALL"),
             PlayerCommand::SetMap { on: true } => "SET MAP ON".into(),
             PlayerCommand::SetMap { on: false } => "SET MAP OFF".into(),
+            PlayerCommand::Register { .. } => "REGISTER".into(),
+            PlayerCommand::Whois { who } => format!("WHOIS {who}"),
+            PlayerCommand::AlsoAt { address } => format!("I AM ALSO {address}"),
         }
     }
 
@@ -292,11 +374,17 @@ pub(crate) const KEYWORDS: &[&str] = &[
     "confirm",
     "takeover",
     "export",
+    "whois",
+    "iamalso",
 ];
 
 // player_command = "HELP" | "VERSION" | list | summary | export | history | create | signon
 //                | observe | unobserve | "RESIGN" | "SIGNOFF" | "CLEAR" | map | confirm
-//                | takeover ;
+//                | takeover | whois | also ;
+// whois = "WHOIS" ( address | name ) ;   (the rest of the line, at most 100 characters)
+// also = ( "I AM ALSO" | "IAMALSO" ) address ;
+// register = "REGISTER" newline { field ":" value newline } "END" ;   (a block, read by
+//            the framing like press: see grammar/player.md)
 // takeover = "TAKEOVER" power_or_initial game_name password ;
 // unobserve = ( "UNOBSERVE" | "SIGNOFF" | "SIGN OFF" ) game_name ;
 // confirm = "CONFIRM" code ;
@@ -383,6 +471,33 @@ pub(crate) fn player_command(i: &str) -> PResult<'_, PlayerCommand> {
                     code: None,
                 },
             )
+        }
+        "whois" => {
+            let (r, _) = keyword("whois")(start)?;
+            let who = blanks(r).trim_end();
+            if who.is_empty() {
+                return super::lexeme::failure(
+                    who,
+                    Why::Expected("an e-mail address or a registered name"),
+                );
+            }
+            if who.chars().count() > MAX_WHOIS {
+                return super::lexeme::failure(
+                    who,
+                    Why::Expected("an e-mail address or a name of at most 100 characters"),
+                );
+            }
+            ("", PlayerCommand::Whois { who: who.into() })
+        }
+        "iamalso" => {
+            let (r, _) = keyword("iamalso")(start)?;
+            let (r, a) = cut(super::lexeme::address(r))?;
+            (r, PlayerCommand::AlsoAt { address: a })
+        }
+        "i" => {
+            let (r, _) = keyword("i am also")(start)?;
+            let (r, a) = cut(super::lexeme::address(r))?;
+            (r, PlayerCommand::AlsoAt { address: a })
         }
         "confirm" => {
             let (r, _) = keyword("confirm")(start)?;

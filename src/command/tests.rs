@@ -154,7 +154,7 @@ line!(
 line!(
     err_set,
     "SET COLOUR blue",
-    "ERROR SYNTAX: line 1: \"SET COLOUR blue\": expected a setting (PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE, MAP; the master's DEADLINE, GRACE, START, MOVE, RETREAT, ADJUST, ZONE, NMR, PRESS, PARTIAL, OBSERVER, VARIANT, CENTRES, COMMENT, NOLIST, JOIN PASSWORD, INVITE, ANONYMOUS, REVEAL, QUIET, ADDRESSES or MAXABSENCE) after \"SET\", found \"COLOUR blue\""
+    "ERROR SYNTAX: line 1: \"SET COLOUR blue\": expected a setting (PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE, MAP; the master's DEADLINE, GRACE, START, MOVE, RETREAT, ADJUST, ZONE, NMR, PRESS, PARTIAL, OBSERVER, WATCH, VARIANT, CENTRES, COMMENT, NOLIST, JOIN PASSWORD, INVITE, ANONYMOUS, REVEAL, QUIET, ADDRESSES, MAXABSENCE, PLAYERS, DEDICATION, ONTIMERAT or RESRAT) after \"SET\", found \"COLOUR blue\""
 );
 line!(
     err_endpress,
@@ -402,5 +402,74 @@ fn set_address_refuses_what_cannot_be_mailed() {
             reply.starts_with("ERROR") && reply.contains("an e-mail address"),
             "{bad}: {reply}"
         );
+    }
+}
+
+/// njudge's REGISTER block (issue 31): one command, its fields as given, up to END.
+#[test]
+fn a_register_block_is_one_command_with_its_fields() {
+    let map = map();
+    let text = "REGISTER\nName:   Ann Example\nTimezone:  Europe/Paris\n\nFavourite colour: teal\nsomething without a colon\nEND\nWHOIS ann@example.test\nI am also ann@work.example\nIAMALSO ann@home.example\n";
+    let lines = parse_message(text, map);
+    let got: Vec<_> = lines.iter().map(|l| (l.line, l.outcome.clone())).collect();
+    assert_eq!(
+        got,
+        vec![
+            (
+                1,
+                Ok(Command::Player(PlayerCommand::Register {
+                    fields: vec![
+                        ("Name".into(), "Ann Example".into()),
+                        ("Timezone".into(), "Europe/Paris".into()),
+                        ("Favourite colour".into(), "teal".into()),
+                        ("Note".into(), "something without a colon".into()),
+                    ],
+                    closed: true,
+                }))
+            ),
+            (
+                8,
+                Ok(Command::Player(PlayerCommand::Whois {
+                    who: "ann@example.test".into()
+                }))
+            ),
+            (
+                9,
+                Ok(Command::Player(PlayerCommand::AlsoAt {
+                    address: "ann@work.example".into()
+                }))
+            ),
+            (
+                10,
+                Ok(Command::Player(PlayerCommand::AlsoAt {
+                    address: "ann@home.example".into()
+                }))
+            ),
+        ]
+    );
+}
+
+/// A block without END runs to the end of the mail (or a signature); its sizes are bounded.
+#[test]
+fn a_register_block_is_bounded_and_ends_at_a_signature() {
+    let map = map();
+    let mut text = String::from("register\n");
+    for n in 0..100 {
+        text.push_str(&format!("Field{n}: {}\n", "x".repeat(1000)));
+    }
+    text.push_str("-- \nLIST\n");
+    let lines = parse_message(&text, map);
+    assert_eq!(lines.len(), 1);
+    match &lines[0].outcome {
+        Ok(Command::Player(PlayerCommand::Register { fields, closed })) => {
+            assert!(!closed);
+            assert_eq!(fields.len(), player::MAX_REGISTER_FIELDS);
+            assert!(
+                fields
+                    .iter()
+                    .all(|(_, v)| v.chars().count() == player::MAX_FIELD_VALUE)
+            );
+        }
+        other => panic!("{other:?}"),
     }
 }

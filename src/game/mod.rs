@@ -8,6 +8,7 @@ mod deadline;
 mod duplex;
 mod observers;
 mod press;
+mod reliability;
 mod schedule;
 mod seats;
 mod setup;
@@ -32,6 +33,7 @@ pub use press::{
     Author, ObserverLevel, PressLevel, PressPolicy, PressRefusal, PressRoute, Reader, Sender,
     observer_press_route, press_route,
 };
+pub use reliability::{GameSeats, Gate, GateRefusal, Gates, Ratio, Record};
 pub use schedule::{
     Absence, DayRule, Days, MAX_ABSENCES, PhaseRule, PhaseSchedule, Schedule, ScheduleClass,
     hours_to_minutes,
@@ -201,6 +203,10 @@ pub struct Settings {
     /// player either.
     #[serde(default)]
     pub anonymous: bool,
+    /// The entry gates (`SET DEDICATION`, `SET ONTIMERAT`, `SET RESRAT`, issue 31): what a
+    /// player's reliability record must show to join the game or take a power over.
+    #[serde(default, skip_serializing_if = "Gates::is_open")]
+    pub gates: Gates,
     /// The players are revealed to everyone when the game ends (`SET NOREVEAL` keeps an
     /// anonymous game's players secret for ever).
     #[serde(default = "yes")]
@@ -265,6 +271,7 @@ impl Default for Settings {
             abandon_after: 0,
             takeover_hours: DEFAULT_TAKEOVER_HOURS,
             players: None,
+            gates: Gates::default(),
         }
     }
 }
@@ -295,6 +302,11 @@ pub struct Game {
     pub all_in_since: Option<DateTime<Utc>>,
     /// Set once the late notices for this deadline went out.
     pub late_notified: bool,
+    /// The powers whose orders were missing when the late notices went out (issue 31):
+    /// their orders, if they come in grace, count as late in their players' records.
+    /// Read only while `late_notified` is set.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub late_at_deadline: Vec<Power>,
     pub reminded: bool,
     /// The seed for this game's random choices (power assignment), recorded.
     pub seed: u64,
@@ -376,6 +388,7 @@ impl Game {
             deadline: None,
             all_in_since: None,
             late_notified: false,
+            late_at_deadline: Vec::new(),
             reminded: false,
             seed,
             turn: 0,
@@ -876,6 +889,7 @@ impl Game {
         self.submitted.clear();
         self.all_in_since = None;
         self.late_notified = false;
+        self.late_at_deadline.clear();
         self.reminded = false;
         self.grace_until = None;
         for p in &mut self.players {

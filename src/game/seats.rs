@@ -93,6 +93,22 @@ pub struct Tenure {
     /// got none (NMR): counted for this player, never for the power's next one.
     #[serde(default)]
     pub missed: u32,
+    /// Phases processed while this player held the power that needed orders from it and
+    /// got them before the deadline (issue 31: the reliability record).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub on_time: u32,
+    /// Phases that got this player's orders only after the deadline (in the grace period).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub late: u32,
+    /// Whether this tenure counts the phases ordered on time and late (tenures begun
+    /// before the judge counted them have only `missed`: their missed phases do not enter
+    /// the on-time ratio, which would read them against no phase on time).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub counts_orders: bool,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Tenure {
@@ -284,6 +300,9 @@ impl Game {
                 to: None,
                 ended: None,
                 missed: 0,
+                on_time: 0,
+                late: 0,
+                counts_orders: true,
             })
             .collect();
     }
@@ -350,6 +369,9 @@ impl Game {
             to: None,
             ended: None,
             missed: 0,
+            on_time: 0,
+            late: 0,
+            counts_orders: true,
         });
         self.all_in_since = None;
         let deadline_moved = self.give_newcomer_time(now);
@@ -414,6 +436,24 @@ impl Game {
             }
         }
         out
+    }
+
+    /// Counts the phase being processed for the played seats that ordered (issue 31): on
+    /// time, or late when the power was among `late`, the powers still missing orders at
+    /// the deadline ([`Game::late_at_deadline`](super::Game)).
+    pub fn count_ordered(&mut self, ordered: &[Power], late: &[Power]) {
+        for power in ordered {
+            if !self.is_played(*power) {
+                continue;
+            }
+            if let Some(t) = self.open_tenure(*power) {
+                if late.contains(power) {
+                    t.late += 1;
+                } else {
+                    t.on_time += 1;
+                }
+            }
+        }
     }
 
     /// Whether the master ejected `address` from `power` (an ejected address may not take

@@ -13,7 +13,7 @@ use blake2::digest::consts::U32;
 use blake2::digest::{Digest, KeyInit, Mac};
 use serde::{Deserialize, Serialize};
 
-use crate::bulletin::answers;
+use crate::bulletin::{answers, people};
 use crate::store::{StoreError, Tx};
 
 /// How long a confirmation waits for its answer; meanwhile the address gets no other.
@@ -34,6 +34,14 @@ pub(super) enum AddressRequest {
     Unobserve(String),
     /// `SET MAP ON|OFF`.
     Map(bool),
+    /// `REGISTER` … `END`: the profile of the address (its fields, and whether the block
+    /// had its END).
+    Register(Vec<(String, String)>, bool),
+    /// `I AM ALSO address`: once this address is proved, a confirmation goes to `address`.
+    AlsoAt(String),
+    /// The answer of the second address of an `I AM ALSO`: it joins the person of the
+    /// address named (the one that asked).
+    LinkTo(String),
 }
 
 impl AddressRequest {
@@ -43,6 +51,9 @@ impl AddressRequest {
             AddressRequest::Observe(g) => answers::observe_command(g),
             AddressRequest::Unobserve(g) => answers::unobserve_command(g),
             AddressRequest::Map(on) => answers::set_map_command(*on).to_string(),
+            AddressRequest::Register(fields, _) => people::register_command(fields.len()),
+            AddressRequest::AlsoAt(a) => people::also_command(a),
+            AddressRequest::LinkTo(owner) => people::link_command(owner),
         }
     }
 }

@@ -331,6 +331,14 @@ pub(super) fn process_game_with_outcome(
     // ones that reach the game's limit are abandoned once the results are out.
     let (missed, ordered) = g.missing_and_ordered(map, variant);
     let dropping = g.count_missed(&missed, &ordered);
+    // The seats that ordered count the phase on time, or late if their orders were still
+    // missing when the late notices went out (the reliability record, issue 31).
+    let late = if g.late_notified {
+        g.late_at_deadline.clone()
+    } else {
+        Vec::new()
+    };
+    g.count_ordered(&ordered, &late);
     let parts = g.view_parts();
     let mut state = g.variant_state.clone();
     let processed = variant::process_phase(variant, &mut state, &g.view(map, &parts));
@@ -612,6 +620,7 @@ pub(super) fn tick_game(
         DueEvent::Late => {
             g.late_notified = true;
             let late = g.missing_powers(map, variant);
+            g.late_at_deadline = late.clone();
             let mut mails = Vec::new();
             for p in &late {
                 let status = g.order_status(map, variant, *p);

@@ -210,6 +210,51 @@ pub(super) enum Refusal {
     /// A seat changing hands, refused (a takeover, an approval, EJECT, FORCE BEGIN).
     #[error(transparent)]
     Seat(SeatRefusal),
+    /// A SIGNON that does not pass the game's `SET DEDICATION` gate (issue 31).
+    #[error(
+        "{game} requires a dedication of at least {least} (SET DEDICATION) and yours is {yours}: WHOIS your address shows your record"
+    )]
+    DedicationGate {
+        game: String,
+        least: i64,
+        yours: i64,
+    },
+    /// A SIGNON that does not pass the game's `SET ONTIMERAT` gate.
+    #[error(
+        "{game} requires an on-time ratio of at least {} (SET ONTIMERAT) and yours is {}: WHOIS your address shows your record",
+        crate::bulletin::people::ratio(*least),
+        crate::bulletin::people::ratio(*yours)
+    )]
+    OnTimeGate {
+        game: String,
+        least: crate::game::Ratio,
+        yours: crate::game::Ratio,
+    },
+    /// A SIGNON that does not pass the game's `SET RESRAT` gate.
+    #[error(
+        "{game} requires a resignation ratio of at most {} (SET RESRAT) and yours is {}: WHOIS your address shows your record",
+        crate::bulletin::people::ratio(*most),
+        crate::bulletin::people::ratio(*yours)
+    )]
+    ResignationGate {
+        game: String,
+        most: crate::game::Ratio,
+        yours: crate::game::Ratio,
+    },
+    /// `WHOIS` of an address or a name the judge knows nothing of.
+    #[error("nobody registered as {0}, and no game has a seat held by it")]
+    Unknown(String),
+    /// `I AM ALSO` the sender's own address.
+    #[error("{0} is the address this mail comes from")]
+    AlsoSelf(String),
+    /// `I AM ALSO` an address already linked to the sender.
+    #[error("{0} is already linked to this address")]
+    AlsoAlready(String),
+    /// `I AM ALSO` an address that was sent a confirmation within the day.
+    #[error(
+        "{0} was sent a confirmation within the day: it is sent no other until it answers or the day is over"
+    )]
+    AlsoWaiting(String),
     /// A rule set's refusal (H1, H2, H19), with the code and sentence of its spec.
     #[error("{}", .0.sentence)]
     Variant(VariantRefusal),
@@ -278,6 +323,12 @@ impl Refusal {
             Refusal::BadCentreCount | Refusal::BadTakeoverHours(_) => "BAD-NUMBER",
             Refusal::NoSnapshot => "NO-SNAPSHOT",
             Refusal::BadOption(_) => "BAD-OPTION",
+            Refusal::DedicationGate { .. } => "GATE-DEDICATION",
+            Refusal::OnTimeGate { .. } => "GATE-ONTIMERAT",
+            Refusal::ResignationGate { .. } => "GATE-RESRAT",
+            Refusal::Unknown(_) => "UNKNOWN-PERSON",
+            Refusal::AlsoSelf(_) | Refusal::AlsoAlready(_) => "ALREADY-LINKED",
+            Refusal::AlsoWaiting(_) => "CONFIRMATION-PENDING",
             Refusal::Order(r) => r.code(),
             Refusal::Press(r) => r.code(),
             Refusal::Seat(r) => r.code(),
@@ -293,6 +344,24 @@ impl Refusal {
             Refusal::Variant(v) | Refusal::Press(PressRefusal::Variant(v)) => &v.also,
             Refusal::Order(rules::Refusal::Variant(v)) => &v.also,
             _ => &[],
+        }
+    }
+}
+
+impl Refusal {
+    /// A game's entry gate, refused (issue 31).
+    pub(super) fn gate(game: &str, r: crate::game::GateRefusal) -> Refusal {
+        let game = game.to_string();
+        match r {
+            crate::game::GateRefusal::Dedication { least, yours } => {
+                Refusal::DedicationGate { game, least, yours }
+            }
+            crate::game::GateRefusal::OnTime { least, yours } => {
+                Refusal::OnTimeGate { game, least, yours }
+            }
+            crate::game::GateRefusal::Resignation { most, yours } => {
+                Refusal::ResignationGate { game, most, yours }
+            }
         }
     }
 }

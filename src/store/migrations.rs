@@ -235,10 +235,30 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
      ) STRICT;
      CREATE INDEX web_tokens_seat ON web_tokens (game, seat);",
     ),
+    (
+        9,
+        // Players as people (issue 31): a person's profile as registered (`REGISTER` …
+        // `END`: its fields as given, in order, as JSON pairs), and the addresses that are
+        // theirs (the one that registered, and each linked by `I AM ALSO` once it
+        // answered its confirmation). The reliability record is not stored: it is counted
+        // from the games' tenures.
+        "CREATE TABLE people (
+         id INTEGER PRIMARY KEY,
+         profile TEXT NOT NULL,
+         registered_at TEXT NOT NULL,
+         updated_at TEXT NOT NULL
+     ) STRICT;
+     CREATE TABLE person_addresses (
+         address TEXT PRIMARY KEY COLLATE NOCASE,
+         person INTEGER NOT NULL REFERENCES people (id),
+         linked_at TEXT NOT NULL
+     ) STRICT;
+     CREATE INDEX person_addresses_person ON person_addresses (person);",
+    ),
 ];
 
 /// The schema version this judge writes.
-pub(crate) const LATEST: i64 = 8;
+pub(crate) const LATEST: i64 = 9;
 
 fn version(conn: &Connection) -> Result<i64, StoreError> {
     Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)

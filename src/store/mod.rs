@@ -8,6 +8,7 @@
 
 mod audience;
 mod migrations;
+mod people;
 mod security;
 mod web;
 
@@ -20,6 +21,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::game::Game;
 
 pub use audience::{Audience, MailKind};
+pub use people::{MAX_NAMESAKES, PersonId};
 pub use security::{PendingConfirmation, WrongSignons};
 pub use web::WebToken;
 

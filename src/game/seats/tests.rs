@@ -59,7 +59,10 @@ fn a_game_begun_short_has_dummies_and_a_tenure_for_each_player() {
                 from: Phase::FIRST,
                 to: None,
                 ended: None,
-                missed: 0
+                missed: 0,
+                on_time: 0,
+                late: 0,
+                counts_orders: true
             },
             Tenure {
                 power: Power::France,
@@ -67,7 +70,10 @@ fn a_game_begun_short_has_dummies_and_a_tenure_for_each_player() {
                 from: Phase::FIRST,
                 to: None,
                 ended: None,
-                missed: 0
+                missed: 0,
+                on_time: 0,
+                late: 0,
+                counts_orders: true
             },
         ]
     );

@@ -6,9 +6,9 @@
 
 use chrono::Duration;
 
-use crate::bulletin::answers;
+use crate::bulletin::{answers, people};
 use crate::game::{ObserverLevel, Sender};
-use crate::store::StoreError;
+use crate::store::{Audience, MailKind, NewMail, StoreError};
 
 use super::super::confirm::{self, AddressRequest, CONFIRMATION_HOURS, WRONG_CODES};
 use super::super::password;
@@ -20,6 +20,15 @@ impl Session<'_, '_> {
     /// mail signed on with the password of a seat registered at that address (the seat's
     /// owner chose the address and knows the password).
     pub(super) fn address_proven(&self) -> Result<bool, StoreError> {
+        if self.signed_on_at_reply_address() {
+            return Ok(true);
+        }
+        self.tx.is_proven(self.msg.reply_address())
+    }
+
+    /// Whether this mail signed on with the password of a seat registered at its reply
+    /// address: a proof that holds for this mail alone.
+    fn signed_on_at_reply_address(&self) -> bool {
         let address = self.msg.reply_address();
         let seat = match (self.who, self.game.as_ref()) {
             (Some(Sender::Power(p)), Some(g)) => g.player(p).map(|pl| pl.seat.address.as_str()),
@@ -29,10 +38,7 @@ impl Session<'_, '_> {
                 .map(|s| s.address.as_str()),
             _ => None,
         };
-        if seat.is_some_and(|s| s.eq_ignore_ascii_case(address)) {
-            return Ok(true);
-        }
-        self.tx.is_proven(address)
+        seat.is_some_and(|s| s.eq_ignore_ascii_case(address))
     }
 
     /// A setting of the reply address: refused if it cannot be made, made now if the
@@ -41,7 +47,16 @@ impl Session<'_, '_> {
         if let Err(r) = self.check_request(&req)? {
             return Ok(Err(r));
         }
-        if self.address_proven()? {
+        // A profile and a link speak for a person: a From line is no proof, and neither is
+        // an answer the address gave once before (a forged mail would carry its From), so
+        // they need this mail's own proof: a seat's password, or the confirmation.
+        let proven = match req {
+            AddressRequest::Register(..) | AddressRequest::AlsoAt(_) => {
+                self.signed_on_at_reply_address()
+            }
+            _ => self.address_proven()?,
+        };
+        if proven {
             return self.apply_request(&req);
         }
         let echo = answers::waits_for_confirmation(&req.render());
@@ -67,7 +82,25 @@ impl Session<'_, '_> {
                 Some(g) if !g.observes(address) => Err(Refusal::NotObserving(g.name)),
                 Some(_) => Ok(()),
             },
-            AddressRequest::Map(_) => Ok(()),
+            AddressRequest::Map(_) | AddressRequest::Register(..) | AddressRequest::LinkTo(_) => {
+                Ok(())
+            }
+            AddressRequest::AlsoAt(also) => {
+                let theirs = |a: &str| self.tx.person_of(a);
+                if also.eq_ignore_ascii_case(address) {
+                    Err(Refusal::AlsoSelf(also.clone()))
+                } else if theirs(also)?.is_some() && theirs(also)? == theirs(address)? {
+                    Err(Refusal::AlsoAlready(also.clone()))
+                } else if self
+                    .tx
+                    .pending_confirmation(also)?
+                    .is_some_and(|p| self.now - p.created_at < Duration::hours(CONFIRMATION_HOURS))
+                {
+                    Err(Refusal::AlsoWaiting(also.clone()))
+                } else {
+                    Ok(())
+                }
+            }
         })
     }
 
@@ -103,7 +136,45 @@ impl Session<'_, '_> {
                 self.tx.set_map_choice(&address, *on)?;
                 Done::ok(req.render())
             }
+            AddressRequest::Register(fields, closed) => {
+                self.tx.register(&address, fields, self.now)?;
+                Done::with_more("REGISTER", people::registered(fields, *closed))
+            }
+            AddressRequest::AlsoAt(also) => {
+                self.mail_link_confirmation(also)?;
+                Done::ok(people::also_mailed(also))
+            }
+            AddressRequest::LinkTo(owner) => {
+                self.tx.link_address(owner, &address, self.now)?;
+                Done::ok(people::linked(&address, owner))
+            }
         })
+    }
+
+    /// Mails `also` the confirmation of an `I AM ALSO also` from the reply address (which
+    /// proved itself): answered from `also`, the two addresses are one person's. A forged
+    /// From cannot link anyone's address: the asking address proved itself, and the other
+    /// answers for itself.
+    fn mail_link_confirmation(&mut self, also: &str) -> Result<(), StoreError> {
+        let owner = self.msg.reply_address().to_string();
+        let code = confirm::new_code(self.tx, self.config.seed, also)?;
+        self.tx.set_confirmation(
+            also,
+            &code,
+            &confirm::write_requests(&[AddressRequest::LinkTo(owner.clone())]),
+            self.now,
+        )?;
+        self.mails.push(NewMail {
+            game: None,
+            audience: Audience::Reply,
+            recipient: also.to_string(),
+            subject: people::link_subject(&self.config.name, &code),
+            body: people::link_mail(&owner, also, &code, CONFIRMATION_HOURS),
+            kind: MailKind::Generated,
+            in_reply_to: None,
+            pictures: Vec::new(),
+        });
+        Ok(())
     }
 
     /// Changes game `name`: the message's own game in place (it is written when the

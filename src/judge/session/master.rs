@@ -272,6 +272,18 @@ impl Session<'_, '_> {
             MasterCommand::SetQuiet { on } => g.settings.quiet = *on,
             MasterCommand::SetApproval(on) => g.settings.approval = *on,
             MasterCommand::SetAbandon { count } => g.settings.abandon_after = *count,
+            // The entry gates (issue 31): read at each join and takeover from now on.
+            MasterCommand::SetDedication { least } => {
+                g.settings.gates.set(game::Gate::Dedication(*least));
+            }
+            MasterCommand::SetOnTimeRatio { least } => {
+                let least = least.filter(|n| *n > 0).map(game::Ratio);
+                g.settings.gates.set(game::Gate::OnTime(least));
+            }
+            MasterCommand::SetResignationRatio { most } => {
+                let most = most.map(game::Ratio).filter(|r| *r < game::Ratio::ONE);
+                g.settings.gates.set(game::Gate::Resignation(most));
+            }
             MasterCommand::SetTakeover { hours } => {
                 if *hours > crate::game::MAX_TAKEOVER_HOURS {
                     return Ok(Err(Refusal::BadTakeoverHours(

@@ -8,6 +8,7 @@
 
 mod address;
 mod master;
+mod people;
 mod play;
 mod player;
 

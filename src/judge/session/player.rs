@@ -85,10 +85,12 @@ impl Session<'_, '_> {
                     let variant = process::variant_of(self.config, &g)?;
                     // Observers' addresses are for the game's master alone.
                     let master = self.history_reader(&g) == Reader::Master;
-                    Done::with_more(
-                        answers::list(&g.name),
-                        lines(&listing::list_game(self.map, variant, &g, master)),
-                    )
+                    let mut more = lines(&listing::list_game(self.map, variant, &g, master));
+                    // The master also reads each player's reliability record (issue 31).
+                    if master {
+                        more.extend(self.records_for_master(&g)?);
+                    }
+                    Done::with_more(answers::list(&g.name), more)
                 }
                 None => Err(Refusal::NoGame(name.to_string())),
             },
@@ -113,6 +115,15 @@ impl Session<'_, '_> {
                 Done::with_more("LIST FULL", more)
             }
             PlayerCommand::SetMap { on } => self.address_request(AddressRequest::Map(*on))?,
+            // Players as people (issue 31): a profile and a link are settings of the
+            // address, made once it proved itself.
+            PlayerCommand::Register { fields, closed } => {
+                self.address_request(AddressRequest::Register(fields.clone(), *closed))?
+            }
+            PlayerCommand::AlsoAt { address } => {
+                self.address_request(AddressRequest::AlsoAt(address.clone()))?
+            }
+            PlayerCommand::Whois { who } => self.whois(who)?,
             PlayerCommand::Unobserve { game } => {
                 self.address_request(AddressRequest::Unobserve(game.to_string()))?
             }
@@ -612,6 +623,10 @@ impl Session<'_, '_> {
                 if g.joiners.len() >= g.players_wanted() {
                     return Ok(Err(Refusal::GameFull(g.name)));
                 }
+                // The master's entry gates (SET DEDICATION, ONTIMERAT, RESRAT).
+                if let Err(r) = self.passes_gates(&g)? {
+                    return Ok(Err(r));
+                }
                 if !password::long_enough(pw) {
                     return Ok(Err(Refusal::ShortPassword));
                 }
@@ -813,6 +828,10 @@ impl Session<'_, '_> {
                 game: name,
             }
             .into()));
+        }
+        // A takeover passes the game's entry gates as a join does (njudge).
+        if let Err(r) = self.passes_gates(&g)? {
+            return Ok(Err(r));
         }
         if !password::long_enough(pw) {
             return Ok(Err(Refusal::ShortPassword));
