@@ -7,17 +7,20 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::maildir_golden::play_in;
+use crate::maildir_golden::{Played, play_in};
 
-#[test]
-fn export_holds_every_phase_and_nothing_private() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/maildir-golden/record-game");
+/// Plays the maildir golden `golden` and runs `dipjudge export game` on what it left: the
+/// mails it sent and the export's text.
+fn play_and_export(golden: &str, game: &str) -> (Played, String) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/maildir-golden")
+        .join(golden);
     let played = play_in(&dir, "export");
     let scratch = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join("export")
-        .join("record-game");
+        .join(golden);
     let out = Command::new(env!("CARGO_BIN_EXE_dipjudge"))
-        .args(["export", "annals", "--config"])
+        .args(["export", game, "--config"])
         .arg(scratch.join("judge.toml"))
         .output()
         .unwrap();
@@ -26,7 +29,12 @@ fn export_holds_every_phase_and_nothing_private() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let text = String::from_utf8(out.stdout).unwrap();
+    (played, String::from_utf8(out.stdout).unwrap())
+}
+
+#[test]
+fn export_holds_every_phase_and_nothing_private() {
+    let (played, text) = play_and_export("record-game", "annals");
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["format"], "dipjudge-export");
     assert_eq!(v["version"], 1);
@@ -120,22 +128,8 @@ fn export_holds_every_phase_and_nothing_private() {
 /// addresses (the game reveals them; the game-over mail named them to everyone).
 #[test]
 fn a_finished_games_export_reveals_its_players() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/maildir-golden/ir-victory-game");
-    let played = play_in(&dir, "export");
-    let scratch = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("export")
-        .join("ir-victory-game");
-    let out = Command::new(env!("CARGO_BIN_EXE_dipjudge"))
-        .args(["export", "entente", "--config"])
-        .arg(scratch.join("judge.toml"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (played, text) = play_and_export("ir-victory-game", "entente");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert!(
         v["status"].as_str().unwrap().starts_with("finished: "),
         "{}",

@@ -857,16 +857,9 @@ impl Session<'_, '_> {
         // In a duplex game the newcomer takes over, with `p`, the other powers its last
         // player left (njudge: a takeover of France "takes over other country too").
         let partners = g.left_with(p);
-        let Some((_, mails)) = seats::take_over(
-            self.map,
-            self.config,
-            self.tx,
-            &mut g,
-            p,
-            seat.clone(),
-            self.now,
-        )?
-        else {
+        let (map, config, tx, now) = (self.map, self.config, self.tx, self.now);
+        let take = |g: &mut Game, q| seats::take_over(map, config, tx, g, q, seat.clone(), now);
+        let Some((_, mails)) = take(&mut g, p)? else {
             return Ok(Err(SeatRefusal::NotOpen {
                 power: p,
                 game: name,
@@ -878,15 +871,7 @@ impl Session<'_, '_> {
         self.mails.extend(mails);
         let mut with = Vec::new();
         for q in partners {
-            if let Some((_, mails)) = seats::take_over(
-                self.map,
-                self.config,
-                self.tx,
-                &mut g,
-                q,
-                seat.clone(),
-                self.now,
-            )? {
+            if let Some((_, mails)) = take(&mut g, q)? {
                 self.mails.extend(mails);
                 with.push(q);
             }
