@@ -255,10 +255,27 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
      ) STRICT;
      CREATE INDEX person_addresses_person ON person_addresses (person);",
     ),
+    (
+        10,
+        // Which games an address held a seat in (a tenure), kept with each save of a game:
+        // a reliability record (`WHOIS`, the entry gates, the master's `LIST`) reads those
+        // games only, not every stored game. Filled from the stored games' tenures.
+        "CREATE TABLE tenure_addresses (
+         address TEXT NOT NULL COLLATE NOCASE,
+         game TEXT NOT NULL COLLATE NOCASE,
+         PRIMARY KEY (address, game)
+     ) STRICT, WITHOUT ROWID;
+     CREATE INDEX tenure_addresses_game ON tenure_addresses (game);
+     INSERT OR IGNORE INTO tenure_addresses (address, game)
+         SELECT lower(json_extract(t.value, '$.address')), g.name
+         FROM games g, json_each(g.state, '$.tenures') t
+         WHERE json_valid(g.state) AND json_type(g.state, '$.tenures') = 'array'
+           AND json_type(t.value, '$.address') = 'text';",
+    ),
 ];
 
 /// The schema version this judge writes.
-pub(crate) const LATEST: i64 = 9;
+pub(crate) const LATEST: i64 = 10;
 
 fn version(conn: &Connection) -> Result<i64, StoreError> {
     Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)

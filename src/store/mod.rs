@@ -526,6 +526,7 @@ impl Tx<'_> {
              next_event = excluded.next_event, master = excluded.master",
             params![game.name, json, status, next, game.master.address],
         )?;
+        self.keep_tenure_addresses(game)?;
         Ok(())
     }
 

@@ -16,6 +16,22 @@ pub struct PersonId(pub i64);
 pub const MAX_NAMESAKES: usize = 5;
 
 impl Tx<'_> {
+    /// Keeps which addresses held a seat of `game` (its tenures) for [`Tx::seats_of`]:
+    /// called with each save of the game.
+    pub(super) fn keep_tenure_addresses(&self, game: &crate::game::Game) -> Result<(), StoreError> {
+        self.execute(
+            "DELETE FROM tenure_addresses WHERE game = ?1",
+            params![game.name],
+        )?;
+        let mut st = self.tx.prepare_cached(
+            "INSERT OR IGNORE INTO tenure_addresses (address, game) VALUES (lower(?1), ?2)",
+        )?;
+        for t in &game.tenures {
+            st.execute(params![t.address, game.name])?;
+        }
+        Ok(())
+    }
+
     /// The person an address belongs to, if it registered or was linked.
     pub fn person_of(&self, address: &str) -> Result<Option<PersonId>, StoreError> {
         Ok(self
@@ -147,13 +163,14 @@ impl Tx<'_> {
     }
 
     /// The seats of every game in which one of `addresses` held a seat, as the reliability
-    /// record reads them ([`GameSeats`]). The text of each game is searched for the
-    /// addresses first; the record checks each tenure's address exactly. A game whose
-    /// state cannot be read (it will be suspended when it is played) counts for nothing.
+    /// record reads them ([`GameSeats`]): the games `tenure_addresses` names for them (kept
+    /// with each save), not every stored game. A game whose state cannot be read (it will
+    /// be suspended when it is played) counts for nothing.
     pub fn seats_of(&self, addresses: &[String]) -> Result<Vec<GameSeats>, StoreError> {
         let mut out = Vec::new();
         let mut st = self.tx.prepare_cached(
-            "SELECT name, state FROM games WHERE suspended IS NULL AND instr(lower(state), ?1) > 0
+            "SELECT name, state FROM games WHERE suspended IS NULL
+             AND name IN (SELECT game FROM tenure_addresses WHERE address = ?1)
              ORDER BY name",
         )?;
         let mut seen = std::collections::BTreeSet::new();

@@ -254,6 +254,7 @@ impl Tx<'_> {
             "DELETE FROM pictures WHERE game = ?1",
             "DELETE FROM signon_failures WHERE game = ?1",
             "DELETE FROM wrong_signons WHERE game = ?1",
+            "DELETE FROM tenure_addresses WHERE game = ?1",
         ] {
             self.execute(sql, params![game])?;
         }

@@ -625,3 +625,63 @@ fn a_version_6_outbox_with_an_audience_no_judge_wrote_is_not_migrated() {
     drop(conn);
     remove_db(&path);
 }
+
+/// Version 10: the games an address held a seat in are filled from the stored games'
+/// tenures (a state that does not read adds nothing), and kept with each save: the
+/// reliability record reads those games only.
+#[test]
+fn version_10_fills_the_tenure_addresses_and_saves_keep_them() {
+    let map = crate::map::Map::standard().unwrap();
+    let variant = crate::variant::Registry::default().standard();
+    let seat = |a: &str| crate::game::Seat {
+        address: a.into(),
+        password_hash: String::new(),
+    };
+    let mut g = Game::new("g1", variant, seat("gm@x"), 1, map);
+    g.seat_players(vec![
+        (crate::map::Power::France, seat("Ann@X.test")),
+        (crate::map::Power::England, seat("bob@x.test")),
+    ]);
+    assert_eq!(g.tenures.len(), 2);
+    let path = temp_db("v9-tenures");
+    {
+        let conn = database_at(&path, 9);
+        conn.execute(
+            "INSERT INTO games (name, state, status, master) VALUES ('g1', ?1, 'active', 'gm@x'),
+             ('g2', 'garbage', 'active', 'gm@x')",
+            [serde_json::to_string(&g).unwrap()],
+        )
+        .unwrap();
+    }
+    let mut store = Store::open(&path).unwrap();
+    let seats = |store: &mut Store, a: &str| {
+        store
+            .transaction(|tx| tx.seats_of(&[a.to_string()]))
+            .unwrap()
+            .len()
+    };
+    assert_eq!(
+        seats(&mut store, "ann@x.test"),
+        1,
+        "filled by the migration"
+    );
+    assert_eq!(seats(&mut store, "bob@x.test"), 1);
+    assert_eq!(
+        seats(&mut store, "an@x.test"),
+        0,
+        "an exact address, not a part"
+    );
+    // A save keeps the table: a newcomer's tenure is found, a removed game is not.
+    g.name = "g3".into();
+    assert_eq!(g.tenures[0].power, crate::map::Power::England);
+    g.tenures[0].address = "cat@x.test".into();
+    store.transaction(|tx| tx.save_game(&g)).unwrap();
+    assert_eq!(seats(&mut store, "cat@x.test"), 1);
+    // (England's tenure, the first, went to cat@x.test; France's is Ann's in both.)
+    assert_eq!(seats(&mut store, "bob@x.test"), 1);
+    assert_eq!(seats(&mut store, "ann@x.test"), 2);
+    store.transaction(|tx| tx.remove_game("g3")).unwrap();
+    assert_eq!(seats(&mut store, "cat@x.test"), 0);
+    drop(store);
+    remove_db(&path);
+}
