@@ -69,6 +69,13 @@ pub(crate) fn incoming(key: &str, from: &str, subject: &str, body: &str) -> Inco
     }
 }
 
+/// Hands the judge `msg` at `at`, whatever it makes of it; returns every mail it queued.
+pub(crate) fn deliver(judge: &mut Judge, msg: &Incoming, at: DateTime<Utc>) -> Vec<QueuedMail> {
+    let before = judge.all_mail().expect("mail").len();
+    judge.handle(msg, at).expect("handled");
+    judge.all_mail().expect("mail").split_off(before)
+}
+
 /// The body of the judge's reply to the mail whose Message-ID is `key` (empty when it sent
 /// none).
 pub(crate) fn reply(judge: &mut Judge, key: &str) -> String {
@@ -108,6 +115,14 @@ pub(crate) fn confirmation_code(reply: &str) -> String {
         .lines()
         .find_map(|l| l.trim().strip_prefix("CONFIRM "))
         .unwrap_or_else(|| panic!("a confirmation: {reply}"))
+        .to_string()
+}
+
+/// The code in a confirmation's subject (`DIP confirmation K7Q2MX4P`).
+pub(crate) fn code_of(m: &QueuedMail) -> String {
+    m.subject
+        .strip_prefix("DIP confirmation ")
+        .unwrap_or_else(|| panic!("no confirmation: {} {}", m.subject, m.body))
         .to_string()
 }
 
@@ -165,6 +180,14 @@ impl Desk {
     /// The clock moves by `step` before each mail.
     pub(crate) fn every(self, step: Duration) -> Desk {
         Desk { step, ..self }
+    }
+
+    /// Every mail has `subject`.
+    pub(crate) fn subject(self, subject: &str) -> Desk {
+        Desk {
+            subject: subject.to_string(),
+            ..self
+        }
     }
 
     /// The Message-ID of the mail handed last.
