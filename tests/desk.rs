@@ -89,11 +89,16 @@ pub(crate) fn reply(judge: &mut Judge, key: &str) -> String {
         .unwrap_or_default()
 }
 
+/// Hands the judge `msg` at `at`, which it must apply.
+pub(crate) fn applied(judge: &mut Judge, msg: &Incoming, at: DateTime<Utc>) {
+    let h = judge.handle(msg, at).expect("handled");
+    assert!(matches!(h, Handled::Applied { .. }), "{h:?}");
+}
+
 /// Hands the judge `msg` at `at`, which it must apply; returns the reply's body (empty when
 /// the judge sent none).
 pub(crate) fn apply(judge: &mut Judge, msg: &Incoming, at: DateTime<Utc>) -> String {
-    let h = judge.handle(msg, at).expect("handled");
-    assert!(matches!(h, Handled::Applied { .. }), "{h:?}");
+    applied(judge, msg, at);
     reply(judge, &msg.key)
 }
 
