@@ -1,11 +1,13 @@
 //! Secrets and authority under attack (issue 24), by mail through the judge core: no word
 //! that may be a password in any reply or copy, whatever is wrong with its line.
 
-use chrono::{DateTime, TimeZone, Utc};
+use chrono::{DateTime, Utc};
 use dipjudge::game::{Game, Player, Seat, Status};
 use dipjudge::judge::{Incoming, Judge, JudgeConfig, PasswordCost, hash_password};
 use dipjudge::map::{Map, Power};
-use dipjudge::store::{QueuedMail, Store};
+use dipjudge::store::QueuedMail;
+
+use crate::desk::{self, code_of};
 
 const GAME: &str = "alpha";
 const MASTER: &str = "gm@example.test";
@@ -15,24 +17,19 @@ const ENGLAND_PASSWORD: &str = "RightPass1";
 const OUTSIDER: &str = "outsider@example.test";
 
 fn t0() -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(2026, 11, 1, 9, 0, 0)
-        .single()
-        .expect("time")
+    desk::utc(2026, 11, 1, 9, 0)
 }
 
 /// A judge with one running standard game, `alpha`: England at [`ENGLAND`], the other
 /// powers at `<power>@example.test` (password `OtherPass1`), the master at [`MASTER`].
 pub(crate) fn running_game() -> Judge {
-    running_game_with(JudgeConfig {
-        password_cost: PasswordCost::TEST,
-        ..JudgeConfig::default()
-    })
+    running_game_with(desk::config())
 }
 
 /// [`running_game`] on a judge with `config`.
 pub(crate) fn running_game_with(config: JudgeConfig) -> Judge {
     let map = Map::standard().expect("map");
-    let mut judge = Judge::new(Store::open_in_memory().expect("store"), config).expect("judge");
+    let mut judge = desk::judge(config);
     let seat = |address: &str, pw: &str| Seat {
         address: address.to_string(),
         password_hash: hash_password(PasswordCost::TEST, pw, 1),
@@ -77,19 +74,11 @@ fn mail_as(
     body: &str,
     at: DateTime<Utc>,
 ) -> Vec<QueuedMail> {
-    let before = judge.all_mail().expect("mail").len();
     let msg = Incoming {
-        key: key.to_string(),
-        message_id: Some(key.to_string()),
-        from: from.to_string(),
         reply_to: reply_to.map(str::to_string),
-        from_name: None,
-        subject: subject.into(),
-        text: body.to_string(),
-        size_capped: false,
+        ..desk::incoming(key, from, subject, body)
     };
-    judge.handle(&msg, at).expect("handled");
-    judge.all_mail().expect("mail").split_off(before)
+    desk::deliver(judge, &msg, at)
 }
 
 /// Wrong lines that carry a password, and the words of each that must never be shown: the
@@ -311,25 +300,8 @@ fn checks(judge: &mut Judge) -> u64 {
 
 /// Hands the judge one mail at `at`; returns the reply's body.
 fn mail_at(judge: &mut Judge, key: &str, from: &str, body: &str, at: DateTime<Utc>) -> String {
-    let msg = Incoming {
-        key: key.to_string(),
-        message_id: Some(key.to_string()),
-        from: from.to_string(),
-        reply_to: None,
-        from_name: None,
-        subject: "orders".into(),
-        text: body.to_string(),
-        size_capped: false,
-    };
-    judge.handle(&msg, at).expect("handled");
-    judge
-        .all_mail()
-        .expect("mail")
-        .into_iter()
-        .rev()
-        .find(|m| m.in_reply_to.as_deref() == Some(key))
-        .map(|m| m.body)
-        .unwrap_or_default()
+    desk::deliver(judge, &desk::incoming(key, from, "orders", body), at);
+    desk::reply(judge, key)
 }
 
 /// 1,000 wrong sign-ons for one seat from 1,000 addresses within an hour: at most ten
@@ -488,14 +460,6 @@ fn press_cannot_be_forged_and_grey_broadcasts_reach_their_author() {
     );
 }
 
-/// The code in a confirmation's subject (`DIP confirmation K7Q2MX4P`).
-fn code_of(m: &QueuedMail) -> String {
-    m.subject
-        .strip_prefix("DIP confirmation ")
-        .unwrap_or_else(|| panic!("no confirmation: {} {}", m.subject, m.body))
-        .to_string()
-}
-
 /// Whether the game's next results reach `address`, and with a picture.
 fn results_to(judge: &mut Judge, address: &str, at: DateTime<Utc>) -> Option<bool> {
     let before = judge.all_mail().expect("mail").len();
@@ -518,9 +482,8 @@ fn results_to(judge: &mut Judge, address: &str, at: DateTime<Utc>) -> Option<boo
 #[test]
 fn subscriptions_wait_for_the_address_to_confirm() {
     let mut judge = running_game_with(JudgeConfig {
-        password_cost: PasswordCost::TEST,
         maps: true,
-        ..JudgeConfig::default()
+        ..desk::config()
     });
     let victim = "victim@example.test";
     let attacker = "attacker@example.test";

@@ -5,12 +5,12 @@
 //! counts one vote a player; a player who resigns leaves all their powers, and a newcomer
 //! takes them over together; the refusals of `SET PLAYERS` and of press to one's own power.
 
-use chrono::{DateTime, Duration, TimeZone, Utc};
+use chrono::Duration;
 use dipjudge::game::{Ending, Game, SeatStatus, Status};
-use dipjudge::judge::{Judge, JudgeConfig, PasswordCost};
-use dipjudge::map::{Map, Power};
-use dipjudge::rules::Owner;
-use dipjudge::store::{QueuedMail, Store};
+use dipjudge::map::Power;
+use dipjudge::store::QueuedMail;
+
+use crate::desk::{self, Desk};
 
 const MASTER: &str = "master1@example.test";
 const OBSERVER: &str = "observer1@example.test";
@@ -33,48 +33,29 @@ fn pass(i: usize) -> String {
     format!("player{}-secret", i + 1)
 }
 
+/// A judge with the [`SEED`], its clock a minute on at each mail, and every reply.
 struct Table {
-    judge: Judge,
-    map: &'static Map,
-    now: DateTime<Utc>,
-    sent: u32,
+    desk: Desk,
     replies: Vec<String>,
 }
 
 impl Table {
     fn new() -> Table {
-        let config = JudgeConfig {
-            password_cost: PasswordCost::TEST,
-            seed: SEED,
-            ..JudgeConfig::default()
-        };
+        let now = desk::utc(2027, 1, 4, 9, 0);
         Table {
-            judge: Judge::new(Store::open_in_memory().expect("store"), config).expect("judge"),
-            map: Map::standard().expect("map"),
-            now: Utc
-                .with_ymd_and_hms(2027, 1, 4, 9, 0, 0)
-                .single()
-                .expect("time"),
-            sent: 0,
+            desk: Desk::with_seed("duplex", now, SEED).every(Duration::minutes(1)),
             replies: Vec::new(),
         }
     }
 
     fn mail(&mut self, from: &str, body: &str) -> String {
-        self.sent += 1;
-        self.now += Duration::minutes(1);
-        let key = format!("<duplex-{}@test>", self.sent);
-        let r = crate::support::send(&mut self.judge, &key, from, body, self.now);
+        let r = self.desk.mail(from, body);
         self.replies.push(r.clone());
         r
     }
 
     fn game(&mut self) -> Game {
-        self.judge.game("dt").expect("load").expect("game exists")
-    }
-
-    fn mails(&mut self) -> Vec<QueuedMail> {
-        self.judge.all_mail().expect("mail")
+        self.game_named("dt")
     }
 
     /// njudge's `Bug91-01` … `-06`: the master creates `dt` for four players, four players
@@ -86,11 +67,7 @@ impl Table {
             if i == 2 {
                 // Bug91-04: an observer signs on before the third player.
                 let r = self.mail(OBSERVER, "signon odt observer-secret\nsignoff\n");
-                let code = r
-                    .lines()
-                    .find_map(|l| l.trim().strip_prefix("CONFIRM "))
-                    .unwrap_or_else(|| panic!("a confirmation: {r}"))
-                    .to_string();
+                let code = desk::confirmation_code(&r);
                 self.mail(OBSERVER, &format!("CONFIRM {code}"));
             }
             let body = format!("signon ?dt {}\nset preference {prefs}\nsignoff\n", pass(i));
@@ -111,15 +88,11 @@ impl Table {
     /// Hold orders for every unit of `powers`.
     fn holds(&mut self, powers: &[Power]) -> String {
         let g = self.game();
-        g.position
-            .units
-            .iter()
-            .filter(|u| powers.iter().any(|p| u.owner == Owner::Power(*p)))
-            .map(|u| format!("{} H", u.display(self.map)))
-            .collect::<Vec<_>>()
-            .join("\n")
+        desk::holds(self.map, &g, powers)
     }
 }
+
+desk::wraps!(Table, desk: Desk);
 
 /// The powers the game's seats give each of the four players, in power order.
 fn holdings(g: &Game) -> Vec<(String, Vec<Power>)> {
@@ -237,8 +210,7 @@ fn a_duplex_player_orders_for_both_powers_and_the_phase_processes_when_all_are_i
     assert!(since < before);
     let at = t.game().next_event().expect("an event");
     assert!(at < before, "processing comes before the deadline");
-    t.now = at;
-    t.judge.tick(at).expect("tick");
+    t.tick(at);
     let g = t.game();
     assert_eq!(g.turn, 1, "the phase was processed early");
     assert_eq!(g.position.phase.to_string(), "F1901M");

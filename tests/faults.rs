@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use chrono::{DateTime, Duration, Utc};
 use dipjudge::command::NoCommand;
 use dipjudge::daemon::Daemon;
-use dipjudge::judge::{Handled, Incoming, Judge};
+use dipjudge::judge::{Handled, Judge};
 use dipjudge::map::{Map, Power};
 use dipjudge::rules::{OrderCheck, Position, PowerOrder, Refusal, Rules, Step};
 use dipjudge::store::WriteFaults;
@@ -546,19 +546,15 @@ fn a_store_error_at_each_write_of_a_mail_leaves_it_whole_or_untouched() {
         start_game(&mut judge, "mail", "");
     }
     let template = s.database();
-    let msg = Incoming {
-        key: "orders-with-press@x".into(),
-        message_id: Some("orders-with-press@x".into()),
-        from: player("mail", Power::England),
-        reply_to: None,
-        from_name: None,
-        subject: "orders".into(),
-        text: format!(
+    let msg = crate::desk::incoming(
+        "orders-with-press@x",
+        &player("mail", Power::England),
+        "orders",
+        &format!(
             "SIGNON Email {}\nF Lon - NTH\nA Lvp - Yor\nPRESS TO F\nShall we split the Channel?\nENDPRESS\n",
             password(Power::England)
         ),
-        size_capped: false,
-    };
+    );
     let now = t0() + Duration::hours(1);
     let (before_state, before_mail) = {
         let mut j = judge_on(&copy_db(&template, "mail-before", 0));

@@ -4,23 +4,21 @@
 
 use std::collections::BTreeMap;
 
-use chrono::{DateTime, Duration, TimeZone, Utc};
+use chrono::Duration;
 use dipjudge::game::{Ending, Game, Status};
-use dipjudge::judge::{Judge, JudgeConfig, PasswordCost};
+use dipjudge::judge::{Judge, PasswordCost};
 use dipjudge::map::{Map, Power};
 use dipjudge::rules::{Owner, PhaseKind, Rules, Standard};
 use dipjudge::sim::{self, Rng};
 use dipjudge::store::{QueuedMail, Store};
 
+use crate::desk::{self, Desk};
+
 const GM: &str = "gm@example.test";
 
 /// Seven players, a master, a judge, a clock.
 struct Table {
-    judge: Judge,
-    map: &'static Map,
-    now: DateTime<Utc>,
-    sent: u32,
-    name: String,
+    table: desk::Table,
     /// Private press sent: (token, sender, readers).
     secrets: Vec<(String, Power, Vec<Power>)>,
 }
@@ -29,73 +27,18 @@ fn addr(p: Power) -> String {
     format!("{}@example.test", p.name().to_lowercase())
 }
 
-fn password(p: Power) -> String {
-    format!("password-{}", p.code().to_lowercase())
-}
-
 impl Table {
     fn new(name: &str) -> Table {
-        let config = JudgeConfig {
-            password_cost: PasswordCost::TEST,
-            ..JudgeConfig::default()
-        };
-        let judge = Judge::new(Store::open_in_memory().expect("store"), config).expect("judge");
+        let now = desk::utc(2026, 11, 1, 9, 0);
         Table {
-            judge,
-            map: Map::standard().expect("map"),
-            now: Utc
-                .with_ymd_and_hms(2026, 11, 1, 9, 0, 0)
-                .single()
-                .expect("time"),
-            sent: 0,
-            name: name.to_string(),
+            table: desk::Table::new(Desk::new(name, now), name, GM, addr),
             secrets: Vec::new(),
         }
     }
 
-    fn mail(&mut self, from: &str, body: &str) -> String {
-        self.sent += 1;
-        let key = format!("<{}-{}@test>", self.name, self.sent);
-        crate::support::send(&mut self.judge, &key, from, body, self.now)
-    }
-
-    fn as_power(&mut self, p: Power, lines: &str) -> String {
-        let body = format!(
-            "SIGNON {}{} {}\n{lines}",
-            p.initial(),
-            self.name,
-            password(p)
-        );
-        self.mail(&addr(p), &body)
-    }
-
-    fn as_master(&mut self, lines: &str) -> String {
-        let body = format!("SIGNON M{} gmpass-01\n{lines}", self.name);
-        self.mail(GM, &body)
-    }
-
-    fn game(&mut self) -> Game {
-        let name = self.name.clone();
-        self.judge.game(&name).expect("load").expect("game exists")
-    }
-
     fn start(&mut self) {
-        let name = self.name.clone();
-        let r = self.mail(GM, &format!("CREATE ?{name} gmpass-01"));
-        assert!(r.starts_with("OK CREATE"), "{r}");
-        for p in Power::ALL {
-            let r = self.mail(
-                &addr(p),
-                &format!(
-                    "SIGNON ?{name} {}\nSET PREFERENCE {}",
-                    password(p),
-                    p.name()
-                ),
-            );
-            assert!(!r.contains("ERROR"), "{r}");
-        }
+        self.table.start();
         let g = self.game();
-        assert_eq!(g.status, Status::Active);
         for p in Power::ALL {
             assert_eq!(
                 g.player(p).map(|pl| pl.seat.address.clone()),
@@ -103,11 +46,6 @@ impl Table {
                 "preferences honoured"
             );
         }
-    }
-
-    fn tick(&mut self, at: DateTime<Utc>) {
-        self.now = at;
-        self.judge.tick(at).expect("tick");
     }
 
     /// Every power that must order sends random legal orders (except `skip`), with some
@@ -195,10 +133,6 @@ impl Table {
         }
     }
 
-    fn mails(&mut self) -> Vec<QueuedMail> {
-        self.judge.all_mail().expect("mail")
-    }
-
     fn results(&mut self, phase: &str) -> Vec<QueuedMail> {
         let subject = format!("DIP:{} - {phase} Results", self.name);
         self.mails()
@@ -256,6 +190,8 @@ impl Table {
         self.tick(at);
     }
 }
+
+desk::wraps!(Table, table: desk::Table);
 
 #[test]
 fn a_full_game_to_a_draw() {
@@ -465,11 +401,7 @@ fn installed_game(
     use dipjudge::game::{Player, Seat};
     use dipjudge::judge::hash_password;
     let map = Map::standard().expect("map");
-    let config = JudgeConfig {
-        password_cost: PasswordCost::TEST,
-        ..JudgeConfig::default()
-    };
-    let mut judge = Judge::new(Store::open_in_memory().expect("store"), config).expect("judge");
+    let mut judge = desk::judge(desk::config());
     let hash = hash_password(PasswordCost::TEST, "pw", 1);
     let seat = |address: &str| Seat {
         address: address.to_string(),
@@ -490,11 +422,7 @@ fn installed_game(
         .collect();
     g.position = position;
     g.variant_state = state;
-    g.deadline = Some(
-        Utc.with_ymd_and_hms(2026, 12, 1, 0, 0, 0)
-            .single()
-            .expect("time"),
-    );
+    g.deadline = Some(desk::utc(2026, 12, 1, 0, 0));
     judge.install_game(&g).expect("install");
     judge
 }
@@ -526,15 +454,12 @@ fn a_surrender_draw_includes_the_client_states() {
         }
     }
     let mut judge = installed_game("sd", &Surrender, position, Surrender.new_state(), &[]);
-    let now = Utc
-        .with_ymd_and_hms(2026, 11, 20, 9, 0, 0)
-        .single()
-        .expect("time");
+    let now = desk::utc(2026, 11, 20, 9, 0);
     let mut n = 0;
     let mut mail = |judge: &mut Judge, p: Power, body: &str| {
         n += 1;
         let text = format!("SIGNON {}sd pw\n{body}", p.initial());
-        crate::support::send(judge, &format!("<sd-{n}@test>"), &addr(p), &text, now)
+        desk::send(judge, &format!("<sd-{n}@test>"), &addr(p), &text, now)
     };
     let r = mail(&mut judge, Power::Austria, "SURRENDER TO Russia");
     assert!(r.contains("OK SURRENDER TO Russia"), "{r}");
@@ -595,15 +520,12 @@ fn a_survive_jury_tie_waits_for_the_master() {
         state,
         &[Power::Germany, Power::Russia],
     );
-    let now = Utc
-        .with_ymd_and_hms(2026, 11, 20, 9, 0, 0)
-        .single()
-        .expect("time");
+    let now = desk::utc(2026, 11, 20, 9, 0);
     let mut n = 0;
     let mut mail = |judge: &mut Judge, who: &str, from: &str, body: &str| {
         n += 1;
         let text = format!("SIGNON {who}jt pw\n{body}");
-        crate::support::send(judge, &format!("<jt-{n}@test>"), from, &text, now)
+        desk::send(judge, &format!("<jt-{n}@test>"), from, &text, now)
     };
     mail(&mut judge, "E", &addr(Power::England), "VOTE France 17");
     mail(&mut judge, "F", &addr(Power::France), "VOTE England 17");
@@ -772,7 +694,7 @@ fn pictures_of(t: &mut Table, m: &QueuedMail) -> Vec<(String, Vec<u8>)> {
 
 /// The reply to the last mail sent to the judge.
 fn last_reply(t: &mut Table) -> QueuedMail {
-    let key = format!("<{}-{}@test>", t.name, t.sent);
+    let key = t.last_key();
     t.mails()
         .into_iter()
         .rev()
@@ -801,10 +723,7 @@ fn maps_by_mail_a_chart_and_the_whole_game_animated() {
             .expect("time")
             .as_nanos()
     ));
-    let config = || JudgeConfig {
-        password_cost: PasswordCost::TEST,
-        ..JudgeConfig::default()
-    };
+    let config = desk::config;
     let mut t = Table::new("pics");
     t.judge = Judge::new(Store::open(&path).expect("store"), config()).expect("judge");
     t.start();

@@ -54,6 +54,9 @@ mod crash;
 /// points, a server restart under the live daemon, bad mail, a seat whose address
 /// the SMTP server refuses (same switch as `servers`).
 mod daemon;
+/// The judge's desk the mail tests share: an in-memory judge, its clock and Message-IDs,
+/// a mail in and its reply out, a standard game created and seated by mail.
+mod desk;
 /// Duplex games by mail (issue 31): njudge's Bug91 sequence starts a game of four players
 /// by preference; one player orders for two powers, votes once, resigns both.
 mod duplex;
@@ -77,11 +80,11 @@ mod grammar;
 mod hostile;
 /// Golden games through the real binary on the Maildir default, with a leak scanner.
 mod maildir_golden;
+/// njudge's regression inputs mailed in order: every line understood, the duplex game
+/// starts with four players (issue 31).
+mod njudge_inputs;
 /// Observers' press as njudge's (issue 31): SET OBSERVER, the observer's password, PRESS TO
 /// O; what observers read is SET WATCH.
-// njudge's regression inputs mailed in order: every line understood, the duplex game
-// starts with four players (issue 31).
-mod njudge_inputs;
 mod observers;
 /// A message far over the size cap.
 mod oversize;
@@ -109,7 +112,7 @@ mod servers;
 /// A game the way its master wants it (issue 28): a schedule in the game's zone, absences,
 /// anonymous games under a leak scanner, private games, LIST with every setting.
 mod settings;
-/// Helpers the tests share (mailing the judge core).
+/// Golden files compared (or rewritten) for the golden and picture tests.
 mod support;
 /// The variant platform: a toy rule set (its own command, phase and state) overriding every
 /// hook plays a game by mail; a scan shows no rule set's name or keyword in the core.

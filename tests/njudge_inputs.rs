@@ -7,10 +7,10 @@
 //! `SYNTAX`, and the duplex game starts with four players, the powers shared out by their
 //! preference lists as njudge shares them (njudge's `Bug91-06` answer).
 
-use chrono::{DateTime, Duration, TimeZone, Utc};
-use dipjudge::judge::{Handled, Incoming, Judge, JudgeConfig, PasswordCost};
+use chrono::Duration;
 use dipjudge::map::Power;
-use dipjudge::store::Store;
+
+use crate::desk::{self, Desk};
 
 fn address(who: &str) -> String {
     format!("nj-{who}@example.test")
@@ -24,40 +24,17 @@ fn register(who: &str, name: &str) -> String {
     )
 }
 
+/// A judge with the seed of njudge's draw, its clock five minutes on at each mail, and
+/// every reply line with the mail it answered.
 struct Inbox {
-    judge: Judge,
-    now: DateTime<Utc>,
-    sent: u32,
+    desk: Desk,
     /// Every reply line, with the mail it answered.
     answers: Vec<(String, String)>,
 }
 
 impl Inbox {
     fn mail(&mut self, who: &str, body: &str) -> String {
-        self.sent += 1;
-        self.now += Duration::minutes(5);
-        let key = format!("<njudge-{}@test>", self.sent);
-        let msg = Incoming {
-            key: key.clone(),
-            message_id: Some(key.clone()),
-            from: address(who),
-            reply_to: None,
-            from_name: None,
-            subject: "njudge".into(),
-            text: body.to_string(),
-            size_capped: false,
-        };
-        let h = self.judge.handle(&msg, self.now).expect("handled");
-        assert!(matches!(h, Handled::Applied { .. }), "{h:?}");
-        let reply = self
-            .judge
-            .all_mail()
-            .expect("mail")
-            .into_iter()
-            .rev()
-            .find(|m| m.in_reply_to.as_deref() == Some(key.as_str()))
-            .map(|m| m.body)
-            .unwrap_or_default();
+        let reply = self.desk.mail(&address(who), body);
         for line in reply.lines() {
             self.answers
                 .push((format!("{who}: {body}"), line.to_string()));
@@ -70,15 +47,11 @@ impl Inbox {
 fn njudges_regression_inputs_are_all_understood() {
     // The seed that draws player3 to sit out the second round of the sharing out, as
     // njudge's draw did in its baseline (`tests/duplex.rs` says more).
-    let config = JudgeConfig {
-        password_cost: PasswordCost::TEST,
-        seed: 1903,
-        ..JudgeConfig::default()
-    };
+    let now = desk::utc(2026, 3, 2, 9, 0);
     let mut inbox = Inbox {
-        judge: Judge::new(Store::open_in_memory().expect("store"), config).expect("judge"),
-        now: Utc.with_ymd_and_hms(2026, 3, 2, 9, 0, 0).single().unwrap(),
-        sent: 0,
+        desk: Desk::with_seed("njudge", now, 1903)
+            .every(Duration::minutes(5))
+            .subject("njudge"),
         answers: Vec::new(),
     };
     // A-Reg01..10, A-RegM-1, A-RegM-2: registrations (ten players; two masters; and one
@@ -122,7 +95,7 @@ fn njudges_regression_inputs_are_all_understood() {
     );
 
     // The duplex game has started with four players, the powers as njudge shared them.
-    let g = inbox.judge.game("dt").expect("load").expect("the game");
+    let g = inbox.desk.game_named("dt");
     let holder = |p: Power| {
         g.players
             .iter()

@@ -4,11 +4,10 @@
 //! reaches the observers only; what observers read is `SET WATCH`, and a game stored with
 //! the old word keeps its meaning.
 
-use chrono::{DateTime, TimeZone, Utc};
-use dipjudge::game::{Game, ObserverLevel, Status};
-use dipjudge::judge::{Judge, JudgeConfig, PasswordCost};
+use dipjudge::game::ObserverLevel;
 use dipjudge::map::Power;
-use dipjudge::store::{QueuedMail, Store};
+
+use crate::desk::{self, Desk};
 
 const GM: &str = "gm-obs@example.test";
 const ANN: &str = "ann-obs@example.test";
@@ -18,48 +17,21 @@ fn addr(p: Power) -> String {
     format!("{}-obs@example.test", p.name().to_lowercase())
 }
 
-fn password(p: Power) -> String {
-    format!("password-{}", p.code().to_lowercase())
-}
-
 /// A judge, a running game of seven players, two observers and their passwords.
 struct Gallery {
-    judge: Judge,
-    now: DateTime<Utc>,
-    sent: u32,
-    name: String,
+    table: desk::Table,
     /// Each observer's address and the password its subscription gave it.
     observers: Vec<(String, String)>,
 }
 
 impl Gallery {
     fn new(name: &str) -> Gallery {
-        let config = JudgeConfig {
-            password_cost: PasswordCost::TEST,
-            ..JudgeConfig::default()
-        };
+        let now = desk::utc(2027, 3, 1, 9, 0);
         let mut g = Gallery {
-            judge: Judge::new(Store::open_in_memory().expect("store"), config).expect("judge"),
-            now: Utc
-                .with_ymd_and_hms(2027, 3, 1, 9, 0, 0)
-                .single()
-                .expect("time"),
-            sent: 0,
-            name: name.to_string(),
+            table: desk::Table::new(Desk::new(name, now), name, GM, addr),
             observers: Vec::new(),
         };
-        let r = g.mail(GM, &format!("CREATE ?{name} gmpass-01"));
-        assert!(r.starts_with("OK CREATE"), "{r}");
-        for p in Power::ALL {
-            let body = format!(
-                "SIGNON ?{name} {}\nSET PREFERENCE {}",
-                password(p),
-                p.name()
-            );
-            let r = g.mail(&addr(p), &body);
-            assert!(!r.contains("ERROR"), "{r}");
-        }
-        assert_eq!(g.game().status, Status::Active);
+        g.start();
         for o in [ANN, BOB] {
             let pw = g.observe(o);
             g.observers.push((o.to_string(), pw));
@@ -67,37 +39,11 @@ impl Gallery {
         g
     }
 
-    fn mail(&mut self, from: &str, body: &str) -> String {
-        self.sent += 1;
-        let key = format!("<{}-{}@test>", self.name, self.sent);
-        crate::support::send(&mut self.judge, &key, from, body, self.now)
-    }
-
-    fn as_power(&mut self, p: Power, lines: &str) -> String {
-        let body = format!(
-            "SIGNON {}{} {}\n{lines}",
-            p.initial(),
-            self.name,
-            password(p)
-        );
-        self.mail(&addr(p), &body)
-    }
-
-    fn as_master(&mut self, lines: &str) -> String {
-        let body = format!("SIGNON M{} gmpass-01\n{lines}", self.name);
-        self.mail(GM, &body)
-    }
-
     /// Observer number `i` signed on with its password.
     fn as_observer(&mut self, i: usize, lines: &str) -> String {
         let (address, pw) = self.observers[i].clone();
         let body = format!("SIGNON O{} {pw}\n{lines}", self.name);
         self.mail(&address, &body)
-    }
-
-    fn game(&mut self) -> Game {
-        let name = self.name.clone();
-        self.judge.game(&name).expect("load").expect("game exists")
     }
 
     /// OBSERVE, then CONFIRM (once an address is proved, OBSERVE alone): the reply that
@@ -108,19 +54,11 @@ impl Gallery {
         if r.contains("Your observer password") {
             return password_in(&r, &name);
         }
-        let code = r
-            .lines()
-            .find_map(|l| l.trim().strip_prefix("CONFIRM "))
-            .unwrap_or_else(|| panic!("a confirmation: {r}"))
-            .to_string();
+        let code = desk::confirmation_code(&r);
         let r = self.mail(address, &format!("CONFIRM {code}"));
         assert!(r.contains("OK CONFIRM"), "{r}");
         assert!(r.contains(&format!("OK OBSERVE {name}")), "{r}");
         password_in(&r, &name)
-    }
-
-    fn mails(&mut self) -> Vec<QueuedMail> {
-        self.judge.all_mail().expect("mail")
     }
 
     /// Who received the mails queued since `since` whose subject ends with `subject_end`
@@ -137,6 +75,8 @@ impl Gallery {
         r
     }
 }
+
+desk::wraps!(Gallery, table: desk::Table);
 
 /// The observer password in a reply: `Your observer password for game is CODE: ...`.
 fn password_in(reply: &str, game: &str) -> String {

@@ -4,22 +4,18 @@
 //! From linking nothing). The reliability record and the entry gates are played by mail in
 //! the golden scenario `tests/golden/03-reliability`.
 
-use chrono::{DateTime, Duration, TimeZone, Utc};
-use dipjudge::judge::{Incoming, Judge, JudgeConfig, PasswordCost};
-use dipjudge::store::{QueuedMail, Store};
+use chrono::{DateTime, Duration, Utc};
+use dipjudge::judge::Judge;
+use dipjudge::store::QueuedMail;
+
+use crate::desk::{self, code_of};
 
 fn t0() -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(2026, 11, 1, 9, 0, 0)
-        .single()
-        .expect("time")
+    desk::utc(2026, 11, 1, 9, 0)
 }
 
 fn judge() -> Judge {
-    let config = JudgeConfig {
-        password_cost: PasswordCost::TEST,
-        ..JudgeConfig::default()
-    };
-    Judge::new(Store::open_in_memory().expect("store"), config).expect("judge")
+    desk::judge(desk::config())
 }
 
 /// Mails the judge from `from` (its Message-ID `key`, its subject `subject`); returns the
@@ -32,19 +28,20 @@ fn mail(
     body: &str,
     at: DateTime<Utc>,
 ) -> Vec<QueuedMail> {
-    let before = judge.all_mail().expect("mail").len();
-    let msg = Incoming {
-        key: key.to_string(),
-        message_id: Some(key.to_string()),
-        from: from.to_string(),
-        reply_to: None,
-        from_name: None,
-        subject: subject.into(),
-        text: body.to_string(),
-        size_capped: false,
-    };
-    judge.handle(&msg, at).expect("handled");
-    judge.all_mail().expect("mail").split_off(before)
+    desk::deliver(judge, &desk::incoming(key, from, subject, body), at)
+}
+
+/// Bob's `WHOIS who` (its Message-ID `key`) at `at`: the body of the one answer to Bob.
+fn whois(judge: &mut Judge, key: &str, who: &str, at: DateTime<Utc>) -> String {
+    let mails = mail(
+        judge,
+        key,
+        "bob@example.test",
+        "w",
+        &format!("WHOIS {who}"),
+        at,
+    );
+    to(&mails, "bob@example.test").body.clone()
 }
 
 /// The one mail to `to` among `mails`.
@@ -52,13 +49,6 @@ fn to<'m>(mails: &'m [QueuedMail], to: &str) -> &'m QueuedMail {
     let found: Vec<&QueuedMail> = mails.iter().filter(|m| m.recipient == to).collect();
     assert_eq!(found.len(), 1, "one mail to {to}: {mails:#?}");
     found[0]
-}
-
-fn code_of(m: &QueuedMail) -> String {
-    m.subject
-        .strip_prefix("DIP confirmation ")
-        .unwrap_or_else(|| panic!("no confirmation: {} {}", m.subject, m.body))
-        .to_string()
 }
 
 /// A registration in njudge's form (its `A-Reg` regression inputs), with our own values.
@@ -193,31 +183,14 @@ fn a_second_registration_updates_the_profile_and_chooses_what_is_public() {
         &format!("CONFIRM {code}"),
         later,
     );
-    let mails = mail(
-        &mut judge,
-        "<w@test>",
-        "bob@example.test",
-        "w",
-        "WHOIS Ann Example",
-        later,
-    );
-    let answer = &to(&mails, "bob@example.test").body;
+    let answer = whois(&mut judge, "<w@test>", "Ann Example", later);
     assert!(answer.contains("    Name: Ann Example"), "{answer}");
     assert!(answer.contains("    Email: ann@example.test"), "{answer}");
     assert!(!answer.contains("Place"), "{answer}");
     assert!(!answer.contains("Public:"), "{answer}");
-    let mails = mail(
-        &mut judge,
-        "<w2@test>",
-        "bob@example.test",
-        "w",
-        "WHOIS Ann",
-        later,
-    );
+    let answer = whois(&mut judge, "<w2@test>", "Ann", later);
     assert!(
-        to(&mails, "bob@example.test")
-            .body
-            .contains("ERROR UNKNOWN-PERSON"),
+        answer.contains("ERROR UNKNOWN-PERSON"),
         "the old name is gone"
     );
 }
@@ -285,19 +258,8 @@ fn i_am_also_links_only_what_both_addresses_confirm() {
         at,
     );
     assert!(to(&mails, mallory).body.contains("ERROR"), "{mails:#?}");
-    let mails = mail(
-        &mut judge,
-        "<k6@test>",
-        "bob@example.test",
-        "w",
-        &format!("WHOIS {mallory}"),
-        at,
-    );
-    assert!(
-        to(&mails, "bob@example.test")
-            .body
-            .contains("ERROR UNKNOWN-PERSON")
-    );
+    let answer = whois(&mut judge, "<k6@test>", mallory, at);
+    assert!(answer.contains("ERROR UNKNOWN-PERSON"));
 
     // A forged mail in Ann's name asks to link Mallory's address: the confirmation goes to
     // Ann (the mail's own address), nothing to Mallory, and nothing is linked.
@@ -312,19 +274,8 @@ fn i_am_also_links_only_what_both_addresses_confirm() {
     );
     assert!(mails.iter().all(|m| m.recipient != mallory), "{mails:#?}");
     assert!(to(&mails, ann).subject.starts_with("DIP confirmation "));
-    let mails = mail(
-        &mut judge,
-        "<k8@test>",
-        "bob@example.test",
-        "w",
-        &format!("WHOIS {mallory}"),
-        at,
-    );
-    assert!(
-        to(&mails, "bob@example.test")
-            .body
-            .contains("ERROR UNKNOWN-PERSON")
-    );
+    let answer = whois(&mut judge, "<k8@test>", mallory, at);
+    assert!(answer.contains("ERROR UNKNOWN-PERSON"));
 
     // Ann, signed on nowhere, asks from her address and confirms it; the confirmation goes
     // to her work address, which answers: one person.
@@ -355,19 +306,8 @@ fn i_am_also_links_only_what_both_addresses_confirm() {
     assert!(link.body.contains(&format!("from {ann}")), "{}", link.body);
     let link_code = code_of(link);
     // Before the answer, the work address is nobody's.
-    let mails = mail(
-        &mut judge,
-        "<k11@test>",
-        "bob@example.test",
-        "w",
-        &format!("WHOIS {work}"),
-        at,
-    );
-    assert!(
-        to(&mails, "bob@example.test")
-            .body
-            .contains("ERROR UNKNOWN-PERSON")
-    );
+    let answer = whois(&mut judge, "<k11@test>", work, at);
+    assert!(answer.contains("ERROR UNKNOWN-PERSON"));
     let mails = mail(
         &mut judge,
         "<k12@test>",
@@ -381,15 +321,7 @@ fn i_am_also_links_only_what_both_addresses_confirm() {
         answer.contains(&format!("OK {work} is now also {ann}'s")),
         "{answer}"
     );
-    let mails = mail(
-        &mut judge,
-        "<k13@test>",
-        "bob@example.test",
-        "w",
-        &format!("WHOIS {work}"),
-        at,
-    );
-    let answer = &to(&mails, "bob@example.test").body;
+    let answer = whois(&mut judge, "<k13@test>", work, at);
     assert!(answer.contains("    Name: Ann Example"), "{answer}");
     assert!(
         !answer.contains(ann),

@@ -4,10 +4,12 @@
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use dipjudge::game::{Game, Player, Seat, Status};
-use dipjudge::judge::{Incoming, Judge, JudgeConfig, PasswordCost, hash_password};
+use dipjudge::judge::{Judge, PasswordCost, hash_password};
 use dipjudge::map::{Map, Power};
 use dipjudge::rules::{Phase, PhaseKind, Position, Season};
-use dipjudge::store::{QueuedMail, Store};
+use dipjudge::store::QueuedMail;
+
+use crate::desk;
 
 const GM: &str = "gm@example.test";
 const WATCHER: &str = "watcher@example.test";
@@ -28,11 +30,7 @@ fn deadline() -> DateTime<Utc> {
 /// must remove a unit; France has nothing to adjust. An observer watches.
 fn vote_winter() -> Judge {
     let map = Map::standard().expect("map");
-    let config = JudgeConfig {
-        password_cost: PasswordCost::TEST,
-        ..JudgeConfig::default()
-    };
-    let mut judge = Judge::new(Store::open_in_memory().expect("store"), config).expect("judge");
+    let mut judge = desk::judge(desk::config());
     let hash = hash_password(PasswordCost::TEST, "password", 1);
     let seat = |address: &str| Seat {
         address: address.to_string(),
@@ -75,17 +73,11 @@ impl Table {
     fn send(&mut self, from: &str, body: &str, at: DateTime<Utc>) {
         self.sent += 1;
         let key = format!("<vote-{}@test>", self.sent);
-        let msg = Incoming {
-            key: key.clone(),
-            message_id: Some(key),
-            from: from.to_string(),
-            reply_to: None,
-            from_name: None,
-            subject: "winter".into(),
-            text: body.to_string(),
-            size_capped: false,
-        };
-        self.judge.handle(&msg, at).expect("handled");
+        desk::deliver(
+            &mut self.judge,
+            &desk::incoming(&key, from, "winter", body),
+            at,
+        );
     }
 
     fn power(&mut self, p: Power, lines: &str, at: DateTime<Utc>) {

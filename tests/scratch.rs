@@ -9,7 +9,7 @@ use std::time::SystemTime;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use dipjudge::daemon::Config;
-use dipjudge::judge::{Handled, Incoming, Judge};
+use dipjudge::judge::Judge;
 use dipjudge::map::Power;
 
 /// The judge's configuration; `{extra}` takes lines for the `[daemon]` table.
@@ -219,18 +219,7 @@ pub(crate) fn holds(p: Power) -> &'static str {
 
 /// Hands the judge core one mail; panics unless it was applied.
 pub(crate) fn handle(judge: &mut Judge, key: &str, from: &str, body: &str, now: DateTime<Utc>) {
-    let msg = Incoming {
-        key: key.to_string(),
-        message_id: Some(key.to_string()),
-        from: from.to_string(),
-        reply_to: None,
-        from_name: None,
-        subject: "setup".into(),
-        text: body.to_string(),
-        size_capped: false,
-    };
-    let h = judge.handle(&msg, now).expect("handled");
-    assert!(matches!(h, Handled::Applied { .. }), "{h:?}");
+    crate::desk::applied(judge, &crate::desk::incoming(key, from, "setup", body), now);
 }
 
 /// Creates game `name` (`rules`: a rule set's name, or empty for the standard game) and

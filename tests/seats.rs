@@ -4,12 +4,14 @@
 //! draws among the played powers, NONMR games that wait, quiet games, bouncing seats, and
 //! the tenures SUMMARY lists.
 
-use chrono::{DateTime, Duration, TimeZone, Utc};
-use dipjudge::game::{Abandonment, Ending, Game, SeatStatus, Status};
-use dipjudge::judge::{Bounced, Incoming, Judge, JudgeConfig, PasswordCost};
-use dipjudge::map::{Map, Power};
+use chrono::Duration;
+use dipjudge::game::{Abandonment, Ending, SeatStatus, Status};
+use dipjudge::judge::{Bounced, Incoming};
+use dipjudge::map::Power;
 use dipjudge::rules::Owner;
-use dipjudge::store::{QueuedMail, Store};
+use dipjudge::store::QueuedMail;
+
+use crate::desk::{self, Desk};
 
 const GM: &str = "gm@example.test";
 const WATCHER: &str = "watcher@example.test";
@@ -18,98 +20,39 @@ fn addr(p: Power) -> String {
     format!("{}@example.test", p.name().to_lowercase())
 }
 
-fn password(p: Power) -> String {
-    format!("password-{}", p.code().to_lowercase())
-}
-
 /// A judge, a game, a clock.
 struct Table {
-    judge: Judge,
-    map: &'static Map,
-    now: DateTime<Utc>,
-    sent: u32,
-    name: String,
+    table: desk::Table,
 }
 
 impl Table {
     fn new(name: &str) -> Table {
-        let config = JudgeConfig {
-            password_cost: PasswordCost::TEST,
-            ..JudgeConfig::default()
-        };
+        let now = desk::utc(2027, 3, 1, 9, 0);
         Table {
-            judge: Judge::new(Store::open_in_memory().expect("store"), config).expect("judge"),
-            map: Map::standard().expect("map"),
-            now: Utc
-                .with_ymd_and_hms(2027, 3, 1, 9, 0, 0)
-                .single()
-                .expect("time"),
-            sent: 0,
-            name: name.to_string(),
+            table: desk::Table::new(Desk::new(name, now), name, GM, addr),
         }
-    }
-
-    fn mail(&mut self, from: &str, body: &str) -> String {
-        self.sent += 1;
-        let key = format!("<{}-{}@test>", self.name, self.sent);
-        dipjudge_support_send(&mut self.judge, &key, from, body, self.now)
-    }
-
-    fn as_power(&mut self, p: Power, lines: &str) -> String {
-        let body = format!(
-            "SIGNON {}{} {}\n{lines}",
-            p.initial(),
-            self.name,
-            password(p)
-        );
-        self.mail(&addr(p), &body)
-    }
-
-    fn as_master(&mut self, lines: &str) -> String {
-        let body = format!("SIGNON M{} gmpass-01\n{lines}", self.name);
-        self.mail(GM, &body)
-    }
-
-    fn game(&mut self) -> Game {
-        let name = self.name.clone();
-        self.judge.game(&name).expect("load").expect("game exists")
     }
 
     /// CREATE, an observer, and `players` joining with their preferred powers (the game
     /// starts when seven joined).
     fn create(&mut self, players: &[Power]) {
-        let name = self.name.clone();
-        let r = self.mail(GM, &format!("CREATE ?{name} gmpass-01"));
-        assert!(r.starts_with("OK CREATE"), "{r}");
+        self.table.create("");
         for p in players {
-            let r = self.mail(
-                &addr(*p),
-                &format!(
-                    "SIGNON ?{name} {}\nSET PREFERENCE {}",
-                    password(*p),
-                    p.name()
-                ),
-            );
-            assert!(!r.contains("ERROR"), "{r}");
+            self.join(*p);
         }
     }
 
     /// Seven players, an observer (its address proved by a seat of another game: it
     /// confirms once).
     fn start(&mut self) {
-        self.create(&Power::ALL);
-        assert_eq!(self.game().status, Status::Active);
+        self.table.start();
         self.observe();
     }
 
     fn observe(&mut self) {
         let name = self.name.clone();
         let r = self.mail(WATCHER, &format!("OBSERVE {name}"));
-        let code = r
-            .lines()
-            .find_map(|l| l.trim().strip_prefix("CONFIRM "))
-            .unwrap_or_else(|| panic!("a confirmation: {r}"))
-            .to_string();
+        let code = desk::confirmation_code(&r);
         let r = self.mail(WATCHER, &format!("CONFIRM {code}"));
         assert!(r.contains("OK CONFIRM"), "{r}");
         assert!(self.game().observers.iter().any(|o| o == WATCHER));
@@ -118,30 +61,10 @@ impl Table {
     /// Every unit of `p` holds (an adjustment phase: WAIVE).
     fn hold(&mut self, p: Power) -> String {
         let g = self.game();
-        let lines: Vec<String> = g
-            .position
-            .units
-            .iter()
-            .filter(|u| u.owner == Owner::Power(p))
-            .map(|u| format!("{} H", u.display(self.map)))
-            .collect();
-        let r = self.as_power(p, &lines.join("\n"));
+        let lines = desk::holds(self.map, &g, &[p]);
+        let r = self.as_power(p, &lines);
         assert!(!r.contains("ERROR"), "{p}: {r}");
         r
-    }
-
-    fn mails(&mut self) -> Vec<QueuedMail> {
-        self.judge.all_mail().expect("mail")
-    }
-
-    /// The mails queued since mail number `since` was.
-    fn mails_since(&mut self, since: usize) -> Vec<QueuedMail> {
-        self.mails().into_iter().skip(since).collect()
-    }
-
-    fn tick(&mut self, at: DateTime<Utc>) {
-        self.now = at;
-        self.judge.tick(at).expect("tick");
     }
 
     fn subject(&self, what: &str) -> String {
@@ -149,16 +72,7 @@ impl Table {
     }
 }
 
-/// `support::send`, under a name this module can reach from its helpers.
-fn dipjudge_support_send(
-    judge: &mut Judge,
-    key: &str,
-    from: &str,
-    body: &str,
-    now: DateTime<Utc>,
-) -> String {
-    crate::support::send(judge, key, from, body, now)
-}
+desk::wraps!(Table, table: desk::Table);
 
 /// Who received a mail with `subject` (sorted).
 fn recipients(mails: &[QueuedMail], subject: &str) -> Vec<String> {

@@ -4,20 +4,16 @@
 //! anonymous game under a leak scanner that knows every player's address and name, a
 //! private game, and `LIST game` with every setting.
 
-use chrono::{DateTime, TimeZone, Utc};
+use chrono::{DateTime, Utc};
 use dipjudge::game::{Game, Status};
-use dipjudge::judge::{Handled, Incoming, Judge, JudgeConfig, PasswordCost};
-use dipjudge::map::{Map, Power};
+use dipjudge::judge::PasswordCost;
+use dipjudge::map::Power;
 use dipjudge::rules::Owner;
-use dipjudge::store::{Audience, MailKind, QueuedMail, Store};
+use dipjudge::store::{Audience, MailKind, QueuedMail};
+
+use crate::desk::{self, Desk, password, utc};
 
 const GM: &str = "gm28@example.test";
-
-fn utc(y: i32, mo: u32, d: u32, h: u32, mi: u32) -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(y, mo, d, h, mi, 0)
-        .single()
-        .expect("time")
-}
 
 /// A player's address in the game `game` (distinct per game, so that the leak scanner
 /// cannot mistake one game's player for another's).
@@ -30,117 +26,25 @@ fn display_name(p: Power) -> String {
     format!("Zed {} Quill", p.name())
 }
 
-fn password(p: Power) -> String {
-    format!("password-{}", p.code().to_lowercase())
-}
-
 /// Seven players, a master, a judge, a clock.
 struct Table {
-    judge: Judge,
-    map: &'static Map,
-    now: DateTime<Utc>,
-    sent: u32,
-    name: String,
+    table: desk::Table,
 }
 
 impl Table {
     fn new(name: &str, now: DateTime<Utc>) -> Table {
-        let config = JudgeConfig {
-            password_cost: PasswordCost::TEST,
-            ..JudgeConfig::default()
-        };
-        let judge = Judge::new(Store::open_in_memory().expect("store"), config).expect("judge");
-        Table {
-            judge,
-            map: Map::standard().expect("map"),
-            now,
-            sent: 0,
-            name: name.to_string(),
-        }
-    }
-
-    /// One mail from `from` (with its `From:` display name, if any); the reply's body.
-    fn mail_named(&mut self, from: &str, name: Option<&str>, body: &str) -> String {
-        self.sent += 1;
-        let key = format!("<{}-{}@test>", self.name, self.sent);
-        let msg = Incoming {
-            key: key.clone(),
-            message_id: Some(key.clone()),
-            from: from.to_string(),
-            reply_to: None,
-            from_name: name.map(str::to_string),
-            subject: "orders".into(),
-            text: body.to_string(),
-            size_capped: false,
-        };
-        let h = self.judge.handle(&msg, self.now).expect("handled");
-        assert!(matches!(h, Handled::Applied { .. }), "{h:?}");
-        self.judge
-            .all_mail()
-            .expect("mail")
-            .into_iter()
-            .rev()
-            .find(|m| m.in_reply_to.as_deref() == Some(key.as_str()))
-            .map(|m| m.body)
-            .unwrap_or_default()
-    }
-
-    fn mail(&mut self, from: &str, body: &str) -> String {
-        self.mail_named(from, None, body)
-    }
-
-    fn as_power(&mut self, p: Power, lines: &str) -> String {
-        let body = format!(
-            "SIGNON {}{} {}\n{lines}",
-            p.initial(),
-            self.name,
-            password(p)
-        );
-        let from = addr(&self.name, p);
-        let name = display_name(p);
-        self.mail_named(&from, Some(&name), &body)
-    }
-
-    fn as_master(&mut self, lines: &str) -> String {
-        let body = format!("SIGNON M{} gmpass-01\n{lines}", self.name);
-        self.mail_named(GM, Some("Gamma Master"), &body)
-    }
-
-    fn game(&mut self) -> Game {
-        let name = self.name.clone();
-        self.judge.game(&name).expect("load").expect("game exists")
+        let game = name.to_string();
+        let table = desk::Table::new(Desk::new(name, now), name, GM, move |p| addr(&game, p))
+            .named("Gamma Master", display_name);
+        Table { table }
     }
 
     /// CREATE (with `options`), the master's setup lines, then seven joiners who each get
     /// their preferred power.
     fn start(&mut self, options: &str, setup: &str) {
-        let name = self.name.clone();
-        let r = self.mail_named(
-            GM,
-            Some("Gamma Master"),
-            &format!("CREATE ?{name} gmpass-01 {options}\n{setup}"),
-        );
-        assert!(r.starts_with("OK CREATE"), "{r}");
+        let r = self.create(&format!(" {options}\n{setup}"));
         assert!(!r.contains("ERROR"), "{r}");
-        for p in Power::ALL {
-            let from = addr(&name, p);
-            let r = self.mail_named(
-                &from,
-                Some(&display_name(p)),
-                &format!(
-                    "SIGNON ?{name} {}\nSET PREFERENCE {}",
-                    password(p),
-                    p.name()
-                ),
-            );
-            assert!(!r.contains("ERROR"), "{r}");
-        }
-        assert_eq!(self.game().status, Status::Active);
-    }
-
-    fn tick(&mut self, at: DateTime<Utc>) {
-        self.now = at;
-        self.judge.tick(at).expect("tick");
+        self.seat_all();
     }
 
     /// Every power holds every unit (or waives its adjustments): the phase is complete.
@@ -148,17 +52,11 @@ impl Table {
         let g = self.game();
         let powers = g.powers_to_order(self.map, &dipjudge::variant::Standard);
         for p in powers {
-            let lines: Vec<String> = g
-                .position
-                .units
-                .iter()
-                .filter(|u| u.owner == Owner::Power(p))
-                .map(|u| format!("{} H", u.display(self.map)))
-                .collect();
+            let lines = desk::holds(self.map, &g, &[p]);
             let lines = if lines.is_empty() {
                 "WAIVE".to_string()
             } else {
-                lines.join("\n")
+                lines
             };
             let r = self.as_power(p, &lines);
             assert!(!r.contains("ERROR"), "{p}: {r}");
@@ -177,11 +75,9 @@ impl Table {
         assert_ne!(g.position.phase, before, "processed at {due}");
         g.deadline.expect("a deadline")
     }
-
-    fn mails(&mut self) -> Vec<QueuedMail> {
-        self.judge.all_mail().expect("mail")
-    }
 }
+
+desk::wraps!(Table, table: desk::Table);
 
 /// SET ZONE and SET MOVE|RETREAT|ADJUST: 48 hours at 20:00 in Paris, Monday to Friday.
 /// Summer time ends in Europe on Sunday 25 October 2026 (20:00 CEST is 18:00 UTC before,

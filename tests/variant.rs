@@ -3,17 +3,19 @@
 //! hook is called where the spec says, does what it says, and its lines reach only their
 //! readers (the leak scanner reads every mail of the game against the toy's secrets).
 
-use chrono::{DateTime, Duration, TimeZone, Utc};
+use chrono::Duration;
 use dipjudge::game::{Ending, Game, Status};
-use dipjudge::judge::{Judge, JudgeConfig, PasswordCost};
+use dipjudge::judge::{Judge, JudgeConfig};
 use dipjudge::map::{Map, Power};
 use dipjudge::rules::{Owner, Phase, PhaseKind, Position};
-use dipjudge::store::{QueuedMail, Store};
+use dipjudge::store::Store;
 use dipjudge::variant::{Entry, GameView, Reader, Registry, Variant, VariantState};
 
 mod toy;
 
 use toy::{COUNCIL, GATHERING, TOY, ToyState, province};
+
+use crate::desk::{self, Desk};
 
 // ---- the table --------------------------------------------------------------------------
 
@@ -24,16 +26,14 @@ fn addr(p: Power) -> String {
     format!("{}@toy.test", p.name().to_lowercase())
 }
 
+/// A judge that runs the toy rule set, its clock a minute on at each mail.
 struct Table {
-    judge: Judge,
-    now: DateTime<Utc>,
-    sent: u32,
+    desk: Desk,
 }
 
 impl Table {
     fn new() -> Table {
         let config = JudgeConfig {
-            password_cost: PasswordCost::TEST,
             variants: Registry::default()
                 .with(Entry {
                     name: "Toy",
@@ -46,24 +46,12 @@ impl Table {
                     aliases: &["wip"],
                     variant: None,
                 }),
-            ..JudgeConfig::default()
+            ..desk::config()
         };
+        let now = desk::utc(2026, 11, 1, 9, 0);
         Table {
-            judge: Judge::new(Store::open_in_memory().expect("store"), config).expect("judge"),
-            now: Utc
-                .with_ymd_and_hms(2026, 11, 1, 9, 0, 0)
-                .single()
-                .expect("time"),
-            sent: 0,
+            desk: Desk::with_config("toy", now, config).every(Duration::minutes(1)),
         }
-    }
-
-    /// Mails `body` from `from`; returns the reply.
-    fn mail(&mut self, from: &str, body: &str) -> String {
-        self.sent += 1;
-        self.now += Duration::minutes(1);
-        let key = format!("<toy-{}@test>", self.sent);
-        crate::support::send(&mut self.judge, &key, from, body, self.now)
     }
 
     fn as_power(&mut self, p: Power, lines: &str) -> String {
@@ -80,11 +68,7 @@ impl Table {
     }
 
     fn game(&mut self) -> Game {
-        self.judge.game(GAME).expect("load").expect("game")
-    }
-
-    fn mails(&mut self) -> Vec<QueuedMail> {
-        self.judge.all_mail().expect("mail")
+        self.game_named(GAME)
     }
 
     /// The mail with this subject to this address (the last one).
@@ -108,6 +92,8 @@ impl Table {
         assert!(r.contains("OK PROCESS!"), "{r}");
     }
 }
+
+desk::wraps!(Table, desk: Desk);
 
 fn in_order(text: &str, lines: &[&str]) {
     let mut at = 0;
@@ -536,11 +522,8 @@ fn a_game_saved_before_the_variant_platform_loads_and_plays_on() {
         .expect("sqlite")
         .execute_batch(&sql)
         .expect("the old schema loads");
-    let config = JudgeConfig {
-        password_cost: PasswordCost::TEST,
-        ..JudgeConfig::default()
-    };
-    let mut judge = Judge::new(Store::open(&path).expect("store opens"), config).expect("judge");
+    let mut judge =
+        Judge::new(Store::open(&path).expect("store opens"), desk::config()).expect("judge");
     let g = judge.game("sample").expect("load").expect("game");
     assert_eq!(g.variant, "Standard");
     assert!(g.variant_state.is_empty());
@@ -549,14 +532,11 @@ fn a_game_saved_before_the_variant_platform_loads_and_plays_on() {
         g.position.phase,
         Phase::new(1901, dipjudge::rules::Season::Fall, PhaseKind::Movement)
     );
-    let now = Utc
-        .with_ymd_and_hms(2026, 1, 6, 9, 0, 0)
-        .single()
-        .expect("time");
+    let now = desk::utc(2026, 1, 6, 9, 0);
     let mut n = 0;
     let mut mail = |judge: &mut Judge, from: &str, body: &str| {
         n += 1;
-        crate::support::send(judge, &format!("<v2-{n}@test>"), from, body, now)
+        desk::send(judge, &format!("<v2-{n}@test>"), from, body, now)
     };
     // France corrects one order (its first army holds); England orders; the master
     // processes.
