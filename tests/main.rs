@@ -49,7 +49,6 @@ mod cli;
 /// The binary on the Maildir default, killed and raced: the short game with SIGKILLs at
 /// random points, a kill while sending, three `process` passes at once on one database.
 mod crash;
-/// `dipjudge export`: the record game as JSON, read back (its phases, nothing private).
 /// The daemon against the real servers: a full game by IMAP and SMTP, SIGKILL at random
 /// points, a server restart under the live daemon, bad mail, a seat whose address
 /// the SMTP server refuses (same switch as `servers`).
@@ -60,6 +59,9 @@ mod desk;
 /// Duplex games by mail (issue 31): njudge's Bug91 sequence starts a game of four players
 /// by preference; one player orders for two powers, votes once, resigns both.
 mod duplex;
+/// `dipjudge export` and `EXPORT game`: the record game as JSON, read back (its phases, its
+/// orders, nothing private; the mailed record is the command line's), and a finished game's
+/// players revealed.
 mod export;
 /// Anomaly tests (SQLite's model): a game row that cannot be read, a panicking rule-set
 /// hook, a mail that panics or kills the judge, a full disk, a store error at each write of
