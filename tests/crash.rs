@@ -177,8 +177,8 @@ struct Table {
     rng: Option<Rng>,
     kills: usize,
     passes: usize,
-    /// How long the last pass that ran to its end took.
-    calm_pass: Duration,
+    /// How long the last passes that ran to their end took (the last five).
+    calm_passes: std::collections::VecDeque<Duration>,
     /// The kills since the last pass that ran to its end.
     kills_in_a_row: usize,
 }
@@ -196,7 +196,7 @@ impl Table {
             rng: kill_seed.map(Rng::new),
             kills: 0,
             passes: 0,
-            calm_pass: Duration::from_millis(40),
+            calm_passes: std::collections::VecDeque::from([Duration::from_millis(40)]),
             kills_in_a_row: 0,
         }
     }
@@ -220,11 +220,17 @@ impl Table {
             && let Some(rng) = self.rng.as_mut()
             && rng.next_u64() % 10 < 7
         {
-            // A random point within a whole pass's length as last measured, so that the
-            // kills land on a fast machine as on a loaded one.
-            let point = self
-                .calm_pass
-                .mul_f64((rng.next_u64() % 1000) as f64 / 1000.0);
+            // A random point within a whole pass's length as last measured (the shortest
+            // of the last five: on a machine whose load comes and goes, a pass measured
+            // while it was loaded would put most points after the end of a quick pass), so
+            // that the kills land on a fast machine as on a loaded one.
+            let calm = self
+                .calm_passes
+                .iter()
+                .min()
+                .copied()
+                .unwrap_or(Duration::from_millis(40));
+            let point = calm.mul_f64((rng.next_u64() % 1000) as f64 / 1000.0);
             std::thread::sleep(point);
             if child.try_wait().unwrap().is_none() {
                 child.kill().unwrap();
@@ -236,7 +242,10 @@ impl Table {
         }
         let status = child.wait().unwrap();
         assert!(status.success(), "dipjudge process: {status}");
-        self.calm_pass = started.elapsed();
+        if self.calm_passes.len() == 5 {
+            self.calm_passes.pop_front();
+        }
+        self.calm_passes.push_back(started.elapsed());
         self.kills_in_a_row = 0;
     }
 
