@@ -31,6 +31,7 @@ mod engine;
 mod erased;
 mod formal;
 mod ir;
+mod order_check;
 mod registry;
 mod rule_set;
 mod shellshock;

@@ -18,7 +18,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use crate::command::NoCommand;
-use crate::map::{Map, Power};
+use crate::map::{Map, Power, ProvinceId};
 use crate::picture::Mark;
 use crate::rules::{Owner, PhaseKind, PhaseOutcome, Position, Step, Unit, UnitId, UnitKind};
 use crate::variant::{CaseFacts, GameView, Line, RuleSet};
@@ -115,11 +115,11 @@ impl RuleSet for ShellShock {
     }
 
     fn rules(&self, game: &GameView<'_>, s: &ShellShockState) -> Box<dyn crate::rules::Rules> {
-        Box::new(ShellShockRules {
-            resolving: game.resolving,
-            morale: s.morale.clone(),
-            rebels: s.rebels.clone(),
-        })
+        Box::new(ShellShockRules::new(
+            game.resolving,
+            s.morale.clone(),
+            s.rebels.clone(),
+        ))
     }
 
     /// H16 in the step order of §4.
@@ -132,7 +132,7 @@ impl RuleSet for ShellShock {
     ) -> Vec<Line> {
         let map = game.map;
         let kind = game.position.phase.kind;
-        let lines = match step {
+        match step {
             Step::Resolved { record, .. } => {
                 let mut lines = destroyed_neutrals(map, s, position);
                 match kind {
@@ -142,7 +142,7 @@ impl RuleSet for ShellShock {
                     PhaseKind::Adjustment => lines.extend(build_morale(map, s, position, record)),
                     _ => {}
                 }
-                lines
+                lines.into_iter().map(Line::public).collect()
             }
             Step::SpringEnds => {
                 let pending = season_end(map, s, position, &position.owners);
@@ -157,8 +157,7 @@ impl RuleSet for ShellShock {
                 apply(map, s, position, pending)
             }
             Step::Begins | Step::Opens(_) => Vec::new(),
-        };
-        lines.into_iter().map(Line::public).collect()
+        }
     }
 
     /// §4: every unit's morale and band, in every bulletin (nothing is private).
@@ -379,23 +378,34 @@ fn apply(
     s: &mut ShellShockState,
     position: &mut Position,
     pending: Vec<(UnitId, Tally, u8, u8)>,
-) -> Vec<String> {
-    let mut morale_lines: Vec<(Power, &str, String)> = Vec::new();
-    let mut rebellions: Vec<(Power, &str, String)> = Vec::new();
-    let mut at: Vec<(UnitId, usize)> = position
-        .units
-        .iter()
-        .enumerate()
-        .map(|(i, u)| (u.id, i))
-        .collect();
-    at.sort_unstable();
-    for (id, mods, mv, sea) in pending {
-        let Some(u) = at
-            .binary_search_by_key(&id, |(k, _)| *k)
-            .ok()
-            .and_then(|j| at.get(j))
-            .and_then(|(_, i)| position.units.get_mut(*i))
-        else {
+) -> Vec<Line> {
+    // Each line with its unit's power and province: provinces are numbered in the order of
+    // their codes, so this is the listing order.
+    let mut morale_lines: Vec<((Power, ProvinceId), String)> = Vec::with_capacity(pending.len());
+    let mut rebellions: Vec<((Power, ProvinceId), String)> = Vec::new();
+    // The board's units by identity, made when first needed: at a Spring's end the update
+    // was worked out on this very board, each unit at its own place.
+    let mut by_id: Option<Vec<(UnitId, usize)>> = None;
+    for (k, (id, mods, mv, sea)) in pending.into_iter().enumerate() {
+        let i = if position.units.get(k).is_some_and(|u| u.id == id) {
+            Some(k)
+        } else {
+            let at = by_id.get_or_insert_with(|| {
+                let mut at: Vec<(UnitId, usize)> = position
+                    .units
+                    .iter()
+                    .enumerate()
+                    .map(|(i, u)| (u.id, i))
+                    .collect();
+                at.sort_unstable();
+                at
+            });
+            at.binary_search_by_key(&id, |(k, _)| *k)
+                .ok()
+                .and_then(|j| at.get(j))
+                .map(|(_, i)| *i)
+        };
+        let Some(u) = i.and_then(|i| position.units.get_mut(i)) else {
             continue;
         };
         let Owner::Power(p) = u.owner else { continue };
@@ -407,8 +417,8 @@ fn apply(
         } else {
             s.sea_streak.insert(id, sea);
         }
-        let code = map.code(u.location.province);
-        let mut line = String::with_capacity(80);
+        let key = (p, u.location.province);
+        let mut line = String::with_capacity(96);
         line.push_str("MORALE: ");
         push_named(&mut line, map, u);
         line.push(' ');
@@ -417,11 +427,10 @@ fn apply(
         push_int(&mut line, new);
         line.push(' ');
         mods.push_bracket(&mut line);
-        morale_lines.push((p, code, line));
+        morale_lines.push((key, line));
         if new <= 0 {
             rebellions.push((
-                p,
-                code,
+                key,
                 format!(
                     "REBELLION: {} rebels and becomes an armed neutral.",
                     named(map, u)
@@ -432,12 +441,12 @@ fn apply(
             s.morale.remove(&id);
         }
     }
-    morale_lines.sort();
-    rebellions.sort();
+    morale_lines.sort_unstable();
+    rebellions.sort_unstable();
     morale_lines
         .into_iter()
         .chain(rebellions)
-        .map(|(_, _, t)| t)
+        .map(|(_, t)| Line::public(t))
         .collect()
 }
 

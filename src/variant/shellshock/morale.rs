@@ -44,11 +44,42 @@ fn is_home_of(map: &Map, prov: ProvinceId, p: Power) -> bool {
     province.supply_centre && province.home_of == Some(p)
 }
 
+/// Who reached a province with a move this phase (a convoyed move whose convoy failed
+/// never did): by the attacker's owner (None: an attacker not in the record).
+#[derive(Clone, Copy, Default)]
+enum Reached {
+    #[default]
+    Nobody,
+    By(Option<Owner>),
+    /// Attackers of more than one owner.
+    Several,
+}
+
+impl Reached {
+    fn add(&mut self, by: Option<Owner>) {
+        *self = match *self {
+            Reached::Nobody => Reached::By(by),
+            Reached::By(b) if b == by => Reached::By(b),
+            _ => Reached::Several,
+        };
+    }
+
+    /// An attacker not of `owner` reached it.
+    fn by_other_than(self, owner: Owner) -> bool {
+        match self {
+            Reached::Nobody => false,
+            Reached::By(b) => b != Some(owner),
+            Reached::Several => true,
+        }
+    }
+}
+
 /// The modifiers decided by the movement phase (SS-2.1–2.6, 2.9, 2.10, 2.12, 2.16, 2.19),
 /// from its record and the position it began from.
 pub fn movement_facts(map: &Map, start: &Position, record: &PhaseRecord) -> SeasonFacts {
     let units = &record.units;
-    // The record's units by identity, to look each one up once.
+    // The record's units by identity, to look each one up once; what is worked out per
+    // unit below is kept by its place in the record.
     let mut by_id: Vec<(UnitId, usize)> =
         units.iter().enumerate().map(|(i, u)| (u.id, i)).collect();
     by_id.sort_unstable();
@@ -59,19 +90,25 @@ pub fn movement_facts(map: &Map, start: &Position, record: &PhaseRecord) -> Seas
             .and_then(|j| by_id.get(j))
             .map(|(_, i)| *i)
     };
-    let owner_of = |id: UnitId| index(id).and_then(|i| units.get(i)).map(|u| u.owner);
-    // Whether each unit's move succeeded (its first attack, as the record lists them).
+    // Whether each unit's move succeeded (its first attack, as the record lists them), and
+    // who reached each province.
     let mut succeeded = vec![None::<bool>; units.len()];
+    let mut reached = vec![Reached::Nobody; map.province_count()];
     for a in &record.attacks {
-        if let Some(slot) = index(a.attacker).and_then(|i| succeeded.get_mut(i))
+        let i = index(a.attacker);
+        if let Some(slot) = i.and_then(|i| succeeded.get_mut(i))
             && slot.is_none()
         {
             *slot = Some(a.succeeded);
         }
+        if (a.has_path || !a.convoyed)
+            && let Some(r) = reached.get_mut(a.to.index())
+        {
+            r.add(i.and_then(|i| units.get(i)).map(|u| u.owner));
+        }
     }
-    let succeeded = |id: UnitId| {
-        index(id)
-            .and_then(|i| succeeded.get(i).copied().flatten())
+    let succeeded = |i: Option<usize>| {
+        i.and_then(|i| succeeded.get(i).copied().flatten())
             .unwrap_or(false)
     };
     // A move that dislodged a unit foreign to the mover.
@@ -85,19 +122,11 @@ pub fn movement_facts(map: &Map, start: &Position, record: &PhaseRecord) -> Seas
             *slot = true;
         }
     }
-    let dislodged_enemy = |mover: UnitId| match index(mover) {
+    let dislodged_enemy = |mover: UnitId, i: Option<usize>| match i {
         Some(i) => dislodged_enemy.get(i).copied().unwrap_or(false),
         // Not in the record: any unit it dislodged is foreign to it.
         None => units.iter().any(|v| v.dislodged_by == Some(mover)),
     };
-    // The attacks that reached their province (a convoyed move whose convoy failed never
-    // did), with the attacker's owner.
-    let reached: Vec<(ProvinceId, Option<Owner>)> = record
-        .attacks
-        .iter()
-        .filter(|a| a.has_path || !a.convoyed)
-        .map(|a| (a.to, owner_of(a.attacker)))
-        .collect();
     let centre_owner_start = |p: ProvinceId| {
         if map.province(p).supply_centre {
             start.owners.get(p.index()).copied().flatten()
@@ -117,36 +146,44 @@ pub fn movement_facts(map: &Map, start: &Position, record: &PhaseRecord) -> Seas
     }
     let mut by_unit = vec![Supports::default(); units.len()];
     for sup in &record.supports {
+        let target = index(sup.target);
         if sup.matched
             && let Some(t) = index(sup.supporter).and_then(|i| by_unit.get_mut(i))
         {
-            if sup.effective() && sup.dest.is_some() && dislodged_enemy(sup.target) {
+            if sup.effective() && sup.dest.is_some() && dislodged_enemy(sup.target, target) {
                 t.dislodging += 1;
             }
             if let Some(dest) = sup.dest {
-                let mover_owner = owner_of(sup.target).and_then(|o| o.power());
+                let mover_owner = target
+                    .and_then(|i| units.get(i))
+                    .and_then(|u| u.owner.power());
+                let moved = succeeded(target);
                 if sup.effective()
-                    && succeeded(sup.target)
+                    && moved
                     && centre_owner_start(dest).is_some_and(|o| Some(o) != mover_owner)
                 {
                     t.into_centre += 1;
                 }
-                if !succeeded(sup.target) {
+                if !moved {
                     t.failed += 1;
                 }
             }
         }
-        if let Some(t) = index(sup.target).and_then(|i| by_unit.get_mut(i)) {
+        if let Some(t) = target.and_then(|i| by_unit.get_mut(i)) {
             if sup.effective() {
                 t.received += 1;
             }
             t.cut_received |= sup.matched && sup.cut && sup.dest.is_some();
         }
     }
+    // Each unit's modifiers, in identity order (the order they are kept in).
     let mut modifiers: Vec<(UnitId, Tally)> = Vec::with_capacity(units.len());
-    let mut ordered_to_move = Vec::new();
+    let mut ordered_to_move = Vec::with_capacity(units.len());
     let mut dislodged_units = Vec::new();
-    for (u, sup) in units.iter().zip(&by_unit) {
+    for &(_, i) in &by_id {
+        let (Some(u), Some(sup)) = (units.get(i), by_unit.get(i)) else {
+            continue;
+        };
         let Owner::Power(x) = u.owner else { continue };
         let mut m = Tally::default();
         let here = u.from.province;
@@ -158,18 +195,18 @@ pub fn movement_facts(map: &Map, start: &Position, record: &PhaseRecord) -> Seas
         if dislodged {
             dislodged_units.push(u.id);
         }
-        let moved = moving && succeeded(u.id);
+        let moved = moving && succeeded(Some(i));
         let attacked = !moved
             && reached
-                .iter()
-                .any(|(to, by)| *to == here && *by != Some(u.owner));
+                .get(here.index())
+                .is_some_and(|r| r.by_other_than(u.owner));
         let stood = !moving && !dislodged;
         let centre = map.province(here).supply_centre;
         let home = is_home_of(map, here, x);
         if stood && !attacked && home {
             m.add(1, 4);
         }
-        if moved && dislodged_enemy(u.id) {
+        if moved && dislodged_enemy(u.id, Some(i)) {
             m.add(2, 4);
         }
         if sup.dislodging > 0 {
@@ -335,6 +372,13 @@ impl SeasonEnd<'_> {
     }
 }
 
+/// `SS-2.r ` for each rule a modifier can name.
+const RULES: [&str; 24] = [
+    "SS-2.0 ", "SS-2.1 ", "SS-2.2 ", "SS-2.3 ", "SS-2.4 ", "SS-2.5 ", "SS-2.6 ", "SS-2.7 ",
+    "SS-2.8 ", "SS-2.9 ", "SS-2.10 ", "SS-2.11 ", "SS-2.12 ", "SS-2.13 ", "SS-2.14 ", "SS-2.15 ",
+    "SS-2.16 ", "SS-2.17 ", "SS-2.18 ", "SS-2.19 ", "SS-2.20 ", "SS-2.21 ", "SS-2.22 ", "SS-2.23 ",
+];
+
 /// A unit's modifiers summed by rule (§4, SS-AMB-15): one entry per rule it earned, in rule
 /// order, however many times it earned it. Stored as that list (`[[1,4],[15,-1]]`); a list
 /// that names a rule twice is read summed.
@@ -406,9 +450,14 @@ impl Tally {
             if k > 0 {
                 out.push_str(", ");
             }
-            out.push_str("SS-2.");
-            push_int(out, i32::from(r));
-            out.push(' ');
+            match RULES.get(usize::from(r)) {
+                Some(rule) => out.push_str(rule),
+                None => {
+                    out.push_str("SS-2.");
+                    push_int(out, i32::from(r));
+                    out.push(' ');
+                }
+            }
             if d >= 0 {
                 out.push('+');
             }
@@ -418,19 +467,35 @@ impl Tally {
     }
 }
 
+/// The numbers 0 to 40 written out: morale (at most [`super::CAP`]), its changes and rule numbers
+/// are small.
+const SMALL: [&str; 41] = [
+    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
+    "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32",
+    "33", "34", "35", "36", "37", "38", "39", "40",
+];
+
 /// Writes a number in decimal (as `{n}` would, without the formatter).
 pub fn push_int(out: &mut String, n: i32) {
     if n < 0 {
         out.push('-');
     }
-    push_digits(out, n.unsigned_abs());
-}
-
-fn push_digits(out: &mut String, v: u32) {
-    if v >= 10 {
-        push_digits(out, v / 10);
+    let v = n.unsigned_abs();
+    if let Some(text) = usize::try_from(v).ok().and_then(|i| SMALL.get(i)) {
+        out.push_str(text);
+        return;
     }
-    out.extend(char::from_digit(v % 10, 10));
+    let mut unit = 1u32;
+    while v / unit >= 10 {
+        unit *= 10;
+    }
+    loop {
+        out.push(char::from(b'0' + (v / unit % 10) as u8));
+        if unit == 1 {
+            break;
+        }
+        unit /= 10;
+    }
 }
 
 impl Serialize for Tally {

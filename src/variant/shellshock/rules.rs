@@ -12,13 +12,17 @@ use crate::rules::{
 
 use super::units::UnitMap;
 use super::{START, band};
+use crate::variant::order_check::OwnOrderCheck;
 
 /// The adjudication rules of a Shell Shock game: the morale at the start of the phase.
 pub struct ShellShockRules {
     /// The phase is being resolved (no warning is wanted).
-    pub resolving: bool,
-    pub morale: UnitMap<i32>,
-    pub rebels: UnitMap<Power>,
+    resolving: bool,
+    morale: UnitMap<i32>,
+    rebels: UnitMap<Power>,
+    /// Some unit has low or very low morale, the only bands that restrict orders (SS-3.4,
+    /// SS-3.5): without one, no order is looked up to be rewritten.
+    restricting: bool,
 }
 
 /// The factor of a morale (SS-3.1–3.6).
@@ -32,6 +36,16 @@ pub fn factor(m: i32) -> Strength {
 }
 
 impl ShellShockRules {
+    pub fn new(resolving: bool, morale: UnitMap<i32>, rebels: UnitMap<Power>) -> Self {
+        let restricting = morale.iter().any(|(_, m)| (1..=8).contains(m));
+        ShellShockRules {
+            resolving,
+            morale,
+            rebels,
+            restricting,
+        }
+    }
+
     fn morale(&self, u: &Unit) -> Option<i32> {
         match u.owner {
             Owner::Power(_) => Some(self.morale.get(&u.id).copied().unwrap_or(START)),
@@ -70,7 +84,11 @@ fn unit_words(map: &Map, u: &Unit) -> String {
     format!("{} {}", u.kind.letter(), map.location_name(u.location))
 }
 
-impl ShellShockRules {
+impl OwnOrderCheck for ShellShockRules {
+    fn resolving(&self) -> bool {
+        self.resolving
+    }
+
     /// SS-E1, SS-E2: an order for an armed neutral, in place of the generic refusal.
     fn own_refusal_instead(
         &self,
@@ -125,8 +143,7 @@ impl ShellShockRules {
 }
 
 impl Rules for ShellShockRules {
-    /// H3: the word of these rules on an order: their own refusal, their refusal in place
-    /// of a generic one, or a warning on an order taken (the parts above).
+    /// H3: the parts above, put together by [`OwnOrderCheck::check`].
     fn check_order(
         &self,
         map: &Map,
@@ -134,17 +151,7 @@ impl Rules for ShellShockRules {
         po: &PowerOrder,
         standard: Option<&Refusal>,
     ) -> OrderCheck {
-        if self.resolving && standard.is_none() {
-            return OrderCheck::Stands;
-        }
-        match standard {
-            Some(r) => self
-                .own_refusal_instead(map, position, po, r)
-                .map_or(OrderCheck::Stands, OrderCheck::Refused),
-            None => self
-                .own_warning(map, position, po)
-                .map_or(OrderCheck::Stands, OrderCheck::Warned),
-        }
+        OwnOrderCheck::check(self, map, position, po, standard)
     }
 
     /// SS-3.4, SS-3.5: the orders the band forbids become holds; the result shows the
@@ -159,7 +166,7 @@ impl Rules for ShellShockRules {
         let unit = order.order.unit()?;
         // Only low and very low morale restrict orders (SS-3.4, SS-3.5); a unit not listed
         // has the starting morale, so most phases have nothing to look up.
-        if !self.morale.iter().any(|(_, m)| (1..=8).contains(m)) {
+        if !self.restricting {
             return None;
         }
         let (m, _) = self.restriction(position, order)?;
@@ -227,11 +234,11 @@ mod tests {
             UnitKind::Army,
             Location::province(par),
         ));
-        let r = ShellShockRules {
-            resolving: false,
-            morale: UnitMap::default(),
-            rebels: [(id, Power::France)].into_iter().collect(),
-        };
+        let r = ShellShockRules::new(
+            false,
+            UnitMap::default(),
+            [(id, Power::France)].into_iter().collect(),
+        );
         assert_eq!(r.adjustment_count(&p, Power::France), 0, "SS-3.10");
         assert_eq!(Standard.adjustment_count(&p, Power::France), 1);
     }
