@@ -90,16 +90,29 @@ pub fn movement_facts(map: &Map, start: &Position, record: &PhaseRecord) -> Seas
             .and_then(|j| by_id.get(j))
             .map(|(_, i)| *i)
     };
-    // Whether each unit's move succeeded (its first attack, as the record lists them), and
-    // who reached each province.
-    let mut succeeded = vec![None::<bool>; units.len()];
-    let mut reached = vec![Reached::Nobody; map.province_count()];
+    // Per unit of the record (by its place there): whether its move succeeded (its first
+    // attack, as the record lists them), whether it dislodged a unit foreign to it, and
+    // what its supports earned it and the supports it received did (SS-2.3, 2.9, 2.10,
+    // 2.12, 2.16).
+    #[derive(Clone, Copy, Default)]
+    struct Done {
+        succeeded: Option<bool>,
+        dislodged_enemy: bool,
+        dislodging: i32,
+        into_centre: i32,
+        failed: i32,
+        received: i32,
+        cut_received: bool,
+    }
+    let mut done = vec![Done::default(); units.len()];
+    // Who reached each province (a province's index is below 256).
+    let mut reached = [Reached::Nobody; 256];
     for a in &record.attacks {
         let i = index(a.attacker);
-        if let Some(slot) = i.and_then(|i| succeeded.get_mut(i))
-            && slot.is_none()
+        if let Some(d) = i.and_then(|i| done.get_mut(i))
+            && d.succeeded.is_none()
         {
-            *slot = Some(a.succeeded);
+            d.succeeded = Some(a.succeeded);
         }
         if (a.has_path || !a.convoyed)
             && let Some(r) = reached.get_mut(a.to.index())
@@ -107,26 +120,15 @@ pub fn movement_facts(map: &Map, start: &Position, record: &PhaseRecord) -> Seas
             r.add(i.and_then(|i| units.get(i)).map(|u| u.owner));
         }
     }
-    let succeeded = |i: Option<usize>| {
-        i.and_then(|i| succeeded.get(i).copied().flatten())
-            .unwrap_or(false)
-    };
-    // A move that dislodged a unit foreign to the mover.
-    let mut dislodged_enemy = vec![false; units.len()];
     for v in units {
         if let Some(mover) = v.dislodged_by
             && let Some(i) = index(mover)
             && units.get(i).map(|m| m.owner) != Some(v.owner)
-            && let Some(slot) = dislodged_enemy.get_mut(i)
+            && let Some(d) = done.get_mut(i)
         {
-            *slot = true;
+            d.dislodged_enemy = true;
         }
     }
-    let dislodged_enemy = |mover: UnitId, i: Option<usize>| match i {
-        Some(i) => dislodged_enemy.get(i).copied().unwrap_or(false),
-        // Not in the record: any unit it dislodged is foreign to it.
-        None => units.iter().any(|v| v.dislodged_by == Some(mover)),
-    };
     let centre_owner_start = |p: ProvinceId| {
         if map.province(p).supply_centre {
             start.owners.get(p.index()).copied().flatten()
@@ -134,42 +136,39 @@ pub fn movement_facts(map: &Map, start: &Position, record: &PhaseRecord) -> Seas
             None
         }
     };
-    // What each unit's supports earned it, and what the supports it received did, in one
-    // pass over the supports (SS-2.3, 2.9, 2.10, 2.12, 2.16).
-    #[derive(Clone, Copy, Default)]
-    struct Supports {
-        dislodging: i32,
-        into_centre: i32,
-        failed: i32,
-        received: i32,
-        cut_received: bool,
-    }
-    let mut by_unit = vec![Supports::default(); units.len()];
     for sup in &record.supports {
         let target = index(sup.target);
+        let of_target = target
+            .and_then(|i| done.get(i))
+            .copied()
+            .unwrap_or_default();
         if sup.matched
-            && let Some(t) = index(sup.supporter).and_then(|i| by_unit.get_mut(i))
+            && let Some(supporter) = index(sup.supporter)
         {
-            if sup.effective() && sup.dest.is_some() && dislodged_enemy(sup.target, target) {
-                t.dislodging += 1;
-            }
-            if let Some(dest) = sup.dest {
+            // A move that dislodged a unit foreign to the mover (one not in the record:
+            // any unit it dislodged is foreign to it).
+            let dislodging = sup.effective()
+                && sup.dest.is_some()
+                && match target {
+                    Some(_) => of_target.dislodged_enemy,
+                    None => units.iter().any(|v| v.dislodged_by == Some(sup.target)),
+                };
+            let moved = of_target.succeeded.unwrap_or(false);
+            let into_centre = sup.dest.is_some_and(|dest| {
                 let mover_owner = target
                     .and_then(|i| units.get(i))
                     .and_then(|u| u.owner.power());
-                let moved = succeeded(target);
-                if sup.effective()
+                sup.effective()
                     && moved
                     && centre_owner_start(dest).is_some_and(|o| Some(o) != mover_owner)
-                {
-                    t.into_centre += 1;
-                }
-                if !moved {
-                    t.failed += 1;
-                }
+            });
+            if let Some(t) = done.get_mut(supporter) {
+                t.dislodging += i32::from(dislodging);
+                t.into_centre += i32::from(into_centre);
+                t.failed += i32::from(sup.dest.is_some() && !moved);
             }
         }
-        if let Some(t) = target.and_then(|i| by_unit.get_mut(i)) {
+        if let Some(t) = target.and_then(|i| done.get_mut(i)) {
             if sup.effective() {
                 t.received += 1;
             }
@@ -181,7 +180,7 @@ pub fn movement_facts(map: &Map, start: &Position, record: &PhaseRecord) -> Seas
     let mut ordered_to_move = Vec::with_capacity(units.len());
     let mut dislodged_units = Vec::new();
     for &(_, i) in &by_id {
-        let (Some(u), Some(sup)) = (units.get(i), by_unit.get(i)) else {
+        let (Some(u), Some(sup)) = (units.get(i), done.get(i)) else {
             continue;
         };
         let Owner::Power(x) = u.owner else { continue };
@@ -195,7 +194,7 @@ pub fn movement_facts(map: &Map, start: &Position, record: &PhaseRecord) -> Seas
         if dislodged {
             dislodged_units.push(u.id);
         }
-        let moved = moving && succeeded(Some(i));
+        let moved = moving && sup.succeeded.unwrap_or(false);
         let attacked = !moved
             && reached
                 .get(here.index())
@@ -206,7 +205,7 @@ pub fn movement_facts(map: &Map, start: &Position, record: &PhaseRecord) -> Seas
         if stood && !attacked && home {
             m.add(1, 4);
         }
-        if moved && dislodged_enemy(u.id, Some(i)) {
+        if moved && sup.dislodged_enemy {
             m.add(2, 4);
         }
         if sup.dislodging > 0 {
@@ -304,9 +303,10 @@ impl SeasonEnd<'_> {
         m
     }
 
-    /// Who stands in each province of `end` (for the neighbours of SS-2.15 and SS-2.18).
-    pub fn occupants(&self) -> Vec<Option<Owner>> {
-        let mut occ = vec![None; self.map.province_count()];
+    /// Who stands in each province of `end` (for the neighbours of SS-2.15 and SS-2.18), by
+    /// the province's index (below 256).
+    pub fn occupants(&self) -> [Option<Owner>; 256] {
+        let mut occ = [None; 256];
         for v in &self.end.units {
             if let Some(slot) = occ.get_mut(v.location.province.index()) {
                 *slot = Some(v.owner);
@@ -378,6 +378,43 @@ const RULES: [&str; 24] = [
     "SS-2.8 ", "SS-2.9 ", "SS-2.10 ", "SS-2.11 ", "SS-2.12 ", "SS-2.13 ", "SS-2.14 ", "SS-2.15 ",
     "SS-2.16 ", "SS-2.17 ", "SS-2.18 ", "SS-2.19 ", "SS-2.20 ", "SS-2.21 ", "SS-2.22 ", "SS-2.23 ",
 ];
+/// `, SS-2.r `: a rule after the first in the bracket.
+const NEXT_RULES: [&str; 24] = [
+    ", SS-2.0 ",
+    ", SS-2.1 ",
+    ", SS-2.2 ",
+    ", SS-2.3 ",
+    ", SS-2.4 ",
+    ", SS-2.5 ",
+    ", SS-2.6 ",
+    ", SS-2.7 ",
+    ", SS-2.8 ",
+    ", SS-2.9 ",
+    ", SS-2.10 ",
+    ", SS-2.11 ",
+    ", SS-2.12 ",
+    ", SS-2.13 ",
+    ", SS-2.14 ",
+    ", SS-2.15 ",
+    ", SS-2.16 ",
+    ", SS-2.17 ",
+    ", SS-2.18 ",
+    ", SS-2.19 ",
+    ", SS-2.20 ",
+    ", SS-2.21 ",
+    ", SS-2.22 ",
+    ", SS-2.23 ",
+];
+
+/// A modifier's value with its sign, -40 to +40: `-2`, `+0`, `+4`.
+const SIGNED: [&str; 81] = [
+    "-40", "-39", "-38", "-37", "-36", "-35", "-34", "-33", "-32", "-31", "-30", "-29", "-28",
+    "-27", "-26", "-25", "-24", "-23", "-22", "-21", "-20", "-19", "-18", "-17", "-16", "-15",
+    "-14", "-13", "-12", "-11", "-10", "-9", "-8", "-7", "-6", "-5", "-4", "-3", "-2", "-1", "+0",
+    "+1", "+2", "+3", "+4", "+5", "+6", "+7", "+8", "+9", "+10", "+11", "+12", "+13", "+14", "+15",
+    "+16", "+17", "+18", "+19", "+20", "+21", "+22", "+23", "+24", "+25", "+26", "+27", "+28",
+    "+29", "+30", "+31", "+32", "+33", "+34", "+35", "+36", "+37", "+38", "+39", "+40",
+];
 
 /// A unit's modifiers summed by rule (§4, SS-AMB-15): one entry per rule it earned, in rule
 /// order, however many times it earned it. Stored as that list (`[[1,4],[15,-1]]`); a list
@@ -414,8 +451,14 @@ impl Tally {
     }
 
     pub fn add_tally(&mut self, other: &Tally) {
-        for (sum, d) in self.sums.iter_mut().zip(other.sums) {
-            *sum = sum.saturating_add(d);
+        // Only the rules `other` earned (a few): the others' sums are 0.
+        let mut bits = other.earned;
+        while bits != 0 {
+            let r = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if let (Some(sum), Some(d)) = (self.sums.get_mut(r), other.sums.get(r)) {
+                *sum = sum.saturating_add(*d);
+            }
         }
         self.earned |= other.earned;
     }
@@ -447,21 +490,27 @@ impl Tally {
     pub fn push_bracket(&self, out: &mut String) {
         out.push('[');
         for (k, (r, d)) in self.iter().enumerate() {
-            if k > 0 {
-                out.push_str(", ");
-            }
-            match RULES.get(usize::from(r)) {
+            let table = if k == 0 { &RULES } else { &NEXT_RULES };
+            match table.get(usize::from(r)) {
                 Some(rule) => out.push_str(rule),
                 None => {
+                    if k > 0 {
+                        out.push_str(", ");
+                    }
                     out.push_str("SS-2.");
                     push_int(out, i32::from(r));
                     out.push(' ');
                 }
             }
-            if d >= 0 {
-                out.push('+');
+            match usize::try_from(d + 40).ok().and_then(|i| SIGNED.get(i)) {
+                Some(text) => out.push_str(text),
+                None => {
+                    if d >= 0 {
+                        out.push('+');
+                    }
+                    push_int(out, d);
+                }
             }
-            push_int(out, d);
         }
         out.push(']');
     }

@@ -4,10 +4,10 @@
 //! are destroyed when dislodged and count against their former owner (H3, H13, H15;
 //! SS-3.9, SS-3.10).
 
-use crate::map::{Location, Map, Power};
+use crate::map::{Location, Map, Power, ProvinceId};
 use crate::rules::{
     Order, OrderCheck, Owner, Position, PowerOrder, Refusal, Rewrite, Rules, Standard, Strength,
-    Unit, VariantRefusal, Warning,
+    Unit, UnitId, VariantRefusal, Warning,
 };
 
 use super::units::UnitMap;
@@ -20,9 +20,10 @@ pub struct ShellShockRules {
     resolving: bool,
     morale: UnitMap<i32>,
     rebels: UnitMap<Power>,
-    /// Some unit has low or very low morale, the only bands that restrict orders (SS-3.4,
-    /// SS-3.5): without one, no order is looked up to be rewritten.
-    restricting: bool,
+    /// The units of low or very low morale, the only bands that restrict orders (SS-3.4,
+    /// SS-3.5), with their morale, in identity order: few or none, so an order's unit is
+    /// looked for here and no order is looked up when there is none.
+    restricted: Vec<(UnitId, i32)>,
 }
 
 /// The factor of a morale (SS-3.1–3.6).
@@ -37,12 +38,16 @@ pub fn factor(m: i32) -> Strength {
 
 impl ShellShockRules {
     pub fn new(resolving: bool, morale: UnitMap<i32>, rebels: UnitMap<Power>) -> Self {
-        let restricting = morale.iter().any(|(_, m)| (1..=8).contains(m));
+        let restricted = morale
+            .iter()
+            .filter(|(_, m)| (1..=8).contains(*m))
+            .map(|(id, m)| (*id, *m))
+            .collect();
         ShellShockRules {
             resolving,
             morale,
             rebels,
-            restricting,
+            restricted,
         }
     }
 
@@ -55,23 +60,39 @@ impl ShellShockRules {
 
     /// The unit an order names, as it stands.
     fn unit_of<'p>(&self, position: &'p Position, order: &PowerOrder) -> Option<&'p Unit> {
-        position.unit_in(order.order.unit()?.province())
+        unit_at(position, order.order.unit()?.province())
     }
 
     /// What the band does to an order (SS-3.4, SS-3.5): None, it stands.
     fn restriction(&self, position: &Position, order: &PowerOrder) -> Option<(i32, Restriction)> {
         let unit = self.unit_of(position, order)?;
-        let m = self.morale(unit)?;
+        // A power's unit not listed here has a morale that restricts nothing.
+        if unit.owner == Owner::Neutral {
+            return None;
+        }
+        let (_, m) = *self.restricted.iter().find(|(id, _)| *id == unit.id)?;
         let restricted = match (m, &order.order) {
             (1..=3, Order::Hold { .. }) => None,
             (1..=3, _) => Some(Restriction::OnlyHolds),
-            (4..=8, Order::Move { dest, .. }) => position
-                .unit_in(dest.province)
+            (4..=8, Order::Move { dest, .. }) => unit_at(position, dest.province)
                 .filter(|d| d.owner != unit.owner)
                 .map(|_| Restriction::WillNotAttack(*dest)),
             _ => None,
         };
         restricted.map(|r| (m, r))
+    }
+}
+
+/// The unit in a province ([`Position::unit_in`]), found by halves on a board in its
+/// canonical order ([`Position::sort_units`]: by province), as the board of a phase is;
+/// looked for one by one when that finds none.
+fn unit_at(position: &Position, province: ProvinceId) -> Option<&Unit> {
+    match position
+        .units
+        .binary_search_by_key(&province, |u| u.location.province)
+    {
+        Ok(i) => position.units.get(i),
+        Err(_) => position.unit_in(province),
     }
 }
 
@@ -166,7 +187,7 @@ impl Rules for ShellShockRules {
         let unit = order.order.unit()?;
         // Only low and very low morale restrict orders (SS-3.4, SS-3.5); a unit not listed
         // has the starting morale, so most phases have nothing to look up.
-        if !self.restricting {
+        if self.restricted.is_empty() {
             return None;
         }
         let (m, _) = self.restriction(position, order)?;
@@ -194,6 +215,9 @@ impl Rules for ShellShockRules {
 
     /// SS-3.10: an armed neutral counts as one of its former owner's units.
     fn adjustment_count(&self, position: &Position, power: Power) -> i32 {
+        if self.rebels.is_empty() {
+            return Standard.adjustment_count(position, power);
+        }
         let rebels = position
             .units
             .iter()
