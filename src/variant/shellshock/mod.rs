@@ -461,9 +461,11 @@ fn apply(
     position: &mut Position,
     pending: Vec<(UnitId, Tally, u8, u8)>,
 ) -> Vec<Line> {
-    // Each line with its unit's power and province: provinces are numbered in the order of
-    // their codes, so this is the listing order.
-    let mut morale_lines: Vec<((Power, ProvinceId), String)> = Vec::with_capacity(pending.len());
+    // The lines as written, and each one's place in the listing order: its unit's power,
+    // then its province (provinces are numbered in the order of their codes), then the
+    // line's place here, packed in one number that sorts in that order.
+    let mut morale_lines: Vec<String> = Vec::with_capacity(pending.len());
+    let mut listing: Vec<u64> = Vec::with_capacity(pending.len());
     let mut rebellions: Vec<((Power, ProvinceId), String)> = Vec::new();
     // The board's units by identity, made when first needed: at a Spring's end the update
     // was worked out on this very board, each unit at its own place.
@@ -511,7 +513,12 @@ fn apply(
         push_int(line, new);
         line.push(' ');
         mods.push_bracket(line);
-        morale_lines.push((key, line.as_str().to_owned()));
+        listing.push(
+            (p.index() as u64) << 40
+                | (u.location.province.index() as u64) << 32
+                | morale_lines.len() as u64,
+        );
+        morale_lines.push(line.as_str().to_owned());
         if new <= 0 {
             rebellions.push((
                 key,
@@ -525,13 +532,16 @@ fn apply(
             s.morale.remove(&id);
         }
     }
-    morale_lines.sort_unstable();
+    listing.sort_unstable();
     rebellions.sort_unstable();
-    morale_lines
-        .into_iter()
-        .chain(rebellions)
-        .map(|(_, t)| Line::public(t))
-        .collect()
+    let mut out = Vec::with_capacity(morale_lines.len() + rebellions.len());
+    for k in listing {
+        if let Some(text) = morale_lines.get_mut((k & 0xFFFF_FFFF) as usize) {
+            out.push(Line::public(std::mem::take(text)));
+        }
+    }
+    out.extend(rebellions.into_iter().map(|(_, t)| Line::public(t)));
+    out
 }
 
 #[cfg(test)]

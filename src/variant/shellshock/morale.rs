@@ -80,15 +80,19 @@ pub fn movement_facts(map: &Map, start: &Position, record: &PhaseRecord) -> Seas
     let units = &record.units;
     // The record's units by identity, to look each one up once; what is worked out per
     // unit below is kept by its place in the record.
-    let mut by_id: Vec<(UnitId, usize)> =
-        units.iter().enumerate().map(|(i, u)| (u.id, i)).collect();
+    // Each as its identity and its place, packed in one number that sorts by identity.
+    let mut by_id: Vec<u64> = units
+        .iter()
+        .enumerate()
+        .map(|(i, u)| u64::from(u.id.0) << 32 | i as u64)
+        .collect();
     by_id.sort_unstable();
     let index = |id: UnitId| {
         by_id
-            .binary_search_by_key(&id, |(k, _)| *k)
+            .binary_search_by_key(&id.0, |k| (k >> 32) as u32)
             .ok()
             .and_then(|j| by_id.get(j))
-            .map(|(_, i)| *i)
+            .map(|k| (k & 0xFFFF_FFFF) as usize)
     };
     // Per unit of the record (by its place there): whether its move succeeded (its first
     // attack, as the record lists them), whether it dislodged a unit foreign to it, and
@@ -179,7 +183,8 @@ pub fn movement_facts(map: &Map, start: &Position, record: &PhaseRecord) -> Seas
     let mut modifiers: Vec<(UnitId, Tally)> = Vec::with_capacity(units.len());
     let mut ordered_to_move = Vec::with_capacity(units.len());
     let mut dislodged_units = Vec::new();
-    for &(_, i) in &by_id {
+    for &k in &by_id {
+        let i = (k & 0xFFFF_FFFF) as usize;
         let (Some(u), Some(sup)) = (units.get(i), done.get(i)) else {
             continue;
         };
@@ -303,14 +308,21 @@ impl SeasonEnd<'_> {
         m
     }
 
-    /// Who stands in each province of `end` (for the neighbours of SS-2.15 and SS-2.18), by
-    /// the province's index (below 256).
-    pub fn occupants(&self) -> [Option<Owner>; 256] {
-        let mut occ = [None; 256];
+    /// Who stands in each province of `end` (for the neighbours of SS-2.15 and SS-2.18).
+    pub fn occupants(&self) -> Occupants {
+        let mut occ = Occupants::default();
         for v in &self.end.units {
-            if let Some(slot) = occ.get_mut(v.location.province.index()) {
-                *slot = Some(v.owner);
+            let bit = 1u128
+                .checked_shl(u32::try_from(v.location.province.index()).unwrap_or(u32::MAX))
+                .unwrap_or(0);
+            // One occupant a province (the last listed, were there two).
+            for b in &mut occ.by {
+                *b &= !bit;
             }
+            if let Some(b) = occ.by.get_mut(Occupants::slot(v.owner)) {
+                *b |= bit;
+            }
+            occ.any |= bit;
         }
         occ
     }
@@ -324,7 +336,7 @@ impl SeasonEnd<'_> {
         move_streak: u8,
         sea_streak: u8,
         power_wide: &[Tally; 7],
-        occupants: &[Option<Owner>],
+        occupants: &Occupants,
     ) -> Tally {
         let id = u.id;
         let mut m = Tally::default();
@@ -348,17 +360,17 @@ impl SeasonEnd<'_> {
         if u.kind == UnitKind::Fleet && sea_streak >= 4 {
             m.add(14, -1);
         }
-        let (mut own, mut foreign) = (0usize, 0usize);
-        let mut bits = self.map.neighbours_bits(here) & !(1u128 << here.index());
-        while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            match occupants.get(i).copied().flatten() {
-                Some(o) if o == u.owner => own += 1,
-                Some(_) => foreign += 1,
-                None => {}
-            }
-        }
+        let here_bit = 1u128
+            .checked_shl(u32::try_from(here.index()).unwrap_or(u32::MAX))
+            .unwrap_or(0);
+        let neighbours = self.map.neighbours_bits(here) & !here_bit;
+        let ours = occupants
+            .by
+            .get(Occupants::slot(u.owner))
+            .copied()
+            .unwrap_or(0);
+        let own = (neighbours & ours).count_ones();
+        let foreign = (neighbours & occupants.any & !ours).count_ones();
         if u.kind == UnitKind::Army && own == 0 {
             m.add(15, -1);
         }
@@ -415,6 +427,23 @@ const SIGNED: [&str; 81] = [
     "+16", "+17", "+18", "+19", "+20", "+21", "+22", "+23", "+24", "+25", "+26", "+27", "+28",
     "+29", "+30", "+31", "+32", "+33", "+34", "+35", "+36", "+37", "+38", "+39", "+40",
 ];
+
+/// Who stands where on a board, as sets of provinces (bit `i`: the province of index `i`):
+/// by owner (the powers in [`Power::index`] order, then neutral), and any.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Occupants {
+    by: [u128; 8],
+    any: u128,
+}
+
+impl Occupants {
+    fn slot(owner: Owner) -> usize {
+        match owner {
+            Owner::Power(p) => p.index(),
+            Owner::Neutral => 7,
+        }
+    }
+}
 
 /// A unit's modifiers summed by rule (§4, SS-AMB-15): one entry per rule it earned, in rule
 /// order, however many times it earned it. Stored as that list (`[[1,4],[15,-1]]`); a list
