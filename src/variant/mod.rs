@@ -27,10 +27,30 @@
 //! The registry ([`ALL`], [`Registry::by_name`]) is the only place a rule set's name is
 //! matched; nothing outside this module names one.
 
+/// The grammar tests of the rule sets, one table per rule set: for each named line, the
+/// rule set's grammar reads `text` as the command whose echo is `want` (None: the grammar
+/// reads no command of its own there). Each line is a test of its own.
+#[cfg(test)]
+macro_rules! grammar_cases {
+    ($grammar:expr; $($name:ident: $text:expr => $want:expr,)+) => {
+        $(
+            #[test]
+            fn $name() {
+                let map = crate::map::Map::standard().unwrap();
+                let got = crate::command::Grammar::command(&$grammar, map, $text)
+                    .ok()
+                    .map(|(_, c)| c.render(map));
+                assert_eq!(got.as_deref(), $want, "{:?}", $text);
+            }
+        )+
+    };
+}
+
 mod engine;
 mod erased;
 mod formal;
 mod ir;
+mod order_check;
 mod registry;
 mod rule_set;
 mod shellshock;

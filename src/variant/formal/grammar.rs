@@ -192,31 +192,13 @@ fn dwo(i: &str) -> PResult<'_, FormalCommand> {
 mod tests {
     use super::*;
 
-    fn map() -> &'static Map {
-        Map::standard().unwrap()
+    grammar_cases! { FormalGrammar;
+        formal_sur: "sur" => Some("SURRENDER"),
+        formal_uncle: "Uncle!" => Some("SURRENDER"),
+        formal_sur_to_is_not_formal: "sur eng" => None,
+        fd_dwo: "declare war on germany" => Some("DWO Germany"),
+        fd_soi: "sphere of influence burgundy" => Some("SOI Bur"),
+        fd_undo: "undo soi bur" => Some("UNDO SOI IN Bur"),
+        fd_undo_long: "Undo Sphere of Influence in Bur" => Some("UNDO SOI IN Bur"),
     }
-
-    macro_rules! fd {
-        ($name:ident, $text:expr, $want:expr) => {
-            #[test]
-            fn $name() {
-                let got = FormalGrammar
-                    .command(map(), $text)
-                    .map(|(_, c)| c.render(map()));
-                assert_eq!(got.ok().as_deref(), $want);
-            }
-        };
-    }
-
-    fd!(formal_sur, "sur", Some("SURRENDER"));
-    fd!(formal_uncle, "Uncle!", Some("SURRENDER"));
-    fd!(formal_sur_to_is_not_formal, "sur eng", None);
-    fd!(fd_dwo, "declare war on germany", Some("DWO Germany"));
-    fd!(fd_soi, "sphere of influence burgundy", Some("SOI Bur"));
-    fd!(fd_undo, "undo soi bur", Some("UNDO SOI IN Bur"));
-    fd!(
-        fd_undo_long,
-        "Undo Sphere of Influence in Bur",
-        Some("UNDO SOI IN Bur")
-    );
 }

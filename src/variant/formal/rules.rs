@@ -14,6 +14,7 @@ use crate::rules::{
 use crate::variant::{GameView, Sender, Slot};
 
 use super::state::{FormalState, pair};
+use crate::variant::order_check::OwnOrderCheck;
 
 /// A declaration of a sphere of influence in this turn's orders.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -216,12 +217,13 @@ impl FormalRules {
     }
 }
 
-impl FormalRules {
+impl OwnOrderCheck for FormalRules {
+    fn resolving(&self) -> bool {
+        self.resolving
+    }
+
     /// FD-2.5, FD-2.7: moves and retreats that need a war are refused on receipt.
     fn own_refusal(&self, map: &Map, position: &Position, po: &PowerOrder) -> Result<(), Refusal> {
-        if self.resolving {
-            return Ok(());
-        }
         let (dest, is_move) = match po.order {
             Order::Move { dest, .. } => (dest.province, true),
             Order::Retreat { dest, .. } => (dest.province, false),
@@ -260,8 +262,7 @@ impl FormalRules {
 }
 
 impl Rules for FormalRules {
-    /// H3: the word of these rules on an order: their own refusal, their refusal in place
-    /// of a generic one, or a warning on an order taken (the parts above).
+    /// H3: the parts above, put together by [`OwnOrderCheck::check`].
     fn check_order(
         &self,
         map: &Map,
@@ -269,17 +270,7 @@ impl Rules for FormalRules {
         po: &PowerOrder,
         standard: Option<&Refusal>,
     ) -> OrderCheck {
-        match standard {
-            Some(r) => self
-                .own_refusal_instead(map, position, po, r)
-                .map_or(OrderCheck::Stands, OrderCheck::Refused),
-            None => {
-                if let Err(r) = self.own_refusal(map, position, po) {
-                    return OrderCheck::Refused(r);
-                }
-                OrderCheck::Stands
-            }
-        }
+        OwnOrderCheck::check(self, map, position, po, standard)
     }
 
     /// FD-2.8: a move that needs a war it no longer has is void; a unit declaring a sphere

@@ -268,62 +268,16 @@ fn claim(i: &str) -> PResult<'_, IrCommand> {
 mod tests {
     use super::*;
 
-    fn map() -> &'static Map {
-        Map::standard().unwrap()
+    grammar_cases! { IrGrammar;
+        ir_enter: "enter att with italy" => Some("ENTER AAT WITH Italy"),
+        ir_withdraw: "withdraw mdt with italy" => Some("WITHDRAW MDT WITH Italy"),
+        ir_abrogate: "abrogate treaty with italy" => Some("ABROGATE TREATY WITH Italy"),
+        ir_permit: "permit italy a tyr - ven" => Some("PERMIT Italy A Tyr - Ven"),
+        ir_permit_into: "permit italy into tyrolia" => Some("PERMIT Italy INTO Tyr"),
+        ir_permit_bare: "permit italy tyr" => Some("PERMIT Italy INTO Tyr"),
+        ir_transfer: "transfer tri to italy" => Some("TRANSFER Tri TO Italy"),
+        ir_claim: "claim solo" => Some("CLAIM SOLO"),
+        ir_coalition: "claim coalition with france, germany and italy" => Some("CLAIM COALITION WITH France, Germany, Italy"),
+        bad_permit: "permit italy a tyr" => None,
     }
-
-    macro_rules! ir {
-        ($name:ident, $text:expr, $want:expr) => {
-            #[test]
-            fn $name() {
-                let got = IrGrammar
-                    .command(map(), $text)
-                    .map(|(_, c)| c.render(map()));
-                assert_eq!(got.ok().as_deref(), $want);
-            }
-        };
-    }
-
-    ir!(
-        ir_enter,
-        "enter att with italy",
-        Some("ENTER AAT WITH Italy")
-    );
-    ir!(
-        ir_withdraw,
-        "withdraw mdt with italy",
-        Some("WITHDRAW MDT WITH Italy")
-    );
-    ir!(
-        ir_abrogate,
-        "abrogate treaty with italy",
-        Some("ABROGATE TREATY WITH Italy")
-    );
-    ir!(
-        ir_permit,
-        "permit italy a tyr - ven",
-        Some("PERMIT Italy A Tyr - Ven")
-    );
-    ir!(
-        ir_permit_into,
-        "permit italy into tyrolia",
-        Some("PERMIT Italy INTO Tyr")
-    );
-    ir!(
-        ir_permit_bare,
-        "permit italy tyr",
-        Some("PERMIT Italy INTO Tyr")
-    );
-    ir!(
-        ir_transfer,
-        "transfer tri to italy",
-        Some("TRANSFER Tri TO Italy")
-    );
-    ir!(ir_claim, "claim solo", Some("CLAIM SOLO"));
-    ir!(
-        ir_coalition,
-        "claim coalition with france, germany and italy",
-        Some("CLAIM COALITION WITH France, Germany, Italy")
-    );
-    ir!(bad_permit, "permit italy a tyr", None);
 }

@@ -11,6 +11,7 @@ use crate::rules::{
 
 use super::board::{Board, Permit, Verdict};
 use super::state::IrState;
+use crate::variant::order_check::OwnOrderCheck;
 
 /// The adjudication rules of an International Relations game.
 pub struct IrRules {
@@ -50,12 +51,13 @@ impl IrRules {
     }
 }
 
-impl IrRules {
+impl OwnOrderCheck for IrRules {
+    fn resolving(&self) -> bool {
+        self.resolving
+    }
+
     /// IR-X10, IR-X11, IR-X8 on receipt (IR-B1, IR-D2).
     fn own_refusal(&self, map: &Map, position: &Position, po: &PowerOrder) -> Result<(), Refusal> {
-        if self.resolving {
-            return Ok(());
-        }
         match self.board(map, position).verdict(po) {
             Some(Verdict::Frozen(r) | Verdict::SupportsFrozen(r) | Verdict::Aggression(r)) => {
                 Err(Refusal::Variant(r))
@@ -99,8 +101,7 @@ impl IrRules {
 }
 
 impl Rules for IrRules {
-    /// H3: the word of these rules on an order: their own refusal, their refusal in place
-    /// of a generic one, or a warning on an order taken (the parts above).
+    /// H3: the parts above, put together by [`OwnOrderCheck::check`].
     fn check_order(
         &self,
         map: &Map,
@@ -108,21 +109,7 @@ impl Rules for IrRules {
         po: &PowerOrder,
         standard: Option<&Refusal>,
     ) -> OrderCheck {
-        if self.resolving && standard.is_none() {
-            return OrderCheck::Stands;
-        }
-        match standard {
-            Some(r) => self
-                .own_refusal_instead(map, position, po, r)
-                .map_or(OrderCheck::Stands, OrderCheck::Refused),
-            None => {
-                if let Err(r) = self.own_refusal(map, position, po) {
-                    return OrderCheck::Refused(r);
-                }
-                self.own_warning(map, position, po)
-                    .map_or(OrderCheck::Stands, OrderCheck::Warned)
-            }
-        }
+        OwnOrderCheck::check(self, map, position, po, standard)
     }
 
     /// H4: a move into an ally's territory without its permission is void (IR-G1), as is

@@ -18,7 +18,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use crate::command::NoCommand;
-use crate::map::{Map, Power};
+use crate::map::{Map, Power, ProvinceId};
 use crate::picture::Mark;
 use crate::rules::{Owner, PhaseKind, PhaseOutcome, Position, Step, Unit, UnitId, UnitKind};
 use crate::variant::{CaseFacts, GameView, Line, RuleSet};
@@ -64,13 +64,22 @@ impl ShellShockState {
 
 /// A band's name (SS-3).
 pub fn band(m: i32) -> &'static str {
+    let bracketed = band_bracketed(m);
+    bracketed
+        .strip_prefix(" (")
+        .and_then(|b| b.strip_suffix(')'))
+        .unwrap_or(bracketed)
+}
+
+/// A band's name in brackets, as it follows a morale: ` (normal)`.
+fn band_bracketed(m: i32) -> &'static str {
     match m {
-        25.. => "very high",
-        13..=24 => "normal",
-        9..=12 => "depressed",
-        4..=8 => "low",
-        1..=3 => "very low",
-        _ => "armed neutral",
+        25.. => " (very high)",
+        13..=24 => " (normal)",
+        9..=12 => " (depressed)",
+        4..=8 => " (low)",
+        1..=3 => " (very low)",
+        _ => " (armed neutral)",
     }
 }
 
@@ -81,19 +90,87 @@ pub struct ShellShock;
 /// `France A Paris`.
 fn named(map: &Map, u: &Unit) -> String {
     let mut out = String::with_capacity(40);
-    push_named(&mut out, map, u);
+    push_named(&mut out, &OWNERS, map, u);
     out
 }
 
-/// Writes `France A Paris` (with the coast: `France F Spain (south coast)`) into `out`.
-fn push_named(out: &mut String, map: &Map, u: &Unit) {
-    out.push_str(match u.owner {
-        Owner::Power(p) => p.name(),
-        Owner::Neutral => "Neutral",
+/// The owners' names as a unit's name begins, in [`Power::index`] order, neutral last;
+/// and with the line's word before them (a line is written in a few copies).
+const OWNERS: [&str; 8] = [
+    "Austria ", "England ", "France ", "Germany ", "Italy ", "Russia ", "Turkey ", "Neutral ",
+];
+const UNIT_OWNERS: [&str; 8] = [
+    "UNIT: Austria ",
+    "UNIT: England ",
+    "UNIT: France ",
+    "UNIT: Germany ",
+    "UNIT: Italy ",
+    "UNIT: Russia ",
+    "UNIT: Turkey ",
+    "UNIT: Neutral ",
+];
+const MORALE_OWNERS: [&str; 8] = [
+    "MORALE: Austria ",
+    "MORALE: England ",
+    "MORALE: France ",
+    "MORALE: Germany ",
+    "MORALE: Italy ",
+    "MORALE: Russia ",
+    "MORALE: Turkey ",
+    "MORALE: Neutral ",
+];
+
+/// ` morale 18 (normal)`: a morale from 0 to the cap as a `UNIT:` line gives it.
+const MORALE_TEXTS: [&str; 35] = [
+    " morale 0 (armed neutral)",
+    " morale 1 (very low)",
+    " morale 2 (very low)",
+    " morale 3 (very low)",
+    " morale 4 (low)",
+    " morale 5 (low)",
+    " morale 6 (low)",
+    " morale 7 (low)",
+    " morale 8 (low)",
+    " morale 9 (depressed)",
+    " morale 10 (depressed)",
+    " morale 11 (depressed)",
+    " morale 12 (depressed)",
+    " morale 13 (normal)",
+    " morale 14 (normal)",
+    " morale 15 (normal)",
+    " morale 16 (normal)",
+    " morale 17 (normal)",
+    " morale 18 (normal)",
+    " morale 19 (normal)",
+    " morale 20 (normal)",
+    " morale 21 (normal)",
+    " morale 22 (normal)",
+    " morale 23 (normal)",
+    " morale 24 (normal)",
+    " morale 25 (very high)",
+    " morale 26 (very high)",
+    " morale 27 (very high)",
+    " morale 28 (very high)",
+    " morale 29 (very high)",
+    " morale 30 (very high)",
+    " morale 31 (very high)",
+    " morale 32 (very high)",
+    " morale 33 (very high)",
+    " morale 34 (very high)",
+];
+
+/// Writes `France A Paris` (with the coast: `France F Spain (south coast)`) into `out`,
+/// the owner's name from `owners` (one of the tables above).
+fn push_named(out: &mut String, owners: &[&str; 8], map: &Map, u: &Unit) {
+    let owner = match u.owner {
+        Owner::Power(p) => p.index(),
+        Owner::Neutral => 7,
+    };
+    out.push_str(owners.get(owner).copied().unwrap_or_default());
+    out.push_str(match u.kind {
+        UnitKind::Army => "A ",
+        UnitKind::Fleet => "F ",
     });
-    out.push(' ');
-    out.push(u.kind.letter());
-    out.push(' ');
     out.push_str(&map.province(u.location.province).name);
     if let Some(c) = u.location.coast {
         out.push_str(" (");
@@ -115,11 +192,11 @@ impl RuleSet for ShellShock {
     }
 
     fn rules(&self, game: &GameView<'_>, s: &ShellShockState) -> Box<dyn crate::rules::Rules> {
-        Box::new(ShellShockRules {
-            resolving: game.resolving,
-            morale: s.morale.clone(),
-            rebels: s.rebels.clone(),
-        })
+        Box::new(ShellShockRules::new(
+            game.resolving,
+            s.morale.clone(),
+            s.rebels.clone(),
+        ))
     }
 
     /// H16 in the step order of §4.
@@ -132,7 +209,7 @@ impl RuleSet for ShellShock {
     ) -> Vec<Line> {
         let map = game.map;
         let kind = game.position.phase.kind;
-        let lines = match step {
+        match step {
             Step::Resolved { record, .. } => {
                 let mut lines = destroyed_neutrals(map, s, position);
                 match kind {
@@ -142,7 +219,7 @@ impl RuleSet for ShellShock {
                     PhaseKind::Adjustment => lines.extend(build_morale(map, s, position, record)),
                     _ => {}
                 }
-                lines
+                lines.into_iter().map(Line::public).collect()
             }
             Step::SpringEnds => {
                 let pending = season_end(map, s, position, &position.owners);
@@ -157,8 +234,7 @@ impl RuleSet for ShellShock {
                 apply(map, s, position, pending)
             }
             Step::Begins | Step::Opens(_) => Vec::new(),
-        };
-        lines.into_iter().map(Line::public).collect()
+        }
     }
 
     /// §4: every unit's morale and band, in every bulletin (nothing is private).
@@ -169,6 +245,7 @@ impl RuleSet for ShellShock {
         outcome: &PhaseOutcome,
     ) -> Vec<Line> {
         let map = game.map;
+        let mut scratch = String::with_capacity(128);
         // The units on the board, then the dislodged ones (waiting to retreat).
         let dislodged = outcome
             .next
@@ -182,17 +259,21 @@ impl RuleSet for ShellShock {
             .map(|u| (u, ""))
             .chain(dislodged)
             .map(|(u, how)| {
-                let mut text = String::with_capacity(64);
-                text.push_str("UNIT: ");
-                push_named(&mut text, map, u);
+                // Written into one buffer, each line then copied at its own length.
+                let text = &mut scratch;
+                text.clear();
+                push_named(text, &UNIT_OWNERS, map, u);
                 match u.owner {
                     Owner::Power(_) => {
                         let m = s.morale_of(u.id);
-                        text.push_str(" morale ");
-                        push_int(&mut text, m);
-                        text.push_str(" (");
-                        text.push_str(band(m));
-                        text.push(')');
+                        match usize::try_from(m).ok().and_then(|i| MORALE_TEXTS.get(i)) {
+                            Some(t) => text.push_str(t),
+                            None => {
+                                text.push_str(" morale ");
+                                push_int(text, m);
+                                text.push_str(band_bracketed(m));
+                            }
+                        }
                     }
                     Owner::Neutral => match s.rebels.get(&u.id) {
                         Some(p) => {
@@ -202,7 +283,7 @@ impl RuleSet for ShellShock {
                     },
                 }
                 text.push_str(how);
-                Line::public(text)
+                Line::public(text.as_str())
             })
             .collect()
     }
@@ -379,23 +460,37 @@ fn apply(
     s: &mut ShellShockState,
     position: &mut Position,
     pending: Vec<(UnitId, Tally, u8, u8)>,
-) -> Vec<String> {
-    let mut morale_lines: Vec<(Power, &str, String)> = Vec::new();
-    let mut rebellions: Vec<(Power, &str, String)> = Vec::new();
-    let mut at: Vec<(UnitId, usize)> = position
-        .units
-        .iter()
-        .enumerate()
-        .map(|(i, u)| (u.id, i))
-        .collect();
-    at.sort_unstable();
-    for (id, mods, mv, sea) in pending {
-        let Some(u) = at
-            .binary_search_by_key(&id, |(k, _)| *k)
-            .ok()
-            .and_then(|j| at.get(j))
-            .and_then(|(_, i)| position.units.get_mut(*i))
-        else {
+) -> Vec<Line> {
+    // The lines as written, and each one's place in the listing order: its unit's power,
+    // then its province (provinces are numbered in the order of their codes), then the
+    // line's place here, packed in one number that sorts in that order.
+    let mut morale_lines: Vec<String> = Vec::with_capacity(pending.len());
+    let mut listing: Vec<u64> = Vec::with_capacity(pending.len());
+    let mut rebellions: Vec<((Power, ProvinceId), String)> = Vec::new();
+    // The board's units by identity, made when first needed: at a Spring's end the update
+    // was worked out on this very board, each unit at its own place.
+    let mut by_id: Option<Vec<(UnitId, usize)>> = None;
+    let mut scratch = String::with_capacity(160);
+    for (k, (id, mods, mv, sea)) in pending.into_iter().enumerate() {
+        let i = if position.units.get(k).is_some_and(|u| u.id == id) {
+            Some(k)
+        } else {
+            let at = by_id.get_or_insert_with(|| {
+                let mut at: Vec<(UnitId, usize)> = position
+                    .units
+                    .iter()
+                    .enumerate()
+                    .map(|(i, u)| (u.id, i))
+                    .collect();
+                at.sort_unstable();
+                at
+            });
+            at.binary_search_by_key(&id, |(k, _)| *k)
+                .ok()
+                .and_then(|j| at.get(j))
+                .map(|(_, i)| *i)
+        };
+        let Some(u) = i.and_then(|i| position.units.get_mut(i)) else {
             continue;
         };
         let Owner::Power(p) = u.owner else { continue };
@@ -407,21 +502,26 @@ fn apply(
         } else {
             s.sea_streak.insert(id, sea);
         }
-        let code = map.code(u.location.province);
-        let mut line = String::with_capacity(80);
-        line.push_str("MORALE: ");
-        push_named(&mut line, map, u);
+        let key = (p, u.location.province);
+        // Written into one buffer, each line then copied at its own length.
+        let line = &mut scratch;
+        line.clear();
+        push_named(line, &MORALE_OWNERS, map, u);
         line.push(' ');
-        push_int(&mut line, old);
+        push_int(line, old);
         line.push_str(" -> ");
-        push_int(&mut line, new);
+        push_int(line, new);
         line.push(' ');
-        mods.push_bracket(&mut line);
-        morale_lines.push((p, code, line));
+        mods.push_bracket(line);
+        listing.push(
+            (p.index() as u64) << 40
+                | (u.location.province.index() as u64) << 32
+                | morale_lines.len() as u64,
+        );
+        morale_lines.push(line.as_str().to_owned());
         if new <= 0 {
             rebellions.push((
-                p,
-                code,
+                key,
                 format!(
                     "REBELLION: {} rebels and becomes an armed neutral.",
                     named(map, u)
@@ -432,13 +532,16 @@ fn apply(
             s.morale.remove(&id);
         }
     }
-    morale_lines.sort();
-    rebellions.sort();
-    morale_lines
-        .into_iter()
-        .chain(rebellions)
-        .map(|(_, _, t)| t)
-        .collect()
+    listing.sort_unstable();
+    rebellions.sort_unstable();
+    let mut out = Vec::with_capacity(morale_lines.len() + rebellions.len());
+    for k in listing {
+        if let Some(text) = morale_lines.get_mut((k & 0xFFFF_FFFF) as usize) {
+            out.push(Line::public(std::mem::take(text)));
+        }
+    }
+    out.extend(rebellions.into_iter().map(|(_, t)| Line::public(t)));
+    out
 }
 
 #[cfg(test)]

@@ -44,60 +44,95 @@ fn is_home_of(map: &Map, prov: ProvinceId, p: Power) -> bool {
     province.supply_centre && province.home_of == Some(p)
 }
 
+/// Who reached a province with a move this phase (a convoyed move whose convoy failed
+/// never did): by the attacker's owner (None: an attacker not in the record).
+#[derive(Clone, Copy, Default)]
+enum Reached {
+    #[default]
+    Nobody,
+    By(Option<Owner>),
+    /// Attackers of more than one owner.
+    Several,
+}
+
+impl Reached {
+    fn add(&mut self, by: Option<Owner>) {
+        *self = match *self {
+            Reached::Nobody => Reached::By(by),
+            Reached::By(b) if b == by => Reached::By(b),
+            _ => Reached::Several,
+        };
+    }
+
+    /// An attacker not of `owner` reached it.
+    fn by_other_than(self, owner: Owner) -> bool {
+        match self {
+            Reached::Nobody => false,
+            Reached::By(b) => b != Some(owner),
+            Reached::Several => true,
+        }
+    }
+}
+
 /// The modifiers decided by the movement phase (SS-2.1–2.6, 2.9, 2.10, 2.12, 2.16, 2.19),
 /// from its record and the position it began from.
 pub fn movement_facts(map: &Map, start: &Position, record: &PhaseRecord) -> SeasonFacts {
     let units = &record.units;
-    // The record's units by identity, to look each one up once.
-    let mut by_id: Vec<(UnitId, usize)> =
-        units.iter().enumerate().map(|(i, u)| (u.id, i)).collect();
+    // The record's units by identity, to look each one up once; what is worked out per
+    // unit below is kept by its place in the record.
+    // Each as its identity and its place, packed in one number that sorts by identity.
+    let mut by_id: Vec<u64> = units
+        .iter()
+        .enumerate()
+        .map(|(i, u)| u64::from(u.id.0) << 32 | i as u64)
+        .collect();
     by_id.sort_unstable();
     let index = |id: UnitId| {
         by_id
-            .binary_search_by_key(&id, |(k, _)| *k)
+            .binary_search_by_key(&id.0, |k| (k >> 32) as u32)
             .ok()
             .and_then(|j| by_id.get(j))
-            .map(|(_, i)| *i)
+            .map(|k| (k & 0xFFFF_FFFF) as usize)
     };
-    let owner_of = |id: UnitId| index(id).and_then(|i| units.get(i)).map(|u| u.owner);
-    // Whether each unit's move succeeded (its first attack, as the record lists them).
-    let mut succeeded = vec![None::<bool>; units.len()];
+    // Per unit of the record (by its place there): whether its move succeeded (its first
+    // attack, as the record lists them), whether it dislodged a unit foreign to it, and
+    // what its supports earned it and the supports it received did (SS-2.3, 2.9, 2.10,
+    // 2.12, 2.16).
+    #[derive(Clone, Copy, Default)]
+    struct Done {
+        succeeded: Option<bool>,
+        dislodged_enemy: bool,
+        dislodging: i32,
+        into_centre: i32,
+        failed: i32,
+        received: i32,
+        cut_received: bool,
+    }
+    let mut done = vec![Done::default(); units.len()];
+    // Who reached each province (a province's index is below 256).
+    let mut reached = [Reached::Nobody; 256];
     for a in &record.attacks {
-        if let Some(slot) = index(a.attacker).and_then(|i| succeeded.get_mut(i))
-            && slot.is_none()
+        let i = index(a.attacker);
+        if let Some(d) = i.and_then(|i| done.get_mut(i))
+            && d.succeeded.is_none()
         {
-            *slot = Some(a.succeeded);
+            d.succeeded = Some(a.succeeded);
+        }
+        if (a.has_path || !a.convoyed)
+            && let Some(r) = reached.get_mut(a.to.index())
+        {
+            r.add(i.and_then(|i| units.get(i)).map(|u| u.owner));
         }
     }
-    let succeeded = |id: UnitId| {
-        index(id)
-            .and_then(|i| succeeded.get(i).copied().flatten())
-            .unwrap_or(false)
-    };
-    // A move that dislodged a unit foreign to the mover.
-    let mut dislodged_enemy = vec![false; units.len()];
     for v in units {
         if let Some(mover) = v.dislodged_by
             && let Some(i) = index(mover)
             && units.get(i).map(|m| m.owner) != Some(v.owner)
-            && let Some(slot) = dislodged_enemy.get_mut(i)
+            && let Some(d) = done.get_mut(i)
         {
-            *slot = true;
+            d.dislodged_enemy = true;
         }
     }
-    let dislodged_enemy = |mover: UnitId| match index(mover) {
-        Some(i) => dislodged_enemy.get(i).copied().unwrap_or(false),
-        // Not in the record: any unit it dislodged is foreign to it.
-        None => units.iter().any(|v| v.dislodged_by == Some(mover)),
-    };
-    // The attacks that reached their province (a convoyed move whose convoy failed never
-    // did), with the attacker's owner.
-    let reached: Vec<(ProvinceId, Option<Owner>)> = record
-        .attacks
-        .iter()
-        .filter(|a| a.has_path || !a.convoyed)
-        .map(|a| (a.to, owner_of(a.attacker)))
-        .collect();
     let centre_owner_start = |p: ProvinceId| {
         if map.province(p).supply_centre {
             start.owners.get(p.index()).copied().flatten()
@@ -105,48 +140,54 @@ pub fn movement_facts(map: &Map, start: &Position, record: &PhaseRecord) -> Seas
             None
         }
     };
-    // What each unit's supports earned it, and what the supports it received did, in one
-    // pass over the supports (SS-2.3, 2.9, 2.10, 2.12, 2.16).
-    #[derive(Clone, Copy, Default)]
-    struct Supports {
-        dislodging: i32,
-        into_centre: i32,
-        failed: i32,
-        received: i32,
-        cut_received: bool,
-    }
-    let mut by_unit = vec![Supports::default(); units.len()];
     for sup in &record.supports {
+        let target = index(sup.target);
+        let of_target = target
+            .and_then(|i| done.get(i))
+            .copied()
+            .unwrap_or_default();
         if sup.matched
-            && let Some(t) = index(sup.supporter).and_then(|i| by_unit.get_mut(i))
+            && let Some(supporter) = index(sup.supporter)
         {
-            if sup.effective() && sup.dest.is_some() && dislodged_enemy(sup.target) {
-                t.dislodging += 1;
-            }
-            if let Some(dest) = sup.dest {
-                let mover_owner = owner_of(sup.target).and_then(|o| o.power());
-                if sup.effective()
-                    && succeeded(sup.target)
+            // A move that dislodged a unit foreign to the mover (one not in the record:
+            // any unit it dislodged is foreign to it).
+            let dislodging = sup.effective()
+                && sup.dest.is_some()
+                && match target {
+                    Some(_) => of_target.dislodged_enemy,
+                    None => units.iter().any(|v| v.dislodged_by == Some(sup.target)),
+                };
+            let moved = of_target.succeeded.unwrap_or(false);
+            let into_centre = sup.dest.is_some_and(|dest| {
+                let mover_owner = target
+                    .and_then(|i| units.get(i))
+                    .and_then(|u| u.owner.power());
+                sup.effective()
+                    && moved
                     && centre_owner_start(dest).is_some_and(|o| Some(o) != mover_owner)
-                {
-                    t.into_centre += 1;
-                }
-                if !succeeded(sup.target) {
-                    t.failed += 1;
-                }
+            });
+            if let Some(t) = done.get_mut(supporter) {
+                t.dislodging += i32::from(dislodging);
+                t.into_centre += i32::from(into_centre);
+                t.failed += i32::from(sup.dest.is_some() && !moved);
             }
         }
-        if let Some(t) = index(sup.target).and_then(|i| by_unit.get_mut(i)) {
+        if let Some(t) = target.and_then(|i| done.get_mut(i)) {
             if sup.effective() {
                 t.received += 1;
             }
             t.cut_received |= sup.matched && sup.cut && sup.dest.is_some();
         }
     }
+    // Each unit's modifiers, in identity order (the order they are kept in).
     let mut modifiers: Vec<(UnitId, Tally)> = Vec::with_capacity(units.len());
-    let mut ordered_to_move = Vec::new();
+    let mut ordered_to_move = Vec::with_capacity(units.len());
     let mut dislodged_units = Vec::new();
-    for (u, sup) in units.iter().zip(&by_unit) {
+    for &k in &by_id {
+        let i = (k & 0xFFFF_FFFF) as usize;
+        let (Some(u), Some(sup)) = (units.get(i), done.get(i)) else {
+            continue;
+        };
         let Owner::Power(x) = u.owner else { continue };
         let mut m = Tally::default();
         let here = u.from.province;
@@ -158,18 +199,18 @@ pub fn movement_facts(map: &Map, start: &Position, record: &PhaseRecord) -> Seas
         if dislodged {
             dislodged_units.push(u.id);
         }
-        let moved = moving && succeeded(u.id);
+        let moved = moving && sup.succeeded.unwrap_or(false);
         let attacked = !moved
             && reached
-                .iter()
-                .any(|(to, by)| *to == here && *by != Some(u.owner));
+                .get(here.index())
+                .is_some_and(|r| r.by_other_than(u.owner));
         let stood = !moving && !dislodged;
         let centre = map.province(here).supply_centre;
         let home = is_home_of(map, here, x);
         if stood && !attacked && home {
             m.add(1, 4);
         }
-        if moved && dislodged_enemy(u.id) {
+        if moved && sup.dislodged_enemy {
             m.add(2, 4);
         }
         if sup.dislodging > 0 {
@@ -268,12 +309,20 @@ impl SeasonEnd<'_> {
     }
 
     /// Who stands in each province of `end` (for the neighbours of SS-2.15 and SS-2.18).
-    pub fn occupants(&self) -> Vec<Option<Owner>> {
-        let mut occ = vec![None; self.map.province_count()];
+    pub fn occupants(&self) -> Occupants {
+        let mut occ = Occupants::default();
         for v in &self.end.units {
-            if let Some(slot) = occ.get_mut(v.location.province.index()) {
-                *slot = Some(v.owner);
+            let bit = 1u128
+                .checked_shl(u32::try_from(v.location.province.index()).unwrap_or(u32::MAX))
+                .unwrap_or(0);
+            // One occupant a province (the last listed, were there two).
+            for b in &mut occ.by {
+                *b &= !bit;
             }
+            if let Some(b) = occ.by.get_mut(Occupants::slot(v.owner)) {
+                *b |= bit;
+            }
+            occ.any |= bit;
         }
         occ
     }
@@ -287,7 +336,7 @@ impl SeasonEnd<'_> {
         move_streak: u8,
         sea_streak: u8,
         power_wide: &[Tally; 7],
-        occupants: &[Option<Owner>],
+        occupants: &Occupants,
     ) -> Tally {
         let id = u.id;
         let mut m = Tally::default();
@@ -311,17 +360,17 @@ impl SeasonEnd<'_> {
         if u.kind == UnitKind::Fleet && sea_streak >= 4 {
             m.add(14, -1);
         }
-        let (mut own, mut foreign) = (0usize, 0usize);
-        let mut bits = self.map.neighbours_bits(here) & !(1u128 << here.index());
-        while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            match occupants.get(i).copied().flatten() {
-                Some(o) if o == u.owner => own += 1,
-                Some(_) => foreign += 1,
-                None => {}
-            }
-        }
+        let here_bit = 1u128
+            .checked_shl(u32::try_from(here.index()).unwrap_or(u32::MAX))
+            .unwrap_or(0);
+        let neighbours = self.map.neighbours_bits(here) & !here_bit;
+        let ours = occupants
+            .by
+            .get(Occupants::slot(u.owner))
+            .copied()
+            .unwrap_or(0);
+        let own = (neighbours & ours).count_ones();
+        let foreign = (neighbours & occupants.any & !ours).count_ones();
         if u.kind == UnitKind::Army && own == 0 {
             m.add(15, -1);
         }
@@ -332,6 +381,67 @@ impl SeasonEnd<'_> {
             m.add(21, -4);
         }
         m
+    }
+}
+
+/// `SS-2.r ` for each rule a modifier can name.
+const RULES: [&str; 24] = [
+    "SS-2.0 ", "SS-2.1 ", "SS-2.2 ", "SS-2.3 ", "SS-2.4 ", "SS-2.5 ", "SS-2.6 ", "SS-2.7 ",
+    "SS-2.8 ", "SS-2.9 ", "SS-2.10 ", "SS-2.11 ", "SS-2.12 ", "SS-2.13 ", "SS-2.14 ", "SS-2.15 ",
+    "SS-2.16 ", "SS-2.17 ", "SS-2.18 ", "SS-2.19 ", "SS-2.20 ", "SS-2.21 ", "SS-2.22 ", "SS-2.23 ",
+];
+/// `, SS-2.r `: a rule after the first in the bracket.
+const NEXT_RULES: [&str; 24] = [
+    ", SS-2.0 ",
+    ", SS-2.1 ",
+    ", SS-2.2 ",
+    ", SS-2.3 ",
+    ", SS-2.4 ",
+    ", SS-2.5 ",
+    ", SS-2.6 ",
+    ", SS-2.7 ",
+    ", SS-2.8 ",
+    ", SS-2.9 ",
+    ", SS-2.10 ",
+    ", SS-2.11 ",
+    ", SS-2.12 ",
+    ", SS-2.13 ",
+    ", SS-2.14 ",
+    ", SS-2.15 ",
+    ", SS-2.16 ",
+    ", SS-2.17 ",
+    ", SS-2.18 ",
+    ", SS-2.19 ",
+    ", SS-2.20 ",
+    ", SS-2.21 ",
+    ", SS-2.22 ",
+    ", SS-2.23 ",
+];
+
+/// A modifier's value with its sign, -40 to +40: `-2`, `+0`, `+4`.
+const SIGNED: [&str; 81] = [
+    "-40", "-39", "-38", "-37", "-36", "-35", "-34", "-33", "-32", "-31", "-30", "-29", "-28",
+    "-27", "-26", "-25", "-24", "-23", "-22", "-21", "-20", "-19", "-18", "-17", "-16", "-15",
+    "-14", "-13", "-12", "-11", "-10", "-9", "-8", "-7", "-6", "-5", "-4", "-3", "-2", "-1", "+0",
+    "+1", "+2", "+3", "+4", "+5", "+6", "+7", "+8", "+9", "+10", "+11", "+12", "+13", "+14", "+15",
+    "+16", "+17", "+18", "+19", "+20", "+21", "+22", "+23", "+24", "+25", "+26", "+27", "+28",
+    "+29", "+30", "+31", "+32", "+33", "+34", "+35", "+36", "+37", "+38", "+39", "+40",
+];
+
+/// Who stands where on a board, as sets of provinces (bit `i`: the province of index `i`):
+/// by owner (the powers in [`Power::index`] order, then neutral), and any.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Occupants {
+    by: [u128; 8],
+    any: u128,
+}
+
+impl Occupants {
+    fn slot(owner: Owner) -> usize {
+        match owner {
+            Owner::Power(p) => p.index(),
+            Owner::Neutral => 7,
+        }
     }
 }
 
@@ -370,8 +480,14 @@ impl Tally {
     }
 
     pub fn add_tally(&mut self, other: &Tally) {
-        for (sum, d) in self.sums.iter_mut().zip(other.sums) {
-            *sum = sum.saturating_add(d);
+        // Only the rules `other` earned (a few): the others' sums are 0.
+        let mut bits = other.earned;
+        while bits != 0 {
+            let r = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if let (Some(sum), Some(d)) = (self.sums.get_mut(r), other.sums.get(r)) {
+                *sum = sum.saturating_add(*d);
+            }
         }
         self.earned |= other.earned;
     }
@@ -403,34 +519,61 @@ impl Tally {
     pub fn push_bracket(&self, out: &mut String) {
         out.push('[');
         for (k, (r, d)) in self.iter().enumerate() {
-            if k > 0 {
-                out.push_str(", ");
+            let table = if k == 0 { &RULES } else { &NEXT_RULES };
+            match table.get(usize::from(r)) {
+                Some(rule) => out.push_str(rule),
+                None => {
+                    if k > 0 {
+                        out.push_str(", ");
+                    }
+                    out.push_str("SS-2.");
+                    push_int(out, i32::from(r));
+                    out.push(' ');
+                }
             }
-            out.push_str("SS-2.");
-            push_int(out, i32::from(r));
-            out.push(' ');
-            if d >= 0 {
-                out.push('+');
+            match usize::try_from(d + 40).ok().and_then(|i| SIGNED.get(i)) {
+                Some(text) => out.push_str(text),
+                None => {
+                    if d >= 0 {
+                        out.push('+');
+                    }
+                    push_int(out, d);
+                }
             }
-            push_int(out, d);
         }
         out.push(']');
     }
 }
+
+/// The numbers 0 to 40 written out: morale (at most [`super::CAP`]), its changes and rule numbers
+/// are small.
+const SMALL: [&str; 41] = [
+    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
+    "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31", "32",
+    "33", "34", "35", "36", "37", "38", "39", "40",
+];
 
 /// Writes a number in decimal (as `{n}` would, without the formatter).
 pub fn push_int(out: &mut String, n: i32) {
     if n < 0 {
         out.push('-');
     }
-    push_digits(out, n.unsigned_abs());
-}
-
-fn push_digits(out: &mut String, v: u32) {
-    if v >= 10 {
-        push_digits(out, v / 10);
+    let v = n.unsigned_abs();
+    if let Some(text) = usize::try_from(v).ok().and_then(|i| SMALL.get(i)) {
+        out.push_str(text);
+        return;
     }
-    out.extend(char::from_digit(v % 10, 10));
+    let mut unit = 1u32;
+    while v / unit >= 10 {
+        unit *= 10;
+    }
+    loop {
+        out.push(char::from(b'0' + (v / unit % 10) as u8));
+        if unit == 1 {
+            break;
+        }
+        unit /= 10;
+    }
 }
 
 impl Serialize for Tally {

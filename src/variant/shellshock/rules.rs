@@ -4,21 +4,26 @@
 //! are destroyed when dislodged and count against their former owner (H3, H13, H15;
 //! SS-3.9, SS-3.10).
 
-use crate::map::{Location, Map, Power};
+use crate::map::{Location, Map, Power, ProvinceId};
 use crate::rules::{
     Order, OrderCheck, Owner, Position, PowerOrder, Refusal, Rewrite, Rules, Standard, Strength,
-    Unit, VariantRefusal, Warning,
+    Unit, UnitId, VariantRefusal, Warning,
 };
 
 use super::units::UnitMap;
 use super::{START, band};
+use crate::variant::order_check::OwnOrderCheck;
 
 /// The adjudication rules of a Shell Shock game: the morale at the start of the phase.
 pub struct ShellShockRules {
     /// The phase is being resolved (no warning is wanted).
-    pub resolving: bool,
-    pub morale: UnitMap<i32>,
-    pub rebels: UnitMap<Power>,
+    resolving: bool,
+    morale: UnitMap<i32>,
+    rebels: UnitMap<Power>,
+    /// The units of low or very low morale, the only bands that restrict orders (SS-3.4,
+    /// SS-3.5), with their morale, in identity order: few or none, so an order's unit is
+    /// looked for here and no order is looked up when there is none.
+    restricted: Vec<(UnitId, i32)>,
 }
 
 /// The factor of a morale (SS-3.1–3.6).
@@ -32,6 +37,20 @@ pub fn factor(m: i32) -> Strength {
 }
 
 impl ShellShockRules {
+    pub fn new(resolving: bool, morale: UnitMap<i32>, rebels: UnitMap<Power>) -> Self {
+        let restricted = morale
+            .iter()
+            .filter(|(_, m)| (1..=8).contains(*m))
+            .map(|(id, m)| (*id, *m))
+            .collect();
+        ShellShockRules {
+            resolving,
+            morale,
+            rebels,
+            restricted,
+        }
+    }
+
     fn morale(&self, u: &Unit) -> Option<i32> {
         match u.owner {
             Owner::Power(_) => Some(self.morale.get(&u.id).copied().unwrap_or(START)),
@@ -41,23 +60,39 @@ impl ShellShockRules {
 
     /// The unit an order names, as it stands.
     fn unit_of<'p>(&self, position: &'p Position, order: &PowerOrder) -> Option<&'p Unit> {
-        position.unit_in(order.order.unit()?.province())
+        unit_at(position, order.order.unit()?.province())
     }
 
     /// What the band does to an order (SS-3.4, SS-3.5): None, it stands.
     fn restriction(&self, position: &Position, order: &PowerOrder) -> Option<(i32, Restriction)> {
         let unit = self.unit_of(position, order)?;
-        let m = self.morale(unit)?;
+        // A power's unit not listed here has a morale that restricts nothing.
+        if unit.owner == Owner::Neutral {
+            return None;
+        }
+        let (_, m) = *self.restricted.iter().find(|(id, _)| *id == unit.id)?;
         let restricted = match (m, &order.order) {
             (1..=3, Order::Hold { .. }) => None,
             (1..=3, _) => Some(Restriction::OnlyHolds),
-            (4..=8, Order::Move { dest, .. }) => position
-                .unit_in(dest.province)
+            (4..=8, Order::Move { dest, .. }) => unit_at(position, dest.province)
                 .filter(|d| d.owner != unit.owner)
                 .map(|_| Restriction::WillNotAttack(*dest)),
             _ => None,
         };
         restricted.map(|r| (m, r))
+    }
+}
+
+/// The unit in a province ([`Position::unit_in`]), found by halves on a board in its
+/// canonical order ([`Position::sort_units`]: by province), as the board of a phase is;
+/// looked for one by one when that finds none.
+fn unit_at(position: &Position, province: ProvinceId) -> Option<&Unit> {
+    match position
+        .units
+        .binary_search_by_key(&province, |u| u.location.province)
+    {
+        Ok(i) => position.units.get(i),
+        Err(_) => position.unit_in(province),
     }
 }
 
@@ -70,7 +105,11 @@ fn unit_words(map: &Map, u: &Unit) -> String {
     format!("{} {}", u.kind.letter(), map.location_name(u.location))
 }
 
-impl ShellShockRules {
+impl OwnOrderCheck for ShellShockRules {
+    fn resolving(&self) -> bool {
+        self.resolving
+    }
+
     /// SS-E1, SS-E2: an order for an armed neutral, in place of the generic refusal.
     fn own_refusal_instead(
         &self,
@@ -125,8 +164,7 @@ impl ShellShockRules {
 }
 
 impl Rules for ShellShockRules {
-    /// H3: the word of these rules on an order: their own refusal, their refusal in place
-    /// of a generic one, or a warning on an order taken (the parts above).
+    /// H3: the parts above, put together by [`OwnOrderCheck::check`].
     fn check_order(
         &self,
         map: &Map,
@@ -134,17 +172,7 @@ impl Rules for ShellShockRules {
         po: &PowerOrder,
         standard: Option<&Refusal>,
     ) -> OrderCheck {
-        if self.resolving && standard.is_none() {
-            return OrderCheck::Stands;
-        }
-        match standard {
-            Some(r) => self
-                .own_refusal_instead(map, position, po, r)
-                .map_or(OrderCheck::Stands, OrderCheck::Refused),
-            None => self
-                .own_warning(map, position, po)
-                .map_or(OrderCheck::Stands, OrderCheck::Warned),
-        }
+        OwnOrderCheck::check(self, map, position, po, standard)
     }
 
     /// SS-3.4, SS-3.5: the orders the band forbids become holds; the result shows the
@@ -159,7 +187,7 @@ impl Rules for ShellShockRules {
         let unit = order.order.unit()?;
         // Only low and very low morale restrict orders (SS-3.4, SS-3.5); a unit not listed
         // has the starting morale, so most phases have nothing to look up.
-        if !self.morale.iter().any(|(_, m)| (1..=8).contains(m)) {
+        if self.restricted.is_empty() {
             return None;
         }
         let (m, _) = self.restriction(position, order)?;
@@ -187,6 +215,9 @@ impl Rules for ShellShockRules {
 
     /// SS-3.10: an armed neutral counts as one of its former owner's units.
     fn adjustment_count(&self, position: &Position, power: Power) -> i32 {
+        if self.rebels.is_empty() {
+            return Standard.adjustment_count(position, power);
+        }
         let rebels = position
             .units
             .iter()
@@ -227,11 +258,11 @@ mod tests {
             UnitKind::Army,
             Location::province(par),
         ));
-        let r = ShellShockRules {
-            resolving: false,
-            morale: UnitMap::default(),
-            rebels: [(id, Power::France)].into_iter().collect(),
-        };
+        let r = ShellShockRules::new(
+            false,
+            UnitMap::default(),
+            [(id, Power::France)].into_iter().collect(),
+        );
         assert_eq!(r.adjustment_count(&p, Power::France), 0, "SS-3.10");
         assert_eq!(Standard.adjustment_count(&p, Power::France), 1);
     }

@@ -85,3 +85,35 @@ fn ss_amb_15_modifiers_stored_as_a_summed_list() {
     assert_eq!(back, t);
     assert_eq!(t.total(), 7);
 }
+
+/// The tables the lines are written from say what the formatter would: each morale's text
+/// on a `UNIT:` line, numbers, and a modifier's bracket.
+#[test]
+fn the_written_tables_match_the_formatter() {
+    for m in -50..=60 {
+        let mut out = String::new();
+        morale::push_int(&mut out, m);
+        assert_eq!(out, m.to_string());
+    }
+    for n in [i32::MIN, i32::MAX, 99, 100, 1000, -1000] {
+        let mut out = String::new();
+        morale::push_int(&mut out, n);
+        assert_eq!(out, n.to_string());
+    }
+    for (m, text) in MORALE_TEXTS.iter().enumerate() {
+        let m = i32::try_from(m).unwrap();
+        assert_eq!(*text, format!(" morale {m} ({})", band(m)));
+    }
+    let mut t = morale::Tally::default();
+    t.add(1, 4);
+    t.add(3, 60);
+    t.add(15, -1);
+    t.add(21, -45);
+    t.add(22, 0);
+    let mut out = String::new();
+    t.push_bracket(&mut out);
+    assert_eq!(
+        out,
+        "[SS-2.1 +4, SS-2.3 +60, SS-2.15 -1, SS-2.21 -45, SS-2.22 +0]"
+    );
+}

@@ -221,54 +221,16 @@ fn accept_or_decline<'a>(map: &Map, i: &'a str) -> PResult<'a, SurrenderCommand>
 mod tests {
     use super::*;
 
-    fn map() -> &'static Map {
-        Map::standard().unwrap()
+    grammar_cases! { SurrenderGrammar;
+        sur_offer: "surrender to england" => Some("SURRENDER TO England"),
+        sur_offer_short: "SUR ENG" => Some("SURRENDER TO England"),
+        sur_offer_long: "Offer Surrender To English" => Some("SURRENDER TO England"),
+        sur_bare_is_not_an_offer: "surrender" => None,
+        sur_withdraw: "cancel surrender" => Some("WITHDRAW SURRENDER"),
+        sur_accept: "accept surrender of france" => Some("ACCEPT SURRENDER FROM France"),
+        sur_decline: "decline sur FRA" => Some("DECLINE SURRENDER FROM France"),
+        sur_decline_ex: "decline exchange in london" => Some("DECLINE EXCHANGE IN Lon"),
+        sur_decline_exs: "DECLINE EXCHANGES" => Some("DECLINE EXCHANGES"),
+        sur_allow: "allow exchanges" => Some("ALLOW EXCHANGES"),
     }
-
-    macro_rules! sur {
-        ($name:ident, $text:expr, $want:expr) => {
-            #[test]
-            fn $name() {
-                let got = SurrenderGrammar
-                    .command(map(), $text)
-                    .map(|(_, c)| c.render(map()));
-                assert_eq!(got.ok().as_deref(), $want);
-            }
-        };
-    }
-
-    sur!(
-        sur_offer,
-        "surrender to england",
-        Some("SURRENDER TO England")
-    );
-    sur!(sur_offer_short, "SUR ENG", Some("SURRENDER TO England"));
-    sur!(
-        sur_offer_long,
-        "Offer Surrender To English",
-        Some("SURRENDER TO England")
-    );
-    sur!(sur_bare_is_not_an_offer, "surrender", None);
-    sur!(sur_withdraw, "cancel surrender", Some("WITHDRAW SURRENDER"));
-    sur!(
-        sur_accept,
-        "accept surrender of france",
-        Some("ACCEPT SURRENDER FROM France")
-    );
-    sur!(
-        sur_decline,
-        "decline sur FRA",
-        Some("DECLINE SURRENDER FROM France")
-    );
-    sur!(
-        sur_decline_ex,
-        "decline exchange in london",
-        Some("DECLINE EXCHANGE IN Lon")
-    );
-    sur!(
-        sur_decline_exs,
-        "DECLINE EXCHANGES",
-        Some("DECLINE EXCHANGES")
-    );
-    sur!(sur_allow, "allow exchanges", Some("ALLOW EXCHANGES"));
 }

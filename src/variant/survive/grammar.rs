@@ -127,35 +127,16 @@ fn vote(i: &str) -> Option<Ballot> {
 mod tests {
     use super::*;
 
-    fn read(text: &str) -> Option<String> {
-        let map = Map::standard().unwrap();
-        SurviveGrammar
-            .command(map, text)
-            .ok()
-            .map(|(_, c)| c.render(map))
+    grammar_cases! { SurviveGrammar;
+        vote_split: "VOTE France 2, Germany 1" => Some("VOTE France 2, Germany 1"),
+        vote_all: "vote fra" => Some("VOTE France ALL"),
+        vote_all_word: "vote french all" => Some("VOTE France ALL"),
+        vote_none: "vote none" => Some("VOTE NONE"),
+        vote_bad_power: "vote frnace 2" => None,
+        vote_zero: "vote france 0" => None,
+        vote_dangling: "vote france 2 germany" => None,
+        srv_jury: "jury turkey" => Some("JURY Turkey"),
     }
-
-    macro_rules! ballot {
-        ($name:ident, $text:expr, $want:expr) => {
-            #[test]
-            fn $name() {
-                assert_eq!(read($text).as_deref(), $want);
-            }
-        };
-    }
-
-    ballot!(
-        vote_split,
-        "VOTE France 2, Germany 1",
-        Some("VOTE France 2, Germany 1")
-    );
-    ballot!(vote_all, "vote fra", Some("VOTE France ALL"));
-    ballot!(vote_all_word, "vote french all", Some("VOTE France ALL"));
-    ballot!(vote_none, "vote none", Some("VOTE NONE"));
-    ballot!(vote_bad_power, "vote frnace 2", None);
-    ballot!(vote_zero, "vote france 0", None);
-    ballot!(vote_dangling, "vote france 2 germany", None);
-    ballot!(srv_jury, "jury turkey", Some("JURY Turkey"));
 
     /// SRV-E7 quotes the whole line, and the reply does not quote it again.
     #[test]
