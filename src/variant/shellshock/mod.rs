@@ -245,47 +245,46 @@ impl RuleSet for ShellShock {
         outcome: &PhaseOutcome,
     ) -> Vec<Line> {
         let map = game.map;
-        let mut scratch = String::with_capacity(128);
+        // One line a unit, all public: written into one text (one allocation for the
+        // part, not one a unit), its lines apart by newlines, as the bulletin prints it.
+        let mut text = String::with_capacity(48 * (outcome.next.units.len() + 1));
         // The units on the board, then the dislodged ones (waiting to retreat).
         let dislodged = outcome
             .next
             .dislodged
             .iter()
             .map(|d| (&d.unit, " (dislodged)"));
-        outcome
-            .next
-            .units
-            .iter()
-            .map(|u| (u, ""))
-            .chain(dislodged)
-            .map(|(u, how)| {
-                // Written into one buffer, each line then copied at its own length.
-                let text = &mut scratch;
-                text.clear();
-                push_named(text, &UNIT_OWNERS, map, u);
-                match u.owner {
-                    Owner::Power(_) => {
-                        let m = s.morale_of(u.id);
-                        match usize::try_from(m).ok().and_then(|i| MORALE_TEXTS.get(i)) {
-                            Some(t) => text.push_str(t),
-                            None => {
-                                text.push_str(" morale ");
-                                push_int(text, m);
-                                text.push_str(band_bracketed(m));
-                            }
+        for (u, how) in outcome.next.units.iter().map(|u| (u, "")).chain(dislodged) {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            push_named(&mut text, &UNIT_OWNERS, map, u);
+            match u.owner {
+                Owner::Power(_) => {
+                    let m = s.morale_of(u.id);
+                    match usize::try_from(m).ok().and_then(|i| MORALE_TEXTS.get(i)) {
+                        Some(t) => text.push_str(t),
+                        None => {
+                            text.push_str(" morale ");
+                            push_int(&mut text, m);
+                            text.push_str(band_bracketed(m));
                         }
                     }
-                    Owner::Neutral => match s.rebels.get(&u.id) {
-                        Some(p) => {
-                            let _ = write!(text, " (armed neutral, formerly {p})");
-                        }
-                        None => text.push_str(" (armed neutral)"),
-                    },
                 }
-                text.push_str(how);
-                Line::public(text.as_str())
-            })
-            .collect()
+                Owner::Neutral => match s.rebels.get(&u.id) {
+                    Some(p) => {
+                        let _ = write!(text, " (armed neutral, formerly {p})");
+                    }
+                    None => text.push_str(" (armed neutral)"),
+                },
+            }
+            text.push_str(how);
+        }
+        if text.is_empty() {
+            Vec::new()
+        } else {
+            vec![Line::public(text)]
+        }
     }
 
     /// H20: each unit's morale beside it (all morale is public, §4), as the summary's
