@@ -2643,9 +2643,9 @@ fn an_international_relations_year_through_imap_and_smtp() {
         assert_eq!(
             results,
             [
+                "DIP:g - A1901 Game Starting",
                 "DIP:g - A1901 Results",
                 "DIP:g - F1901M Results",
-                "DIP:g - S1901M Game Starting",
                 "DIP:g - S1901M Results",
                 "DIP:g - S1902M Results",
                 "DIP:g - W1901A Results",
