@@ -91,6 +91,51 @@ fn a_database_from_a_newer_judge_is_refused() {
     let _ = std::fs::remove_file(&path);
 }
 
+/// The web view's merge (5cde38e) wrote its tokens table as step "10" for a minute before it
+/// was renumbered 8: such a file holds version 10 without steps 9 and 10. It is read as the
+/// 8 it is and migrated, where it was taken as up to date and lacked the people and tenure
+/// tables (the first REGISTER or WHOIS failed on it).
+#[test]
+fn the_web_views_schema_numbered_10_is_migrated_as_the_8_it_is() {
+    let path = temp_db("numbered-10");
+    {
+        let conn = Connection::open(&path).unwrap();
+        for (v, sql) in migrations::STEPS.iter().filter(|(v, _)| *v <= 8) {
+            conn.execute_batch(sql)
+                .unwrap_or_else(|e| panic!("step {v}: {e}"));
+        }
+        conn.pragma_update(None, "user_version", 10).unwrap();
+    }
+    let store = Store::open(&path).unwrap();
+    let version: i64 = store
+        .conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, migrations::LATEST);
+    for table in [
+        "people",
+        "person_addresses",
+        "tenure_addresses",
+        "web_tokens",
+    ] {
+        let there: bool = store
+            .conn
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE name = ?1)",
+                [table],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert!(there, "{table}");
+    }
+    drop(store);
+    // A real version 10 is left alone: opening again changes nothing.
+    assert!(Store::open(&path).is_ok());
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}
+
 #[test]
 fn a_message_key_is_recorded_once_whether_handled_or_silenced() {
     store_after(|tx| {
