@@ -9,7 +9,7 @@ use anyhow::{Context, bail};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 
 use dipjudge::daemon::script::{self, SHORT_GAME};
-use dipjudge::daemon::{Config, Daemon, open_judge};
+use dipjudge::daemon::{AlreadyRunning, Config, Daemon, open_judge};
 use dipjudge::map::Power;
 
 #[path = "cli_bench.rs"]
@@ -25,42 +25,219 @@ pub enum LogFormat {
     Json,
 }
 
+/// Why `run` or `process` did not do its work, with the exit status that says so
+/// (README.md, "Exit statuses"); `main` prints the sentence and exits with the status.
+#[derive(Debug)]
+pub struct Stopped {
+    /// The exit status.
+    pub status: u8,
+    /// What happened, with its context.
+    pub error: anyhow::Error,
+}
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:#}", self.error)
+    }
+}
+
+impl std::error::Error for Stopped {}
+
+/// The exit statuses of `run` and `process`.
+pub mod status {
+    /// A failure while running that the loop cannot ride out (a restart may help).
+    pub const FAILED: u8 = 1;
+    /// The command line or judge.toml is wrong.
+    pub const CONFIG: u8 = 2;
+    /// Another dipjudge works on the database.
+    pub const ALREADY_RUNNING: u8 = 3;
+    /// The database cannot be used: a newer dipjudge's, not a database, or no access.
+    pub const DATABASE: u8 = 4;
+    /// The web view cannot listen where `[web] listen` says.
+    pub const WEB: u8 = 5;
+}
+
+/// `error` as a [`Stopped`] with `status`.
+fn stopped(status: u8) -> impl FnOnce(anyhow::Error) -> anyhow::Error {
+    move |error| anyhow::Error::new(Stopped { status, error })
+}
+
+/// Whether stderr is the journal's stream (systemd sets `JOURNAL_STREAM` to the device and
+/// inode of the stream it gave the service): then journald stamps the time itself and reads
+/// a `<n>` prefix as the line's priority.
+fn stderr_is_journal() -> bool {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let Some(stream) = std::env::var_os("JOURNAL_STREAM") else {
+        return false;
+    };
+    let Some((dev, ino)) = stream.to_str().and_then(|s| s.split_once(':')) else {
+        return false;
+    };
+    let Ok(fd) = std::io::stderr().as_fd().try_clone_to_owned() else {
+        return false;
+    };
+    let Ok(meta) = std::fs::File::from(fd).metadata() else {
+        return false;
+    };
+    dev.parse() == Ok(meta.dev()) && ino.parse() == Ok(meta.ino())
+}
+
+/// A text line for the journal: the syslog priority of the event's level in front
+/// (`<3>` error, `<4>` warning, `<6>` info, `<7>` debug), so `journalctl -p warning` finds
+/// the judge's warnings.
+struct JournalPriority<F>(F);
+
+impl<S, N, F> tracing_subscriber::fmt::FormatEvent<S, N> for JournalPriority<F>
+where
+    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+    N: for<'a> tracing_subscriber::fmt::FormatFields<'a> + 'static,
+    F: tracing_subscriber::fmt::FormatEvent<S, N>,
+{
+    fn format_event(
+        &self,
+        ctx: &tracing_subscriber::fmt::FmtContext<'_, S, N>,
+        mut writer: tracing_subscriber::fmt::format::Writer<'_>,
+        event: &tracing::Event<'_>,
+    ) -> std::fmt::Result {
+        let priority = match *event.metadata().level() {
+            tracing::Level::ERROR => 3,
+            tracing::Level::WARN => 4,
+            tracing::Level::INFO => 6,
+            _ => 7,
+        };
+        write!(writer, "<{priority}>")?;
+        self.0.format_event(ctx, writer, event)
+    }
+}
+
+/// Logs to stderr: colours only on a terminal (and not with `NO_COLOR`), so a file, a pipe
+/// or the journal gets plain text; for the journal no time stamp of our own and each line's
+/// priority in front.
 fn init_logging(format: LogFormat, level: tracing::Level) {
+    use std::io::IsTerminal;
+    let terminal = std::io::stderr().is_terminal();
+    let colour = terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let builder = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_max_level(level)
-        .with_target(false);
+        .with_target(false)
+        .with_ansi(colour);
     // A second initialisation (never in the binary) is harmless: ignore it.
     let _ = match format {
+        LogFormat::Text if !terminal && stderr_is_journal() => {
+            let line = tracing_subscriber::fmt::format()
+                .without_time()
+                .with_target(false)
+                .with_ansi(false);
+            builder.event_format(JournalPriority(line)).try_init()
+        }
         LogFormat::Text => builder.try_init(),
         LogFormat::Json => builder.json().flatten_event(true).try_init(),
     };
 }
 
-/// The daemon, waiting for another one on the same database with `wait`.
+/// The configuration at `path`, or [`status::CONFIG`]; a warning when others can read it
+/// and it holds a mail password.
+fn load_config(path: &Path) -> anyhow::Result<Config> {
+    let config = Config::load(path).map_err(stopped(status::CONFIG))?;
+    if let Some(why) = exposed_secret(path, &config) {
+        tracing::warn!("{why}");
+    }
+    Ok(config)
+}
+
+/// A sentence when the configuration at `path` holds a mail password and users other than
+/// its owner and group may read it (or anyone may change it).
+pub fn exposed_secret(path: &Path, config: &Config) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(path).ok()?.permissions().mode();
+    if mode & 0o002 != 0 {
+        return Some(format!(
+            "{} can be changed by every user of this machine (mode {:o}): chmod o-w {0}",
+            path.display(),
+            mode & 0o777
+        ));
+    }
+    (config.holds_secret() && mode & 0o004 != 0).then(|| {
+        format!(
+            "{} holds a mail password and every user of this machine can read it (mode {:o}): chmod o-r {0} (640, owned by root and the judge's group, or 600)",
+            path.display(),
+            mode & 0o777
+        )
+    })
+}
+
+/// The daemon, waiting for another one on the same database with `wait`: a judge already
+/// there is [`status::ALREADY_RUNNING`], any other failure [`status::DATABASE`].
 fn open_daemon(config: Config, wait: bool) -> anyhow::Result<Daemon> {
-    if wait {
+    let opened = if wait {
         Daemon::open_waiting(config, None)
     } else {
         Daemon::open(config, None)
+    };
+    opened.map_err(|e| {
+        let status = if e.downcast_ref::<AlreadyRunning>().is_some() {
+            status::ALREADY_RUNNING
+        } else {
+            status::DATABASE
+        };
+        stopped(status)(e)
+    })
+}
+
+/// SIGTERM and SIGINT set the daemon's stop flag (it finishes the step in hand and exits
+/// 0); a second one while it stops ends the process at once with 128 + the signal.
+fn stop_on_signals(
+    daemon: &Daemon,
+) -> anyhow::Result<std::sync::Arc<std::sync::atomic::AtomicUsize>> {
+    let which = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
+        let code = u8::try_from(128 + sig).unwrap_or(1);
+        signal_hook::flag::register_conditional_shutdown(sig, i32::from(code), daemon.stop_flag())
+            .context("while installing a signal handler")?;
+        signal_hook::flag::register(sig, daemon.stop_flag())
+            .context("while installing a signal handler")?;
+        signal_hook::flag::register_usize(
+            sig,
+            std::sync::Arc::clone(&which),
+            usize::try_from(sig).unwrap_or(0),
+        )
+        .context("while installing a signal handler")?;
+    }
+    Ok(which)
+}
+
+/// A signal's name for the log.
+fn signal_name(sig: usize) -> &'static str {
+    match i32::try_from(sig) {
+        Ok(signal_hook::consts::SIGTERM) => "SIGTERM",
+        Ok(signal_hook::consts::SIGINT) => "SIGINT",
+        _ => "a signal",
     }
 }
 
 pub fn run(config: &Path, log_format: LogFormat, wait: bool) -> anyhow::Result<ExitCode> {
     init_logging(log_format, tracing::Level::INFO);
-    let config = Config::load(config)?;
+    let config = load_config(config)?;
     let web = config.web.clone();
     let (database, judge) = (config.database(), config.judge.name.clone());
     let mut daemon = open_daemon(config, wait)?;
+    let signal = stop_on_signals(&daemon).map_err(stopped(status::FAILED))?;
     // The web view beside the mail loop, on its own thread and database connections.
     let server = match &web {
-        Some(w) => Some(dipjudge::web::spawn(database, &judge, w)?),
+        Some(w) => Some(dipjudge::web::spawn(database, &judge, w).map_err(stopped(status::WEB))?),
         None => None,
     };
-    daemon.run(true)?;
+    daemon.run(false).map_err(stopped(status::FAILED))?;
     if let Some(s) = server {
         s.stop();
     }
+    let by = signal.load(std::sync::atomic::Ordering::SeqCst);
+    tracing::info!(
+        "stopped by {}: every mail read was handled or left for the next start; exit 0",
+        signal_name(by)
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -112,10 +289,10 @@ pub fn process(
     wait: bool,
 ) -> anyhow::Result<ExitCode> {
     init_logging(log_format, tracing::Level::INFO);
-    let now = parse_now(now)?;
-    let config = Config::load(config)?;
+    let now = parse_now(now).map_err(stopped(status::CONFIG))?;
+    let config = load_config(config)?;
     let mut daemon = open_daemon(config, wait)?;
-    let r = daemon.process_once(now)?;
+    let r = daemon.process_once(now).map_err(stopped(status::FAILED))?;
     // What only a failure makes is named only when it happened.
     let mut trouble = String::new();
     if r.set_aside > 0 {

@@ -127,6 +127,10 @@ mod njudge_inputs;
 /// Observers' press as njudge's (issue 31): SET OBSERVER, the observer's password, PRESS TO
 /// O; what observers read is SET WATCH.
 mod observers;
+/// The judge as an operator runs it: `check`, `backup` while `run` handles mail and the
+/// restore drill, private database files, a database newer than the binary, `run`'s exit
+/// statuses, logs for a file or the journal, the systemd unit.
+mod operator;
 /// A message far over the size cap.
 mod oversize;
 /// Players as people (issue 31): njudge's REGISTER blocks, WHOIS and its public fields,

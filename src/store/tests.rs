@@ -136,6 +136,44 @@ fn the_web_views_schema_numbered_10_is_migrated_as_the_8_it_is() {
     }
 }
 
+/// A backup of a database a connection is writing to is a sound single file holding what
+/// was committed; a restore puts it back and keeps the database it replaced.
+#[test]
+fn a_backup_is_one_sound_file_and_a_restore_keeps_what_it_replaced() {
+    let path = temp_db("backup-src");
+    let mut store = Store::open(&path).unwrap();
+    store.transaction(|tx| tx.set_value("k", "before")).unwrap();
+    let copy = temp_db("backup-copy");
+    let report = super::backup(&path, &copy).unwrap();
+    assert_eq!(report.integrity, "ok");
+    assert_eq!(report.copy.schema, migrations::LATEST);
+    assert!(!std::path::PathBuf::from(format!("{}-wal", copy.display())).exists());
+    assert!(matches!(
+        super::backup(&path, &copy),
+        Err(StoreError::File { .. })
+    ));
+    store.transaction(|tx| tx.set_value("k", "after")).unwrap();
+    drop(store);
+    let restored = super::restore(&copy, &path, "test").unwrap();
+    let kept = restored.replaced.clone().unwrap();
+    assert!(kept.to_string_lossy().ends_with(".replaced-test"));
+    let mut store = Store::open(&path).unwrap();
+    let got = store.transaction(|tx| tx.get_value("k")).unwrap();
+    assert_eq!(got.as_deref(), Some("before"));
+    let mut old = Store::open(&kept).unwrap();
+    let got = old.transaction(|tx| tx.get_value("k")).unwrap();
+    assert_eq!(
+        got.as_deref(),
+        Some("after"),
+        "the replaced database is kept whole"
+    );
+    for p in [&path, &copy, &kept] {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", p.display()));
+        }
+    }
+}
+
 #[test]
 fn a_message_key_is_recorded_once_whether_handled_or_silenced() {
     store_after(|tx| {
