@@ -163,10 +163,12 @@ enum Command {
         /// The mail or body, or `-` for standard input.
         file: PathBuf,
     },
-    /// Play a short scripted game through the real pipeline (temporary Maildirs and
-    /// database) and print the mail the judge sent.
+    /// Play the first season of a game by mail through the real pipeline (temporary
+    /// Maildirs and database, a fixed clock) and print each mail sent to the judge and what
+    /// it answers, and to whom.
     Demo {
-        /// Print every mail, not only the results bulletins.
+        /// Print every copy of every mail in full (the start mail names each reader's own
+        /// power: by default one copy is shown).
         #[arg(long)]
         all: bool,
     },

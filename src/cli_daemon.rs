@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 
-use dipjudge::daemon::script::{self, SHORT_GAME};
+use dipjudge::daemon::script;
 use dipjudge::daemon::{AlreadyRunning, Config, Daemon, open_judge};
 use dipjudge::map::Power;
 
@@ -553,7 +553,132 @@ fn demo_player(i: usize) -> String {
 
 const DEMO_MASTER: &str = "master@example.test";
 
+/// What each power orders in the demo's Spring 1901: every unit, so the results read as a
+/// game (two bounces, in Galicia and the Black Sea), and England writes to France.
+const DEMO_ORDERS: &[(Power, &str)] = &[
+    (Power::Austria, "A Vie - Gal\nA Bud - Ser\nF Tri - Alb\n"),
+    (
+        Power::England,
+        "F Lon - NTH\nF Edi - NWG\nA Lvp - Yor\nPRESS TO F\nShall we split the Channel?\nENDPRESS\n",
+    ),
+    (Power::France, "A Par - Bur\nA Mar - Spa\nF Bre - MAO\n"),
+    (Power::Germany, "A Mun - Ruh\nA Ber - Kie\nF Kie - Den\n"),
+    (Power::Italy, "A Ven - Tyr\nA Rom - Ven\nF Nap - ION\n"),
+    (
+        Power::Russia,
+        "A War - Gal\nA Mos - Ukr\nF Sev - BLA\nF StP/sc - BOT\n",
+    ),
+    (Power::Turkey, "F Ank - BLA\nA Con - Bul\nA Smy - Arm\n"),
+];
+
+/// The demo's printout: each mail sent to the judge, then what the judge answered and to
+/// whom (read from its outbox, in the order it queued them).
+struct Transcript {
+    out: std::io::StdoutLock<'static>,
+    /// Outbox rows already printed.
+    shown: usize,
+    /// Every copy in full, instead of one copy of mails that differ only in whom they name.
+    all: bool,
+}
+
+impl Transcript {
+    fn line(&mut self, text: &str) -> anyhow::Result<()> {
+        match writeln!(self.out, "{text}") {
+            Ok(()) => Ok(()),
+            // A closed pipe (`dipjudge demo | head`) ends the demo quietly.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(anyhow::Error::new(e)),
+            Err(e) => Err(e).context("while writing standard output"),
+        }
+    }
+
+    fn body(&mut self, body: &str) -> anyhow::Result<()> {
+        for l in body.trim_end().lines() {
+            let indented = format!("    {l}");
+            self.line(indented.trim_end())?;
+        }
+        self.line("")
+    }
+
+    fn heading(&mut self, text: &str) -> anyhow::Result<()> {
+        self.line(&format!("── {text}"))?;
+        self.line("")
+    }
+
+    /// A mail from `from` to the judge.
+    fn sent(&mut self, from: &str, body: &str) -> anyhow::Result<()> {
+        self.line(&format!(">>> {from} writes to judge@example.test:"))?;
+        self.body(body)
+    }
+
+    /// What the judge queued since the last call. Copies with the same subject and body
+    /// are one entry with every recipient; without `all`, mails of one subject that differ
+    /// only in the reader they name (each player's start mail) are shown once.
+    fn answers(&mut self, daemon: &mut Daemon) -> anyhow::Result<()> {
+        let mails = daemon
+            .judge()
+            .all_mail()
+            .context("while reading the outbox")?;
+        let new = mails.get(self.shown..).unwrap_or_default().to_vec();
+        self.shown = mails.len();
+        // (subject, body, recipients, whether the copies differ)
+        let mut groups: Vec<(String, String, Vec<String>, bool)> = Vec::new();
+        for m in new {
+            match groups
+                .iter_mut()
+                .find(|(s, b, _, _)| *s == m.subject && (*b == m.body || !self.all))
+            {
+                Some((_, body, to, differ)) => {
+                    *differ |= *body != m.body;
+                    if !to.contains(&m.recipient) {
+                        to.push(m.recipient);
+                    }
+                }
+                None => groups.push((m.subject, m.body, vec![m.recipient], false)),
+            }
+        }
+        for (subject, body, to, differ) in groups {
+            let first = to.first().cloned().unwrap_or_default();
+            let verb = if subject.starts_with("Re: ") {
+                "answers"
+            } else {
+                "writes to"
+            };
+            let players = to.iter().filter(|a| *a != DEMO_MASTER).count();
+            let readers = match (to.len(), to.iter().any(|a| a == DEMO_MASTER)) {
+                (1, _) => first.clone(),
+                (_, true) if !self.all => format!("the {players} players and the master"),
+                _ => to.join(", "),
+            };
+            let copy = if differ {
+                format!(" ({first}'s copy: each names its reader's power)")
+            } else {
+                String::new()
+            };
+            self.line(&format!(
+                "<<< the judge {verb} {readers}: \"{subject}\"{copy}"
+            ))?;
+            self.body(&body)?;
+        }
+        Ok(())
+    }
+}
+
+/// `dipjudge demo`: the first season of a game by mail through the real pipeline (a Maildir
+/// inbox, the judge on SQLite, a Maildir outbox), printed as a conversation. The clock is
+/// fixed, so every run prints the same.
 pub fn demo(all: bool) -> anyhow::Result<ExitCode> {
+    match play_demo(all) {
+        Err(e)
+            if e.downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            Ok(ExitCode::SUCCESS)
+        }
+        other => other,
+    }
+}
+
+fn play_demo(all: bool) -> anyhow::Result<ExitCode> {
     init_logging(LogFormat::Text, tracing::Level::WARN);
     let dir = std::env::temp_dir().join(format!(
         "dipjudge-demo-{}-{}",
@@ -564,6 +689,7 @@ pub fn demo(all: bool) -> anyhow::Result<ExitCode> {
     let scratch = Scratch(dir);
     let text = "[judge]\nname = \"DIP\"\naddress = \"judge@example.test\"\ndatabase = \"judge.db\"\nseed = 1901\npassword_cost = \"test\"\n\n[inbound]\nkind = \"maildir\"\npath = \"inbox\"\n\n[outbound]\nkind = \"maildir\"\npath = \"outbox\"\n";
     let config = Config::parse(text, &scratch.0)?;
+    let delay = config.deadlines.delay_minutes;
     let inbox = config
         .inbox_maildir()
         .context("the demo configuration has a Maildir inbox")?;
@@ -581,13 +707,50 @@ pub fn demo(all: bool) -> anyhow::Result<ExitCode> {
         deliver_to_maildir(&inbox, mail.as_bytes(), &unique)?;
         daemon.process_once(now)
     };
-    println!(
-        "dipjudge demo: a short game through the real pipeline (Maildir in, SQLite, Maildir out)\n"
-    );
-    send(&mut daemon, DEMO_MASTER, &script::create(game), now)?;
+    let mut t = Transcript {
+        out: std::io::stdout().lock(),
+        shown: 0,
+        all,
+    };
+    t.line("dipjudge demo: the first season of a game of Diplomacy by mail. Each mail below goes")?;
+    t.line(
+        "into the judge's Maildir inbox; the judge reads it, keeps the game in SQLite and writes",
+    )?;
+    t.line(
+        "its answers into a Maildir outbox, exactly as `dipjudge run` does with a real mailbox.",
+    )?;
+    t.line("The clock is fixed at Monday 5 January 2026, 12:00 UTC.")?;
+    t.line("")?;
+
+    t.heading("A game master creates a game")?;
+    let create = script::create(game);
+    t.sent(DEMO_MASTER, &create)?;
+    send(&mut daemon, DEMO_MASTER, &create, now)?;
+    t.answers(&mut daemon)?;
+
+    t.heading("Seven players join it; the seventh starts the game")?;
     for i in 0..7 {
         now += Duration::minutes(1);
-        send(&mut daemon, &demo_player(i), &script::join(game, i), now)?;
+        let join = script::join(game, i);
+        let shown = all || i == 0 || i == 6;
+        if shown {
+            t.sent(&demo_player(i), &join)?;
+        }
+        send(&mut daemon, &demo_player(i), &join, now)?;
+        if shown {
+            t.answers(&mut daemon)?;
+        } else {
+            t.shown = daemon
+                .judge()
+                .all_mail()
+                .context("while reading the outbox")?
+                .len();
+            if i == 1 {
+                t.line("(players 2 to 6 join the same way; each is answered \"OK SIGNON ?demo\" and how")?;
+                t.line(" many players have joined)")?;
+                t.line("")?;
+            }
+        }
     }
     let dump = daemon
         .judge()
@@ -606,50 +769,37 @@ pub fn demo(all: bool) -> anyhow::Result<ExitCode> {
     if seats.len() != 7 {
         bail!("the game did not start with seven players:\n{dump}");
     }
-    for phase in SHORT_GAME {
-        for (power, body) in phase.orders {
-            let Some((_, i)) = seats.iter().find(|(p, _)| p == power) else {
-                continue;
-            };
-            now += Duration::minutes(1);
-            let body = script::signed(game, *power, *i, body);
-            send(&mut daemon, &demo_player(*i), &body, now)?;
-        }
-        now += Duration::minutes(5);
-        send(&mut daemon, DEMO_MASTER, &script::process(game), now)?;
-    }
-    let mails = daemon
-        .judge()
-        .all_mail()
-        .context("while reading the outbox")?;
-    let mut shown: Vec<(String, String, Vec<String>)> = Vec::new();
-    for m in mails {
-        if !all && !m.subject.contains("Results") {
+
+    t.heading("Spring 1901: each player signs on as its power and sends its orders")?;
+    for (power, orders) in DEMO_ORDERS {
+        let Some((_, i)) = seats.iter().find(|(p, _)| p == power) else {
             continue;
-        }
-        match shown
-            .iter_mut()
-            .find(|(s, b, _)| *s == m.subject && *b == m.body)
-        {
-            Some((_, _, to)) => to.push(m.recipient),
-            None => shown.push((m.subject, m.body, vec![m.recipient])),
-        }
+        };
+        now += Duration::minutes(1);
+        let body = script::signed(game, *power, *i, orders);
+        t.sent(&demo_player(*i), &body)?;
+        send(&mut daemon, &demo_player(*i), &body, now)?;
+        t.answers(&mut daemon)?;
     }
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    for (subject, body, to) in &shown {
-        let r = writeln!(out, "===== {subject}\n===== to {}\n{body}", to.join(", "));
-        if let Err(e) = r {
-            if e.kind() == std::io::ErrorKind::BrokenPipe {
-                return Ok(ExitCode::SUCCESS);
-            }
-            return Err(e).context("while writing standard output");
-        }
-    }
-    let dump = daemon
-        .judge()
-        .dump_state()
-        .context("while reading the game")?;
-    let _ = writeln!(out, "===== final state\n{dump}");
+
+    t.heading(&format!(
+        "Every power has ordered, so the judge does not wait for the deadline: it adjudicates {delay} minutes after the last orders"
+    ))?;
+    now += Duration::minutes(delay.max(0) + 1);
+    daemon.process_once(now)?;
+    t.answers(&mut daemon)?;
+
+    t.heading(
+        "Your turn, on the Maildir default (judge.toml: mail in ./var/inbox, out ./var/outbox)",
+    )?;
+    t.line(
+        "    cargo run --release -- inject --from you@example.org fixtures/mail/samples/create.eml",
+    )?;
+    t.line("    cargo run --release -- process")?;
+    t.line("    cat var/outbox/new/*")?;
+    t.line("")?;
+    t.line(
+        "(then `dipjudge run` for the daemon; README.md: a real mailbox, the web view, a service)",
+    )?;
     Ok(ExitCode::SUCCESS)
 }
