@@ -58,7 +58,7 @@ pub mod status {
 }
 
 /// `error` as a [`Stopped`] with `status`.
-fn stopped(status: u8) -> impl FnOnce(anyhow::Error) -> anyhow::Error {
+pub fn stopped(status: u8) -> impl FnOnce(anyhow::Error) -> anyhow::Error {
     move |error| anyhow::Error::new(Stopped { status, error })
 }
 

@@ -12,7 +12,7 @@ use dipjudge::mail::inbound::imap::ImapInbox;
 use dipjudge::mail::outbound::smtp::SmtpOutbox;
 use dipjudge::store::{self, StoreError};
 
-use crate::cli_daemon::{Stopped, exposed_secret, status};
+use crate::cli_daemon::{Stopped, exposed_secret, status, stopped};
 
 /// How one check came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -201,12 +201,7 @@ fn check_outbound(config: &Config, offline: bool, report: &mut Report) {
 /// a mail. Exit 0 when nothing failed (warnings allowed), 1 when a check failed, 2 when
 /// judge.toml cannot be read.
 pub fn check(path: &Path, offline: bool) -> anyhow::Result<ExitCode> {
-    let config = Config::load(path).map_err(|error| {
-        anyhow::Error::new(Stopped {
-            status: status::CONFIG,
-            error,
-        })
-    })?;
+    let config = Config::load(path).map_err(stopped(status::CONFIG))?;
     let mut report = Report::default();
     report.add(
         Outcome::Ok,
@@ -254,28 +249,15 @@ pub fn check(path: &Path, offline: bool) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// A store failure as a [`Stopped`] with status 1 (the operation failed).
-fn failed(e: impl Into<anyhow::Error>) -> anyhow::Error {
-    anyhow::Error::new(Stopped {
-        status: status::FAILED,
-        error: e.into(),
-    })
-}
-
 /// `dipjudge backup FILE`: a consistent copy of the configured database, made while a
 /// judge may be running on it (SQLite's online backup), checked, readable by its owner
 /// only.
 pub fn backup(config: &Path, file: &Path) -> anyhow::Result<ExitCode> {
-    let config = Config::load(config).map_err(|error| {
-        anyhow::Error::new(Stopped {
-            status: status::CONFIG,
-            error,
-        })
-    })?;
+    let config = Config::load(config).map_err(stopped(status::CONFIG))?;
     let db = config.database();
     let report = store::backup(&db, file)
         .with_context(|| format!("while copying {} to {}", db.display(), file.display()))
-        .map_err(failed)?;
+        .map_err(stopped(status::FAILED))?;
     println!(
         "{} -> {}: schema version {}, {}, {}, integrity {}",
         db.display(),
@@ -291,12 +273,7 @@ pub fn backup(config: &Path, file: &Path) -> anyhow::Result<ExitCode> {
 /// `dipjudge restore FILE`: puts a backup back as the configured database while no judge
 /// runs on it. The database it replaces, with its WAL, is kept beside it under a new name.
 pub fn restore(config: &Path, file: &Path) -> anyhow::Result<ExitCode> {
-    let config = Config::load(config).map_err(|error| {
-        anyhow::Error::new(Stopped {
-            status: status::CONFIG,
-            error,
-        })
-    })?;
+    let config = Config::load(config).map_err(stopped(status::CONFIG))?;
     let db = config.database();
     // No judge may be working on the database while it is replaced.
     let _lock = InstanceLock::take(&db, false).map_err(|error| {

@@ -181,13 +181,16 @@ fn the_demo_shows_the_mail_both_ways_and_the_next_commands() {
     .iter()
     .map(|w| out.find(w).unwrap_or_else(|| panic!("no {w:?} in the demo:\n{out}")))
     .collect();
-    assert!(order.windows(2).all(|w| w[0] < w[1]), "in order: {order:?}\n{out}");
+    assert!(
+        order.windows(2).all(|w| w[0] < w[1]),
+        "in order: {order:?}\n{out}"
+    );
     assert_eq!(out.matches("Results\"").count(), 1, "one results bulletin");
     assert!(!out.contains("No Order Processed"), "{out}");
     assert!(!out.contains("final state"), "no database dump");
     // The sample the last lines name is there.
-    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/mail/samples/create.eml");
+    let sample =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/mail/samples/create.eml");
     assert!(sample.is_file());
     let again = dipjudge(&["demo"]);
     assert_eq!(stdout(&again), out, "the demo prints the same every time");

@@ -102,6 +102,11 @@ fn info(conn: &Connection) -> Result<DatabaseInfo, StoreError> {
 /// Looks at the database at `path` without changing it: its schema version (a version
 /// newer than this judge's is [`StoreError::TooNew`]), its games, its size.
 pub fn inspect(path: &Path) -> Result<DatabaseInfo, StoreError> {
+    open_known(path).map(|(_, found)| found)
+}
+
+/// `path` opened read-only with what it holds, refused when a newer dipjudge wrote it.
+fn open_known(path: &Path) -> Result<(Connection, DatabaseInfo), StoreError> {
     let conn = open_read_only(path)?;
     let found = info(&conn)?;
     if found.schema > LATEST {
@@ -110,7 +115,22 @@ pub fn inspect(path: &Path) -> Result<DatabaseInfo, StoreError> {
             known: LATEST,
         });
     }
-    Ok(found)
+    Ok((conn, found))
+}
+
+/// `src` copied into a new private file beside `dest` (`<dest>.partial-<pid>`) by
+/// [`copy_into`], which checks it; the file is removed again when anything fails.
+fn copy_beside(src: &Connection, dest: &Path) -> Result<(PathBuf, BackupReport), StoreError> {
+    let partial = with_suffix(dest, &format!(".partial-{}", std::process::id()));
+    let _ = std::fs::remove_file(&partial);
+    create_private(&partial)?;
+    match copy_into(src, &partial) {
+        Ok(report) => Ok((partial, report)),
+        Err(e) => {
+            let _ = std::fs::remove_file(&partial);
+            Err(e)
+        }
+    }
 }
 
 /// Copies the database at `source` into a new file `dest` while other connections (a
@@ -130,19 +150,12 @@ pub fn backup(source: &Path, dest: &Path) -> Result<BackupReport, StoreError> {
         ));
     }
     let src = open_read_only(source)?;
-    let mut partial = dest.as_os_str().to_owned();
-    partial.push(format!(".partial-{}", std::process::id()));
-    let partial = std::path::PathBuf::from(partial);
-    let _ = std::fs::remove_file(&partial);
-    create_private(&partial)?;
-    let result = copy_into(&src, &partial).and_then(|report| {
-        std::fs::rename(&partial, dest).map_err(|e| file_error(e.to_string()))?;
-        Ok(report)
-    });
-    if result.is_err() {
+    let (partial, report) = copy_beside(&src, dest)?;
+    if let Err(e) = std::fs::rename(&partial, dest) {
         let _ = std::fs::remove_file(&partial);
+        return Err(file_error(e.to_string()));
     }
-    result
+    Ok(report)
 }
 
 /// The online backup of `src` into the new file `path`, checked.
@@ -212,14 +225,7 @@ fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
 /// database it replaces is kept as `<database>.replaced-<stamp>` with its WAL and
 /// shared-memory files renamed alike, so the pair stays readable.
 pub fn restore(from: &Path, database: &Path, stamp: &str) -> Result<RestoreReport, StoreError> {
-    let src = open_read_only(from)?;
-    let found = info(&src)?;
-    if found.schema > LATEST {
-        return Err(StoreError::TooNew {
-            found: found.schema,
-            known: LATEST,
-        });
-    }
+    let (src, _) = open_known(from)?;
     let integrity: String = src.query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
     if integrity != "ok" {
         return Err(StoreError::File {
@@ -227,18 +233,9 @@ pub fn restore(from: &Path, database: &Path, stamp: &str) -> Result<RestoreRepor
             reason: format!("the backup fails its integrity check: {integrity}"),
         });
     }
-    let partial = with_suffix(database, &format!(".partial-{}", std::process::id()));
-    let _ = std::fs::remove_file(&partial);
-    create_private(&partial)?;
-    let copied = copy_into(&src, &partial);
+    let copied = copy_beside(&src, database);
     drop(src);
-    let copied = match copied {
-        Ok(c) => c,
-        Err(e) => {
-            let _ = std::fs::remove_file(&partial);
-            return Err(e);
-        }
-    };
+    let (partial, copied) = copied?;
     let move_file = |from: &Path, to: &Path| {
         std::fs::rename(from, to).map_err(|e| StoreError::File {
             path: from.to_path_buf(),
