@@ -221,7 +221,8 @@ fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
 /// Puts the backup `from` in place as the database `database`, which no judge may be
 /// using (the caller holds its lock). The backup must pass `PRAGMA integrity_check` and
 /// be no newer than this judge. It is copied with SQLite's backup (so a backup still in
-/// WAL mode loses nothing) into a private file beside `database`, and renamed over it; the
+/// WAL mode loses nothing) into a private file beside `database`, given the owner and
+/// group of the database it replaces, and renamed over it; the
 /// database it replaces is kept as `<database>.replaced-<stamp>` with its WAL and
 /// shared-memory files renamed alike, so the pair stays readable.
 pub fn restore(from: &Path, database: &Path, stamp: &str) -> Result<RestoreReport, StoreError> {
@@ -236,6 +237,12 @@ pub fn restore(from: &Path, database: &Path, stamp: &str) -> Result<RestoreRepor
     let copied = copy_beside(&src, database);
     drop(src);
     let (partial, copied) = copied?;
+    // The judge's own user must be able to open what root restores: the copy gets the
+    // owner and group of the database it replaces (when this process may give them).
+    if let Ok(meta) = std::fs::metadata(database) {
+        use std::os::unix::fs::MetadataExt;
+        let _ = std::os::unix::fs::chown(&partial, Some(meta.uid()), Some(meta.gid()));
+    }
     let move_file = |from: &Path, to: &Path| {
         std::fs::rename(from, to).map_err(|e| StoreError::File {
             path: from.to_path_buf(),
