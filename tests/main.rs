@@ -145,6 +145,9 @@ mod privacy;
 /// Where the words live: the judge and the game write no sentence of their own;
 /// `src/bulletin/` is the one renderer of what people read.
 mod renderer;
+/// Upgrades: a database made by each schema version the project shipped is migrated and
+/// plays on (`tests/schemas/`).
+mod schemas;
 /// A scratch judge on the Maildir default: its directory, inbox, outbox and games.
 mod scratch;
 /// Seats changing hands by mail: resignations and ejections told, dropped powers that stall
