@@ -264,6 +264,11 @@ pub fn web(config: &Path, listen: Option<std::net::SocketAddr>) -> anyhow::Resul
             db.display()
         );
     }
+    // A database a newer dipjudge wrote is refused now, as `run` refuses it, rather than
+    // answered "try again" page after page; the look changes nothing.
+    dipjudge::store::inspect(&db)
+        .with_context(|| format!("while opening {}", db.display()))
+        .map_err(stopped(status::DATABASE))?;
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
         signal_hook::flag::register(sig, std::sync::Arc::clone(&stop))

@@ -2,7 +2,8 @@
 //! runs the subcommand, prints an error chain once, and exits 0 (fine), 1 (something
 //! checked failed, e.g. a case) or 2 (could not run: unreadable file, bad arguments); `run`
 //! and `process` say more (3 another judge on the database, 4 a database they cannot use,
-//! 5 the web view cannot listen: README.md, "Exit statuses").
+//! 5 the web view cannot listen: README.md, "Exit statuses"), and `web` and `restore` use
+//! the same 4.
 
 mod cli;
 mod cli_daemon;

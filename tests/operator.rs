@@ -127,7 +127,7 @@ fn exit_code(child: &mut Child) -> Option<i32> {
         }
         if start.elapsed() > Duration::from_secs(60) {
             let _ = child.kill();
-            panic!("dipjudge run did not stop within a minute");
+            panic!("dipjudge did not stop within a minute");
         }
         std::thread::sleep(Duration::from_millis(50));
     }
@@ -211,6 +211,26 @@ fn a_database_newer_than_the_binary_is_refused_and_left_alone() {
             "{err}"
         );
     }
+    // `web` alone refuses it at start too (it served "try again" on every page); a child
+    // with a deadline, so a web view that does start fails the test instead of hanging it.
+    let mut web = Running(
+        Command::new(env!("CARGO_BIN_EXE_dipjudge"))
+            .args(["web", "--listen", "127.0.0.1:0", "--config"])
+            .arg(scratch.config_path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("dipjudge web"),
+    );
+    assert_eq!(exit_code(&mut web.0), Some(4), "web");
+    let mut err = String::new();
+    web.0
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(err.contains(&newer), "web: {err}");
     let o = on(&scratch, "check", &["--offline"]);
     let out = text(&o.stdout);
     assert_eq!(o.status.code(), Some(1), "{out}");
