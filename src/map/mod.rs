@@ -5,8 +5,10 @@
 //! immutable and does no I/O. Every other layer names places by [`ProvinceId`] and
 //! [`Location`] (a province plus, for split-coast provinces, a [`Coast`]).
 
+pub mod board;
 mod load;
 mod names;
+mod njudge;
 
 use std::fmt;
 use std::sync::LazyLock;
