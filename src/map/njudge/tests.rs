@@ -22,63 +22,10 @@ fn powers() -> Vec<BoardPower> {
     ]
 }
 
-/// A small board in njudge's format, written for these tests.
-const MAP: &str = "\
-# An isthmus between two seas, in njudge's format.
-Northland,      N nor north
-Southland,      S sou south
-Midland,        xw mid middle
-Westmark,       l wes
-Eastmark,       x eas eastm
-Highland,       l hig
-North Sea,      w nse nts
-South Sea,      w sse
-Frozen Sea,     v fro frozen
-Canal,          g can
-Rail,           r rai
--1
-# moves
-hig-mv: hig
-nor-mv: mid wes eas
-nor-xc: nse fro
-sou-mv: mid eas wes/mx
-sou-xc sse
-mid-mv: nor sou wes eas
-mid-xc: nse sse
-wes-mv: nor mid sou/mx
-eas-mv: nor sou mid
-eas-nc: nse
-eas-sc: sse
-nse-xc: nor mid eas/nc sse fro
-sse-xc: sou mid eas/sc nse
-fro-xc: nor nse
-can-mv: can
--1
-Center order for summary report:
-  nor sou, mid eas
-#End of center ordering
+/// A small board in njudge's format, written for these tests (`fixtures/boards/isthmus/`).
+const MAP: &str = include_str!("../../../fixtures/boards/isthmus/map");
 
-Gateway
-can: mid nse sse
-#end of gateways
-Railway
-rai:NS nor mid sou
-#end of railways
-HongKong setting
-S: mid
-#end of HongKong setting
--1
-";
-
-const SEED: &str = "\
-S1901M
-N: F Northland
-N: F Eastmark (nc)
-S: A sou
--1
-NS..N
--1
-";
+const SEED: &str = include_str!("../../../fixtures/boards/isthmus/seed");
 
 fn read(map: &str, seed: &str) -> Result<Geography, BoardError> {
     parse(("map.isthmus", map), ("seed.isthmus", seed), &powers())
