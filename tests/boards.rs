@@ -322,11 +322,7 @@ fn an_operators_folders() {
         ),
         (9, 3, 1)
     );
-    let errors: Vec<String> = set
-        .errors
-        .iter()
-        .map(|(n, e)| format!("{n}: {e}"))
-        .collect();
+    let errors = set.error_lines();
     assert_eq!(
         errors,
         [

@@ -22,19 +22,8 @@ use super::{
     FirstPhase, Gateway, Geography, HongKong, MAX_PROVINCES, Place, PowerIndex, ProvinceIndex,
     Railway, StartingUnit,
 };
+use crate::map::load::records;
 use crate::map::{Terrain, UnitKindData};
-
-/// Data lines of a CSV text: (1-based line number, fields), comments and blanks skipped.
-fn records(text: &str) -> impl Iterator<Item = (usize, Vec<&str>)> {
-    text.lines().enumerate().filter_map(|(i, l)| {
-        let l = l.trim();
-        if l.is_empty() || l.starts_with('#') {
-            None
-        } else {
-            Some((i + 1, l.split(',').map(str::trim).collect()))
-        }
-    })
-}
 
 /// Reads a CSV board's files (`files`, as `spec` names them in `folder`).
 pub(super) fn read(

@@ -5,7 +5,7 @@
 //!
 //! A folder holds `board.toml` (`toml_file`) beside its map data, either in the project's
 //! own CSV format (`csv`: the format of `fixtures/maps/standard/`, extended) or as
-//! njudge's own `map` and `seed` files, unchanged ([`super::njudge`]). Everything here is
+//! njudge's own `map` and `seed` files, unchanged (`super::njudge`). Everything here is
 //! pure: a folder is given as its texts ([`BoardFolder`]) and [`load_board`] /
 //! [`load_boards`] turn texts into a checked [`Board`], or into an error naming the file and
 //! line. The boards dipjudge ships are compiled in ([`shipped`]); reading an operator's
@@ -323,22 +323,12 @@ impl Board {
 
     /// A power by its letter, case-insensitively.
     pub fn power_by_letter(&self, letter: char) -> Option<PowerIndex> {
-        let l = letter.to_ascii_uppercase();
-        self.powers
-            .iter()
-            .position(|p| p.letter.to_ascii_uppercase() == l)
-            .and_then(|i| u8::try_from(i).ok())
-            .map(PowerIndex)
+        toml_file::power_by_letter(&self.powers, letter)
     }
 
-    /// A power by its name or adjective, case-insensitively.
+    /// A power by its name or adjective (case, blanks and punctuation ignored).
     pub fn power_by_name(&self, text: &str) -> Option<PowerIndex> {
-        let t = text.trim();
-        self.powers
-            .iter()
-            .position(|p| t.eq_ignore_ascii_case(&p.name) || t.eq_ignore_ascii_case(&p.adjective))
-            .and_then(|i| u8::try_from(i).ok())
-            .map(PowerIndex)
+        toml_file::power_by_name(&self.powers, text)
     }
 
     /// The province behind an index made by this board.
@@ -523,6 +513,14 @@ impl BoardSet {
         self.boards
             .iter()
             .find(|b| b.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Each refused board as a line for the log: `name: file line N: reason`.
+    pub fn error_lines(&self) -> Vec<String> {
+        self.errors
+            .iter()
+            .map(|(name, e)| format!("{name}: {e}"))
+            .collect()
     }
 }
 

@@ -356,11 +356,7 @@ fn one_broken_board_leaves_the_others() {
     folders.push(again);
     let set = load_boards(&folders);
     assert_eq!(set.boards.len(), shipped().boards.len());
-    let errors: Vec<String> = set
-        .errors
-        .iter()
-        .map(|(n, e)| format!("{n}: {e}"))
-        .collect();
+    let errors = set.error_lines();
     assert_eq!(
         errors,
         [
@@ -386,4 +382,21 @@ fn first_phases_read_as_njudge_writes_them() {
         assert_eq!(FirstPhase::from_code(text), phase, "{text}");
     }
     assert_eq!(FirstPhase::Movement { year: 1 }.code(), "S0001M");
+}
+
+/// Hostile input is normal input: every prefix of each file of a board is read or
+/// refused, never a panic.
+#[test]
+fn every_prefix_is_read_or_refused() {
+    let files = [TINY_TOML, TINY_PROVINCES, TINY_BORDERS, TINY_UNITS];
+    for (k, text) in files.iter().enumerate() {
+        for (i, _) in text.char_indices() {
+            let mut cut = files;
+            if let Some(slot) = cut.get_mut(k) {
+                *slot = text.get(..i).unwrap_or("");
+            }
+            let [t, p, b, u] = cut;
+            let _ = tiny(t, p, b, u);
+        }
+    }
 }

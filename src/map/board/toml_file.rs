@@ -92,7 +92,7 @@ pub(crate) struct Extras {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Raw {
-    name: String,
+    name: Spanned<String>,
     title: Option<String>,
     #[serde(default)]
     credit: String,
@@ -213,19 +213,17 @@ pub(crate) fn parse(text: &str) -> Result<BoardSpec, BoardError> {
     let err =
         |offset: usize, reason: String| BoardError::at(BOARD_TOML, line_of(text, offset), reason);
 
-    if raw.name.is_empty()
-        || raw.name.len() > 32
-        || !raw
-            .name
+    let name_at = raw.name.span().start;
+    let name = raw.name.into_inner();
+    if name.is_empty()
+        || name.len() > 32
+        || !name
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
     {
         return Err(err(
-            0,
-            format!(
-                "the board's name {:?} must be 1 to 32 lowercase letters, digits or '_'",
-                raw.name
-            ),
+            name_at,
+            format!("the board's name {name:?} must be 1 to 32 lowercase letters, digits or '_'"),
         ));
     }
 
@@ -361,8 +359,8 @@ pub(crate) fn parse(text: &str) -> Result<BoardSpec, BoardError> {
     }
 
     Ok(BoardSpec {
-        title: raw.title.unwrap_or_else(|| raw.name.clone()),
-        name: raw.name,
+        title: raw.title.unwrap_or_else(|| name.clone()),
+        name,
         credit: raw.credit.trim().to_string(),
         victory,
         first_phase,

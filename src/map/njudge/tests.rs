@@ -352,3 +352,44 @@ fn shipped_boards_through_njudges_format() {
         assert_eq!(g.first_phase, Some(board.first_phase), "{}", board.name);
     }
 }
+
+/// Hostile input is normal input: every prefix of the map and of the seed, and each with
+/// a line of junk put in anywhere, is read or refused, never a panic; a refusal names the
+/// file that was cut.
+#[test]
+fn every_prefix_and_junk_line_is_read_or_refused() {
+    for (i, _) in MAP.char_indices() {
+        if let Err(e) = read(MAP.get(..i).unwrap_or(""), SEED) {
+            assert_eq!(e.file, "map.isthmus", "{e}");
+        }
+    }
+    for (i, _) in SEED.char_indices() {
+        if let Err(e) = read(MAP, SEED.get(..i).unwrap_or("")) {
+            assert_eq!(e.file, "seed.isthmus", "{e}");
+        }
+    }
+    let junk = [
+        "Ω, ß ∂ ⟨x⟩\n",
+        "-\n",
+        ",\n",
+        "a-:\n",
+        "x\n",
+        "N:\n",
+        "N: A\n",
+        "\u{0}\n",
+    ];
+    for text in [MAP, SEED] {
+        let cuts: Vec<usize> = text.match_indices('\n').map(|(i, _)| i + 1).collect();
+        for cut in cuts {
+            for j in junk {
+                let (head, tail) = text.split_at(cut);
+                let changed = format!("{head}{j}{tail}");
+                let _ = if text == MAP {
+                    read(&changed, SEED)
+                } else {
+                    read(MAP, &changed)
+                };
+            }
+        }
+    }
+}
