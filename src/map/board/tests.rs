@@ -110,6 +110,7 @@ fn shipped_boards_are_sound() {
         for (p, _) in &b.owners {
             assert!(b.province(*p).is_some_and(BoardProvince::is_supply_centre));
         }
+        // Every shipped board asks for more than half its centres.
         assert!(b.victory as usize * 2 > b.supply_centres().count());
     }
 }
@@ -296,7 +297,7 @@ fn refusals_name_file_and_line() {
     #[rustfmt::skip]
     let cases: Vec<Case> = vec![
         (with("victory = 2", "victory = \"two\""), p.into(), b.into(), u.into(), "board.toml", Some(2), "expected u16"),
-        (with("victory = 2", "victory = 1"), p.into(), b.into(), u.into(), "board.toml", None, "more than half"),
+        (with("victory = 2", "victory = 0"), p.into(), b.into(), u.into(), "board.toml", Some(2), "at least one centre"),
         (with("victory = 2", "victory = 9"), p.into(), b.into(), u.into(), "board.toml", None, "only 3"),
         (with("letter = \"S\"", "letter = \"N\""), p.into(), b.into(), u.into(), "board.toml", Some(12), "same letter N"),
         (with("letter = \"S\"", "letter = \"M\""), p.into(), b.into(), u.into(), "board.toml", Some(12), "master"),
