@@ -81,6 +81,9 @@ pub(crate) fn imaps_port() -> u16 {
 /// Secrets and authority under attack: passwords never shown, sign-ons throttled per seat,
 /// subscriptions confirmed by their address, bounded replies to unproven senders.
 mod authority;
+/// Boards as data (issue 40): the shipped boards, the standard board equal to the standard
+/// map, an operator's folders in njudge's format and broken ones, the schematic picture.
+mod boards;
 /// Case files: the DATC v3.0 and our own cases, run as `dipjudge adjudicate` runs them.
 mod cases;
 /// The `dipjudge` binary itself: exit codes and output of its subcommands.
