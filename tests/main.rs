@@ -132,7 +132,7 @@ mod njudge_inputs;
 mod observers;
 /// The judge as an operator runs it: `check`, `backup` while `run` handles mail and the
 /// restore drill, private database files, a database newer than the binary, `run`'s exit
-/// statuses, logs for a file or the journal, the systemd unit.
+/// statuses, logs for a file or the journal, the systemd unit, a clone that stands alone.
 mod operator;
 /// A message far over the size cap.
 mod oversize;

@@ -1,7 +1,7 @@
 //! The judge as an operator runs it for years: `dipjudge check`, `backup` while `run`
 //! handles a stream of mails and the restore drill after it, the database's file
 //! permissions, a database newer than the binary, every way `run` stops and its exit
-//! status, logs fit for a file or the journal, the systemd unit.
+//! status, logs fit for a file or the journal, the systemd unit, a clone that stands alone.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -717,4 +717,84 @@ fn the_systemd_unit_passes_systemd_analyze_verify() {
         !said.contains("dipjudge.service"),
         "systemd-analyze verify: {said}"
     );
+}
+
+/// Every file of the repository below `dir` (not `target/`, `.git/` or the scratch `var/`).
+fn repository_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        let name = path.file_name().unwrap().to_string_lossy();
+        if path.is_dir() {
+            if !matches!(name.as_ref(), "target" | ".git" | "var") {
+                repository_files(&path, out);
+            }
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+/// A clone stands alone: no file refers to the folder the project was once kept beside
+/// (its rules are in `docs/rules/`), and every relative link of every Markdown file names a
+/// file or folder of the repository.
+#[test]
+fn a_clone_stands_alone_no_file_refers_outside_the_repository() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .canonicalize()
+        .unwrap();
+    let mut files = Vec::new();
+    repository_files(&root, &mut files);
+    // Spelt in pieces, so this file does not name them itself.
+    let outside = [["..", "/shared"].concat(), ["/work", "/shared"].concat()];
+    let mut found = Vec::new();
+    let mut links = 0;
+    for file in &files {
+        // Text only: the fixtures' databases and the pictures' PNGs are not read.
+        let Ok(text) = std::fs::read_to_string(file) else {
+            continue;
+        };
+        let rel = file.strip_prefix(&root).unwrap().display().to_string();
+        for o in &outside {
+            if text.contains(o.as_str()) {
+                found.push(format!("{rel} names {o}"));
+            }
+        }
+        if file.extension().is_none_or(|e| e != "md") {
+            continue;
+        }
+        for (start, _) in text.match_indices("](") {
+            let rest = &text[start + 2..];
+            let Some(end) = rest.find(|c: char| c == ')' || c.is_whitespace()) else {
+                continue;
+            };
+            let target = &rest[..end];
+            if target.is_empty()
+                || target.starts_with('#')
+                || target.starts_with("http://")
+                || target.starts_with("https://")
+                || target.starts_with("mailto:")
+            {
+                continue;
+            }
+            links += 1;
+            let path = target.split('#').next().unwrap_or(target);
+            let resolved = file.parent().unwrap().join(path).canonicalize();
+            match resolved {
+                Ok(p) if p.starts_with(&root) => {}
+                _ => found.push(format!(
+                    "{rel} links to {target}, not a file of the repository"
+                )),
+            }
+        }
+    }
+    assert!(
+        files.len() > 100 && links > 100,
+        "{} files, {links} links",
+        files.len()
+    );
+    assert!(found.is_empty(), "{}", found.join("\n"));
 }
