@@ -19,12 +19,12 @@ fn dipjudge(args: &[&str]) -> Output {
         .expect("run dipjudge")
 }
 
-fn text(bytes: &[u8]) -> String {
+pub(crate) fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// `dipjudge <cmd> --config <scratch's judge.toml> <args>`.
-fn on(scratch: &Scratch, cmd: &str, args: &[&str]) -> Output {
+pub(crate) fn on(scratch: &Scratch, cmd: &str, args: &[&str]) -> Output {
     let config = scratch.config_path();
     let mut all = vec![cmd, "--config", config.to_str().unwrap()];
     all.extend_from_slice(args);
@@ -60,7 +60,7 @@ fn games_in(db: &Path) -> Vec<String> {
 
 /// A read-only connection to `db` that waits for a writer (a running judge) rather than
 /// failing.
-fn read_only(db: &Path) -> rusqlite::Connection {
+pub(crate) fn read_only(db: &Path) -> rusqlite::Connection {
     let conn =
         rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
             .unwrap_or_else(|e| panic!("{}: {e}", db.display()));
@@ -68,13 +68,13 @@ fn read_only(db: &Path) -> rusqlite::Connection {
     conn
 }
 
-fn integrity(db: &Path) -> String {
+pub(crate) fn integrity(db: &Path) -> String {
     read_only(db)
         .query_row("PRAGMA integrity_check", [], |r| r.get(0))
         .unwrap()
 }
 
-fn user_version(db: &Path) -> i64 {
+pub(crate) fn user_version(db: &Path) -> i64 {
     read_only(db)
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap()

@@ -5,35 +5,17 @@
 //! the upgrade.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use dipjudge::map::Power;
 use dipjudge::store::SCHEMA_VERSION;
 
+use crate::operator::{integrity, on, read_only, text, user_version};
 use crate::scratch::Scratch;
-
-fn on(scratch: &Scratch, cmd: &str, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dipjudge"))
-        .arg(cmd)
-        .arg("--config")
-        .arg(scratch.config_path())
-        .args(args)
-        .output()
-        .expect("run dipjudge")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 /// One value from a database, on a read-only connection (only ever a scratch copy: even
 /// read-only, SQLite leaves `-shm` and `-wal` files beside a WAL database).
 fn sqlite_value<T: rusqlite::types::FromSql>(db: &Path, sql: &str) -> T {
     read_only(db).query_row(sql, [], |r| r.get(0)).unwrap()
-}
-
-fn read_only(db: &Path) -> rusqlite::Connection {
-    rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap()
 }
 
 fn has_table(db: &Path, table: &str) -> bool {
@@ -151,16 +133,12 @@ fn migrates_and_plays_on(db: &Path) {
             "{name}: {out}"
         );
     }
-    assert_eq!(sqlite_value::<i64>(&live, "PRAGMA user_version"), found);
+    assert_eq!(user_version(&live), found);
 
     // The first pass migrates; every table of today's schema is there.
     let o = on(&scratch, "process", &["--now", "2026-01-05T13:00:00Z"]);
     assert_eq!(o.status.code(), Some(0), "{name}: {}", text(&o.stderr));
-    assert_eq!(
-        sqlite_value::<i64>(&live, "PRAGMA user_version"),
-        SCHEMA_VERSION,
-        "{name}"
-    );
+    assert_eq!(user_version(&live), SCHEMA_VERSION, "{name}");
     for table in [
         "games",
         "snapshots",
@@ -276,11 +254,7 @@ fn migrates_and_plays_on(db: &Path) {
     assert!(sqlite_value::<i64>(&live, "SELECT count(*) FROM messages") >= old_messages + 5);
 
     // The upgraded file is sound.
-    assert_eq!(
-        sqlite_value::<String>(&live, "PRAGMA integrity_check"),
-        "ok",
-        "{name}"
-    );
+    assert_eq!(integrity(&live), "ok", "{name}");
     let conn = read_only(&live);
     let broken: Vec<String> = conn
         .prepare("PRAGMA foreign_key_check")
