@@ -43,8 +43,16 @@ pub struct BackupReport {
 /// unless it exists. SQLite gives the WAL and shared-memory files it makes beside a
 /// database the database file's permissions, so this keeps all three private whatever the
 /// process's umask (a judge's database holds every player's address and password hash).
+/// A SQLite URI (`file:…`, which SQLite reads as one, e.g. a named in-memory database) or
+/// `:memory:` names no file of that name: nothing is created for it.
 pub(super) fn create_private(path: &Path) -> Result<(), StoreError> {
     use std::os::unix::fs::OpenOptionsExt;
+    if path
+        .to_str()
+        .is_some_and(|p| p.starts_with("file:") || p == ":memory:" || p.is_empty())
+    {
+        return Ok(());
+    }
     match std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)

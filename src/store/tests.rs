@@ -77,6 +77,22 @@ fn a_version_1_database_is_brought_up_to_date_and_keeps_its_rows() {
     }
 }
 
+/// A SQLite URI is SQLite's to open: opening a named in-memory database (as the fuzz
+/// targets and their replay test do) leaves no empty file named after the URI in the
+/// working directory, as the private file made before opening did.
+#[test]
+fn a_uri_names_no_file_to_create() {
+    let uri = format!(
+        "file:dipjudge-store-test-{}?mode=memory&cache=shared",
+        std::process::id()
+    );
+    let mut store = Store::open(Path::new(&uri)).unwrap();
+    store.transaction(|tx| tx.set_value("probe", "1")).unwrap();
+    assert!(!Path::new(&uri).exists(), "{uri} was created as a file");
+    assert!(Store::open(Path::new(":memory:")).is_ok());
+    assert!(!Path::new(":memory:").exists());
+}
+
 #[test]
 fn a_database_from_a_newer_judge_is_refused() {
     let path = temp_db("newer");
