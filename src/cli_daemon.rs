@@ -70,11 +70,7 @@ pub fn web(config: &Path, listen: Option<std::net::SocketAddr>) -> anyhow::Resul
     let config = Config::load(config)?;
     let mut section = match (config.web.clone(), listen) {
         (Some(w), _) => w,
-        (None, Some(listen)) => dipjudge::web::WebSection {
-            listen,
-            base_url: None,
-            requests_per_minute: 120,
-        },
+        (None, Some(listen)) => dipjudge::web::WebSection::on(listen),
         (None, None) => bail!("judge.toml has no [web] section: add one, or give --listen"),
     };
     if let Some(l) = listen {

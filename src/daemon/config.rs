@@ -375,6 +375,8 @@ impl Config {
                 PasswordCostSetting::Test => PasswordCost::TEST,
             },
             remember_passwords: self.judge.remember_passwords,
+            // The daemon reads it from beside the database (`daemon::secret`).
+            password_key: None,
             maps: self.judge.maps,
             games_per_day: self.judge.games_per_address_per_day,
             deadlines: self.deadlines.clone(),

@@ -7,9 +7,12 @@
 //! (the next deadline, for `tick`).
 
 mod audience;
+mod metrics;
 mod migrations;
 mod people;
+mod proofs;
 mod security;
+mod summaries;
 mod web;
 
 use std::cell::RefCell;
@@ -21,8 +24,10 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::game::Game;
 
 pub use audience::{Audience, MailKind};
+pub use metrics::{LastPass, OutboxGauges};
 pub use people::{MAX_NAMESAKES, PersonId};
 pub use security::{PendingConfirmation, WrongSignons};
+pub use summaries::{GameSummary, Summariser, SummaryRow};
 pub use web::WebToken;
 
 use crate::variant::Reader;
@@ -138,6 +143,9 @@ pub struct Store {
     variants: crate::variant::Registry,
     /// Writes to fail (fault-injection tests only; None in service).
     faults: Option<std::sync::Arc<WriteFaults>>,
+    /// What a saved game's summary holds ([`Store::set_summariser`]; None: no summary is
+    /// kept, and a saved game's row says so).
+    summariser: Option<Summariser>,
 }
 
 /// A transaction in progress; all queries go through it.
@@ -149,6 +157,7 @@ pub struct Tx<'a> {
     /// a JSON parse where a copy costs far less. Any write of a game empties it.
     games: RefCell<Vec<(String, Game)>>,
     variants: &'a crate::variant::Registry,
+    summariser: Option<Summariser>,
 }
 
 /// How many games a transaction keeps as read.
@@ -272,6 +281,7 @@ impl Store {
             conn,
             variants: crate::variant::Registry::default(),
             faults: None,
+            summariser: None,
         };
         migrations::migrate(&mut store.conn)?;
         Ok(store)
@@ -286,6 +296,7 @@ impl Store {
             conn,
             variants: crate::variant::Registry::default(),
             faults: None,
+            summariser: None,
         })
     }
 
@@ -333,6 +344,7 @@ impl Store {
             faults: self.faults.as_deref(),
             games: RefCell::new(Vec::new()),
             variants: &self.variants,
+            summariser: self.summariser,
         };
         let out = f(&t)?;
         if let Some(f) = t.faults {
@@ -527,6 +539,7 @@ impl Tx<'_> {
             params![game.name, json, status, next, game.master.address],
         )?;
         self.keep_tenure_addresses(game)?;
+        self.keep_summary(game)?;
         Ok(())
     }
 
