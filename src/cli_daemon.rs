@@ -15,6 +15,9 @@ use dipjudge::map::Power;
 #[path = "cli_bench.rs"]
 mod bench;
 pub use bench::{BenchMailArgs, bench_mail};
+#[path = "cli_bench_scale.rs"]
+mod bench_scale;
+pub use bench_scale::{BenchScaleArgs, bench_scale};
 
 /// How log lines look.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

@@ -400,14 +400,21 @@ fn metrics_and_health_over_http() {
     // No pass yet: unhealthy, and said why.
     let health = get(&server, "/health");
     assert_eq!(health.status, 503, "{}", health.body);
-    assert!(health.body.contains("no pass recorded yet"), "{}", health.body);
+    assert!(
+        health.body.contains("no pass recorded yet"),
+        "{}",
+        health.body
+    );
     let before = get(&server, "/metrics");
     assert_eq!(before.status, 200);
     assert_eq!(
         before.header("content-type"),
         Some("text/plain; version=0.0.4; charset=utf-8")
     );
-    let handled = sample(&before.body, "dipjudge_mails_read_total{outcome=\"handled\"}");
+    let handled = sample(
+        &before.body,
+        "dipjudge_mails_read_total{outcome=\"handled\"}",
+    );
     let queued = sample(&before.body, "dipjudge_outbox_queued");
     assert!(handled >= 8 && queued > 0, "{}", before.body);
     assert_eq!(sample(&before.body, "dipjudge_mails_sent_total"), 0);
@@ -436,7 +443,10 @@ fn metrics_and_health_over_http() {
         1,
         "{after}"
     );
-    assert!(sample(&after, "dipjudge_mails_answered_total") >= 2, "{after}");
+    assert!(
+        sample(&after, "dipjudge_mails_answered_total") >= 2,
+        "{after}"
+    );
     // Everything queued went out (the Maildir outbox takes it all).
     assert_eq!(sample(&after, "dipjudge_outbox_queued"), 0, "{after}");
     assert_eq!(sample(&after, "dipjudge_outbox_deferred"), 0, "{after}");
@@ -449,9 +459,15 @@ fn metrics_and_health_over_http() {
     let at = sample(&after, "dipjudge_last_pass_timestamp_seconds");
     let now = chrono::Utc::now().timestamp().unsigned_abs();
     assert!(at <= now && now - at < 120, "{at} {now}");
-    assert!(after.contains("dipjudge_last_pass_duration_seconds "), "{after}");
+    assert!(
+        after.contains("dipjudge_last_pass_duration_seconds "),
+        "{after}"
+    );
     // Nothing in it names a game or an address.
-    assert!(!after.contains("counted") && !after.contains('@'), "{after}");
+    assert!(
+        !after.contains("counted") && !after.contains('@'),
+        "{after}"
+    );
     let health = get(&server, "/health");
     assert_eq!(health.status, 200, "{}", health.body);
     let v: serde_json::Value = serde_json::from_str(&health.body).unwrap();
@@ -468,6 +484,10 @@ fn metrics_and_health_over_http() {
     std::thread::sleep(std::time::Duration::from_millis(1100));
     let health = get(&server, "/health");
     assert_eq!(health.status, 503, "{}", health.body);
-    assert!(health.body.contains("\"status\":\"unhealthy\""), "{}", health.body);
+    assert!(
+        health.body.contains("\"status\":\"unhealthy\""),
+        "{}",
+        health.body
+    );
     server.stop();
 }
