@@ -34,6 +34,10 @@ struct State {
     failing: Option<u16>,
     renewals: usize,
     introspections: usize,
+    /// Access tokens handed out, by the user they speak for.
+    renewals_by_user: HashMap<String, usize>,
+    /// Introspections of tokens issued to each user (live or dead; revoked ones are forgotten).
+    introspections_by_user: HashMap<String, usize>,
     next: u64,
 }
 
@@ -201,6 +205,7 @@ impl State {
         }
         self.next += 1;
         self.renewals += 1;
+        *self.renewals_by_user.entry(grant.user.clone()).or_default() += 1;
         let access = format!("at-{}-{}", self.next, std::process::id());
         self.access.insert(
             access.clone(),
@@ -223,6 +228,9 @@ impl State {
 
     fn introspect(&mut self, token: &str) -> (u16, String) {
         self.introspections += 1;
+        if let Some((user, _)) = self.access.get(token) {
+            *self.introspections_by_user.entry(user.clone()).or_default() += 1;
+        }
         match self.access.get(token) {
             Some((user, until)) if Instant::now() < *until => (
                 200,
@@ -365,6 +373,19 @@ impl TokenServer {
     /// How many times a token was introspected (the mail servers asking).
     pub fn introspections(&self) -> usize {
         lock(&self.state).introspections
+    }
+
+    /// How many access tokens it handed out for `user` (tests that share one server
+    /// count their own).
+    pub fn renewals_for(&self, user: &str) -> usize {
+        let s = lock(&self.state);
+        s.renewals_by_user.get(user).copied().unwrap_or(0)
+    }
+
+    /// How many times a token issued to `user` was introspected.
+    pub fn introspections_for(&self, user: &str) -> usize {
+        let s = lock(&self.state);
+        s.introspections_by_user.get(user).copied().unwrap_or(0)
     }
 }
 
