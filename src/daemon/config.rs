@@ -627,6 +627,29 @@ path = "var/outbox"
         assert!(c.inbox_maildir().unwrap().ends_with("var/inbox"));
     }
 
+    /// Every `judge.toml` example of docs/mailboxes.md (Gmail, Microsoft, Fastmail, a
+    /// server of one's own) is read as the judge reads it: IMAP in, SMTP out, and the login
+    /// each provider's section says.
+    #[test]
+    fn the_mailbox_examples_in_the_docs_parse() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/mailboxes.md");
+        let text = std::fs::read_to_string(path).unwrap();
+        let judge = "[judge]\nname = \"DIP\"\naddress = \"judge@example.org\"\ndatabase = \"var/judge.db\"\n\n";
+        let mut auths = Vec::new();
+        for block in text.split("```toml\n").skip(1) {
+            let (toml, _) = block.split_once("```").unwrap();
+            let c = Config::parse(&format!("{judge}{toml}"), Path::new("/srv/judge"))
+                .unwrap_or_else(|e| panic!("{e:#}\n{toml}"));
+            assert!(c.is_imap(), "{toml}");
+            assert_eq!(c.outbound.kind, Transport::Smtp, "{toml}");
+            assert_eq!(c.inbound.auth, c.outbound.auth, "{toml}");
+            assert_eq!(c.inbound.oauth_keys(), c.outbound.oauth_keys(), "{toml}");
+            auths.push(c.inbound.auth);
+        }
+        use AuthMode::{Password, Xoauth2};
+        assert_eq!(auths, [Xoauth2, Xoauth2, Password, Password]);
+    }
+
     #[test]
     fn minimal_file_takes_defaults_and_resolves_paths() {
         let c = Config::parse(MINIMAL, Path::new("/srv/judge")).unwrap();
