@@ -94,6 +94,16 @@ fn send(outbox: &mut SmtpOutbox, to: &str, n: u32) -> Vec<Result<(), SendError>>
     outbox.send_batch(&[rendered])
 }
 
+/// `file` is readable and writable by its owner only (mode 600).
+fn assert_private(file: &std::path::Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "{}", file.display());
+    }
+}
+
 fn subject(got: &[dipjudge::mail::RawMessage]) -> String {
     assert_eq!(got.len(), 1);
     Envelope::parse(&got[0].bytes).unwrap().subject
@@ -173,12 +183,7 @@ fn xoauth2_round_trip_with_tokens_renewed_mid_run() {
     let live = server.live_tokens(&user);
     assert_eq!(live.len(), 1);
     assert!(text.contains(&live[0]), "{text}");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(&file).unwrap().permissions().mode();
-        assert_eq!(mode & 0o777, 0o600, "{}", file.display());
-    }
+    assert_private(&file);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -302,12 +307,6 @@ fn a_judge_configured_for_xoauth2_reads_and_answers() {
     assert!(server.renewals_for(&judge) >= 1);
     assert!(server.introspections_for(&judge) >= 2);
     // The judge keeps its tokens beside its database, readable by its own user only.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let file = dir.join("judge.db.oauth");
-        let mode = std::fs::metadata(&file).unwrap().permissions().mode();
-        assert_eq!(mode & 0o777, 0o600, "{}", file.display());
-    }
+    assert_private(&dir.join("judge.db.oauth"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
