@@ -1392,11 +1392,14 @@ mod tests {
         for script in [bare_bad as fn(&str, &str) -> Option<Vec<u8>>, hang_up] {
             let mut inbox = inbox_on(hostile_server(b"* OK ready\r\n", script));
             inbox.connect().expect("connected");
+            // Far from the deadline, not merely before it: the library's panic is printed
+            // first, and with RUST_BACKTRACE set, symbolising a debug build's backtrace
+            // took 1.3 to 5.3 s on a loaded machine (the old 4 s bound failed 1 run in 5).
             let start = Instant::now();
             inbox
-                .wait(start + Duration::from_secs(5))
+                .wait(start + Duration::from_secs(60))
                 .expect("a wait never fails");
-            assert!(start.elapsed() < Duration::from_secs(4));
+            assert!(start.elapsed() < Duration::from_secs(20));
             assert!(!inbox.is_connected());
         }
     }
