@@ -9,7 +9,8 @@
 # A run owns nothing machine-wide: its mail servers run from a directory of their own
 # (mktemp under /var/tmp, holding their configs, queue, mailboxes, logs and test CA, and the
 # tests' temporary files) on ports chosen free at start and exported to the tests as
-# DIPJUDGE_SMTP_PORT, DIPJUDGE_SMTPS_PORT, DIPJUDGE_IMAP_PORT and DIPJUDGE_IMAPS_PORT, so
+# DIPJUDGE_SMTP_PORT, DIPJUDGE_SMTPS_PORT, DIPJUDGE_IMAP_PORT, DIPJUDGE_IMAPS_PORT and
+# DIPJUDGE_OAUTH_PORT (where the XOAUTH2 tests run the token endpoint Dovecot asks), so
 # two runs at once on one machine do not disturb each other. The servers are stopped
 # whatever happens; the directory is removed after a run that passed and kept (its path
 # printed) after one that failed. Exits with cargo's status.

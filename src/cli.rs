@@ -226,6 +226,9 @@ enum Command {
         #[arg(long, default_value_t = 10)]
         years: u16,
     },
+    /// Measure a judge of many games: LIST and the web list, and the CPU of a round of one
+    /// order mail per seat, at each number of games (see the report it prints).
+    BenchScale(crate::cli_daemon::BenchScaleArgs),
     /// Print the canonical dump of every game in the configured database.
     #[command(hide = true)]
     DumpState {
@@ -294,6 +297,7 @@ pub fn main() -> ExitCode {
         Command::BenchMap { rounds } => bench_map(rounds),
         Command::BenchWeb { rounds, years } => bench_web(rounds, years),
         Command::BenchMail(args) => crate::cli_daemon::bench_mail(&args),
+        Command::BenchScale(args) => crate::cli_daemon::bench_scale(&args),
     };
     match result {
         Ok(code) => code,

@@ -15,6 +15,9 @@ use dipjudge::map::Power;
 #[path = "cli_bench.rs"]
 mod bench;
 pub use bench::{BenchMailArgs, bench_mail};
+#[path = "cli_bench_scale.rs"]
+mod bench_scale;
+pub use bench_scale::{BenchScaleArgs, bench_scale};
 
 /// How log lines look.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -247,11 +250,7 @@ pub fn web(config: &Path, listen: Option<std::net::SocketAddr>) -> anyhow::Resul
     let config = Config::load(config)?;
     let mut section = match (config.web.clone(), listen) {
         (Some(w), _) => w,
-        (None, Some(listen)) => dipjudge::web::WebSection {
-            listen,
-            base_url: None,
-            requests_per_minute: 120,
-        },
+        (None, Some(listen)) => dipjudge::web::WebSection::on(listen),
         (None, None) => bail!("judge.toml has no [web] section: add one, or give --listen"),
     };
     if let Some(l) = listen {

@@ -78,6 +78,12 @@ pub(crate) fn imaps_port() -> u16 {
     mail_port("IMAPS", 1993)
 }
 
+/// Where Dovecot's oauth2 passdb asks about tokens: the XOAUTH2 tests' own token endpoint
+/// listens here (no server of the stack does).
+pub(crate) fn oauth_port() -> u16 {
+    mail_port("OAUTH", 2427)
+}
+
 /// Secrets and authority under attack: passwords never shown, sign-ons throttled per seat,
 /// subscriptions confirmed by their address, bounded replies to unproven senders.
 mod authority;

@@ -597,3 +597,6 @@ fn imap_reconnects_after_the_servers_restart() {
     assert_eq!(env.message_id, None);
     inbox.commit(&got[0].id).unwrap();
 }
+
+/// XOAUTH2 logins with Dovecot's oauth2 passdb and Postfix's SASL through it.
+mod xoauth2;

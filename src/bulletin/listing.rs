@@ -32,7 +32,9 @@ pub fn help(variant: Option<&dyn Variant>) -> Vec<String> {
 /// The first line of `LIST`.
 pub const LIST_HEADING: &str = "Games on this judge:";
 
-fn status_word(g: &Game) -> String {
+/// A game's status as the lists word it: `forming (3 of 7 joined)`, `active`, `paused`,
+/// `finished: …` (LIST, LIST game, the web view's list).
+pub fn status_word(g: &Game) -> String {
     match &g.status {
         Status::Forming => format!(
             "forming ({} of {} joined)",

@@ -17,8 +17,9 @@ use crate::judge::{JudgeConfig, PasswordCost};
 use crate::mail::Security;
 use crate::mail::inbound::imap::{ImapConfig, ImapCursor, ImapInbox};
 use crate::mail::inbound::maildir::MaildirInbox;
+use crate::mail::oauth::{OAuth2Config, TokenSource};
 use crate::mail::outbound::maildir::MaildirOutbox;
-use crate::mail::outbound::smtp::{SmtpConfig, SmtpOutbox};
+use crate::mail::outbound::smtp::{SmtpConfig, SmtpOutbox, Xoauth2Login};
 use crate::mail::{Inbox, Outbox, ParseLimits};
 
 /// The whole file.
@@ -181,12 +182,47 @@ pub struct InboundSection {
     pub tls: TlsMode,
     pub user: Option<String>,
     pub password: Option<String>,
+    /// `password` (the default) or `xoauth2` (OAuth 2.0: the keys below, no password).
+    #[serde(default)]
+    pub auth: AuthMode,
+    /// XOAUTH2: the provider's token endpoint, the judge's client there, and the refresh
+    /// token it was given when the mailbox's owner authorised it (docs/mailboxes.md).
+    pub token_url: Option<String>,
+    pub client_id: Option<String>,
+    pub client_secret: Option<String>,
+    pub refresh_token: Option<String>,
+    /// XOAUTH2: the scope asked for at each renewal (some providers want it).
+    pub scope: Option<String>,
     /// A PEM root certificate to trust besides the system's.
     pub root_certificate: Option<PathBuf>,
     /// Wait for mail in IMAP IDLE when the server offers it (push: a mail is read within
     /// about a second); false: poll every `poll_interval_secs` whatever the server offers.
     #[serde(default = "yes")]
     pub idle: bool,
+}
+
+impl InboundSection {
+    fn oauth_keys(&self) -> OAuthKeys<'_> {
+        (
+            &self.token_url,
+            &self.client_id,
+            &self.client_secret,
+            &self.refresh_token,
+            &self.scope,
+        )
+    }
+}
+
+impl OutboundSection {
+    fn oauth_keys(&self) -> OAuthKeys<'_> {
+        (
+            &self.token_url,
+            &self.client_id,
+            &self.client_secret,
+            &self.refresh_token,
+            &self.scope,
+        )
+    }
 }
 
 fn processed() -> String {
@@ -214,6 +250,15 @@ pub struct OutboundSection {
     /// Login name; omit both for no AUTH.
     pub user: Option<String>,
     pub password: Option<String>,
+    /// `password` (the default) or `xoauth2` (OAuth 2.0: the keys below, no password).
+    #[serde(default)]
+    pub auth: AuthMode,
+    /// XOAUTH2, as in `[inbound]`.
+    pub token_url: Option<String>,
+    pub client_id: Option<String>,
+    pub client_secret: Option<String>,
+    pub refresh_token: Option<String>,
+    pub scope: Option<String>,
     /// A PEM root certificate to trust besides the system's.
     pub root_certificate: Option<PathBuf>,
     /// The name sent in EHLO.
@@ -230,6 +275,56 @@ fn connections() -> usize {
 
 fn localhost() -> String {
     "localhost".into()
+}
+
+/// `auth`: how the judge logs in to its mail servers.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum AuthMode {
+    /// `user` and `password` (IMAP LOGIN; SMTP AUTH PLAIN or LOGIN).
+    #[default]
+    Password,
+    /// OAuth 2.0 (`XOAUTH2`): an access token renewed from `refresh_token` at `token_url`.
+    Xoauth2,
+}
+
+/// The OAuth keys of a section, checked: `(token_url, client_id, client_secret,
+/// refresh_token, scope)` as given.
+type OAuthKeys<'a> = (
+    &'a Option<String>,
+    &'a Option<String>,
+    &'a Option<String>,
+    &'a Option<String>,
+    &'a Option<String>,
+);
+
+/// Checks the XOAUTH2 keys of `section` (`inbound` or `outbound`).
+fn check_oauth(section: &str, auth: AuthMode, keys: OAuthKeys<'_>) -> anyhow::Result<()> {
+    let (token_url, client_id, _, refresh_token, _) = keys;
+    if auth == AuthMode::Password {
+        let given = [keys.0, keys.1, keys.2, keys.3, keys.4]
+            .iter()
+            .any(|k| k.is_some());
+        if given {
+            bail!(
+                "{section}.token_url, client_id, client_secret, refresh_token and scope are for {section}.auth = \"xoauth2\""
+            );
+        }
+        return Ok(());
+    }
+    for (key, missing) in [
+        ("token_url", token_url.is_none()),
+        ("client_id", client_id.is_none()),
+        ("refresh_token", refresh_token.is_none()),
+    ] {
+        if missing {
+            bail!("{section}.{key} is needed for auth = \"xoauth2\"");
+        }
+    }
+    if let Some(url) = token_url {
+        crate::mail::oauth::check_token_url(url).map_err(|e| anyhow::anyhow!("{section}.{e}"))?;
+    }
+    Ok(())
 }
 
 /// `tls`.
@@ -313,12 +408,16 @@ impl Config {
                     ("inbound.host", i.host.is_none()),
                     ("inbound.port", i.port.is_none()),
                     ("inbound.user", i.user.is_none()),
-                    ("inbound.password", i.password.is_none()),
+                    (
+                        "inbound.password",
+                        i.password.is_none() && i.auth == AuthMode::Password,
+                    ),
                 ] {
                     if missing {
                         bail!("{key} is needed for IMAP");
                     }
                 }
+                check_oauth("inbound", i.auth, i.oauth_keys())?;
             }
             Transport::Smtp => bail!("inbound.kind must be \"maildir\" or \"imap\", not \"smtp\""),
         }
@@ -342,9 +441,13 @@ impl Config {
                 if o.host.is_none() || o.port.is_none() {
                     bail!("outbound.host and outbound.port are needed for SMTP");
                 }
-                if o.user.is_some() != o.password.is_some() {
+                if o.auth == AuthMode::Xoauth2 && o.user.is_none() {
+                    bail!("outbound.user is needed for auth = \"xoauth2\"");
+                }
+                if o.auth == AuthMode::Password && o.user.is_some() != o.password.is_some() {
                     bail!("outbound.user and outbound.password go together");
                 }
+                check_oauth("outbound", o.auth, o.oauth_keys())?;
                 if !(1..=64).contains(&o.connections) {
                     bail!("outbound.connections must be 1 to 64");
                 }
@@ -380,6 +483,8 @@ impl Config {
                 PasswordCostSetting::Test => PasswordCost::TEST,
             },
             remember_passwords: self.judge.remember_passwords,
+            // The daemon reads it from beside the database (`daemon::secret`).
+            password_key: None,
             maps: self.judge.maps,
             games_per_day: self.judge.games_per_address_per_day,
             deadlines: self.deadlines.clone(),
@@ -429,6 +534,7 @@ impl Config {
         );
         c.security = i.tls.into();
         c.root_certificate = i.root_certificate.as_deref().map(|p| self.resolve(p));
+        c.xoauth2 = self.token_source(i.auth, i.oauth_keys());
         i.mailbox.clone_into(&mut c.mailbox);
         i.processed.clone_into(&mut c.processed);
         i.rejected.clone_into(&mut c.rejected);
@@ -469,9 +575,44 @@ impl Config {
         c.security = o.tls.into();
         c.root_certificate = o.root_certificate.as_deref().map(|p| self.resolve(p));
         c.credentials = o.user.clone().zip(o.password.clone());
+        c.xoauth2 = self
+            .token_source(o.auth, o.oauth_keys())
+            .zip(o.user.clone())
+            .map(|(tokens, user)| Xoauth2Login { user, tokens });
         o.hello_name.clone_into(&mut c.hello_name);
         c.connections = o.connections;
         c
+    }
+
+    /// The file the judge keeps its OAuth tokens in: beside the database, mode 600.
+    pub fn token_file(&self) -> PathBuf {
+        let mut name = self.database().into_os_string();
+        name.push(".oauth");
+        PathBuf::from(name)
+    }
+
+    /// The access tokens of a section with `auth = "xoauth2"`.
+    fn token_source(
+        &self,
+        auth: AuthMode,
+        keys: OAuthKeys<'_>,
+    ) -> Option<std::sync::Arc<TokenSource>> {
+        let (token_url, client_id, client_secret, refresh_token, scope) = keys;
+        if auth != AuthMode::Xoauth2 {
+            return None;
+        }
+        let config = OAuth2Config {
+            token_url: token_url.clone()?,
+            client_id: client_id.clone()?,
+            client_secret: client_secret.clone(),
+            refresh_token: refresh_token.clone()?,
+            scope: scope.clone(),
+            timeout: Duration::from_secs(30),
+        };
+        Some(std::sync::Arc::new(TokenSource::new(
+            config,
+            self.token_file(),
+        )))
     }
 
     /// True when the inbox is IMAP (its cursor is kept in the database).
@@ -516,6 +657,29 @@ path = "var/outbox"
         assert!(c.database().ends_with("var/judge.db"));
         assert_eq!(c.judge_config(7).seed, 7);
         assert!(c.inbox_maildir().unwrap().ends_with("var/inbox"));
+    }
+
+    /// Every `judge.toml` example of docs/mailboxes.md (Gmail, Microsoft, Fastmail, a
+    /// server of one's own) is read as the judge reads it: IMAP in, SMTP out, and the login
+    /// each provider's section says.
+    #[test]
+    fn the_mailbox_examples_in_the_docs_parse() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/mailboxes.md");
+        let text = std::fs::read_to_string(path).unwrap();
+        let judge = "[judge]\nname = \"DIP\"\naddress = \"judge@example.org\"\ndatabase = \"var/judge.db\"\n\n";
+        let mut auths = Vec::new();
+        for block in text.split("```toml\n").skip(1) {
+            let (toml, _) = block.split_once("```").unwrap();
+            let c = Config::parse(&format!("{judge}{toml}"), Path::new("/srv/judge"))
+                .unwrap_or_else(|e| panic!("{e:#}\n{toml}"));
+            assert!(c.is_imap(), "{toml}");
+            assert_eq!(c.outbound.kind, Transport::Smtp, "{toml}");
+            assert_eq!(c.inbound.auth, c.outbound.auth, "{toml}");
+            assert_eq!(c.inbound.oauth_keys(), c.outbound.oauth_keys(), "{toml}");
+            auths.push(c.inbound.auth);
+        }
+        use AuthMode::{Password, Xoauth2};
+        assert_eq!(auths, [Xoauth2, Xoauth2, Password, Password]);
     }
 
     #[test]
@@ -577,5 +741,54 @@ path = "var/outbox"
         let zero = text.replace("tls = \"starttls\"", "tls = \"starttls\"\nconnections = 0");
         let e = format!("{:#}", Config::parse(&zero, Path::new(".")).unwrap_err());
         assert!(e.contains("outbound.connections"), "{e}");
+    }
+
+    #[test]
+    fn xoauth2_sections() {
+        let oauth = "auth = \"xoauth2\"\ntoken_url = \"https://oauth2.example.org/token\"\nclient_id = \"judge\"\nclient_secret = \"s\"\nrefresh_token = \"r\"";
+        let text = MINIMAL
+            .replace(
+                "kind = \"maildir\"\npath = \"var/inbox\"",
+                &format!("kind = \"imap\"\nhost = \"imap.example.org\"\nport = 993\nuser = \"j@example.org\"\n{oauth}"),
+            )
+            .replace(
+                "kind = \"maildir\"\npath = \"var/outbox\"",
+                &format!("kind = \"smtp\"\nhost = \"smtp.example.org\"\nport = 587\nuser = \"j@example.org\"\n{oauth}"),
+            );
+        let c = Config::parse(&text, Path::new("/srv/judge")).unwrap();
+        assert_eq!(c.inbound.auth, AuthMode::Xoauth2);
+        assert_eq!(c.outbound.auth, AuthMode::Xoauth2);
+        assert_eq!(
+            c.token_file(),
+            PathBuf::from("/srv/judge/var/judge.db.oauth")
+        );
+        let source = c
+            .token_source(c.inbound.auth, c.inbound.oauth_keys())
+            .unwrap();
+        assert_eq!(source.token_url(), "https://oauth2.example.org/token");
+        // Each key the renewal needs is asked for by name.
+        for key in ["token_url", "client_id", "refresh_token"] {
+            let line = oauth.lines().find(|l| l.starts_with(key)).unwrap();
+            let without = text.replacen(&format!("{line}\n"), "", 1);
+            let e = format!("{:#}", Config::parse(&without, Path::new(".")).unwrap_err());
+            assert!(e.contains(&format!("inbound.{key}")), "{key}: {e}");
+        }
+        // A refresh token in clear over the network is refused.
+        let clear = text.replacen("https://oauth2.example.org", "http://oauth2.example.org", 1);
+        let e = format!("{:#}", Config::parse(&clear, Path::new(".")).unwrap_err());
+        assert!(e.contains("https://"), "{e}");
+        // OAuth keys without auth = "xoauth2" are a mistake, not ignored.
+        let stray = text.replacen("auth = \"xoauth2\"\n", "password = \"p\"\n", 1);
+        let e = format!("{:#}", Config::parse(&stray, Path::new(".")).unwrap_err());
+        assert!(e.contains("inbound.auth = \"xoauth2\""), "{e}");
+        // The password is not needed with XOAUTH2, and the log never shows the secrets.
+        let shown = format!(
+            "{:?}",
+            c.token_source(c.outbound.auth, c.outbound.oauth_keys())
+        );
+        assert!(
+            !shown.contains("refresh_token: \"r\"") && !shown.contains("\"s\""),
+            "{shown}"
+        );
     }
 }

@@ -38,6 +38,7 @@
 
 pub mod config;
 pub mod script;
+pub mod secret;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -322,7 +323,20 @@ pub fn open_judge(config: &Config, seed: Option<u64>) -> anyhow::Result<Judge> {
             .with_context(|| format!("while creating {}", dir.display()))?;
     }
     let store = Store::open(&db).with_context(|| format!("while opening {}", db.display()))?;
-    Judge::new(store, config.judge_config(seed)).context("while starting the judge")
+    let mut judge_config = config.judge_config(seed);
+    if judge_config.remember_passwords {
+        // Without its secret the judge still works: it remembers passwords in memory only.
+        match secret::load_or_create(&db) {
+            Ok(key) => judge_config.password_key = Some(key),
+            Err(e) => {
+                error!(
+                    error = format!("{e:#}"),
+                    "the judge's secret cannot be had: every process checks each password with argon2id once more"
+                )
+            }
+        }
+    }
+    Judge::new(store, judge_config).context("while starting the judge")
 }
 
 /// Eight bytes from the OS for the judge's seed.
@@ -444,12 +458,18 @@ impl Daemon {
 
     /// One pass: all new mail, the clock, the outbox.
     pub fn process_once(&mut self, now: DateTime<Utc>) -> anyhow::Result<PassReport> {
+        let started = Instant::now();
         let mut report = PassReport::default();
         self.held.clear();
         let result = self.pass(now, &mut report);
         // Whatever happened, the batch the sender thread took is recorded before returning
         // (a stop or an error must not leave sent mail unmarked, to be sent again).
         let collected = self.collect_sent(now, &mut report);
+        // For `GET /health` and `/metrics`: when the pass ended (the machine's clock, not
+        // the pass's `now`, which a test or `process --now` may set) and how long it took.
+        if let Err(e) = self.judge.record_pass(Utc::now(), started.elapsed()) {
+            warn!(error = %e, "the pass cannot be recorded now");
+        }
         result.and(collected).map(|()| report)
     }
 

@@ -14,6 +14,7 @@
 
 mod confirm;
 mod export;
+pub mod game_list;
 pub mod history;
 mod password;
 mod pictures;
@@ -35,7 +36,7 @@ use crate::bulletin::notices::{self, SuspensionCause};
 use crate::map::Map;
 use crate::store::{Audience, MailKind, NewMail, QueuedMail, Recorded, Store, StoreError};
 
-pub use password::{PasswordCost, hash as hash_password};
+pub use password::{PasswordCost, PasswordKey, hash as hash_password};
 pub use pictures::MailPicture;
 
 /// The judge's identity and defaults (from `judge.toml`).
@@ -49,9 +50,13 @@ pub struct JudgeConfig {
     /// constant).
     pub seed: u64,
     pub password_cost: PasswordCost,
-    /// Remember verified passwords for the process (as keyed MACs,
-    /// `password::Verified`), so a player's next mail skips the argon2 verify.
+    /// Remember verified passwords (as keyed MACs, `password::Verified`), so a player's
+    /// next mail skips the argon2 verify.
     pub remember_passwords: bool,
+    /// The judge's secret for those MACs (`<database>.secret`): with it they are kept in
+    /// the database and outlive the process (a `process` from cron pays argon2id once a
+    /// seat, not once a pass); without, in the process's memory.
+    pub password_key: Option<PasswordKey>,
     /// Whether results carry a picture of the phase for an address that made no choice of
     /// its own (`SET MAP ON|OFF`).
     pub maps: bool,
@@ -76,6 +81,7 @@ impl Default for JudgeConfig {
             seed: 1901,
             password_cost: PasswordCost::default(),
             remember_passwords: true,
+            password_key: None,
             maps: false,
             games_per_day: 3,
             deadlines: crate::game::DeadlineSettings::default(),
@@ -222,11 +228,20 @@ pub struct Judge {
 impl Judge {
     pub fn new(mut store: Store, config: JudgeConfig) -> Result<Judge, JudgeError> {
         store.set_variants(config.variants.clone());
+        // The list of games reads the summaries (a judge upgraded over an old database
+        // renders them now, once); one that cannot be written now is read whole instead.
+        match store.set_summariser(game_list::SUMMARISER) {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(games = n, "the games' summaries were rendered again"),
+            Err(e) => {
+                tracing::warn!(error = %e, "the games' summaries cannot be rendered now; the list reads those games whole")
+            }
+        }
         let map = Map::standard().map_err(|e| JudgeError::Map(e.to_string()))?;
-        let verified = if config.remember_passwords {
-            password::Verified::from_os()
-        } else {
-            password::Verified::new(None)
+        let verified = match (config.remember_passwords, config.password_key) {
+            (true, Some(key)) => password::Verified::persistent(key),
+            (true, None) => password::Verified::from_os(),
+            (false, _) => password::Verified::new(None),
         };
         Ok(Judge {
             map,
@@ -245,6 +260,12 @@ impl Judge {
     /// bounds them per seat).
     pub fn password_checks(&self) -> u64 {
         self.verified.checks()
+    }
+
+    /// Of those, how many argon2id decided (the others were proven before: in this
+    /// process, or in the database under the judge's secret).
+    pub fn argon2_checks(&self) -> u64 {
+        self.verified.argon2_checks()
     }
 
     /// The database (fault-injection tests set write faults and a page limit on it).
@@ -303,6 +324,7 @@ impl Judge {
                     tracing::info!(key = %msg.key, from = %msg.from, "duplicate message ignored");
                     return Ok(Handled::Duplicate);
                 };
+                verified.begin(now);
                 let mut s = session::Session::new(map, config, verified, tx, msg, now);
                 if reused_id {
                     s.note_reused_id();
@@ -310,6 +332,11 @@ impl Judge {
                 s.run()?;
                 let commands = s.command_count();
                 let (queued, games) = s.finish()?;
+                // A proof of a password that could not be read or kept: the transaction may
+                // have ended with the failed statement, so nothing of it stands.
+                if let Some(e) = verified.take_failure() {
+                    return Err(e.into());
+                }
                 Ok(Handled::Applied {
                     queued,
                     games,
@@ -545,6 +572,14 @@ impl Judge {
                 tx.queue_mail(m, now)?;
             }
             tx.set_value("last_tick", &crate::store::write_time(now))?;
+            // Proofs of passwords nobody used for long go (a changed password's, a finished
+            // game's).
+            if let Some(before) = now
+                .date_naive()
+                .checked_sub_days(chrono::Days::new(password::PROOF_DAYS.unsigned_abs()))
+            {
+                tx.forget_password_proofs(before)?;
+            }
             Ok::<_, StoreError>(notices.len())
         })?;
         Ok(report)
@@ -769,6 +804,18 @@ impl Judge {
             }
             Ok(true)
         })?)
+    }
+
+    /// Records a pass of the daemon that ended at `at` and took `took` (`GET /health`,
+    /// `GET /metrics`).
+    pub fn record_pass(
+        &mut self,
+        at: DateTime<Utc>,
+        took: std::time::Duration,
+    ) -> Result<(), JudgeError> {
+        Ok(self
+            .store
+            .transaction(|tx| tx.record_pass(at, took.as_secs_f64()))?)
     }
 
     /// The earliest deadline event of any game.

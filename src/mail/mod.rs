@@ -6,6 +6,7 @@
 //! - [`dsn`]: delivery reports: which recipients failed for good, and which mail it was.
 //! - [`inbound`]: the [`Inbox`] trait; IMAP or Maildir in, commit and reject.
 //! - [`outbound`]: [`OutgoingMail`] rendered to bytes; SMTP or Maildir [`Outbox`].
+//! - [`oauth`]: OAuth 2.0 access tokens for `XOAUTH2` logins, renewed from a refresh token.
 //!
 //! Only `daemon` wires this layer to `judge`.
 
@@ -13,6 +14,7 @@ pub mod dsn;
 pub mod envelope;
 pub mod guard;
 pub mod inbound;
+pub mod oauth;
 pub mod outbound;
 
 pub use envelope::{Envelope, EnvelopeError, LoopHeaders, ParseLimits};

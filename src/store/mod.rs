@@ -8,9 +8,12 @@
 
 mod audience;
 mod backup;
+mod metrics;
 mod migrations;
 mod people;
+mod proofs;
 mod security;
+mod summaries;
 mod web;
 
 use std::cell::RefCell;
@@ -23,8 +26,10 @@ use crate::game::Game;
 
 pub use audience::{Audience, MailKind};
 pub use backup::{BackupReport, DatabaseInfo, RestoreReport, backup, inspect, restore};
+pub use metrics::{LastPass, OutboxGauges};
 pub use people::{MAX_NAMESAKES, PersonId};
 pub use security::{PendingConfirmation, WrongSignons};
+pub use summaries::{GameSummary, Summariser, SummaryRow};
 pub use web::WebToken;
 
 /// The schema version this dipjudge writes (`dipjudge --version` names it): databases of
@@ -156,6 +161,9 @@ pub struct Store {
     variants: crate::variant::Registry,
     /// Writes to fail (fault-injection tests only; None in service).
     faults: Option<std::sync::Arc<WriteFaults>>,
+    /// What a saved game's summary holds ([`Store::set_summariser`]; None: no summary is
+    /// kept, and a saved game's row says so).
+    summariser: Option<Summariser>,
 }
 
 /// A transaction in progress; all queries go through it.
@@ -167,6 +175,7 @@ pub struct Tx<'a> {
     /// a JSON parse where a copy costs far less. Any write of a game empties it.
     games: RefCell<Vec<(String, Game)>>,
     variants: &'a crate::variant::Registry,
+    summariser: Option<Summariser>,
 }
 
 /// How many games a transaction keeps as read.
@@ -294,6 +303,7 @@ impl Store {
             conn,
             variants: crate::variant::Registry::default(),
             faults: None,
+            summariser: None,
         };
         migrations::migrate(&mut store.conn)?;
         Ok(store)
@@ -308,6 +318,7 @@ impl Store {
             conn,
             variants: crate::variant::Registry::default(),
             faults: None,
+            summariser: None,
         })
     }
 
@@ -355,6 +366,7 @@ impl Store {
             faults: self.faults.as_deref(),
             games: RefCell::new(Vec::new()),
             variants: &self.variants,
+            summariser: self.summariser,
         };
         let out = f(&t)?;
         if let Some(f) = t.faults {
@@ -549,6 +561,7 @@ impl Tx<'_> {
             params![game.name, json, status, next, game.master.address],
         )?;
         self.keep_tenure_addresses(game)?;
+        self.keep_summary(game)?;
         Ok(())
     }
 

@@ -226,9 +226,8 @@ pub fn bench(dir: &Path, years: u16, rounds: usize) -> anyhow::Result<WebBenchFi
     }
     let (mut judge, now, phases) = play(&db, years)?;
     let section = WebSection {
-        listen: "127.0.0.1:0".parse()?,
-        base_url: None,
         requests_per_minute: u32::MAX,
+        ..WebSection::on("127.0.0.1:0".parse()?)
     };
     let server = super::spawn(db.clone(), "DIP", &section)?;
     let path = format!("/game/{NAME}");

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::game::{Game, ObserverLevel, Status};
+use crate::game::{ObserverLevel, Status};
 use crate::judge::history;
 use crate::judge::weblinks;
 use crate::map::{Map, Power};
@@ -17,13 +17,7 @@ use crate::store::{StoreError, Tx};
 pub use crate::variant::Reader;
 
 /// One line of the game list.
-#[derive(Clone, Debug)]
-pub struct ListedGame {
-    pub name: String,
-    pub variant: String,
-    pub phase: Option<String>,
-    pub status: String,
-}
+pub use crate::judge::game_list::ListedGame;
 
 /// One phase of a game as its reader may see it.
 #[derive(Clone, Debug)]
@@ -62,47 +56,10 @@ pub struct GameView {
     pub chart: Option<String>,
 }
 
-fn status_text(g: &Game) -> String {
-    match &g.status {
-        Status::Forming => format!(
-            "forming ({} of {} joined)",
-            g.joiners.len(),
-            g.players_wanted()
-        ),
-        Status::Active => "active".into(),
-        Status::Paused => "paused".into(),
-        Status::Finished(e) => {
-            format!("finished: {}", crate::bulletin::results::ending_sentence(e))
-        }
-    }
-}
-
-/// The list of games, as `LIST` shows anyone (unlisted games left out): a game that
-/// cannot be read is listed as suspended.
+/// The list of games, as `LIST` shows anyone (unlisted games left out; a suspended game
+/// listed as suspended), read from the games' summaries.
 pub fn list(tx: &Tx<'_>) -> Result<Vec<ListedGame>, StoreError> {
-    let mut out = Vec::new();
-    for name in tx.game_names()? {
-        match tx.load_game(&name) {
-            // An unlisted (private) game is left out, as LIST leaves it out for anyone not
-            // in it; its pages are still read by name.
-            Ok(Some(g)) if !g.settings.listed => {}
-            Ok(Some(g)) => out.push(ListedGame {
-                phase: (g.status != Status::Forming).then(|| g.position.phase.to_string()),
-                status: status_text(&g),
-                name: g.name,
-                variant: g.variant,
-            }),
-            Ok(None) => {}
-            Err(StoreError::Suspended { game, .. }) => out.push(ListedGame {
-                name: game,
-                variant: String::new(),
-                phase: None,
-                status: "suspended".into(),
-            }),
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(out)
+    crate::judge::game_list::listed_games(tx)
 }
 
 /// The reader a private page's token opens, with the game's name; None for a token that
@@ -214,7 +171,7 @@ pub fn game(
         deadline: g
             .deadline
             .map(|d| d.format("%Y-%m-%d %H:%M UTC").to_string()),
-        status: status_text(&g),
+        status: crate::bulletin::listing::status_word(&g),
         seat: weblinks::seat_name(reader).map(str::to_string),
         closed,
         centres,

@@ -16,7 +16,7 @@ use super::super::confirm::AddressRequest;
 use super::super::history;
 use super::super::refusal::Refusal;
 use super::super::time::{format_time, game_tz, resolve_date, resolve_date_at};
-use super::super::{password, pictures, process, seats, throttle};
+use super::super::{game_list, password, pictures, process, seats, throttle};
 use super::{Done, Session, Verdict};
 
 impl Session<'_, '_> {
@@ -66,18 +66,9 @@ impl Session<'_, '_> {
             PlayerCommand::Version => Done::ok(answers::version()),
             PlayerCommand::List { game: None } => {
                 let mut more = vec![listing::LIST_HEADING.to_string()];
-                for name in tx.game_names()? {
-                    match tx.load_game(&name) {
-                        // An unlisted game is listed to its players and master only.
-                        Ok(Some(g)) if !self.lists(&g) => {}
-                        Ok(Some(g)) => more.push(listing::list_line(&g)),
-                        Ok(None) => {}
-                        Err(StoreError::Suspended { game, reason }) => {
-                            more.push(listing::suspended_list_line(&game, &reason));
-                        }
-                        Err(e) => return Err(e),
-                    }
-                }
+                // An unlisted game is listed to its players and master only.
+                let mine = self.game.as_ref().filter(|g| self.lists(g));
+                more.extend(game_list::list_lines(tx, mine.map(|g| g.name.as_str()))?);
                 Done::with_more("LIST", more)
             }
             PlayerCommand::List { game: Some(name) } => match tx.load_game(name.as_str())? {
@@ -655,7 +646,7 @@ impl Session<'_, '_> {
                     let by_invitation = code.and_then(|c| g.invitation(c)).cloned();
                     let by_password = match (code, g.settings.join_password.as_deref()) {
                         (Some(c), Some(hash)) if by_invitation.is_none() => {
-                            self.verified.verify(hash, c)
+                            self.verified.verify(self.tx, hash, c)
                         }
                         _ => false,
                     };
@@ -744,7 +735,7 @@ impl Session<'_, '_> {
                 seats.sort_by_key(|(_, s)| !s.address.eq_ignore_ascii_case(&from));
                 let Some((index, registered)) = seats
                     .into_iter()
-                    .find(|(_, s)| self.verified.verify(&s.password_hash, pw))
+                    .find(|(_, s)| self.verified.verify(self.tx, &s.password_hash, pw))
                     .map(|(i, s)| (i, s.address))
                 else {
                     throttle::wrong(self.tx, &g.name, seat, self.now)?;
@@ -783,7 +774,7 @@ impl Session<'_, '_> {
                 until: format_time(&g, until),
             }));
         }
-        if !self.verified.verify(&hash, pw) {
+        if !self.verified.verify(self.tx, &hash, pw) {
             throttle::wrong(self.tx, &key, Sender::Master, self.now)?;
             return Ok(Err(Refusal::BadSignon));
         }
@@ -906,7 +897,7 @@ impl Session<'_, '_> {
                 until: format_time(g, until),
             }));
         }
-        if self.verified.verify(hash, pw) {
+        if self.verified.verify(self.tx, hash, pw) {
             return Ok(Ok(()));
         }
         throttle::wrong(self.tx, &g.name, seat, self.now)?;

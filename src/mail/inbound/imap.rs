@@ -50,8 +50,11 @@ pub struct ImapConfig {
     pub root_certificate: Option<PathBuf>,
     /// Login name.
     pub username: String,
-    /// Password.
+    /// Password (unused with `xoauth2`).
     pub password: String,
+    /// Log in with `AUTHENTICATE XOAUTH2` and an access token from here instead of a
+    /// password (renewed before it expires, and once more when the server refuses it).
+    pub xoauth2: Option<std::sync::Arc<crate::mail::oauth::TokenSource>>,
     /// The mailbox read (`INBOX`).
     pub mailbox: String,
     /// Where committed mail goes (`Processed`); created when missing.
@@ -93,6 +96,7 @@ impl ImapConfig {
             root_certificate: None,
             username: username.into(),
             password: password.into(),
+            xoauth2: None,
             mailbox: "INBOX".into(),
             processed: "Processed".into(),
             rejected: "Rejected".into(),
@@ -434,11 +438,27 @@ where
     }
 }
 
-/// Opens a session on `c`: connects, secures, logs in, creates the folders and selects the
-/// mailbox.
+/// The command a refused `XOAUTH2` login is reported under ([`InboundError::Refused`]).
+const XOAUTH2_COMMAND: &str = "AUTHENTICATE XOAUTH2";
+
+/// The client side of `AUTHENTICATE XOAUTH2`: the token at the server's first prompt, then
+/// an empty answer to the error the server describes when it refuses (RFC 7628 §3.2.3).
+struct Xoauth2(Option<String>);
+
+impl async_imap::Authenticator for Xoauth2 {
+    type Response = String;
+
+    fn process(&mut self, _challenge: &[u8]) -> String {
+        self.0.take().unwrap_or_default()
+    }
+}
+
+/// Opens a session on `c`: connects, secures, logs in (with `token` by XOAUTH2, else with
+/// the password), creates the folders and selects the mailbox.
 async fn open_session(
     c: ImapConfig,
     tls: Option<tokio_native_tls::TlsConnector>,
+    token: Option<String>,
 ) -> Result<Connected, InboundError> {
     let server = c.server();
     let unavailable = |reason: String| InboundError::Unavailable {
@@ -500,15 +520,32 @@ async fn open_session(
             async_imap::Client::new(secure(plain.into_inner()).await?)
         }
     };
-    let (mut session, caps) = client
-        .login_with_capabilities(&c.username, &c.password)
-        .await
-        .map_err(|(e, _)| match Failure::from(e) {
-            Failure::Refused(r) => {
-                InboundError::Config(format!("login as {} refused: {r}", c.username))
-            }
-            Failure::Lost(r) => unavailable(format!("login failed: {r}")),
-        })?;
+    let (mut session, caps) = match token {
+        None => client
+            .login_with_capabilities(&c.username, &c.password)
+            .await
+            .map_err(|(e, _)| match Failure::from(e) {
+                Failure::Refused(r) => {
+                    InboundError::Config(format!("login as {} refused: {r}", c.username))
+                }
+                Failure::Lost(r) => unavailable(format!("login failed: {r}")),
+            })?,
+        Some(token) => {
+            let response = crate::mail::oauth::xoauth2_response(&c.username, &token);
+            let session = client
+                .authenticate("XOAUTH2", Xoauth2(Some(response)))
+                .await
+                .map_err(|(e, _)| match Failure::from(e) {
+                    Failure::Refused(reason) => InboundError::Refused {
+                        server: server.clone(),
+                        command: XOAUTH2_COMMAND.into(),
+                        reason,
+                    },
+                    Failure::Lost(r) => unavailable(format!("XOAUTH2 login failed: {r}")),
+                })?;
+            (session, None)
+        }
+    };
     let lost = |e: ImapError| unavailable(e.to_string());
     let caps = match caps {
         Some(caps) => caps,
@@ -636,7 +673,46 @@ impl ImapInbox {
             .map_err(|e| InboundError::Config(format!("cannot set up TLS: {e}")))
     }
 
+    /// Opens a session; with XOAUTH2, with the token in hand, and once more with a renewed
+    /// one when the server refuses it (revoked or expired early).
     fn open(&mut self) -> Result<Connected, InboundError> {
+        let Some(tokens) = self.config.xoauth2.clone() else {
+            return self.open_with(None);
+        };
+        let server = self.config.server();
+        let oauth = |e: crate::mail::oauth::OAuthError| {
+            if e.is_temporary() {
+                InboundError::Unavailable {
+                    server: server.clone(),
+                    reason: e.to_string(),
+                }
+            } else {
+                InboundError::Config(e.to_string())
+            }
+        };
+        let token = tokens.access_token().map_err(oauth)?;
+        match self.open_with(Some(token.clone())) {
+            Err(InboundError::Refused {
+                command, reason, ..
+            }) if command == XOAUTH2_COMMAND => {
+                warn!(server = %self.config.server(), user = %self.config.username, %reason, "the XOAUTH2 login was refused; renewing the access token");
+                let renewed = tokens.renew(&token).map_err(oauth)?;
+                self.open_with(Some(renewed)).map_err(|e| match e {
+                    InboundError::Refused {
+                        command, reason, ..
+                    } if command == XOAUTH2_COMMAND => InboundError::Config(format!(
+                        "the XOAUTH2 login as {} was refused with a new access token from {}: {reason}",
+                        self.config.username,
+                        tokens.token_url()
+                    )),
+                    other => other,
+                })
+            }
+            other => other,
+        }
+    }
+
+    fn open_with(&mut self, token: Option<String>) -> Result<Connected, InboundError> {
         let c = self.config.clone();
         if c.security == Security::Plain && !crate::mail::is_loopback(&c.host, c.port) {
             return Err(InboundError::Config(format!(
@@ -652,7 +728,8 @@ impl ImapInbox {
         let limit = c.timeout * 8;
         let rt = self.runtime()?;
         // The timer is made inside the runtime (tokio's timers need its context).
-        let task = rt.spawn(async move { tokio::time::timeout(limit, open_session(c, tls)).await });
+        let task =
+            rt.spawn(async move { tokio::time::timeout(limit, open_session(c, tls, token)).await });
         match rt.block_on(task) {
             Ok(Ok(opened)) => opened,
             Ok(Err(_)) => Err(self.unavailable(format!("no session within {limit:?}"))),
@@ -1315,11 +1392,14 @@ mod tests {
         for script in [bare_bad as fn(&str, &str) -> Option<Vec<u8>>, hang_up] {
             let mut inbox = inbox_on(hostile_server(b"* OK ready\r\n", script));
             inbox.connect().expect("connected");
+            // Far from the deadline, not merely before it: the library's panic is printed
+            // first, and with RUST_BACKTRACE set, symbolising a debug build's backtrace
+            // took 1.3 to 5.3 s on a loaded machine (the old 4 s bound failed 1 run in 5).
             let start = Instant::now();
             inbox
-                .wait(start + Duration::from_secs(5))
+                .wait(start + Duration::from_secs(60))
                 .expect("a wait never fails");
-            assert!(start.elapsed() < Duration::from_secs(4));
+            assert!(start.elapsed() < Duration::from_secs(20));
             assert!(!inbox.is_connected());
         }
     }

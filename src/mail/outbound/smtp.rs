@@ -16,7 +16,7 @@ use std::time::Duration;
 use lettre::address::Envelope as SmtpEnvelope;
 use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 use lettre::transport::smtp::client::{Certificate, SmtpConnection, TlsParameters};
-use lettre::transport::smtp::commands::{Data, Mail, Rcpt, Rset};
+use lettre::transport::smtp::commands::{Auth, Data, Mail, Rcpt, Rset};
 use lettre::transport::smtp::extension::ClientId;
 use lettre::transport::smtp::response::Response;
 use tracing::{debug, warn};
@@ -37,12 +37,49 @@ pub struct SmtpConfig {
     pub root_certificate: Option<PathBuf>,
     /// `(user, password)` for AUTH PLAIN or LOGIN, if the server needs it.
     pub credentials: Option<(String, String)>,
+    /// AUTH XOAUTH2 instead: the user and where its access tokens come from (renewed before
+    /// they expire, and once more when the server refuses one).
+    pub xoauth2: Option<Xoauth2Login>,
     /// The name sent in EHLO.
     pub hello_name: String,
     /// Time-out for connecting and for each reply.
     pub timeout: Duration,
     /// Most SMTP connections one batch uses at once (at least 1).
     pub connections: usize,
+}
+
+/// An XOAUTH2 login: who, and the source of the access tokens.
+#[derive(Debug, Clone)]
+pub struct Xoauth2Login {
+    pub user: String,
+    pub tokens: std::sync::Arc<crate::mail::oauth::TokenSource>,
+}
+
+/// The end of a refused SASL exchange: the empty answer to the server's description of
+/// the refusal (RFC 7628 §3.2.3), after which it sends its final reply.
+struct SaslAbandon;
+
+impl std::fmt::Display for SaslAbandon {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("\r\n")
+    }
+}
+
+/// `AUTH XOAUTH2` with `token` on `conn`: Ok, or the server's words when it refuses.
+/// (lettre's own `auth` cannot end a refused XOAUTH2 exchange, and would report a client
+/// error instead of the server's reply.)
+fn xoauth2_auth(conn: &mut SmtpConnection, user: &str, token: &str) -> Result<(), String> {
+    let creds = Credentials::new(user.to_string(), token.to_string());
+    let auth = Auth::new(Mechanism::Xoauth2, creds, None).map_err(|e| e.to_string())?;
+    match conn.command(auth) {
+        Ok(r) if r.has_code(235) => Ok(()),
+        Ok(r) if r.has_code(334) => match conn.command(SaslAbandon) {
+            Err(e) => Err(e.to_string()),
+            Ok(end) => Err(format!("the server answered {}", end.code())),
+        },
+        Ok(r) => Err(format!("the server answered {}", r.code())),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// Default of [`SmtpConfig::connections`]: the best of 1, 4, 8 and 16 on the test servers
@@ -64,6 +101,7 @@ impl SmtpConfig {
             security: Security::StartTls,
             root_certificate: None,
             credentials: None,
+            xoauth2: None,
             hello_name: "localhost".into(),
             timeout: Duration::from_secs(30),
             connections: DEFAULT_CONNECTIONS,
@@ -158,10 +196,45 @@ impl SmtpOutbox {
         })
     }
 
+    /// A connection, logged in as configured: with XOAUTH2, with the access token in hand,
+    /// and once more with a renewed one when the server refuses it. A token that cannot be
+    /// had (the endpoint down, the refresh token refused) leaves every mail queued: the
+    /// operator's fix, or the endpoint's return, lets them go.
     fn connect(
         &self,
         tls: Option<&Result<TlsParameters, ConnectFailure>>,
     ) -> Result<SmtpConnection, ConnectFailure> {
+        let Some(login) = &self.config.xoauth2 else {
+            let user = self
+                .config
+                .credentials
+                .as_ref()
+                .map_or("", |(u, _)| u.as_str());
+            return self
+                .connect_with(tls, None)
+                .map_err(|e| e.failure(&self.config, user));
+        };
+        let oauth = |e: crate::mail::oauth::OAuthError| ConnectFailure {
+            reason: format!("no access token for {}: {e}", login.user),
+            permanent: false,
+        };
+        let token = login.tokens.access_token().map_err(oauth)?;
+        match self.connect_with(tls, Some(&token)) {
+            Err(Refused(reason)) => {
+                warn!(host = %self.config.host, user = %login.user, %reason, "the XOAUTH2 login was refused; renewing the access token");
+                let renewed = login.tokens.renew(&token).map_err(oauth)?;
+                self.connect_with(tls, Some(&renewed))
+                    .map_err(|e| e.failure(&self.config, &login.user))
+            }
+            other => other.map_err(|e| e.failure(&self.config, &login.user)),
+        }
+    }
+
+    fn connect_with(
+        &self,
+        tls: Option<&Result<TlsParameters, ConnectFailure>>,
+        token: Option<&str>,
+    ) -> Result<SmtpConnection, Login> {
         let tls = || match tls {
             Some(Ok(t)) => Ok(t),
             Some(Err(f)) => Err(f.clone()),
@@ -192,7 +265,8 @@ impl SmtpOutbox {
                     return Err(ConnectFailure {
                         reason: format!("{}:{} does not offer STARTTLS", c.host, c.port),
                         permanent: false,
-                    });
+                    }
+                    .into());
                 }
                 conn.starttls(tls, &hello)
                     .map_err(|e| temporary("STARTTLS failed with", e))?;
@@ -206,20 +280,61 @@ impl SmtpOutbox {
                             c.host
                         ),
                         permanent: true,
-                    });
+                    }
+                    .into());
                 }
                 SmtpConnection::connect(addr, Some(c.timeout), &hello, None, None)
                     .map_err(|e| temporary("cannot connect to", e))?
             }
         };
-        if let Some((user, password)) = &c.credentials {
-            let creds = Credentials::new(user.clone(), password.clone());
-            if let Err(e) = conn.auth(&[Mechanism::Plain, Mechanism::Login], &creds) {
-                conn.abort();
-                return Err(temporary("authentication failed at", e));
+        match (token, &c.xoauth2, &c.credentials) {
+            (Some(token), Some(login), _) => {
+                if let Err(reason) = xoauth2_auth(&mut conn, &login.user, token) {
+                    conn.abort();
+                    return Err(Refused(reason));
+                }
             }
+            (_, _, Some((user, password))) => {
+                let creds = Credentials::new(user.clone(), password.clone());
+                if let Err(e) = conn.auth(&[Mechanism::Plain, Mechanism::Login], &creds) {
+                    conn.abort();
+                    return Err(temporary("authentication failed at", e).into());
+                }
+            }
+            _ => {}
         }
         Ok(conn)
+    }
+}
+
+/// Why [`SmtpOutbox::connect_with`] has no connection: the XOAUTH2 login was refused (the
+/// server's words), or anything else.
+enum Login {
+    Refused(String),
+    Failed(ConnectFailure),
+}
+use Login::Refused;
+
+impl From<ConnectFailure> for Login {
+    fn from(f: ConnectFailure) -> Login {
+        Login::Failed(f)
+    }
+}
+
+impl Login {
+    /// The failure every mail of the batch gets. A refusal with a fresh token is the
+    /// operator's to fix (the account, the client's scope); the mail stays queued meanwhile.
+    fn failure(self, c: &SmtpConfig, user: &str) -> ConnectFailure {
+        match self {
+            Login::Failed(f) => f,
+            Login::Refused(reason) => ConnectFailure {
+                reason: format!(
+                    "{}:{} refused the XOAUTH2 login as {user}: {reason}",
+                    c.host, c.port
+                ),
+                permanent: false,
+            },
+        }
     }
 }
 
