@@ -9,30 +9,7 @@ use crate::variant::Variant;
 
 use super::Game;
 
-/// What press a game allows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum PressLevel {
-    /// No press between players (press to the master is always allowed).
-    None,
-    /// Signed press only.
-    White,
-    /// Anonymous press only.
-    Grey,
-    /// Both; signed unless the sender says GREY.
-    WhiteGrey,
-}
-
-/// What observers read (`SET WATCH`), or what they may send (`SET OBSERVER`, njudge's).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ObserverLevel {
-    /// Read: anyone may observe and receives broadcasts and results. Send: press as the
-    /// players may, under the game's press rules.
-    Any,
-    /// Read: results and white (signed) broadcasts only. Send: signed broadcasts only.
-    White,
-    /// Read: no observers. Send: press to the master only.
-    None,
-}
+pub use crate::command::{ObserverLevel, PressLevel};
 
 fn any_level() -> ObserverLevel {
     ObserverLevel::Any

@@ -12,7 +12,7 @@ use crate::picture::Drawing;
 use crate::rules::Owner;
 use crate::store::{StoreError, Tx};
 
-use super::{history, pictures};
+use super::{chart, history};
 
 /// A unit's owner as the export names it: `France`, `Neutral`.
 fn owner_name(owner: Owner) -> &'static str {
@@ -86,7 +86,7 @@ pub(super) fn export(map: &Map, tx: &Tx<'_>, g: &Game) -> Result<Value, StoreErr
     let chart = if g.status == Status::Forming {
         Value::Null
     } else {
-        let c = pictures::centre_chart(tx, g)?;
+        let c = chart::centre_chart(tx, g)?;
         json!({
             "columns": c.columns,
             "powers": c.lines.iter().map(|l| json!({

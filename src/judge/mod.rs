@@ -12,9 +12,11 @@
 //! and its master told once ([`Judge::unsuspend`] lifts it); a failure of the machine's (a
 //! full disk) is only rolled back, to be tried again.
 
+mod chart;
 mod confirm;
 mod export;
 pub mod history;
+mod mailing;
 mod password;
 mod pictures;
 mod process;
@@ -590,7 +592,7 @@ impl Judge {
     /// A game's centre chart as SVG (`dipjudge map --chart`); None: no such game.
     pub fn chart_svg(&mut self, game: &str) -> Result<Option<String>, JudgeError> {
         let chart = self.store.transaction(|tx| match tx.load_game(game)? {
-            Some(g) => pictures::centre_chart(tx, &g).map(Some),
+            Some(g) => chart::centre_chart(tx, &g).map(Some),
             None => Ok(None),
         })?;
         Ok(chart.map(|c| crate::picture::Drawing::Chart(c).svg(self.map)))

@@ -8,84 +8,15 @@ use crate::bulletin::results::{
     Extras, Parts, ResultsHeader, ending_sentence, render_results, results_subject,
 };
 use crate::bulletin::settings::CopyFor;
-use crate::game::{self, Abandonment, DueEvent, Ending, Game, ObserverLevel, Status};
+use crate::game::{self, Abandonment, DueEvent, Ending, Game, Status};
 use crate::map::Map;
 use crate::picture::{Drawing, PhaseScene};
 use crate::store::{Audience, MailKind, NewMail, StoreError, Tx};
 use crate::variant::{self, Line, Lookup, Reader, Variant};
 
+use super::mailing::{bulletin_for_everyone, everyone, mails_for};
 use super::refusal::Unplayable;
 use super::{JudgeConfig, pictures};
-
-/// The mails for a list of readers.
-pub(super) fn mails_for(
-    g: &Game,
-    readers: &[Reader],
-    subject: &str,
-    body: &str,
-    in_reply_to: Option<String>,
-) -> Vec<NewMail> {
-    let mut out = Vec::new();
-    for r in readers {
-        match r {
-            Reader::Power(p) => {
-                // A power nobody plays (abandoned, a dummy) is mailed nothing.
-                if let Some(pl) = g.player(*p).filter(|pl| pl.is_playing()) {
-                    out.push(NewMail {
-                        game: Some(g.name.clone()),
-                        audience: Audience::power(*p),
-                        recipient: pl.seat.address.clone(),
-                        subject: subject.to_string(),
-                        body: body.to_string(),
-                        kind: MailKind::Generated,
-                        in_reply_to: in_reply_to.clone(),
-                        pictures: Vec::new(),
-                    });
-                }
-            }
-            // The master and every co-master.
-            Reader::Master => {
-                for seat in g.master_seats() {
-                    out.push(NewMail {
-                        game: Some(g.name.clone()),
-                        audience: Audience::MASTER,
-                        recipient: seat.address.clone(),
-                        subject: subject.to_string(),
-                        body: body.to_string(),
-                        kind: MailKind::Generated,
-                        in_reply_to: in_reply_to.clone(),
-                        pictures: Vec::new(),
-                    });
-                }
-            }
-            Reader::Observers => {
-                for o in &g.observers {
-                    out.push(NewMail {
-                        game: Some(g.name.clone()),
-                        audience: Audience::Reader(Reader::Observers),
-                        recipient: o.clone(),
-                        subject: subject.to_string(),
-                        body: body.to_string(),
-                        kind: MailKind::Generated,
-                        in_reply_to: in_reply_to.clone(),
-                        pictures: Vec::new(),
-                    });
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Everyone who follows the game: its players, the master and (if allowed) observers.
-pub(super) fn everyone(
-    g: &Game,
-    subject: &str,
-    body: &str,
-    in_reply_to: Option<String>,
-) -> Vec<NewMail> {
-    mails_for(g, &public_readers(g), subject, body, in_reply_to)
-}
 
 /// The game's rule set, from the registry, with its stored state checked. A stored game
 /// whose rule set this judge does not run, or whose state that rule set cannot read, cannot
@@ -111,54 +42,6 @@ pub(super) fn variant_of(
             reason: Unplayable::Unknown(g.variant.clone()).to_string(),
         }),
     }
-}
-
-/// A bulletin for everyone who follows the game, each reader's copy rendered for that
-/// reader (H20: private lines reach only their reader and the master). Readers whose copies
-/// are the same get the same bytes.
-pub(super) fn bulletin_for_everyone(
-    g: &Game,
-    subject: &str,
-    render: &dyn Fn(Reader) -> String,
-) -> Vec<NewMail> {
-    let mut out = Vec::new();
-    let mut rendered: Vec<(Reader, String)> = Vec::new();
-    for reader in public_readers(g) {
-        let body = match rendered.iter().find(|(r, _)| *r == reader) {
-            Some((_, b)) => b.clone(),
-            None => {
-                let b = render(reader);
-                rendered.push((reader, b.clone()));
-                b
-            }
-        };
-        out.extend(mails_for(g, &[reader], subject, &body, None));
-    }
-    out
-}
-
-/// Mails the lines of an immediate command at once (H2, H20): each reader who follows the
-/// game gets the lines they may read (the master all of them); a reader with none gets no
-/// mail.
-pub(super) fn announce(config: &JudgeConfig, g: &Game, lines: &[Line]) -> Vec<NewMail> {
-    if lines.is_empty() {
-        return Vec::new();
-    }
-    let subject = notices::announcement_subject(&config.name, g);
-    let render = |reader: Reader| notices::announcement_body(lines, reader);
-    bulletin_for_everyone(g, &subject, &render)
-        .into_iter()
-        .filter(|m| !m.body.is_empty())
-        .collect()
-}
-
-fn public_readers(g: &Game) -> Vec<Reader> {
-    let mut readers: Vec<Reader> = g.players.iter().map(|p| Reader::Power(p.power)).collect();
-    readers.push(Reader::Master);
-    if g.settings.press.watch != ObserverLevel::None {
-        readers.push(Reader::Observers);
-    }
-    readers
 }
 
 /// Every player has joined (seven, or as many as `SET PLAYERS` said; or the master sent `FORCE BEGIN` with fewer): assign the

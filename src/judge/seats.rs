@@ -18,7 +18,7 @@ use crate::rules::Phase;
 use crate::store::{Audience, MailKind, NewMail, StoreError, Tx};
 
 use super::JudgeConfig;
-use super::process::mails_for;
+use super::mailing::mails_for;
 use super::time::format_time;
 
 /// A mail about `g` to one address.

@@ -3,19 +3,16 @@
 
 use crate::bulletin::settings as text;
 use crate::bulletin::{answers, notices};
-use crate::command::{
-    Declaration, EjectTarget, MasterCommand, ObserverSetting, PhaseClass, PressSetting,
-    ScheduleChange, Turn,
-};
+use crate::command::{Declaration, EjectTarget, MasterCommand, ScheduleChange, Turn};
 use crate::game::{
     self, Abandonment, Days, Game, Invitation, Joiner, MAX_INVITATIONS, ObserverLevel,
-    PhaseSchedule, PressLevel, Reader, ScheduleClass, Seat, SeatRefusal, Sender, Status,
+    PhaseSchedule, Reader, ScheduleClass, Seat, SeatRefusal, Sender, Status,
 };
 use crate::store::{Audience, MailKind, NewMail, StoreError};
 
 use super::super::refusal::Refusal;
 use super::super::time::{game_tz, resolve_date};
-use super::super::{confirm, password, process, seats};
+use super::super::{confirm, mailing, password, process, seats};
 use super::player::find_variant;
 use super::{Done, Session, Verdict};
 
@@ -94,7 +91,7 @@ impl Session<'_, '_> {
                 g.status = Status::Paused;
                 let n = notices::paused(&config.name, g);
                 self.mails
-                    .extend(process::everyone(g, &n.subject, &n.body, None));
+                    .extend(mailing::everyone(g, &n.subject, &n.body, None));
             }
             MasterCommand::Resume => {
                 if g.status != Status::Paused {
@@ -108,7 +105,7 @@ impl Session<'_, '_> {
                 };
                 let n = notices::resumed(&config.name, g, d);
                 self.mails
-                    .extend(process::everyone(g, &n.subject, &n.body, None));
+                    .extend(mailing::everyone(g, &n.subject, &n.body, None));
             }
             MasterCommand::Terminate => {
                 let mails = process::finish(config, tx, g, game::Ending::Terminated, now)?;
@@ -137,7 +134,7 @@ impl Session<'_, '_> {
                 g.reminded = false;
                 let n = notices::deadline_changed(&config.name, g, d);
                 self.mails
-                    .extend(process::everyone(g, &n.subject, &n.body, None));
+                    .extend(mailing::everyone(g, &n.subject, &n.body, None));
             }
             MasterCommand::SetGrace { date } => {
                 let tz = game_tz(g);
@@ -153,21 +150,14 @@ impl Session<'_, '_> {
             }
             MasterCommand::SetNmr => g.settings.nmr = true,
             MasterCommand::SetNoNmr => g.settings.nmr = false,
-            MasterCommand::SetPress(s) => {
-                g.settings.press.level = match s {
-                    PressSetting::NoPress => PressLevel::None,
-                    PressSetting::Grey => PressLevel::Grey,
-                    PressSetting::White => PressLevel::White,
-                    PressSetting::WhiteGrey => PressLevel::WhiteGrey,
-                }
-            }
+            MasterCommand::SetPress(level) => g.settings.press.level = *level,
             MasterCommand::SetPartial => g.settings.press.partial = true,
             MasterCommand::SetAllPress => g.settings.master_reads_all_press = true,
             MasterCommand::SetNoAllPress => g.settings.master_reads_all_press = false,
             MasterCommand::SetNoPartial => g.settings.press.partial = false,
             // njudge's SET OBSERVER: what observers may send; SET WATCH: what they read.
-            MasterCommand::SetObserver(o) => g.settings.press.observer_press = observer_level(*o),
-            MasterCommand::SetWatch(o) => g.settings.press.watch = observer_level(*o),
+            MasterCommand::SetObserver(o) => g.settings.press.observer_press = *o,
+            MasterCommand::SetWatch(o) => g.settings.press.watch = *o,
             MasterCommand::SetVariant { name } => {
                 if g.status != Status::Forming {
                     return Ok(Err(Refusal::VariantFixed(g.name.clone())));
@@ -341,7 +331,7 @@ impl Session<'_, '_> {
                 *g = old;
                 let n = notices::rolled_back(&config.name, g);
                 self.mails
-                    .extend(process::everyone(g, &n.subject, &n.body, None));
+                    .extend(mailing::everyone(g, &n.subject, &n.body, None));
             }
             MasterCommand::SetStart { date } => {
                 let tz = game_tz(g);
@@ -365,7 +355,7 @@ impl Session<'_, '_> {
                     }
                     let n = text::start_set_notice(&config.name, g, d);
                     self.mails
-                        .extend(process::everyone(g, &n.subject, &n.body, None));
+                        .extend(mailing::everyone(g, &n.subject, &n.body, None));
                 }
             }
             MasterCommand::SetSchedule { class, change } => match set_schedule(g, *class, change) {
@@ -513,7 +503,7 @@ impl Session<'_, '_> {
                     readers.push(Reader::Observers);
                 }
                 self.mails
-                    .extend(process::mails_for(g, &readers, &subject, &body, None));
+                    .extend(mailing::mails_for(g, &readers, &subject, &body, None));
                 for j in &g.joiners {
                     self.mails.push(NewMail {
                         game: Some(g.name.clone()),
@@ -583,14 +573,9 @@ impl Session<'_, '_> {
 /// line says what the class's deadlines keep from now on.
 fn set_schedule(
     g: &mut Game,
-    class: PhaseClass,
+    class: ScheduleClass,
     change: &ScheduleChange,
 ) -> Result<String, Refusal> {
-    let class = match class {
-        PhaseClass::Movement => ScheduleClass::Movement,
-        PhaseClass::Retreat => ScheduleClass::Retreat,
-        PhaseClass::Adjustment => ScheduleClass::Adjustment,
-    };
     if change.next.is_some_and(|m| m < 60) {
         return Err(Refusal::NextTooShort);
     }
@@ -630,7 +615,7 @@ fn unstart(
 ) -> Vec<NewMail> {
     let postal: Vec<NewMail> = std::mem::take(&mut g.postal)
         .into_iter()
-        .flat_map(|(readers, subject, body)| process::mails_for(g, &readers, &subject, &body, None))
+        .flat_map(|(readers, subject, body)| mailing::mails_for(g, &readers, &subject, &body, None))
         .collect();
     // A duplex player is one joiner again, preferring the powers they held.
     let mut joiners: Vec<Joiner> = Vec::new();
@@ -656,13 +641,4 @@ fn unstart(
         g.variant_state = state;
     }
     postal
-}
-
-/// A level of `SET OBSERVER` or `SET WATCH`, as the game keeps it.
-fn observer_level(o: ObserverSetting) -> ObserverLevel {
-    match o {
-        ObserverSetting::Any => ObserverLevel::Any,
-        ObserverSetting::White => ObserverLevel::White,
-        ObserverSetting::None => ObserverLevel::None,
-    }
 }

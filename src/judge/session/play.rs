@@ -10,7 +10,7 @@ use crate::store::{Audience, StoreError};
 use crate::variant::{CommandContext, Sender, Taken, VariantOrder};
 
 use super::super::refusal::Refusal;
-use super::super::{history, process};
+use super::super::{history, mailing};
 use super::{Done, Session, Verdict};
 
 impl Session<'_, '_> {
@@ -99,7 +99,7 @@ impl Session<'_, '_> {
                     variant.apply_now(&cx, &mut state, cmd)?
                 };
                 g.variant_state = state;
-                let mails = process::announce(config, g, &applied.lines);
+                let mails = mailing::announce(config, g, &applied.lines);
                 g.immediate.extend(applied.lines);
                 self.mails.extend(mails);
                 self.dirty = true;
@@ -190,7 +190,7 @@ impl Session<'_, '_> {
             self.dirty = true;
             return Ok(Done::ok(answers::press_held(&p.render())));
         }
-        let mut mails = process::mails_for(g, &readers, &press.subject, &press.body, None);
+        let mut mails = mailing::mails_for(g, &readers, &press.subject, &press.body, None);
         // An observer is one of the observers: it gets no copy of its own press, but of a
         // grey broadcast (as a power does).
         if author == Author::Observer && !route.author_reads {

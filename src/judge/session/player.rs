@@ -16,7 +16,7 @@ use super::super::confirm::AddressRequest;
 use super::super::history;
 use super::super::refusal::Refusal;
 use super::super::time::{format_time, game_tz, resolve_date, resolve_date_at};
-use super::super::{password, pictures, process, seats, throttle};
+use super::super::{chart, mailing, password, pictures, process, seats, throttle};
 use super::{Done, Session, Verdict};
 
 impl Session<'_, '_> {
@@ -147,7 +147,7 @@ impl Session<'_, '_> {
                     let chart = if g.status == Status::Forming {
                         None
                     } else {
-                        Some(pictures::centre_chart(tx, &g)?)
+                        Some(chart::centre_chart(tx, &g)?)
                     };
                     let attach = chart.is_some() && self.may_have_pictures(&g);
                     if attach {
@@ -1000,7 +1000,7 @@ impl Session<'_, '_> {
         if !by_master {
             let body = text::absence_notice(&g.name, &tz, &absence);
             let subject = text::absence_subject(&judge, &g.name);
-            self.mails.extend(process::mails_for(
+            self.mails.extend(mailing::mails_for(
                 g,
                 &[Reader::Master],
                 &subject,
@@ -1066,7 +1066,7 @@ impl Session<'_, '_> {
             return Done::ok(reply);
         };
         let (line, n) = text::deadline_back(&judge, g, back);
-        let mails = process::everyone(g, &n.subject, &n.body, None);
+        let mails = mailing::everyone(g, &n.subject, &n.body, None);
         self.mails.extend(mails);
         Done::with_more(reply, vec![line])
     }
