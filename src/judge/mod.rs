@@ -516,20 +516,22 @@ impl Judge {
             let run = AssertUnwindSafe(|| {
                 store.transaction(|tx| process::tick_game(map, config, tx, &name, now, last_tick))
             });
-            let error = match catch_unwind(run) {
-                Ok(Ok(acted)) => {
+            let outcome = catch_unwind(run)
+                .map_err(|payload| JudgeError::Panic(panic_words(payload.as_ref())))
+                .and_then(|r| r.map_err(JudgeError::Store));
+            let error = match outcome {
+                Ok(acted) => {
                     report.acted += usize::from(acted);
                     continue;
                 }
                 // Suspended meanwhile: nothing to do.
-                Ok(Err(StoreError::Suspended { .. })) => continue,
-                Ok(Err(e)) if e.is_environmental() => {
+                Err(JudgeError::Store(StoreError::Suspended { .. })) => continue,
+                Err(e) if e.is_environmental() => {
                     tracing::error!(game = %name, error = %e, "the game's tick failed; it is tried again at the next tick");
                     report.failed += 1;
                     continue;
                 }
-                Ok(Err(e)) => JudgeError::Store(e),
-                Err(payload) => JudgeError::Panic(panic_words(payload.as_ref())),
+                Err(e) => e,
             };
             match self.suspend(&name, &error, now) {
                 Ok(()) => report.suspended.push(name),

@@ -8,6 +8,7 @@
 use crate::game::{PressRefusal, SeatRefusal};
 use crate::map::Power;
 use crate::rules::{self, Phase, VariantRefusal};
+use crate::store::StoreError;
 
 /// A refused command line.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -387,6 +388,54 @@ impl From<SeatRefusal> for Refusal {
 impl From<VariantRefusal> for Refusal {
     fn from(r: VariantRefusal) -> Self {
         Refusal::Variant(r)
+    }
+}
+
+/// Why a command line did not go through: refused (the reply explains why, and the mail
+/// goes on with its next line), or a failure of the system (a store error: the mail's
+/// whole transaction is rolled back, to be tried again). `?` turns either kind of cause
+/// into it.
+#[derive(Debug)]
+pub(super) enum SessionError {
+    /// The line is refused; the reply says why.
+    Refused(Refusal),
+    /// The system failed; nothing of the mail is kept.
+    System(StoreError),
+}
+
+impl From<StoreError> for SessionError {
+    fn from(e: StoreError) -> Self {
+        SessionError::System(e)
+    }
+}
+
+impl From<Refusal> for SessionError {
+    fn from(r: Refusal) -> Self {
+        SessionError::Refused(r)
+    }
+}
+
+impl From<rules::Refusal> for SessionError {
+    fn from(r: rules::Refusal) -> Self {
+        SessionError::Refused(r.into())
+    }
+}
+
+impl From<PressRefusal> for SessionError {
+    fn from(r: PressRefusal) -> Self {
+        SessionError::Refused(r.into())
+    }
+}
+
+impl From<SeatRefusal> for SessionError {
+    fn from(r: SeatRefusal) -> Self {
+        SessionError::Refused(r.into())
+    }
+}
+
+impl From<VariantRefusal> for SessionError {
+    fn from(r: VariantRefusal) -> Self {
+        SessionError::Refused(r.into())
     }
 }
 

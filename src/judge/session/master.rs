@@ -20,62 +20,65 @@ use super::{Done, Session, Verdict};
 const MAX_COMASTERS: usize = 5;
 
 impl Session<'_, '_> {
-    pub(super) fn master(&mut self, cmd: &MasterCommand) -> Result<Verdict, StoreError> {
+    pub(super) fn master(&mut self, cmd: &MasterCommand) -> Verdict {
         if self.who != Some(Sender::Master) {
-            return Ok(Err(Refusal::NotMaster));
+            return Err(Refusal::NotMaster.into());
         }
         let (map, config, tx, now) = (self.map, self.config, self.tx, self.now);
         let (Some(g), Some(variant)) = (self.game.as_mut(), self.variant) else {
-            return Ok(Err(Refusal::NotSignedOn));
+            return Err(Refusal::NotSignedOn.into());
         };
         let echo = cmd.render();
         let mut more = Vec::new();
         match cmd {
             MasterCommand::Become { power } => {
                 if g.player(*power).is_none() {
-                    return Ok(Err(Refusal::NoPlayer {
+                    return Err(Refusal::NoPlayer {
                         power: *power,
                         game: g.name.clone(),
-                    }));
+                    }
+                    .into());
                 }
                 self.who = Some(Sender::Power(*power));
                 self.became = true;
             }
             MasterCommand::Process { phase } => {
                 if g.status != Status::Active {
-                    return Ok(Err(Refusal::NotActive(g.name.clone())));
+                    return Err(Refusal::NotActive(g.name.clone()).into());
                 }
                 if let Some(ph) = phase
                     && *ph != g.position.phase
                 {
-                    return Ok(Err(Refusal::WrongPhase {
+                    return Err(Refusal::WrongPhase {
                         current: g.position.phase,
                         given: *ph,
-                    }));
+                    }
+                    .into());
                 }
                 if !g.ready(map, variant) {
-                    return Ok(Err(Refusal::NotReady(text::not_ready_text(
+                    return Err(Refusal::NotReady(text::not_ready_text(
                         &g.missing_powers(map, variant),
                         &g.waiting_powers(map, variant),
                         g.waits_for_master(map, variant),
-                    ))));
+                    ))
+                    .into());
                 }
                 if let Some(t) = g.held_until(now) {
-                    return Ok(Err(Refusal::NotReady(text::held_until(g, t))));
+                    return Err(Refusal::NotReady(text::held_until(g, t)).into());
                 }
                 let mails = process::process_game(map, config, tx, g, now)?;
                 self.mails.extend(mails);
             }
             MasterCommand::ProcessNow => {
                 if g.status != Status::Active {
-                    return Ok(Err(Refusal::NotActive(g.name.clone())));
+                    return Err(Refusal::NotActive(g.name.clone()).into());
                 }
                 let mails = process::process_game(map, config, tx, g, now)?;
                 self.mails.extend(mails);
             }
             MasterCommand::Preview => {
                 if g.status != Status::Active {
-                    return Ok(Err(Refusal::NotActive(g.name.clone())));
+                    return Err(Refusal::NotActive(g.name.clone()).into());
                 }
                 more.push(answers::PREVIEW_HEADING.to_string());
                 more.extend(
@@ -86,7 +89,7 @@ impl Session<'_, '_> {
             }
             MasterCommand::Pause => {
                 if g.status != Status::Active {
-                    return Ok(Err(Refusal::NotActive(g.name.clone())));
+                    return Err(Refusal::NotActive(g.name.clone()).into());
                 }
                 g.status = Status::Paused;
                 let n = notices::paused(&config.name, g);
@@ -95,7 +98,7 @@ impl Session<'_, '_> {
             }
             MasterCommand::Resume => {
                 if g.status != Status::Paused {
-                    return Ok(Err(Refusal::NotPaused(g.name.clone())));
+                    return Err(Refusal::NotPaused(g.name.clone()).into());
                 }
                 g.status = Status::Active;
                 // A deadline the master set in this mail stands; else the schedule's.
@@ -114,10 +117,10 @@ impl Session<'_, '_> {
             MasterCommand::SetDeadline { date } => {
                 let tz = game_tz(g);
                 let Some(d) = resolve_date(*date, &tz, now) else {
-                    return Ok(Err(Refusal::BadDate));
+                    return Err(Refusal::BadDate.into());
                 };
                 if d <= now {
-                    return Ok(Err(Refusal::PastDate));
+                    return Err(Refusal::PastDate.into());
                 }
                 // A later deadline takes the schedule's grace after it; an earlier one keeps
                 // the end of grace (njudge).
@@ -144,7 +147,7 @@ impl Session<'_, '_> {
                         more.push(text::grace_set(g, end));
                     }
                     _ => {
-                        return Ok(Err(Refusal::BadGrace));
+                        return Err(Refusal::BadGrace.into());
                     }
                 }
             }
@@ -160,12 +163,9 @@ impl Session<'_, '_> {
             MasterCommand::SetWatch(o) => g.settings.press.watch = *o,
             MasterCommand::SetVariant { name } => {
                 if g.status != Status::Forming {
-                    return Ok(Err(Refusal::VariantFixed(g.name.clone())));
+                    return Err(Refusal::VariantFixed(g.name.clone()).into());
                 }
-                let v = match find_variant(config, name) {
-                    Ok(v) => v,
-                    Err(r) => return Ok(Err(r)),
-                };
+                let v = find_variant(config, name)?;
                 g.variant = v.name().to_string();
                 g.variant_state = v.new_state();
                 self.variant = Some(v);
@@ -179,11 +179,11 @@ impl Session<'_, '_> {
                 match (power, who) {
                     (Some(p), _) => {
                         if !g.is_played(p) {
-                            return Ok(Err(SeatRefusal::NothingToEject {
+                            return Err(SeatRefusal::NothingToEject {
                                 power: p,
                                 game: g.name.clone(),
                             }
-                            .into()));
+                            .into());
                         }
                         let phase = g.position.phase;
                         let mails = seats::abandon(config, g, p, Abandonment::Ejected, phase, true);
@@ -191,15 +191,15 @@ impl Session<'_, '_> {
                         more.push(answers::open_for_takeover(p));
                         self.dirty = true;
                         self.check_end()?;
-                        return Ok(Done::with_more(echo, more));
+                        return Done::with_more(echo, more);
                     }
                     (None, EjectTarget::Address(a)) => {
                         if !g.remove_observer(a) {
-                            return Ok(Err(SeatRefusal::UnknownAddress {
+                            return Err(SeatRefusal::UnknownAddress {
                                 address: a.clone(),
                                 game: g.name.clone(),
                             }
-                            .into()));
+                            .into());
                         }
                         self.mails
                             .push(seats::subscription_ended_mail(config, g, a));
@@ -210,11 +210,11 @@ impl Session<'_, '_> {
             }
             MasterCommand::ForceBegin => {
                 if g.status != Status::Forming || g.joiners.is_empty() {
-                    return Ok(Err(SeatRefusal::CannotBegin {
+                    return Err(SeatRefusal::CannotBegin {
                         game: g.name.clone(),
                         joined: g.joiners.len(),
                     }
-                    .into()));
+                    .into());
                 }
                 let mails = process::start_game(map, config, tx, g, now)?;
                 self.mails.extend(mails);
@@ -223,11 +223,11 @@ impl Session<'_, '_> {
             }
             MasterCommand::Approve { power } => {
                 let Some(claim) = g.player_mut(*power).and_then(|pl| pl.claim.take()) else {
-                    return Ok(Err(SeatRefusal::NoClaim {
+                    return Err(SeatRefusal::NoClaim {
                         power: *power,
                         game: g.name.clone(),
                     }
-                    .into()));
+                    .into());
                 };
                 let address = claim.seat.address.clone();
                 match seats::take_over(map, config, tx, g, *power, claim.seat, now)? {
@@ -236,21 +236,21 @@ impl Session<'_, '_> {
                         more.push(crate::bulletin::seats::approved(&address, *power));
                     }
                     None => {
-                        return Ok(Err(SeatRefusal::NotOpen {
+                        return Err(SeatRefusal::NotOpen {
                             power: *power,
                             game: g.name.clone(),
                         }
-                        .into()));
+                        .into());
                     }
                 }
             }
             MasterCommand::Reject { power } => {
                 let Some(claim) = g.player_mut(*power).and_then(|pl| pl.claim.take()) else {
-                    return Ok(Err(SeatRefusal::NoClaim {
+                    return Err(SeatRefusal::NoClaim {
                         power: *power,
                         game: g.name.clone(),
                     }
-                    .into()));
+                    .into());
                 };
                 self.mails
                     .push(seats::rejected_mail(config, g, *power, &claim.seat.address));
@@ -276,16 +276,14 @@ impl Session<'_, '_> {
             }
             MasterCommand::SetTakeover { hours } => {
                 if *hours > crate::game::MAX_TAKEOVER_HOURS {
-                    return Ok(Err(Refusal::BadTakeoverHours(
-                        crate::game::MAX_TAKEOVER_HOURS,
-                    )));
+                    return Err(Refusal::BadTakeoverHours(crate::game::MAX_TAKEOVER_HOURS).into());
                 }
                 g.settings.takeover_hours = i64::from(*hours);
             }
             MasterCommand::SetPlayers { count } => {
                 let n = usize::try_from(*count).unwrap_or(usize::MAX);
                 if let Err(r) = g.set_players(n) {
-                    return Ok(Err(match r {
+                    return Err(match r {
                         game::PlayersRefusal::Started => Refusal::PlayersFixed(g.name.clone()),
                         game::PlayersRefusal::OutOfRange { most } => {
                             Refusal::PlayersOutOfRange(most)
@@ -294,13 +292,14 @@ impl Session<'_, '_> {
                             joined,
                             game: g.name.clone(),
                         },
-                    }));
+                    }
+                    .into());
                 }
                 more.push(text::players_set(g));
             }
             MasterCommand::SetCentres { count } => {
                 if *count == 0 || *count > 34 {
-                    return Ok(Err(Refusal::BadCentreCount));
+                    return Err(Refusal::BadCentreCount.into());
                 }
                 g.settings.centres_to_win = *count as usize;
             }
@@ -312,7 +311,7 @@ impl Session<'_, '_> {
                     Some(Turn::Phase(p)) => tx.load_snapshot(&name, None, Some(&p.to_string()))?,
                 };
                 let Some(mut old) = snapshot else {
-                    return Ok(Err(Refusal::NoSnapshot));
+                    return Err(Refusal::NoSnapshot.into());
                 };
                 // Players, settings and addresses stay as they are now; the board goes back.
                 old.players = g.players.clone();
@@ -336,10 +335,10 @@ impl Session<'_, '_> {
             MasterCommand::SetStart { date } => {
                 let tz = game_tz(g);
                 let Some(d) = resolve_date(*date, &tz, now) else {
-                    return Ok(Err(Refusal::BadDate));
+                    return Err(Refusal::BadDate.into());
                 };
                 if d <= now {
-                    return Ok(Err(Refusal::PastDate));
+                    return Err(Refusal::PastDate.into());
                 }
                 g.not_before = Some(d);
                 if g.status == Status::Forming {
@@ -360,7 +359,7 @@ impl Session<'_, '_> {
             }
             MasterCommand::SetSchedule { class, change } => match set_schedule(g, *class, change) {
                 Ok(line) => more.push(line),
-                Err(r) => return Ok(Err(r)),
+                Err(r) => return Err(r.into()),
             },
             MasterCommand::SetZone { zone } => {
                 g.settings.time_zone = zone.clone();
@@ -372,7 +371,7 @@ impl Session<'_, '_> {
             MasterCommand::SetListed { listed } => g.settings.listed = *listed,
             MasterCommand::SetJoinPassword { password: pw } => match pw {
                 Some(pw) if !password::long_enough(pw) => {
-                    return Ok(Err(Refusal::ShortPassword));
+                    return Err(Refusal::ShortPassword.into());
                 }
                 Some(pw) => {
                     let salt =
@@ -380,13 +379,13 @@ impl Session<'_, '_> {
                     g.settings.join_password = Some(password::hash(config.password_cost, pw, salt));
                     let echo = text::JOIN_PASSWORD_ECHO.to_string();
                     self.dirty = true;
-                    return Ok(Done::with_more(echo, more));
+                    return Done::with_more(echo, more);
                 }
                 None => g.settings.join_password = None,
             },
             MasterCommand::SetInvite { addresses, invite } => {
                 if g.status != Status::Forming {
-                    return Ok(Err(Refusal::InvitationsStarted(g.name.clone())));
+                    return Err(Refusal::InvitationsStarted(g.name.clone()).into());
                 }
                 if *invite {
                     let fresh: Vec<&String> = addresses
@@ -399,7 +398,7 @@ impl Session<'_, '_> {
                         })
                         .collect();
                     if g.settings.invitations.len() + fresh.len() > MAX_INVITATIONS {
-                        return Ok(Err(Refusal::TooManyInvitations(MAX_INVITATIONS)));
+                        return Err(Refusal::TooManyInvitations(MAX_INVITATIONS).into());
                     }
                     for a in fresh {
                         let code = confirm::secret_code(tx, config.seed, "invitations", a)?;
@@ -427,14 +426,14 @@ impl Session<'_, '_> {
                             .invitations
                             .retain(|i| !i.address.eq_ignore_ascii_case(a));
                         if g.settings.invitations.len() == before {
-                            return Ok(Err(Refusal::NotInvited(a.clone())));
+                            return Err(Refusal::NotInvited(a.clone()).into());
                         }
                     }
                 }
             }
             MasterCommand::SetAnonymous { on } => {
                 if g.status != Status::Forming {
-                    return Ok(Err(Refusal::AnonymousStarted(g.name.clone())));
+                    return Err(Refusal::AnonymousStarted(g.name.clone()).into());
                 }
                 g.settings.anonymous = *on;
                 if *on {
@@ -443,28 +442,28 @@ impl Session<'_, '_> {
             }
             MasterCommand::SetReveal { on } => {
                 if matches!(g.status, Status::Finished(_)) {
-                    return Ok(Err(Refusal::NotActive(g.name.clone())));
+                    return Err(Refusal::NotActive(g.name.clone()).into());
                 }
                 g.settings.reveal = *on;
             }
             MasterCommand::SetAddresses { shown } => {
                 if *shown && g.settings.anonymous {
-                    return Ok(Err(Refusal::Anonymous));
+                    return Err(Refusal::Anonymous.into());
                 }
                 g.settings.addresses_shown = *shown;
             }
             MasterCommand::SetMaxAbsence { days } => {
                 if *days > 31 {
-                    return Ok(Err(Refusal::BadMaxAbsence));
+                    return Err(Refusal::BadMaxAbsence.into());
                 }
                 g.settings.deadlines.max_absence_days = i64::from(*days);
             }
             MasterCommand::Promote { address } => {
                 if g.has_seat_at(address) {
-                    return Ok(Err(Refusal::AlreadyInGame(address.clone())));
+                    return Err(Refusal::AlreadyInGame(address.clone()).into());
                 }
                 if g.comasters.len() >= MAX_COMASTERS {
-                    return Ok(Err(Refusal::TooManyMasters(MAX_COMASTERS)));
+                    return Err(Refusal::TooManyMasters(MAX_COMASTERS).into());
                 }
                 let code = confirm::secret_code(tx, config.seed, "promotions", address)?;
                 let salt =
@@ -487,10 +486,10 @@ impl Session<'_, '_> {
             }
             MasterCommand::Unstart => {
                 if !matches!(g.status, Status::Active | Status::Paused) {
-                    return Ok(Err(Refusal::NotActive(g.name.clone())));
+                    return Err(Refusal::NotActive(g.name.clone()).into());
                 }
                 if g.turn > 0 {
-                    return Ok(Err(Refusal::AlreadyProcessed(g.name.clone())));
+                    return Err(Refusal::AlreadyProcessed(g.name.clone()).into());
                 }
                 let start = tx.load_snapshot(&g.name, Some(0), None)?;
                 let mails = unstart(map, g, start.map(|s| s.variant_state));
@@ -520,7 +519,7 @@ impl Session<'_, '_> {
             }
             MasterCommand::Declare(d) => {
                 if !matches!(g.status, Status::Active | Status::Paused) {
-                    return Ok(Err(Refusal::NotActive(g.name.clone())));
+                    return Err(Refusal::NotActive(g.name.clone()).into());
                 }
                 let in_game = g.draw_powers(map, variant);
                 let (ending, declared) = match d {
@@ -531,7 +530,7 @@ impl Session<'_, '_> {
                             .copied()
                             .collect();
                         if !out.is_empty() {
-                            return Ok(Err(Refusal::OutOfGame(game::list_powers(&out))));
+                            return Err(Refusal::OutOfGame(game::list_powers(&out)).into());
                         }
                         let mut ps = ps.clone();
                         ps.sort();
@@ -539,7 +538,7 @@ impl Session<'_, '_> {
                     }
                     Declaration::Winner(p) => {
                         if !in_game.contains(p) {
-                            return Ok(Err(Refusal::OutOfGame(p.name().to_string())));
+                            return Err(Refusal::OutOfGame(p.name().to_string()).into());
                         }
                         (game::Ending::Solo(*p), Declaration::Winner(*p))
                     }
@@ -549,7 +548,7 @@ impl Session<'_, '_> {
             }
         }
         self.dirty = true;
-        Ok(Done::with_more(echo, more))
+        Done::with_more(echo, more)
     }
 
     /// Ends the game when its players agreed a draw or a concession (the powers someone

@@ -24,7 +24,7 @@ use crate::store::{Audience, MailKind, NewMail, StoreError, Tx};
 use crate::variant::{CommandContext, Sender, Variant};
 
 use super::confirm::CONFIRMATION_HOURS;
-use super::refusal::Refusal;
+use super::refusal::{Refusal, SessionError};
 use super::{Incoming, JudgeConfig, password, process};
 
 /// What an accepted command produced for the reply: the echo after `OK`, warnings on it,
@@ -36,7 +36,7 @@ pub(super) struct Done {
 }
 
 impl Done {
-    fn ok(echo: impl Into<String>) -> Result<Done, Refusal> {
+    fn ok(echo: impl Into<String>) -> Verdict {
         Ok(Done::new(echo))
     }
 
@@ -48,7 +48,7 @@ impl Done {
         }
     }
 
-    fn with_more(echo: impl Into<String>, more: Vec<String>) -> Result<Done, Refusal> {
+    fn with_more(echo: impl Into<String>, more: Vec<String>) -> Verdict {
         Ok(Done {
             more,
             ..Done::new(echo)
@@ -56,8 +56,9 @@ impl Done {
     }
 }
 
-/// What a command did: accepted, or refused with a reason.
-type Verdict = Result<Done, Refusal>;
+/// What a command did: accepted, refused with a reason, or failed for the system's
+/// reasons (the mail is rolled back).
+type Verdict = Result<Done, SessionError>;
 
 pub(super) struct Session<'a, 't> {
     map: &'static Map,
@@ -417,11 +418,13 @@ impl<'a, 't> Session<'a, 't> {
                     self.save_game()?;
                 }
                 match self.apply(cmd, line) {
+                    Ok(done) => Ok(done),
+                    Err(SessionError::Refused(r)) => Err(r),
                     // A line that reads a suspended game is refused; the rest go on.
-                    Err(StoreError::Suspended { game, reason }) => {
+                    Err(SessionError::System(StoreError::Suspended { game, reason })) => {
                         Err(Refusal::Suspended { game, reason })
                     }
-                    other => other?,
+                    Err(SessionError::System(e)) => return Err(e),
                 }
             }
         };
@@ -472,17 +475,17 @@ impl<'a, 't> Session<'a, 't> {
         Ok(())
     }
 
-    fn apply(&mut self, cmd: &Command, line: &LineResult) -> Result<Verdict, StoreError> {
-        Ok(match cmd {
-            Command::Player(p) => match self.variant_allows(p, &line.text) {
-                Ok(()) => self.player(p)?,
-                Err(r) => Err(r),
-            },
-            Command::Master(m) => self.master(m)?,
+    fn apply(&mut self, cmd: &Command, line: &LineResult) -> Verdict {
+        match cmd {
+            Command::Player(p) => {
+                self.variant_allows(p, &line.text)?;
+                self.player(p)
+            }
+            Command::Master(m) => self.master(m),
             Command::Order(o) => self.order(o.order),
-            Command::Press(p) => self.press(p)?,
+            Command::Press(p) => self.press(p),
             Command::Variant(v) => self.variant_command(v, line),
-        })
+        }
     }
 
     /// Writes the game if a line changed it since it was last written. Orders, press and a

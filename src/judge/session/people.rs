@@ -7,7 +7,7 @@ use crate::bulletin::people;
 use crate::game::{Game, Record};
 use crate::store::{MAX_NAMESAKES, StoreError};
 
-use super::super::refusal::Refusal;
+use super::super::refusal::{Refusal, SessionError};
 use super::{Done, Session, Verdict};
 
 impl Session<'_, '_> {
@@ -35,21 +35,21 @@ impl Session<'_, '_> {
 
     /// Whether the reply address passes `g`'s entry gates (njudge's `mail_access`); a game
     /// with none is not looked at.
-    pub(super) fn passes_gates(&self, g: &Game) -> Result<Result<(), Refusal>, StoreError> {
+    pub(super) fn passes_gates(&self, g: &Game) -> Result<(), SessionError> {
         if g.settings.gates.is_open() {
-            return Ok(Ok(()));
+            return Ok(());
         }
         let record = self.record_of(self.msg.reply_address())?;
-        Ok(g.settings
+        g.settings
             .gates
             .admits(&record)
-            .map_err(|r| Refusal::gate(&g.name, r)))
+            .map_err(|r| Refusal::gate(&g.name, r).into())
     }
 
     /// `WHOIS address` or `WHOIS name`: the public fields of each person found, and their
     /// record. An address is never shown unless its owner made the field that holds it
     /// public.
-    pub(super) fn whois(&self, who: &str) -> Result<Verdict, StoreError> {
+    pub(super) fn whois(&self, who: &str) -> Verdict {
         let mut more = Vec::new();
         if who.contains('@') {
             let profile = match self.tx.person_of(who)? {
@@ -58,13 +58,13 @@ impl Session<'_, '_> {
             };
             let record = self.record_of(who)?;
             if profile.is_empty() && record.seats == 0 && self.tx.person_of(who)?.is_none() {
-                return Ok(Err(Refusal::Unknown(who.to_string())));
+                return Err(Refusal::Unknown(who.to_string()).into());
             }
             more.extend(people::whois(who, &profile, &record));
         } else {
             let found = self.tx.people_named(who)?;
             if found.is_empty() {
-                return Ok(Err(Refusal::Unknown(who.to_string())));
+                return Err(Refusal::Unknown(who.to_string()).into());
             }
             for p in found.into_iter().take(MAX_NAMESAKES) {
                 let profile = self.tx.profile(p)?;
@@ -74,7 +74,7 @@ impl Session<'_, '_> {
                 more.extend(people::whois(who, &profile, &record));
             }
         }
-        Ok(Done::with_more(people::whois_echo(who), more))
+        Done::with_more(people::whois_echo(who), more)
     }
 
     /// The players' records, for the master's `LIST game`: each played seat's (or, while

@@ -6,7 +6,7 @@ use crate::bulletin::{self, answers};
 use crate::command::{self, LineResult, RuleCommand};
 use crate::game::{self, Author, Reader, Status};
 use crate::rules::{self, PowerOrder};
-use crate::store::{Audience, StoreError};
+use crate::store::Audience;
 use crate::variant::{CommandContext, Sender, Taken, VariantOrder};
 
 use super::super::refusal::Refusal;
@@ -16,7 +16,7 @@ use super::{Done, Session, Verdict};
 impl Session<'_, '_> {
     pub(super) fn order(&mut self, order: rules::Order) -> Verdict {
         let Some(Sender::Power(signed)) = self.who else {
-            return Err(Refusal::NotSignedOnToOrder);
+            return Err(Refusal::NotSignedOnToOrder.into());
         };
         let map = self.map;
         // A duplex player orders for each power they hold: the order is the unit's power's.
@@ -27,7 +27,7 @@ impl Session<'_, '_> {
         let fresh = !self.ordered.contains(&power);
         let (g, variant) = self.game_and_variant()?;
         if g.status != Status::Active {
-            return Err(Refusal::NotTakingOrders(g.name.clone()));
+            return Err(Refusal::NotTakingOrders(g.name.clone()).into());
         }
         let po = PowerOrder::new(power, order);
         let warnings = {
@@ -36,7 +36,7 @@ impl Session<'_, '_> {
             let standing = g.standing_for(power, fresh);
             let verdict = rules::check_orders(map, rules.as_ref(), &g.position, standing, &[po]);
             if let Some(Some(refusal)) = verdict.into_iter().next() {
-                return Err(Refusal::Order(refusal));
+                return Err(Refusal::Order(refusal).into());
             }
             rules.warning(map, &g.position, &po).into_iter().collect()
         };
@@ -71,11 +71,11 @@ impl Session<'_, '_> {
     ) -> Verdict {
         let (map, config) = (self.map, self.config);
         let Some(sender) = self.who else {
-            return Err(Refusal::NotSignedOnForVariant(cmd.render(map)));
+            return Err(Refusal::NotSignedOnForVariant(cmd.render(map)).into());
         };
         let (g, variant) = self.game_and_variant()?;
         if g.status != Status::Active {
-            return Err(Refusal::NotTakingOrders(g.name.clone()));
+            return Err(Refusal::NotTakingOrders(g.name.clone()).into());
         }
         let parts = g.view_parts();
         let taken = {
@@ -104,7 +104,7 @@ impl Session<'_, '_> {
                 self.mails.extend(mails);
                 self.dirty = true;
                 if let Some(r) = applied.refused {
-                    return Err(Refusal::Variant(r));
+                    return Err(Refusal::Variant(r).into());
                 }
                 applied.echo
             }
@@ -134,19 +134,16 @@ impl Session<'_, '_> {
 
     /// Press: refused (the inner error), or sent; a store error (the outer) rolls the mail
     /// back.
-    pub(super) fn press(&mut self, p: &command::Press) -> Result<Verdict, StoreError> {
+    pub(super) fn press(&mut self, p: &command::Press) -> Verdict {
         let author = match (self.who, self.observer) {
             (Some(sender), _) => Author::Seat(sender),
             (None, true) => Author::Observer,
-            (None, false) => return Ok(Err(Refusal::NotSignedOnForPress)),
+            (None, false) => return Err(Refusal::NotSignedOnForPress.into()),
         };
         let judge = self.config.name.clone();
         let map = self.map;
         let from = self.msg.reply_address().to_string();
-        let (g, variant) = match self.game_and_variant() {
-            Ok(gv) => gv,
-            Err(r) => return Ok(Err(r)),
-        };
+        let (g, variant) = self.game_and_variant()?;
         let now_phase = g.position.phase;
         // A duplex player's other powers: press named to them is refused, and nothing the
         // player sends comes back to them through them.
@@ -161,17 +158,14 @@ impl Session<'_, '_> {
                 .filter(|q| named.contains(&command::Recipient::Power(*q)))
                 .collect();
             if !mine.is_empty() {
-                return Ok(Err(Refusal::OwnPowers(mine)));
+                return Err(Refusal::OwnPowers(mine).into());
             }
         }
         let routed = match author {
             Author::Seat(sender) => game::press_route(g, map, variant, sender, &p.header),
             Author::Observer => game::observer_press_route(g, &p.header),
         };
-        let mut route = match routed {
-            Ok(r) => r,
-            Err(r) => return Ok(Err(r.into())),
-        };
+        let mut route = routed?;
         route
             .readers
             .retain(|r| !matches!(r, game::Reader::Power(q) if own.contains(q)));
@@ -182,13 +176,13 @@ impl Session<'_, '_> {
         // Press whose every line was a command (ballots read from press to the master,
         // H19) has nothing left to send.
         if p.body.iter().all(|l| l.trim().is_empty()) {
-            return Ok(Done::ok(answers::press_empty(&p.render())));
+            return Done::ok(answers::press_empty(&p.render()));
         }
         let readers = route.readers.clone();
         if p.header.postal {
             g.postal.push((readers, press.subject, press.body));
             self.dirty = true;
-            return Ok(Done::ok(answers::press_held(&p.render())));
+            return Done::ok(answers::press_held(&p.render()));
         }
         let mut mails = mailing::mails_for(g, &readers, &press.subject, &press.body, None);
         // An observer is one of the observers: it gets no copy of its own press, but of a
@@ -211,6 +205,6 @@ impl Session<'_, '_> {
             route.signed,
         )?;
         self.mails.extend(mails);
-        Ok(Done::ok(p.render()))
+        Done::ok(p.render())
     }
 }

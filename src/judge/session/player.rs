@@ -14,7 +14,7 @@ use crate::variant::Lookup;
 
 use super::super::confirm::AddressRequest;
 use super::super::history;
-use super::super::refusal::Refusal;
+use super::super::refusal::{Refusal, SessionError};
 use super::super::time::{format_time, game_tz, resolve_date, resolve_date_at};
 use super::super::{chart, mailing, password, pictures, process, seats, throttle};
 use super::{Done, Session, Verdict};
@@ -22,11 +22,7 @@ use super::{Done, Session, Verdict};
 impl Session<'_, '_> {
     /// `MAP game [phase]`: the reply carries the picture of a processed phase, or of the
     /// board of the phase open now; each MAP line one picture, in order.
-    fn map_reply(
-        &mut self,
-        g: &Game,
-        phase: Option<crate::rules::Phase>,
-    ) -> Result<Verdict, StoreError> {
+    fn map_reply(&mut self, g: &Game, phase: Option<crate::rules::Phase>) -> Verdict {
         let (phase, picture) = match process::picture_of(self.map, self.config, g, phase, self.now)?
         {
             process::PhasePicture::Open { phase, drawing } => {
@@ -35,32 +31,33 @@ impl Session<'_, '_> {
             }
             process::PhasePicture::Processed { phase } => {
                 if !pictures::has_phase(self.tx, &g.name, &phase)? {
-                    return Ok(Err(Refusal::NoPicture {
+                    return Err(Refusal::NoPicture {
                         game: g.name.clone(),
                         phase,
-                    }));
+                    }
+                    .into());
                 }
                 let r = pictures::reference(&g.name, &phase);
                 (phase, r)
             }
         };
         self.reply_pictures.push((g.name.clone(), picture));
-        Ok(Done::ok(answers::map(&g.name, &phase)))
+        Done::ok(answers::map(&g.name, &phase))
     }
 
     /// `MAP game ALL`: every processed phase of a finished game as one animated GIF.
     fn map_all_reply(&mut self, g: &Game) -> Verdict {
         if !matches!(g.status, Status::Finished(_)) {
-            return Err(Refusal::NotFinished(g.name.clone()));
+            return Err(Refusal::NotFinished(g.name.clone()).into());
         }
         self.reply_pictures
             .push((g.name.clone(), pictures::reference(&g.name, pictures::ALL)));
         Done::ok(answers::map_all(&g.name))
     }
 
-    pub(super) fn player(&mut self, cmd: &PlayerCommand) -> Result<Verdict, StoreError> {
+    pub(super) fn player(&mut self, cmd: &PlayerCommand) -> Verdict {
         let tx = self.tx;
-        Ok(match cmd {
+        match cmd {
             // In a game, its rule set's commands follow the judge's.
             PlayerCommand::Help => Done::with_more("HELP", listing::help(self.variant)),
             PlayerCommand::Version => Done::ok(answers::version()),
@@ -75,7 +72,7 @@ impl Session<'_, '_> {
                         Err(StoreError::Suspended { game, reason }) => {
                             more.push(listing::suspended_list_line(&game, &reason));
                         }
-                        Err(e) => return Err(e),
+                        Err(e) => return Err(e.into()),
                     }
                 }
                 Done::with_more("LIST", more)
@@ -92,7 +89,7 @@ impl Session<'_, '_> {
                     }
                     Done::with_more(answers::list(&g.name), more)
                 }
-                None => Err(Refusal::NoGame(name.to_string())),
+                None => Err(Refusal::NoGame(name.to_string()).into()),
             },
             PlayerCommand::ListFull => {
                 let mut more = Vec::new();
@@ -108,35 +105,39 @@ impl Session<'_, '_> {
                         Err(StoreError::Suspended { game, reason }) => {
                             more.push(listing::suspended_full_line(&game, &reason));
                         }
-                        Err(e) => return Err(e),
+                        Err(e) => return Err(e.into()),
                     }
                     more.push(String::new());
                 }
                 Done::with_more("LIST FULL", more)
             }
-            PlayerCommand::SetMap { on } => self.address_request(AddressRequest::Map(*on))?,
+            PlayerCommand::SetMap { on } => self.address_request(AddressRequest::Map(*on)),
             // Players as people (issue 31): a profile and a link are settings of the
             // address, made once it proved itself.
             PlayerCommand::Register { fields, closed } => {
-                self.address_request(AddressRequest::Register(fields.clone(), *closed))?
+                self.address_request(AddressRequest::Register(fields.clone(), *closed))
             }
             PlayerCommand::AlsoAt { address } => {
-                self.address_request(AddressRequest::AlsoAt(address.clone()))?
+                self.address_request(AddressRequest::AlsoAt(address.clone()))
             }
-            PlayerCommand::Whois { who } => self.whois(who)?,
+            PlayerCommand::Whois { who } => self.whois(who),
             PlayerCommand::Unobserve { game } => {
-                self.address_request(AddressRequest::Unobserve(game.to_string()))?
+                self.address_request(AddressRequest::Unobserve(game.to_string()))
             }
-            PlayerCommand::Confirm { code } => self.confirm(code)?,
+            PlayerCommand::Confirm { code } => self.confirm(code),
             PlayerCommand::Map { game, phase } => match tx.load_game(game.as_str())? {
-                Some(g) if !self.may_have_pictures(&g) => Err(Refusal::NoPictureForYou(g.name)),
-                Some(g) => self.map_reply(&g, *phase)?,
-                None => Err(Refusal::NoGame(game.to_string())),
+                Some(g) if !self.may_have_pictures(&g) => {
+                    Err(Refusal::NoPictureForYou(g.name).into())
+                }
+                Some(g) => self.map_reply(&g, *phase),
+                None => Err(Refusal::NoGame(game.to_string()).into()),
             },
             PlayerCommand::MapAll { game } => match tx.load_game(game.as_str())? {
-                Some(g) if !self.may_have_pictures(&g) => Err(Refusal::NoPictureForYou(g.name)),
+                Some(g) if !self.may_have_pictures(&g) => {
+                    Err(Refusal::NoPictureForYou(g.name).into())
+                }
                 Some(g) => self.map_all_reply(&g),
-                None => Err(Refusal::NoGame(game.to_string())),
+                None => Err(Refusal::NoGame(game.to_string()).into()),
             },
             PlayerCommand::Summary { game } => match tx.load_game(game.as_str())? {
                 // A game under way or over has a centre chart: its year-by-year table is in
@@ -159,13 +160,15 @@ impl Session<'_, '_> {
                         lines(&listing::summary(self.map, &g, master, chart.as_ref())),
                     )
                 }
-                None => Err(Refusal::NoGame(game.to_string())),
+                None => Err(Refusal::NoGame(game.to_string()).into()),
             },
             // The record goes as an attachment, drawn up when the reply is sent (as a
             // picture is), as an outsider may read it: only to those who may have the game's
             // pictures, so that a forged address cannot have it mailed to someone else.
             PlayerCommand::Export { game } => match tx.load_game(game.as_str())? {
-                Some(g) if !self.may_have_pictures(&g) => Err(Refusal::NoExportForYou(g.name)),
+                Some(g) if !self.may_have_pictures(&g) => {
+                    Err(Refusal::NoExportForYou(g.name).into())
+                }
                 Some(g) => {
                     self.reply_pictures.push((
                         g.name.clone(),
@@ -173,7 +176,7 @@ impl Session<'_, '_> {
                     ));
                     Done::ok(answers::export(&g.name))
                 }
-                None => Err(Refusal::NoGame(game.to_string())),
+                None => Err(Refusal::NoGame(game.to_string()).into()),
             },
             PlayerCommand::History {
                 game,
@@ -186,7 +189,7 @@ impl Session<'_, '_> {
                     let reader = self.history_reader(&g);
                     if reader == Reader::Observers && g.settings.press.watch == ObserverLevel::None
                     {
-                        return Ok(Err(Refusal::HistoryClosed(g.name)));
+                        return Err(Refusal::HistoryClosed(g.name).into());
                     }
                     let tz = game_tz(&g);
                     let window = history::Window {
@@ -200,25 +203,25 @@ impl Session<'_, '_> {
                     let more = listing::history_upto(&g, &entries, limit);
                     Done::with_more(answers::history(cmd), more)
                 }
-                None => Err(Refusal::NoGame(game.to_string())),
+                None => Err(Refusal::NoGame(game.to_string()).into()),
             },
             PlayerCommand::Create {
                 game,
                 password: pw,
                 variant,
                 options,
-            } => self.create(game.as_str(), pw, variant.as_deref(), options)?,
+            } => self.create(game.as_str(), pw, variant.as_deref(), options),
             PlayerCommand::Signon {
                 who,
                 game,
                 password: pw,
                 code,
-            } => self.signon(*who, game.as_str(), pw, code.as_deref())?,
+            } => self.signon(*who, game.as_str(), pw, code.as_deref()),
             PlayerCommand::Observe { game, .. } => {
-                self.address_request(AddressRequest::Observe(game.to_string()))?
+                self.address_request(AddressRequest::Observe(game.to_string()))
             }
             PlayerCommand::SetPassword { password: pw } if !password::long_enough(pw) => {
-                Err(Refusal::ShortPassword)
+                Err(Refusal::ShortPassword.into())
             }
             PlayerCommand::SetPassword { password: pw } => {
                 let hash = password::hash(self.config.password_cost, pw, self.salt()?);
@@ -227,7 +230,7 @@ impl Session<'_, '_> {
                         self.dirty = true;
                         Done::ok(answers::SET_PASSWORD)
                     }
-                    Err(e) => Err(e),
+                    Err(e) => Err(e.into()),
                 }
             }
             PlayerCommand::SetAddress { address } => {
@@ -243,30 +246,33 @@ impl Session<'_, '_> {
                         }
                         Done::ok(answers::set_address(address))
                     }
-                    Err(e) => Err(e),
+                    Err(e) => Err(e.into()),
                 }
             }
             PlayerCommand::SetWait | PlayerCommand::SetNoWait => {
                 let wait = matches!(cmd, PlayerCommand::SetWait);
                 self.with_player(|p| p.wait = wait)
                     .map(|_| Done::new(answers::set_wait(wait)))
+                    .map_err(SessionError::from)
             }
-            PlayerCommand::SetDraw { powers } => self.draw_vote(powers)?,
+            PlayerCommand::SetDraw { powers } => self.draw_vote(powers),
             PlayerCommand::SetNoDraw => {
                 let mut had = false;
                 self.with_player(|p| had |= p.draw.take().is_some())
                     .map(|_| Done::new(text::nodraw_echo(had)))
+                    .map_err(SessionError::from)
             }
-            PlayerCommand::SetConcede { to } => self.concede(*to)?,
+            PlayerCommand::SetConcede { to } => self.concede(*to),
             PlayerCommand::SetNoConcede => {
                 let mut had = false;
                 self.with_player(|p| had |= p.concede.take().is_some())
                     .map(|_| Done::new(text::noconcede_echo(had)))
+                    .map_err(SessionError::from)
             }
             PlayerCommand::SetPreference { powers } => self.preference(powers),
-            PlayerCommand::SetAbsence { from, to } => self.absence(*from, *to)?,
+            PlayerCommand::SetAbsence { from, to } => self.absence(*from, *to),
             PlayerCommand::SetNoAbsence { date } => self.no_absence(*date),
-            PlayerCommand::Resign => self.resign()?,
+            PlayerCommand::Resign => self.resign(),
             PlayerCommand::Signoff => Done::ok("SIGNOFF"),
             PlayerCommand::Clear => match (self.who, self.game.as_mut()) {
                 (Some(Sender::Power(p)), Some(g)) => {
@@ -279,9 +285,9 @@ impl Session<'_, '_> {
                     self.orders_changed = true;
                     Done::ok("CLEAR")
                 }
-                _ => Err(Refusal::NotSignedOn),
+                _ => Err(Refusal::NotSignedOn.into()),
             },
-        })
+        }
     }
 
     /// Whether `LIST` shows `g` to this mail: a listed game to anyone, an unlisted one to
@@ -318,34 +324,30 @@ impl Session<'_, '_> {
     /// `SET DRAW [powers]`: a vote for the draw among every power still in the game, named
     /// in the reply; a list must be exactly those powers (the judge's draws include all
     /// survivors).
-    fn draw_vote(&mut self, asked: &[Power]) -> Result<Verdict, StoreError> {
-        let (me, _, draw) = match self.voters() {
-            Ok(v) => v,
-            Err(r) => return Ok(Err(r)),
-        };
+    fn draw_vote(&mut self, asked: &[Power]) -> Verdict {
+        let (me, _, draw) = self.voters()?;
         if !draw.contains(&me) {
-            return Ok(Err(Refusal::OutOfGame(me.name().to_string())));
+            return Err(Refusal::OutOfGame(me.name().to_string()).into());
         }
         let powers = match Game::draw_vote(asked, &draw) {
             Ok(p) => p,
-            Err(asked) => return Ok(Err(Refusal::DrawRefused(text::draw_refused(&asked, &draw)))),
+            Err(asked) => {
+                return Err(Refusal::DrawRefused(text::draw_refused(&asked, &draw)).into());
+            }
         };
         let echo = text::draw_vote_echo(&powers);
         if let Err(r) = self.with_player(|p| p.draw = Some(powers.clone())) {
-            return Ok(Err(r));
+            return Err(r.into());
         }
         self.check_end()?;
-        Ok(Done::ok(echo))
+        Done::ok(echo)
     }
 
     /// `SET CONCEDE power`: the reply names who else must concede.
-    fn concede(&mut self, to: Power) -> Result<Verdict, StoreError> {
-        let (_, held, draw) = match self.voters() {
-            Ok(v) => v,
-            Err(r) => return Ok(Err(r)),
-        };
+    fn concede(&mut self, to: Power) -> Verdict {
+        let (_, held, draw) = self.voters()?;
         if !draw.contains(&to) {
-            return Ok(Err(Refusal::OutOfGame(to.name().to_string())));
+            return Err(Refusal::OutOfGame(to.name().to_string()).into());
         }
         // In a duplex game the powers held with the one conceded to need not concede.
         let winners = self
@@ -359,10 +361,10 @@ impl Session<'_, '_> {
             .collect();
         let echo = text::concede_echo(to, &others);
         if let Err(r) = self.with_player(|p| p.concede = Some(to)) {
-            return Ok(Err(r));
+            return Err(r.into());
         }
         self.check_end()?;
-        Ok(Done::ok(echo))
+        Done::ok(echo)
     }
 
     /// Whether this mail may have a picture of `g` (`MAP`): it signed on as one of the
@@ -387,17 +389,17 @@ impl Session<'_, '_> {
 
     /// `RESIGN`: the player leaves; the power is abandoned and open for takeover, everyone
     /// is told (unless the game is quiet), and the rest of the mail is not signed on.
-    fn resign(&mut self) -> Result<Verdict, StoreError> {
+    fn resign(&mut self) -> Verdict {
         let config = self.config;
         let (Some(Sender::Power(p)), Some(g)) = (self.who, self.game.as_mut()) else {
-            return Ok(Err(Refusal::NotSignedOn));
+            return Err(Refusal::NotSignedOn.into());
         };
         if !g.is_played(p) {
-            return Ok(Err(SeatRefusal::NobodyPlays {
+            return Err(SeatRefusal::NobodyPlays {
                 power: p,
                 game: g.name.clone(),
             }
-            .into()));
+            .into());
         }
         let phase = g.position.phase;
         // In a duplex game the player resigns every power they hold (njudge): all are
@@ -429,7 +431,7 @@ impl Session<'_, '_> {
         // What follows the RESIGN no longer speaks for the power (njudge: RESIGN comes last).
         self.who = None;
         self.check_end()?;
-        Ok(Done::with_more("RESIGN", lines))
+        Done::with_more("RESIGN", lines)
     }
 
     /// Tells an address that it now receives a seat's mail (`SET ADDRESS`): a mistyped
@@ -533,18 +535,18 @@ impl Session<'_, '_> {
         pw: &str,
         variant: Option<&str>,
         options: &[String],
-    ) -> Result<Verdict, StoreError> {
+    ) -> Verdict {
         if self.tx.load_game(name)?.is_some() {
-            return Ok(Err(Refusal::GameExists(name.to_string())));
+            return Err(Refusal::GameExists(name.to_string()).into());
         }
         if !password::long_enough(pw) {
-            return Ok(Err(Refusal::ShortPassword));
+            return Err(Refusal::ShortPassword.into());
         }
         let address = self.msg.reply_address().to_string();
         let day = chrono::Duration::hours(24);
         let limit = self.config.games_per_day;
         if self.tx.creations_since(&address, self.now - day)? >= limit as usize {
-            return Ok(Err(Refusal::TooManyGames(limit)));
+            return Err(Refusal::TooManyGames(limit).into());
         }
         // `CREATE ?game pw anonymous`: the first word is an option when it names no rule set.
         let mut options: Vec<String> = options.to_vec();
@@ -557,7 +559,7 @@ impl Session<'_, '_> {
                         options.insert(0, v.to_string());
                         self.config.variants.standard()
                     } else {
-                        return Ok(Err(r));
+                        return Err(r.into());
                     }
                 }
             },
@@ -579,7 +581,7 @@ impl Session<'_, '_> {
                 None => apply_option(&mut g.settings, o),
             };
             if let Err(r) = applied {
-                return Ok(Err(r));
+                return Err(r.into());
             }
         }
         g.created = Some(self.now);
@@ -591,44 +593,36 @@ impl Session<'_, '_> {
         self.who = Some(Sender::Master);
         let rules =
             (variant.name() != self.config.variants.standard().name()).then(|| variant.name());
-        Ok(Done::ok(answers::create(name, rules)))
+        Done::ok(answers::create(name, rules))
     }
 
-    fn signon(
-        &mut self,
-        who: SignonAs,
-        name: &str,
-        pw: &str,
-        code: Option<&str>,
-    ) -> Result<Verdict, StoreError> {
+    fn signon(&mut self, who: SignonAs, name: &str, pw: &str, code: Option<&str>) -> Verdict {
         if self.who.is_some() || self.observer {
-            return Ok(Err(Refusal::TwoSignons));
+            return Err(Refusal::TwoSignons.into());
         }
         let Some(mut g) = self.tx.load_game(name)? else {
-            return Ok(Err(Refusal::BadSignon));
+            return Err(Refusal::BadSignon.into());
         };
         let from = self.msg.reply_address().to_string();
         let from_name = self.msg.from_name.clone();
         match who {
             SignonAs::Join => {
                 if g.status != Status::Forming {
-                    return Ok(Err(Refusal::NotForming(g.name)));
+                    return Err(Refusal::NotForming(g.name).into());
                 }
                 if g.joiners
                     .iter()
                     .any(|j| j.seat.address.eq_ignore_ascii_case(&from))
                 {
-                    return Ok(Err(Refusal::AlreadyJoined { from, game: g.name }));
+                    return Err(Refusal::AlreadyJoined { from, game: g.name }.into());
                 }
                 if g.joiners.len() >= g.players_wanted() {
-                    return Ok(Err(Refusal::GameFull(g.name)));
+                    return Err(Refusal::GameFull(g.name).into());
                 }
                 // The master's entry gates (SET DEDICATION, ONTIMERAT, RESRAT).
-                if let Err(r) = self.passes_gates(&g)? {
-                    return Ok(Err(r));
-                }
+                self.passes_gates(&g)?;
                 if !password::long_enough(pw) {
-                    return Ok(Err(Refusal::ShortPassword));
+                    return Err(Refusal::ShortPassword.into());
                 }
                 // A private game: its join password, or an invitation's code (used once).
                 // Wrong codes are throttled like a seat's passwords: the game's joining
@@ -648,9 +642,10 @@ impl Session<'_, '_> {
                             Sender::Master,
                             self.now,
                         )?;
-                        return Ok(Err(Refusal::JoinLocked {
+                        return Err(Refusal::JoinLocked {
                             until: format_time(&g, until),
-                        }));
+                        }
+                        .into());
                     }
                     let by_invitation = code.and_then(|c| g.invitation(c)).cloned();
                     let by_password = match (code, g.settings.join_password.as_deref()) {
@@ -671,7 +666,7 @@ impl Session<'_, '_> {
                                     self.now,
                                 )?;
                             }
-                            return Ok(Err(Refusal::PrivateGame(g.name)));
+                            return Err(Refusal::PrivateGame(g.name).into());
                         }
                     }
                 }
@@ -689,11 +684,11 @@ impl Session<'_, '_> {
                 let more = text::joined(&g, count, start);
                 self.enter_game(g)?;
                 self.dirty = true;
-                Ok(Done::with_more(answers::signon_join(&gname), more))
+                Done::with_more(answers::signon_join(&gname), more)
             }
             SignonAs::Power(p) => {
                 let Some(pl) = g.player(p) else {
-                    return Ok(Err(Refusal::BadSignon));
+                    return Err(Refusal::BadSignon.into());
                 };
                 // njudge: signing on to an abandoned power takes it over.
                 if pl.is_open() {
@@ -701,9 +696,7 @@ impl Session<'_, '_> {
                     return self.take_over(g, p, pw, echo);
                 }
                 let (hash, registered) = (pl.seat.password_hash.clone(), pl.seat.address.clone());
-                if let Err(r) = self.check_password(&g, Sender::Power(p), &hash, pw)? {
-                    return Ok(Err(r));
-                }
+                self.check_password(&g, Sender::Power(p), &hash, pw)?;
                 if !registered.eq_ignore_ascii_case(&from) {
                     self.copy_to = Some(registered);
                 } else if from_name.is_some() && g.name_of(&from) != from_name.as_deref() {
@@ -716,15 +709,15 @@ impl Session<'_, '_> {
                 let echo = answers::signon_power(p, &g.name);
                 self.enter_game(g)?;
                 self.dirty |= cleared;
-                Ok(Done::ok(echo))
+                Done::ok(echo)
             }
             SignonAs::Takeover(p) => match g.player(p) {
-                None => Ok(Err(SeatRefusal::NotRunning { game: g.name }.into())),
-                Some(pl) if pl.is_playing() => Ok(Err(SeatRefusal::NotOpen {
+                None => Err(SeatRefusal::NotRunning { game: g.name }.into()),
+                Some(pl) if pl.is_playing() => Err(SeatRefusal::NotOpen {
                     power: p,
                     game: g.name,
                 }
-                .into())),
+                .into()),
                 Some(_) => {
                     let echo = crate::bulletin::seats::takeover_echo(p, &g.name);
                     self.take_over(g, p, pw, echo)
@@ -736,9 +729,10 @@ impl Session<'_, '_> {
                 let seat = Sender::Master;
                 if let Some(until) = throttle::locked_until(self.tx, &g.name, seat, self.now)? {
                     throttle::refused(self.tx, &g.name, seat, self.now)?;
-                    return Ok(Err(Refusal::SignonLocked {
+                    return Err(Refusal::SignonLocked {
                         until: format_time(&g, until),
-                    }));
+                    }
+                    .into());
                 }
                 let mut seats: Vec<(usize, Seat)> = g.master_seats().cloned().enumerate().collect();
                 seats.sort_by_key(|(_, s)| !s.address.eq_ignore_ascii_case(&from));
@@ -748,7 +742,7 @@ impl Session<'_, '_> {
                     .map(|(i, s)| (i, s.address))
                 else {
                     throttle::wrong(self.tx, &g.name, seat, self.now)?;
-                    return Ok(Err(Refusal::BadSignon));
+                    return Err(Refusal::BadSignon.into());
                 };
                 if !registered.eq_ignore_ascii_case(&from) {
                     self.copy_to = Some(registered);
@@ -760,7 +754,7 @@ impl Session<'_, '_> {
                 self.master_seat = index;
                 let echo = answers::signon_master(&g.name);
                 self.enter_game(g)?;
-                Ok(Done::ok(echo))
+                Done::ok(echo)
             }
             // njudge's observer sign-on: an address that observes signs on with the password
             // it was mailed; any other asks to observe (as OBSERVE does).
@@ -772,69 +766,62 @@ impl Session<'_, '_> {
     /// `SIGNON Ogame password` from an address observing `g`: the password the judge mailed
     /// it, checked as the throttle allows (each observer's sign-on apart). An observer that
     /// never had one (it observed before observers had passwords) is told how to get one.
-    fn observer_signon(&mut self, g: Game, from: &str, pw: &str) -> Result<Verdict, StoreError> {
+    fn observer_signon(&mut self, g: Game, from: &str, pw: &str) -> Verdict {
         let key = throttle::observer_key(&g.name, from);
         let Some(hash) = g.observer_seat(from).map(|s| s.password_hash.clone()) else {
-            return Ok(Err(Refusal::NoObserverPassword(g.name)));
+            return Err(Refusal::NoObserverPassword(g.name).into());
         };
         if let Some(until) = throttle::locked_until(self.tx, &key, Sender::Master, self.now)? {
             throttle::refused(self.tx, &key, Sender::Master, self.now)?;
-            return Ok(Err(Refusal::SignonLocked {
+            return Err(Refusal::SignonLocked {
                 until: format_time(&g, until),
-            }));
+            }
+            .into());
         }
         if !self.verified.verify(&hash, pw) {
             throttle::wrong(self.tx, &key, Sender::Master, self.now)?;
-            return Ok(Err(Refusal::BadSignon));
+            return Err(Refusal::BadSignon.into());
         }
         self.observer = true;
         let echo = answers::signon_observer(&g.name);
         self.enter_game(g)?;
-        Ok(Done::ok(echo))
+        Done::ok(echo)
     }
 
     /// A newcomer asks for an abandoned or dummy `power` of `g` (by SIGNON or TAKEOVER, echoed
     /// `echo`) with the password `pw` they choose: refused, waiting for the master's
     /// approval, or taken over at once (the mail then speaks for the power).
-    fn take_over(
-        &mut self,
-        mut g: Game,
-        p: Power,
-        pw: &str,
-        echo: String,
-    ) -> Result<Verdict, StoreError> {
+    fn take_over(&mut self, mut g: Game, p: Power, pw: &str, echo: String) -> Verdict {
         let from = self.msg.reply_address().to_string();
         let name = g.name.clone();
         if !g.is_running() {
-            return Ok(Err(SeatRefusal::NotRunning { game: name }.into()));
+            return Err(SeatRefusal::NotRunning { game: name }.into());
         }
         if let Some(q) = g.power_played_by(&from) {
-            return Ok(Err(SeatRefusal::AlreadyPlays {
+            return Err(SeatRefusal::AlreadyPlays {
                 power: q,
                 game: name,
             }
-            .into()));
+            .into());
         }
         if g.was_ejected(p, &from) {
-            return Ok(Err(SeatRefusal::Ejected {
+            return Err(SeatRefusal::Ejected {
                 power: p,
                 game: name,
             }
-            .into()));
+            .into());
         }
         if g.player(p).is_some_and(|pl| pl.claim.is_some()) {
-            return Ok(Err(SeatRefusal::ClaimPending {
+            return Err(SeatRefusal::ClaimPending {
                 power: p,
                 game: name,
             }
-            .into()));
+            .into());
         }
         // A takeover passes the game's entry gates as a join does (njudge).
-        if let Err(r) = self.passes_gates(&g)? {
-            return Ok(Err(r));
-        }
+        self.passes_gates(&g)?;
         if !password::long_enough(pw) {
-            return Ok(Err(Refusal::ShortPassword));
+            return Err(Refusal::ShortPassword.into());
         }
         let seat = Seat {
             address: from.clone(),
@@ -849,10 +836,7 @@ impl Session<'_, '_> {
             let more = vec![crate::bulletin::seats::claim_waits(&name, p)];
             self.enter_game(g)?;
             self.dirty = true;
-            return Ok(Done::with_more(
-                crate::bulletin::seats::takeover_waits(&echo),
-                more,
-            ));
+            return Done::with_more(crate::bulletin::seats::takeover_waits(&echo), more);
         }
         // In a duplex game the newcomer takes over, with `p`, the other powers its last
         // player left (njudge: a takeover of France "takes over other country too").
@@ -860,11 +844,11 @@ impl Session<'_, '_> {
         let (map, config, tx, now) = (self.map, self.config, self.tx, self.now);
         let take = |g: &mut Game, q| seats::take_over(map, config, tx, g, q, seat.clone(), now);
         let Some((_, mails)) = take(&mut g, p)? else {
-            return Ok(Err(SeatRefusal::NotOpen {
+            return Err(SeatRefusal::NotOpen {
                 power: p,
                 game: name,
             }
-            .into()));
+            .into());
         };
         // The welcome comes first (`seats::take_over`).
         self.welcome = Some((self.mails.len(), p));
@@ -884,10 +868,7 @@ impl Session<'_, '_> {
         self.who = Some(Sender::Power(p));
         self.enter_game(g)?;
         self.dirty = true;
-        Ok(Done::with_more(
-            crate::bulletin::seats::taken_over(&echo, p),
-            more,
-        ))
+        Done::with_more(crate::bulletin::seats::taken_over(&echo, p), more)
     }
 
     /// Checks a password for a seat (a power's, or the master's), as the throttle allows: a
@@ -899,18 +880,19 @@ impl Session<'_, '_> {
         seat: Sender,
         hash: &str,
         pw: &str,
-    ) -> Result<Result<(), Refusal>, StoreError> {
+    ) -> Result<(), SessionError> {
         if let Some(until) = throttle::locked_until(self.tx, &g.name, seat, self.now)? {
             throttle::refused(self.tx, &g.name, seat, self.now)?;
-            return Ok(Err(Refusal::SignonLocked {
+            return Err(Refusal::SignonLocked {
                 until: format_time(g, until),
-            }));
+            }
+            .into());
         }
         if self.verified.verify(hash, pw) {
-            return Ok(Ok(()));
+            return Ok(());
         }
         throttle::wrong(self.tx, &g.name, seat, self.now)?;
-        Ok(Err(Refusal::BadSignon))
+        Err(Refusal::BadSignon.into())
     }
 
     fn preference(&mut self, powers: &[Power]) -> Verdict {
@@ -941,38 +923,34 @@ impl Session<'_, '_> {
     /// without a time is 00:00, an end 23:59; without an end the absence lasts a day.
     /// At most [`game::MAX_ABSENCES`] a seat, each at most the game's maximum long (the
     /// master is not bound by it).
-    fn absence(
-        &mut self,
-        from: command::Date,
-        to: Option<command::Date>,
-    ) -> Result<Verdict, StoreError> {
+    fn absence(&mut self, from: command::Date, to: Option<command::Date>) -> Verdict {
         let Some((who, by_master)) = self.absentee() else {
-            return Ok(Err(Refusal::AbsenceNeedsSeat));
+            return Err(Refusal::AbsenceNeedsSeat.into());
         };
         let (now, judge) = (self.now, self.config.name.clone());
         let Some(g) = self.game.as_mut() else {
-            return Ok(Err(Refusal::NotSignedOn));
+            return Err(Refusal::NotSignedOn.into());
         };
         if matches!(g.status, Status::Finished(_)) {
-            return Ok(Err(Refusal::NotActive(g.name.clone())));
+            return Err(Refusal::NotActive(g.name.clone()).into());
         }
         let tz = game_tz(g);
         let Some(start) = resolve_date_at(from, &tz, now, (0, 0)) else {
-            return Ok(Err(Refusal::BadDate));
+            return Err(Refusal::BadDate.into());
         };
         let end = match to {
             Some(d) => match resolve_date_at(d, &tz, now, (23, 59)) {
                 Some(e) => e,
-                None => return Ok(Err(Refusal::BadDate)),
+                None => return Err(Refusal::BadDate.into()),
             },
             None => start + chrono::Duration::days(1),
         };
         if end <= start || end <= now {
-            return Ok(Err(Refusal::AbsenceBackwards));
+            return Err(Refusal::AbsenceBackwards.into());
         }
         let max = g.settings.deadlines.max_absence_days;
         if !by_master && end - start > chrono::Duration::days(max) + chrono::Duration::minutes(1) {
-            return Ok(Err(Refusal::AbsenceOverMax(max)));
+            return Err(Refusal::AbsenceOverMax(max).into());
         }
         let pending = g
             .absences
@@ -980,7 +958,7 @@ impl Session<'_, '_> {
             .filter(|a| a.who == who && a.to > now)
             .count();
         if pending >= game::MAX_ABSENCES {
-            return Ok(Err(Refusal::TooManyAbsences(pending)));
+            return Err(Refusal::TooManyAbsences(pending).into());
         }
         let absence = game::Absence {
             who,
@@ -1010,14 +988,14 @@ impl Session<'_, '_> {
         }
         g.absences.push(absence);
         self.dirty = true;
-        Ok(Done::with_more(reply, more))
+        Done::with_more(reply, more)
     }
 
     /// `SET NOABSENCE [date]`: cancels the seat's absence that holds the date (the first
     /// one; a date without a time holds the whole day), or every absence of the seat.
     fn no_absence(&mut self, date: Option<command::Date>) -> Verdict {
         let Some((who, _)) = self.absentee() else {
-            return Err(Refusal::AbsenceNeedsSeat);
+            return Err(Refusal::AbsenceNeedsSeat.into());
         };
         let now = self.now;
         let g = self.game_mut()?;
@@ -1053,8 +1031,8 @@ impl Session<'_, '_> {
         }
         if cancelled.is_empty() {
             return Err(match date {
-                Some(d) => Refusal::NoAbsenceOn(d),
-                None => Refusal::NoAbsence,
+                Some(d) => Refusal::NoAbsenceOn(d).into(),
+                None => Refusal::NoAbsence.into(),
             });
         }
         self.dirty = true;
