@@ -356,3 +356,6 @@ fn standard_press_route(
         author_reads: public && !signed,
     })
 }
+
+#[cfg(test)]
+mod tests;

@@ -9,14 +9,14 @@ use crate::store::{StoreError, Tx};
 /// The centre chart of a game: its snapshots (each phase's start, in turn order) and its
 /// position now.
 pub(super) fn centre_chart(tx: &Tx<'_>, g: &Game) -> Result<Chart, StoreError> {
-    let snapshots = tx.snapshots(&g.name)?;
+    let snapshots = tx.snapshots(g.name())?;
     let positions = snapshots
         .iter()
-        .map(|s| &s.position)
-        .chain(std::iter::once(&g.position));
+        .map(|s| s.position())
+        .chain(std::iter::once(g.position()));
     Ok(Chart::of_positions(
-        crate::bulletin::pictures::chart_title(&g.name),
+        crate::bulletin::pictures::chart_title(g.name()),
         positions,
-        u16::try_from(g.settings.centres_to_win).ok(),
+        u16::try_from(g.settings().centres_to_win).ok(),
     ))
 }

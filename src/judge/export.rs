@@ -27,11 +27,11 @@ pub const EXPORT_VERSION: u32 = 1;
 
 /// The export of game `g`, for anyone outside it.
 pub(super) fn export(map: &Map, tx: &Tx<'_>, g: &Game) -> Result<Value, StoreError> {
-    let entries = history::for_reader(g, Reader::Observers, tx.history(&g.name)?);
-    let snapshots = tx.snapshots(&g.name)?;
+    let entries = history::for_reader(g, Reader::Observers, tx.history(g.name())?);
+    let snapshots = tx.snapshots(g.name())?;
     let mut phases = Vec::new();
     for s in &snapshots {
-        let phase = s.position.phase.to_string();
+        let phase = s.position().phase.to_string();
         let results: Vec<&str> = entries
             .iter()
             .filter(|e| e.phase == phase && e.readers.is_none() && e.subject.ends_with("Results"))
@@ -45,7 +45,7 @@ pub(super) fn export(map: &Map, tx: &Tx<'_>, g: &Game) -> Result<Value, StoreErr
         // The orders as given and as they came out, from the phase's drawing (kept for
         // every processed phase): the order in the judge's short form, whether the player
         // gave it (false: a default hold, a civil-disorder removal) and its outcome.
-        let scene = match tx.scene(&g.name, &phase)?.map(|b| Drawing::decode(&b)) {
+        let scene = match tx.scene(g.name(), &phase)?.map(|b| Drawing::decode(&b)) {
             Some(Ok(Drawing::Phase(scene))) => Some(scene),
             _ => None,
         };
@@ -76,14 +76,14 @@ pub(super) fn export(map: &Map, tx: &Tx<'_>, g: &Game) -> Result<Value, StoreErr
         });
         phases.push(json!({
             "phase": phase,
-            "position": s.position,
+            "position": s.position(),
             "orders": orders,
             "dislodged": dislodged,
             "results": results.first().copied(),
             "press": press,
         }));
     }
-    let chart = if g.status == Status::Forming {
+    let chart = if *g.status() == Status::Forming {
         Value::Null
     } else {
         let c = chart::centre_chart(tx, g)?;
@@ -95,7 +95,7 @@ pub(super) fn export(map: &Map, tx: &Tx<'_>, g: &Game) -> Result<Value, StoreErr
             })).collect::<Vec<_>>(),
         })
     };
-    let status = match &g.status {
+    let status = match g.status() {
         Status::Forming => "forming".to_string(),
         Status::Active => "active".to_string(),
         Status::Paused => "paused".to_string(),
@@ -110,7 +110,7 @@ pub(super) fn export(map: &Map, tx: &Tx<'_>, g: &Game) -> Result<Value, StoreErr
     // or one whose master showed them.
     let revealed = !g.addresses_hidden();
     let players: Vec<Value> = g
-        .tenures
+        .tenures()
         .iter()
         .map(|t| {
             json!({
@@ -132,14 +132,14 @@ pub(super) fn export(map: &Map, tx: &Tx<'_>, g: &Game) -> Result<Value, StoreErr
     Ok(json!({
         "format": "dipjudge-export",
         "version": EXPORT_VERSION,
-        "game": g.name,
-        "variant": g.variant,
+        "game": g.name(),
+        "variant": g.variant(),
         "status": status,
         "settings": {
-            "press": g.settings.press,
-            "nmr": g.settings.nmr,
-            "centres_to_win": g.settings.centres_to_win,
-            "time_zone": g.settings.time_zone,
+            "press": g.settings().press,
+            "nmr": g.settings().nmr,
+            "centres_to_win": g.settings().centres_to_win,
+            "time_zone": g.settings().time_zone,
         },
         "phases": phases,
         "centres_by_year": chart,

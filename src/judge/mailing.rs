@@ -25,7 +25,7 @@ pub(super) fn mails_for(
                 // A power nobody plays (abandoned, a dummy) is mailed nothing.
                 if let Some(pl) = g.player(*p).filter(|pl| pl.is_playing()) {
                     out.push(NewMail {
-                        game: Some(g.name.clone()),
+                        game: Some(g.name().to_string()),
                         audience: Audience::power(*p),
                         recipient: pl.seat.address.clone(),
                         subject: subject.to_string(),
@@ -40,7 +40,7 @@ pub(super) fn mails_for(
             Reader::Master => {
                 for seat in g.master_seats() {
                     out.push(NewMail {
-                        game: Some(g.name.clone()),
+                        game: Some(g.name().to_string()),
                         audience: Audience::MASTER,
                         recipient: seat.address.clone(),
                         subject: subject.to_string(),
@@ -52,9 +52,9 @@ pub(super) fn mails_for(
                 }
             }
             Reader::Observers => {
-                for o in &g.observers {
+                for o in g.observers() {
                     out.push(NewMail {
-                        game: Some(g.name.clone()),
+                        game: Some(g.name().to_string()),
                         audience: Audience::Reader(Reader::Observers),
                         recipient: o.clone(),
                         subject: subject.to_string(),
@@ -120,9 +120,9 @@ pub(super) fn announce(config: &JudgeConfig, g: &Game, lines: &[Line]) -> Vec<Ne
 }
 
 fn public_readers(g: &Game) -> Vec<Reader> {
-    let mut readers: Vec<Reader> = g.players.iter().map(|p| Reader::Power(p.power)).collect();
+    let mut readers: Vec<Reader> = g.players().iter().map(|p| Reader::Power(p.power)).collect();
     readers.push(Reader::Master);
-    if g.settings.press.watch != ObserverLevel::None {
+    if g.settings().press.watch != ObserverLevel::None {
         readers.push(Reader::Observers);
     }
     readers

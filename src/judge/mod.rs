@@ -24,7 +24,6 @@ mod refusal;
 mod seats;
 mod session;
 mod throttle;
-mod time;
 pub mod weblinks;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -575,7 +574,7 @@ impl Judge {
             Ok(match process::picture_of(map, config, &g, phase, now)? {
                 process::PhasePicture::Open { phase, drawing } => Some((phase, drawing.svg(map))),
                 process::PhasePicture::Processed { phase } => {
-                    pictures::phase_svg(map, tx, &g.name, &phase)?.map(|svg| (phase, svg))
+                    pictures::phase_svg(map, tx, g.name(), &phase)?.map(|svg| (phase, svg))
                 }
             })
         })?)
@@ -823,7 +822,7 @@ impl Judge {
             let Some(mut g) = tx.load_game(name)? else {
                 return Ok(None);
             };
-            if g.status != crate::game::Status::Active {
+            if *g.status() != crate::game::Status::Active {
                 return Ok(None);
             }
             let (mails, outcome) =

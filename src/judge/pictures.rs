@@ -90,7 +90,7 @@ pub(super) fn phase_svg(
 /// Keeps a game's centre chart for mails; returns its name.
 pub(super) fn keep_chart(tx: &Tx<'_>, g: &Game) -> Result<String, StoreError> {
     let chart = super::chart::centre_chart(tx, g)?;
-    keep_for_mails(tx, &g.name, CHART, &Drawing::Chart(chart))
+    keep_for_mails(tx, g.name(), CHART, &Drawing::Chart(chart))
 }
 
 /// The processed phases of a game in the order played, each with what its picture is drawn
@@ -102,7 +102,7 @@ fn phase_sources(tx: &Tx<'_>, game: &str) -> Result<Vec<Kept>, StoreError> {
     let processed = snapshots.len().saturating_sub(1);
     let mut out = Vec::new();
     for s in snapshots.iter().take(processed) {
-        let phase = s.position.phase.to_string();
+        let phase = s.position().phase.to_string();
         if let Some(bytes) = tx.scene(game, &phase)? {
             out.push(Kept::Drawing(bytes));
         } else if let Some(svg) = tx.old_picture(game, &phase)? {

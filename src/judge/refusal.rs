@@ -5,7 +5,8 @@
 //! ([`crate::rules::Refusal`]), a press refusal from the game ([`PressRefusal`]) and a rule
 //! set's from its hooks ([`VariantRefusal`]), each carried as it is.
 
-use crate::game::{PressRefusal, SeatRefusal};
+use crate::bulletin::settings as text;
+use crate::game::{PressRefusal, Refused, SeatRefusal};
 use crate::map::Power;
 use crate::rules::{self, Phase, VariantRefusal};
 use crate::store::StoreError;
@@ -364,6 +365,67 @@ impl Refusal {
                 Refusal::ResignationGate { game, most, yours }
             }
         }
+    }
+}
+
+impl From<Refused> for Refusal {
+    /// The game's refusal, in the judge's words.
+    fn from(r: Refused) -> Self {
+        match r {
+            Refused::NotActive(g) => Refusal::NotActive(g),
+            Refused::NotTakingOrders(g) => Refusal::NotTakingOrders(g),
+            Refused::NotPaused(g) => Refusal::NotPaused(g),
+            Refused::WrongPhase { current, given } => Refusal::WrongPhase { current, given },
+            Refused::NotReady {
+                missing,
+                waiting,
+                master,
+            } => Refusal::NotReady(text::not_ready_text(&missing, &waiting, master)),
+            Refused::Held { until, zone } => Refusal::NotReady(text::held_until(&zone, until)),
+            Refused::BadDate | Refused::BadDays => Refusal::BadDate,
+            Refused::PastDate => Refusal::PastDate,
+            Refused::BadGrace => Refusal::BadGrace,
+            Refused::NextTooShort => Refusal::NextTooShort,
+            Refused::VariantFixed(g) => Refusal::VariantFixed(g),
+            Refused::PlayersFixed(g) => Refusal::PlayersFixed(g),
+            Refused::PlayersOutOfRange(most) => Refusal::PlayersOutOfRange(most),
+            Refused::PlayersJoined { joined, game } => Refusal::PlayersJoined { joined, game },
+            Refused::BadCentreCount => Refusal::BadCentreCount,
+            Refused::BadTakeoverHours(most) => Refusal::BadTakeoverHours(most),
+            Refused::BadMaxAbsence => Refusal::BadMaxAbsence,
+            Refused::InvitationsStarted(g) => Refusal::InvitationsStarted(g),
+            Refused::TooManyInvitations(n) => Refusal::TooManyInvitations(n),
+            Refused::NotInvited(a) => Refusal::NotInvited(a),
+            Refused::AnonymousStarted(g) => Refusal::AnonymousStarted(g),
+            Refused::Anonymous => Refusal::Anonymous,
+            Refused::AlreadyInGame(a) => Refusal::AlreadyInGame(a),
+            Refused::TooManyMasters(n) => Refusal::TooManyMasters(n),
+            Refused::AlreadyProcessed(g) => Refusal::AlreadyProcessed(g),
+            Refused::OutOfGame(powers) => Refusal::OutOfGame(powers),
+            Refused::DrawRefused { asked, draw } => {
+                Refusal::DrawRefused(text::draw_refused(&asked, &draw))
+            }
+            Refused::NoPlayer { power, game } => Refusal::NoPlayer { power, game },
+            Refused::AbsenceBackwards => Refusal::AbsenceBackwards,
+            Refused::AbsenceOverMax(days) => Refusal::AbsenceOverMax(days),
+            Refused::TooManyAbsences(n) => Refusal::TooManyAbsences(n),
+            Refused::NoAbsence => Refusal::NoAbsence,
+            Refused::NoAbsenceOn(d) => Refusal::NoAbsenceOn(d),
+            Refused::NotJoined => Refusal::NotJoined,
+            Refused::NotForming(g) => Refusal::NotForming(g),
+            Refused::AlreadyJoined { from, game } => Refusal::AlreadyJoined { from, game },
+            Refused::GameFull(g) => Refusal::GameFull(g),
+            Refused::NoSeat => Refusal::NotSignedOn,
+            Refused::Seat(r) => Refusal::Seat(r),
+            Refused::Order(r) => Refusal::Order(r),
+            Refused::Variant(r) => Refusal::Variant(r),
+        }
+    }
+}
+
+impl From<Refused> for SessionError {
+    fn from(r: Refused) -> Self {
+        SessionError::Refused(r.into())
     }
 }
 

@@ -67,38 +67,39 @@ impl Session<'_, '_> {
     /// Whether a setting can be made now (the game exists, takes observers, ...).
     fn check_request(&self, req: &AddressRequest) -> Result<(), SessionError> {
         let address = self.msg.reply_address();
-        let refused: Result<(), Refusal> =
-            match req {
-                AddressRequest::Observe(name) => match self.tx.load_game(name)? {
-                    None => Err(Refusal::NoGame(name.clone())),
-                    Some(g) if g.settings.press.watch == ObserverLevel::None => {
-                        Err(Refusal::NoObservers(g.name))
-                    }
-                    Some(_) => Ok(()),
-                },
-                AddressRequest::Unobserve(name) => match self.tx.load_game(name)? {
-                    None => Err(Refusal::NoGame(name.clone())),
-                    Some(g) if !g.observes(address) => Err(Refusal::NotObserving(g.name)),
-                    Some(_) => Ok(()),
-                },
-                AddressRequest::Map(_)
-                | AddressRequest::Register(..)
-                | AddressRequest::LinkTo(_) => Ok(()),
-                AddressRequest::AlsoAt(also) => {
-                    let theirs = |a: &str| self.tx.person_of(a);
-                    if also.eq_ignore_ascii_case(address) {
-                        Err(Refusal::AlsoSelf(also.clone()))
-                    } else if theirs(also)?.is_some() && theirs(also)? == theirs(address)? {
-                        Err(Refusal::AlsoAlready(also.clone()))
-                    } else if self.tx.pending_confirmation(also)?.is_some_and(|p| {
-                        self.now - p.created_at < Duration::hours(CONFIRMATION_HOURS)
-                    }) {
-                        Err(Refusal::AlsoWaiting(also.clone()))
-                    } else {
-                        Ok(())
-                    }
+        let refused: Result<(), Refusal> = match req {
+            AddressRequest::Observe(name) => match self.tx.load_game(name)? {
+                None => Err(Refusal::NoGame(name.clone())),
+                Some(g) if g.settings().press.watch == ObserverLevel::None => {
+                    Err(Refusal::NoObservers(g.name().to_string()))
                 }
-            };
+                Some(_) => Ok(()),
+            },
+            AddressRequest::Unobserve(name) => match self.tx.load_game(name)? {
+                None => Err(Refusal::NoGame(name.clone())),
+                Some(g) if !g.observes(address) => Err(Refusal::NotObserving(g.name().to_string())),
+                Some(_) => Ok(()),
+            },
+            AddressRequest::Map(_) | AddressRequest::Register(..) | AddressRequest::LinkTo(_) => {
+                Ok(())
+            }
+            AddressRequest::AlsoAt(also) => {
+                let theirs = |a: &str| self.tx.person_of(a);
+                if also.eq_ignore_ascii_case(address) {
+                    Err(Refusal::AlsoSelf(also.clone()))
+                } else if theirs(also)?.is_some() && theirs(also)? == theirs(address)? {
+                    Err(Refusal::AlsoAlready(also.clone()))
+                } else if self
+                    .tx
+                    .pending_confirmation(also)?
+                    .is_some_and(|p| self.now - p.created_at < Duration::hours(CONFIRMATION_HOURS))
+                {
+                    Err(Refusal::AlsoWaiting(also.clone()))
+                } else {
+                    Ok(())
+                }
+            }
+        };
         Ok(refused?)
     }
 
@@ -116,15 +117,15 @@ impl Session<'_, '_> {
                 let echo = self.change_game(name, |g| {
                     g.add_observer(&address);
                     g.set_observer_password(&address, hash);
-                    more.push(answers::observer_password(&g.name, &code));
-                    answers::observing(&g.name)
+                    more.push(answers::observer_password(g.name(), &code));
+                    answers::observing(g.name())
                 })?;
                 Done::with_more(echo, more)
             }
             AddressRequest::Unobserve(name) => {
                 let echo = self.change_game(name, |g| {
                     g.remove_observer(&address);
-                    answers::unobserved(&g.name)
+                    answers::unobserved(g.name())
                 })?;
                 Done::ok(echo)
             }
@@ -183,11 +184,9 @@ impl Session<'_, '_> {
         if let Some(g) = self
             .game
             .as_mut()
-            .filter(|g| g.name.eq_ignore_ascii_case(name))
+            .filter(|g| g.name().eq_ignore_ascii_case(name))
         {
-            let out = f(g);
-            self.dirty = true;
-            return Ok(out);
+            return Ok(f(g));
         }
         let Some(mut g) = self.tx.load_game(name)? else {
             return Ok(String::new());

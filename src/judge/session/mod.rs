@@ -75,13 +75,6 @@ pub(super) struct Session<'a, 't> {
     game: Option<Game>,
     /// The rule set of `game`.
     variant: Option<&'static dyn Variant>,
-    dirty: bool,
-    /// Whether the game changed since it was last written ([`Session::save_game`]).
-    unsaved: bool,
-    orders_changed: bool,
-    /// The powers this message has given orders for (a duplex player's mail orders for
-    /// several): each one's first order starts its new adjustment set.
-    ordered: Vec<crate::map::Power>,
     /// The welcome of a power this mail took over (its index in `mails`): its standing
     /// orders are written once the whole mail is read.
     welcome: Option<(usize, crate::map::Power)>,
@@ -92,9 +85,6 @@ pub(super) struct Session<'a, 't> {
     copy_to: Option<String>,
     /// How many command lines the message had.
     commands: usize,
-    /// The sets of variant commands this message has replaced so far, by game
-    /// ([`crate::variant::Taken::Replacing`]).
-    replaced_sets: Vec<(String, String)>,
     /// The pictures the reply carries (`MAP`, `SUMMARY`), in the order asked: their game
     /// and name for the outbox (`pictures::reference`).
     reply_pictures: Vec<(String, String)>,
@@ -102,8 +92,6 @@ pub(super) struct Session<'a, 't> {
     pending: Vec<super::confirm::AddressRequest>,
     /// The code this message confirmed.
     confirmed: Option<String>,
-    /// The master set the deadline in this mail (a `RESUME` after it keeps it).
-    deadline_set: bool,
     /// Which master seat signed on (0: the master, then the co-masters in order).
     master_seat: usize,
     /// The master acts as a power (`BECOME`): what it sets is the master's doing.
@@ -180,21 +168,15 @@ impl<'a, 't> Session<'a, 't> {
             observer: false,
             game: None,
             variant: None,
-            dirty: false,
-            unsaved: false,
-            orders_changed: false,
-            ordered: Vec::new(),
             welcome: None,
             reply: Vec::new(),
             mails: Vec::new(),
             touched: Vec::new(),
             copy_to: None,
             commands: 0,
-            replaced_sets: Vec::new(),
             reply_pictures: Vec::new(),
             pending: Vec::new(),
             confirmed: None,
-            deadline_set: false,
             master_seat: 0,
             became: false,
         }
@@ -342,8 +324,7 @@ impl<'a, 't> Session<'a, 't> {
         {
             let mails = process::start_game(self.map, self.config, self.tx, g, self.now)?;
             self.mails.extend(mails);
-            self.dirty = true;
-            let started = notes::game_starts(&g.name);
+            let started = notes::game_starts(g.name());
             self.note(started);
         }
         if self.msg.size_capped {
@@ -384,7 +365,7 @@ impl<'a, 't> Session<'a, 't> {
         };
         let (phase, grammar) = match found {
             Some(g) => (
-                (g.status != Status::Forming).then_some(g.position.phase.kind),
+                (*g.status() != Status::Forming).then_some(g.position().phase.kind),
                 self.config
                     .variants
                     .grammar_for(process::variant_of(self.config, &g)?),
@@ -428,9 +409,6 @@ impl<'a, 't> Session<'a, 't> {
                 }
             }
         };
-        // Later lines (LIST, a second command) read the game from the database: it is
-        // kept current within the transaction, written before each line that may read it.
-        self.unsaved |= self.dirty;
         match verdict {
             Ok(done) => {
                 self.reply.push(ReplyLine::Verdict {
@@ -494,19 +472,19 @@ impl<'a, 't> Session<'a, 't> {
     /// other command may read the game from the database (LIST, a second game's command),
     /// so it is written before them, and before what follows the lines.
     fn save_game(&mut self) -> Result<(), StoreError> {
-        if self.unsaved
-            && let Some(g) = self.game.as_ref()
+        if let Some(g) = self.game.as_mut()
+            && g.unsaved()
         {
             self.tx.save_game(g)?;
+            g.mark_saved();
         }
-        self.unsaved = false;
         Ok(())
     }
 
     /// Makes `g` the message's game, with its rule set.
     fn enter_game(&mut self, g: Game) -> Result<(), StoreError> {
         self.variant = Some(process::variant_of(self.config, &g)?);
-        self.touched.push(g.name.clone());
+        self.touched.push(g.name().to_string());
         self.game = Some(g);
         Ok(())
     }
@@ -530,7 +508,7 @@ impl<'a, 't> Session<'a, 't> {
         else {
             return Ok(());
         };
-        if g.status != Status::Active {
+        if *g.status() != Status::Active {
             return Ok(());
         }
         let parts = g.view_parts();
@@ -540,7 +518,7 @@ impl<'a, 't> Session<'a, 't> {
             text,
         };
         variant
-            .allows_player_command(&cx, &g.variant_state, cmd)
+            .allows_player_command(&cx, g.variant_state(), cmd)
             .map_err(Refusal::Variant)
     }
 
@@ -556,7 +534,7 @@ impl<'a, 't> Session<'a, 't> {
     /// and the games touched.
     pub(super) fn finish(mut self) -> Result<(usize, Vec<String>), StoreError> {
         if let (Some(Sender::Power(p)), Some(g)) = (self.who, self.game.as_ref())
-            && self.orders_changed
+            && g.orders_changed()
         {
             // A duplex player's reply lists the standing orders of every power they hold.
             for q in g.held_with(p) {
@@ -565,18 +543,12 @@ impl<'a, 't> Session<'a, 't> {
             }
         }
         if let (Some(g), Some(variant)) = (self.game.as_mut(), self.variant)
-            && self.dirty
+            && g.changed()
         {
-            if g.status == Status::Active && g.all_in(self.map, variant) {
-                if g.all_in_since.is_none() {
-                    g.all_in_since = Some(self.now);
-                }
-            } else {
-                g.all_in_since = None;
-            }
+            g.note_all_in(self.map, variant, self.now);
             self.tx.save_game(g)?;
         }
-        let game = self.game.as_ref().map(|g| g.name.clone());
+        let game = self.game.as_ref().map(|g| g.name().to_string());
         let subject = answers::reply_subject(&self.config.name, &self.msg.subject);
         let mut body = render_reply_lines(&self.reply);
         if self.who.is_none() && !self.address_proven()? {
@@ -647,7 +619,7 @@ impl<'a, 't> Session<'a, 't> {
             count += 1;
         }
         if let (Some((i, p)), Some(g)) = (self.welcome, self.game.as_ref())
-            && self.orders_changed
+            && g.orders_changed()
             && let Some(m) = self.mails.get_mut(i)
             && let Some(at) = m
                 .body

@@ -36,14 +36,14 @@ impl Session<'_, '_> {
     /// Whether the reply address passes `g`'s entry gates (njudge's `mail_access`); a game
     /// with none is not looked at.
     pub(super) fn passes_gates(&self, g: &Game) -> Result<(), SessionError> {
-        if g.settings.gates.is_open() {
+        if g.settings().gates.is_open() {
             return Ok(());
         }
         let record = self.record_of(self.msg.reply_address())?;
-        g.settings
+        g.settings()
             .gates
             .admits(&record)
-            .map_err(|r| Refusal::gate(&g.name, r).into())
+            .map_err(|r| Refusal::gate(g.name(), r).into())
     }
 
     /// `WHOIS address` or `WHOIS name`: the public fields of each person found, and their
@@ -81,13 +81,13 @@ impl Session<'_, '_> {
     /// the game forms, each joiner's).
     pub(super) fn records_for_master(&self, g: &Game) -> Result<Vec<String>, StoreError> {
         let mut out = vec![people::LIST_HEADING.to_string()];
-        if g.players.is_empty() {
-            for j in &g.joiners {
+        if g.players().is_empty() {
+            for j in g.joiners() {
                 let r = self.record_of(&j.seat.address)?;
                 out.push(people::list_joiner_record(&j.seat.address, &r));
             }
         } else {
-            for pl in g.players.iter().filter(|p| p.is_playing()) {
+            for pl in g.players().iter().filter(|p| p.is_playing()) {
                 let r = self.record_of(&pl.seat.address)?;
                 out.push(people::list_record(pl.power, &pl.seat.address, &r));
             }

@@ -4,10 +4,10 @@
 
 use crate::bulletin::{self, answers};
 use crate::command::{self, LineResult, RuleCommand};
-use crate::game::{self, Author, Reader, Status};
-use crate::rules::{self, PowerOrder};
+use crate::game::{self, Author, CommandTaken, Reader};
+use crate::rules;
 use crate::store::Audience;
-use crate::variant::{CommandContext, Sender, Taken, VariantOrder};
+use crate::variant::Sender;
 
 use super::super::refusal::Refusal;
 use super::super::{history, mailing};
@@ -19,36 +19,12 @@ impl Session<'_, '_> {
             return Err(Refusal::NotSignedOnToOrder.into());
         };
         let map = self.map;
-        // A duplex player orders for each power they hold: the order is the unit's power's.
-        let power = self
-            .game
-            .as_ref()
-            .map_or(signed, |g| g.order_power(map, signed, &order));
-        let fresh = !self.ordered.contains(&power);
         let (g, variant) = self.game_and_variant()?;
-        if g.status != Status::Active {
-            return Err(Refusal::NotTakingOrders(g.name.clone()).into());
-        }
-        let po = PowerOrder::new(power, order);
-        let warnings = {
-            let parts = g.view_parts();
-            let rules = variant.rules(&g.view(map, &parts), &g.variant_state);
-            let standing = g.standing_for(power, fresh);
-            let verdict = rules::check_orders(map, rules.as_ref(), &g.position, standing, &[po]);
-            if let Some(Some(refusal)) = verdict.into_iter().next() {
-                return Err(Refusal::Order(refusal).into());
-            }
-            rules.warning(map, &g.position, &po).into_iter().collect()
-        };
-        g.take_order(power, po, fresh);
-        self.dirty = true;
-        self.orders_changed = true;
-        if fresh {
-            self.ordered.push(power);
-        }
+        // A duplex player orders for each power they hold: the order is the unit's power's.
+        let taken = g.give_order(map, variant, signed, order)?;
         Ok(Done {
-            warnings,
-            ..Done::new(po.order.display(map))
+            warnings: taken.warnings,
+            ..Done::new(taken.order.order.display(map))
         })
     }
 
@@ -56,79 +32,27 @@ impl Session<'_, '_> {
     /// once to whoever may read them and repeated in the next results), or kept with the
     /// sender's orders of this phase.
     pub(super) fn variant_command(&mut self, cmd: &RuleCommand, line: &LineResult) -> Verdict {
-        let mut replaced = std::mem::take(&mut self.replaced_sets);
-        let verdict = self.take_variant_command(cmd, line, &mut replaced);
-        self.replaced_sets = replaced;
-        verdict
-    }
-
-    /// [`Session::variant_command`], with the sets this message has replaced so far.
-    fn take_variant_command(
-        &mut self,
-        cmd: &RuleCommand,
-        line: &LineResult,
-        replaced: &mut Vec<(String, String)>,
-    ) -> Verdict {
         let (map, config) = (self.map, self.config);
         let Some(sender) = self.who else {
             return Err(Refusal::NotSignedOnForVariant(cmd.render(map)).into());
         };
-        let (g, variant) = self.game_and_variant()?;
-        if g.status != Status::Active {
-            return Err(Refusal::NotTakingOrders(g.name.clone()).into());
-        }
-        let parts = g.view_parts();
-        let taken = {
-            let cx = CommandContext {
-                game: g.view(map, &parts),
-                sender,
-                text: &line.text,
-            };
-            variant.take_command(&cx, &g.variant_state, cmd)?
+        let (Some(g), Some(variant)) = (self.game.as_mut(), self.variant) else {
+            return Err(Refusal::NotSignedOn.into());
         };
-        let replacing = matches!(taken, Taken::Replacing { .. });
-        let echo = match taken {
-            Taken::Immediate => {
-                let mut state = g.variant_state.clone();
-                let applied = {
-                    let cx = CommandContext {
-                        game: g.view(map, &parts),
-                        sender,
-                        text: &line.text,
-                    };
-                    variant.apply_now(&cx, &mut state, cmd)?
-                };
-                g.variant_state = state;
-                let mails = mailing::announce(config, g, &applied.lines);
-                g.immediate.extend(applied.lines);
-                self.mails.extend(mails);
-                self.dirty = true;
-                if let Some(r) = applied.refused {
+        let echo = match g.take_command(map, variant, sender, cmd, &line.text)? {
+            CommandTaken::Immediate {
+                lines,
+                echo,
+                refused,
+            } => {
+                self.mails.extend(mailing::announce(config, g, &lines));
+                if let Some(r) = refused {
                     return Err(Refusal::Variant(r).into());
-                }
-                applied.echo
-            }
-            Taken::Order { slot, echo } | Taken::Replacing { slot, echo } => {
-                // The first command of a replacing set in this message clears the set.
-                if replacing && let Some(set) = slot.set() {
-                    let key = (g.name.clone(), set.to_string());
-                    if !replaced.contains(&key) {
-                        g.clear_variant_set(sender, set);
-                        replaced.push(key);
-                    }
-                }
-                g.set_variant_order(VariantOrder {
-                    from: sender,
-                    command: cmd.clone(),
-                    slot,
-                });
-                if matches!(sender, Sender::Power(_)) {
-                    self.orders_changed = true;
                 }
                 echo
             }
+            CommandTaken::Kept { echo } => echo,
         };
-        self.dirty = true;
         Done::ok(echo.unwrap_or_else(|| cmd.render(map)))
     }
 
@@ -144,7 +68,7 @@ impl Session<'_, '_> {
         let map = self.map;
         let from = self.msg.reply_address().to_string();
         let (g, variant) = self.game_and_variant()?;
-        let now_phase = g.position.phase;
+        let now_phase = g.position().phase;
         // A duplex player's other powers: press named to them is refused, and nothing the
         // player sends comes back to them through them.
         let own: Vec<crate::map::Power> = match author {
@@ -169,7 +93,7 @@ impl Session<'_, '_> {
         route
             .readers
             .retain(|r| !matches!(r, game::Reader::Power(q) if own.contains(q)));
-        let name = g.name.clone();
+        let name = g.name().to_string();
         let press = bulletin::press::press_mail(
             &judge, &name, now_phase, author, &route, &p.header, &p.body,
         );
@@ -180,8 +104,7 @@ impl Session<'_, '_> {
         }
         let readers = route.readers.clone();
         if p.header.postal {
-            g.postal.push((readers, press.subject, press.body));
-            self.dirty = true;
+            g.hold_postal(readers, press.subject, press.body);
             return Done::ok(answers::press_held(&p.render()));
         }
         let mut mails = mailing::mails_for(g, &readers, &press.subject, &press.body, None);

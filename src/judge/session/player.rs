@@ -5,8 +5,8 @@ use crate::bulletin::settings as text;
 use crate::bulletin::{answers, listing, notices};
 use crate::command::{self, PlayerCommand, SignonAs};
 use crate::game::{
-    self, Abandonment, Claim, Game, Joiner, ObserverLevel, PressLevel, Reader, Seat, SeatRefusal,
-    Sender, Status,
+    self, Abandonment, Game, ObserverLevel, PressLevel, Reader, Seat, SeatRef, SeatRefusal, Sender,
+    Status,
 };
 use crate::map::Power;
 use crate::store::{Audience, MailKind, NewMail, StoreError};
@@ -15,9 +15,9 @@ use crate::variant::Lookup;
 use super::super::confirm::AddressRequest;
 use super::super::history;
 use super::super::refusal::{Refusal, SessionError};
-use super::super::time::{format_time, game_tz, resolve_date, resolve_date_at};
 use super::super::{chart, mailing, password, pictures, process, seats, throttle};
 use super::{Done, Session, Verdict};
+use crate::bulletin::dates::{format_time, zone as game_tz};
 
 impl Session<'_, '_> {
     /// `MAP game [phase]`: the reply carries the picture of a processed phase, or of the
@@ -26,33 +26,35 @@ impl Session<'_, '_> {
         let (phase, picture) = match process::picture_of(self.map, self.config, g, phase, self.now)?
         {
             process::PhasePicture::Open { phase, drawing } => {
-                let r = pictures::keep_for_mails(self.tx, &g.name, &phase, &drawing)?;
+                let r = pictures::keep_for_mails(self.tx, g.name(), &phase, &drawing)?;
                 (phase, r)
             }
             process::PhasePicture::Processed { phase } => {
-                if !pictures::has_phase(self.tx, &g.name, &phase)? {
+                if !pictures::has_phase(self.tx, g.name(), &phase)? {
                     return Err(Refusal::NoPicture {
-                        game: g.name.clone(),
+                        game: g.name().to_string(),
                         phase,
                     }
                     .into());
                 }
-                let r = pictures::reference(&g.name, &phase);
+                let r = pictures::reference(g.name(), &phase);
                 (phase, r)
             }
         };
-        self.reply_pictures.push((g.name.clone(), picture));
-        Done::ok(answers::map(&g.name, &phase))
+        self.reply_pictures.push((g.name().to_string(), picture));
+        Done::ok(answers::map(g.name(), &phase))
     }
 
     /// `MAP game ALL`: every processed phase of a finished game as one animated GIF.
     fn map_all_reply(&mut self, g: &Game) -> Verdict {
-        if !matches!(g.status, Status::Finished(_)) {
-            return Err(Refusal::NotFinished(g.name.clone()).into());
+        if !matches!(g.status(), Status::Finished(_)) {
+            return Err(Refusal::NotFinished(g.name().to_string()).into());
         }
-        self.reply_pictures
-            .push((g.name.clone(), pictures::reference(&g.name, pictures::ALL)));
-        Done::ok(answers::map_all(&g.name))
+        self.reply_pictures.push((
+            g.name().to_string(),
+            pictures::reference(g.name(), pictures::ALL),
+        ));
+        Done::ok(answers::map_all(g.name()))
     }
 
     pub(super) fn player(&mut self, cmd: &PlayerCommand) -> Verdict {
@@ -87,7 +89,7 @@ impl Session<'_, '_> {
                     if master {
                         more.extend(self.records_for_master(&g)?);
                     }
-                    Done::with_more(answers::list(&g.name), more)
+                    Done::with_more(answers::list(g.name()), more)
                 }
                 None => Err(Refusal::NoGame(name.to_string()).into()),
             },
@@ -127,14 +129,14 @@ impl Session<'_, '_> {
             PlayerCommand::Confirm { code } => self.confirm(code),
             PlayerCommand::Map { game, phase } => match tx.load_game(game.as_str())? {
                 Some(g) if !self.may_have_pictures(&g) => {
-                    Err(Refusal::NoPictureForYou(g.name).into())
+                    Err(Refusal::NoPictureForYou(g.name().to_string()).into())
                 }
                 Some(g) => self.map_reply(&g, *phase),
                 None => Err(Refusal::NoGame(game.to_string()).into()),
             },
             PlayerCommand::MapAll { game } => match tx.load_game(game.as_str())? {
                 Some(g) if !self.may_have_pictures(&g) => {
-                    Err(Refusal::NoPictureForYou(g.name).into())
+                    Err(Refusal::NoPictureForYou(g.name().to_string()).into())
                 }
                 Some(g) => self.map_all_reply(&g),
                 None => Err(Refusal::NoGame(game.to_string()).into()),
@@ -145,7 +147,7 @@ impl Session<'_, '_> {
                 // have its pictures (its players and master, signed on, and its observers).
                 Some(g) => {
                     let master = self.history_reader(&g) == Reader::Master;
-                    let chart = if g.status == Status::Forming {
+                    let chart = if *g.status() == Status::Forming {
                         None
                     } else {
                         Some(chart::centre_chart(tx, &g)?)
@@ -153,10 +155,10 @@ impl Session<'_, '_> {
                     let attach = chart.is_some() && self.may_have_pictures(&g);
                     if attach {
                         let kept = pictures::keep_chart(tx, &g)?;
-                        self.reply_pictures.push((g.name.clone(), kept));
+                        self.reply_pictures.push((g.name().to_string(), kept));
                     }
                     Done::with_more(
-                        answers::summary(&g.name, attach),
+                        answers::summary(g.name(), attach),
                         lines(&listing::summary(self.map, &g, master, chart.as_ref())),
                     )
                 }
@@ -167,14 +169,14 @@ impl Session<'_, '_> {
             // pictures, so that a forged address cannot have it mailed to someone else.
             PlayerCommand::Export { game } => match tx.load_game(game.as_str())? {
                 Some(g) if !self.may_have_pictures(&g) => {
-                    Err(Refusal::NoExportForYou(g.name).into())
+                    Err(Refusal::NoExportForYou(g.name().to_string()).into())
                 }
                 Some(g) => {
                     self.reply_pictures.push((
-                        g.name.clone(),
-                        pictures::reference(&g.name, pictures::EXPORT),
+                        g.name().to_string(),
+                        pictures::reference(g.name(), pictures::EXPORT),
                     ));
-                    Done::ok(answers::export(&g.name))
+                    Done::ok(answers::export(g.name()))
                 }
                 None => Err(Refusal::NoGame(game.to_string()).into()),
             },
@@ -187,9 +189,10 @@ impl Session<'_, '_> {
             } => match tx.load_game(game.as_str())? {
                 Some(g) => {
                     let reader = self.history_reader(&g);
-                    if reader == Reader::Observers && g.settings.press.watch == ObserverLevel::None
+                    if reader == Reader::Observers
+                        && g.settings().press.watch == ObserverLevel::None
                     {
-                        return Err(Refusal::HistoryClosed(g.name).into());
+                        return Err(Refusal::HistoryClosed(g.name().to_string()).into());
                     }
                     let tz = game_tz(&g);
                     let window = history::Window {
@@ -197,7 +200,7 @@ impl Session<'_, '_> {
                         to: to.and_then(|d| history::history_time(&d, &tz, self.now, true)),
                         exclude: exclude.clone(),
                     };
-                    let entries = history::for_reader(&g, reader, tx.history(&g.name)?);
+                    let entries = history::for_reader(&g, reader, tx.history(g.name())?);
                     let entries = history::select(entries, &window);
                     let limit = lines.map_or(listing::HISTORY_LINES, |n| n as usize);
                     let more = listing::history_upto(&g, &entries, limit);
@@ -225,49 +228,34 @@ impl Session<'_, '_> {
             }
             PlayerCommand::SetPassword { password: pw } => {
                 let hash = password::hash(self.config.password_cost, pw, self.salt()?);
-                match self.each_seat(|seat| seat.password_hash = hash.clone()) {
-                    Ok(_) => {
-                        self.dirty = true;
-                        Done::ok(answers::SET_PASSWORD)
-                    }
-                    Err(e) => Err(e.into()),
-                }
+                let seat = self.seat_ref()?;
+                self.game_mut()?.set_seat_password(seat, &hash)?;
+                Done::ok(answers::SET_PASSWORD)
             }
             PlayerCommand::SetAddress { address } => {
-                let mut changed = false;
-                match self.each_seat(|seat| {
-                    changed |= !seat.address.eq_ignore_ascii_case(address);
-                    seat.address = address.clone();
-                }) {
-                    Ok(_) => {
-                        self.dirty = true;
-                        if changed {
-                            self.tell_new_address(address);
-                        }
-                        Done::ok(answers::set_address(address))
-                    }
-                    Err(e) => Err(e.into()),
+                let seat = self.seat_ref()?;
+                if self.game_mut()?.set_seat_address(seat, address)? {
+                    self.tell_new_address(address);
                 }
+                Done::ok(answers::set_address(address))
             }
             PlayerCommand::SetWait | PlayerCommand::SetNoWait => {
                 let wait = matches!(cmd, PlayerCommand::SetWait);
-                self.with_player(|p| p.wait = wait)
-                    .map(|_| Done::new(answers::set_wait(wait)))
-                    .map_err(SessionError::from)
+                let p = self.signed_power()?;
+                self.game_mut()?.set_wait(p, wait)?;
+                Ok(Done::new(answers::set_wait(wait)))
             }
             PlayerCommand::SetDraw { powers } => self.draw_vote(powers),
             PlayerCommand::SetNoDraw => {
-                let mut had = false;
-                self.with_player(|p| had |= p.draw.take().is_some())
-                    .map(|_| Done::new(text::nodraw_echo(had)))
-                    .map_err(SessionError::from)
+                let p = self.signed_power()?;
+                let had = self.game_mut()?.withdraw_draw(p)?;
+                Ok(Done::new(text::nodraw_echo(had)))
             }
             PlayerCommand::SetConcede { to } => self.concede(*to),
             PlayerCommand::SetNoConcede => {
-                let mut had = false;
-                self.with_player(|p| had |= p.concede.take().is_some())
-                    .map(|_| Done::new(text::noconcede_echo(had)))
-                    .map_err(SessionError::from)
+                let p = self.signed_power()?;
+                let had = self.game_mut()?.withdraw_concession(p)?;
+                Ok(Done::new(text::noconcede_echo(had)))
             }
             PlayerCommand::SetPreference { powers } => self.preference(powers),
             PlayerCommand::SetAbsence { from, to } => self.absence(*from, *to),
@@ -277,12 +265,7 @@ impl Session<'_, '_> {
             PlayerCommand::Clear => match (self.who, self.game.as_mut()) {
                 (Some(Sender::Power(p)), Some(g)) => {
                     // A duplex player's CLEAR clears the orders of every power they hold.
-                    for q in g.held_with(p) {
-                        g.clear_orders(q);
-                    }
-                    g.all_in_since = None;
-                    self.dirty = true;
-                    self.orders_changed = true;
+                    g.clear_orders_of(p);
                     Done::ok("CLEAR")
                 }
                 _ => Err(Refusal::NotSignedOn.into()),
@@ -293,78 +276,48 @@ impl Session<'_, '_> {
     /// Whether `LIST` shows `g` to this mail: a listed game to anyone, an unlisted one to
     /// its players and master signed on.
     fn lists(&self, g: &Game) -> bool {
-        g.settings.listed || self.history_reader(g) != Reader::Observers
+        g.settings().listed || self.history_reader(g) != Reader::Observers
     }
 
-    /// Who votes on a draw or a concession: the power signed on, and the powers whose votes
-    /// count (`Game::draw_voters`), while the game runs or is paused.
-    ///
-    /// In a duplex game a player votes once for all their powers: the power signed on
-    /// stands for the first of them still in the game, and the powers it holds come back.
-    fn voters(&self) -> Result<(Power, Vec<Power>, Vec<Power>), Refusal> {
-        let Some(Sender::Power(signed)) = self.who else {
-            return Err(Refusal::NotSignedOn);
-        };
-        let (Some(g), Some(variant)) = (self.game.as_ref(), self.variant) else {
-            return Err(Refusal::NotSignedOn);
-        };
-        if g.status != Status::Active && g.status != Status::Paused {
-            return Err(Refusal::NotActive(g.name.clone()));
+    /// The power the mail signed on as (a seat's setting, a vote, RESIGN).
+    fn signed_power(&self) -> Result<Power, Refusal> {
+        match (self.who, self.game.as_ref()) {
+            (Some(Sender::Power(p)), Some(_)) => Ok(p),
+            _ => Err(Refusal::NotSignedOn),
         }
-        let draw = g.draw_voters(self.map, variant);
-        let held = g.held_with(signed);
-        let me = held
-            .iter()
-            .copied()
-            .find(|p| draw.contains(p))
-            .unwrap_or(signed);
-        Ok((me, held, draw))
+    }
+
+    /// The seat the mail signed on as (`SET PASSWORD`, `SET ADDRESS`).
+    fn seat_ref(&self) -> Result<SeatRef, Refusal> {
+        match self.who {
+            Some(Sender::Power(p)) => Ok(SeatRef::Power(p)),
+            Some(Sender::Master) => Ok(SeatRef::Master(self.master_seat)),
+            None => Err(Refusal::NotSignedOn),
+        }
     }
 
     /// `SET DRAW [powers]`: a vote for the draw among every power still in the game, named
-    /// in the reply; a list must be exactly those powers (the judge's draws include all
-    /// survivors).
+    /// in the reply (in a duplex game one vote a player); a list must be exactly those
+    /// powers (the judge's draws include all survivors).
     fn draw_vote(&mut self, asked: &[Power]) -> Verdict {
-        let (me, _, draw) = self.voters()?;
-        if !draw.contains(&me) {
-            return Err(Refusal::OutOfGame(me.name().to_string()).into());
-        }
-        let powers = match Game::draw_vote(asked, &draw) {
-            Ok(p) => p,
-            Err(asked) => {
-                return Err(Refusal::DrawRefused(text::draw_refused(&asked, &draw)).into());
-            }
+        let (signed, map) = (self.signed_power()?, self.map);
+        let (Some(g), Some(variant)) = (self.game.as_mut(), self.variant) else {
+            return Err(Refusal::NotSignedOn.into());
         };
-        let echo = text::draw_vote_echo(&powers);
-        if let Err(r) = self.with_player(|p| p.draw = Some(powers.clone())) {
-            return Err(r.into());
-        }
+        let powers = g.vote_draw(map, variant, signed, asked)?;
         self.check_end()?;
-        Done::ok(echo)
+        Done::ok(text::draw_vote_echo(&powers))
     }
 
     /// `SET CONCEDE power`: the reply names who else must concede.
     fn concede(&mut self, to: Power) -> Verdict {
-        let (_, held, draw) = self.voters()?;
-        if !draw.contains(&to) {
-            return Err(Refusal::OutOfGame(to.name().to_string()).into());
-        }
-        // In a duplex game the powers held with the one conceded to need not concede.
-        let winners = self
-            .game
-            .as_ref()
-            .map_or_else(|| vec![to], |g| g.held_with(to));
-        let others: Vec<Power> = draw
-            .iter()
-            .copied()
-            .filter(|p| !winners.contains(p) && !held.contains(p))
-            .collect();
-        let echo = text::concede_echo(to, &others);
-        if let Err(r) = self.with_player(|p| p.concede = Some(to)) {
-            return Err(r.into());
-        }
+        let (signed, map) = (self.signed_power()?, self.map);
+        let (Some(g), Some(variant)) = (self.game.as_mut(), self.variant) else {
+            return Err(Refusal::NotSignedOn.into());
+        };
+        let others = g.concede(map, variant, signed, to)?;
         self.check_end()?;
-        Done::ok(echo)
+        Done::ok(text::concede_echo(to, &others))
     }
 
     /// Whether this mail may have a picture of `g` (`MAP`): it signed on as one of the
@@ -373,13 +326,15 @@ impl Session<'_, '_> {
     fn may_have_pictures(&self, g: &Game) -> bool {
         let address = self.msg.reply_address();
         self.history_reader(g) != Reader::Observers
-            || g.observers.iter().any(|o| o.eq_ignore_ascii_case(address))
+            || g.observers()
+                .iter()
+                .any(|o| o.eq_ignore_ascii_case(address))
     }
 
     /// Who reads a game's history in this mail: the power or master it signed on as in
     /// that game, else an outsider (an address proves nothing).
     fn history_reader(&self, g: &Game) -> Reader {
-        let same = self.game.as_ref().is_some_and(|cur| cur.name == g.name);
+        let same = self.game.as_ref().is_some_and(|cur| cur.name() == g.name());
         match self.who {
             Some(Sender::Power(p)) if same => Reader::Power(p),
             Some(Sender::Master) if same => Reader::Master,
@@ -388,46 +343,21 @@ impl Session<'_, '_> {
     }
 
     /// `RESIGN`: the player leaves; the power is abandoned and open for takeover, everyone
-    /// is told (unless the game is quiet), and the rest of the mail is not signed on.
+    /// is told (unless the game is quiet), and the rest of the mail is not signed on. In a
+    /// duplex game the player resigns every power they hold (njudge).
     fn resign(&mut self) -> Verdict {
         let config = self.config;
         let (Some(Sender::Power(p)), Some(g)) = (self.who, self.game.as_mut()) else {
             return Err(Refusal::NotSignedOn.into());
         };
-        if !g.is_played(p) {
-            return Err(SeatRefusal::NobodyPlays {
-                power: p,
-                game: g.name.clone(),
-            }
-            .into());
-        }
-        let phase = g.position.phase;
-        // In a duplex game the player resigns every power they hold (njudge): all are
-        // abandoned first, so that none of them is told of the others' resignation.
-        let held = g.held_with(p);
-        let previous: Vec<String> = held
-            .iter()
-            .map(|q| {
-                g.player(*q)
-                    .map(|pl| pl.seat.address.clone())
-                    .unwrap_or_default()
-            })
-            .collect();
-        for q in &held {
-            g.abandon_at(*q, Abandonment::Resigned, phase);
-        }
+        let left = g.resign(p)?;
         let mut lines = Vec::new();
-        for (q, address) in held.iter().zip(&previous) {
-            let mails =
-                seats::abandoned_mails(config, g, *q, Abandonment::Resigned, address, false);
+        for (q, address) in &left {
+            let why = Abandonment::Resigned;
+            let mails = seats::abandoned_mails(config, g, *q, why, address, false);
             self.mails.extend(mails);
-            lines.push(crate::bulletin::seats::left_line(
-                g,
-                *q,
-                Abandonment::Resigned,
-            ));
+            lines.push(crate::bulletin::seats::left_line(g, *q, why));
         }
-        self.dirty = true;
         // What follows the RESIGN no longer speaks for the power (njudge: RESIGN comes last).
         self.who = None;
         self.check_end()?;
@@ -448,7 +378,7 @@ impl Session<'_, '_> {
         };
         let n = notices::address_set(&self.config.name, g, seat);
         self.mails.push(NewMail {
-            game: Some(g.name.clone()),
+            game: Some(g.name().to_string()),
             audience,
             recipient: address.to_string(),
             subject: n.subject,
@@ -457,76 +387,6 @@ impl Session<'_, '_> {
             in_reply_to: None,
             pictures: Vec::new(),
         });
-    }
-
-    /// Changes the seat signed on (`SET PASSWORD`, `SET ADDRESS`): in a duplex game, the
-    /// seat of every power its player holds, which stay one player's.
-    fn each_seat(&mut self, mut f: impl FnMut(&mut Seat)) -> Result<(), Refusal> {
-        let held = match (self.who, self.game.as_ref()) {
-            (Some(Sender::Power(p)), Some(g)) => g.held_with(p),
-            _ => Vec::new(),
-        };
-        f(self.seat_mut()?);
-        if let Some(g) = self.game.as_mut() {
-            for q in held.into_iter().skip(1) {
-                if let Some(pl) = g.player_mut(q) {
-                    pl.bouncing = None;
-                    f(&mut pl.seat);
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn seat_mut(&mut self) -> Result<&mut Seat, Refusal> {
-        let (who, index) = (self.who, self.master_seat);
-        let g = self.game_mut()?;
-        match who {
-            Some(Sender::Power(p)) => {
-                let name = g.name.clone();
-                let pl = g.player_mut(p).ok_or(Refusal::NotSignedOn)?;
-                // A power nobody plays gets its new player by a takeover, not by the master
-                // setting its address and password (BECOME).
-                if !pl.is_playing() {
-                    return Err(SeatRefusal::NobodyPlays {
-                        power: p,
-                        game: name,
-                    }
-                    .into());
-                }
-                pl.bouncing = None;
-                Ok(&mut pl.seat)
-            }
-            Some(Sender::Master) if index == 0 => Ok(&mut g.master),
-            Some(Sender::Master) => g.comasters.get_mut(index - 1).ok_or(Refusal::NotSignedOn),
-            _ => Err(Refusal::NotSignedOn),
-        }
-    }
-
-    /// Makes a setting of the seat signed on (`SET WAIT`, `SET DRAW`, …): in a duplex game,
-    /// of every power its player holds (one player, one setting).
-    fn with_player(&mut self, mut f: impl FnMut(&mut game::Player)) -> Result<(), Refusal> {
-        let Some(Sender::Power(p)) = self.who else {
-            return Err(Refusal::NotSignedOn);
-        };
-        let g = self.game_mut()?;
-        let name = g.name.clone();
-        let held = g.held_with(p);
-        let pl = g.player_mut(p).ok_or(Refusal::NotSignedOn)?;
-        if !pl.is_playing() {
-            return Err(SeatRefusal::NobodyPlays {
-                power: p,
-                game: name,
-            }
-            .into());
-        }
-        for q in held {
-            if let Some(pl) = g.player_mut(q) {
-                f(pl);
-            }
-        }
-        self.dirty = true;
-        Ok(())
     }
 
     fn create(
@@ -564,28 +424,37 @@ impl Session<'_, '_> {
                 }
             },
         };
-        let seat_address = self.msg.reply_address().to_string();
         let seat = Seat {
-            address: seat_address.clone(),
+            address: self.msg.reply_address().to_string(),
             password_hash: password::hash(self.config.password_cost, pw, self.salt()?),
         };
-        let seed = self.config.seed ^ game_seed(name);
-        let mut g = Game::new(name, variant, seat, seed, self.map);
-        g.settings.deadlines = self.config.deadlines.clone();
-        g.settings.time_zone = self.config.time_zone.clone();
+        let mut settings = game::Settings {
+            deadlines: self.config.deadlines.clone(),
+            time_zone: self.config.time_zone.clone(),
+            ..game::Settings::default()
+        };
+        let mut state = variant.new_state();
         for o in &options {
-            let applied = match o.split_once('=') {
+            match o.split_once('=') {
                 Some((key, value)) => variant
-                    .apply_setting(&mut g.variant_state, key.trim(), value.trim())
-                    .map_err(Refusal::BadSetting),
-                None => apply_option(&mut g.settings, o),
-            };
-            if let Err(r) = applied {
-                return Err(r.into());
+                    .apply_setting(&mut state, key.trim(), value.trim())
+                    .map_err(Refusal::BadSetting)?,
+                None => apply_option(&mut settings, o)?,
             }
         }
-        g.created = Some(self.now);
-        g.record_name(&seat_address, self.msg.from_name.as_deref());
+        let g = Game::create(
+            variant,
+            self.map,
+            game::NewGame {
+                name,
+                master: seat,
+                master_name: self.msg.from_name.as_deref(),
+                seed: self.config.seed ^ game_seed(name),
+                settings,
+                state,
+                now: self.now,
+            },
+        );
         self.tx.save_game(&g)?;
         self.tx
             .record_creation(&address, self.now, self.now - day)?;
@@ -607,18 +476,7 @@ impl Session<'_, '_> {
         let from_name = self.msg.from_name.clone();
         match who {
             SignonAs::Join => {
-                if g.status != Status::Forming {
-                    return Err(Refusal::NotForming(g.name).into());
-                }
-                if g.joiners
-                    .iter()
-                    .any(|j| j.seat.address.eq_ignore_ascii_case(&from))
-                {
-                    return Err(Refusal::AlreadyJoined { from, game: g.name }.into());
-                }
-                if g.joiners.len() >= g.players_wanted() {
-                    return Err(Refusal::GameFull(g.name).into());
-                }
+                g.may_join(&from)?;
                 // The master's entry gates (SET DEDICATION, ONTIMERAT, RESRAT).
                 self.passes_gates(&g)?;
                 if !password::long_enough(pw) {
@@ -627,18 +485,19 @@ impl Session<'_, '_> {
                 // A private game: its join password, or an invitation's code (used once).
                 // Wrong codes are throttled like a seat's passwords: the game's joining
                 // checks at most 10 an hour, so neither can be guessed by mail.
+                let mut invitation = None;
                 if g.is_private() {
                     if code.is_some()
                         && let Some(until) = throttle::locked_until(
                             self.tx,
-                            &throttle::join_key(&g.name),
+                            &throttle::join_key(g.name()),
                             Sender::Master,
                             self.now,
                         )?
                     {
                         throttle::refused(
                             self.tx,
-                            &throttle::join_key(&g.name),
+                            &throttle::join_key(g.name()),
                             Sender::Master,
                             self.now,
                         )?;
@@ -648,42 +507,37 @@ impl Session<'_, '_> {
                         .into());
                     }
                     let by_invitation = code.and_then(|c| g.invitation(c)).cloned();
-                    let by_password = match (code, g.settings.join_password.as_deref()) {
+                    let by_password = match (code, g.settings().join_password.as_deref()) {
                         (Some(c), Some(hash)) if by_invitation.is_none() => {
                             self.verified.verify(hash, c)
                         }
                         _ => false,
                     };
                     match by_invitation {
-                        Some(inv) => g.settings.invitations.retain(|i| *i != inv),
+                        Some(inv) => invitation = Some(inv),
                         None if by_password => {}
                         None => {
                             if code.is_some() {
                                 throttle::wrong(
                                     self.tx,
-                                    &throttle::join_key(&g.name),
+                                    &throttle::join_key(g.name()),
                                     Sender::Master,
                                     self.now,
                                 )?;
                             }
-                            return Err(Refusal::PrivateGame(g.name).into());
+                            return Err(Refusal::PrivateGame(g.name().to_string()).into());
                         }
                     }
                 }
-                g.joiners.push(Joiner {
-                    seat: Seat {
-                        address: from.clone(),
-                        password_hash: password::hash(self.config.password_cost, pw, self.salt()?),
-                    },
-                    preferences: Vec::new(),
-                });
-                g.record_name(&from, from_name.as_deref());
-                let count = g.joiners.len();
-                let gname = g.name.clone();
-                let start = g.not_before.filter(|t| *t > self.now);
+                let seat = Seat {
+                    address: from.clone(),
+                    password_hash: password::hash(self.config.password_cost, pw, self.salt()?),
+                };
+                let count = g.join(seat, from_name.as_deref(), invitation.as_ref())?;
+                let gname = g.name().to_string();
+                let start = g.not_before().filter(|t| *t > self.now);
                 let more = text::joined(&g, count, start);
                 self.enter_game(g)?;
-                self.dirty = true;
                 Done::with_more(answers::signon_join(&gname), more)
             }
             SignonAs::Power(p) => {
@@ -692,7 +546,7 @@ impl Session<'_, '_> {
                 };
                 // njudge: signing on to an abandoned power takes it over.
                 if pl.is_open() {
-                    let echo = crate::bulletin::seats::takeover_signon_echo(p, &g.name);
+                    let echo = crate::bulletin::seats::takeover_signon_echo(p, g.name());
                     return self.take_over(g, p, pw, echo);
                 }
                 let (hash, registered) = (pl.seat.password_hash.clone(), pl.seat.address.clone());
@@ -701,25 +555,26 @@ impl Session<'_, '_> {
                     self.copy_to = Some(registered);
                 } else if from_name.is_some() && g.name_of(&from) != from_name.as_deref() {
                     g.record_name(&from, from_name.as_deref());
-                    self.dirty = true;
                 }
                 self.who = Some(Sender::Power(p));
                 // A mail from the seat's player: its mail is read, whatever bounced before.
-                let cleared = g.clear_bouncing(p);
-                let echo = answers::signon_power(p, &g.name);
+                g.clear_bouncing(p);
+                let echo = answers::signon_power(p, g.name());
                 self.enter_game(g)?;
-                self.dirty |= cleared;
                 Done::ok(echo)
             }
             SignonAs::Takeover(p) => match g.player(p) {
-                None => Err(SeatRefusal::NotRunning { game: g.name }.into()),
+                None => Err(SeatRefusal::NotRunning {
+                    game: g.name().to_string(),
+                }
+                .into()),
                 Some(pl) if pl.is_playing() => Err(SeatRefusal::NotOpen {
                     power: p,
-                    game: g.name,
+                    game: g.name().to_string(),
                 }
                 .into()),
                 Some(_) => {
-                    let echo = crate::bulletin::seats::takeover_echo(p, &g.name);
+                    let echo = crate::bulletin::seats::takeover_echo(p, g.name());
                     self.take_over(g, p, pw, echo)
                 }
             },
@@ -727,8 +582,8 @@ impl Session<'_, '_> {
                 // The master's seat, or a co-master's (all one seat to the throttle): the
                 // one registered at this address first, then the others.
                 let seat = Sender::Master;
-                if let Some(until) = throttle::locked_until(self.tx, &g.name, seat, self.now)? {
-                    throttle::refused(self.tx, &g.name, seat, self.now)?;
+                if let Some(until) = throttle::locked_until(self.tx, g.name(), seat, self.now)? {
+                    throttle::refused(self.tx, g.name(), seat, self.now)?;
                     return Err(Refusal::SignonLocked {
                         until: format_time(&g, until),
                     }
@@ -741,25 +596,26 @@ impl Session<'_, '_> {
                     .find(|(_, s)| self.verified.verify(&s.password_hash, pw))
                     .map(|(i, s)| (i, s.address))
                 else {
-                    throttle::wrong(self.tx, &g.name, seat, self.now)?;
+                    throttle::wrong(self.tx, g.name(), seat, self.now)?;
                     return Err(Refusal::BadSignon.into());
                 };
                 if !registered.eq_ignore_ascii_case(&from) {
                     self.copy_to = Some(registered);
                 } else if from_name.is_some() && g.name_of(&from) != from_name.as_deref() {
                     g.record_name(&from, from_name.as_deref());
-                    self.dirty = true;
                 }
                 self.who = Some(Sender::Master);
                 self.master_seat = index;
-                let echo = answers::signon_master(&g.name);
+                let echo = answers::signon_master(g.name());
                 self.enter_game(g)?;
                 Done::ok(echo)
             }
             // njudge's observer sign-on: an address that observes signs on with the password
             // it was mailed; any other asks to observe (as OBSERVE does).
             SignonAs::Observer if g.observes(&from) => self.observer_signon(g, &from, pw),
-            SignonAs::Observer => self.address_request(AddressRequest::Observe(g.name)),
+            SignonAs::Observer => {
+                self.address_request(AddressRequest::Observe(g.name().to_string()))
+            }
         }
     }
 
@@ -767,9 +623,9 @@ impl Session<'_, '_> {
     /// it, checked as the throttle allows (each observer's sign-on apart). An observer that
     /// never had one (it observed before observers had passwords) is told how to get one.
     fn observer_signon(&mut self, g: Game, from: &str, pw: &str) -> Verdict {
-        let key = throttle::observer_key(&g.name, from);
+        let key = throttle::observer_key(g.name(), from);
         let Some(hash) = g.observer_seat(from).map(|s| s.password_hash.clone()) else {
-            return Err(Refusal::NoObserverPassword(g.name).into());
+            return Err(Refusal::NoObserverPassword(g.name().to_string()).into());
         };
         if let Some(until) = throttle::locked_until(self.tx, &key, Sender::Master, self.now)? {
             throttle::refused(self.tx, &key, Sender::Master, self.now)?;
@@ -783,7 +639,7 @@ impl Session<'_, '_> {
             return Err(Refusal::BadSignon.into());
         }
         self.observer = true;
-        let echo = answers::signon_observer(&g.name);
+        let echo = answers::signon_observer(g.name());
         self.enter_game(g)?;
         Done::ok(echo)
     }
@@ -793,31 +649,8 @@ impl Session<'_, '_> {
     /// approval, or taken over at once (the mail then speaks for the power).
     fn take_over(&mut self, mut g: Game, p: Power, pw: &str, echo: String) -> Verdict {
         let from = self.msg.reply_address().to_string();
-        let name = g.name.clone();
-        if !g.is_running() {
-            return Err(SeatRefusal::NotRunning { game: name }.into());
-        }
-        if let Some(q) = g.power_played_by(&from) {
-            return Err(SeatRefusal::AlreadyPlays {
-                power: q,
-                game: name,
-            }
-            .into());
-        }
-        if g.was_ejected(p, &from) {
-            return Err(SeatRefusal::Ejected {
-                power: p,
-                game: name,
-            }
-            .into());
-        }
-        if g.player(p).is_some_and(|pl| pl.claim.is_some()) {
-            return Err(SeatRefusal::ClaimPending {
-                power: p,
-                game: name,
-            }
-            .into());
-        }
+        let name = g.name().to_string();
+        g.may_take_over(p, &from)?;
         // A takeover passes the game's entry gates as a join does (njudge).
         self.passes_gates(&g)?;
         if !password::long_enough(pw) {
@@ -827,15 +660,12 @@ impl Session<'_, '_> {
             address: from.clone(),
             password_hash: password::hash(self.config.password_cost, pw, self.salt()?),
         };
-        if g.settings.approval {
-            if let Some(pl) = g.player_mut(p) {
-                pl.claim = Some(Claim { seat, at: self.now });
-            }
+        if g.settings().approval {
+            g.claim(p, seat, self.now);
             self.mails
                 .push(seats::claim_mail(self.config, &g, p, &from));
             let more = vec![crate::bulletin::seats::claim_waits(&name, p)];
             self.enter_game(g)?;
-            self.dirty = true;
             return Done::with_more(crate::bulletin::seats::takeover_waits(&echo), more);
         }
         // In a duplex game the newcomer takes over, with `p`, the other powers its last
@@ -867,7 +697,6 @@ impl Session<'_, '_> {
         };
         self.who = Some(Sender::Power(p));
         self.enter_game(g)?;
-        self.dirty = true;
         Done::with_more(crate::bulletin::seats::taken_over(&echo, p), more)
     }
 
@@ -881,8 +710,8 @@ impl Session<'_, '_> {
         hash: &str,
         pw: &str,
     ) -> Result<(), SessionError> {
-        if let Some(until) = throttle::locked_until(self.tx, &g.name, seat, self.now)? {
-            throttle::refused(self.tx, &g.name, seat, self.now)?;
+        if let Some(until) = throttle::locked_until(self.tx, g.name(), seat, self.now)? {
+            throttle::refused(self.tx, g.name(), seat, self.now)?;
             return Err(Refusal::SignonLocked {
                 until: format_time(g, until),
             }
@@ -891,20 +720,13 @@ impl Session<'_, '_> {
         if self.verified.verify(hash, pw) {
             return Ok(());
         }
-        throttle::wrong(self.tx, &g.name, seat, self.now)?;
+        throttle::wrong(self.tx, g.name(), seat, self.now)?;
         Err(Refusal::BadSignon.into())
     }
 
     fn preference(&mut self, powers: &[Power]) -> Verdict {
         let from = self.msg.reply_address().to_string();
-        let g = self.game_mut()?;
-        let joiner = g
-            .joiners
-            .iter_mut()
-            .find(|j| j.seat.address.eq_ignore_ascii_case(&from))
-            .ok_or(Refusal::NotJoined)?;
-        joiner.preferences = powers.to_vec();
-        self.dirty = true;
+        self.game_mut()?.set_preference(&from, powers)?;
         Done::ok(answers::set_preference(powers))
     }
 
@@ -918,11 +740,8 @@ impl Session<'_, '_> {
         }
     }
 
-    /// `SET ABSENCE from [TO to]` (njudge `data/absence`): remembered for the seat; no
-    /// deadline computed from now on falls inside it (the one running now stands). A start
-    /// without a time is 00:00, an end 23:59; without an end the absence lasts a day.
-    /// At most [`game::MAX_ABSENCES`] a seat, each at most the game's maximum long (the
-    /// master is not bound by it).
+    /// `SET ABSENCE from [TO to]` (njudge `data/absence`): remembered for the seat
+    /// ([`Game::set_absence`]); the master is told of each absence its players set.
     fn absence(&mut self, from: command::Date, to: Option<command::Date>) -> Verdict {
         let Some((who, by_master)) = self.absentee() else {
             return Err(Refusal::AbsenceNeedsSeat.into());
@@ -931,53 +750,17 @@ impl Session<'_, '_> {
         let Some(g) = self.game.as_mut() else {
             return Err(Refusal::NotSignedOn.into());
         };
-        if matches!(g.status, Status::Finished(_)) {
-            return Err(Refusal::NotActive(g.name.clone()).into());
-        }
-        let tz = game_tz(g);
-        let Some(start) = resolve_date_at(from, &tz, now, (0, 0)) else {
-            return Err(Refusal::BadDate.into());
-        };
-        let end = match to {
-            Some(d) => match resolve_date_at(d, &tz, now, (23, 59)) {
-                Some(e) => e,
-                None => return Err(Refusal::BadDate.into()),
-            },
-            None => start + chrono::Duration::days(1),
-        };
-        if end <= start || end <= now {
-            return Err(Refusal::AbsenceBackwards.into());
-        }
-        let max = g.settings.deadlines.max_absence_days;
-        if !by_master && end - start > chrono::Duration::days(max) + chrono::Duration::minutes(1) {
-            return Err(Refusal::AbsenceOverMax(max).into());
-        }
-        let pending = g
-            .absences
-            .iter()
-            .filter(|a| a.who == who && a.to > now)
-            .count();
-        if pending >= game::MAX_ABSENCES {
-            return Err(Refusal::TooManyAbsences(pending).into());
-        }
-        let absence = game::Absence {
-            who,
-            from: start,
-            to: end,
-        };
-        let echo = answers::set_absence(from, to);
-        let mut more = Vec::new();
-        if let Some(d) = g.deadline
-            && start <= d
-            && d < end
-        {
-            more.push(text::absence_stands(g, d));
-        }
-        let reply = text::absence_echo(&echo, &tz, &absence);
-        // The master is told of each absence its players set.
+        let set = g.set_absence(who, from, to, by_master, now)?;
+        let tz = g.time_zone();
+        let more: Vec<String> = set
+            .stands
+            .map(|d| text::absence_stands(g, d))
+            .into_iter()
+            .collect();
+        let reply = text::absence_echo(&answers::set_absence(from, to), &tz, &set.absence);
         if !by_master {
-            let body = text::absence_notice(&g.name, &tz, &absence);
-            let subject = text::absence_subject(&judge, &g.name);
+            let body = text::absence_notice(g.name(), &tz, &set.absence);
+            let subject = text::absence_subject(&judge, g.name());
             self.mails.extend(mailing::mails_for(
                 g,
                 &[Reader::Master],
@@ -986,60 +769,20 @@ impl Session<'_, '_> {
                 None,
             ));
         }
-        g.absences.push(absence);
-        self.dirty = true;
         Done::with_more(reply, more)
     }
 
-    /// `SET NOABSENCE [date]`: cancels the seat's absence that holds the date (the first
-    /// one; a date without a time holds the whole day), or every absence of the seat.
+    /// `SET NOABSENCE [date]`: cancels the seat's absence that holds the date, or every
+    /// absence of the seat ([`Game::cancel_absences`]); the deadline an absence had moved
+    /// comes back to the schedule's (everyone is told).
     fn no_absence(&mut self, date: Option<command::Date>) -> Verdict {
         let Some((who, _)) = self.absentee() else {
             return Err(Refusal::AbsenceNeedsSeat.into());
         };
-        let now = self.now;
+        let (now, judge) = (self.now, self.config.name.clone());
         let g = self.game_mut()?;
-        let tz = game_tz(g);
-        let mut cancelled = Vec::new();
-        match date {
-            None => {
-                let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut g.absences)
-                    .into_iter()
-                    .partition(|a| a.who == who);
-                g.absences = kept;
-                cancelled = gone;
-            }
-            Some(d) => {
-                let (lo, hi) = match d.time {
-                    Some(_) => {
-                        let t = resolve_date(d, &tz, now).ok_or(Refusal::BadDate)?;
-                        (t, t + chrono::Duration::seconds(1))
-                    }
-                    None => {
-                        let lo = resolve_date_at(d, &tz, now, (0, 0)).ok_or(Refusal::BadDate)?;
-                        (lo, lo + chrono::Duration::days(1))
-                    }
-                };
-                if let Some(i) = g
-                    .absences
-                    .iter()
-                    .position(|a| a.who == who && a.from < hi && lo < a.to)
-                {
-                    cancelled.push(g.absences.remove(i));
-                }
-            }
-        }
-        if cancelled.is_empty() {
-            return Err(match date {
-                Some(d) => Refusal::NoAbsenceOn(d).into(),
-                None => Refusal::NoAbsence.into(),
-            });
-        }
-        self.dirty = true;
-        let reply = text::noabsence_echo(date, &tz, &cancelled);
-        // The deadline an absence had moved comes back to the schedule's (everyone is told).
-        let judge = self.config.name.clone();
-        let g = self.game_mut()?;
+        let cancelled = g.cancel_absences(who, date, now)?;
+        let reply = text::noabsence_echo(date, &g.time_zone(), &cancelled);
         let Some(back) = g.deadline_back(now) else {
             return Done::ok(reply);
         };
