@@ -291,14 +291,15 @@ impl Game {
 
     /// `UNSTART`: a game whose first phase is not processed goes back to forming: its
     /// players wait as joiners (each with their powers as preferences; a duplex player is
-    /// one joiner again), the board and the rule set's state go back to the start
+    /// one joiner again; a dummy power is nobody's, and a player who resigned or was
+    /// ejected left), the board and the rule set's state go back to the start
     /// (`start_state`, the state saved when it started). The postal press it held is
     /// dropped: the judge delivers it first, to the players as they were.
     pub fn unstart(&mut self, map: &Map, start_state: Option<VariantState>) -> Result<(), Refused> {
         self.may_unstart()?;
         self.postal.clear();
         let mut joiners: Vec<Joiner> = Vec::new();
-        for p in self.players.drain(..) {
+        for p in self.players.drain(..).filter(Player::is_playing) {
             let same = joiners.iter_mut().find(|j| {
                 !p.seat.address.is_empty() && j.seat.address.eq_ignore_ascii_case(&p.seat.address)
             });

@@ -150,12 +150,29 @@ fn a_rollback_keeps_players_settings_and_addresses() {
 
 #[test]
 fn unstart_takes_an_unprocessed_game_back_to_forming() {
+    // A game started short (FORCE BEGIN) used to come back with its five dummies as five
+    // joiners without an address: seven joiners, so it started again at once.
     let mut g = running(&[Power::England, Power::France]);
     g.advance(map(), standard(), now());
     assert_eq!(g.may_unstart(), Err(Refused::AlreadyProcessed("g".into())));
     let mut g = running(&[Power::England, Power::France]);
     g.unstart(map(), None).expect("unstart");
     assert!(g.is_forming());
+    assert_eq!(g.joiners().len(), 2, "dummies are nobody's");
+    assert_eq!(g.joiners()[0].preferences, vec![Power::England]);
+    assert!(
+        !g.may_start(now()),
+        "two joiners: the game waits for five more"
+    );
     assert_eq!(g.deadline(), None);
     assert_eq!(g.unstart(map(), None), Err(Refused::NotActive("g".into())));
+}
+
+#[test]
+fn unstart_leaves_out_a_player_who_resigned() {
+    let mut g = running(&[Power::England, Power::France, Power::Italy]);
+    g.resign(Power::Italy).expect("resign");
+    g.unstart(map(), None).expect("unstart");
+    let preferred: Vec<Power> = g.joiners().iter().map(|j| j.preferences[0]).collect();
+    assert_eq!(preferred, vec![Power::England, Power::France]);
 }
