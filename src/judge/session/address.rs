@@ -43,7 +43,7 @@ impl Session<'_, '_> {
 
     /// A setting of the reply address: refused if it cannot be made, made now if the
     /// address proved itself, else kept for the confirmation this mail's reply asks for.
-    pub(super) fn address_request(&mut self, req: AddressRequest) -> Verdict {
+    pub(in crate::judge) fn address_request(&mut self, req: AddressRequest) -> Verdict {
         self.check_request(&req)?;
         // A profile and a link speak for a person: a From line is no proof, and neither is
         // an answer the address gave once before (a forged mail would carry its From), so
@@ -197,7 +197,7 @@ impl Session<'_, '_> {
     }
 
     /// `CONFIRM code`: the reply address answers its confirmation; what waited is done.
-    pub(super) fn confirm(&mut self, code: &str) -> Verdict {
+    pub(in crate::judge) fn confirm(&mut self, code: &str) -> Verdict {
         let address = self.msg.reply_address().to_string();
         if self
             .confirmed

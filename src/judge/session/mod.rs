@@ -8,8 +8,6 @@
 
 mod address;
 mod master;
-mod people;
-mod play;
 mod player;
 
 use chrono::{DateTime, Utc};
@@ -30,17 +28,17 @@ use super::{Incoming, JudgeConfig, password, process};
 /// What an accepted command produced for the reply: the echo after `OK`, warnings on it,
 /// and lines after it.
 pub(super) struct Done {
-    echo: String,
-    warnings: Vec<Warning>,
-    more: Vec<String>,
+    pub(super) echo: String,
+    pub(super) warnings: Vec<Warning>,
+    pub(super) more: Vec<String>,
 }
 
 impl Done {
-    fn ok(echo: impl Into<String>) -> Verdict {
+    pub(super) fn ok(echo: impl Into<String>) -> Verdict {
         Ok(Done::new(echo))
     }
 
-    fn new(echo: impl Into<String>) -> Done {
+    pub(super) fn new(echo: impl Into<String>) -> Done {
         Done {
             echo: echo.into(),
             warnings: Vec::new(),
@@ -48,7 +46,7 @@ impl Done {
         }
     }
 
-    fn with_more(echo: impl Into<String>, more: Vec<String>) -> Verdict {
+    pub(super) fn with_more(echo: impl Into<String>, more: Vec<String>) -> Verdict {
         Ok(Done {
             more,
             ..Done::new(echo)
@@ -58,44 +56,44 @@ impl Done {
 
 /// What a command did: accepted, refused with a reason, or failed for the system's
 /// reasons (the mail is rolled back).
-type Verdict = Result<Done, SessionError>;
+pub(super) type Verdict = Result<Done, SessionError>;
 
 pub(super) struct Session<'a, 't> {
-    map: &'static Map,
-    config: &'a JudgeConfig,
-    verified: &'a mut password::Verified,
-    tx: &'a Tx<'t>,
-    msg: &'a Incoming,
-    now: DateTime<Utc>,
+    pub(super) map: &'static Map,
+    pub(super) config: &'a JudgeConfig,
+    pub(super) verified: &'a mut password::Verified,
+    pub(super) tx: &'a Tx<'t>,
+    pub(super) msg: &'a Incoming,
+    pub(super) now: DateTime<Utc>,
     /// Who the message speaks as, after its SIGNON (None: nobody yet, or an observer).
-    who: Option<Sender>,
+    pub(super) who: Option<Sender>,
     /// The message signed on as an observer of `game` (`SIGNON Ogame password`): it may
     /// send press as the game's `SET OBSERVER` allows, and nothing a seat does.
-    observer: bool,
-    game: Option<Game>,
+    pub(super) observer: bool,
+    pub(super) game: Option<Game>,
     /// The rule set of `game`.
-    variant: Option<&'static dyn Variant>,
+    pub(super) variant: Option<&'static dyn Variant>,
     /// The welcome of a power this mail took over (its index in `mails`): its standing
     /// orders are written once the whole mail is read.
-    welcome: Option<(usize, crate::map::Power)>,
-    reply: Vec<ReplyLine>,
-    mails: Vec<NewMail>,
-    touched: Vec<String>,
+    pub(super) welcome: Option<(usize, crate::map::Power)>,
+    pub(super) reply: Vec<ReplyLine>,
+    pub(super) mails: Vec<NewMail>,
+    pub(super) touched: Vec<String>,
     /// The registered address a SIGNON from elsewhere must be copied to.
-    copy_to: Option<String>,
+    pub(super) copy_to: Option<String>,
     /// How many command lines the message had.
-    commands: usize,
+    pub(super) commands: usize,
     /// The pictures the reply carries (`MAP`, `SUMMARY`), in the order asked: their game
     /// and name for the outbox (`pictures::reference`).
-    reply_pictures: Vec<(String, String)>,
+    pub(super) reply_pictures: Vec<(String, String)>,
     /// Settings of the reply address waiting for its confirmation (`address`).
-    pending: Vec<super::confirm::AddressRequest>,
+    pub(super) pending: Vec<super::confirm::AddressRequest>,
     /// The code this message confirmed.
-    confirmed: Option<String>,
+    pub(super) confirmed: Option<String>,
     /// Which master seat signed on (0: the master, then the co-masters in order).
-    master_seat: usize,
+    pub(super) master_seat: usize,
     /// The master acts as a power (`BECOME`): what it sets is the master's doing.
-    became: bool,
+    pub(super) became: bool,
 }
 
 /// The lines of a message that each rule set it meets takes first
@@ -186,7 +184,7 @@ impl<'a, 't> Session<'a, 't> {
         self.commands
     }
 
-    fn note(&mut self, line: impl Into<String>) {
+    pub(super) fn note(&mut self, line: impl Into<String>) {
         self.reply.push(ReplyLine::Note(line.into()));
     }
 
@@ -482,19 +480,21 @@ impl<'a, 't> Session<'a, 't> {
     }
 
     /// Makes `g` the message's game, with its rule set.
-    fn enter_game(&mut self, g: Game) -> Result<(), StoreError> {
+    pub(super) fn enter_game(&mut self, g: Game) -> Result<(), StoreError> {
         self.variant = Some(process::variant_of(self.config, &g)?);
         self.touched.push(g.name().to_string());
         self.game = Some(g);
         Ok(())
     }
 
-    fn game_mut(&mut self) -> Result<&mut Game, Refusal> {
+    pub(super) fn game_mut(&mut self) -> Result<&mut Game, Refusal> {
         self.game.as_mut().ok_or(Refusal::NotSignedOn)
     }
 
     /// The game and its rule set, once signed on.
-    fn game_and_variant(&mut self) -> Result<(&mut Game, &'static dyn Variant), Refusal> {
+    pub(super) fn game_and_variant(
+        &mut self,
+    ) -> Result<(&mut Game, &'static dyn Variant), Refusal> {
         match (self.game.as_mut(), self.variant) {
             (Some(g), Some(v)) => Ok((g, v)),
             _ => Err(Refusal::NotSignedOn),
@@ -522,12 +522,8 @@ impl<'a, 't> Session<'a, 't> {
             .map_err(Refusal::Variant)
     }
 
-    fn salt(&self) -> Result<u64, StoreError> {
-        Ok(self.config.seed
-            ^ self
-                .tx
-                .next_counter("salt")?
-                .wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    pub(super) fn salt(&self) -> Result<u64, StoreError> {
+        salt(self.config, self.tx)
     }
 
     /// Saves the game, queues the reply and the other mails; returns how many were queued
@@ -640,4 +636,9 @@ impl<'a, 't> Session<'a, 't> {
         self.touched.dedup();
         Ok((count, self.touched))
     }
+}
+
+/// A fresh salt for a password's hash: the judge's seed and the next of its counter.
+pub(super) fn salt(config: &JudgeConfig, tx: &Tx<'_>) -> Result<u64, StoreError> {
+    Ok(config.seed ^ tx.next_counter("salt")?.wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }

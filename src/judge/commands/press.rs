@@ -1,64 +1,20 @@
-//! Playing the game: a power's orders (checked by the game's rules, H3), a rule set's own
-//! commands (taken as H1 says: applied at once, H2, or kept with the orders), and press
-//! (routed as the game and its rule set allow, H19).
+//! Press: routed as the game and its rule set allow (H19), held for the results when
+//! postal, kept with its readers for `HISTORY`.
 
 use crate::bulletin::{self, answers};
-use crate::command::{self, LineResult, RuleCommand};
-use crate::game::{self, Author, CommandTaken, Reader};
-use crate::rules;
+use crate::command;
+use crate::game::{self, Author, Reader};
 use crate::store::Audience;
 use crate::variant::Sender;
 
 use super::super::refusal::Refusal;
+use super::super::session::{Done, Session, Verdict};
 use super::super::{history, mailing};
-use super::{Done, Session, Verdict};
 
 impl Session<'_, '_> {
-    pub(super) fn order(&mut self, order: rules::Order) -> Verdict {
-        let Some(Sender::Power(signed)) = self.who else {
-            return Err(Refusal::NotSignedOnToOrder.into());
-        };
-        let map = self.map;
-        let (g, variant) = self.game_and_variant()?;
-        // A duplex player orders for each power they hold: the order is the unit's power's.
-        let taken = g.give_order(map, variant, signed, order)?;
-        Ok(Done {
-            warnings: taken.warnings,
-            ..Done::new(taken.order.order.display(map))
-        })
-    }
-
-    /// A rule set's command (H1): refused, applied at once (H2; its lines are mailed at
-    /// once to whoever may read them and repeated in the next results), or kept with the
-    /// sender's orders of this phase.
-    pub(super) fn variant_command(&mut self, cmd: &RuleCommand, line: &LineResult) -> Verdict {
-        let (map, config) = (self.map, self.config);
-        let Some(sender) = self.who else {
-            return Err(Refusal::NotSignedOnForVariant(cmd.render(map)).into());
-        };
-        let (Some(g), Some(variant)) = (self.game.as_mut(), self.variant) else {
-            return Err(Refusal::NotSignedOn.into());
-        };
-        let echo = match g.take_command(map, variant, sender, cmd, &line.text)? {
-            CommandTaken::Immediate {
-                lines,
-                echo,
-                refused,
-            } => {
-                self.mails.extend(mailing::announce(config, g, &lines));
-                if let Some(r) = refused {
-                    return Err(Refusal::Variant(r).into());
-                }
-                echo
-            }
-            CommandTaken::Kept { echo } => echo,
-        };
-        Done::ok(echo.unwrap_or_else(|| cmd.render(map)))
-    }
-
     /// Press: refused (the inner error), or sent; a store error (the outer) rolls the mail
     /// back.
-    pub(super) fn press(&mut self, p: &command::Press) -> Verdict {
+    pub(in crate::judge) fn press(&mut self, p: &command::Press) -> Verdict {
         let author = match (self.who, self.observer) {
             (Some(sender), _) => Author::Seat(sender),
             (None, true) => Author::Observer,

@@ -8,7 +8,7 @@ use crate::game::{Game, Record};
 use crate::store::{MAX_NAMESAKES, StoreError};
 
 use super::super::refusal::{Refusal, SessionError};
-use super::{Done, Session, Verdict};
+use super::super::session::{Done, Session, Verdict};
 
 impl Session<'_, '_> {
     /// Every address of the person at `address` (itself alone if it never registered or
@@ -27,7 +27,7 @@ impl Session<'_, '_> {
     }
 
     /// The reliability record of the person at `address`.
-    pub(super) fn record_of(&self, address: &str) -> Result<Record, StoreError> {
+    pub(in crate::judge) fn record_of(&self, address: &str) -> Result<Record, StoreError> {
         let addresses = self.addresses_of(address)?;
         let seats = self.tx.seats_of(&addresses)?;
         Ok(Record::of(&seats, &addresses))
@@ -35,7 +35,7 @@ impl Session<'_, '_> {
 
     /// Whether the reply address passes `g`'s entry gates (njudge's `mail_access`); a game
     /// with none is not looked at.
-    pub(super) fn passes_gates(&self, g: &Game) -> Result<(), SessionError> {
+    pub(in crate::judge) fn passes_gates(&self, g: &Game) -> Result<(), SessionError> {
         if g.settings().gates.is_open() {
             return Ok(());
         }
@@ -49,7 +49,7 @@ impl Session<'_, '_> {
     /// `WHOIS address` or `WHOIS name`: the public fields of each person found, and their
     /// record. An address is never shown unless its owner made the field that holds it
     /// public.
-    pub(super) fn whois(&self, who: &str) -> Verdict {
+    pub(in crate::judge) fn whois(&self, who: &str) -> Verdict {
         let mut more = Vec::new();
         if who.contains('@') {
             let profile = match self.tx.person_of(who)? {
@@ -79,7 +79,7 @@ impl Session<'_, '_> {
 
     /// The players' records, for the master's `LIST game`: each played seat's (or, while
     /// the game forms, each joiner's).
-    pub(super) fn records_for_master(&self, g: &Game) -> Result<Vec<String>, StoreError> {
+    pub(in crate::judge) fn records_for_master(&self, g: &Game) -> Result<Vec<String>, StoreError> {
         let mut out = vec![people::LIST_HEADING.to_string()];
         if g.players().is_empty() {
             for j in g.joiners() {
