@@ -11,11 +11,11 @@
 //!
 //! | module | owns |
 //! | --- | --- |
-//! | [`map`] | provinces, coasts, adjacency, supply centres; the standard map as data |
+//! | [`map`] | provinces, coasts, adjacency, supply centres; the standard map as data; boards (`boards/<name>/`: any powers, njudge's map files) as data |
 //! | [`rules`] | positions, orders, DATC adjudication of movement, retreats, adjustments; the variant hooks |
 //! | [`sim`] | random legal play from a fixed seed (its random numbers also assign powers), for benchmarks and property tests |
 //! | [`command`] | the command language: mail text in, typed orders and commands (or errors) out; the settings words the game keeps |
-//! | [`picture`] | the picture of a phase: board, units, orders and outcomes as SVG, and its PNG; the centre chart; a game as an animated GIF (pure) |
+//! | [`picture`] | the picture of a phase: board, units, orders and outcomes as SVG, and its PNG; the centre chart; a game as an animated GIF; a schematic of any board (pure; its benchmark borrows `sim`) |
 //! | [`variant`] | the rule sets: the `Variant` hooks, their registry and state, processing a phase through them |
 //! | [`game`] | a game's life as data: seats, settings, orders, deadlines, press policy, the end |
 //! | [`store`] | SQLite: schema, migrations, every query; the only place SQL is written |

@@ -4,9 +4,15 @@
 //! loaded and checked once at start-up by [`Map::standard`]. After that the map is
 //! immutable and does no I/O. Every other layer names places by [`ProvinceId`] and
 //! [`Location`] (a province plus, for split-coast provinces, a [`Coast`]).
+//!
+//! [`board`] reads any board as data (its powers, letters and adjectives too) from a
+//! `boards/<name>/` folder, in the CSV format or as njudge's map and seed files
+//! (`njudge`); phase B of issue 40 builds a `Map` from a board (`docs/boards.md`).
 
+pub mod board;
 mod load;
 mod names;
+mod njudge;
 
 use std::fmt;
 use std::sync::LazyLock;
@@ -475,7 +481,7 @@ impl Map {
         out
     }
 
-    /// The provinces of a power's home country, as written down (`shared/rules/README.md`
+    /// The provinces of a power's home country, as written down (`docs/rules/README.md`
     /// §1: every province inside its national border, home centres included).
     fn home_country_codes(power: Power) -> &'static [&'static str] {
         match power {
@@ -501,7 +507,7 @@ impl Map {
         out
     }
 
-    /// A power's home country (`shared/rules/README.md` §1: every province inside its
+    /// A power's home country (`docs/rules/README.md` §1: every province inside its
     /// national border, home centres included), in province code order.
     pub fn home_country(&self, power: Power) -> Vec<ProvinceId> {
         let bits = self.home_country_bits(power);
