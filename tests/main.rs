@@ -128,6 +128,9 @@ mod grammar;
 /// Hostile and careless mail through the daemon: absurd subjects and ids within the RFCs,
 /// the loop guard, SET ADDRESS to addresses the mailer can send to, the text cap at a line.
 mod hostile;
+/// The layers as the imports have them: each top module uses only those before it in
+/// `src/lib.rs`'s table (the README's in the same order); no import cycle in any folder.
+mod layers;
 /// Golden games through the real binary on the Maildir default, with a leak scanner.
 mod maildir_golden;
 /// njudge's regression inputs mailed in order: every line understood, the duplex game

@@ -280,7 +280,7 @@ pub(crate) fn deadline(judge: &mut Judge, name: &str) -> DateTime<Utc> {
     judge
         .game(name)
         .unwrap()
-        .and_then(|g| g.deadline)
+        .and_then(|g| g.deadline())
         .expect("a deadline")
 }
 

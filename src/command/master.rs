@@ -10,27 +10,7 @@ use super::lexeme::{
     Date, PResult, Why, address, blanks, clock, cut, date, days_word, end_of_line, expect, fail,
     hours, keyword, name_word, number, one_of, power_list, power_or_initial, token,
 };
-
-/// What kind of press a game allows (`SET NO PRESS`, `SET GREY`, …).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PressSetting {
-    NoPress,
-    /// Grey (anonymous) press only.
-    Grey,
-    /// White (signed) press only.
-    White,
-    /// Both.
-    WhiteGrey,
-}
-
-/// What observers may send (`SET OBSERVER …`, njudge's meaning), or what they read (`SET
-/// WATCH …`): any press, white (signed) press only, none.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ObserverSetting {
-    Any,
-    White,
-    None,
-}
+use super::settings::{ObserverLevel, PressLevel, ScheduleClass};
 
 /// A turn to roll back to: a phase (`S1902M`) or njudge's turn number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -44,25 +24,6 @@ impl fmt::Display for Turn {
         match self {
             Turn::Phase(p) => write!(f, "{p}"),
             Turn::Number(n) => write!(f, "{n}"),
-        }
-    }
-}
-
-/// The class of phases a schedule is set for: njudge's `MOVE`, `RETREAT`, `ADJUST`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PhaseClass {
-    Movement,
-    Retreat,
-    Adjustment,
-}
-
-impl PhaseClass {
-    /// njudge's word.
-    pub fn word(self) -> &'static str {
-        match self {
-            PhaseClass::Movement => "MOVE",
-            PhaseClass::Retreat => "RETREAT",
-            PhaseClass::Adjustment => "ADJUST",
         }
     }
 }
@@ -170,7 +131,7 @@ pub enum MasterCommand {
     },
     SetNmr,
     SetNoNmr,
-    SetPress(PressSetting),
+    SetPress(PressLevel),
     SetPartial,
     /// `SET ALL PRESS`: the master receives a copy of every piece of private press.
     SetAllPress,
@@ -178,9 +139,9 @@ pub enum MasterCommand {
     SetNoAllPress,
     SetNoPartial,
     /// `SET OBSERVER …` (njudge): what observers may send, with the game's press rules.
-    SetObserver(ObserverSetting),
+    SetObserver(ObserverLevel),
     /// `SET WATCH …`: what observers read (and whether a game takes observers at all).
-    SetWatch(ObserverSetting),
+    SetWatch(ObserverLevel),
     /// `SET VARIANT name`: the name is checked by the variant registry later.
     SetVariant {
         name: String,
@@ -200,7 +161,7 @@ pub enum MasterCommand {
     Declare(Declaration),
     /// `SET MOVE|RETREAT|ADJUST …`.
     SetSchedule {
-        class: PhaseClass,
+        class: ScheduleClass,
         change: ScheduleChange,
     },
     /// `SET ZONE Europe/Paris`: the IANA name, as the zone database spells it.
@@ -314,24 +275,24 @@ impl MasterCommand {
             MasterCommand::SetNmr => "SET NMR".into(),
             MasterCommand::SetNoNmr => "SET NONMR".into(),
             MasterCommand::SetPress(p) => match p {
-                PressSetting::NoPress => "SET NO PRESS".into(),
-                PressSetting::Grey => "SET GREY".into(),
-                PressSetting::White => "SET WHITE".into(),
-                PressSetting::WhiteGrey => "SET WHITE/GREY".into(),
+                PressLevel::None => "SET NO PRESS".into(),
+                PressLevel::Grey => "SET GREY".into(),
+                PressLevel::White => "SET WHITE".into(),
+                PressLevel::WhiteGrey => "SET WHITE/GREY".into(),
             },
             MasterCommand::SetPartial => "SET PARTIAL".into(),
             MasterCommand::SetAllPress => "SET ALL PRESS".into(),
             MasterCommand::SetNoAllPress => "SET NO ALL PRESS".into(),
             MasterCommand::SetNoPartial => "SET NO PARTIAL".into(),
             MasterCommand::SetObserver(o) => match o {
-                ObserverSetting::Any => "SET OBSERVER ANY".into(),
-                ObserverSetting::White => "SET OBSERVER WHITE".into(),
-                ObserverSetting::None => "SET OBSERVER NONE".into(),
+                ObserverLevel::Any => "SET OBSERVER ANY".into(),
+                ObserverLevel::White => "SET OBSERVER WHITE".into(),
+                ObserverLevel::None => "SET OBSERVER NONE".into(),
             },
             MasterCommand::SetWatch(o) => match o {
-                ObserverSetting::Any => "SET WATCH ANY".into(),
-                ObserverSetting::White => "SET WATCH WHITE".into(),
-                ObserverSetting::None => "SET WATCH NONE".into(),
+                ObserverLevel::Any => "SET WATCH ANY".into(),
+                ObserverLevel::White => "SET WATCH WHITE".into(),
+                ObserverLevel::None => "SET WATCH NONE".into(),
             },
             MasterCommand::SetVariant { name } => format!("SET VARIANT {name}"),
             MasterCommand::Promote { address } => format!("PROMOTE {address}"),
@@ -637,9 +598,9 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
         }
         "no nmr" => (r, MasterCommand::SetNoNmr),
         "nmr" => (r, MasterCommand::SetNmr),
-        "no press" => (r, MasterCommand::SetPress(PressSetting::NoPress)),
-        "grey" | "gray" => (r, MasterCommand::SetPress(PressSetting::Grey)),
-        "white" => (r, MasterCommand::SetPress(PressSetting::White)),
+        "no press" => (r, MasterCommand::SetPress(PressLevel::None)),
+        "grey" | "gray" => (r, MasterCommand::SetPress(PressLevel::Grey)),
+        "white" => (r, MasterCommand::SetPress(PressLevel::White)),
         "no partial" => (r, MasterCommand::SetNoPartial),
         "all press" => (r, MasterCommand::SetAllPress),
         "no all press" => (r, MasterCommand::SetNoAllPress),
@@ -647,9 +608,9 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
         "observers" | "observer" | "watch" => {
             let (r, o) = cut(one_of(&["any", "white", "none"], "ANY, WHITE or NONE")(r))?;
             let o = match o {
-                "any" => ObserverSetting::Any,
-                "white" => ObserverSetting::White,
-                _ => ObserverSetting::None,
+                "any" => ObserverLevel::Any,
+                "white" => ObserverLevel::White,
+                _ => ObserverLevel::None,
             };
             (
                 r,
@@ -680,10 +641,10 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
             let (r, n) = cut(expect("a number of supply centres", number)(r))?;
             (r, MasterCommand::SetCentres { count: n })
         }
-        "movement" | "moves" | "move" => schedule(r, PhaseClass::Movement)?,
-        "retreats" | "retreat" => schedule(r, PhaseClass::Retreat)?,
+        "movement" | "moves" | "move" => schedule(r, ScheduleClass::Movement)?,
+        "retreats" | "retreat" => schedule(r, ScheduleClass::Retreat)?,
         "adjustments" | "adjustment" | "adjust" | "builds" | "build" => {
-            schedule(r, PhaseClass::Adjustment)?
+            schedule(r, ScheduleClass::Adjustment)?
         }
         "time zone" | "zone" => {
             let (r, z) = cut(expect("a time zone (like Europe/Paris)", token)(r))?;
@@ -791,7 +752,7 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
             let (r, x) = cut(ratio(r))?;
             (r, MasterCommand::SetResignationRatio { most: x })
         }
-        _ => (r, MasterCommand::SetPress(PressSetting::WhiteGrey)),
+        _ => (r, MasterCommand::SetPress(PressLevel::WhiteGrey)),
     };
     let (r, _) = cut(end_of_line(r))?;
     Ok((r, cmd))
@@ -870,7 +831,7 @@ fn ratio(i: &str) -> PResult<'_, Option<u32>> {
 pub(crate) const MAX_COMMENT: usize = 60;
 
 // phase_class schedule_part { schedule_part } ;   (after SET; see master_setting)
-fn schedule(i: &str, class: PhaseClass) -> PResult<'_, MasterCommand> {
+fn schedule(i: &str, class: ScheduleClass) -> PResult<'_, MasterCommand> {
     let mut change = ScheduleChange::default();
     let mut r = i;
     let mut any = false;

@@ -15,6 +15,7 @@
 //! | `master` | master commands (PROCESS, SET DEADLINE, …) |
 //! | `grammar` | [`Grammar`]: how a line reaches the game's rule set, and its [`RuleCommand`]s |
 //! | `error` | [`CommandError`]: codes and sentences |
+//! | `settings` | the settings words the game keeps as they are read: [`PressLevel`], [`ObserverLevel`], [`ScheduleClass`] |
 //!
 //! A line the shared language does not read may belong to the game's rule set: the
 //! [`ParseContext`] carries the rule set's [`Grammar`], reached through the registry. The
@@ -27,6 +28,7 @@ mod master;
 mod order;
 mod player;
 mod press;
+mod settings;
 
 use crate::map::Map;
 use crate::rules::{Order, PhaseKind};
@@ -34,13 +36,11 @@ use crate::rules::{Order, PhaseKind};
 pub use error::{Coded, CommandError};
 pub use grammar::{Grammar, NoCommand, NoCommands, OwnCommand, RuleCommand};
 pub use lexeme::{Date, GameName, Recipient};
-pub use master::{
-    Declaration, EjectTarget, MasterCommand, ObserverSetting, PhaseClass, PressSetting,
-    ScheduleChange, Turn,
-};
+pub use master::{Declaration, EjectTarget, MasterCommand, ScheduleChange, Turn};
 pub use order::OrderCommand;
 pub use player::{Exclusion, PlayerCommand, SignonAs};
 pub use press::{Attribution, Press, PressHeader, PressKind, PressTo};
+pub use settings::{ObserverLevel, PressLevel, ScheduleClass};
 
 use lexeme::{PErr, Why, keyword};
 

@@ -23,8 +23,8 @@ pub const SUMMARISER: Summariser = Summariser {
 pub fn summarise(g: &Game) -> GameSummary {
     GameSummary {
         listed: is_listed(g),
-        variant: g.variant.clone(),
-        phase: (g.status != Status::Forming).then(|| g.position.phase.to_string()),
+        variant: g.variant().to_string(),
+        phase: (*g.status() != Status::Forming).then(|| g.position().phase.to_string()),
         status: listing::status_word(g),
         line: listing::list_line(g),
     }
@@ -33,7 +33,7 @@ pub fn summarise(g: &Game) -> GameSummary {
 /// Whether a game is listed to anyone (`SET NOLIST` lists it to its players and master
 /// only).
 fn is_listed(g: &Game) -> bool {
-    g.settings.listed
+    g.settings().listed
 }
 
 /// A row with its summary: the stored one, or (none current) the game read and summarised

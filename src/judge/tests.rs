@@ -396,9 +396,9 @@ fn concession_and_absence() {
     assert!(r.contains("OK SET ABSENCE"), "{r}");
     assert!(r.contains("falls inside this absence and stands"), "{r}");
     let g = j.game("demo").expect("load").expect("game");
-    assert_eq!(g.absences.len(), 1);
+    assert_eq!(g.absences().len(), 1);
     assert_eq!(
-        g.absences[0].to,
+        g.absences()[0].to,
         Utc.with_ymd_and_hms(2026, 11, 6, 23, 59, 0)
             .single()
             .expect("time")
@@ -437,8 +437,8 @@ fn create_options_set_the_game_up() {
         t0(),
     );
     let g = j.game("quiet").expect("load").expect("created");
-    assert!(!g.settings.nmr && !g.settings.press.partial);
-    assert_eq!(g.settings.press.level, crate::game::PressLevel::Grey);
+    assert!(!g.settings().nmr && !g.settings().press.partial);
+    assert_eq!(g.settings().press.level, crate::game::PressLevel::Grey);
     m.send(
         &mut j,
         "gm@example.test",
@@ -565,8 +565,8 @@ fn started_with(
         m.send(j, p, &format!("SIGNON ?{name} password{i}"), t0());
     }
     let g = j.game(name).expect("read").expect("the game");
-    assert_eq!(g.status, crate::game::Status::Active);
-    g.players
+    assert_eq!(*g.status(), crate::game::Status::Active);
+    g.players()
         .iter()
         .map(|p| (p.power, p.seat.address.clone()))
         .collect()

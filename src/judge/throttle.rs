@@ -112,7 +112,7 @@ pub(super) fn notices(
             CHECKS_PER_HOUR,
         );
         out.push(NewMail {
-            game: Some(g.name.clone()),
+            game: Some(g.name().to_string()),
             audience,
             recipient: address,
             subject: n.subject,
@@ -128,7 +128,7 @@ pub(super) fn notices(
 /// The audience and registered address of a seat.
 fn seat_address(g: &Game, seat: Sender) -> Option<(Audience, String)> {
     match seat {
-        Sender::Master => Some((Audience::MASTER, g.master.address.clone())),
+        Sender::Master => Some((Audience::MASTER, g.master().address.clone())),
         Sender::Power(p) => g
             .player(p)
             .map(|pl| (Audience::power(p), pl.seat.address.clone())),

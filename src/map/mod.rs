@@ -12,7 +12,6 @@
 pub mod board;
 mod load;
 mod names;
-mod njudge;
 
 use std::fmt;
 use std::sync::LazyLock;

@@ -544,10 +544,10 @@ impl Tx<'_> {
     pub fn save_game(&self, game: &Game) -> Result<(), StoreError> {
         self.games.borrow_mut().clear();
         let json = serde_json::to_string(game).map_err(|e| StoreError::Corrupt {
-            game: game.name.clone(),
+            game: game.name().to_string(),
             reason: e.to_string(),
         })?;
-        let status = match &game.status {
+        let status = match game.status() {
             crate::game::Status::Forming => "forming",
             crate::game::Status::Active => "active",
             crate::game::Status::Paused => "paused",
@@ -558,7 +558,7 @@ impl Tx<'_> {
             "INSERT INTO games (name, state, status, next_event, master) VALUES (?1, ?2, ?3, ?4, ?5)
              ON CONFLICT(name) DO UPDATE SET state = excluded.state, status = excluded.status,
              next_event = excluded.next_event, master = excluded.master",
-            params![game.name, json, status, next, game.master.address],
+            params![game.name(), json, status, next, game.master().address],
         )?;
         self.keep_tenure_addresses(game)?;
         self.keep_summary(game)?;
@@ -844,15 +844,15 @@ impl Tx<'_> {
     /// Saves the game as it stood at the start of a phase (for ROLLBACK).
     pub fn save_snapshot(&self, game: &Game) -> Result<(), StoreError> {
         let json = serde_json::to_string(game).map_err(|e| StoreError::Corrupt {
-            game: game.name.clone(),
+            game: game.name().to_string(),
             reason: e.to_string(),
         })?;
         self.execute(
             "INSERT OR REPLACE INTO snapshots (game, seq, phase, state) VALUES (?1, ?2, ?3, ?4)",
             params![
-                game.name,
-                i64::from(game.turn),
-                game.position.phase.to_string(),
+                game.name(),
+                i64::from(game.turn()),
+                game.position().phase.to_string(),
                 json
             ],
         )?;
@@ -1043,10 +1043,10 @@ fn read_game(
         reason,
     };
     let mut g: Game = serde_json::from_str(json).map_err(|e| corrupt(e.to_string()))?;
-    if let crate::variant::Lookup::Found(v) = variants.by_name(&g.variant) {
+    if let crate::variant::Lookup::Found(v) = variants.by_name(g.variant()) {
         g.decode(v).map_err(|e| corrupt(e.to_string()))?;
     }
-    g.position.assign_unit_ids();
+    g.assign_unit_ids();
     Ok(g)
 }
 

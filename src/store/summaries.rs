@@ -98,7 +98,7 @@ impl Tx<'_> {
         let Some(s) = self.summariser else {
             self.execute(
                 "UPDATE game_summaries SET format = 0 WHERE name = ?1",
-                params![game.name],
+                params![game.name()],
             )?;
             return Ok(());
         };
@@ -110,7 +110,7 @@ impl Tx<'_> {
              variant = excluded.variant, phase = excluded.phase, status = excluded.status,
              line = excluded.line",
             params![
-                game.name,
+                game.name(),
                 s.format,
                 summary.listed,
                 summary.variant,
@@ -200,16 +200,16 @@ mod tests {
     fn first(g: &Game) -> GameSummary {
         GameSummary {
             listed: true,
-            variant: g.variant.clone(),
+            variant: g.variant().to_string(),
             phase: None,
             status: "first".into(),
-            line: format!("first {}", g.name),
+            line: format!("first {}", g.name()),
         }
     }
 
     fn second(g: &Game) -> GameSummary {
         GameSummary {
-            line: format!("second {}", g.name),
+            line: format!("second {}", g.name()),
             ..first(g)
         }
     }
@@ -301,7 +301,7 @@ mod tests {
         store.set_summariser(FIRST).unwrap();
         fn hidden(g: &Game) -> GameSummary {
             GameSummary {
-                listed: !g.name.starts_with('h'),
+                listed: !g.name().starts_with('h'),
                 ..first(g)
             }
         }

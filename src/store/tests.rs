@@ -754,7 +754,7 @@ fn version_10_fills_the_tenure_addresses_and_saves_keep_them() {
         (crate::map::Power::France, seat("Ann@X.test")),
         (crate::map::Power::England, seat("bob@x.test")),
     ]);
-    assert_eq!(g.tenures.len(), 2);
+    assert_eq!(g.tenures().len(), 2);
     let path = temp_db("v9-tenures");
     {
         let conn = database_at(&path, 9);
@@ -784,9 +784,12 @@ fn version_10_fills_the_tenure_addresses_and_saves_keep_them() {
         "an exact address, not a part"
     );
     // A save keeps the table: a newcomer's tenure is found, a removed game is not.
-    g.name = "g3".into();
-    assert_eq!(g.tenures[0].power, crate::map::Power::England);
-    g.tenures[0].address = "cat@x.test".into();
+    let mut g = Game::new("g3", variant, seat("gm@x"), 1, map);
+    g.seat_players(vec![
+        (crate::map::Power::France, seat("Ann@X.test")),
+        (crate::map::Power::England, seat("cat@x.test")),
+    ]);
+    assert_eq!(g.tenures()[0].power, crate::map::Power::England);
     store.transaction(|tx| tx.save_game(&g)).unwrap();
     assert_eq!(seats(&mut store, "cat@x.test"), 1);
     // (England's tenure, the first, went to cat@x.test; France's is Ann's in both.)
