@@ -29,6 +29,8 @@ pub enum CommandError {
         text: String,
         suggestions: Vec<String>,
     },
+    /// A place on the board that is no province and that no unit may enter (Switzerland).
+    Impassable { name: String },
     /// The province has no such coast (`Par/nc`).
     NoSuchCoast { province: String, coast: Coast },
     /// The text after `/` or inside `( )` is not a coast.
@@ -66,6 +68,7 @@ impl CommandError {
             CommandError::Syntax { .. } => "SYNTAX",
             CommandError::UnknownCommand { .. } => "UNKNOWN-COMMAND",
             CommandError::UnknownProvince { .. } => "UNKNOWN-PROVINCE",
+            CommandError::Impassable { .. } => "IMPASSABLE",
             CommandError::NoSuchCoast { .. } => "NO-SUCH-COAST",
             CommandError::BadCoast { .. } => "BAD-COAST",
             CommandError::UnknownPower { .. } => "UNKNOWN-POWER",
@@ -180,6 +183,10 @@ impl fmt::Display for CommandError {
                     write!(f, "; did you mean {}?", or_list(suggestions))
                 }
             }
+            CommandError::Impassable { name } => write!(
+                f,
+                "{name} is impassable: it is no province, and no unit may enter it"
+            ),
             CommandError::NoSuchCoast { province, coast } => {
                 write!(f, "{province} has no {}", coast.name())
             }

@@ -342,8 +342,9 @@ fn coast(i: &str) -> PResult<'_, Option<Coast>> {
         let after = blanks(after);
         let ends = name_word_ends(after, 2);
         for end in ends.iter().rev() {
+            // A full stop may end the line right after the coast (`F Spa/nc.`).
             if let (Some(t), Some(rest)) = (after.get(..*end), after.get(*end..))
-                && let Some(c) = Coast::from_text(t)
+                && let Some(c) = Coast::from_text(t.trim_end_matches('.'))
             {
                 return Ok((rest, Some(c)));
             }
@@ -352,6 +353,10 @@ fn coast(i: &str) -> PResult<'_, Option<Coast>> {
         return failure(after, Why::BadCoast(shown.to_string()));
     }
     if let Some(after) = start.strip_prefix('(') {
+        // `(*bounce*)` after a results listing's order is its outcome, not a coast.
+        if after.starts_with('*') {
+            return Ok((i, None));
+        }
         let Some(close) = after.find(')') else {
             return failure(after, Why::Expected("a coast and \")\""));
         };

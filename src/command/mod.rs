@@ -797,6 +797,12 @@ fn convert(norm: &str, e: PErr<'_>, map: &Map, suggest: bool) -> CommandError {
             found,
         },
         Why::UnknownProvince(candidates) => {
+            // A place that is no province (Switzerland) is named as such.
+            if let Some(name) = candidates.iter().rev().find_map(|t| map.impassable(t)) {
+                return CommandError::Impassable {
+                    name: name.to_string(),
+                };
+            }
             // Name the longest run of words (up to three) that looks like a province
             // ("North Atlantc Ocean", not "North"), else the first word.
             let fitting = candidates
