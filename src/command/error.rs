@@ -185,7 +185,7 @@ impl fmt::Display for CommandError {
             }
             CommandError::Impassable { name } => write!(
                 f,
-                "{name} is impassable: it is no province, and no unit may enter it"
+                "{name} is impassable: it is no province, and no unit may stand or move there"
             ),
             CommandError::NoSuchCoast { province, coast } => {
                 write!(f, "{province} has no {}", coast.name())

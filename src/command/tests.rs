@@ -273,10 +273,8 @@ fn a_signature_inside_press_is_press_text() {
 #[test]
 fn a_reply_header_ends_the_mail() {
     let text = "A Ven - Tyr\nGiulia\nFrom: DIP Judge <judge@example.test>\nSent: Monday, January 5, 2026 9:00 AM\nTo: Giulia <italy@example.test>\nSubject: DIP:roma - S1901M Reminder\nA Rom H";
-    let r = replies(text);
-    assert_eq!(r.len(), 2, "{r:?}");
-    assert_eq!(r[0], "OK A Ven - Tyr");
-    assert!(r[1].starts_with("ERROR"), "{r:?}");
+    // The name after the last order is a signature: skipped, not refused.
+    assert_eq!(replies(text), vec!["OK A Ven - Tyr"]);
     let plain =
         "A Ven - Tyr\n________________________________\nFrom: DIP Judge\nSent: Monday\nA Rom H";
     assert_eq!(replies(plain), vec!["OK A Ven - Tyr"]);
@@ -288,14 +286,17 @@ fn a_reply_header_ends_the_mail() {
         panic!("{r:?}")
     };
     assert_eq!(p.body, vec!["hello"]);
-    let alone = replies("From: me\nA Rom H");
-    assert_eq!(alone.len(), 2, "{alone:?}");
-    assert_eq!(alone[1], "OK A Rom H");
+    // A `From:` line alone ends nothing (before the first command it is skipped as a
+    // greeting; between commands it is refused as any line that is none).
+    assert_eq!(replies("From: me\nA Rom H"), vec!["OK A Rom H"]);
+    let between = replies("A Ven H\nFrom: me\nA Rom H");
+    assert_eq!(between.len(), 3, "{between:?}");
+    assert_eq!(between[2], "OK A Rom H");
 }
 
 /// The Outlook HTML reply fixture (`fixtures/mail/outlook-html-reply.eml`) through the
-/// MIME layer and the parser: the SIGNON and three orders, the name, nothing of the quoted
-/// original.
+/// MIME layer and the parser: the SIGNON and three orders, nothing of the quoted original
+/// (and the name under the orders is a signature, skipped).
 #[test]
 fn outlooks_html_reply_is_read_up_to_its_original() {
     let path = format!(
@@ -304,19 +305,14 @@ fn outlooks_html_reply_is_read_up_to_its_original() {
     );
     let env = crate::mail::Envelope::parse(&std::fs::read(path).unwrap()).unwrap();
     let r = replies(&env.text);
-    assert_eq!(r.len(), 5, "{r:?}");
     assert_eq!(
-        r[..4],
+        r,
         [
             "OK SIGNON Iroma ********",
             "OK A Ven - Tyr",
             "OK A Rom - Apu",
             "OK F Nap - ION",
         ]
-    );
-    assert!(
-        r[4].starts_with("ERROR UNKNOWN-COMMAND: line 5: \"Giulia\""),
-        "{r:?}"
     );
 }
 
