@@ -283,7 +283,7 @@ pub(super) fn frame<'a>(raw: &str, norm: &str, mut after: impl Iterator<Item = &
     }
     let (attribution_lines, below) = if is_attribution(&lower) {
         (1, next)
-    } else if let Some(n) = next.filter(|n| !n.is_empty() && n.split(' ').count() <= 4)
+    } else if let Some(n) = next.filter(|n| n.ends_with(':') && n.split(' ').count() <= 4)
         && is_attribution(&format!("{lower} {}", n.to_lowercase()))
         && !is_attribution(&n.to_lowercase())
     {

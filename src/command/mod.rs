@@ -616,11 +616,12 @@ fn command_word_classes() -> &'static [(&'static str, (usize, u64))] {
     })
 }
 
-/// Whether a first word (in lower case) is like a command word: within a typo of one
-/// (what "did you mean" names) when it has four letters or more (of three, nearly every
-/// word is one letter from some command: `Met` from `SET`), a command word with punctuation
-/// after it (`SIGNON,Egame,pw`), or a command word of five letters or more run on into the
-/// next word (`SIGNONEgame`).
+/// Whether a first word (in lower case) is like a command word: one letter from one when
+/// it has four letters or more (`SIGNOF`, `Hlep`; of three letters nearly every word is one
+/// letter from some command, `Met` from `SET`, and at two letters a name is a command's
+/// cousin, `Claire` and `CLAIM`), a command word with punctuation after it
+/// (`SIGNON,Egame,pw`), or a command word of five letters or more run on into the next word
+/// (`SIGNONEgame`).
 fn is_command_like(word: &str, grammar: Option<&dyn Grammar>) -> bool {
     let head: String = word
         .trim_start_matches(|c: char| !c.is_ascii_alphabetic())
@@ -635,7 +636,7 @@ fn is_command_like(word: &str, grammar: Option<&dyn Grammar>) -> bool {
         .iter()
         .map(|(k, _)| *k)
         .chain(own.iter().copied());
-    (head.chars().count() > 3 && near_command_word(&head, grammar).is_some())
+    (head.chars().count() > 3 && near_command_word_within(&head, grammar, 1).is_some())
         || words.any(|k| k == head || (k.len() >= 5 && !k.contains(' ') && head.starts_with(k)))
 }
 
@@ -643,8 +644,17 @@ fn is_command_like(word: &str, grammar: Option<&dyn Grammar>) -> bool {
 /// letters, two for a longer one), of the shared language's and the rule set's: what "did
 /// you mean" names.
 fn near_command_word(word: &str, grammar: Option<&dyn Grammar>) -> Option<&'static str> {
+    let limit = if word.chars().count() <= 5 { 1 } else { 2 };
+    near_command_word_within(word, grammar, limit)
+}
+
+/// The command word closest to `word` at most `limit` edits from it.
+fn near_command_word_within(
+    word: &str,
+    grammar: Option<&dyn Grammar>,
+    limit: usize,
+) -> Option<&'static str> {
     let lower = word.to_ascii_lowercase();
-    let limit = if lower.chars().count() <= 5 { 1 } else { 2 };
     let classes = crate::map::char_classes(&lower);
     let own: Vec<(&'static str, (usize, u64))> = grammar
         .map(|g| g.keywords())

@@ -133,7 +133,7 @@ fn hold(i: &str) -> PResult<'_, ()> {
 }
 
 // order_line = [ power_prefix ] order ;
-// order = waive | build_order | remove_order | disband_order | listed_build | listed_removal
+// order = waive | listed_build | build_order | remove_order | disband_order | listed_removal
 //       | unit_order ;
 pub(crate) fn order<'a>(
     map: &Map,
@@ -144,10 +144,10 @@ pub(crate) fn order<'a>(
     // `alt` keeps the failure that read furthest (see `PErr::or`).
     alt((
         |j| waive(map, j),
+        |j| listed_build(map, j),
         |j| build_order(map, j),
         |j| remove_order(map, j),
         |j| disband_order(map, j),
-        |j| listed_build(map, j),
         |j| listed_removal(map, j),
         |j| unit_order(map, grammar, j),
     ))
@@ -198,9 +198,9 @@ fn waive<'a>(_map: &Map, i: &'a str) -> PResult<'a, Command> {
     Ok((rest, order_cmd(Order::Waive)))
 }
 
-// build_order = ( "BUILD" | "B" | "+" ) unit_kind [ dash ] location ;
+// build_order = ( "BUILD" | "BUILDS" | "B" | "+" ) unit_kind [ dash ] location ;
 fn build_order<'a>(map: &Map, i: &'a str) -> PResult<'a, Command> {
-    let (rest, _) = one_of(&["build", "b", "+"], "BUILD")(i)?;
+    let (rest, _) = one_of(&["builds", "build", "b", "+"], "BUILD")(i)?;
     let (rest, kind) = cut(expect("a unit type (A or F)", unit_kind)(rest))?;
     let (rest, l) = cut(expect("a province", |j| location(map, j))(opt_dash(rest)))?;
     let (rest, _) = cut(end_of_order(rest))?;
@@ -217,10 +217,8 @@ fn build_order<'a>(map: &Map, i: &'a str) -> PResult<'a, Command> {
 //                the full stop, `Builds a fleet in St Petersburg. (north coast)`)
 fn listed_build<'a>(map: &Map, i: &'a str) -> PResult<'a, Command> {
     let (rest, _) = keyword("builds")(i)?;
-    let (rest, what) = cut(one_of(
-        &["an army", "a fleet"],
-        "\"an army\" or \"a fleet\"",
-    )(rest))?;
+    // `Builds A Par` is a build_order.
+    let (rest, what) = one_of(&["an army", "a fleet"], "\"an army\" or \"a fleet\"")(rest)?;
     let (rest, _) = cut(expect("IN", keyword("in"))(rest))?;
     let (rest, l) = cut(expect("a province", |j| location(map, j))(rest))?;
     let (rest, _) = cut(end_of_order(rest))?;
@@ -613,6 +611,7 @@ mod tests {
         Some("Remove F BLA")
     );
     ord!(listed_waive, "England: Build waived.", Some("Waive"));
+    ord!(builds_a_unit, "Builds A Par", Some("Build A Par"));
     ord!(prefix_not_a_power, "Atlantis: A Par H", None);
     ord!(outcome_unclosed, "A Par - Bur (*bounce", None);
 

@@ -236,7 +236,8 @@ fn the_judges_own_lines() {
 
 #[test]
 fn prose_and_mistyped_commands() {
-    let near = |w: &str| w.trim_end_matches(',') == "signof" || w.starts_with("signon");
+    let near =
+        |w: &str| w.trim_end_matches(',') == "signof" || w.starts_with("signon") || w == "foo";
     for l in [
         "Mit freundlichen Grüßen",
         "Viele Grüße aus Wien",
