@@ -246,8 +246,12 @@ pub(super) enum Frame {
 }
 
 /// What the line `norm` (normalised; `raw` as written) is, given the normalised lines after
-/// it: a reply header needs its second line, an attribution the line it stands over.
-pub(super) fn frame<'a>(raw: &str, norm: &str, mut after: impl Iterator<Item = &'a str>) -> Frame {
+/// it: a reply header needs the lines of its block, an attribution the line it stands over.
+pub(super) fn frame<'a>(
+    raw: &str,
+    norm: &str,
+    mut after: impl Iterator<Item = &'a str> + Clone,
+) -> Frame {
     if is_signature(raw, norm) {
         return Frame::Signature;
     }
@@ -258,29 +262,32 @@ pub(super) fn frame<'a>(raw: &str, norm: &str, mut after: impl Iterator<Item = &
     if is_separator(&lower) || is_forward_intro(&lower) {
         return Frame::Original;
     }
-    let next = after.next();
     if let Some(label) = header_label(&lower) {
-        // One header line is not a header: `To: …` may begin a sentence, and press may
-        // open with `From: the ambassador` and `To: the court`. Two are when one gives the
-        // time (Outlook: From, Sent; Gmail's forward: From, Date; Thunderbird's: Subject,
-        // Date) or they are the sender and the subject (Apple's forward), or when the
-        // sender's line goes on with another label (a header on one line).
-        let next_label = next.and_then(|n| header_label(&n.to_lowercase()));
-        let pair = |a: Label, b: Label| {
-            a != b
-                && (a == Label::Sent
-                    || b == Label::Sent
-                    || matches!(
-                        (a, b),
-                        (Label::From, Label::Subject) | (Label::Subject, Label::From)
-                    ))
-        };
-        if next_label.is_some_and(|n| pair(label, n))
-            || (label == Label::From && holds_second_label(&lower))
-        {
+        // One header line is not a header (`To: …` may begin a sentence), nor are a sender
+        // and a recipient (press may open with `From: the ambassador` and `To: the court`),
+        // nor a subject and a date (`Subject: Peace` and `Date: Spring 1901` in press). A
+        // header is a run of header lines, starting here, that names a sender and a time
+        // (Outlook: From, Sent; Gmail's forward: From, Date; Apple's: From, Subject, Date;
+        // Thunderbird's: Subject, Date, From), or a sender's line that goes on with another
+        // label (a header a converter put on one line).
+        let run = std::iter::once(Some(label))
+            .chain(
+                after
+                    .clone()
+                    .take(3)
+                    .map(|l| header_label(&l.to_lowercase())),
+            )
+            .map_while(|l| l);
+        let (mut sender, mut time) = (false, false);
+        for l in run {
+            sender |= l == Label::From;
+            time |= l == Label::Sent;
+        }
+        if (sender && time) || (label == Label::From && holds_second_label(&lower)) {
             return Frame::Original;
         }
     }
+    let next = after.next();
     let (attribution_lines, below) = if is_attribution(&lower) {
         (1, next)
     } else if let Some(n) = next.filter(|n| n.ends_with(':') && n.split(' ').count() <= 4)

@@ -78,6 +78,11 @@ frames!(
             ORIGINAL
         ),
         ("Betreff: orders\nDatum: 12.03.2026\nVon: Judge", ORIGINAL),
+        // Apple Mail's forward: the sender, the subject, then the date.
+        (
+            "From: Judge <judge@example.org>\nSubject: orders\nDate: 12 March 2026",
+            ORIGINAL
+        ),
         // A converter put the whole header on one line.
         (
             "From: Judge Sent: Thursday To: Ann Subject: orders",
@@ -97,6 +102,15 @@ frames!(
         ("To: everyone\nA Par - Bur", TEXT),
         ("A: Par - Bur\nF: Bre - Mao", TEXT),
         ("From: Ann\nTo: Bob", TEXT),
+        (
+            "From: the English ambassador\nTo: the court of France\nGreetings!",
+            TEXT
+        ),
+        (
+            "Subject: Peace in our time\nDate: Spring 1901\nLet us not fight.",
+            TEXT
+        ),
+        ("Date: Spring 1901\nFrom: Ann", ORIGINAL),
     ]
 );
 
