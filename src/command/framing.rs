@@ -252,13 +252,17 @@ pub(super) fn frame<'a>(
     norm: &str,
     mut after: impl Iterator<Item = &'a str> + Clone,
 ) -> Frame {
-    if is_signature(raw, norm) {
+    let trimmed = raw.trim_end_matches(['\r', '\n']);
+    if trimmed == "-- " || trimmed == "--" {
         return Frame::Signature;
     }
     if norm.is_empty() || norm.starts_with('>') {
         return Frame::Text;
     }
     let lower = norm.to_lowercase();
+    if is_sign_off(&lower) {
+        return Frame::Signature;
+    }
     if is_separator(&lower) || is_forward_intro(&lower) {
         return Frame::Original;
     }
@@ -309,15 +313,10 @@ pub(super) fn frame<'a>(
     }
 }
 
-/// A signature separator (`-- `, `--`) or a phone's or app's sign-off.
-fn is_signature(raw: &str, norm: &str) -> bool {
-    let trimmed = raw.trim_end_matches(['\r', '\n']);
-    if trimmed == "-- " || trimmed == "--" {
-        return true;
-    }
-    // A sign-off is a short line of its own, not a sentence that starts alike.
-    let lower = norm.to_lowercase();
-    norm.split(' ').count() <= 8 && SIGN_OFFS.iter().any(|s| lower.starts_with(s))
+/// A phone's or a mail app's sign-off (`lower`, the line in lower case): a short line of its
+/// own, not a sentence that starts alike.
+fn is_sign_off(lower: &str) -> bool {
+    SIGN_OFFS.iter().any(|s| lower.starts_with(s)) && lower.split(' ').count() <= 8
 }
 
 /// A separator above an original: a known phrase between dashes, or a line of eight or
@@ -409,8 +408,9 @@ const ORDER_WORDS: &[&str] = &[
     "convoy", "convoys", "d", "disband", "disbands", "via",
 ];
 
-/// Arrows that only an order holds between words.
-const ARROWS: &[&str] = &["-", "->", "=>", "\u{2013}", "\u{2014}", "\u{2192}"];
+/// Arrows that only an order holds between words (the typographic dashes are `-` by now:
+/// [`super::normalise_line`]).
+const ARROWS: &[&str] = &["-", "->", "=>", "\u{2192}"];
 
 /// Whether a line whose first word is neither a command nor a province reads as prose (a
 /// greeting, a signature, a remark) rather than a command with a typo: its first word is not

@@ -266,6 +266,33 @@ fn a_signature_inside_press_is_press_text() {
     );
 }
 
+/// Issue 38: the signature separator is read from the raw line (`-- ` keeps its blank) and
+/// a sign-off from the line in lower case, the one lower-cased copy framing makes of each
+/// line; a sign-off quoted under `>` is quoted text, skipped as the rest of the quote, and
+/// orders below it are read. An order whose first word is mistyped and whose arrow is a
+/// typographic dash is still an order, not prose (framing sees the dash as `-` once the line
+/// is normalised), so it is reported with a suggestion, not skipped as a greeting.
+#[test]
+fn sign_offs_and_typographic_arrows_after_normalising() {
+    assert_eq!(
+        replies("A Par H\nSENT FROM MY IPHONE\nA Mar H"),
+        vec!["OK A Par H"]
+    );
+    assert_eq!(
+        replies("A Par H\n> Sent from my iPhone\nA Mar H"),
+        vec!["OK A Par H", "OK A Mar H"]
+    );
+    for dash in ["\u{2013}", "\u{2014}", "\u{2212}"] {
+        let r = replies(&format!("Hello,\nPrais {dash} Bur\nA Mar H"));
+        assert_eq!(r.len(), 2, "{dash}: {r:?}");
+        assert!(
+            r[0].starts_with("ERROR UNKNOWN-") && r[0].contains("did you mean"),
+            "{dash}: {r:?}"
+        );
+        assert_eq!(r[1], "OK A Mar H");
+    }
+}
+
 /// Issue 25: Outlook's reply header (`From:` then `Sent:`), as its HTML form reads once
 /// converted to text, ends the mail as the plain form's line of underscores does; inside
 /// press too (the quoted original is not the sender's press). A `From:` line alone is a
