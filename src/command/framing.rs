@@ -35,9 +35,10 @@ const SEPARATOR_PHRASES: &[&str] = &[
     "oorspronkelijk bericht",
     "origineel bericht",
     "doorgestuurd bericht",
-    // Portuguese
+    // Portuguese (Thunderbird's forward in Portugal: reencaminhada)
     "mensagem original",
     "mensagem encaminhada",
+    "mensagem reencaminhada",
     // Swedish
     "ursprungligt meddelande",
     "originalmeddelande",
@@ -47,6 +48,8 @@ const SEPARATOR_PHRASES: &[&str] = &[
     "oryginalna wiadomość",
     "przekazana wiadomość",
     "wiadomość przekazana",
+    // Thunderbird's Polish forward, between three dashes.
+    "treść przekazanej wiadomości",
 ];
 
 /// Apple Mail's line above a forwarded original, in lower case without its colon.
@@ -101,6 +104,7 @@ const HEADER_LABELS: &[(&str, Label)] = &[
     ("à", Label::To),
     ("objet", Label::Subject),
     ("sujet", Label::Subject),
+    ("pour", Label::To),
     // Spanish
     ("enviado el", Label::Sent),
     ("enviado", Label::Sent),
@@ -114,11 +118,14 @@ const HEADER_LABELS: &[(&str, Label)] = &[
     ("a", Label::To),
     ("oggetto", Label::Subject),
     ("ccn", Label::Cc),
+    // Thunderbird's Italian forward: Oggetto, Data, Mittente, A.
+    ("mittente", Label::From),
     // Dutch
     ("van", Label::From),
     ("verzonden", Label::Sent),
     ("aan", Label::To),
     ("onderwerp", Label::Subject),
+    ("kopie", Label::Cc),
     // Portuguese
     ("enviada em", Label::Sent),
     ("enviada", Label::Sent),
@@ -136,6 +143,9 @@ const HEADER_LABELS: &[(&str, Label)] = &[
     ("do", Label::To),
     ("temat", Label::Subject),
     ("dw", Label::Cc),
+    // Thunderbird's Polish forward: Temat, Data, Nadawca, Adresat.
+    ("nadawca", Label::From),
+    ("adresat", Label::To),
 ];
 
 /// How the attribution line above a `>`-quoted original ends or starts (Gmail, Apple Mail,
@@ -166,6 +176,8 @@ const ATTRIBUTIONS: &[Attribution] = &[
     attribution("op ", &[" schreef "], ":"),
     attribution("", &[], " schreef:"),
     attribution("", &[], " het volgende geschreven:"),
+    // Outlook's: "Op … heeft Ann <a@b> geschreven:".
+    attribution("op ", &[" heeft "], " geschreven:"),
     // Portuguese: "Em … Ann escreveu:".
     attribution("", &[], " escreveu:"),
     // Swedish: "Den … skrev Ann <a@b>:", Apple's "12 mars 2026 kl. 10:00 skrev Ann:".

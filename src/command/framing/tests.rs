@@ -78,6 +78,19 @@ frames!(
             ORIGINAL
         ),
         ("Betreff: orders\nDatum: 12.03.2026\nVon: Judge", ORIGINAL),
+        // Thunderbird's forward header where its sender's label is its own word.
+        (
+            "Oggetto: orders\nData: 12/03/2026\nMittente: Judge",
+            ORIGINAL
+        ),
+        (
+            "Temat: orders\nData: 12.03.2026\nNadawca: Judge\nAdresat: Ann",
+            ORIGINAL
+        ),
+        (
+            "Sujet : orders\nDate : 12/03/2026\nDe : Judge\nPour : Ann",
+            ORIGINAL
+        ),
         // Apple Mail's forward: the sender, the subject, then the date.
         (
             "From: Judge <judge@example.org>\nSubject: orders\nDate: 12 March 2026",
@@ -110,6 +123,8 @@ frames!(
             "Subject: Peace in our time\nDate: Spring 1901\nLet us not fight.",
             TEXT
         ),
+        ("Pour : la gloire de la France\nA Par - Bur", TEXT),
+        ("Mittente: il re\nA Rom H", TEXT),
         ("Date: Spring 1901\nFrom: Ann", ORIGINAL),
     ]
 );
@@ -131,6 +146,8 @@ frames!(
         ("-------- Weitergeleitete Nachricht --------", ORIGINAL),
         ("---------- Forwarded message ---------", ORIGINAL),
         ("---------- Message transféré ---------", ORIGINAL),
+        ("-------- Mensagem reencaminhada --------", ORIGINAL),
+        ("--- Treść przekazanej wiadomości ---", ORIGINAL),
         ("________________________________", ORIGINAL),
         ("Begin forwarded message:", ORIGINAL),
         ("Anfang der weitergeleiteten Nachricht:", ORIGINAL),
@@ -168,6 +185,7 @@ fn attributions_of_three_clients_in_nine_languages() {
         // Dutch
         "Op do 12 mrt 2026 om 10:00 schreef Judge <judge@example.org>:",
         "Op 12 mrt. 2026 om 10:00 heeft Judge <judge@example.org> het volgende geschreven:",
+        "Op 12 mrt. 2026 10:00 heeft Judge <judge@example.org> geschreven:",
         // Portuguese
         "Em qui., 12 de mar. de 2026 às 10:00, Judge <judge@example.org> escreveu:",
         "Em 12/03/2026 10:00, Judge escreveu:",
