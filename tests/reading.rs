@@ -211,16 +211,15 @@ fn dipjudges_own_results_bulletins_read_back() {
 }
 
 /// The names of njudge's standard map, line by line: the full name and every
-/// abbreviation (`fixtures/njudge/map-standard-names.txt`).
+/// abbreviation (`fixtures/njudge/standard-names.csv`: `Full name,abbreviation alias …`).
 fn njudge_names() -> Vec<(String, Vec<String>)> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/njudge/map-standard-names.txt");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/njudge/standard-names.csv");
     let text = std::fs::read_to_string(path).expect("njudge names");
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
-            let (name, rest) = l.split_once(',').expect("Name, type abbreviations");
-            let mut words = rest.split_whitespace();
-            let _type = words.next();
+            let (name, rest) = l.split_once(',').expect("Name,abbreviations");
+            let words = rest.split_whitespace();
             (name.trim().to_string(), words.map(str::to_string).collect())
         })
         .collect()
