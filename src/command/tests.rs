@@ -293,6 +293,32 @@ fn sign_offs_and_typographic_arrows_after_normalising() {
     }
 }
 
+/// Issue 38: a greeting or a closing written between two commands is refused (it might be
+/// a mistyped order), but as a sentence of prose, with no "did you mean": the German closing
+/// drew "did you mean MAO". A single word may still be a misspelt name.
+#[test]
+fn prose_between_commands_gets_no_suggestion() {
+    for prose in [
+        "Mit freundlichen Grüßen",
+        "Viele Grüße aus Wien",
+        "Bien cordialement, Anne",
+        "Un saluto da Roma",
+        "Met vriendelijke groet",
+        "Med vänliga hälsningar",
+        "Thanks for your support!",
+    ] {
+        let r = replies(&format!("A Par H\n{prose}\nA Mar H"));
+        assert_eq!(r.len(), 3, "{prose}: {r:?}");
+        assert!(
+            r[1].starts_with("ERROR UNKNOWN-COMMAND: line 2:") && !r[1].contains("did you mean"),
+            "{prose}: {r:?}"
+        );
+        assert_eq!(r[2], "OK A Mar H");
+    }
+    let r = replies("A Par H\nBru\nA Mar H");
+    assert!(r[1].contains("did you mean Bre (Brest)"), "{r:?}");
+}
+
 /// Issue 25: Outlook's reply header (`From:` then `Sent:`), as its HTML form reads once
 /// converted to text, ends the mail as the plain form's line of underscores does; inside
 /// press too (the quoted original is not the sender's press). A `From:` line alone is a
