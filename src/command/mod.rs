@@ -34,7 +34,7 @@ use crate::rules::{Order, PhaseKind};
 
 pub use error::{Coded, CommandError};
 pub use grammar::{Grammar, NoCommand, NoCommands, OwnCommand, RuleCommand};
-pub use lexeme::{Date, GameName, Recipient};
+pub use lexeme::{Date, GameName, Recipient, UnclearRecipients};
 pub use master::{
     Declaration, EjectTarget, MasterCommand, ObserverSetting, PhaseClass, PressSetting,
     ScheduleChange, Turn,
@@ -440,14 +440,17 @@ fn read_lines(text: &str, map: &Map, cx: &ParseContext, until_signon: bool, out:
             continue;
         }
         if press::is_press_header(norm) {
-            let header = match press::press_header(norm) {
+            let header = match press::press_header(map, norm) {
                 Ok((_, h)) => Ok(h),
                 Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
                     Err(convert(norm, e, map, out.suggest()))
                 }
                 Err(nom::Err::Incomplete(_)) => Err(syntax_error(norm, "a press line")),
             };
-            if header.is_ok() || last_press_end > line {
+            // A list that could not be read safely (`PRESS TO ROME`) is a block the player
+            // meant: its text is never read as commands, ENDPRESS or not.
+            let unclear = matches!(header, Err(CommandError::UnclearRecipients { .. }));
+            if header.is_ok() || unclear || last_press_end > line {
                 press = Some(OpenPress {
                     slot: out.lines.len(),
                     header: header.clone(),
@@ -911,6 +914,10 @@ fn convert(norm: &str, e: PErr<'_>, map: &Map, suggest: bool) -> CommandError {
         Why::Coded(c) => CommandError::Coded(c),
         Why::UnmailableAddress(address, why) => CommandError::UnmailableAddress {
             address: shorten(&address),
+            why,
+        },
+        Why::UnclearRecipients(word, why) => CommandError::UnclearRecipients {
+            word: shorten(&word),
             why,
         },
     }

@@ -522,3 +522,76 @@ fn a_register_block_is_bounded_and_ends_at_a_signature() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Issue 38: a word spelt with power initials (plus M and O) was read letter by letter, and
+/// `PRESS TO ROME` went to Russia, the observers, the master and England. A press list reads
+/// a word as initials only when it is nothing else players write and its letters are
+/// distinct and in the board's order; otherwise the header is refused and nothing is sent.
+#[test]
+fn issue_38_a_word_is_not_a_list_of_initials() {
+    // What njudge's players write still reads.
+    for (text, want) in [
+        ("PRESS TO FGR", "PRESS TO France Germany Russia"),
+        ("PRESS TO E,F", "PRESS TO England France"),
+        ("PRESS TO ENGLAND FRANCE", "PRESS TO England France"),
+        ("PRESS TO M", "PRESS TO M"),
+        ("PRESS TO GO", "PRESS TO Germany O"),
+        ("PRESS TO French, M", "PRESS TO France M"),
+        ("PRESS TO E F G", "PRESS TO England France Germany"),
+        ("PRESS TO G E", "PRESS TO Germany England"),
+        ("PRESS TO ALL BUT RO", "PRESS TO ALL BUT Russia O"),
+        ("PRESS TO ALL EXCEPT G", "PRESS TO ALL BUT Germany"),
+        ("PRESS TO Master", "PRESS TO M"),
+        ("PRESS TO Observers and F", "PRESS TO O France"),
+    ] {
+        let r = one(&format!("{text}\nhello\nENDPRESS"));
+        assert_eq!(r, format!("OK {want} (1 line)"), "{text}");
+    }
+    // Words that are something else are refused, with the block: nothing is sent, and the
+    // press text is not read as orders, ENDPRESS or not.
+    for (text, says) in [
+        (
+            "PRESS TO ROME",
+            "\"ROME\" is a province (Rome), not a list of powers",
+        ),
+        (
+            "PRESS TO aeg",
+            "\"aeg\" is a province (Aegean Sea), not a list of powers",
+        ),
+        (
+            "PRESS TO E FROM G",
+            "\"FROM\" is a word, not a list of powers",
+        ),
+        ("PRESS TO E TO F", "\"TO\" is a word, not a list of powers"),
+        (
+            "PRESS TO GREAT",
+            "\"GREAT\" is not in the board's order: as initials it would be Germany, Russia, England, Austria, Turkey; written in order, AEGRT",
+        ),
+        (
+            "PRESS TO frg",
+            "\"frg\" is not in the board's order: as initials it would be France, Russia, Germany; written in order, FGR",
+        ),
+        ("PRESS TO FEE", "\"FEE\" repeats a letter"),
+        (
+            "PRESS TO GM",
+            "\"GM\" may mean the game master or Germany and the master",
+        ),
+        ("PRESS GREY TO TEAM", "\"TEAM\" is not in the board's order"),
+    ] {
+        for end in ["\nENDPRESS\nA Mar H", ""] {
+            let r = replies(&format!("{text}\nA Par - Bur{end}"));
+            assert!(
+                r[0].starts_with("ERROR UNCLEAR-RECIPIENTS: line 1") && r[0].contains(says),
+                "{text}: {}",
+                r[0]
+            );
+            assert!(r[0].contains("nothing was sent"), "{}", r[0]);
+            let want: Vec<String> = if end.is_empty() {
+                Vec::new()
+            } else {
+                vec!["OK A Mar H".into()]
+            };
+            assert_eq!(r.get(1..), Some(want.as_slice()), "{text}{end}");
+        }
+    }
+}
