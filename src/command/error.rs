@@ -51,6 +51,12 @@ pub enum CommandError {
     /// `SET ADDRESS` with an address the judge's mailer cannot send to (an address literal
     /// such as `a@[127.0.0.1]`, or one longer than SMTP allows); `why` says which.
     UnmailableAddress { address: String, why: &'static str },
+    /// The word after `SET` is no setting; `suggestion` is the closest setting, ready to
+    /// print.
+    UnknownSetting {
+        word: String,
+        suggestion: Option<String>,
+    },
     /// A word of a press list that could be read as initials but is refused (issue 38):
     /// the header and its block are refused, nothing is sent.
     UnclearRecipients {
@@ -86,6 +92,7 @@ impl CommandError {
             CommandError::Coded(c) => c.code,
             CommandError::UnmailableAddress { .. } => "BAD-ADDRESS",
             CommandError::UnclearRecipients { .. } => "UNCLEAR-RECIPIENTS",
+            CommandError::UnknownSetting { .. } => "UNKNOWN-SETTING",
         }
     }
 
@@ -221,6 +228,17 @@ impl fmt::Display for CommandError {
             CommandError::Coded(c) => f.write_str(&c.sentence),
             CommandError::UnmailableAddress { address, why } => {
                 write!(f, "the judge cannot send mail to {address}: {why}")
+            }
+            CommandError::UnknownSetting { word, suggestion } => {
+                write!(f, "\"{word}\" is not a setting")?;
+                match suggestion {
+                    Some(s) => write!(f, "; did you mean SET {s}?")?,
+                    None => f.write_str(".")?,
+                }
+                write!(
+                    f,
+                    " Players set PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE or MAP; the master DEADLINE, GRACE, PRESS and more (HELP lists them all)"
+                )
             }
             CommandError::UnclearRecipients { word, why } => {
                 match why {

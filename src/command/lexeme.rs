@@ -41,6 +41,8 @@ pub enum Why {
     Coded(super::Coded),
     /// An address the mailer cannot send to, and why.
     UnmailableAddress(String, &'static str),
+    /// The word after `SET` is no setting (the line from it on is where the error is).
+    UnknownSetting,
     /// A word of a press list that could be read as initials but is refused, as written.
     UnclearRecipients(String, UnclearRecipients),
 }

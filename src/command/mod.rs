@@ -782,13 +782,44 @@ fn set_command(norm: &str) -> lexeme::PResult<'_, Command> {
     match master::master_setting(rest) {
         Ok((r, c)) => Ok((r, Command::Master(c))),
         Err(nom::Err::Failure(e)) => Err(nom::Err::Failure(e)),
-        Err(_) => lexeme::failure(
-            lexeme::blanks(rest),
-            Why::Expected(
-                "a setting (PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE, MAP; the master's DEADLINE, GRACE, START, MOVE, RETREAT, ADJUST, ZONE, NMR, PRESS, PARTIAL, OBSERVER, WATCH, VARIANT, CENTRES, COMMENT, NOLIST, JOIN PASSWORD, INVITE, ANONYMOUS, REVEAL, QUIET, ADDRESSES, MAXABSENCE, PLAYERS, DEDICATION, ONTIMERAT or RESRAT)",
-            ),
-        ),
+        Err(_) => {
+            let at = lexeme::blanks(rest);
+            if at.is_empty() {
+                return lexeme::failure(at, Why::Expected("a setting after SET"));
+            }
+            lexeme::failure(at, Why::UnknownSetting)
+        }
     }
+}
+
+/// The setting words after `SET` (players' and the master's), for "did you mean".
+fn setting_words() -> impl Iterator<Item = &'static str> {
+    player::SETTINGS.iter().chain(master::SETTINGS).copied()
+}
+
+/// The setting closest to what follows `SET` in `at`, within a typo (one edit for up to
+/// five letters, two for more), compared over as many words as each setting has
+/// (`JION PASSWORD` is `JOIN PASSWORD`); ties go to the setting listed first.
+fn near_setting(at: &str) -> Option<&'static str> {
+    let words: Vec<String> = at
+        .split(' ')
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '/')
+                .to_ascii_lowercase()
+        })
+        .collect();
+    setting_words()
+        .filter_map(|s| {
+            let n = s.split(' ').count();
+            let typed = words.get(..n)?.join(" ");
+            if typed.len() > lexeme::MAX_SUGGEST_LEN {
+                return None;
+            }
+            let limit = if typed.chars().count() <= 5 { 1 } else { 2 };
+            crate::map::edit_distance_within(&typed, s, limit).map(|d| (d, s))
+        })
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, s)| s)
 }
 
 /// The phase decides what `-` and `D` mean (see [`ParseContext::phase`]).
@@ -916,6 +947,17 @@ fn convert(norm: &str, e: PErr<'_>, map: &Map, suggest: bool) -> CommandError {
             address: shorten(&address),
             why,
         },
+        Why::UnknownSetting => {
+            let word = e.at.split(' ').next().unwrap_or("");
+            CommandError::UnknownSetting {
+                word: shorten(word),
+                suggestion: if suggest {
+                    near_setting(e.at).map(str::to_ascii_uppercase)
+                } else {
+                    None
+                },
+            }
+        }
         Why::UnclearRecipients(word, why) => CommandError::UnclearRecipients {
             word: shorten(&word),
             why,

@@ -154,7 +154,7 @@ line!(
 line!(
     err_set,
     "SET COLOUR blue",
-    "ERROR SYNTAX: line 1: \"SET COLOUR blue\": expected a setting (PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE, MAP; the master's DEADLINE, GRACE, START, MOVE, RETREAT, ADJUST, ZONE, NMR, PRESS, PARTIAL, OBSERVER, WATCH, VARIANT, CENTRES, COMMENT, NOLIST, JOIN PASSWORD, INVITE, ANONYMOUS, REVEAL, QUIET, ADDRESSES, MAXABSENCE, PLAYERS, DEDICATION, ONTIMERAT or RESRAT) after \"SET\", found \"COLOUR blue\""
+    "ERROR UNKNOWN-SETTING: line 1: \"SET COLOUR blue\": \"COLOUR\" is not a setting. Players set PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE or MAP; the master DEADLINE, GRACE, PRESS and more (HELP lists them all)"
 );
 line!(
     err_endpress,
@@ -594,4 +594,30 @@ fn issue_38_a_word_is_not_a_list_of_initials() {
             assert_eq!(r.get(1..), Some(want.as_slice()), "{text}{end}");
         }
     }
+}
+
+/// Issue 38: a mistyped SET word drew a 37-item list and no suggestion; it gets the closest
+/// setting and a short list.
+#[test]
+fn issue_38_a_mistyped_setting_gets_a_suggestion() {
+    for (text, near) in [
+        ("SET DEADLIN 2026-12-01", Some("DEADLINE")),
+        ("SET PASWORD secret", Some("PASSWORD")),
+        ("set adress me@example.org", Some("ADDRESS")),
+        ("SET JION PASSWORD x", Some("JOIN PASSWORD")),
+        ("SET PREFERANCE EFG", Some("PREFERENCE")),
+        ("SET COLOUR blue", None),
+    ] {
+        let r = one(text);
+        let word = text.split(' ').nth(1).unwrap();
+        let mut want =
+            format!("ERROR UNKNOWN-SETTING: line 1: \"{text}\": \"{word}\" is not a setting");
+        match near {
+            Some(s) => want += &format!("; did you mean SET {s}?"),
+            None => want += ".",
+        }
+        want += " Players set PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE or MAP; the master DEADLINE, GRACE, PRESS and more (HELP lists them all)";
+        assert_eq!(r, want, "{text}");
+    }
+    assert!(one("SET").starts_with("ERROR SYNTAX"), "{}", one("SET"));
 }
