@@ -866,6 +866,48 @@ fn ratio(i: &str) -> PResult<'_, Option<u32>> {
     Ok((r, Some(n)))
 }
 
+/// njudge's `SET COMMENT BEGIN`: the lines after it, up to a `SIGNOFF` or the end of the
+/// message (a signature or a quoted original ends it too), are the comment, not commands
+/// (issue 38: they were read as orders, and "BEGIN" was the comment). dipjudge keeps one
+/// comment, shown in LIST, so the lines are joined with a blank and must fit in it; none
+/// clears it, as njudge's SIGNOFF right after BEGIN clears its full comment.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CommentBlock {
+    lines: Vec<String>,
+}
+
+impl CommentBlock {
+    /// Whether a line opens a block: `SET COMMENT BEGIN`, alone.
+    pub(crate) fn opens(norm: &str) -> bool {
+        norm.eq_ignore_ascii_case("set comment begin")
+    }
+
+    /// Whether a line ends the block: a bare `SIGNOFF` (njudge's only end).
+    pub(crate) fn closes(norm: &str) -> bool {
+        norm.eq_ignore_ascii_case("signoff")
+    }
+
+    /// Takes a line of the comment (blank lines and `//` lines are none).
+    pub(crate) fn read(&mut self, norm: &str) {
+        if !norm.is_empty() && !norm.starts_with("//") {
+            self.lines.push(norm.to_string());
+        }
+    }
+
+    /// The block as `SET COMMENT text`, or refused when the text is longer than a comment.
+    pub(crate) fn into_command(self) -> Result<super::Command, super::CommandError> {
+        let text = self.lines.join(" ");
+        if text.chars().count() > MAX_COMMENT {
+            return Err(super::CommandError::Syntax {
+                expected: "a comment of at most 60 characters (dipjudge keeps one comment, shown in LIST, and read the lines after SET COMMENT BEGIN as it, not as commands; nothing was changed)",
+                after: Some("BEGIN".into()),
+                found: Some(super::shorten(&text)),
+            });
+        }
+        Ok(super::Command::Master(MasterCommand::SetComment { text }))
+    }
+}
+
 /// The longest comment (`SET COMMENT`): njudge's brief listing holds 60 characters.
 pub(crate) const MAX_COMMENT: usize = 60;
 

@@ -339,6 +339,8 @@ fn read_lines(text: &str, map: &Map, cx: &ParseContext, until_signon: bool, out:
     let mut press: Option<OpenPress> = None;
     // A REGISTER block being read (its result's index, and the fields so far).
     let mut register: Option<(usize, player::RegisterBlock)> = None;
+    // A `SET COMMENT BEGIN` block being read (its result's index, and the lines so far).
+    let mut comment: Option<(usize, master::CommentBlock)> = None;
     let mut signed_on = false;
     let grammar = cx.grammar;
     let lines: Vec<(&str, String)> = text
@@ -414,6 +416,22 @@ fn read_lines(text: &str, map: &Map, cx: &ParseContext, until_signon: bool, out:
             register = Some((slot, block));
             continue;
         }
+        if let Some((slot, mut block)) = comment.take() {
+            if matches!(frame, framing::Frame::Original | framing::Frame::Signature) {
+                close_comment(&mut out.lines, slot, block);
+                return;
+            }
+            if master::CommentBlock::closes(norm) {
+                // njudge: the comment runs to a SIGNOFF, which is then read as itself.
+                close_comment(&mut out.lines, slot, block);
+            } else {
+                if !is_skipped(norm) && !matches!(frame, framing::Frame::Attribution { .. }) {
+                    block.read(norm);
+                }
+                comment = Some((slot, block));
+                continue;
+            }
+        }
         match frame {
             framing::Frame::Original | framing::Frame::Signature => break,
             framing::Frame::Attribution { lines } => {
@@ -435,6 +453,15 @@ fn read_lines(text: &str, map: &Map, cx: &ParseContext, until_signon: bool, out:
                 outcome: Ok(Command::Player(
                     player::RegisterBlock::default().into_command(false),
                 )),
+                text: norm.to_string(),
+            });
+            continue;
+        }
+        if master::CommentBlock::opens(norm) {
+            comment = Some((out.lines.len(), master::CommentBlock::default()));
+            out.push_line(LineResult {
+                line,
+                outcome: master::CommentBlock::default().into_command(),
                 text: norm.to_string(),
             });
             continue;
@@ -528,6 +555,17 @@ fn read_lines(text: &str, map: &Map, cx: &ParseContext, until_signon: bool, out:
     }
     if let Some((slot, block)) = register.take() {
         close_register(&mut out.lines, slot, block, false);
+    }
+    if let Some((slot, block)) = comment.take() {
+        close_comment(&mut out.lines, slot, block);
+    }
+}
+
+/// Puts a `SET COMMENT BEGIN` block's comment into its result (the `SET COMMENT BEGIN`
+/// line's).
+fn close_comment(out: &mut [LineResult], slot: usize, block: master::CommentBlock) {
+    if let Some(l) = out.get_mut(slot) {
+        l.outcome = block.into_command();
     }
 }
 

@@ -621,3 +621,42 @@ fn issue_38_a_mistyped_setting_gets_a_suggestion() {
     }
     assert!(one("SET").starts_with("ERROR SYNTAX"), "{}", one("SET"));
 }
+
+/// Issue 38: njudge's `SET COMMENT BEGIN` took "BEGIN" as the comment and read the lines
+/// after it as commands (an order among them was applied). The lines up to SIGNOFF, or the
+/// end of the mail, are the comment.
+#[test]
+fn issue_38_set_comment_begin_reads_the_lines_after_it_as_the_comment() {
+    assert_eq!(
+        replies(
+            "SET COMMENT BEGIN\nFriendly club game,\n\nA Par - Bur is welcome\nSIGNOFF\nA Mar H"
+        ),
+        vec![
+            "OK SET COMMENT Friendly club game, A Par - Bur is welcome".to_string(),
+            "OK SIGNOFF".to_string(),
+        ]
+    );
+    // To the end of the mail, and to a signature.
+    assert_eq!(
+        replies("set comment begin\nGunboat, no press\n-- \nAnn"),
+        vec!["OK SET COMMENT Gunboat, no press".to_string()]
+    );
+    // SIGNOFF right after it clears the comment.
+    assert_eq!(
+        replies("SET COMMENT BEGIN\nSIGNOFF"),
+        vec!["OK SET COMMENT".to_string(), "OK SIGNOFF".to_string()]
+    );
+    // Too long for the comment: refused, and still no line of it is read as a command.
+    let r = replies(&format!(
+        "SET COMMENT BEGIN\n{}\nA Par - Bur",
+        "x".repeat(50)
+    ));
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert!(
+        r[0].starts_with("ERROR SYNTAX: line 1") && r[0].contains("at most 60 characters"),
+        "{}",
+        r[0]
+    );
+    // The one-line form is unchanged.
+    assert_eq!(one("SET COMMENT Friday club"), "OK SET COMMENT Friday club");
+}
