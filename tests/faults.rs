@@ -1,4 +1,4 @@
-//! Anomaly tests in the style of SQLite's (`shared/STYLE.md` §5, §6.5): a game row that
+//! Anomaly tests in the style of SQLite's (<https://sqlite.org/testing.html>): a game row that
 //! cannot be read, a panicking rule-set hook, a mail that panics or kills the judge, a full
 //! disk, and a store error at each write of a phase's processing and of a mail's handling
 //! (the loop N = 1, 2, … failing at write N once, then at every write from N on). Each test

@@ -130,6 +130,10 @@ mod njudge_inputs;
 /// Observers' press as njudge's (issue 31): SET OBSERVER, the observer's password, PRESS TO
 /// O; what observers read is SET WATCH.
 mod observers;
+/// The judge as an operator runs it: `check`, `backup` while `run` handles mail and the
+/// restore drill, private database files, a database newer than the binary, `run`'s exit
+/// statuses, logs for a file or the journal, the systemd unit, a clone that stands alone.
+mod operator;
 /// A message far over the size cap.
 mod oversize;
 /// Players as people (issue 31): njudge's REGISTER blocks, WHOIS and its public fields,
@@ -151,6 +155,9 @@ mod reading;
 /// Where the words live: the judge and the game write no sentence of their own;
 /// `src/bulletin/` is the one renderer of what people read.
 mod renderer;
+/// Upgrades: a database made by each schema version the project shipped is migrated and
+/// plays on (`tests/schemas/`).
+mod schemas;
 /// A scratch judge on the Maildir default: its directory, inbox, outbox and games.
 mod scratch;
 /// Seats changing hands by mail: resignations and ejections told, dropped powers that stall

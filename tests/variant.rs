@@ -1,5 +1,5 @@
 //! The variant platform, proved with a toy rule set that overrides every hook H1–H20
-//! (`shared/rules/README.md` §3) and plays a short game by mail through the judge: each
+//! (`docs/rules/README.md` §3) and plays a short game by mail through the judge: each
 //! hook is called where the spec says, does what it says, and its lines reach only their
 //! readers (the leak scanner reads every mail of the game against the toy's secrets).
 

@@ -253,6 +253,11 @@ impl From<TlsMode> for Security {
 }
 
 impl Config {
+    /// Whether the file holds a secret: a mail password (keep it unreadable by others).
+    pub fn holds_secret(&self) -> bool {
+        self.inbound.password.is_some() || self.outbound.password.is_some()
+    }
+
     /// Reads and checks `path`.
     pub fn load(path: &Path) -> anyhow::Result<Config> {
         let text = std::fs::read_to_string(path)
@@ -403,43 +408,70 @@ impl Config {
                     .with_poll_interval(poll.min(Duration::from_secs(1)))
                     .with_max_message_bytes(self.daemon.max_message_bytes),
             ),
-            _ => {
-                let mut c = ImapConfig::new(
-                    i.host.clone().unwrap_or_default(),
-                    i.port.unwrap_or(993),
-                    i.user.clone().unwrap_or_default(),
-                    i.password.clone().unwrap_or_default(),
-                );
-                c.security = i.tls.into();
-                c.root_certificate = i.root_certificate.as_deref().map(|p| self.resolve(p));
-                i.mailbox.clone_into(&mut c.mailbox);
-                i.processed.clone_into(&mut c.processed);
-                i.rejected.clone_into(&mut c.rejected);
-                c.poll_interval = poll;
-                c.idle = i.idle;
-                c.backoff_max = c.backoff_max.min(Duration::from_secs(60));
-                c.max_message_bytes = self.daemon.max_message_bytes;
-                Box::new(ImapInbox::new(c, cursor))
-            }
+            _ => Box::new(ImapInbox::new(self.imap_settings(), cursor)),
         }
+    }
+
+    /// The IMAP inbox's settings, when the inbox is IMAP (`dipjudge check` logs in with
+    /// them).
+    pub fn imap_config(&self) -> Option<ImapConfig> {
+        self.inbox_maildir().is_none().then(|| self.imap_settings())
+    }
+
+    fn imap_settings(&self) -> ImapConfig {
+        let poll = Duration::from_secs(self.daemon.poll_interval_secs);
+        let i = &self.inbound;
+        let mut c = ImapConfig::new(
+            i.host.clone().unwrap_or_default(),
+            i.port.unwrap_or(993),
+            i.user.clone().unwrap_or_default(),
+            i.password.clone().unwrap_or_default(),
+        );
+        c.security = i.tls.into();
+        c.root_certificate = i.root_certificate.as_deref().map(|p| self.resolve(p));
+        i.mailbox.clone_into(&mut c.mailbox);
+        i.processed.clone_into(&mut c.processed);
+        i.rejected.clone_into(&mut c.rejected);
+        c.poll_interval = poll;
+        c.idle = i.idle;
+        c.backoff_max = c.backoff_max.min(Duration::from_secs(60));
+        c.max_message_bytes = self.daemon.max_message_bytes;
+        c
     }
 
     /// The outbox.
     pub fn outbox(&self) -> Box<dyn Outbox> {
-        let o = &self.outbound;
-        match (o.kind, &o.path) {
-            (Transport::Maildir, Some(path)) => Box::new(MaildirOutbox::new(self.resolve(path))),
-            _ => {
-                let mut c =
-                    SmtpConfig::new(o.host.clone().unwrap_or_default(), o.port.unwrap_or(587));
-                c.security = o.tls.into();
-                c.root_certificate = o.root_certificate.as_deref().map(|p| self.resolve(p));
-                c.credentials = o.user.clone().zip(o.password.clone());
-                o.hello_name.clone_into(&mut c.hello_name);
-                c.connections = o.connections;
-                Box::new(SmtpOutbox::new(c))
-            }
+        match self.outbox_maildir() {
+            Some(path) => Box::new(MaildirOutbox::new(path)),
+            None => Box::new(SmtpOutbox::new(self.smtp_settings())),
         }
+    }
+
+    /// The Maildir the judge's mail is written to, if the outbox is a Maildir.
+    pub fn outbox_maildir(&self) -> Option<PathBuf> {
+        match (self.outbound.kind, &self.outbound.path) {
+            (Transport::Maildir, Some(p)) => Some(self.resolve(p)),
+            _ => None,
+        }
+    }
+
+    /// The SMTP outbox's settings, when the outbox is SMTP (`dipjudge check` logs in with
+    /// them).
+    pub fn smtp_config(&self) -> Option<SmtpConfig> {
+        self.outbox_maildir()
+            .is_none()
+            .then(|| self.smtp_settings())
+    }
+
+    fn smtp_settings(&self) -> SmtpConfig {
+        let o = &self.outbound;
+        let mut c = SmtpConfig::new(o.host.clone().unwrap_or_default(), o.port.unwrap_or(587));
+        c.security = o.tls.into();
+        c.root_certificate = o.root_certificate.as_deref().map(|p| self.resolve(p));
+        c.credentials = o.user.clone().zip(o.password.clone());
+        o.hello_name.clone_into(&mut c.hello_name);
+        c.connections = o.connections;
+        c
     }
 
     /// True when the inbox is IMAP (its cursor is kept in the database).

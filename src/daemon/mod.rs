@@ -251,6 +251,21 @@ impl Drop for SendWorker {
     }
 }
 
+/// Another judge process holds the database's lock ([`InstanceLock`]): this one did not
+/// start. `dipjudge run` exits with status 3 on it.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "another dipjudge (run or process) is already working on {} (it holds {}); a second one would read the same mail and send the same replies twice, so this one does not start. Stop the other one, or pass --wait to wait for it",
+    database.display(),
+    lock.display()
+)]
+pub struct AlreadyRunning {
+    /// The database.
+    pub database: std::path::PathBuf,
+    /// Its lock file.
+    pub lock: std::path::PathBuf,
+}
+
 /// The lock that makes one judge process the only one on its database: a second `run` or
 /// `process` would read the same mail and send the same replies again. An OS file lock on
 /// `<database>.lock`, held for the daemon's life (the OS drops it when the process ends,
@@ -264,6 +279,7 @@ impl InstanceLock {
     /// Takes the lock of `database`; with `wait`, waits for another process to let it go,
     /// otherwise refuses at once with a sentence.
     pub fn take(database: &std::path::Path, wait: bool) -> anyhow::Result<InstanceLock> {
+        use std::os::unix::fs::OpenOptionsExt;
         let mut name = database.as_os_str().to_owned();
         name.push(".lock");
         let path = std::path::PathBuf::from(name);
@@ -271,6 +287,7 @@ impl InstanceLock {
             .create(true)
             .truncate(false)
             .write(true)
+            .mode(0o600)
             .open(&path)
             .with_context(|| format!("while opening the lock file {}", path.display()))?;
         if wait {
@@ -280,11 +297,10 @@ impl InstanceLock {
         }
         match file.try_lock() {
             Ok(()) => Ok(InstanceLock { _file: file }),
-            Err(std::fs::TryLockError::WouldBlock) => anyhow::bail!(
-                "another dipjudge (run or process) is already working on {} (it holds {}); a second one would read the same mail and send the same replies twice, so this one does not start. Stop the other one, or pass --wait to wait for it",
-                database.display(),
-                path.display()
-            ),
+            Err(std::fs::TryLockError::WouldBlock) => Err(anyhow::Error::new(AlreadyRunning {
+                database: database.to_path_buf(),
+                lock: path,
+            })),
             Err(std::fs::TryLockError::Error(e)) => {
                 Err(e).with_context(|| format!("while taking the lock {}", path.display()))
             }

@@ -488,7 +488,7 @@ impl Map {
         out
     }
 
-    /// The provinces of a power's home country, as written down (`shared/rules/README.md`
+    /// The provinces of a power's home country, as written down (`docs/rules/README.md`
     /// §1: every province inside its national border, home centres included).
     fn home_country_codes(power: Power) -> &'static [&'static str] {
         match power {
@@ -514,7 +514,7 @@ impl Map {
         out
     }
 
-    /// A power's home country (`shared/rules/README.md` §1: every province inside its
+    /// A power's home country (`docs/rules/README.md` §1: every province inside its
     /// national border, home centres included), in province code order.
     pub fn home_country(&self, power: Power) -> Vec<ProvinceId> {
         let bits = self.home_country_bits(power);

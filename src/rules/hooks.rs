@@ -1,4 +1,4 @@
-//! The adjudication hooks (H3, H4, H6–H15 of `shared/rules/README.md` §3): one trait whose
+//! The adjudication hooks (H3, H4, H6–H15 of `docs/rules/README.md` §3): one trait whose
 //! every default *is* the standard game. A variant overrides only its own hooks; the
 //! adjudicator calls them through `&dyn Rules` and never names a variant.
 

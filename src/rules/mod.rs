@@ -1,5 +1,5 @@
 //! The rules of the game: positions, orders, and their adjudication exactly as the DATC
-//! v3.0 prefers, with the variant hooks of `shared/rules/README.md` §3.
+//! v3.0 prefers, with the variant hooks of `docs/rules/README.md` §3.
 //!
 //! Pure: no SQL, no mail, no clock. Text → orders is the `command` layer's job; here an
 //! order is already made of map keys. Three steps, as TedDriggs' crate does it: orders are

@@ -281,14 +281,43 @@ fn version(conn: &Connection) -> Result<i64, StoreError> {
     Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)
 }
 
-/// Applies every step newer than the database's version.
-pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+/// Refuses a database a newer dipjudge wrote ([`StoreError::TooNew`]).
+pub(crate) fn refuse_newer(conn: &Connection) -> Result<(), StoreError> {
     let found = version(conn)?;
     if found > LATEST {
         return Err(StoreError::TooNew {
             found,
             known: LATEST,
         });
+    }
+    Ok(())
+}
+
+fn has_table(conn: &Connection, name: &str) -> Result<bool, StoreError> {
+    Ok(conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1)",
+        [name],
+        |r| r.get(0),
+    )?)
+}
+
+/// The schema main shipped for a minute as "version 10" (commit 5cde38e, the web view's
+/// merge): steps 1 to 7 and the web tokens' table, numbered 10 before it was renumbered 8
+/// (07476a3). Its files hold version 10 without steps 9 and 10's tables; read as the 8 they
+/// are, they migrate like any other (without this they were taken as up to date, and the
+/// first mail touching the missing tables failed).
+fn renumbered_web_view(conn: &Connection) -> Result<bool, StoreError> {
+    Ok(version(conn)? == 10
+        && has_table(conn, "web_tokens")?
+        && !has_table(conn, "people")?
+        && !has_table(conn, "tenure_addresses")?)
+}
+
+/// Applies every step newer than the database's version.
+pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    refuse_newer(conn)?;
+    if renumbered_web_view(conn)? {
+        conn.pragma_update(None, "user_version", 8)?;
     }
     for (v, sql) in STEPS {
         if *v <= version(conn)? {

@@ -7,6 +7,7 @@
 //! (the next deadline, for `tick`).
 
 mod audience;
+mod backup;
 mod migrations;
 mod people;
 mod security;
@@ -21,9 +22,14 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::game::Game;
 
 pub use audience::{Audience, MailKind};
+pub use backup::{BackupReport, DatabaseInfo, RestoreReport, backup, inspect, restore};
 pub use people::{MAX_NAMESAKES, PersonId};
 pub use security::{PendingConfirmation, WrongSignons};
 pub use web::WebToken;
+
+/// The schema version this dipjudge writes (`dipjudge --version` names it): databases of
+/// every earlier version are migrated when opened, a newer one is refused.
+pub const SCHEMA_VERSION: i64 = migrations::LATEST;
 
 use crate::variant::Reader;
 
@@ -34,8 +40,19 @@ pub enum StoreError {
     Sql(#[from] rusqlite::Error),
     #[error("stored game {game:?} cannot be read: {reason}")]
     Corrupt { game: String, reason: String },
-    #[error("database schema version {found} is newer than this judge knows ({known})")]
+    /// The database was written by a newer dipjudge: this one refuses it rather than
+    /// misread it (nothing in it is changed).
+    #[error(
+        "the database has schema version {found}, newer than this dipjudge knows ({known}): a newer dipjudge wrote it. Run that version (or one newer), or restore a backup made before the upgrade; this dipjudge leaves the file as it is"
+    )]
     TooNew { found: i64, known: i64 },
+    /// The database file itself: it cannot be created, is missing, or a copy cannot be
+    /// made.
+    #[error("{}: {reason}", path.display())]
+    File {
+        path: std::path::PathBuf,
+        reason: String,
+    },
     /// The game was suspended (it could not be read or processed) and waits for the
     /// operator.
     #[error("game {game:?} is suspended: {reason}")]
@@ -66,6 +83,7 @@ impl StoreError {
                         | C::OperationInterrupted
                 )
             ),
+            StoreError::File { .. } => true,
             StoreError::Corrupt { .. } | StoreError::TooNew { .. } => false,
             StoreError::Suspended { .. } => false,
         }
@@ -259,10 +277,14 @@ pub struct HistoryEntry {
 }
 
 impl Store {
-    /// Opens (creating if needed) the database at `path` in WAL mode and brings its schema
-    /// up to date.
+    /// Opens (creating if needed, readable by its owner only) the database at `path` in WAL
+    /// mode and brings its schema up to date. A database newer than this judge is refused
+    /// ([`StoreError::TooNew`]) and left untouched.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
+        backup::create_private(path)?;
         let conn = Connection::open(path)?;
+        // Before anything is set on it: a newer judge's file is not touched.
+        migrations::refuse_newer(&conn)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;

@@ -114,6 +114,16 @@ impl SmtpOutbox {
         SmtpOutbox { config, tls: None }
     }
 
+    /// Connects, secures the connection and logs in as the configured user as a batch
+    /// would, then says goodbye without sending anything (`dipjudge check`). The error is
+    /// the sentence a failed batch would log.
+    pub fn check_login(&mut self) -> Result<(), String> {
+        let tls = self.cached_tls();
+        let mut conn = self.connect(tls.as_ref()).map_err(|f| f.reason)?;
+        let _ = conn.quit();
+        Ok(())
+    }
+
     /// The TLS set-up, from the cache or built (and cached) now; `None` for plain SMTP.
     fn cached_tls(&mut self) -> Option<Result<TlsParameters, ConnectFailure>> {
         if self.config.security == Security::Plain {
