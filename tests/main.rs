@@ -154,6 +154,13 @@ mod picture;
 /// What the rules keep secret stays secret from every reader: Survive ballots, HISTORY by
 /// audience.
 mod privacy;
+/// Quoted replies in nine languages and six ways of quoting (issue 38): only the orders above
+/// the quote change; greetings and closings draw no error; a quoted SIGNON joins nobody; a
+/// typographic apostrophe in a password; a results listing pasted back.
+mod quoting;
+/// Orders as judges print them and players write them, through `dipjudge parse` (issue 38):
+/// results listings pasted back, players' forms, every name of njudge's standard map.
+mod reading;
 /// Where the words live: the judge and the game write no sentence of their own;
 /// `src/bulletin/` is the one renderer of what people read.
 mod renderer;

@@ -493,6 +493,76 @@ pub(crate) fn master_command(i: &str) -> PResult<'_, MasterCommand> {
     Ok((r, cmd))
 }
 
+/// The words after `SET` that start a master's setting, longest first where one begins another.
+pub(crate) const SETTINGS: &[&str] = &[
+    "deadline",
+    "grace",
+    "start",
+    "no nmr",
+    "nmr",
+    "no all press",
+    "all press",
+    "no press",
+    "white/grey",
+    "white/gray",
+    "grey/white",
+    "gray/white",
+    "white / grey",
+    "grey",
+    "gray",
+    "white",
+    "no partial",
+    "partial",
+    "observers",
+    "observer",
+    "watch",
+    "variant",
+    "centers",
+    "centres",
+    "movement",
+    "moves",
+    "move",
+    "retreats",
+    "retreat",
+    "adjustments",
+    "adjustment",
+    "adjust",
+    "builds",
+    "build",
+    "time zone",
+    "zone",
+    "comment",
+    "no list",
+    "list",
+    "public",
+    "private",
+    "no join password",
+    "join password",
+    "uninvite",
+    "invite",
+    "no anonymous",
+    "anonymous",
+    "no reveal",
+    "reveal",
+    "no quiet",
+    "quiet",
+    "addresses",
+    "max absence",
+    "no approval",
+    "approval",
+    "abandon",
+    "takeover",
+    "players",
+    "dedication",
+    "on time ratio",
+    "ontime ratio",
+    "ontimerat",
+    "resignation ratio",
+    "resrat",
+    "cd ratio",
+    "cdrat",
+];
+
 // master_setting = "DEADLINE" date | "GRACE" date | "START" date | "NMR" | "NONMR"
 //                | "NO PRESS" | "WHITE/GREY" | "GREY/WHITE" | "GREY" | "WHITE"
 //                | "PARTIAL" | "NO PARTIAL" | "ALL PRESS" | "NO ALL PRESS"
@@ -513,77 +583,7 @@ pub(crate) fn master_command(i: &str) -> PResult<'_, MasterCommand> {
 //               | "DELAY" ) hours | "DAYS" days ;
 pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
     let start = blanks(i);
-    let (r, w) = one_of(
-        &[
-            "deadline",
-            "grace",
-            "start",
-            "no nmr",
-            "nmr",
-            "no all press",
-            "all press",
-            "no press",
-            "white/grey",
-            "white/gray",
-            "grey/white",
-            "gray/white",
-            "white / grey",
-            "grey",
-            "gray",
-            "white",
-            "no partial",
-            "partial",
-            "observers",
-            "observer",
-            "watch",
-            "variant",
-            "centers",
-            "centres",
-            "movement",
-            "moves",
-            "move",
-            "retreats",
-            "retreat",
-            "adjustments",
-            "adjustment",
-            "adjust",
-            "builds",
-            "build",
-            "time zone",
-            "zone",
-            "comment",
-            "no list",
-            "list",
-            "public",
-            "private",
-            "no join password",
-            "join password",
-            "uninvite",
-            "invite",
-            "no anonymous",
-            "anonymous",
-            "no reveal",
-            "reveal",
-            "no quiet",
-            "quiet",
-            "addresses",
-            "max absence",
-            "no approval",
-            "approval",
-            "abandon",
-            "takeover",
-            "players",
-            "dedication",
-            "on time ratio",
-            "ontime ratio",
-            "ontimerat",
-            "resignation ratio",
-            "resrat",
-            "cd ratio",
-            "cdrat",
-        ],
-        "a setting",
-    )(start)?;
+    let (r, w) = one_of(SETTINGS, "a setting")(start)?;
     let (r, cmd) = match w {
         "deadline" | "grace" | "start" => {
             let (r, d) = cut(date(r))?;
@@ -825,6 +825,48 @@ fn ratio(i: &str) -> PResult<'_, Option<u32>> {
         return bad();
     }
     Ok((r, Some(n)))
+}
+
+/// njudge's `SET COMMENT BEGIN`: the lines after it, up to a `SIGNOFF` or the end of the
+/// message (a signature or a quoted original ends it too), are the comment, not commands
+/// (issue 38: they were read as orders, and "BEGIN" was the comment). dipjudge keeps one
+/// comment, shown in LIST, so the lines are joined with a blank and must fit in it; none
+/// clears it, as njudge's SIGNOFF right after BEGIN clears its full comment.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CommentBlock {
+    lines: Vec<String>,
+}
+
+impl CommentBlock {
+    /// Whether a line opens a block: `SET COMMENT BEGIN`, alone.
+    pub(crate) fn opens(norm: &str) -> bool {
+        norm.eq_ignore_ascii_case("set comment begin")
+    }
+
+    /// Whether a line ends the block: a bare `SIGNOFF` (njudge's only end).
+    pub(crate) fn closes(norm: &str) -> bool {
+        norm.eq_ignore_ascii_case("signoff")
+    }
+
+    /// Takes a line of the comment (blank lines and `//` lines are none).
+    pub(crate) fn read(&mut self, norm: &str) {
+        if !norm.is_empty() && !norm.starts_with("//") {
+            self.lines.push(norm.to_string());
+        }
+    }
+
+    /// The block as `SET COMMENT text`, or refused when the text is longer than a comment.
+    pub(crate) fn into_command(self) -> Result<super::Command, super::CommandError> {
+        let text = self.lines.join(" ");
+        if text.chars().count() > MAX_COMMENT {
+            return Err(super::CommandError::Syntax {
+                expected: "a comment of at most 60 characters (dipjudge keeps one comment, shown in LIST, and read the lines after SET COMMENT BEGIN as it, not as commands; nothing was changed)",
+                after: Some("BEGIN".into()),
+                found: Some(super::shorten(&text)),
+            });
+        }
+        Ok(super::Command::Master(MasterCommand::SetComment { text }))
+    }
 }
 
 /// The longest comment (`SET COMMENT`): njudge's brief listing holds 60 characters.

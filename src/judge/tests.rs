@@ -684,13 +684,15 @@ fn the_judge_stops_after_fifty_unreadable_lines() {
     }
     want.push_str(&stop(2));
     assert_eq!(last_reply_to(&mut j, addr), want);
-    // Without a SIGNON the mail is read to its fiftieth line only, readable or not.
+    // Without a SIGNON the mail is read to its fiftieth line only, readable or not. Its
+    // first line, a single word that is no command (`Bru`), is read as a greeting before
+    // the first command and skipped (grammar/framing.md): the fifty start at line 2.
     m.send(&mut j, addr, &lines, t0());
     let mut want = String::new();
-    for k in 0..50 {
+    for k in 1..51 {
         want.push_str(&answer(k, k + 1, false));
         want.push('\n');
     }
-    want.push_str("This mail has not signed on: the judge answered its first 50 lines and did not read the 21 command lines after them. Sign on first (SIGNON) to send more.\n");
+    want.push_str("This mail has not signed on: the judge answered its first 50 lines and did not read the 20 command lines after them. Sign on first (SIGNON) to send more.\n");
     assert_eq!(last_reply_to(&mut j, addr), want);
 }

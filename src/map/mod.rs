@@ -266,6 +266,7 @@ static STANDARD: LazyLock<Result<Map, MapError>> = LazyLock::new(|| {
         include_str!("../../fixtures/maps/standard/provinces.csv"),
         include_str!("../../fixtures/maps/standard/borders.csv"),
         include_str!("../../fixtures/maps/standard/aliases.csv"),
+        include_str!("../../fixtures/maps/standard/impassable.csv"),
         include_str!("../../fixtures/maps/standard/units.csv"),
     )
 });
@@ -349,6 +350,12 @@ impl Map {
     /// ignored).
     pub fn find_province(&self, text: &str) -> Option<ProvinceId> {
         self.names.find(text)
+    }
+
+    /// The full name of a place on the board that is no province and that no unit may
+    /// enter (`swi` and `Switzerland` are Switzerland), for telling a player so.
+    pub fn impassable(&self, text: &str) -> Option<&str> {
+        self.names.impassable(text)
     }
 
     /// Reads a location: a province name, optionally followed by a coast as `/nc`, `(nc)`,
