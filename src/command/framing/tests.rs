@@ -248,7 +248,7 @@ fn the_judges_own_lines() {
         ":: Deadline: S1901M Wed Nov 04 2026 10:07:00 +0000",
         "Orders standing for England in demo (S1901M):",
         "ERROR UNKNOWN-COMMAND: line 12: \"Thanks,\": \"Thanks,\" is not a command",
-        "WARNING SRV-W1: something",
+        "WARNING SS-W1: something",
     ] {
         assert!(is_judge_line(l), "{l}");
     }
