@@ -14,6 +14,7 @@
 
 mod confirm;
 mod export;
+mod flood;
 pub mod history;
 mod password;
 mod pictures;
@@ -270,6 +271,39 @@ impl Judge {
             .transaction(|tx| tx.forgive_message_attempt(&msg.key))?)
     }
 
+    /// Counts an attempt to read a raw mail (`key`: [`reading_key`]), in a transaction of
+    /// its own, before anything reads it: a mail that crashes or hangs the reading is
+    /// counted too, and set aside after its attempts. Returns the count.
+    pub fn begin_reading(&mut self, key: &str) -> Result<i64, JudgeError> {
+        Ok(self.store.transaction(|tx| tx.bump_message_attempts(key))?)
+    }
+
+    /// The mail read under `key` is `msg`: its reading attempts become attempts at `msg`
+    /// (one transaction), which are counted from then on as [`Judge::begin_attempt`]
+    /// counts them. Returns the attempts at `msg`, this one included.
+    pub fn begin_attempt_read(&mut self, key: &str, msg: &Incoming) -> Result<i64, JudgeError> {
+        Ok(self.store.transaction(|tx| {
+            let read = tx.take_message_attempts(key)?.max(1);
+            tx.add_message_attempts(&msg.key, read)
+        })?)
+    }
+
+    /// Forgets the reading attempts of the mail read under `key` (it was filed away, or
+    /// set aside).
+    pub fn end_reading(&mut self, key: &str) -> Result<(), JudgeError> {
+        Ok(self
+            .store
+            .transaction(|tx| tx.clear_message_attempts(key))?)
+    }
+
+    /// Takes back the last reading attempt counted under `key` (the mail was left for a
+    /// later pass without being tried).
+    pub fn forgive_reading(&mut self, key: &str) -> Result<(), JudgeError> {
+        Ok(self
+            .store
+            .transaction(|tx| tx.forgive_message_attempt(key))?)
+    }
+
     /// Handles one message in one transaction. A game the message names whose stored state
     /// cannot be read is suspended (its master told once) and the message is handled again,
     /// to be answered that the game is suspended. A panic inside the handling is caught:
@@ -303,6 +337,7 @@ impl Judge {
                     tracing::info!(key = %msg.key, from = %msg.from, "duplicate message ignored");
                     return Ok(Handled::Duplicate);
                 };
+                let before = tx.last_mail_id()?;
                 let mut s = session::Session::new(map, config, verified, tx, msg, now);
                 if reused_id {
                     s.note_reused_id();
@@ -310,8 +345,10 @@ impl Judge {
                 s.run()?;
                 let commands = s.command_count();
                 let (queued, games) = s.finish()?;
+                let dropped = flood::cap(tx, before, msg)?;
+                tx.set_origin_after(before, &msg.from)?;
                 Ok(Handled::Applied {
-                    queued,
+                    queued: queued.saturating_sub(dropped),
                     games,
                     commands,
                 })
@@ -446,6 +483,54 @@ impl Judge {
         })?)
     }
 
+    /// Answers a mail too big to read (`what`: the bound it is over) with one sentence,
+    /// unread: its key is recorded (a copy is a no-op) and its sender told, unless `silent`
+    /// (the mail guard says it must not be answered). Its reading attempts (`reading`) are
+    /// forgotten in the same transaction. False if it was seen before.
+    pub fn answer_too_big(
+        &mut self,
+        msg: &Incoming,
+        what: notices::TooBig,
+        silent: bool,
+        reading: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, JudgeError> {
+        let judge = self.config.name.clone();
+        Ok(self.store.transaction(|tx| {
+            tx.clear_message_attempts(reading)?;
+            let outcome = notices::too_big_outcome(what);
+            if tx.record_message(
+                &msg.key,
+                msg.message_id.as_deref(),
+                now,
+                &msg.from,
+                Some(&outcome),
+            )? == Recorded::Duplicate
+            {
+                return Ok::<bool, StoreError>(false);
+            }
+            if silent {
+                return Ok(true);
+            }
+            let before = tx.last_mail_id()?;
+            tx.queue_mail(
+                &NewMail {
+                    game: None,
+                    audience: Audience::Reply,
+                    recipient: msg.reply_address().to_string(),
+                    subject: reply_subject(&judge, &msg.subject),
+                    body: notices::too_big_reply(what),
+                    kind: MailKind::Replied,
+                    in_reply_to: msg.message_id.clone(),
+                    pictures: Vec::new(),
+                },
+                now,
+            )?;
+            tx.set_origin_after(before, &msg.from)?;
+            Ok(true)
+        })?)
+    }
+
     /// Suspends a game that cannot be read or processed (why: `error`) and tells its master,
     /// once. Nothing else stops: other games, the mail and the outbox go on.
     fn suspend(
@@ -508,6 +593,13 @@ impl Judge {
                 .and_then(crate::store::read_time);
             Ok::<_, StoreError>((tx.games_due(now)?, last_tick))
         })?;
+        if let Some(last) = last_tick.filter(|last| now < *last) {
+            tracing::warn!(
+                now = %now,
+                last_tick = %last,
+                "the clock is behind the last tick: this pass changes no time later passes read"
+            );
+        }
         let mut report = TickReport::default();
         for name in due {
             let (map, config, store) = (self.map, &self.config, &mut self.store);
@@ -544,7 +636,15 @@ impl Judge {
             for m in &notices {
                 tx.queue_mail(m, now)?;
             }
-            tx.set_value("last_tick", &crate::store::write_time(now))?;
+            // A pass whose clock is behind the last tick leaves the last tick where it is:
+            // moved back, it would make the next pass on a right clock see a time warp.
+            let last = tx
+                .get_value("last_tick")?
+                .as_deref()
+                .and_then(crate::store::read_time);
+            if last.is_none_or(|last| now > last) {
+                tx.set_value("last_tick", &crate::store::write_time(now))?;
+            }
             Ok::<_, StoreError>(notices.len())
         })?;
         Ok(report)
@@ -646,9 +746,90 @@ impl Judge {
         })?)
     }
 
-    /// Counts an attempt to send mail `id` before it is made.
-    pub fn bump_attempts(&mut self, id: i64) -> Result<i64, JudgeError> {
-        Ok(self.store.transaction(|tx| tx.bump_attempts(id))?)
+    /// Queued mail that may be tried at `now`, at most `limit`, in the order the queue
+    /// drains ([`crate::store::FAIR_SHARE`]: no origin's backlog holds up the others).
+    pub fn due_mail(
+        &mut self,
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<QueuedMail>, JudgeError> {
+        Ok(self.store.transaction(|tx| tx.due_mail(now, limit))?)
+    }
+
+    /// The earliest instant a queued mail waiting for a later attempt may be tried.
+    pub fn next_mail_attempt(&mut self) -> Result<Option<DateTime<Utc>>, JudgeError> {
+        Ok(self.store.transaction(|tx| tx.next_mail_attempt())?)
+    }
+
+    /// Records that the transport failed on mail `id` for now (`error`); with `retry`, it is
+    /// tried again no sooner than `retry(attempts)`, else when the queue is. Returns its
+    /// attempts and since when it has been failing.
+    pub fn record_failed_attempt(
+        &mut self,
+        id: i64,
+        now: DateTime<Utc>,
+        error: &str,
+        retry: Option<&dyn Fn(i64) -> DateTime<Utc>>,
+    ) -> Result<(i64, DateTime<Utc>), JudgeError> {
+        Ok(self
+            .store
+            .transaction(|tx| tx.record_failed_attempt(id, now, error, retry))?)
+    }
+
+    /// Tells each game's master, once, of its mail that has been failing since `before` or
+    /// earlier (`until`: when the judge gives it up). Returns how many mails were reported.
+    pub fn tell_of_delays(
+        &mut self,
+        before: DateTime<Utc>,
+        until: chrono::Duration,
+        now: DateTime<Utc>,
+    ) -> Result<usize, JudgeError> {
+        let judge = self.config.name.clone();
+        Ok(self.store.transaction(|tx| {
+            let delayed = tx.delayed_untold(before)?;
+            let mut games: Vec<&str> = delayed.iter().map(|d| d.game.as_str()).collect();
+            games.sort_unstable();
+            games.dedup();
+            for game in games {
+                let of: Vec<&crate::store::Delayed> =
+                    delayed.iter().filter(|d| d.game == game).collect();
+                let Some(last) = of.last() else {
+                    continue;
+                };
+                if let Some(master) = tx.game_master(game)? {
+                    let mut to: Vec<String> = of.iter().map(|d| d.recipient.clone()).collect();
+                    to.sort();
+                    to.dedup();
+                    let since = of.iter().map(|d| d.failing_since).min().unwrap_or(now);
+                    let notice = notices::mail_delayed(
+                        &judge,
+                        game,
+                        of.len(),
+                        &to,
+                        since,
+                        since + until,
+                        &last.last_error,
+                    );
+                    tx.queue_mail(
+                        &NewMail {
+                            game: Some(game.to_string()),
+                            audience: Audience::MASTER,
+                            recipient: master,
+                            subject: notice.subject,
+                            body: notice.body,
+                            kind: MailKind::Generated,
+                            in_reply_to: None,
+                            pictures: Vec::new(),
+                        },
+                        now,
+                    )?;
+                }
+                for d in of {
+                    tx.mark_delay_told(d.id)?;
+                }
+            }
+            Ok::<usize, StoreError>(delayed.len())
+        })?)
     }
 
     /// Marks a mail failed for good (not delivered after its attempts, or not renderable)

@@ -48,6 +48,10 @@ pub enum EnvelopeError {
         /// The raw `From:` header, if there was one.
         from: Option<String>,
     },
+    /// The message is over a bound on reading one mail ([`crate::mail::budget`]): it is
+    /// not read (its headers are, to answer it).
+    #[error("the message is too big to read: {0}")]
+    TooBig(#[from] crate::mail::budget::TooBig),
 }
 
 /// The headers [`crate::mail::guard`] reads to decide whether a message may be answered.
@@ -104,6 +108,16 @@ impl Envelope {
         Envelope::parse_with(raw, ParseLimits::default())
     }
 
+    /// Reads only the header block of `raw` (its first 64 KiB at most): the sender, the
+    /// subject, the ids. What answers a mail that is not read whole.
+    pub fn parse_headers(raw: &[u8], limits: ParseLimits) -> Result<Envelope, EnvelopeError> {
+        let head = crate::mail::inbound::header_block(raw);
+        let head = head
+            .get(..crate::mail::inbound::HEADER_BYTES)
+            .unwrap_or(head);
+        Envelope::parse_with(head, limits)
+    }
+
     /// Parses raw RFC 5322 bytes with the given limits.
     pub fn parse_with(raw: &[u8], limits: ParseLimits) -> Result<Envelope, EnvelopeError> {
         let mut size_capped = false;
@@ -114,8 +128,11 @@ impl Envelope {
             }
             _ => raw,
         };
+        // Nested messages made inert, the parts counted (`budget`): what the parser builds
+        // from this is flat and bounded.
+        let prepared = crate::mail::budget::prepare(raw)?;
         let message = MessageParser::default()
-            .parse(raw)
+            .parse(&*prepared)
             .filter(|m| !m.headers().is_empty())
             .ok_or(EnvelopeError::Unparsable { size: raw.len() })?;
 
@@ -175,11 +192,19 @@ impl Envelope {
         };
         // HTML is converted only up to a bound: a page of markup holds far less text than
         // its bytes (Outlook's about a tenth), and the converter builds the whole document.
+        // Its nesting is bounded first: the converter's time grows with the depth.
         let html_bound = max_text.saturating_mul(8).max(1 << 20);
         let html = |text: &mut String, h: &str, sliced: &mut bool| {
             let head = h.get(..floor_char_boundary(h, html_bound)).unwrap_or(h);
             *sliced |= head.len() < h.len();
+            let limit = crate::mail::budget::MAX_HTML_DEPTH;
+            if crate::mail::budget::html_depth(head, limit) > limit {
+                return Err(EnvelopeError::TooBig(
+                    crate::mail::budget::TooBig::HtmlDepth { limit },
+                ));
+            }
             push(text, &html_to_text(head), sliced);
+            Ok(())
         };
         let mut found_body = false;
         for part in message.text_bodies() {
@@ -189,7 +214,7 @@ impl Envelope {
                     found_body = true;
                 }
                 PartType::Html(h) => {
-                    html(&mut text, h, &mut sliced);
+                    html(&mut text, h, &mut sliced)?;
                     found_body = true;
                 }
                 _ => {}
@@ -198,7 +223,7 @@ impl Envelope {
         if !found_body {
             for part in message.html_bodies() {
                 if let PartType::Html(h) = &part.body {
-                    html(&mut text, h, &mut sliced);
+                    html(&mut text, h, &mut sliced)?;
                 }
             }
         }

@@ -272,10 +272,25 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
          WHERE json_valid(g.state) AND json_type(g.state, '$.tenures') = 'array'
            AND json_type(t.value, '$.address') = 'text';",
     ),
+    (
+        11,
+        // Issue 36 (the outbox never gives up for a transient failure; floods stay their
+        // sender's): each queued mail keeps the address whose mail queued it (`origin`;
+        // NULL: the judge's own, a deadline's), when it may be tried next
+        // (`next_attempt_at`; NULL: whenever the queue is tried), since when it has been
+        // failing (`failing_since`: a mail is given up after days of failures, not after a
+        // count of attempts), and whether its game's master was told it is delayed.
+        // (Numbered after the steps of main when this was written: renumber at merge if
+        // another step took 11.)
+        "ALTER TABLE outbox ADD COLUMN origin TEXT;
+     ALTER TABLE outbox ADD COLUMN next_attempt_at TEXT;
+     ALTER TABLE outbox ADD COLUMN failing_since TEXT;
+     ALTER TABLE outbox ADD COLUMN delay_told INTEGER NOT NULL DEFAULT 0;",
+    ),
 ];
 
 /// The schema version this judge writes.
-pub(crate) const LATEST: i64 = 10;
+pub(crate) const LATEST: i64 = 11;
 
 fn version(conn: &Connection) -> Result<i64, StoreError> {
     Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)

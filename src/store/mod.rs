@@ -8,7 +8,9 @@
 
 mod audience;
 mod migrations;
+mod outbox;
 mod people;
+mod sanity;
 mod security;
 mod web;
 
@@ -21,6 +23,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::game::Game;
 
 pub use audience::{Audience, MailKind};
+pub use outbox::{Delayed, FAIR_SHARE};
 pub use people::{MAX_NAMESAKES, PersonId};
 pub use security::{PendingConfirmation, WrongSignons};
 pub use web::WebToken;
@@ -433,6 +436,33 @@ impl Tx<'_> {
         )?)
     }
 
+    /// Takes the attempts counted under `key` (0: none), and forgets them.
+    pub fn take_message_attempts(&self, key: &str) -> Result<i64, StoreError> {
+        let n: Option<i64> = self
+            .query_row(
+                "SELECT attempts FROM message_attempts WHERE key = ?1",
+                params![key],
+                |r| r.get(0),
+            )
+            .optional()?;
+        self.clear_message_attempts(key)?;
+        Ok(n.unwrap_or(0))
+    }
+
+    /// Counts `n` more attempts under `key`; returns the count.
+    pub fn add_message_attempts(&self, key: &str, n: i64) -> Result<i64, StoreError> {
+        self.execute(
+            "INSERT INTO message_attempts (key, attempts) VALUES (?1, ?2)
+             ON CONFLICT(key) DO UPDATE SET attempts = attempts + ?2",
+            params![key, n],
+        )?;
+        Ok(self.query_row(
+            "SELECT attempts FROM message_attempts WHERE key = ?1",
+            params![key],
+            |r| r.get(0),
+        )?)
+    }
+
     /// Takes one attempt back (it failed for the machine's reasons, not the mail's).
     pub fn forgive_message_attempt(&self, key: &str) -> Result<(), StoreError> {
         self.execute(
@@ -482,14 +512,15 @@ impl Tx<'_> {
         if let Some(g) = kept {
             return Ok(Some(g));
         }
-        let row: Option<(String, String, Option<String>)> = self
+        type Row = (String, String, Option<String>, Option<String>);
+        let row: Option<Row> = self
             .query_row(
-                "SELECT name, state, suspended FROM games WHERE name = ?1 COLLATE NOCASE",
+                "SELECT name, state, suspended, next_event FROM games WHERE name = ?1 COLLATE NOCASE",
                 params![name],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
             )
             .optional()?;
-        let Some((stored_name, json, suspended)) = row else {
+        let Some((stored_name, json, suspended, next_event)) = row else {
             return Ok(None);
         };
         if let Some(reason) = suspended {
@@ -499,6 +530,12 @@ impl Tx<'_> {
             });
         }
         let g = read_game(&stored_name, &json, self.variants)?;
+        // The deadline column the tick trusts must be a time: a game whose column is not
+        // one would silently never come up again.
+        sanity::check_next_event(next_event.as_deref()).map_err(|reason| StoreError::Corrupt {
+            game: stored_name.clone(),
+            reason,
+        })?;
         let mut games = self.games.borrow_mut();
         if games.len() == GAMES_KEPT {
             games.remove(0);
@@ -595,11 +632,15 @@ impl Tx<'_> {
             .flatten())
     }
 
-    /// Names of the games whose next event is at or before `horizon` (uses the index).
+    /// Names of the games whose next event is at or before `horizon` (uses the index), and
+    /// of those whose stored next event is not a time at all (a damaged row: loading it
+    /// finds that out, and the judge suspends it, rather than its deadline never coming).
     pub fn games_due(&self, horizon: DateTime<Utc>) -> Result<Vec<String>, StoreError> {
-        let mut st = self
-            .tx
-            .prepare_cached("SELECT name FROM games WHERE next_event IS NOT NULL AND next_event <= ?1 ORDER BY name")?;
+        let mut st = self.tx.prepare_cached(
+            "SELECT name FROM games WHERE next_event IS NOT NULL
+                 AND (next_event <= ?1 OR strftime('%Y-%m-%dT%H:%M:%SZ', next_event) IS NOT next_event)
+             ORDER BY name",
+        )?;
         let rows = st.query_map(params![ts(horizon)], |r| r.get::<_, String>(0))?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
@@ -790,9 +831,11 @@ impl Tx<'_> {
         )?)
     }
 
+    /// Records mail `id` as sent at `at` (the transport took it: one more attempt).
     pub fn mark_sent(&self, id: i64, at: DateTime<Utc>) -> Result<(), StoreError> {
         self.execute(
-            "UPDATE outbox SET status = 'sent', sent_at = ?2 WHERE id = ?1",
+            "UPDATE outbox SET status = 'sent', sent_at = ?2, attempts = attempts + 1,
+                 next_attempt_at = NULL WHERE id = ?1 AND status = 'queued'",
             params![id, ts(at)],
         )?;
         Ok(())
@@ -1012,6 +1055,7 @@ fn read_game(
         g.decode(v).map_err(|e| corrupt(e.to_string()))?;
     }
     g.position.assign_unit_ids();
+    sanity::check_game(&g).map_err(corrupt)?;
     Ok(g)
 }
 
