@@ -5,6 +5,7 @@
 //! once (a second one refuses to start with a sentence, or waits with `--wait`).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -115,25 +116,7 @@ fn a_kill_while_sending_sends_again_at_most_the_mail_in_flight() {
         let before = crate::scratch::count(&outbox);
         // Kill once a few more mails are out: in the middle of sending.
         let target = before + 1 + (rng.next_u64() % 40) as usize;
-        let mut child = process(&config, t0(), &[])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let start = Instant::now();
-        loop {
-            if child.try_wait().unwrap().is_some() {
-                break;
-            }
-            if crate::scratch::count(&outbox) >= target {
-                child.kill().unwrap();
-                kills += 1;
-                break;
-            }
-            assert!(start.elapsed() < Duration::from_secs(60), "the pass hangs");
-            std::thread::sleep(Duration::from_micros(500));
-        }
-        child.wait().unwrap();
+        kills += usize::from(kill_once_written(&config, &outbox, target));
     }
     let status = process(&config, t0(), &[])
         .stdout(Stdio::null())
@@ -153,6 +136,30 @@ fn a_kill_while_sending_sends_again_at_most_the_mail_in_flight() {
         duplicates <= kills,
         "{duplicates} duplicates from {kills} kills: more than the mail in flight"
     );
+}
+
+/// Runs one `dipjudge process` and kills it (SIGKILL) once the outbox Maildir holds
+/// `target` mails; true if it was killed (false: it ended first).
+fn kill_once_written(config: &Path, outbox: &Path, target: usize) -> bool {
+    let mut child = process(config, t0(), &[])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let killed = loop {
+        if child.try_wait().unwrap().is_some() {
+            break false;
+        }
+        if crate::scratch::count(outbox) >= target {
+            child.kill().unwrap();
+            break true;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "the pass hangs");
+        std::thread::sleep(Duration::from_micros(200));
+    };
+    child.wait().unwrap();
+    killed
 }
 
 /// The short game's participants on a scratch judge.
@@ -443,25 +450,7 @@ fn kills_while_a_batch_is_prepared_give_up_nothing() {
     let mut kills = 0;
     for _ in 0..25 {
         let before = crate::scratch::count(&outbox);
-        let mut child = process(&config, t0(), &[])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let start = Instant::now();
-        loop {
-            if child.try_wait().unwrap().is_some() {
-                break;
-            }
-            if crate::scratch::count(&outbox) > before {
-                child.kill().unwrap();
-                kills += 1;
-                break;
-            }
-            assert!(start.elapsed() < Duration::from_secs(60), "the pass hangs");
-            std::thread::sleep(Duration::from_micros(200));
-        }
-        child.wait().unwrap();
+        kills += usize::from(kill_once_written(&config, &outbox, before + 1));
     }
     let status = process(&config, t0(), &[])
         .stdout(Stdio::null())

@@ -49,7 +49,7 @@ use tracing::{debug, error, info, warn};
 
 pub use config::{Config, DaemonSection};
 
-use crate::judge::{Handled, Judge};
+use crate::judge::{Handled, Judge, Unread};
 use crate::mail::inbound::imap::ImapCursor;
 use crate::mail::reader::{ReadMail, Reader};
 use crate::mail::{
@@ -614,7 +614,9 @@ impl Daemon {
         } = raw;
         let bytes = Arc::new(bytes);
         if let Some(size) = oversize {
-            return Ok(self.oversize(&id, &bytes, size, now, report));
+            let limit = u64::try_from(self.config.daemon.max_message_bytes).unwrap_or(u64::MAX);
+            let why = Unread::Oversize { size, limit };
+            return Ok(self.unread(&id, &bytes, why, None, now, report));
         }
         let max = i64::from(self.config.daemon.max_message_attempts);
         let reading = reading_key(&bytes);
@@ -645,7 +647,8 @@ impl Daemon {
         } = match read {
             Ok(read) => read,
             Err(EnvelopeError::TooBig(what)) => {
-                return Ok(self.too_big(&id, &bytes, &reading, what, now, report));
+                let why = Unread::TooBig(what);
+                return Ok(self.unread(&id, &bytes, why, Some(&reading), now, report));
             }
             Err(e) => {
                 warn!(message = %id, reason = %e, "unparsable mail rejected");
@@ -745,97 +748,58 @@ impl Daemon {
         Ok(Step::Handled)
     }
 
-    /// A message over the size limit (`size` bytes; only its header block was read): its
-    /// sender is answered with one line, unless the guard silences it, and it goes to the
-    /// rejected folder. Its key is recorded, so a copy is a no-op.
-    fn oversize(
-        &mut self,
-        id: &MessageRef,
-        head: &Arc<Vec<u8>>,
-        size: u64,
-        now: DateTime<Utc>,
-        report: &mut PassReport,
-    ) -> Step {
-        let limit = u64::try_from(self.config.daemon.max_message_bytes).unwrap_or(u64::MAX);
-        let reason = format!("{size} bytes, over the limit of {limit}: not read");
-        let env = match self.reader.read_headers(head) {
-            Ok(Ok(read)) => read.envelope,
-            Ok(Err(e)) => {
-                warn!(message = %id, size, reason = %e, "oversized mail without a usable header rejected");
-                report.rejected += 1;
-                return self.file(id, Some(&format!("{reason}; {e}")));
-            }
-            Err(e) => {
-                report.failed += 1;
-                error!(message = %id, error = %e, "an oversized mail cannot be read now; it is tried again");
-                return Step::Retry;
-            }
-        };
-        let incoming = crate::mail::incoming(&env);
-        let recorded = match silence_reason_for(&env, &self.config.judge.address) {
-            Some(why) => {
-                self.judge
-                    .record_unhandled(&incoming, &format!("silenced: {why}; {reason}"), now)
-            }
-            None => self.judge.answer_oversize(&incoming, size, limit, now),
-        };
-        match recorded {
-            Ok(first) => {
-                warn!(from = %env.from, key = %incoming.key, size, limit, first, "oversized mail set aside unread");
-                report.rejected += 1;
-                self.file(id, Some(&reason))
-            }
-            Err(e) => {
-                report.failed += 1;
-                error!(key = %incoming.key, error = %e, "an oversized mail cannot be recorded now; it is tried again");
-                Step::Retry
-            }
-        }
-    }
-
-    /// A message over a bound on reading one mail (`what`): its header block is read, its
-    /// sender answered with one sentence saying what was too big (unless the guard silences
-    /// it), and it goes to the rejected folder. Its key is recorded, so a copy is a no-op.
-    fn too_big(
+    /// A message the judge does not read (`why`: over the size limit, of which only its
+    /// header block was fetched, or over a bound on reading one mail): its header block is
+    /// read, its sender answered with one sentence saying why (unless the guard silences
+    /// it), and it goes to the rejected folder. Its key is recorded, so a copy is a no-op;
+    /// its reading attempts (`reading`) are forgotten.
+    fn unread(
         &mut self,
         id: &MessageRef,
         bytes: &Arc<Vec<u8>>,
-        reading: &str,
-        what: crate::mail::budget::TooBig,
+        why: Unread,
+        reading: Option<&str>,
         now: DateTime<Utc>,
         report: &mut PassReport,
     ) -> Step {
-        let reason = format!("too big to read: {what}");
+        let reason = match why {
+            Unread::Oversize { size, limit } => {
+                format!("{size} bytes, over the limit of {limit}: not read")
+            }
+            Unread::TooBig(what) => format!("too big to read: {what}"),
+        };
         let env = match self.reader.read_headers(bytes) {
             Ok(Ok(read)) => read.envelope,
             Ok(Err(e)) => {
-                warn!(message = %id, reason = %e, "a mail too big to read, without a usable header, rejected");
+                warn!(message = %id, reason = %reason, error = %e, "a mail not read, without a usable header, rejected");
                 report.rejected += 1;
-                if let Err(e) = self.judge.end_reading(reading) {
+                if let Some(key) = reading
+                    && let Err(e) = self.judge.end_reading(key)
+                {
                     warn!(message = %id, error = %e, "cannot forget a rejected mail's attempts now");
                 }
                 return self.file(id, Some(&format!("{reason}; {e}")));
             }
             Err(e) => {
                 report.failed += 1;
-                error!(message = %id, error = %e, "a mail too big to read cannot be answered now; it is tried again");
+                error!(message = %id, error = %e, "a mail not read cannot be answered now; it is tried again");
                 return Step::Retry;
             }
         };
         let incoming = crate::mail::incoming(&env);
-        let silent = silence_reason_for(&env, &self.config.judge.address).is_some();
+        let silenced = silence_reason_for(&env, &self.config.judge.address).map(|w| w.to_string());
         match self
             .judge
-            .answer_too_big(&incoming, what, silent, reading, now)
+            .answer_unread(&incoming, why, silenced.as_deref(), reading, now)
         {
             Ok(first) => {
-                warn!(from = %env.from, key = %incoming.key, %what, first, silent, "a mail too big to read set aside unread");
+                warn!(from = %env.from, key = %incoming.key, reason = %reason, first, "a mail set aside unread");
                 report.rejected += 1;
                 self.file(id, Some(&reason))
             }
             Err(e) => {
                 report.failed += 1;
-                error!(key = %incoming.key, error = %e, "a mail too big to read cannot be recorded now; it is tried again");
+                error!(key = %incoming.key, error = %e, "a mail not read cannot be recorded now; it is tried again");
                 Step::Retry
             }
         }

@@ -126,6 +126,16 @@ pub enum Handled {
     Duplicate,
 }
 
+/// Why a mail is answered unread ([`Judge::answer_unread`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unread {
+    /// Over the size limit: `size` bytes, the limit `limit` (only its header block was
+    /// fetched).
+    Oversize { size: u64, limit: u64 },
+    /// Over a bound on reading one mail.
+    TooBig(notices::TooBig),
+}
+
 /// A recipient a delivery report says the judge's mail could not reach, for good.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bounced {
@@ -186,6 +196,20 @@ impl JudgeError {
     /// Whether the failure is the machine's (see [`StoreError::is_environmental`]).
     pub fn is_environmental(&self) -> bool {
         matches!(self, JudgeError::Store(e) if e.is_environmental())
+    }
+}
+
+/// A notice to the master (`master`) of `game`.
+fn to_master(game: &str, master: String, notice: notices::Notice) -> NewMail {
+    NewMail {
+        game: Some(game.to_string()),
+        audience: Audience::MASTER,
+        recipient: master,
+        subject: notice.subject,
+        body: notice.body,
+        kind: MailKind::Generated,
+        in_reply_to: None,
+        pictures: Vec::new(),
     }
 }
 
@@ -426,36 +450,41 @@ impl Judge {
             if let (Some(g), Some(master)) = (game, master) {
                 let notice =
                     notices::set_aside_master(&judge, &g, &msg.from, &msg.subject, attempts);
-                tx.queue_mail(
-                    &NewMail {
-                        game: Some(g.clone()),
-                        audience: Audience::MASTER,
-                        recipient: master,
-                        subject: notice.subject,
-                        body: notice.body,
-                        kind: MailKind::Generated,
-                        in_reply_to: None,
-                        pictures: Vec::new(),
-                    },
-                    now,
-                )?;
+                tx.queue_mail(&to_master(&g, master, notice), now)?;
             }
             Ok(())
         })?)
     }
 
-    /// Answers a mail over the size limit with one line, unread: its key is recorded (a
-    /// copy is a no-op) and its sender told. False if it was answered before.
-    pub fn answer_oversize(
+    /// Answers a mail the judge does not read (`why`) with one sentence: its key is recorded
+    /// (a copy is a no-op) and its sender told, unless the mail guard silences it
+    /// (`silenced`: why; the record says so and nobody is answered). The attempts counted
+    /// while it was read (`reading`) are forgotten in the same transaction. False if it
+    /// was seen before.
+    pub fn answer_unread(
         &mut self,
         msg: &Incoming,
-        size: u64,
-        limit: u64,
+        why: Unread,
+        silenced: Option<&str>,
+        reading: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<bool, JudgeError> {
         let judge = self.config.name.clone();
+        let (outcome, body) = match why {
+            Unread::Oversize { size, limit } => (
+                notices::oversize_outcome(size, limit),
+                notices::oversize_reply(size, limit),
+            ),
+            Unread::TooBig(what) => (notices::too_big_outcome(what), notices::too_big_reply(what)),
+        };
         Ok(self.store.transaction(|tx| {
-            let outcome = notices::oversize_outcome(size, limit);
+            if let Some(key) = reading {
+                tx.clear_message_attempts(key)?;
+            }
+            let outcome = match silenced {
+                Some(reason) => format!("silenced: {reason}; {outcome}"),
+                None => outcome,
+            };
             if tx.record_message(
                 &msg.key,
                 msg.message_id.as_deref(),
@@ -466,50 +495,7 @@ impl Judge {
             {
                 return Ok::<bool, StoreError>(false);
             }
-            tx.queue_mail(
-                &NewMail {
-                    game: None,
-                    audience: Audience::Reply,
-                    recipient: msg.reply_address().to_string(),
-                    subject: reply_subject(&judge, &msg.subject),
-                    body: notices::oversize_reply(size, limit),
-                    kind: MailKind::Replied,
-                    in_reply_to: msg.message_id.clone(),
-                    pictures: Vec::new(),
-                },
-                now,
-            )?;
-            Ok(true)
-        })?)
-    }
-
-    /// Answers a mail too big to read (`what`: the bound it is over) with one sentence,
-    /// unread: its key is recorded (a copy is a no-op) and its sender told, unless `silent`
-    /// (the mail guard says it must not be answered). Its reading attempts (`reading`) are
-    /// forgotten in the same transaction. False if it was seen before.
-    pub fn answer_too_big(
-        &mut self,
-        msg: &Incoming,
-        what: notices::TooBig,
-        silent: bool,
-        reading: &str,
-        now: DateTime<Utc>,
-    ) -> Result<bool, JudgeError> {
-        let judge = self.config.name.clone();
-        Ok(self.store.transaction(|tx| {
-            tx.clear_message_attempts(reading)?;
-            let outcome = notices::too_big_outcome(what);
-            if tx.record_message(
-                &msg.key,
-                msg.message_id.as_deref(),
-                now,
-                &msg.from,
-                Some(&outcome),
-            )? == Recorded::Duplicate
-            {
-                return Ok::<bool, StoreError>(false);
-            }
-            if silent {
+            if silenced.is_some() {
                 return Ok(true);
             }
             let before = tx.last_mail_id()?;
@@ -519,7 +505,7 @@ impl Judge {
                     audience: Audience::Reply,
                     recipient: msg.reply_address().to_string(),
                     subject: reply_subject(&judge, &msg.subject),
-                    body: notices::too_big_reply(what),
+                    body,
                     kind: MailKind::Replied,
                     in_reply_to: msg.message_id.clone(),
                     pictures: Vec::new(),
@@ -552,19 +538,7 @@ impl Judge {
                 return Ok(());
             };
             let notice = notices::suspended(&judge, game, reason);
-            tx.queue_mail(
-                &NewMail {
-                    game: Some(game.to_string()),
-                    audience: Audience::MASTER,
-                    recipient: master,
-                    subject: notice.subject,
-                    body: notice.body,
-                    kind: MailKind::Generated,
-                    in_reply_to: None,
-                    pictures: Vec::new(),
-                },
-                now,
-            )?;
+            tx.queue_mail(&to_master(game, master, notice), now)?;
             Ok(())
         })?)
     }
@@ -810,19 +784,7 @@ impl Judge {
                         since + until,
                         &last.last_error,
                     );
-                    tx.queue_mail(
-                        &NewMail {
-                            game: Some(game.to_string()),
-                            audience: Audience::MASTER,
-                            recipient: master,
-                            subject: notice.subject,
-                            body: notice.body,
-                            kind: MailKind::Generated,
-                            in_reply_to: None,
-                            pictures: Vec::new(),
-                        },
-                        now,
-                    )?;
+                    tx.queue_mail(&to_master(game, master, notice), now)?;
                 }
                 for d in of {
                     tx.mark_delay_told(d.id)?;
@@ -889,19 +851,7 @@ impl Judge {
                 && let Some(master) = tx.game_master(game)?
             {
                 let notice = notices::undeliverable(&judge, game, &m.recipient, &m.subject, reason);
-                tx.queue_mail(
-                    &NewMail {
-                        game: Some(game.to_string()),
-                        audience: Audience::MASTER,
-                        recipient: master,
-                        subject: notice.subject,
-                        body: notice.body,
-                        kind: MailKind::Generated,
-                        in_reply_to: None,
-                        pictures: Vec::new(),
-                    },
-                    now,
-                )?;
+                tx.queue_mail(&to_master(game, master, notice), now)?;
             }
             Ok::<(), StoreError>(())
         })?)

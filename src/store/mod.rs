@@ -424,16 +424,7 @@ impl Tx<'_> {
     /// Counts an attempt to handle the message `key` before it is made (so a mail that
     /// always fails, or kills the judge, is set aside after a bound); returns the count.
     pub fn bump_message_attempts(&self, key: &str) -> Result<i64, StoreError> {
-        self.execute(
-            "INSERT INTO message_attempts (key, attempts) VALUES (?1, 1)
-             ON CONFLICT(key) DO UPDATE SET attempts = attempts + 1",
-            params![key],
-        )?;
-        Ok(self.query_row(
-            "SELECT attempts FROM message_attempts WHERE key = ?1",
-            params![key],
-            |r| r.get(0),
-        )?)
+        self.add_message_attempts(key, 1)
     }
 
     /// Takes the attempts counted under `key` (0: none), and forgets them.
