@@ -180,6 +180,132 @@ const RAW_TEXT: &[&str] = &[
     "plaintext",
 ];
 
+/// What a tag does to the depth of the elements around it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Nest {
+    /// The start tag of an element that holds others.
+    Opens,
+    /// The end tag of one.
+    Closes,
+    /// Anything else: a void element, one the parser closes by itself, a comment.
+    Neither,
+}
+
+/// Elements that start or end a block of text (a line of their own when converted): a
+/// page is cut only before one of their tags, never inside a line.
+const BLOCK: &[&str] = &[
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "br",
+    "center",
+    "dd",
+    "details",
+    "dialog",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hr",
+    "li",
+    "main",
+    "nav",
+    "ol",
+    "p",
+    "pre",
+    "section",
+    "table",
+    "ul",
+];
+
+/// One tag as the depth count reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Tag {
+    /// Where it starts (its `<`).
+    at: usize,
+    /// What it does to the depth.
+    nest: Nest,
+    /// It starts or ends a block of text (see [`BLOCK`]).
+    block: bool,
+}
+
+/// The tags of an HTML text, in order, as the depth count reads them. The text of a
+/// raw-text element (`<script>`, `<style>`, ...) up to its end tag is skipped. One pass; no
+/// tree is built.
+struct Tags<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Iterator for Tags<'_> {
+    type Item = Tag;
+
+    fn next(&mut self) -> Option<Tag> {
+        let bytes = self.bytes;
+        loop {
+            let lt = self.at + memchr::memchr(b'<', bytes.get(self.at..)?)?;
+            let rest = bytes.get(lt + 1..).unwrap_or_default();
+            let tag = |nest, block| Tag {
+                at: lt,
+                nest,
+                block,
+            };
+            if rest.starts_with(b"!--") {
+                self.at = memchr::memmem::find(rest, b"-->").map_or(bytes.len(), |e| lt + 4 + e);
+                return Some(tag(Nest::Neither, false));
+            }
+            if matches!(rest.first(), Some(b'!' | b'?')) {
+                self.at = memchr::memchr(b'>', rest).map_or(bytes.len(), |e| lt + 2 + e);
+                return Some(tag(Nest::Neither, false));
+            }
+            let closing = rest.first() == Some(&b'/');
+            let name_start = usize::from(closing);
+            if !rest.get(name_start).is_some_and(u8::is_ascii_alphabetic) {
+                // A `<` that opens no tag is text.
+                self.at = lt + 1;
+                continue;
+            }
+            let name_len = rest
+                .get(name_start..)
+                .unwrap_or_default()
+                .iter()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b':' | b'_'))
+                .count();
+            let name = rest
+                .get(name_start..name_start + name_len)
+                .map(|n| String::from_utf8_lossy(n).to_ascii_lowercase())
+                .unwrap_or_default();
+            let end = tag_end(bytes, lt + 1 + name_start + name_len);
+            self.at = end;
+            let block = BLOCK.contains(&name.as_str());
+            if VOID.contains(&name.as_str()) || SELF_CLOSING.contains(&name.as_str()) {
+                return Some(tag(Nest::Neither, block));
+            }
+            if closing {
+                return Some(tag(Nest::Closes, block));
+            }
+            if RAW_TEXT.contains(&name.as_str()) {
+                // Its text runs to its end tag (or the end).
+                let close = format!("</{name}");
+                self.at = find_ignore_case(bytes, end, close.as_bytes()).unwrap_or(bytes.len());
+            }
+            return Some(tag(Nest::Opens, block));
+        }
+    }
+}
+
 /// How deep `html` nests its elements, counted by one pass over its tags (no tree is built):
 /// an element that holds others counts one level from its start tag to its end tag (a start
 /// tag never ended counts to the end, as the parser keeps it open); void elements and those
@@ -187,61 +313,79 @@ const RAW_TEXT: &[&str] = &[
 /// costs one pass whatever it holds. A close estimate of what the HTML parser builds, never
 /// far below it for markup that nests.
 pub fn html_depth(html: &str, limit: usize) -> usize {
-    let bytes = html.as_bytes();
     let mut depth = 0usize;
     let mut deepest = 0usize;
-    let mut i = 0;
-    while let Some(off) = memchr::memchr(b'<', bytes.get(i..).unwrap_or_default()) {
-        let lt = i + off;
-        let rest = bytes.get(lt + 1..).unwrap_or_default();
-        if rest.starts_with(b"!--") {
-            i = memchr::memmem::find(rest, b"-->").map_or(bytes.len(), |e| lt + 1 + e + 3);
-            continue;
-        }
-        if matches!(rest.first(), Some(b'!' | b'?')) {
-            i = memchr::memchr(b'>', rest).map_or(bytes.len(), |e| lt + 1 + e + 1);
-            continue;
-        }
-        let closing = rest.first() == Some(&b'/');
-        let name_start = usize::from(closing);
-        let name_len = rest
-            .get(name_start..)
-            .unwrap_or_default()
-            .iter()
-            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b':' | b'_'))
-            .count();
-        if !rest.get(name_start).is_some_and(u8::is_ascii_alphabetic) {
-            // A `<` that opens no tag is text.
-            i = lt + 1;
-            continue;
-        }
-        let name = rest
-            .get(name_start..name_start + name_len)
-            .map(|n| String::from_utf8_lossy(n).to_ascii_lowercase())
-            .unwrap_or_default();
-        let end = tag_end(bytes, lt + 1 + name_start + name_len);
-        i = end;
-        if VOID.contains(&name.as_str()) || SELF_CLOSING.contains(&name.as_str()) {
-            continue;
-        }
-        if closing {
-            depth = depth.saturating_sub(1);
-            continue;
-        }
-        if RAW_TEXT.contains(&name.as_str()) {
-            // Its text runs to its end tag (or the end).
-            let close = format!("</{name}");
-            i = find_ignore_case(bytes, end, close.as_bytes()).unwrap_or(bytes.len());
-            depth += 1;
-        } else {
-            depth += 1;
-        }
-        deepest = deepest.max(depth);
-        if deepest > limit {
-            return deepest;
+    for tag in (Tags {
+        bytes: html.as_bytes(),
+        at: 0,
+    }) {
+        match tag.nest {
+            Nest::Opens => {
+                depth += 1;
+                deepest = deepest.max(depth);
+                if deepest > limit {
+                    break;
+                }
+            }
+            Nest::Closes => depth = depth.saturating_sub(1),
+            Nest::Neither => {}
         }
     }
     deepest
+}
+
+/// `html` cut into pieces of at most `most` bytes, each cut before the tag of a block (a
+/// paragraph, a line break, a table, a list) outside every element that holds others, so
+/// that each piece converts alone as it would in the whole, and no line is split: the HTML converter's memory grows
+/// with what it is given (about 100 to 200 times the markup), not with the page. A stretch
+/// with no such place in `most` bytes (one table of megabytes) ends the pieces: true is
+/// returned with them when something was left out.
+pub fn html_pieces(html: &str, most: usize) -> (Vec<&str>, bool) {
+    let mut pieces = Vec::new();
+    let mut from = 0usize;
+    let mut depth = 0usize;
+    // The last place a piece may end: a block's tag at depth 0 after `from`.
+    let mut cut: Option<usize> = None;
+    for Tag { at, nest, block } in (Tags {
+        bytes: html.as_bytes(),
+        at: 0,
+    }) {
+        while at - from > most {
+            let Some(c) = cut.take().filter(|c| *c > from) else {
+                pieces.extend(html.get(from..floor_boundary(html, from + most)));
+                return (pieces, true);
+            };
+            pieces.extend(html.get(from..c));
+            from = c;
+        }
+        if depth == 0 && block && at > from {
+            cut = Some(at);
+        }
+        match nest {
+            Nest::Opens => depth += 1,
+            Nest::Closes => depth = depth.saturating_sub(1),
+            Nest::Neither => {}
+        }
+    }
+    while html.len() - from > most {
+        let Some(c) = cut.take().filter(|c| *c > from) else {
+            pieces.extend(html.get(from..floor_boundary(html, from + most)));
+            return (pieces, true);
+        };
+        pieces.extend(html.get(from..c));
+        from = c;
+    }
+    pieces.extend(html.get(from..).filter(|p| !p.is_empty()));
+    (pieces, false)
+}
+
+/// The largest char boundary of `s` at or below `at`.
+fn floor_boundary(s: &str, at: usize) -> usize {
+    let mut i = at.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
 }
 
 /// Where a tag whose name ends at `from` ends: after its `>`, skipping quoted attribute
@@ -362,5 +506,38 @@ mod tests {
         assert_eq!(html_depth("a < b and <3 <div title='>'>x</div>", 100), 1);
         let deep = "<div>".repeat(10_000);
         assert_eq!(html_depth(&deep, 50), 51, "it stops once over the limit");
+    }
+
+    #[test]
+    fn html_is_cut_between_the_elements_of_the_page() {
+        let page = "<html><body><p>a</p><div>b<div>c</div></div><p>d</p></body></html>";
+        assert_eq!(html_pieces(page, 1000), (vec![page], false));
+        let (pieces, cut) = html_pieces(page, 25);
+        assert!(!cut);
+        assert_eq!(pieces.concat(), page);
+        assert!(pieces.iter().all(|p| p.len() <= 25), "{pieces:?}");
+        // Never inside the div that holds another.
+        assert!(pieces.contains(&"<div>b<div>c</div></div>"), "{pieces:?}");
+        // Never inside a line: before a paragraph or a line break, not an inline element.
+        let line = "<p>A Par - Bur</p><p>A <b>Mar</b> - <i>Spa</i></p><br>F Bre H";
+        let (pieces, cut) = html_pieces(line, 30);
+        assert!(!cut);
+        assert_eq!(
+            pieces,
+            [
+                "<p>A Par - Bur</p>",
+                "<p>A <b>Mar</b> - <i>Spa</i>",
+                "</p><br>F Bre H"
+            ]
+        );
+        // One element longer than a piece: the pieces end there.
+        let table = format!(
+            "<p>x</p><table>{}</table><p>y</p>",
+            "<tr><td>z</td></tr>".repeat(10)
+        );
+        let (pieces, cut) = html_pieces(&table, 50);
+        assert!(cut);
+        assert_eq!(pieces[0], "<p>x</p>");
+        assert_eq!(pieces.concat().len(), "<p>x</p>".len() + 50);
     }
 }
