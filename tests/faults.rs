@@ -1058,12 +1058,13 @@ path = "./var/inbox"
 [outbound]
 kind = "smtp"
 host = "localhost"
-port = 2525
+port = {port}
 tls = "starttls"
 user = "judge@example.test"
 password = "{password}"
 root_certificate = "{ca}"
 "#,
+        port = crate::smtp_port(),
         password = crate::MAIL_PASSWORD,
         ca = crate::mail_ca().display(),
     );
@@ -1113,7 +1114,7 @@ fn an_smtp_server_refusing_for_now_loses_no_mail() {
 fn mailbox(user: &str, n: usize) -> Vec<String> {
     use dipjudge::mail::Inbox;
     use dipjudge::mail::inbound::imap::{ImapConfig, ImapInbox};
-    let mut c = ImapConfig::new("localhost", 1993, user, crate::MAIL_PASSWORD);
+    let mut c = ImapConfig::new("localhost", crate::imaps_port(), user, crate::MAIL_PASSWORD);
     c.root_certificate = Some(crate::mail_ca());
     c.idle = false;
     let mut inbox = ImapInbox::new(c, None);
