@@ -1,5 +1,6 @@
 //! The daemon's subcommands: `run`, `process`, `inject`, `demo`, `dump-state` and the
-//! hidden `bench-mail`; logging set-up. Reads the clock and the OS here, nowhere below.
+//! hidden `bench-mail` and `bench-read`; logging set-up. Reads the clock and the OS here,
+//! nowhere below.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -15,6 +16,9 @@ use dipjudge::map::Power;
 #[path = "cli_bench.rs"]
 mod bench;
 pub use bench::{BenchMailArgs, bench_mail};
+#[path = "cli_bench_read.rs"]
+mod bench_read;
+pub use bench_read::{BenchReadArgs, bench_read};
 
 /// How log lines look.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
