@@ -113,20 +113,6 @@ fn deliver(inbox: &Path, kind: HostileKind, n: usize, bytes: usize) -> anyhow::R
     Ok(())
 }
 
-/// This process's resident memory now and at its peak (`VmRSS`, `VmHWM`), in KiB.
-fn rss_kib() -> (u64, u64) {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let field = |name: &str| {
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .and_then(|v| v.split_whitespace().next())
-            .and_then(|v| v.parse::<u64>().ok())
-            .unwrap_or(0)
-    };
-    (field("VmRSS:"), field("VmHWM:"))
-}
-
 /// The subject and first line of each mail in the Maildir folder `dir`.
 fn first_lines(dir: &Path) -> Vec<(String, String)> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -177,12 +163,12 @@ pub fn bench_read(args: &BenchReadArgs) -> anyhow::Result<ExitCode> {
     let honest_path = inbox.join("new").join(format!("{:06}.bench", args.mails));
     std::fs::write(&honest_path, honest).context("while delivering the honest mail")?;
 
-    let (_, before) = rss_kib();
+    let (_, before) = super::bench::rss_kib(std::process::id());
     let started = Instant::now();
     let mut daemon = Daemon::open(Config::load(&config_path)?, None)?;
     let r = daemon.process_once(Utc::now())?;
     let took = started.elapsed();
-    let (_, peak) = rss_kib();
+    let (_, peak) = super::bench::rss_kib(std::process::id());
     drop(daemon);
     println!(
         "bench-read {:?}: {} mail(s) of {kib} KiB and an honest one, in one pass: {:.2} s, peak resident {:.1} MiB (before the pass {:.1} MiB)",
