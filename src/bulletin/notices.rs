@@ -419,6 +419,12 @@ pub fn too_big_reply(what: TooBig) -> String {
     )
 }
 
+/// What the judge records, for its operator, of a mail it read no further and answers not
+/// at all (`reason`: why the loop guard silences it; `outcome`: why it was not read).
+pub fn silenced_unread_outcome(reason: &str, outcome: &str) -> String {
+    format!("silenced: {reason}; {outcome}")
+}
+
 /// What the judge records, for its operator, of a mail too big to read.
 pub fn too_big_outcome(what: TooBig) -> String {
     format!("too big to read: {what}")

@@ -482,7 +482,7 @@ impl Judge {
                 tx.clear_message_attempts(key)?;
             }
             let outcome = match silenced {
-                Some(reason) => format!("silenced: {reason}; {outcome}"),
+                Some(reason) => notices::silenced_unread_outcome(reason, &outcome),
                 None => outcome,
             };
             if tx.record_message(

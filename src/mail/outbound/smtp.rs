@@ -523,9 +523,12 @@ mod tests {
         );
     }
 
-    /// A server on the loopback that answers each command as `answer` says (`None`: `250
-    /// ok`), takes a mail's content after `DATA`, and serves connections one after another.
-    fn scripted_server(answer: fn(&str) -> Option<&'static str>) -> u16 {
+    /// How a scripted server answers a command (`None`: `250 ok`).
+    type Answer = fn(&str) -> Option<&'static str>;
+
+    /// A server on the loopback that answers each command as `answer` says, takes a mail's
+    /// content after `DATA`, and serves connections one after another.
+    fn scripted_server(answer: Answer) -> u16 {
         use std::io::{BufRead, BufReader, Write};
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
@@ -602,7 +605,7 @@ mod tests {
         );
 
         // Nothing said of any recipient: every mail of the batch fails for now.
-        let refusals: [(fn(&str) -> Option<&'static str>, &str); 2] = [
+        let refusals: [(Answer, &str); 2] = [
             (
                 |c| {
                     c.starts_with("AUTH")
