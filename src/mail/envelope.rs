@@ -107,6 +107,28 @@ pub struct Envelope {
     pub content_hash: Option<u64>,
 }
 
+/// The most bytes of a message over the size limit that are read: its header block, up to
+/// this.
+pub const HEADER_BYTES: usize = 64 * 1024;
+
+/// The header block of a message's first bytes: up to and with the first empty line.
+pub fn header_block(bytes: &[u8]) -> &[u8] {
+    let mut i = 0;
+    while let Some(&c) = bytes.get(i) {
+        if c == b'\n' {
+            let rest = bytes.get(i + 1..).unwrap_or_default();
+            if rest.starts_with(b"\n") {
+                return bytes.get(..i + 2).unwrap_or(bytes);
+            }
+            if rest.starts_with(b"\r\n") {
+                return bytes.get(..i + 3).unwrap_or(bytes);
+            }
+        }
+        i += 1;
+    }
+    bytes
+}
+
 impl Envelope {
     /// Parses raw RFC 5322 bytes with the default limits.
     pub fn parse(raw: &[u8]) -> Result<Envelope, EnvelopeError> {
@@ -116,10 +138,8 @@ impl Envelope {
     /// Reads only the header block of `raw` (its first 64 KiB at most): the sender, the
     /// subject, the ids. What answers a mail that is not read whole.
     pub fn parse_headers(raw: &[u8], limits: ParseLimits) -> Result<Envelope, EnvelopeError> {
-        let head = crate::mail::inbound::header_block(raw);
-        let head = head
-            .get(..crate::mail::inbound::HEADER_BYTES)
-            .unwrap_or(head);
+        let head = header_block(raw);
+        let head = head.get(..HEADER_BYTES).unwrap_or(head);
         Envelope::parse_with(head, limits)
     }
 
