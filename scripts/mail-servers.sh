@@ -318,6 +318,23 @@ CONF
     touch "$DATA/log/postfix.log"
 }
 
+# ---- issue 36: faults for the outbox tests (one block: keep it whole when moving it) ----
+# Postfix refuses mail for now from two envelope senders, at every RCPT: a judge whose
+# address is tempfail-judge@example.test meets an SMTP server answering 450 (an outage of
+# 4xx refusals), one whose address is dropped-judge@example.test is answered 421 and
+# disconnected. With any other address the same server takes its mail: a test "ends the
+# outage" by restarting its judge with its usual address. Called after write_postfix_conf.
+write_fault_maps() {
+    mkdir -p "$POSTFIX_DIR"
+    cat >"$POSTFIX_DIR/sender_access" <<'MAP'
+tempfail-judge@example.test 450 4.7.1 Try again later (dipjudge fault test)
+dropped-judge@example.test 421 4.7.0 Closing the connection (dipjudge fault test)
+MAP
+    printf '# The outbox fault tests (scripts/mail-servers.sh, issue 36 block).\nsmtpd_sender_restrictions = check_sender_access texthash:%s\n' \
+        "$POSTFIX_DIR/sender_access" >>"$POSTFIX_DIR/main.cf"
+}
+# ---- end of the issue 36 block ----
+
 # A real IMAP login (exercises Dovecot auth), in plain bash.
 imap_login_ok() {
     local line ok=1
@@ -396,6 +413,7 @@ cmd_start() {
     make_certs
     write_dovecot_conf
     write_postfix_conf
+    write_fault_maps
     if ! dovecot_running; then
         # 8>&-: the daemons must not inherit the ports lock and hold it for their lifetime.
         dovecot -c "$DOVECOT_CONF" </dev/null >>"$DATA/log/dovecot.out" 2>&1 8>&-

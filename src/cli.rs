@@ -239,6 +239,9 @@ enum Command {
     /// Measure the daemon's throughput through real mail servers (see the report).
     #[command(hide = true)]
     BenchMail(crate::cli_daemon::BenchMailArgs),
+    /// Measure one pass over hostile mail: its time and peak memory (see the report).
+    #[command(hide = true)]
+    BenchRead(crate::cli_daemon::BenchReadArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -298,6 +301,7 @@ pub fn main() -> ExitCode {
         Command::BenchWeb { rounds, years } => bench_web(rounds, years),
         Command::BenchMail(args) => crate::cli_daemon::bench_mail(&args),
         Command::BenchScale(args) => crate::cli_daemon::bench_scale(&args),
+        Command::BenchRead(args) => crate::cli_daemon::bench_read(&args),
     };
     match result {
         Ok(code) => code,

@@ -1,5 +1,6 @@
 //! The daemon's subcommands: `run`, `process`, `inject`, `demo`, `dump-state` and the
-//! hidden `bench-mail`; logging set-up. Reads the clock and the OS here, nowhere below.
+//! hidden `bench-mail` and `bench-read`; logging set-up. Reads the clock and the OS here,
+//! nowhere below.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -18,6 +19,9 @@ pub use bench::{BenchMailArgs, bench_mail};
 #[path = "cli_bench_scale.rs"]
 mod bench_scale;
 pub use bench_scale::{BenchScaleArgs, bench_scale};
+#[path = "cli_bench_read.rs"]
+mod bench_read;
+pub use bench_read::{BenchReadArgs, bench_read};
 
 /// How log lines look.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

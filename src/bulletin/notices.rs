@@ -386,6 +386,92 @@ pub fn undeliverable(
     }
 }
 
+/// What made a mail too big to read (the bounds of `mail::budget`): it is answered with
+/// one sentence and set aside unread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TooBig {
+    /// More multipart sections than `limit`.
+    Sections { limit: usize },
+    /// More MIME parts than `limit`.
+    Parts { limit: usize },
+    /// HTML whose elements nest deeper than `limit`.
+    HtmlDepth { limit: usize },
+    /// Reading it took longer than `secs` seconds.
+    Slow { secs: u64 },
+}
+
+impl std::fmt::Display for TooBig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TooBig::Sections { limit } => {
+                write!(f, "it has more than {limit} multipart sections")
+            }
+            TooBig::Parts { limit } => write!(f, "it has more than {limit} MIME parts"),
+            TooBig::HtmlDepth { limit } => {
+                write!(f, "its HTML nests elements more than {limit} deep")
+            }
+            TooBig::Slow { secs } => write!(f, "reading it took longer than {secs} seconds"),
+        }
+    }
+}
+
+impl std::error::Error for TooBig {}
+
+/// The answer to a mail too big to read (`what`), unread.
+pub fn too_big_reply(what: TooBig) -> String {
+    format!(
+        "Your mail could not be read: {what}, more than this judge reads in one mail. Nothing in it was done. Send your commands again as plain text in a new mail.\n"
+    )
+}
+
+/// What the judge records, for its operator, of a mail it read no further and answers not
+/// at all (`reason`: why the loop guard silences it; `outcome`: why it was not read).
+pub fn silenced_unread_outcome(reason: &str, outcome: &str) -> String {
+    format!("silenced: {reason}; {outcome}")
+}
+
+/// What the judge records, for its operator, of a mail too big to read.
+pub fn too_big_outcome(what: TooBig) -> String {
+    format!("too big to read: {what}")
+}
+
+/// Why a mail is given up after failing for `days` days (its last failure: `last_error`).
+pub fn undelivered_in(days: u32, last_error: &str) -> String {
+    format!("not delivered in {days} days of trying; the last attempt failed: {last_error}")
+}
+
+/// To the master: mail of the game has not gone out for a while (`count` mails, to
+/// `recipients`, the oldest failing since `since`); the judge keeps trying until `until`.
+pub fn mail_delayed(
+    judge: &str,
+    game: &str,
+    count: usize,
+    recipients: &[String],
+    since: DateTime<Utc>,
+    until: DateTime<Utc>,
+    last_error: &str,
+) -> Notice {
+    let mails = if count == 1 { "mail" } else { "mails" };
+    Notice {
+        subject: subject(judge, game, "Mail delayed"),
+        body: format!(
+            "{count} {mails} of the game '{game}' (to {}) could not be delivered yet: the judge has been trying since {} and keeps trying until {}, and the judge's operator has been told. The last attempt failed: {last_error}\nNothing needs doing; you will hear again only if the mail is given up.\n",
+            recipients.join(", "),
+            super::dates::in_words(&chrono_tz::UTC, since),
+            super::dates::in_words(&chrono_tz::UTC, until),
+        ),
+    }
+}
+
+/// The note added to the reply of a mail that made the judge queue more mails than it
+/// sends for one mail: `dropped` of `wanted` were not sent (at most `per_address` to one
+/// address and `total` in all).
+pub fn flood_note(wanted: usize, dropped: usize, per_address: usize, total: usize) -> String {
+    format!(
+        "NOTE: this mail would have made the judge send {wanted} mails; it sends at most {per_address} to one address and {total} in all for one mail, so the last {dropped} were not sent (what was written is kept: HISTORY shows it to its readers).\n"
+    )
+}
+
 /// What the judge records, for its operator, of a mail it set aside after `attempts`.
 pub fn set_aside_outcome(attempts: i64) -> String {
     format!("set aside after {attempts} failed attempts")

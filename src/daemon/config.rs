@@ -122,8 +122,16 @@ pub struct DaemonSection {
     pub reply_rate_limit: usize,
     /// The rate limiter's window, in seconds.
     pub reply_rate_window_secs: u64,
-    /// Send attempts before a mail is given up (marked failed, the master told).
-    pub max_send_attempts: i64,
+    /// No longer read (mail failing for now is tried for `max_queue_days`): kept so that a
+    /// file written for an older judge still reads; a warning says it is ignored.
+    pub max_send_attempts: Option<i64>,
+    /// Days a mail that fails for now (a server down or refusing with 4xx, a full disk, a
+    /// missing directory) is tried again, with back-off, before it is given up and its
+    /// game's master told: the mail transfer agents' convention (Postfix's
+    /// `maximal_queue_lifetime`). A refusal for good (5xx) is not retried.
+    pub max_queue_days: u32,
+    /// Hours a mail fails before its game's master is told it is delayed (once).
+    pub delay_notice_hours: u32,
     /// Mails sent through one connection per pass.
     pub send_batch: usize,
     /// Attempts at one message (each counted before it is made, so an attempt that kills
@@ -140,7 +148,9 @@ impl Default for DaemonSection {
             max_message_bytes: crate::mail::envelope::DEFAULT_MAX_MESSAGE_BYTES,
             reply_rate_limit: 30,
             reply_rate_window_secs: 3600,
-            max_send_attempts: 10,
+            max_send_attempts: None,
+            max_queue_days: 5,
+            delay_notice_hours: 4,
             send_batch: 100,
             max_message_attempts: 5,
         }
@@ -398,6 +408,9 @@ impl Config {
         }
         if self.daemon.send_batch == 0 {
             bail!("daemon.send_batch must be at least 1");
+        }
+        if self.daemon.max_queue_days == 0 {
+            bail!("daemon.max_queue_days must be at least 1");
         }
         let i = &self.inbound;
         match i.kind {
@@ -686,7 +699,7 @@ path = "var/outbox"
     fn minimal_file_takes_defaults_and_resolves_paths() {
         let c = Config::parse(MINIMAL, Path::new("/srv/judge")).unwrap();
         assert_eq!(c.database(), PathBuf::from("/srv/judge/var/judge.db"));
-        assert_eq!(c.daemon.max_send_attempts, 10);
+        assert_eq!(c.daemon.max_queue_days, 5);
         let j = c.judge_config(42);
         assert_eq!(j.seed, 42);
         assert_eq!(j.deadlines.movement_hours, 72);

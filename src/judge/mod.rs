@@ -20,6 +20,7 @@ mod chart;
 mod commands;
 mod confirm;
 mod export;
+mod flood;
 pub mod game_list;
 pub mod history;
 mod mailing;
@@ -137,6 +138,16 @@ pub enum Handled {
     Duplicate,
 }
 
+/// Why a mail is answered unread ([`Judge::answer_unread`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unread {
+    /// Over the size limit: `size` bytes, the limit `limit` (only its header block was
+    /// fetched).
+    Oversize { size: u64, limit: u64 },
+    /// Over a bound on reading one mail.
+    TooBig(notices::TooBig),
+}
+
 /// A recipient a delivery report says the judge's mail could not reach, for good.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bounced {
@@ -197,6 +208,20 @@ impl JudgeError {
     /// Whether the failure is the machine's (see [`StoreError::is_environmental`]).
     pub fn is_environmental(&self) -> bool {
         matches!(self, JudgeError::Store(e) if e.is_environmental())
+    }
+}
+
+/// A notice to the master (`master`) of `game`.
+fn to_master(game: &str, master: String, notice: notices::Notice) -> NewMail {
+    NewMail {
+        game: Some(game.to_string()),
+        audience: Audience::MASTER,
+        recipient: master,
+        subject: notice.subject,
+        body: notice.body,
+        kind: MailKind::Generated,
+        in_reply_to: None,
+        pictures: Vec::new(),
     }
 }
 
@@ -297,6 +322,39 @@ impl Judge {
             .transaction(|tx| tx.forgive_message_attempt(&msg.key))?)
     }
 
+    /// Counts an attempt to read a raw mail (`key`: [`reading_key`]), in a transaction of
+    /// its own, before anything reads it: a mail that crashes or hangs the reading is
+    /// counted too, and set aside after its attempts. Returns the count.
+    pub fn begin_reading(&mut self, key: &str) -> Result<i64, JudgeError> {
+        Ok(self.store.transaction(|tx| tx.bump_message_attempts(key))?)
+    }
+
+    /// The mail read under `key` is `msg`: its reading attempts become attempts at `msg`
+    /// (one transaction), which are counted from then on as [`Judge::begin_attempt`]
+    /// counts them. Returns the attempts at `msg`, this one included.
+    pub fn begin_attempt_read(&mut self, key: &str, msg: &Incoming) -> Result<i64, JudgeError> {
+        Ok(self.store.transaction(|tx| {
+            let read = tx.take_message_attempts(key)?.max(1);
+            tx.add_message_attempts(&msg.key, read)
+        })?)
+    }
+
+    /// Forgets the reading attempts of the mail read under `key` (it was filed away, or
+    /// set aside).
+    pub fn end_reading(&mut self, key: &str) -> Result<(), JudgeError> {
+        Ok(self
+            .store
+            .transaction(|tx| tx.clear_message_attempts(key))?)
+    }
+
+    /// Takes back the last reading attempt counted under `key` (the mail was left for a
+    /// later pass without being tried).
+    pub fn forgive_reading(&mut self, key: &str) -> Result<(), JudgeError> {
+        Ok(self
+            .store
+            .transaction(|tx| tx.forgive_message_attempt(key))?)
+    }
+
     /// Handles one message in one transaction. A game the message names whose stored state
     /// cannot be read is suspended (its master told once) and the message is handled again,
     /// to be answered that the game is suspended. A panic inside the handling is caught:
@@ -331,6 +389,7 @@ impl Judge {
                     return Ok(Handled::Duplicate);
                 };
                 verified.begin(now);
+                let before = tx.last_mail_id()?;
                 let mut s = session::Session::new(map, config, verified, tx, msg, now);
                 if reused_id {
                     s.note_reused_id();
@@ -343,8 +402,10 @@ impl Judge {
                 if let Some(e) = verified.take_failure() {
                     return Err(e.into());
                 }
+                let dropped = flood::cap(tx, before, msg)?;
+                tx.set_origin_after(before, &msg.from)?;
                 Ok(Handled::Applied {
-                    queued,
+                    queued: queued.saturating_sub(dropped),
                     games,
                     commands,
                 })
@@ -422,36 +483,41 @@ impl Judge {
             if let (Some(g), Some(master)) = (game, master) {
                 let notice =
                     notices::set_aside_master(&judge, &g, &msg.from, &msg.subject, attempts);
-                tx.queue_mail(
-                    &NewMail {
-                        game: Some(g.clone()),
-                        audience: Audience::MASTER,
-                        recipient: master,
-                        subject: notice.subject,
-                        body: notice.body,
-                        kind: MailKind::Generated,
-                        in_reply_to: None,
-                        pictures: Vec::new(),
-                    },
-                    now,
-                )?;
+                tx.queue_mail(&to_master(&g, master, notice), now)?;
             }
             Ok(())
         })?)
     }
 
-    /// Answers a mail over the size limit with one line, unread: its key is recorded (a
-    /// copy is a no-op) and its sender told. False if it was answered before.
-    pub fn answer_oversize(
+    /// Answers a mail the judge does not read (`why`) with one sentence: its key is recorded
+    /// (a copy is a no-op) and its sender told, unless the mail guard silences it
+    /// (`silenced`: why; the record says so and nobody is answered). The attempts counted
+    /// while it was read (`reading`) are forgotten in the same transaction. False if it
+    /// was seen before.
+    pub fn answer_unread(
         &mut self,
         msg: &Incoming,
-        size: u64,
-        limit: u64,
+        why: Unread,
+        silenced: Option<&str>,
+        reading: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<bool, JudgeError> {
         let judge = self.config.name.clone();
+        let (outcome, body) = match why {
+            Unread::Oversize { size, limit } => (
+                notices::oversize_outcome(size, limit),
+                notices::oversize_reply(size, limit),
+            ),
+            Unread::TooBig(what) => (notices::too_big_outcome(what), notices::too_big_reply(what)),
+        };
         Ok(self.store.transaction(|tx| {
-            let outcome = notices::oversize_outcome(size, limit);
+            if let Some(key) = reading {
+                tx.clear_message_attempts(key)?;
+            }
+            let outcome = match silenced {
+                Some(reason) => notices::silenced_unread_outcome(reason, &outcome),
+                None => outcome,
+            };
             if tx.record_message(
                 &msg.key,
                 msg.message_id.as_deref(),
@@ -462,19 +528,24 @@ impl Judge {
             {
                 return Ok::<bool, StoreError>(false);
             }
+            if silenced.is_some() {
+                return Ok(true);
+            }
+            let before = tx.last_mail_id()?;
             tx.queue_mail(
                 &NewMail {
                     game: None,
                     audience: Audience::Reply,
                     recipient: msg.reply_address().to_string(),
                     subject: reply_subject(&judge, &msg.subject),
-                    body: notices::oversize_reply(size, limit),
+                    body,
                     kind: MailKind::Replied,
                     in_reply_to: msg.message_id.clone(),
                     pictures: Vec::new(),
                 },
                 now,
             )?;
+            tx.set_origin_after(before, &msg.from)?;
             Ok(true)
         })?)
     }
@@ -500,19 +571,7 @@ impl Judge {
                 return Ok(());
             };
             let notice = notices::suspended(&judge, game, reason);
-            tx.queue_mail(
-                &NewMail {
-                    game: Some(game.to_string()),
-                    audience: Audience::MASTER,
-                    recipient: master,
-                    subject: notice.subject,
-                    body: notice.body,
-                    kind: MailKind::Generated,
-                    in_reply_to: None,
-                    pictures: Vec::new(),
-                },
-                now,
-            )?;
+            tx.queue_mail(&to_master(game, master, notice), now)?;
             Ok(())
         })?)
     }
@@ -541,6 +600,13 @@ impl Judge {
                 .and_then(crate::store::read_time);
             Ok::<_, StoreError>((tx.games_due(now)?, last_tick))
         })?;
+        if let Some(last) = last_tick.filter(|last| now < *last) {
+            tracing::warn!(
+                now = %now,
+                last_tick = %last,
+                "the clock is behind the last tick: this pass changes no time later passes read"
+            );
+        }
         let mut report = TickReport::default();
         for name in due {
             let (map, config, store) = (self.map, &self.config, &mut self.store);
@@ -579,7 +645,15 @@ impl Judge {
             for m in &notices {
                 tx.queue_mail(m, now)?;
             }
-            tx.set_value("last_tick", &crate::store::write_time(now))?;
+            // A pass whose clock is behind the last tick leaves the last tick where it is:
+            // moved back, it would make the next pass on a right clock see a time warp.
+            let last = tx
+                .get_value("last_tick")?
+                .as_deref()
+                .and_then(crate::store::read_time);
+            if last.is_none_or(|last| now > last) {
+                tx.set_value("last_tick", &crate::store::write_time(now))?;
+            }
             // Proofs of passwords nobody used for long go (a changed password's, a finished
             // game's).
             if let Some(before) = now
@@ -689,9 +763,78 @@ impl Judge {
         })?)
     }
 
-    /// Counts an attempt to send mail `id` before it is made.
-    pub fn bump_attempts(&mut self, id: i64) -> Result<i64, JudgeError> {
-        Ok(self.store.transaction(|tx| tx.bump_attempts(id))?)
+    /// Queued mail that may be tried at `now`, at most `limit`, in the order the queue
+    /// drains ([`crate::store::FAIR_SHARE`]: no origin's backlog holds up the others).
+    pub fn due_mail(
+        &mut self,
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<QueuedMail>, JudgeError> {
+        Ok(self.store.transaction(|tx| tx.due_mail(now, limit))?)
+    }
+
+    /// The earliest instant a queued mail waiting for a later attempt may be tried.
+    pub fn next_mail_attempt(&mut self) -> Result<Option<DateTime<Utc>>, JudgeError> {
+        Ok(self.store.transaction(|tx| tx.next_mail_attempt())?)
+    }
+
+    /// Records that the transport failed on mail `id` for now (`error`); with `retry`, it is
+    /// tried again no sooner than `retry(attempts)`, else when the queue is. Returns its
+    /// attempts and since when it has been failing.
+    pub fn record_failed_attempt(
+        &mut self,
+        id: i64,
+        now: DateTime<Utc>,
+        error: &str,
+        retry: Option<&dyn Fn(i64) -> DateTime<Utc>>,
+    ) -> Result<(i64, DateTime<Utc>), JudgeError> {
+        Ok(self
+            .store
+            .transaction(|tx| tx.record_failed_attempt(id, now, error, retry))?)
+    }
+
+    /// Tells each game's master, once, of its mail that has been failing since `before` or
+    /// earlier (`until`: when the judge gives it up). Returns how many mails were reported.
+    pub fn tell_of_delays(
+        &mut self,
+        before: DateTime<Utc>,
+        until: chrono::Duration,
+        now: DateTime<Utc>,
+    ) -> Result<usize, JudgeError> {
+        let judge = self.config.name.clone();
+        Ok(self.store.transaction(|tx| {
+            let delayed = tx.delayed_untold(before)?;
+            let mut games: Vec<&str> = delayed.iter().map(|d| d.game.as_str()).collect();
+            games.sort_unstable();
+            games.dedup();
+            for game in games {
+                let of: Vec<&crate::store::Delayed> =
+                    delayed.iter().filter(|d| d.game == game).collect();
+                let Some(last) = of.last() else {
+                    continue;
+                };
+                if let Some(master) = tx.game_master(game)? {
+                    let mut to: Vec<String> = of.iter().map(|d| d.recipient.clone()).collect();
+                    to.sort();
+                    to.dedup();
+                    let since = of.iter().map(|d| d.failing_since).min().unwrap_or(now);
+                    let notice = notices::mail_delayed(
+                        &judge,
+                        game,
+                        of.len(),
+                        &to,
+                        since,
+                        since + until,
+                        &last.last_error,
+                    );
+                    tx.queue_mail(&to_master(game, master, notice), now)?;
+                }
+                for d in of {
+                    tx.mark_delay_told(d.id)?;
+                }
+            }
+            Ok::<usize, StoreError>(delayed.len())
+        })?)
     }
 
     /// Marks a mail failed for good (not delivered after its attempts, or not renderable)
@@ -751,19 +894,7 @@ impl Judge {
                 && let Some(master) = tx.game_master(game)?
             {
                 let notice = notices::undeliverable(&judge, game, &m.recipient, &m.subject, reason);
-                tx.queue_mail(
-                    &NewMail {
-                        game: Some(game.to_string()),
-                        audience: Audience::MASTER,
-                        recipient: master,
-                        subject: notice.subject,
-                        body: notice.body,
-                        kind: MailKind::Generated,
-                        in_reply_to: None,
-                        pictures: Vec::new(),
-                    },
-                    now,
-                )?;
+                tx.queue_mail(&to_master(game, master, notice), now)?;
             }
             Ok::<(), StoreError>(())
         })?)

@@ -350,10 +350,23 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
          UPDATE counters SET value = value + 1 WHERE name = 'mails_given_up';
      END;",
     ),
+    (
+        12,
+        // Issue 36 (the outbox never gives up for a transient failure; floods stay their
+        // sender's): each queued mail keeps the address whose mail queued it (`origin`;
+        // NULL: the judge's own, a deadline's), when it may be tried next
+        // (`next_attempt_at`; NULL: whenever the queue is tried), since when it has been
+        // failing (`failing_since`: a mail is given up after days of failures, not after a
+        // count of attempts), and whether its game's master was told it is delayed.
+        "ALTER TABLE outbox ADD COLUMN origin TEXT;
+     ALTER TABLE outbox ADD COLUMN next_attempt_at TEXT;
+     ALTER TABLE outbox ADD COLUMN failing_since TEXT;
+     ALTER TABLE outbox ADD COLUMN delay_told INTEGER NOT NULL DEFAULT 0;",
+    ),
 ];
 
 /// The schema version this judge writes.
-pub(crate) const LATEST: i64 = 11;
+pub(crate) const LATEST: i64 = 12;
 
 fn version(conn: &Connection) -> Result<i64, StoreError> {
     Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)

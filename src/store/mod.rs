@@ -10,8 +10,10 @@ mod audience;
 mod backup;
 mod metrics;
 mod migrations;
+mod outbox;
 mod people;
 mod proofs;
+mod sanity;
 mod security;
 mod summaries;
 mod web;
@@ -27,6 +29,7 @@ use crate::game::Game;
 pub use audience::{Audience, MailKind};
 pub use backup::{BackupReport, DatabaseInfo, RestoreReport, backup, inspect, restore};
 pub use metrics::{LastPass, OutboxGauges};
+pub use outbox::{Delayed, FAIR_SHARE};
 pub use people::{MAX_NAMESAKES, PersonId};
 pub use security::{PendingConfirmation, WrongSignons};
 pub use summaries::{GameSummary, Summariser, SummaryRow};
@@ -455,10 +458,28 @@ impl Tx<'_> {
     /// Counts an attempt to handle the message `key` before it is made (so a mail that
     /// always fails, or kills the judge, is set aside after a bound); returns the count.
     pub fn bump_message_attempts(&self, key: &str) -> Result<i64, StoreError> {
+        self.add_message_attempts(key, 1)
+    }
+
+    /// Takes the attempts counted under `key` (0: none), and forgets them.
+    pub fn take_message_attempts(&self, key: &str) -> Result<i64, StoreError> {
+        let n: Option<i64> = self
+            .query_row(
+                "SELECT attempts FROM message_attempts WHERE key = ?1",
+                params![key],
+                |r| r.get(0),
+            )
+            .optional()?;
+        self.clear_message_attempts(key)?;
+        Ok(n.unwrap_or(0))
+    }
+
+    /// Counts `n` more attempts under `key`; returns the count.
+    pub fn add_message_attempts(&self, key: &str, n: i64) -> Result<i64, StoreError> {
         self.execute(
-            "INSERT INTO message_attempts (key, attempts) VALUES (?1, 1)
-             ON CONFLICT(key) DO UPDATE SET attempts = attempts + 1",
-            params![key],
+            "INSERT INTO message_attempts (key, attempts) VALUES (?1, ?2)
+             ON CONFLICT(key) DO UPDATE SET attempts = attempts + ?2",
+            params![key, n],
         )?;
         Ok(self.query_row(
             "SELECT attempts FROM message_attempts WHERE key = ?1",
@@ -516,14 +537,15 @@ impl Tx<'_> {
         if let Some(g) = kept {
             return Ok(Some(g));
         }
-        let row: Option<(String, String, Option<String>)> = self
+        type Row = (String, String, Option<String>, Option<String>);
+        let row: Option<Row> = self
             .query_row(
-                "SELECT name, state, suspended FROM games WHERE name = ?1 COLLATE NOCASE",
+                "SELECT name, state, suspended, next_event FROM games WHERE name = ?1 COLLATE NOCASE",
                 params![name],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
             )
             .optional()?;
-        let Some((stored_name, json, suspended)) = row else {
+        let Some((stored_name, json, suspended, next_event)) = row else {
             return Ok(None);
         };
         if let Some(reason) = suspended {
@@ -533,6 +555,12 @@ impl Tx<'_> {
             });
         }
         let g = read_game(&stored_name, &json, self.variants)?;
+        // The deadline column the tick trusts must be a time: a game whose column is not
+        // one would silently never come up again.
+        sanity::check_next_event(next_event.as_deref()).map_err(|reason| StoreError::Corrupt {
+            game: stored_name.clone(),
+            reason,
+        })?;
         let mut games = self.games.borrow_mut();
         if games.len() == GAMES_KEPT {
             games.remove(0);
@@ -630,11 +658,15 @@ impl Tx<'_> {
             .flatten())
     }
 
-    /// Names of the games whose next event is at or before `horizon` (uses the index).
+    /// Names of the games whose next event is at or before `horizon` (uses the index), and
+    /// of those whose stored next event is not a time at all (a damaged row: loading it
+    /// finds that out, and the judge suspends it, rather than its deadline never coming).
     pub fn games_due(&self, horizon: DateTime<Utc>) -> Result<Vec<String>, StoreError> {
-        let mut st = self
-            .tx
-            .prepare_cached("SELECT name FROM games WHERE next_event IS NOT NULL AND next_event <= ?1 ORDER BY name")?;
+        let mut st = self.tx.prepare_cached(
+            "SELECT name FROM games WHERE next_event IS NOT NULL
+                 AND (next_event <= ?1 OR strftime('%Y-%m-%dT%H:%M:%SZ', next_event) IS NOT next_event)
+             ORDER BY name",
+        )?;
         let rows = st.query_map(params![ts(horizon)], |r| r.get::<_, String>(0))?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
@@ -825,9 +857,11 @@ impl Tx<'_> {
         )?)
     }
 
+    /// Records mail `id` as sent at `at` (the transport took it: one more attempt).
     pub fn mark_sent(&self, id: i64, at: DateTime<Utc>) -> Result<(), StoreError> {
         self.execute(
-            "UPDATE outbox SET status = 'sent', sent_at = ?2 WHERE id = ?1",
+            "UPDATE outbox SET status = 'sent', sent_at = ?2, attempts = attempts + 1,
+                 next_attempt_at = NULL WHERE id = ?1 AND status = 'queued'",
             params![id, ts(at)],
         )?;
         Ok(())
@@ -1047,6 +1081,7 @@ fn read_game(
         g.decode(v).map_err(|e| corrupt(e.to_string()))?;
     }
     g.assign_unit_ids();
+    sanity::check_game(&g).map_err(corrupt)?;
     Ok(g)
 }
 

@@ -800,3 +800,55 @@ fn version_10_fills_the_tenure_addresses_and_saves_keep_them() {
     drop(store);
     remove_db(&path);
 }
+
+/// Issue 36: the outbox drains in rounds of `FAIR_SHARE` per origin (by id within a round),
+/// a mail waiting for a later attempt is not due before it, and a failed attempt is counted
+/// with the time its failures began.
+#[test]
+fn the_outbox_drains_fairly_and_keeps_each_mails_failures() {
+    store_after(|tx| {
+        let before = tx.last_mail_id()?;
+        let mut flood = Vec::new();
+        for _ in 0..FAIR_SHARE + 3 {
+            flood.push(tx.queue_mail(&reply("victim@x"), t(12, 0))?);
+        }
+        tx.set_origin_after(before, "Flooder@X")?;
+        let mid = tx.last_mail_id()?;
+        let other = tx.queue_mail(&reply("other@x"), t(12, 0))?;
+        tx.set_origin_after(mid, "other@x")?;
+        let tick = tx.queue_mail(&reply("player@x"), t(12, 0))?;
+        let due: Vec<i64> = tx.due_mail(t(12, 0), 1000)?.iter().map(|m| m.id).collect();
+        let mut expected: Vec<i64> = flood[..FAIR_SHARE].to_vec();
+        expected.extend([other, tick]);
+        expected.extend(&flood[FAIR_SHARE..]);
+        assert_eq!(due, expected);
+        assert_eq!(tx.due_mail(t(12, 0), 2)?.len(), 2);
+        // A failure with a back-off of its own: not due before it.
+        let retry = |attempts: i64| t(12, 0) + chrono::Duration::minutes(attempts);
+        let (attempts, since) =
+            tx.record_failed_attempt(other, t(12, 0), "451 greylisted", Some(&retry))?;
+        assert_eq!((attempts, since), (1, t(12, 0)));
+        assert!(!tx.due_mail(t(12, 0), 1000)?.iter().any(|m| m.id == other));
+        assert_eq!(tx.next_mail_attempt()?, Some(t(12, 1)));
+        assert!(tx.due_mail(t(12, 1), 1000)?.iter().any(|m| m.id == other));
+        // Failing since the first failure, whatever the later ones.
+        let (attempts, since) = tx.record_failed_attempt(other, t(13, 0), "451 again", None)?;
+        assert_eq!((attempts, since), (2, t(12, 0)));
+        assert!(tx.delayed_untold(t(11, 0))?.is_empty());
+        // Mail without a game is nobody's master's to hear of.
+        assert!(tx.delayed_untold(t(13, 0))?.is_empty());
+        tx.mark_sent(other, t(13, 5))?;
+        assert!(!tx.due_mail(t(14, 0), 1000)?.iter().any(|m| m.id == other));
+        Ok(())
+    });
+}
+
+/// Issue 36: a game whose stored next event is not a time comes up at the tick (and does
+/// not load), one with two units in one province does not load either.
+#[test]
+fn damage_that_still_parses_makes_a_game_unreadable() {
+    assert!(sanity::check_next_event(Some("2026-03-01T12:00:00Z")).is_ok());
+    assert!(sanity::check_next_event(None).is_ok());
+    assert!(sanity::check_next_event(Some("garbage")).is_err());
+    assert!(sanity::check_next_event(Some("2026-03-01 12:00")).is_err());
+}

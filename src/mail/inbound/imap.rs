@@ -217,6 +217,10 @@ pub struct ImapInbox {
     committed: Option<ImapCursor>,
     /// Last UID handed out on the current connection.
     handed: u32,
+    /// UIDs handed out and neither committed nor rejected yet: a rewind or a reconnect
+    /// resumes before the first of them, though later ones were committed (a mail the
+    /// caller leaves for a later pass is fetched again, not skipped).
+    pending: std::collections::BTreeSet<u32>,
     /// A UID the search found but the fetch did not return, and how many times in a row.
     missing: Option<(u32, u32)>,
     backoff: Duration,
@@ -251,6 +255,7 @@ impl std::fmt::Debug for ImapInbox {
             .field("connected", &self.conn.is_some())
             .field("committed", &self.committed)
             .field("handed", &self.handed)
+            .field("pending", &self.pending)
             .finish()
     }
 }
@@ -593,6 +598,7 @@ impl ImapInbox {
             runtime: None,
             conn: None,
             handed: 0,
+            pending: std::collections::BTreeSet::new(),
             missing: None,
             backoff,
             next_attempt: None,
@@ -602,6 +608,16 @@ impl ImapInbox {
     /// The bookkeeping to store: the last committed message, if any.
     pub fn cursor(&self) -> Option<&ImapCursor> {
         self.committed.as_ref()
+    }
+
+    /// The UID a fetch resumes after: the last committed, but never past a message handed
+    /// out and not filed away.
+    fn resume_after(&self) -> u32 {
+        let committed = self.committed.as_ref().map_or(0, |c| c.last_uid);
+        match self.pending.first() {
+            Some(&first) => committed.min(first.saturating_sub(1)),
+            None => committed,
+        }
     }
 
     /// The mailbox's UIDVALIDITY on the current connection.
@@ -752,7 +768,7 @@ impl ImapInbox {
                     self.backoff = self.config.backoff_min;
                     self.next_attempt = None;
                     self.handed = match &self.committed {
-                        Some(cur) if cur.uidvalidity == conn.uidvalidity => cur.last_uid,
+                        Some(cur) if cur.uidvalidity == conn.uidvalidity => self.resume_after(),
                         Some(cur) => {
                             warn!(
                                 mailbox = %cur.mailbox,
@@ -765,6 +781,7 @@ impl ImapInbox {
                         }
                         None => 0,
                     };
+                    self.pending.clear();
                     info!(server = %self.config.server(), mailbox = %self.config.mailbox, "connected");
                     self.conn = Some(conn);
                 }
@@ -1089,6 +1106,7 @@ impl Inbox for ImapInbox {
             self.handed = self.handed.max(u);
         }
         out.retain(|m| upto.is_some_and(|u| uid_of(m) <= u));
+        self.pending.extend(out.iter().map(uid_of));
         debug!(count = out.len(), handed = self.handed, "fetched");
         Ok(out)
     }
@@ -1170,6 +1188,9 @@ impl Inbox for ImapInbox {
         let folder = self.config.processed.clone();
         self.file_away(ids, folder)?;
         for id in ids {
+            if let MessageRef::Imap { uid, .. } = id {
+                self.pending.remove(uid);
+            }
             if let Some(cur) = ImapCursor::of(id)
                 && self
                     .committed
@@ -1186,12 +1207,16 @@ impl Inbox for ImapInbox {
     fn reject(&mut self, id: &MessageRef, reason: &str) -> Result<(), InboundError> {
         let folder = self.config.rejected.clone();
         self.file_away(std::slice::from_ref(id), folder.clone())?;
+        if let MessageRef::Imap { uid, .. } = id {
+            self.pending.remove(uid);
+        }
         warn!(message = %id, folder = %folder, reason, "rejected unparsable mail");
         Ok(())
     }
 
     fn rewind(&mut self) {
-        self.handed = self.committed.as_ref().map_or(0, |c| c.last_uid);
+        self.handed = self.resume_after();
+        self.pending.clear();
     }
 }
 
@@ -1434,5 +1459,26 @@ mod tests {
         let stored = ImapCursor::of(&id);
         let inbox = ImapInbox::new(ImapConfig::new("localhost", 1, "u", "p"), stored.clone());
         assert_eq!(inbox.cursor(), stored.as_ref());
+    }
+
+    /// Issue 36: a message the caller leaves in the mailbox (it failed; the mail behind it
+    /// was committed) is fetched again after a rewind, not skipped by the cursor.
+    #[test]
+    fn a_rewind_resumes_before_a_message_left_behind() {
+        let mut inbox = ImapInbox::new(ImapConfig::new("localhost", 1, "u", "p"), None);
+        inbox.committed = Some(ImapCursor {
+            mailbox: "INBOX".into(),
+            uidvalidity: 7,
+            last_uid: 9,
+        });
+        inbox.pending.extend([5, 8]);
+        inbox.rewind();
+        assert_eq!(inbox.handed, 4);
+        assert!(inbox.pending.is_empty());
+        inbox.rewind();
+        assert_eq!(
+            inbox.handed, 9,
+            "once nothing is left behind, from the cursor"
+        );
     }
 }
