@@ -38,6 +38,23 @@ fn replies(s: &Scratch) -> BTreeMap<String, usize> {
     out
 }
 
+/// A calm pass after the kills: it ends well, and every mail of `ids` has been answered.
+/// Returns how many replies each mail got.
+fn calm_pass_answers_every_mail(s: &Scratch, ids: &BTreeSet<String>) -> BTreeMap<String, usize> {
+    let status = process(&s.config_path(), t0(), &[])
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let got = replies(s);
+    assert_eq!(
+        &got.keys().cloned().collect::<BTreeSet<_>>(),
+        ids,
+        "every mail answered"
+    );
+    got
+}
+
 /// Three `dipjudge process` passes started at once over 200 mails send exactly 200
 /// replies: the first takes the database's lock, the others refuse to start with a
 /// sentence that says why; with `--wait` they wait, run after it, and find nothing left.
@@ -118,17 +135,7 @@ fn a_kill_while_sending_sends_again_at_most_the_mail_in_flight() {
         let target = before + 1 + (rng.next_u64() % 40) as usize;
         kills += usize::from(kill_once_written(&config, &outbox, target));
     }
-    let status = process(&config, t0(), &[])
-        .stdout(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let got = replies(&s);
-    assert_eq!(
-        got.keys().cloned().collect::<BTreeSet<_>>(),
-        ids,
-        "every mail answered"
-    );
+    let got = calm_pass_answers_every_mail(&s, &ids);
     let duplicates: usize = got.values().map(|n| n - 1).sum();
     eprintln!("{kills} kills while sending, {duplicates} mails sent twice");
     assert!(kills >= 3, "only {kills} kills landed while sending");
@@ -424,13 +431,7 @@ fn two_passes_with_the_lock_file_deleted_answer_each_mail_once() {
             "{err}"
         );
     }
-    let status = process(&config, t0(), &[])
-        .stdout(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let got = replies(&s);
-    assert_eq!(got.keys().cloned().collect::<BTreeSet<_>>(), ids);
+    let got = calm_pass_answers_every_mail(&s, &ids);
     let twice: Vec<_> = got.iter().filter(|(_, n)| **n > 1).collect();
     assert!(twice.is_empty(), "answered twice: {twice:?}");
 }
@@ -452,17 +453,7 @@ fn kills_while_a_batch_is_prepared_give_up_nothing() {
         let before = crate::scratch::count(&outbox);
         kills += usize::from(kill_once_written(&config, &outbox, before + 1));
     }
-    let status = process(&config, t0(), &[])
-        .stdout(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let got = replies(&s);
-    assert_eq!(
-        got.keys().cloned().collect::<BTreeSet<_>>(),
-        ids,
-        "every mail answered"
-    );
+    calm_pass_answers_every_mail(&s, &ids);
     let db = rusqlite::Connection::open(s.database()).unwrap();
     let failed: i64 = db
         .query_row(
