@@ -17,13 +17,29 @@ pub(crate) fn imap_idle() -> bool {
     std::env::var("DIPJUDGE_IMAP_IDLE").map_or(true, |v| v != "0")
 }
 
-/// Returns early (with a note) when the servers are not expected.
+/// Returns early (with a note) when the servers are not expected; otherwise holds the
+/// servers shared until the test ends ([`servers::SERVERS`] for reading), so no test that
+/// stops and starts them runs meanwhile. `needs_servers!(exclusive)` holds them alone: for
+/// a test that stops them. Every test that talks to the servers starts with one of the two
+/// (a test that did not was once refused by a Postfix another test had stopped).
 macro_rules! needs_servers {
     () => {
         if !crate::servers_expected() {
             eprintln!("note: DIPJUDGE_MAIL_SERVERS is not 1: skipping a real-server test");
             return;
         }
+        let _servers_shared = crate::servers::SERVERS
+            .read()
+            .unwrap_or_else(|e| e.into_inner());
+    };
+    (exclusive) => {
+        if !crate::servers_expected() {
+            eprintln!("note: DIPJUDGE_MAIL_SERVERS is not 1: skipping a real-server test");
+            return;
+        }
+        let _servers_alone = crate::servers::SERVERS
+            .write()
+            .unwrap_or_else(|e| e.into_inner());
     };
 }
 

@@ -19,7 +19,7 @@ use dipjudge::mail::oauth::{OAuth2Config, TokenSource};
 use dipjudge::mail::outbound::smtp::{SmtpConfig, SmtpOutbox, Xoauth2Login};
 use dipjudge::mail::{Envelope, InboundError, Inbox, Outbox, Security, SendError};
 
-use super::{SERVERS, address, ca, deliver, fetch_n, imap, judge_mail};
+use super::{address, ca, deliver, fetch_n, imap, judge_mail};
 use dipjudge::mail::render;
 
 /// How long the test server's access tokens live.
@@ -136,7 +136,6 @@ fn fetch_when_ready(inbox: &mut ImapInbox, n: usize) -> Vec<dipjudge::mail::RawM
 #[test]
 fn xoauth2_round_trip_with_tokens_renewed_mid_run() {
     needs_servers!();
-    let _servers = SERVERS.read().unwrap();
     let server = token_server();
     let user = address("oauth");
     let dir = scratch_dir("trip");
@@ -194,7 +193,6 @@ fn xoauth2_round_trip_with_tokens_renewed_mid_run() {
 #[test]
 fn a_token_for_another_mailbox_is_refused_once_renewed_and_reported() {
     needs_servers!();
-    let _servers = SERVERS.read().unwrap();
     let server = token_server();
     let owner = address("oauth-owner");
     let user = address("oauth-other");
@@ -233,7 +231,6 @@ fn a_token_for_another_mailbox_is_refused_once_renewed_and_reported() {
 #[test]
 fn a_withdrawn_refresh_token_holds_the_mail_and_names_the_refusal() {
     needs_servers!();
-    let _servers = SERVERS.read().unwrap();
     let server = token_server();
     let user = address("oauth-gone");
     let dir = scratch_dir("gone");
@@ -259,7 +256,6 @@ fn a_withdrawn_refresh_token_holds_the_mail_and_names_the_refusal() {
 #[test]
 fn a_judge_configured_for_xoauth2_reads_and_answers() {
     needs_servers!();
-    let _servers = SERVERS.read().unwrap();
     let server = token_server();
     let judge = address("oauth-judge");
     let player = address("oauth-player");
