@@ -141,14 +141,18 @@ impl Table {
             .collect()
     }
 
-    /// Every mail that carries a private press token went only to its readers (and the
-    /// sender's reply never carried it back to others).
+    /// Every mail that carries a private press token went only to its readers, or back to
+    /// its sender (HISTORY shows a player the press it sent; the sender's reply never
+    /// carried it to others).
     fn scan_for_leaks(&mut self) {
         let mails = self.mails();
         let mut leaks = Vec::new();
         for (token, sender, readers) in &self.secrets {
             for m in mails.iter().filter(|m| m.body.contains(token.as_str())) {
-                let allowed = readers.iter().any(|r| addr(*r) == m.recipient);
+                let allowed = readers
+                    .iter()
+                    .chain([sender])
+                    .any(|r| addr(*r) == m.recipient);
                 if !allowed {
                     leaks.push(format!(
                         "{token} (from {sender} to {readers:?}) reached {} in {:?}",

@@ -547,7 +547,7 @@ pub(crate) fn powers(mails: &[Mail]) -> BTreeMap<String, String> {
 
 /// The powers' addresses as of input step `step`: the start's, each power a newcomer took
 /// over by then (the judge's `Welcome to <Power>` mail to the newcomer) the newcomer's.
-fn powers_at(
+pub(crate) fn powers_at(
     start: &BTreeMap<String, String>,
     mails: &[Mail],
     step: usize,
@@ -601,6 +601,19 @@ fn press_readers(header: &str, powers: &BTreeMap<String, String>, master: &str) 
         }
     }
     readers
+}
+
+/// What `who` wrote in the scenario's mails, as one lowercase text: no secret of its own
+/// leaks to it (its page and its HISTORY show the press it sent).
+pub(crate) fn written_by(dir: &Path, who: &str) -> String {
+    let mut out = String::new();
+    for input in inputs(dir) {
+        let text = std::fs::read_to_string(&input).unwrap_or_default();
+        if header(&text, "From").is_some_and(|f| address(&f).eq_ignore_ascii_case(who)) {
+            out.push_str(&text.to_lowercase());
+        }
+    }
+    out
 }
 
 /// What the scenario's players meant to keep from others: every private press block (each
@@ -680,7 +693,8 @@ pub(crate) fn secrets(dir: &Path, mails: &[Mail]) -> Vec<Secret> {
                     from_step: step,
                     until: refused.then(|| format!("Press from {sender}")),
                     every_reader: !refused,
-                    reply_readers: BTreeSet::new(),
+                    // Its sender reads it back in its HISTORY (issue 37).
+                    reply_readers: [from.clone()].into_iter().collect(),
                     ballot: false,
                 });
             } else if upper.starts_with("DECLINE EXCHANGE") {

@@ -334,3 +334,61 @@ fn set_watch_keeps_the_old_meaning() {
     assert_eq!(old.watch, ObserverLevel::White);
     assert_eq!(old.observer_press, ObserverLevel::Any);
 }
+
+/// Issue 37's attack "press to the observers is public": `PRESS TO O` and `PRESS TO GO`
+/// reached only their addressees by mail but were kept with the reader "observers", and
+/// HISTORY from anyone not signed on, the public web page and the export all read as an
+/// observer. Now an outsider is not an observer: only the observers signed on, the named
+/// powers and the sender read it.
+#[test]
+fn attack_press_to_the_observers_is_public_fails() {
+    let mut t = Gallery::new("gallery37");
+    let r = t.as_power(
+        Power::England,
+        "PRESS TO O\nSECRET-TO-THE-GALLERY\nENDPRESS",
+    );
+    assert!(r.contains("OK PRESS TO O"), "{r}");
+    let r = t.as_power(
+        Power::England,
+        "PRESS TO GO\nSECRET-TO-GERMANY-AND-GALLERY\nENDPRESS",
+    );
+    assert!(r.contains("OK PRESS TO Germany O"), "{r}");
+    let r = t.as_power(Power::France, "BROADCAST\nOPEN-FRENCH-WORD\nENDPRESS");
+    assert!(!r.contains("ERROR"), "{r}");
+    let secrets = ["SECRET-TO-THE-GALLERY", "SECRET-TO-GERMANY-AND-GALLERY"];
+    // A player who leaves out its SIGNON, a stranger, an observer's address not signed on:
+    // outsiders, who read the public broadcast only.
+    for from in [
+        addr(Power::France),
+        "stranger@example.test".into(),
+        ANN.into(),
+    ] {
+        let r = t.mail(&from, "HISTORY gallery37");
+        assert!(r.contains("OPEN-FRENCH-WORD"), "{from}: {r}");
+        for s in secrets {
+            assert!(!r.contains(s), "{from} read {s}: {r}");
+        }
+    }
+    // A power signed on that was not named reads neither.
+    let r = t.as_power(Power::Austria, "HISTORY gallery37");
+    assert!(secrets.iter().all(|s| !r.contains(s)), "{r}");
+    // The export and the judge's outsider history: neither.
+    let export = t
+        .judge
+        .export("gallery37")
+        .expect("export")
+        .expect("a game");
+    assert!(export.contains("OPEN-FRENCH-WORD"));
+    let history = t.judge.history("gallery37").expect("history");
+    for s in secrets {
+        assert!(!export.contains(s), "the export holds {s}");
+        assert!(history.iter().all(|e| !e.body.contains(s)), "{s}");
+    }
+    // Its readers read it: an observer signed on, the named power, the sender.
+    let r = t.as_observer(0, "HISTORY gallery37");
+    assert!(secrets.iter().all(|s| r.contains(s)), "{r}");
+    let r = t.as_power(Power::Germany, "HISTORY gallery37");
+    assert!(r.contains(secrets[1]) && !r.contains(secrets[0]), "{r}");
+    let r = t.as_power(Power::England, "HISTORY gallery37");
+    assert!(secrets.iter().all(|s| r.contains(s)), "the sender: {r}");
+}

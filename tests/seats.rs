@@ -758,13 +758,17 @@ fn a_bouncing_seat_is_marked_its_master_told_once_and_its_player_clears_it() {
     assert!(notice.body.contains("550 xxx"), "{}", notice.body);
 }
 
-/// A newcomer reads the power's history: the press sent to the power before the takeover was
-/// sent to Italy, not to a person (webDiplomacy's replacements read the country's messages;
-/// `docs/decisions.md`). The player who left reads nothing of the game's private press now.
+/// Under `SET TAKEOVER HISTORY` a newcomer reads the power's history: the press sent to the
+/// power before the takeover was sent to Italy, not to a person (webDiplomacy's
+/// replacements read the country's messages; `docs/decisions.md`). By default it reads
+/// from the takeover on (issue 37: `attack_drive_by_takeover_reading_press_fails`). The
+/// player who left reads nothing of the game's private press now.
 #[test]
 fn a_newcomer_reads_the_press_sent_to_the_power_before() {
     let mut t = Table::new("heir");
     t.start();
+    let r = t.as_master("SET TAKEOVER HISTORY");
+    assert!(r.contains("OK SET TAKEOVER HISTORY"), "{r}");
     let r = t.as_power(
         Power::France,
         "PRESS TO Italy\nA plan for whoever plays Rome.\nENDPRESS",
@@ -802,4 +806,59 @@ fn set_takeover_is_bounded() {
     let r = t.mail("nadia@example.test", "SIGNON Ibound newpass-99");
     assert!(r.contains("you now play Italy"), "{r}");
     assert_eq!(t.game().deadline(), Some(t.now + Duration::hours(672)));
+}
+
+/// Issue 37's attack "drive-by takeover": `TAKEOVER Italy game pw` / `HISTORY game` /
+/// `RESIGN` in one mail from a stranger returned the press France had sent Italy's former
+/// player. Now a newcomer reads the power's private press only from the takeover on, unless
+/// the master sets `SET TAKEOVER HISTORY`; what was public it reads as anyone does.
+#[test]
+fn attack_drive_by_takeover_reading_press_fails() {
+    let mut t = Table::new("drive");
+    t.start();
+    let r = t.as_power(
+        Power::France,
+        "PRESS TO I\nSECRET-FRANCE-TO-ITALY meet in Piedmont\nENDPRESS",
+    );
+    assert!(r.contains("OK PRESS TO Italy"), "{r}");
+    let r = t.as_power(Power::Germany, "BROADCAST\nPUBLIC-GERMAN-WORD\nENDPRESS");
+    assert!(!r.contains("ERROR"), "{r}");
+    // Italy's own player reads it.
+    let r = t.as_power(Power::Italy, "HISTORY drive");
+    assert!(r.contains("SECRET-FRANCE-TO-ITALY"), "{r}");
+    let r = t.as_power(Power::Italy, "RESIGN");
+    assert!(r.contains("OK RESIGN"), "{r}");
+    let r = t.mail(
+        "drive-by@example.test",
+        "TAKEOVER Italy drive zq-771-pass\nHISTORY drive\nRESIGN",
+    );
+    assert!(r.contains("OK TAKEOVER Italy drive"), "{r}");
+    assert!(r.contains("OK HISTORY"), "{r}");
+    assert!(!r.contains("SECRET-FRANCE-TO-ITALY"), "{r}");
+    assert!(
+        r.contains("PUBLIC-GERMAN-WORD"),
+        "the public press stays public: {r}"
+    );
+    // Press to Italy after a takeover reaches its newcomer.
+    t.now += Duration::minutes(5);
+    let r = t.mail("second@example.test", "TAKEOVER Italy drive zq-772-pass");
+    assert!(r.contains("OK TAKEOVER Italy drive"), "{r}");
+    t.now += Duration::minutes(5);
+    t.as_power(Power::France, "PRESS TO I\nAFTER-THE-TAKEOVER\nENDPRESS");
+    let r = t.mail(
+        "second@example.test",
+        "SIGNON Idrive zq-772-pass\nHISTORY drive",
+    );
+    assert!(r.contains("AFTER-THE-TAKEOVER"), "{r}");
+    assert!(!r.contains("SECRET-FRANCE-TO-ITALY"), "{r}");
+    // The master may let newcomers read the power's past.
+    let r = t.as_master("SET TAKEOVER HISTORY");
+    assert!(r.contains("OK SET TAKEOVER HISTORY"), "{r}");
+    let r = t.mail(
+        "second@example.test",
+        "SIGNON Idrive zq-772-pass\nHISTORY drive",
+    );
+    assert!(r.contains("SECRET-FRANCE-TO-ITALY"), "{r}");
+    let r = t.mail("stranger@example.test", "LIST drive");
+    assert!(r.contains("SET TAKEOVER HISTORY"), "LIST shows it: {r}");
 }

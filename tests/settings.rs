@@ -733,3 +733,78 @@ fn wrong_join_passwords_are_throttled() {
     assert!(!r.contains("ERROR"), "{r}");
     assert_eq!(t.game().joiners().len(), 1);
 }
+
+/// Issue 37's attack "WHOIS tells who plays which power": in a running game that hides its
+/// players' addresses, `WHOIS <address>` showed "1 missed" for the one power whose units
+/// got no orders. Now a game counts in the record anyone reads only once it shows its
+/// players' addresses: WHOIS answers for its players as for a stranger.
+#[test]
+fn attack_whois_tells_who_plays_which_power_fails() {
+    let mut t = Table::new("hush", utc(2026, 11, 1, 9, 0));
+    t.start("", "");
+    let g = t.game();
+    for p in Power::ALL.into_iter().filter(|p| *p != Power::Turkey) {
+        let lines = desk::holds(t.map, &g, &[p]);
+        let r = t.as_power(p, &lines);
+        assert!(!r.contains("ERROR"), "{r}");
+    }
+    let before = g.position().phase;
+    for _ in 0..6 {
+        if t.game().position().phase != before {
+            break;
+        }
+        let due = t.game().next_event().expect("an event");
+        t.tick(due);
+    }
+    assert_ne!(
+        t.game().position().phase,
+        before,
+        "processed with Turkey's NMR"
+    );
+    let missed: u32 = t
+        .game()
+        .tenures()
+        .iter()
+        .filter(|x| x.power == Power::Turkey)
+        .map(|x| x.missed)
+        .sum();
+    assert_eq!(missed, 1, "the game counts Turkey's missed phase");
+    let turkey = addr("hush", Power::Turkey);
+    let stranger = "nobody-here@example.test";
+    let a = t.mail("asker@example.test", &format!("WHOIS {turkey}"));
+    let b = t.mail("asker@example.test", &format!("WHOIS {stranger}"));
+    assert!(!a.contains("1 missed"), "{a}");
+    assert_eq!(
+        a.replace(&turkey, "X"),
+        b.replace(stranger, "X"),
+        "a player of a hidden game reads as a stranger"
+    );
+    // The master knows its players: its LIST counts its own game.
+    let l = t.as_master("LIST hush");
+    assert!(l.contains("missed 1"), "{l}");
+}
+
+/// Issue 37's attack, after the end: an anonymous `NOREVEAL` game's tenures in the public
+/// `SUMMARY`, and WHOIS, told which address was which power. Now an outsider's SUMMARY
+/// lists no tenure, the record counts nothing of the game; the master reads them all.
+#[test]
+fn attack_noreveal_tenures_and_whois_tell_who_played_which_power_fails() {
+    let mut t = Table::new("sealed2", utc(2026, 11, 1, 9, 0));
+    t.start("anonymous", "SET NOREVEAL");
+    t.play_phase_at(utc(2026, 11, 2, 8, 0));
+    let r = t.as_power(Power::Italy, "RESIGN");
+    assert!(r.contains("OK RESIGN"), "{r}");
+    let r = t.as_master("DECLARE WINNER France");
+    assert!(!r.contains("ERROR"), "{r}");
+    assert!(matches!(t.game().status(), Status::Finished(_)));
+    let italy = addr("sealed2", Power::Italy);
+    let w = t.mail("asker@example.test", &format!("WHOIS {italy}"));
+    assert!(!w.contains("1 resigned"), "{w}");
+    let s = t.mail("asker@example.test", "SUMMARY sealed2");
+    assert!(s.contains("Summary of 'sealed2'"), "{s}");
+    assert!(!s.contains("Players:") && !s.contains("resigned"), "{s}");
+    let e = t.mail(&italy, "SUMMARY sealed2");
+    assert!(!e.contains("resigned"), "a player reads no more: {e}");
+    let m = t.as_master("SUMMARY sealed2");
+    assert!(m.contains("Players:") && m.contains("resigned"), "{m}");
+}

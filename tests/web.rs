@@ -184,12 +184,12 @@ fn web_pages_over_http() {
     assert_eq!(record.status, 200);
     assert!(!record.body.contains("SECRET-ENGLAND-TO-FRANCE"));
 
-    // Private pages: France reads England's press to it; Germany does not, nor England
-    // (its author: HISTORY gives an author back its broadcasts, never its private press).
+    // Private pages: France reads England's press to it, England its author too (issue
+    // 37: a page shows the press its player sent and received); Germany does not.
     let e = token_for(&mut judge, &player("webgame", Power::England));
     let f = token_for(&mut judge, &player("webgame", Power::France));
     let g = token_for(&mut judge, &player("webgame", Power::Germany));
-    for (t, sees) in [(&e, false), (&f, true), (&g, false)] {
+    for (t, sees) in [(&e, true), (&f, true), (&g, false)] {
         let p = get(&server, &format!("/view/{t}/record"));
         assert_eq!(p.status, 200);
         assert_eq!(p.header("cache-control"), Some("no-store"));
@@ -489,5 +489,76 @@ fn metrics_and_health_over_http() {
         "{}",
         health.body
     );
+    server.stop();
+}
+
+/// Issue 37's attacks over HTTP. "Your page as France" showed the observers' start mail
+/// ("You have been selected as Observer") and left out the press France sent: a private
+/// page is now its player's, its own start mail and the press it sent and received. Press
+/// to the observers (`PRESS TO GO`) is not on the public page.
+#[test]
+fn attack_private_page_and_press_to_the_observers_over_http_fail() {
+    let (scratch, mut judge) = played();
+    // An observer, its address confirmed.
+    let at = t0() + Duration::days(3);
+    let watcher = "gallery-web@example.test";
+    let r = crate::desk::apply(
+        &mut judge,
+        &crate::desk::incoming("observe", watcher, "observe", "OBSERVE webgame"),
+        at,
+    );
+    let code = crate::desk::confirmation_code(&r);
+    let r = crate::desk::apply(
+        &mut judge,
+        &crate::desk::incoming("confirm", watcher, "confirm", &format!("CONFIRM {code}")),
+        at,
+    );
+    assert!(r.contains("OK OBSERVE webgame"), "{r}");
+    let r = crate::desk::apply(
+        &mut judge,
+        &crate::desk::incoming(
+            "press-to-go",
+            &player("webgame", Power::France),
+            "press",
+            &format!(
+                "SIGNON Fwebgame {}\nPRESS TO GO\nSECRET-FRANCE-TO-GERMANY-AND-GALLERY\nENDPRESS\n",
+                password(Power::France)
+            ),
+        ),
+        t0() + Duration::days(3),
+    );
+    assert!(r.contains("OK PRESS TO Germany O"), "{r}");
+    let server = server(&scratch.database());
+    let page = |who: Power, judge: &mut Judge| {
+        let token = token_for(judge, &player("webgame", who));
+        let mut text = get(&server, &format!("/view/{token}")).body;
+        text.push_str(&get(&server, &format!("/view/{token}/record")).body);
+        text
+    };
+    let france = page(Power::France, &mut judge);
+    assert!(france.contains("Your page as France"), "{france}");
+    assert!(
+        france.contains("You have been selected as France"),
+        "France's own start mail"
+    );
+    assert!(!france.contains("selected as Observer"));
+    assert!(!france.contains("selected as England"));
+    assert!(france.contains("SECRET-ENGLAND-TO-FRANCE"), "received");
+    assert!(
+        france.contains("SECRET-FRANCE-TO-GERMANY-AND-GALLERY"),
+        "France's page shows the press France sent"
+    );
+    let england = page(Power::England, &mut judge);
+    assert!(england.contains("You have been selected as England"));
+    assert!(england.contains("SECRET-ENGLAND-TO-FRANCE"), "sent");
+    assert!(!england.contains("SECRET-FRANCE-TO-GERMANY-AND-GALLERY"));
+    let germany = page(Power::Germany, &mut judge);
+    assert!(germany.contains("SECRET-FRANCE-TO-GERMANY-AND-GALLERY"));
+    // The public page reads as an outsider: neither private press nor press to observers.
+    let mut public = get(&server, "/game/webgame").body;
+    public.push_str(&get(&server, "/game/webgame/record").body);
+    assert!(!public.contains("SECRET-ENGLAND-TO-FRANCE"));
+    assert!(!public.contains("SECRET-FRANCE-TO-GERMANY-AND-GALLERY"));
+    assert!(!public.contains("You have been selected as France"));
     server.stop();
 }

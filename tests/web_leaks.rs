@@ -19,7 +19,12 @@ use dipjudge::map::Power;
 use dipjudge::store::{Store, StoreError};
 use dipjudge::variant::Reader;
 
-use crate::maildir_golden::{Mail, creation, play_in, powers, secrets};
+use dipjudge::judge::Judge;
+use dipjudge::judge::audience::Viewer;
+
+use crate::maildir_golden::{
+    Mail, Secret, creation, play_in, powers, powers_at, secrets, written_by,
+};
 use crate::web::{get, server};
 
 /// HTML text back to the text it shows (what maud escapes).
@@ -100,6 +105,42 @@ fn received(mails: &[Mail], address: Option<&str>, players: &BTreeSet<String>) -
     out
 }
 
+/// What a reader knows without any way out: the mails to it (for an outsider, what every
+/// player received) and what it wrote itself.
+fn known_to(
+    mails: &[Mail],
+    dir: &Path,
+    address: Option<&str>,
+    players: &BTreeSet<String>,
+) -> String {
+    let mut known = received(mails, address, players);
+    if let Some(a) = address {
+        known.push_str(&written_by(dir, a));
+    }
+    known
+}
+
+/// The secrets `text` (what `who` read by a way out) shows that `known` never held, as
+/// failures; and how many secrets it showed.
+fn unmailed(who: &str, text: &str, known: &str, secrets: &[Secret]) -> (Vec<String>, usize) {
+    let mut failures = Vec::new();
+    let mut seen = 0;
+    for s in secrets {
+        let shown = s.found(text);
+        seen += usize::from(!shown.is_empty());
+        let mailed = s.found(known);
+        for n in shown {
+            if !mailed.contains(&n) {
+                failures.push(format!(
+                    "{who} shows {n:?} ({}), which its mails never did",
+                    s.what
+                ));
+            }
+        }
+    }
+    (failures, seen)
+}
+
 #[test]
 fn web_pages_leak_nothing_mail_did_not_show() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/maildir-golden");
@@ -153,20 +194,15 @@ fn web_pages_leak_nothing_mail_did_not_show() {
         for (who, address, base) in &readers {
             let (text, count) = pages(&server, base);
             checked += count;
-            let mail = received(mails, address.as_deref(), &players);
-            for s in &secrets {
-                let shown = s.found(&text);
-                let mailed = s.found(&mail);
-                seen += usize::from(!shown.is_empty());
-                for n in shown {
-                    if !mailed.contains(&n) {
-                        failures.push(format!(
-                            "{scenario}: the pages of {who} show {n:?} ({}), which its mails never did",
-                            s.what
-                        ));
-                    }
-                }
-            }
+            let mail = known_to(mails, &dir, address.as_deref(), &players);
+            let (failed, shown) = unmailed(
+                &format!("{scenario}: the pages of {who}"),
+                &text,
+                &mail,
+                &secrets,
+            );
+            failures.extend(failed);
+            seen += shown;
         }
         server.stop();
     }
@@ -174,6 +210,103 @@ fn web_pages_leak_nothing_mail_did_not_show() {
     assert!(
         seen > 10,
         "the pages show the press their readers received ({seen})"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The leak scanner over every other way out (issue 37): the golden Survive, Formal,
+/// International Relations and takeover games played through the binary, then each
+/// reader's HISTORY (as the judge's audience rule gives it) and the outsider's export,
+/// for every reader: an outsider, each observer, each power's player now (the newcomer
+/// after the takeover game's takeover among them), the master. A way out may hold a secret
+/// of the scanner's only if the mails to that reader held it, or the reader wrote it.
+#[test]
+fn every_way_out_leaks_nothing_mail_did_not_show() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/maildir-golden");
+    let mut failures = Vec::new();
+    let mut seen = 0;
+    let mut readers_read = 0;
+    for scenario in ["survive-game", "formal-game", "ir-game", "takeover-game"] {
+        let dir = root.join(scenario);
+        let played = play_in(&dir, "audience-leaks");
+        let mails = &played.mails;
+        let secrets = secrets(&dir, mails);
+        let start = powers(mails);
+        let now = powers_at(&start, mails, usize::MAX);
+        let (master, _) = creation(&dir);
+        let players: BTreeSet<String> = start.values().cloned().collect();
+        let db = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+            .join("audience-leaks")
+            .join(scenario)
+            .join("var/judge.db");
+        let mut store = Store::open(&db).expect("database");
+        let name = store
+            .transaction(|tx| tx.game_names())
+            .expect("games")
+            .into_iter()
+            .next()
+            .expect("a game");
+        let mut judge = Judge::new(store, crate::desk::config()).expect("judge");
+        let g = judge.game(&name).expect("read").expect("the game");
+        // (who, address, what it reads)
+        let mut ways: Vec<(String, Option<String>, String)> = Vec::new();
+        let text = |entries: Vec<dipjudge::store::HistoryEntry>| {
+            entries
+                .iter()
+                .map(|e| format!("{}\n{}\n", e.subject, e.body))
+                .collect::<String>()
+                .to_lowercase()
+        };
+        for p in Power::ALL {
+            let Some(address) = now.get(p.name()) else {
+                continue;
+            };
+            let h = judge
+                .history_for(&name, |g| Viewer::power(g, p))
+                .expect("history");
+            ways.push((p.name().to_string(), Some(address.clone()), text(h)));
+        }
+        let h = judge
+            .history_for(&name, |_| Viewer::Master)
+            .expect("history");
+        ways.push(("master".into(), Some(master.clone()), text(h)));
+        for o in g.observers() {
+            let h = judge
+                .history_for(&name, |_| Viewer::Observer)
+                .expect("history");
+            ways.push((format!("observer {o}"), Some(o.clone()), text(h)));
+        }
+        let mut outsider = text(judge.history(&name).expect("history"));
+        outsider.push_str(
+            &judge
+                .export(&name)
+                .expect("export")
+                .unwrap_or_default()
+                .to_lowercase(),
+        );
+        ways.push(("outsider".into(), None, outsider));
+        if scenario == "takeover-game" {
+            assert_ne!(
+                now.get("Italy"),
+                start.get("Italy"),
+                "the newcomer holds Italy"
+            );
+        }
+        for (who, address, text) in &ways {
+            readers_read += 1;
+            let mail = known_to(mails, &dir, address.as_deref(), &players);
+            let what = format!("{scenario}: the HISTORY or export of {who}");
+            let (failed, shown) = unmailed(&what, text, &mail, &secrets);
+            failures.extend(failed);
+            seen += shown;
+        }
+    }
+    eprintln!(
+        "audience scanner: {readers_read} readers' ways out read, {seen} secrets shown to their readers"
+    );
+    assert!(
+        seen > 10,
+        "HISTORY shows the press its readers received ({seen})"
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -96,11 +96,24 @@ pub fn suspended_list_line(game: &str, reason: &str) -> String {
     format!("  {game:<12} suspended: {reason}")
 }
 
+/// What a listing's reader may see of a game's players, as the judge's audience rule says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shown {
+    /// The reader is the game's master (the observers' addresses, the invitations, the
+    /// absences).
+    pub master: bool,
+    /// Who plays (played) which power: the tenures.
+    pub players: bool,
+    /// The players' addresses.
+    pub addresses: bool,
+}
+
 /// `LIST game`: the game, its phase, deadline, players and whose orders are in, how many
-/// observers it has, and every setting (`bulletin::settings`). Its master (`master`) also
-/// reads the observers' and players' addresses, the invitations and the absences; everyone
-/// reads the players' addresses when the game shows them.
-pub fn list_game(map: &Map, variant: &dyn Variant, g: &Game, master: bool) -> String {
+/// observers it has, and every setting (`bulletin::settings`). Its master also reads the
+/// observers' addresses, the invitations and the absences; the players' addresses are
+/// there when `shown` says so.
+pub fn list_game(map: &Map, variant: &dyn Variant, g: &Game, shown: Shown) -> String {
+    let master = shown.master;
     let mut s = format!(
         "Game: {}   Variant: {}   Status: {}\n",
         g.name(),
@@ -141,7 +154,7 @@ pub fn list_game(map: &Map, variant: &dyn Variant, g: &Game, master: bool) -> St
         }
         s
     };
-    let shown = master || !g.addresses_hidden();
+    let shown = shown.addresses;
     if *g.status() == Status::Forming {
         if shown {
             for j in g.joiners() {
@@ -304,10 +317,10 @@ fn list_lines(prefix: &str, items: &[String]) -> String {
     out
 }
 
-/// `SUMMARY game`: who played what (each tenure; the addresses for `master`, or for
-/// everyone where the game shows them), the centres each power holds now, and each
-/// power's centre count by year (`chart`'s table).
-pub fn summary(map: &Map, g: &Game, master: bool, chart: Option<&crate::picture::Chart>) -> String {
+/// `SUMMARY game`: who played what (each tenure, where `shown` lets the reader see them;
+/// the addresses likewise), the centres each power holds now, and each power's centre
+/// count by year (`chart`'s table).
+pub fn summary(map: &Map, g: &Game, shown: Shown, chart: Option<&crate::picture::Chart>) -> String {
     let mut s = format!(
         "Summary of '{}' ({}), {}.\n",
         g.name(),
@@ -316,8 +329,12 @@ pub fn summary(map: &Map, g: &Game, master: bool, chart: Option<&crate::picture:
     );
     if *g.status() != Status::Forming {
         s.push_str(&format!("Current phase: {}\n\n", g.position().phase));
-        // Who played which power, with addresses only where the game shows them.
-        let players = seats::tenures(g, master || !g.addresses_hidden());
+        // Who played which power, with addresses, only where the reader may see them.
+        let players = if shown.players {
+            seats::tenures(g, shown.addresses)
+        } else {
+            String::new()
+        };
         if !players.is_empty() {
             s.push_str(&players);
             s.push('\n');

@@ -188,6 +188,12 @@ pub fn settings_lines(g: &Game, rules: &str, master: bool) -> Vec<String> {
             "announced to everyone"
         }
     ));
+    if g.settings().takeover_history {
+        out.push(
+            "Takeovers: a newcomer reads its power's earlier private mail (SET TAKEOVER HISTORY)"
+                .to_string(),
+        );
+    }
     if let Some(line) = observers_line(&g.settings().press) {
         out.push(line);
     }
@@ -296,7 +302,7 @@ pub fn start_text(
     map: &crate::map::Map,
     judge: &str,
     deadline: DateTime<Utc>,
-    to: CopyFor,
+    (to, addresses): (CopyFor, bool),
 ) -> String {
     let tz = g.time_zone();
     let rules = rules_phrase(variant.name(), &variant.settings(g.variant_state()));
@@ -318,7 +324,7 @@ pub fn start_text(
         g.name()
     ));
     text.push_str("The following players are in this game:\n");
-    let hidden = g.addresses_hidden() && !master;
+    let hidden = !addresses;
     let listed =
         |label: &str, address: &str| format!("     {:<26}{address}\n", format!("{label}:"));
     text.push_str(&listed(
@@ -407,7 +413,7 @@ pub fn game_over_text(
     g: &Game,
     declared: Option<&Declaration>,
     ending: &Ending,
-    master: bool,
+    (master, players): (bool, bool),
 ) -> String {
     let sentence = super::results::ending_sentence(ending);
     let mut text = String::new();
@@ -421,6 +427,9 @@ pub fn game_over_text(
     }
     text.push_str(&format!("{sentence}\n\nThe game '{}' is over.\n", g.name()));
     if g.players().is_empty() {
+        return text;
+    }
+    if !players {
         return text;
     }
     if g.reveals() {

@@ -243,6 +243,9 @@ pub enum MasterCommand {
     SetTakeover {
         hours: u32,
     },
+    /// `SET TAKEOVER HISTORY` (true) / `SET NO TAKEOVER HISTORY`: whether a newcomer reads
+    /// its power's private mail from before the takeover.
+    SetTakeoverHistory(bool),
     /// `ROLLBACK` (one turn) or `ROLLBACK turn`.
     Rollback {
         turn: Option<Turn>,
@@ -336,6 +339,8 @@ impl MasterCommand {
             MasterCommand::SetApproval(false) => "SET NOAPPROVAL".into(),
             MasterCommand::SetAbandon { count } => format!("SET ABANDON {count}"),
             MasterCommand::SetTakeover { hours } => format!("SET TAKEOVER {hours}"),
+            MasterCommand::SetTakeoverHistory(true) => "SET TAKEOVER HISTORY".into(),
+            MasterCommand::SetTakeoverHistory(false) => "SET NO TAKEOVER HISTORY".into(),
             MasterCommand::SetDedication { least: None } => "SET DEDICATION OFF".into(),
             MasterCommand::SetDedication { least: Some(n) } => format!("SET DEDICATION {n}"),
             MasterCommand::SetOnTimeRatio { least } => {
@@ -551,6 +556,8 @@ pub(crate) const SETTINGS: &[&str] = &[
     "no approval",
     "approval",
     "abandon",
+    "no takeover history",
+    "takeover history",
     "takeover",
     "players",
     "dedication",
@@ -575,6 +582,7 @@ pub(crate) const SETTINGS: &[&str] = &[
 //                | [ "NO" ] ( "ANONYMOUS" | "REVEAL" | "QUIET" )
 //                | "ADDRESSES" ( "SHOWN" | "HIDDEN" ) | "MAXABSENCE" number
 //                | "APPROVAL" | "NOAPPROVAL" | "ABANDON" number | "TAKEOVER" number
+//                | [ "NO" ] "TAKEOVER HISTORY"
 //                | "PLAYERS" number ;
 //                  (after SET)
 // phase_class = "MOVE" | "MOVES" | "MOVEMENT" | "RETREAT" | "RETREATS" | "ADJUST"
@@ -732,6 +740,10 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
             let (r, n) = cut(expect("a number of missed phases (0: never)", number)(r))?;
             (r, MasterCommand::SetAbandon { count: n })
         }
+        "no takeover history" | "takeover history" => (
+            r,
+            MasterCommand::SetTakeoverHistory(w == "takeover history"),
+        ),
         "takeover" => {
             let (r, n) = cut(expect("a number of hours", number)(r))?;
             (r, MasterCommand::SetTakeover { hours: n })
@@ -1134,6 +1146,24 @@ mod tests {
         Some("SET ANONYMOUS")
     );
     mc!(noreveal, master_setting, "noreveal", Some("SET NOREVEAL"));
+    mc!(
+        takeover_history,
+        master_setting,
+        "takeover history",
+        Some("SET TAKEOVER HISTORY")
+    );
+    mc!(
+        no_takeover_history,
+        master_setting,
+        "no takeover history",
+        Some("SET NO TAKEOVER HISTORY")
+    );
+    mc!(
+        notakeover_history,
+        master_setting,
+        "notakeover history",
+        Some("SET NO TAKEOVER HISTORY")
+    );
     mc!(
         addresses,
         master_setting,

@@ -295,6 +295,7 @@ fn master() -> impl Strategy<Value = MasterCommand> {
         any::<bool>().prop_map(|on| MasterCommand::SetAnonymous { on }),
         any::<bool>().prop_map(|on| MasterCommand::SetReveal { on }),
         any::<bool>().prop_map(|on| MasterCommand::SetQuiet { on }),
+        any::<bool>().prop_map(MasterCommand::SetTakeoverHistory),
         any::<bool>().prop_map(|shown| MasterCommand::SetAddresses { shown }),
         (0u32..100).prop_map(|days| MasterCommand::SetMaxAbsence { days }),
         prop::option::of(prop_oneof![

@@ -60,7 +60,7 @@ pub use press::{
     observer_press_route, press_route,
 };
 pub use refusal::Refused;
-pub use reliability::{GameSeats, Gate, GateRefusal, Gates, Ratio, Record};
+pub use reliability::{GameSeats, Gate, GateRefusal, Gates, Ratio, Record, SeatSettings};
 pub use schedule::{
     Absence, DayRule, Days, MAX_ABSENCES, PhaseRule, PhaseSchedule, Schedule, ScheduleClass,
     hours_to_minutes,
@@ -70,7 +70,7 @@ pub use seats::{
     SeatRef, SeatRefusal, SeatStatus, TakenOver, Tenure,
 };
 pub use settings::{MAX_ABSENCE_DAYS, MAX_CENTRES_TO_WIN, Settings};
-pub use setup::{Invitation, MAX_COMMENT_CHARS, MAX_INVITATIONS};
+pub use setup::{Invitation, MAX_COMMENT_CHARS, MAX_INVITATIONS, Secrecy};
 pub use timing::{AbsenceSet, local_instant, resolve_date, resolve_date_at};
 pub use votes::DrawVote;
 

@@ -8,12 +8,13 @@
 //! and the games in. Pure: no SQL, no clock, no words (the sentences are `bulletin`'s and
 //! the judge's refusals').
 //!
-//! An anonymous game counts once it is over: while it runs, a record that moves as its
-//! phases are processed would tell who plays in it.
+//! The record counts every game it is given: which games a reader may see counted (WHOIS,
+//! the master's `LIST`) is the judge's audience rule; an entry gate reads the whole record
+//! and answers only pass or fail.
 
 use serde::{Deserialize, Serialize};
 
-use super::{Abandonment, Game, Status, Tenure};
+use super::{Abandonment, Game, Secrecy, Status, Tenure};
 
 /// A ratio in thousandths (0 to 1000): njudge prints its ratios with three decimals, and an
 /// integer compares exactly.
@@ -49,6 +50,9 @@ pub const POINTS_LEFT: i64 = -49;
 /// loaded one).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 pub struct GameSeats {
+    /// The game's name (empty in a state that did not keep it).
+    #[serde(default)]
+    pub name: String,
     pub status: Option<Status>,
     #[serde(default)]
     pub settings: SeatSettings,
@@ -56,22 +60,54 @@ pub struct GameSeats {
     pub tenures: Vec<Tenure>,
 }
 
-/// The one setting the record reads.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+/// The settings the record's readers read: what the game keeps secret about its players.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 pub struct SeatSettings {
     #[serde(default)]
     pub anonymous: bool,
+    #[serde(default = "yes")]
+    pub reveal: bool,
+    #[serde(default)]
+    pub addresses_shown: bool,
+}
+
+impl Default for SeatSettings {
+    fn default() -> SeatSettings {
+        SeatSettings {
+            anonymous: false,
+            reveal: true,
+            addresses_shown: false,
+        }
+    }
+}
+
+/// serde's default for a setting that is on unless set off.
+fn yes() -> bool {
+    true
 }
 
 impl GameSeats {
     /// What the record reads of a loaded game.
     pub fn of(g: &Game) -> GameSeats {
         GameSeats {
+            name: g.name.clone(),
             status: Some(g.status.clone()),
             settings: SeatSettings {
-                anonymous: g.is_anonymous(),
+                anonymous: g.settings.anonymous,
+                reveal: g.settings.reveal,
+                addresses_shown: g.settings.addresses_shown,
             },
             tenures: g.tenures.clone(),
+        }
+    }
+
+    /// What the game keeps secret about its players now.
+    pub fn secrecy(&self) -> Secrecy {
+        Secrecy {
+            finished: matches!(self.status, Some(Status::Finished(_))),
+            anonymous: self.settings.anonymous,
+            reveal: self.settings.reveal,
+            addresses_shown: self.settings.addresses_shown,
         }
     }
 }
@@ -110,9 +146,6 @@ impl Record {
         let is_theirs = |t: &Tenure| addresses.iter().any(|a| a.eq_ignore_ascii_case(&t.address));
         for g in games {
             let finished = matches!(g.status, Some(Status::Finished(_)));
-            if g.settings.anonymous && !finished {
-                continue;
-            }
             let mine: Vec<&Tenure> = g.tenures.iter().filter(|t| is_theirs(t)).collect();
             if mine.is_empty() {
                 continue;

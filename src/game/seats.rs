@@ -126,6 +126,11 @@ pub struct Tenure {
     /// the on-time ratio, which would read them against no phase on time).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub counts_orders: bool,
+    /// When the player took the power over (None: it played the power from the start, or
+    /// took it over before the judge kept the time): what it reads of the power's earlier
+    /// private mail depends on it (`SET TAKEOVER HISTORY`, docs/audience.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<DateTime<Utc>>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -324,6 +329,7 @@ impl Game {
                 on_time: 0,
                 late: 0,
                 counts_orders: true,
+                since: None,
             })
             .collect();
     }
@@ -395,6 +401,7 @@ impl Game {
             on_time: 0,
             late: 0,
             counts_orders: true,
+            since: Some(now),
         });
         self.all_in_since = None;
         self.touch();
@@ -404,6 +411,17 @@ impl Game {
             previous,
             deadline_moved,
         })
+    }
+
+    /// When `power`'s player now took it over (None: it has played it from the start, or
+    /// nobody plays it, or the takeover is older than the judge's keeping of the time).
+    pub fn taken_over_at(&self, power: Power) -> Option<DateTime<Utc>> {
+        self.tenures
+            .iter()
+            .rev()
+            .find(|t| t.power == power)
+            .filter(|t| t.is_open())
+            .and_then(|t| t.since)
     }
 
     /// Moves the deadline of a running game so that a newcomer has the game's least time

@@ -91,6 +91,11 @@ pub struct Settings {
     /// one player a power).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub players: Option<usize>,
+    /// `SET TAKEOVER HISTORY`: a player who takes a power over reads the power's private
+    /// mail from before (its press and its copies of the bulletins); by default (`SET NO
+    /// TAKEOVER HISTORY`) only what came after the takeover (docs/audience.md).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub takeover_history: bool,
 }
 
 /// serde's default for settings that are on unless set off.
@@ -125,6 +130,7 @@ impl Default for Settings {
             takeover_hours: DEFAULT_TAKEOVER_HOURS,
             players: None,
             gates: Gates::default(),
+            takeover_history: false,
         }
     }
 }
@@ -187,6 +193,13 @@ impl Game {
     /// njudge's `SET QUIET`: seat changes told to the master and the powers concerned only.
     pub fn set_quiet(&mut self, on: bool) {
         self.settings.quiet = on;
+        self.touch();
+    }
+
+    /// `SET TAKEOVER HISTORY` / `SET NO TAKEOVER HISTORY`: whether a newcomer reads its
+    /// power's private mail from before the takeover.
+    pub fn set_takeover_history(&mut self, on: bool) {
+        self.settings.takeover_history = on;
         self.touch();
     }
 

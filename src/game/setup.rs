@@ -55,15 +55,22 @@ impl Game {
     /// until the game ends, unless the master showed them in a game that is not anonymous;
     /// after the end, an anonymous game set `NOREVEAL` keeps them for ever.
     pub fn addresses_hidden(&self) -> bool {
-        if matches!(self.status, Status::Finished(_)) {
-            return !self.reveals();
-        }
-        self.settings.anonymous || !self.settings.addresses_shown
+        self.secrecy().addresses_hidden()
     }
 
     /// Whether the players are revealed to everyone when the game ends.
     pub fn reveals(&self) -> bool {
-        !self.settings.anonymous || self.settings.reveal
+        self.secrecy().reveals()
+    }
+
+    /// What the game keeps secret about its players now, as the audience rule reads it.
+    pub fn secrecy(&self) -> Secrecy {
+        Secrecy {
+            finished: matches!(self.status, Status::Finished(_)),
+            anonymous: self.settings.anonymous,
+            reveal: self.settings.reveal,
+            addresses_shown: self.settings.addresses_shown,
+        }
     }
 
     /// The name the judge read for an address, if any.
@@ -92,5 +99,42 @@ impl Game {
         let name: String = name.chars().take(80).collect();
         self.names.insert(address.to_ascii_lowercase(), name);
         true
+    }
+}
+
+/// The settings that say what a game keeps secret about its players, and whether it is
+/// over: read from a loaded game ([`Game::secrecy`]) or from the part of a stored one the
+/// reliability record reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Secrecy {
+    pub finished: bool,
+    /// `SET ANONYMOUS`: who plays which power is hidden.
+    pub anonymous: bool,
+    /// `SET REVEAL` (an anonymous game reveals its players at the end) or `SET NOREVEAL`.
+    pub reveal: bool,
+    /// `SET ADDRESSES SHOWN`.
+    pub addresses_shown: bool,
+}
+
+impl Secrecy {
+    /// Whether the players are revealed to everyone when the game ends.
+    pub fn reveals(self) -> bool {
+        !self.anonymous || self.reveal
+    }
+
+    /// Whether the players' addresses are kept from everyone but the master now: until the
+    /// game ends, unless the master showed them in a game that is not anonymous; after the
+    /// end, an anonymous game set `NOREVEAL` keeps them for ever.
+    pub fn addresses_hidden(self) -> bool {
+        if self.finished {
+            return !self.reveals();
+        }
+        self.anonymous || !self.addresses_shown
+    }
+
+    /// Whether who plays which power is kept from everyone but the master now: an
+    /// anonymous game's, until it ends and reveals them (never under `NOREVEAL`).
+    pub fn players_hidden(self) -> bool {
+        self.anonymous && !(self.finished && self.reveal)
     }
 }

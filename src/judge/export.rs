@@ -1,18 +1,20 @@
 //! A game's record as one JSON document (`dipjudge export`): its settings, each phase's
 //! position with the results bulletin and the press of that phase, and the supply centres
-//! by year. What it holds is what an outsider reads by mail (`judge::history`'s rule for
-//! observers): nothing of private press, no address the game hides. Schema in
+//! by year. What it holds is what an outsider reads (the audience rule, [`super::audience`]):
+//! nothing of private press or press to observers, no address the game hides, no tenure of
+//! a game that hides who plays which power. Schema in
 //! `docs/export.md`; `version` changes with it.
 
 use serde_json::{Value, json};
 
-use crate::game::{Abandonment, Game, Reader, Status};
+use crate::game::{Abandonment, Game, Status};
 use crate::map::Map;
 use crate::picture::Drawing;
 use crate::rules::{Owner, Position};
 use crate::store::{HistoryEntry, StoreError, Tx};
 
-use super::{chart, history};
+use super::audience::{self, Item, Viewer};
+use super::chart;
 
 /// A unit's owner as the export names it: `France`, `Neutral`.
 fn owner_name(owner: Owner) -> &'static str {
@@ -27,7 +29,7 @@ pub const EXPORT_VERSION: u32 = 1;
 
 /// The export of game `g`, for anyone outside it.
 pub(super) fn export(map: &Map, tx: &Tx<'_>, g: &Game) -> Result<Value, StoreError> {
-    let entries = history::for_reader(g, Reader::Observers, tx.history(g.name())?);
+    let entries = audience::entries_for(g, Viewer::Outsider, tx.history(g.name())?);
     let snapshots = tx.snapshots(g.name())?;
     let mut phases = Vec::new();
     for s in &snapshots {
@@ -55,10 +57,10 @@ pub(super) fn export(map: &Map, tx: &Tx<'_>, g: &Game) -> Result<Value, StoreErr
             s
         }
     };
-    // Who played which power is public (SUMMARY lists it); whose address it was is shown
-    // only where the game shows addresses now: a game that ended and reveals its players,
-    // or one whose master showed them.
-    let revealed = !g.addresses_hidden();
+    // Who played which power, and whose address it was, as an outsider may read them.
+    let settings = audience::Settings::of(g);
+    let revealed = audience::may_read(Item::Addresses, Viewer::Outsider, &settings);
+    let tenures = audience::may_read(Item::Players, Viewer::Outsider, &settings);
     Ok(json!({
         "format": "dipjudge-export",
         "version": EXPORT_VERSION,
@@ -74,7 +76,7 @@ pub(super) fn export(map: &Map, tx: &Tx<'_>, g: &Game) -> Result<Value, StoreErr
         "phases": phases,
         "centres_by_year": chart,
         "players_revealed": revealed,
-        "players": players(g, revealed),
+        "players": if tenures { players(g, revealed) } else { Vec::new() },
     }))
 }
 
@@ -90,12 +92,12 @@ fn phase_record(
     let phase = position.phase.to_string();
     let results: Vec<&str> = entries
         .iter()
-        .filter(|e| e.phase == phase && e.readers.is_none() && e.subject.ends_with("Results"))
+        .filter(|e| e.phase == phase && e.is_bulletin() && e.subject.ends_with("Results"))
         .map(|e| e.body.as_str())
         .collect();
     let press: Vec<Value> = entries
         .iter()
-        .filter(|e| e.phase == phase && e.readers.is_some())
+        .filter(|e| e.phase == phase && !e.is_bulletin())
         .map(|e| json!({ "subject": e.subject, "text": e.body, "at": e.at.to_rfc3339() }))
         .collect();
     // The orders as given and as they came out, from the phase's drawing (kept for

@@ -1,62 +1,27 @@
-//! HISTORY by audience and by window: each reader gets the entries of a game's history it
-//! received or could have received, never more, and of those the part its `FROM`/`TO` or
-//! `EXCLSTART` asks for. A power reads the bulletins and the press it was a reader of; the
-//! master the bulletins and the press it was a reader of; anyone else (an observer, a
-//! stranger: an address proves nothing) what observers may read under the game's observer
-//! setting now: nothing when it takes none, the bulletins and the signed press observers
-//! received when it takes white press only, the bulletins and all press observers received
-//! otherwise.
+//! HISTORY by window: of the entries of a game's history its reader may read (the audience
+//! rule, [`super::audience`]), the part its `FROM`/`TO` or `EXCLSTART` asks for; and the
+//! readers press is kept with.
 
 use chrono::{DateTime, Utc};
 
 use crate::command::{Date, Exclusion};
-use crate::game::{Author, Game, ObserverLevel, Reader, Sender};
+use crate::game::{Author, Reader, Sender};
 use crate::store::HistoryEntry;
 
-/// The readers press is kept with: those it was mailed to, and its author when it went to
-/// everyone (an author reads back its own broadcast, never its private press).
+/// The readers press is kept with: those it was mailed to, and its author (a power's
+/// player or the master reads back what it sent; an observer its broadcast only, for the
+/// other observers did not read its private press).
 pub(super) fn press_readers(readers: &[Reader], author: Author, public: bool) -> Vec<Reader> {
     let mut out = readers.to_vec();
-    if public {
-        let me = match author {
-            Author::Seat(Sender::Power(p)) => Reader::Power(p),
-            Author::Seat(Sender::Master) => Reader::Master,
-            Author::Observer => Reader::Observers,
-        };
-        if !out.contains(&me) {
-            out.push(me);
-        }
+    let me = match author {
+        Author::Seat(Sender::Power(p)) => Some(Reader::Power(p)),
+        Author::Seat(Sender::Master) => Some(Reader::Master),
+        Author::Observer => public.then_some(Reader::Observers),
+    };
+    if let Some(me) = me.filter(|me| !out.contains(me)) {
+        out.push(me);
     }
     out
-}
-
-/// Whether `reader` may read entry `e` of game `g`'s history: a power or the master reads
-/// what it received; [`Reader::Observers`] (an observer, or anyone outside the game) what
-/// observers received and may read under the game's observer setting now.
-pub fn readable(g: &Game, reader: Reader, e: &HistoryEntry) -> bool {
-    match (&e.readers, reader) {
-        (readers, Reader::Observers) => {
-            let received = readers
-                .as_ref()
-                .is_none_or(|list| list.contains(&Reader::Observers));
-            received
-                && match g.settings().press.watch {
-                    ObserverLevel::Any => true,
-                    ObserverLevel::White => e.signed,
-                    ObserverLevel::None => false,
-                }
-        }
-        (None, _) => true,
-        (Some(list), reader) => list.contains(&reader),
-    }
-}
-
-/// The entries of `g`'s history `reader` may read, oldest first.
-pub fn for_reader(g: &Game, reader: Reader, entries: Vec<HistoryEntry>) -> Vec<HistoryEntry> {
-    entries
-        .into_iter()
-        .filter(|e| readable(g, reader, e))
-        .collect()
 }
 
 /// The part of a history a `HISTORY` command asks for, its dates placed in time.
@@ -103,7 +68,7 @@ pub(super) fn select(entries: Vec<HistoryEntry>, w: &Window) -> Vec<HistoryEntry
         return out;
     };
     if !x.broad {
-        out.retain(|e| e.readers.is_none());
+        out.retain(HistoryEntry::is_bulletin);
     }
     let mut phases: Vec<&str> = Vec::new();
     for e in &out {
@@ -172,6 +137,8 @@ mod tests {
             body: String::new(),
             readers: press.then(|| vec![Reader::Master]),
             signed: true,
+            public: false,
+            bulletin: false,
         }
     }
 

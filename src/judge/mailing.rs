@@ -5,7 +5,9 @@
 
 use crate::bulletin::notices;
 use crate::game::{Game, ObserverLevel};
-use crate::store::{Audience, MailKind, NewMail};
+use chrono::{DateTime, Utc};
+
+use crate::store::{Audience, KeptFor, MailKind, NewMail, StoreError, Tx};
 use crate::variant::{Line, Reader};
 
 use super::JudgeConfig;
@@ -102,6 +104,55 @@ pub(super) fn bulletin_for_everyone(
         out.extend(mails_for(g, &[reader], subject, &body, None));
     }
     out
+}
+
+/// A bulletin for everyone who follows the game ([`bulletin_for_everyone`]), kept in the
+/// game's history with its readers as it is made: one entry for everyone when every copy
+/// is the same; else the copy observers read (public: anyone outside the game reads it
+/// too) with the readers whose copy is the same, and each other copy with its readers.
+pub(super) fn bulletin_kept(
+    tx: &Tx<'_>,
+    g: &Game,
+    (now, phase): (DateTime<Utc>, &str),
+    subject: &str,
+    render: &dyn Fn(Reader) -> String,
+) -> Result<Vec<NewMail>, StoreError> {
+    let mut readers: Vec<Reader> = g.players().iter().map(|p| Reader::Power(p.power)).collect();
+    readers.push(Reader::Master);
+    let others = render(Reader::Observers);
+    // (copy, its readers), the observers' copy first.
+    let mut copies: Vec<(String, Vec<Reader>)> = vec![(others, vec![Reader::Observers])];
+    for r in readers {
+        let body = render(r);
+        match copies.iter_mut().find(|(b, _)| *b == body) {
+            Some((_, rs)) => rs.push(r),
+            None => copies.push((body, vec![r])),
+        }
+    }
+    let everyone_alike = copies.len() == 1;
+    for (i, (body, rs)) in copies.iter().enumerate() {
+        if everyone_alike {
+            tx.add_history(g.name(), now, phase, subject, body)?;
+        } else {
+            let kept = KeptFor {
+                at: now,
+                phase,
+                readers: rs,
+                public: i == 0,
+                bulletin: true,
+                signed: true,
+            };
+            tx.add_history_for(g.name(), &kept, subject, body)?;
+        }
+    }
+    let copy_of = |reader: Reader| {
+        copies
+            .iter()
+            .find(|(_, rs)| rs.contains(&reader))
+            .map(|(b, _)| b.clone())
+            .unwrap_or_else(|| render(reader))
+    };
+    Ok(bulletin_for_everyone(g, subject, &copy_of))
 }
 
 /// Mails the lines of an immediate command at once (H2, H20): each reader who follows the

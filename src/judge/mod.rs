@@ -16,6 +16,7 @@
 // command or transition splits into its family's units.
 #![warn(clippy::too_many_lines)]
 
+pub mod audience;
 mod chart;
 mod commands;
 mod confirm;
@@ -1023,17 +1024,23 @@ impl Judge {
         Ok(self.store.transaction(|tx| tx.load_game(name))?)
     }
 
-    /// A game's history as anyone but its players and master may read it (what observers
-    /// may read under the game's observer setting now), oldest first.
-    pub fn history(&mut self, name: &str) -> Result<Vec<crate::store::HistoryEntry>, JudgeError> {
+    /// A game's history as `viewer` may read it (the audience rule), oldest first.
+    pub fn history_for(
+        &mut self,
+        name: &str,
+        viewer: impl Fn(&crate::game::Game) -> audience::Viewer,
+    ) -> Result<Vec<crate::store::HistoryEntry>, JudgeError> {
         Ok(self.store.transaction(|tx| {
             Ok::<_, StoreError>(match tx.load_game(name)? {
-                Some(g) => {
-                    history::for_reader(&g, crate::game::Reader::Observers, tx.history(name)?)
-                }
+                Some(g) => audience::entries_for(&g, viewer(&g), tx.history(name)?),
                 None => Vec::new(),
             })
         })?)
+    }
+
+    /// A game's history as anyone outside it may read it, oldest first.
+    pub fn history(&mut self, name: &str) -> Result<Vec<crate::store::HistoryEntry>, JudgeError> {
+        self.history_for(name, |_| audience::Viewer::Outsider)
     }
 
     /// Records a message the judge does not handle (the mail guard silenced it) under its

@@ -14,7 +14,8 @@ use crate::picture::{Drawing, PhaseScene};
 use crate::store::{Audience, MailKind, NewMail, StoreError, Tx};
 use crate::variant::{self, Line, Lookup, Reader, Variant};
 
-use super::mailing::{bulletin_for_everyone, everyone, mails_for};
+use super::audience::{self, Item, Viewer};
+use super::mailing::{bulletin_for_everyone, bulletin_kept, everyone, mails_for};
 use super::refusal::Unplayable;
 use super::{JudgeConfig, pictures};
 
@@ -58,22 +59,19 @@ pub(super) fn start_game(
     let d = g.start(map, variant, now);
     tx.save_snapshot(g)?;
     let subject = crate::bulletin::settings::start_subject(&config.name, g);
+    let settings = audience::Settings::of(g);
     let render = |reader: Reader| {
         let to = match reader {
             Reader::Power(p) => CopyFor::Power(p),
             Reader::Master => CopyFor::Master,
             Reader::Observers => CopyFor::Others,
         };
-        crate::bulletin::settings::start_text(g, variant, map, &config.name, d, to)
+        let viewer = Viewer::of(g, reader);
+        let addresses = audience::may_read(Item::Addresses, viewer, &settings);
+        crate::bulletin::settings::start_text(g, variant, map, &config.name, d, (to, addresses))
     };
-    tx.add_history(
-        g.name(),
-        now,
-        &g.position().phase.to_string(),
-        &subject,
-        &render(Reader::Observers),
-    )?;
-    Ok(bulletin_for_everyone(g, &subject, &render))
+    let phase = g.position().phase.to_string();
+    bulletin_kept(tx, g, (now, &phase), &subject, &render)
 }
 
 /// Ends the game and announces it.
@@ -101,17 +99,19 @@ pub(super) fn finish_declared(
     let subject = notices::subject(&config.name, g.name(), "Game over");
     let over = ending.clone();
     g.finish(ending);
+    let settings = audience::Settings::of(g);
     let render = |reader: Reader| {
-        crate::bulletin::settings::game_over_text(g, declared, &over, reader == Reader::Master)
+        let viewer = Viewer::of(g, reader);
+        let players = audience::may_read(Item::Players, viewer, &settings);
+        crate::bulletin::settings::game_over_text(
+            g,
+            declared,
+            &over,
+            (viewer == Viewer::Master, players),
+        )
     };
-    tx.add_history(
-        g.name(),
-        now,
-        &g.position().phase.to_string(),
-        &subject,
-        &render(Reader::Observers),
-    )?;
-    let mut mails = bulletin_for_everyone(g, &subject, &render);
+    let phase = g.position().phase.to_string();
+    let mut mails = bulletin_kept(tx, g, (now, &phase), &subject, &render)?;
     // The centre chart goes with each copy whose reader wants pictures.
     let mut chart = None;
     for m in &mut mails {
@@ -224,18 +224,11 @@ pub(super) fn process_game_with_outcome(
         render_results(map, &head, &before, &processed.outcome, &extras)
     };
     let subject = results_subject(&config.name, g.name(), before.phase);
-    tx.add_history(
-        g.name(),
-        now,
-        &before.phase.to_string(),
-        &subject,
-        &render(Reader::Observers),
-    )?;
-    let mut mails = bulletin_for_everyone(g, &subject, &render);
+    let phase = before.phase.to_string();
+    let mut mails = bulletin_kept(tx, g, (now, &phase), &subject, &render)?;
     // The picture of the phase, one for every copy (H20: only what every reader may read),
     // kept as what it shows and drawn when the copies are sent; each copy carries it if its
     // reader wants maps.
-    let phase = before.phase.to_string();
     let scene = draw(
         map,
         variant,

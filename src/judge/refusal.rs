@@ -212,36 +212,30 @@ pub(super) enum Refusal {
     /// A seat changing hands, refused (a takeover, an approval, EJECT, FORCE BEGIN).
     #[error(transparent)]
     Seat(SeatRefusal),
-    /// A SIGNON that does not pass the game's `SET DEDICATION` gate (issue 31).
+    /// A SIGNON that does not pass the game's `SET DEDICATION` gate (issue 31). The gate
+    /// reads the whole record, games that hide their players included, so it answers only
+    /// pass or fail: the figure it read is not told.
     #[error(
-        "{game} requires a dedication of at least {least} (SET DEDICATION) and yours is {yours}: WHOIS your address shows your record"
+        "{game} requires a dedication of at least {least} (SET DEDICATION), and your record does not reach it"
     )]
-    DedicationGate {
-        game: String,
-        least: i64,
-        yours: i64,
-    },
+    DedicationGate { game: String, least: i64 },
     /// A SIGNON that does not pass the game's `SET ONTIMERAT` gate.
     #[error(
-        "{game} requires an on-time ratio of at least {} (SET ONTIMERAT) and yours is {}: WHOIS your address shows your record",
-        crate::bulletin::people::ratio(*least),
-        crate::bulletin::people::ratio(*yours)
+        "{game} requires an on-time ratio of at least {} (SET ONTIMERAT), and your record does not reach it",
+        crate::bulletin::people::ratio(*least)
     )]
     OnTimeGate {
         game: String,
         least: crate::game::Ratio,
-        yours: crate::game::Ratio,
     },
     /// A SIGNON that does not pass the game's `SET RESRAT` gate.
     #[error(
-        "{game} requires a resignation ratio of at most {} (SET RESRAT) and yours is {}: WHOIS your address shows your record",
-        crate::bulletin::people::ratio(*most),
-        crate::bulletin::people::ratio(*yours)
+        "{game} requires a resignation ratio of at most {} (SET RESRAT), and your record does not keep to it",
+        crate::bulletin::people::ratio(*most)
     )]
     ResignationGate {
         game: String,
         most: crate::game::Ratio,
-        yours: crate::game::Ratio,
     },
     /// `WHOIS` of an address or a name the judge knows nothing of.
     #[error("nobody registered as {0}, and no game has a seat held by it")]
@@ -355,14 +349,12 @@ impl Refusal {
     pub(super) fn gate(game: &str, r: crate::game::GateRefusal) -> Refusal {
         let game = game.to_string();
         match r {
-            crate::game::GateRefusal::Dedication { least, yours } => {
-                Refusal::DedicationGate { game, least, yours }
+            crate::game::GateRefusal::Dedication { least, .. } => {
+                Refusal::DedicationGate { game, least }
             }
-            crate::game::GateRefusal::OnTime { least, yours } => {
-                Refusal::OnTimeGate { game, least, yours }
-            }
-            crate::game::GateRefusal::Resignation { most, yours } => {
-                Refusal::ResignationGate { game, most, yours }
+            crate::game::GateRefusal::OnTime { least, .. } => Refusal::OnTimeGate { game, least },
+            crate::game::GateRefusal::Resignation { most, .. } => {
+                Refusal::ResignationGate { game, most }
             }
         }
     }

@@ -117,7 +117,8 @@ pub(super) fn abandon(
     abandoned_mails(config, g, power, why, &previous, tell_player)
 }
 
-/// The last results bulletin of `g` (its subject and text), as its history keeps it.
+/// The last results bulletin of `g` (its subject and text) as anyone outside the game read
+/// it, from its history.
 fn last_results(
     config: &JudgeConfig,
     tx: &Tx<'_>,
@@ -128,7 +129,10 @@ fn last_results(
         .into_iter()
         .rev()
         .find(|e| {
-            e.readers.is_none()
+            // The copy anyone outside the game read: the newcomer's own comes with its
+            // next results.
+            e.is_bulletin()
+                && e.is_public()
                 && Phase::parse(&e.phase)
                     .is_some_and(|p| e.subject == results_subject(&config.name, g.name(), p))
         })

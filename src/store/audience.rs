@@ -127,8 +127,32 @@ pub(super) fn history_word(r: Reader) -> &'static str {
     }
 }
 
+/// The word that marks an entry anyone outside the game reads too (a broadcast).
+pub(super) const PUBLIC: &str = "outsiders";
+/// The word that marks a copy of a bulletin (not press).
+pub(super) const BULLETIN: &str = "bulletin";
+
+/// The `readers` column of an entry made for `readers`: their words, then [`PUBLIC`] and
+/// [`BULLETIN`] when they hold (`England,master,observers,outsiders`). A judge that does
+/// not know the two marks reads them as no reader.
+pub(super) fn history_column(readers: &[Reader], public: bool, bulletin: bool) -> String {
+    let mut words: Vec<&str> = readers.iter().map(|r| history_word(*r)).collect();
+    if public {
+        words.push(PUBLIC);
+    }
+    if bulletin {
+        words.push(BULLETIN);
+    }
+    words.join(",")
+}
+
+/// Whether a kept `readers` column carries `mark`.
+pub(super) fn history_marked(column: &str, mark: &str) -> bool {
+    column.split(',').any(|w| w == mark)
+}
+
 /// The readers of a history entry as kept (`England,master,observers`); a word the store
-/// never writes names no reader.
+/// never writes, or a mark, names no reader.
 pub(super) fn history_readers(column: &str) -> Vec<Reader> {
     column
         .split(',')

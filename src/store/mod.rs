@@ -282,10 +282,43 @@ pub struct HistoryEntry {
     pub phase: String,
     pub subject: String,
     pub body: String,
-    /// None: everyone who follows the game (a bulletin); else who received it.
+    /// None: everyone who follows the game and anyone outside it (a bulletin whose every
+    /// copy was the same); else the readers in the game it was made for.
     pub readers: Option<Vec<Reader>>,
     /// Whether the sender was named (a grey broadcast is not).
     pub signed: bool,
+    /// With `readers`: whether anyone outside the game reads it too (a broadcast; the copy
+    /// of a bulletin that observers received).
+    pub public: bool,
+    /// With `readers`: one copy of a bulletin (not press), for those readers.
+    pub bulletin: bool,
+}
+
+/// How an entry made for some readers is kept ([`Tx::add_history_for`]).
+#[derive(Clone, Copy, Debug)]
+pub struct KeptFor<'a> {
+    pub at: DateTime<Utc>,
+    pub phase: &'a str,
+    /// The readers in the game it was made for.
+    pub readers: &'a [Reader],
+    /// Anyone outside the game reads it too.
+    pub public: bool,
+    /// A copy of a bulletin, not press.
+    pub bulletin: bool,
+    /// The sender was named (press; a bulletin is signed).
+    pub signed: bool,
+}
+
+impl HistoryEntry {
+    /// Whether this is a bulletin (a copy for everyone, or for some readers), not press.
+    pub fn is_bulletin(&self) -> bool {
+        self.readers.is_none() || self.bulletin
+    }
+
+    /// Whether anyone outside the game reads it too.
+    pub fn is_public(&self) -> bool {
+        self.readers.is_none() || self.public
+    }
 }
 
 impl Store {
@@ -956,33 +989,26 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// Keeps press in a game's history with the readers it reached and whether it was
+    /// Keeps an entry of a game's history made for some readers (press, or one copy of a
+    /// bulletin), with whether anyone outside the game reads it too and whether it was
     /// signed.
-    #[allow(clippy::too_many_arguments)]
-    pub fn add_press_history(
+    pub fn add_history_for(
         &self,
         game: &str,
-        at: DateTime<Utc>,
-        phase: &str,
+        kept: &KeptFor<'_>,
         subject: &str,
         body: &str,
-        readers: &[Reader],
-        signed: bool,
     ) -> Result<(), StoreError> {
         self.execute(
             "INSERT INTO history (game, at, phase, subject, body, readers, signed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![
                 game,
-                ts(at),
-                phase,
+                ts(kept.at),
+                kept.phase,
                 subject,
                 body,
-                readers
-                    .iter()
-                    .map(|r| audience::history_word(*r))
-                    .collect::<Vec<_>>()
-                    .join(","),
-                signed
+                audience::history_column(kept.readers, kept.public, kept.bulletin),
+                kept.signed
             ],
         )?;
         Ok(())
@@ -1015,6 +1041,12 @@ impl Tx<'_> {
                     body,
                     readers: readers.as_deref().map(audience::history_readers),
                     signed,
+                    public: readers
+                        .as_deref()
+                        .is_some_and(|c| audience::history_marked(c, audience::PUBLIC)),
+                    bulletin: readers
+                        .as_deref()
+                        .is_some_and(|c| audience::history_marked(c, audience::BULLETIN)),
                 });
             }
         }

@@ -22,7 +22,7 @@ use maud::Markup;
 use tokio::sync::oneshot;
 use tracing::{info, warn};
 
-use super::view::{self, Reader};
+use super::view;
 use super::{WebSection, pages};
 use crate::map::Map;
 use crate::store::{Store, StoreError};
@@ -216,9 +216,9 @@ async fn game_page(s: Arc<Shared>, who: Who, shown: Shown) -> Result<Response, P
     s.with_store(move |store, sh| {
         store.read(|tx| {
             let (name, reader, base) = match &who {
-                Who::Anyone(name) => (name.clone(), Reader::Observers, format!("/game/{name}")),
+                Who::Anyone(name) => (name.clone(), None, format!("/game/{name}")),
                 Who::Token(token) => match view::token_reader(tx, token)? {
-                    Some((name, reader)) => (name, reader, format!("/view/{token}")),
+                    Some((name, reader)) => (name, Some(reader), format!("/view/{token}")),
                     None => return Ok(not_found()),
                 },
             };
@@ -519,7 +519,7 @@ pub fn bench_page(store: &mut Store, judge: &str, name: &str) -> anyhow::Result<
     let map =
         Map::standard().map_err(|e| anyhow::anyhow!("the standard map does not load: {e}"))?;
     let page = store.read(|tx| {
-        Ok::<_, StoreError>(view::game(map, tx, name, Reader::Observers)?.map(|g| {
+        Ok::<_, StoreError>(view::game(map, tx, name, None)?.map(|g| {
             pages::game(
                 judge,
                 &g,

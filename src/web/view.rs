@@ -1,19 +1,19 @@
 //! What a reader may see of a game, read from the store in one transaction: the game's
 //! facts, its phases in the order played (each with its picture, its bulletins and the
-//! press the reader received), the centre chart. Who may read which history entry is
-//! `judge::history`'s rule, the one `HISTORY` follows.
+//! press the reader received or sent), the centre chart. Who may read which history entry
+//! is the judge's audience rule ([`crate::judge::audience`]), the one `HISTORY` follows: the
+//! public page reads as an outsider, a private page as its seat.
 
 use std::collections::BTreeMap;
 
-use crate::game::{ObserverLevel, Status};
-use crate::judge::history;
+use crate::game::Status;
+use crate::judge::audience::{self, Viewer};
 use crate::judge::weblinks;
 use crate::map::{Map, Power};
 use crate::picture::{Chart, Drawing};
 use crate::store::{StoreError, Tx};
 
-/// Who reads a page: a power's player or the master (by a token), or anyone
-/// ([`Reader::Observers`]: observers and everyone else read alike).
+/// Whose private page it is: a power's player or the master (by a token).
 pub use crate::variant::Reader;
 
 /// One line of the game list.
@@ -45,7 +45,8 @@ pub struct GameView {
     pub centres: Vec<(String, usize)>,
     /// Whose page it is: `None` for anyone (the public page), else the seat.
     pub seat: Option<String>,
-    /// Nothing of the game's history is open to this reader (observer setting NONE).
+    /// Nothing of the game's history is open to this reader (the public page under
+    /// observer setting NONE).
     pub closed: bool,
     pub phases: Vec<PhaseView>,
     /// The reader's standing orders for the phase open now (a power's player: the orders
@@ -87,18 +88,20 @@ fn phase_svg(
     }
 }
 
-/// Game `name` as `reader` may see it; None when there is no such game.
+/// Game `name` as `seat` may see it (None: the public page, read by anyone, an outsider);
+/// None when there is no such game.
 pub fn game(
     map: &Map,
     tx: &Tx<'_>,
     name: &str,
-    reader: Reader,
+    seat: Option<Reader>,
 ) -> Result<Option<GameView>, StoreError> {
     let Some(g) = tx.load_game(name)? else {
         return Ok(None);
     };
-    let closed = reader == Reader::Observers && g.settings().press.watch == ObserverLevel::None;
-    let entries = history::for_reader(&g, reader, tx.history(g.name())?);
+    let viewer = seat.map_or(Viewer::Outsider, |r| Viewer::of(&g, r));
+    let entries = audience::entries_for(&g, viewer, tx.history(g.name())?);
+    let closed = audience::history_closed(viewer, &audience::Settings::of(&g));
     let mut phases: Vec<PhaseView> = Vec::new();
     for e in entries {
         let i = match phases.iter().position(|p| p.name == e.phase) {
@@ -114,7 +117,7 @@ pub fn game(
             }
         };
         if let Some(p) = phases.get_mut(i) {
-            if e.readers.is_none() {
+            if e.is_bulletin() {
                 p.bulletins.push((e.subject, e.body));
             } else {
                 p.press.push((e.subject, e.body));
@@ -141,8 +144,8 @@ pub fn game(
     } else {
         None
     };
-    let standing = match reader {
-        Reader::Power(p) if *g.status() == Status::Active => {
+    let standing = match seat {
+        Some(Reader::Power(p)) if *g.status() == Status::Active => {
             let mut orders: Vec<_> = g.orders_of(p).iter().collect();
             orders.sort_by_key(|o| o.order.unit().map(|u| u.province()));
             orders.iter().map(|o| o.order.display(map)).collect()
@@ -172,7 +175,7 @@ pub fn game(
             .deadline()
             .map(|d| d.format("%Y-%m-%d %H:%M UTC").to_string()),
         status: crate::bulletin::listing::status_word(&g),
-        seat: weblinks::seat_name(reader).map(str::to_string),
+        seat: seat.and_then(weblinks::seat_name).map(str::to_string),
         closed,
         centres,
         standing,

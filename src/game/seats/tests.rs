@@ -62,7 +62,8 @@ fn a_game_begun_short_has_dummies_and_a_tenure_for_each_player() {
                 missed: 0,
                 on_time: 0,
                 late: 0,
-                counts_orders: true
+                counts_orders: true,
+                since: None
             },
             Tenure {
                 power: Power::France,
@@ -73,7 +74,8 @@ fn a_game_begun_short_has_dummies_and_a_tenure_for_each_player() {
                 missed: 0,
                 on_time: 0,
                 late: 0,
-                counts_orders: true
+                counts_orders: true,
+                since: None
             },
         ]
     );

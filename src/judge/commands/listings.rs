@@ -1,14 +1,16 @@
 //! Records and listings: `LIST`, `LIST FULL`, `LIST game`, `MAP`, `SUMMARY`, `EXPORT` and
 //! `HISTORY`. They read games (any game, not only the one signed on to) and change none;
-//! what a reader may see is decided here ([`Session::history_reader`],
-//! [`Session::may_have_pictures`]).
+//! who reads is decided here ([`Session::viewer`], [`Session::may_have_pictures`]), what
+//! that reader may see by the audience rule ([`super::super::audience`]).
 
 use crate::bulletin::dates::zone as game_tz;
+use crate::bulletin::listing::Shown;
 use crate::bulletin::{answers, listing};
 use crate::command::{Date, Exclusion, PlayerCommand};
-use crate::game::{Game, ObserverLevel, Reader, Sender, Status};
+use crate::game::{Game, Sender, Status};
 use crate::store::StoreError;
 
+use super::super::audience::{self, Item, Viewer};
 use super::super::refusal::Refusal;
 use super::super::session::{Done, Session, Verdict};
 use super::super::{chart, game_list, history, pictures, process};
@@ -32,8 +34,10 @@ impl Session<'_, '_> {
         };
         let variant = process::variant_of(self.config, &g)?;
         // Observers' addresses are for the game's master alone.
-        let master = self.history_reader(&g) == Reader::Master;
-        let mut more = lines(&listing::list_game(self.map, variant, &g, master));
+        let viewer = self.viewer(&g);
+        let master = viewer == Viewer::Master;
+        let shown = shown(&g, viewer);
+        let mut more = lines(&listing::list_game(self.map, variant, &g, shown));
         // The master also reads each player's reliability record (issue 31).
         if master {
             more.extend(self.records_for_master(&g)?);
@@ -50,8 +54,8 @@ impl Session<'_, '_> {
                 Ok(Some(g)) if !self.lists(&g) => continue,
                 Ok(Some(g)) => {
                     let variant = process::variant_of(self.config, &g)?;
-                    let master = self.history_reader(&g) == Reader::Master;
-                    more.extend(lines(&listing::list_game(self.map, variant, &g, master)));
+                    let shown = shown(&g, self.viewer(&g));
+                    more.extend(lines(&listing::list_game(self.map, variant, &g, shown)));
                 }
                 Ok(None) => continue,
                 Err(StoreError::Suspended { game, reason }) => {
@@ -99,7 +103,7 @@ impl Session<'_, '_> {
         let Some(g) = tx.load_game(name)? else {
             return Err(Refusal::NoGame(name.to_string()).into());
         };
-        let master = self.history_reader(&g) == Reader::Master;
+        let shown = shown(&g, self.viewer(&g));
         let chart = if *g.status() == Status::Forming {
             None
         } else {
@@ -112,7 +116,7 @@ impl Session<'_, '_> {
         }
         Done::with_more(
             answers::summary(g.name(), attach),
-            lines(&listing::summary(self.map, &g, master, chart.as_ref())),
+            lines(&listing::summary(self.map, &g, shown, chart.as_ref())),
         )
     }
 
@@ -148,8 +152,8 @@ impl Session<'_, '_> {
         let Some(g) = self.tx.load_game(name)? else {
             return Err(Refusal::NoGame(name.to_string()).into());
         };
-        let reader = self.history_reader(&g);
-        if reader == Reader::Observers && g.settings().press.watch == ObserverLevel::None {
+        let viewer = self.viewer(&g);
+        if audience::history_closed(viewer, &audience::Settings::of(&g)) {
             return Err(Refusal::HistoryClosed(g.name().to_string()).into());
         }
         let tz = game_tz(&g);
@@ -158,7 +162,7 @@ impl Session<'_, '_> {
             to: to.and_then(|d| history::history_time(&d, &tz, self.now, true)),
             exclude: exclude.clone(),
         };
-        let entries = history::for_reader(&g, reader, self.tx.history(g.name())?);
+        let entries = audience::entries_for(&g, viewer, self.tx.history(g.name())?);
         let entries = history::select(entries, &window);
         let limit = lines.map_or(listing::HISTORY_LINES, |n| n as usize);
         let more = listing::history_upto(&g, &entries, limit);
@@ -205,7 +209,7 @@ impl Session<'_, '_> {
     /// Whether `LIST` shows `g` to this mail: a listed game to anyone, an unlisted one to
     /// its players and master signed on.
     fn lists(&self, g: &Game) -> bool {
-        g.settings().listed || self.history_reader(g) != Reader::Observers
+        g.settings().listed || matches!(self.viewer(g), Viewer::Master | Viewer::Power { .. })
     }
 
     /// Whether this mail may have a picture of `g` (`MAP`): it signed on as one of the
@@ -213,21 +217,32 @@ impl Session<'_, '_> {
     /// a stranger's small mail must not draw one to any address it names.
     pub(in crate::judge) fn may_have_pictures(&self, g: &Game) -> bool {
         let address = self.msg.reply_address();
-        self.history_reader(g) != Reader::Observers
+        matches!(self.viewer(g), Viewer::Master | Viewer::Power { .. })
             || g.observers()
                 .iter()
                 .any(|o| o.eq_ignore_ascii_case(address))
     }
 
-    /// Who reads a game's history in this mail: the power or master it signed on as in
-    /// that game, else an outsider (an address proves nothing).
-    pub(in crate::judge) fn history_reader(&self, g: &Game) -> Reader {
+    /// Who reads game `g` in this mail: the power or master it signed on as in that game,
+    /// an observer signed on to it, else an outsider (an address proves nothing).
+    pub(in crate::judge) fn viewer(&self, g: &Game) -> Viewer {
         let same = self.game.as_ref().is_some_and(|cur| cur.name() == g.name());
         match self.who {
-            Some(Sender::Power(p)) if same => Reader::Power(p),
-            Some(Sender::Master) if same => Reader::Master,
-            _ => Reader::Observers,
+            Some(Sender::Power(p)) if same => Viewer::power(g, p),
+            Some(Sender::Master) if same => Viewer::Master,
+            None if same && self.observer => Viewer::Observer,
+            _ => Viewer::Outsider,
         }
+    }
+}
+
+/// What `viewer` may see of `g`'s players in a listing (`LIST game`, `SUMMARY`).
+fn shown(g: &Game, viewer: Viewer) -> Shown {
+    let s = audience::Settings::of(g);
+    Shown {
+        master: viewer == Viewer::Master,
+        players: audience::may_read(Item::Players, viewer, &s),
+        addresses: audience::may_read(Item::Addresses, viewer, &s),
     }
 }
 

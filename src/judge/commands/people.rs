@@ -7,6 +7,7 @@ use crate::bulletin::people;
 use crate::game::{Game, Record};
 use crate::store::{MAX_NAMESAKES, StoreError};
 
+use super::super::audience;
 use super::super::refusal::{Refusal, SessionError};
 use super::super::session::{Done, Session, Verdict};
 
@@ -26,8 +27,22 @@ impl Session<'_, '_> {
         })
     }
 
-    /// The reliability record of the person at `address`.
-    pub(in crate::judge) fn record_of(&self, address: &str) -> Result<Record, StoreError> {
+    /// The reliability record of the person at `address` as a reader may see it (`WHOIS`;
+    /// the `LIST` of the game `master_of` for its master): the games that show their
+    /// players' addresses now, and the master's own (the audience rule).
+    pub(in crate::judge) fn record_of(
+        &self,
+        address: &str,
+        master_of: Option<&str>,
+    ) -> Result<Record, StoreError> {
+        let addresses = self.addresses_of(address)?;
+        let seats = audience::record_games(master_of, self.tx.seats_of(&addresses)?);
+        Ok(Record::of(&seats, &addresses))
+    }
+
+    /// The whole reliability record of the person at `address`, every game counted: for
+    /// the entry gates alone, which answer only pass or fail.
+    fn whole_record_of(&self, address: &str) -> Result<Record, StoreError> {
         let addresses = self.addresses_of(address)?;
         let seats = self.tx.seats_of(&addresses)?;
         Ok(Record::of(&seats, &addresses))
@@ -39,7 +54,7 @@ impl Session<'_, '_> {
         if g.settings().gates.is_open() {
             return Ok(());
         }
-        let record = self.record_of(self.msg.reply_address())?;
+        let record = self.whole_record_of(self.msg.reply_address())?;
         g.settings()
             .gates
             .admits(&record)
@@ -56,7 +71,7 @@ impl Session<'_, '_> {
                 Some(p) => self.tx.profile(p)?,
                 None => Vec::new(),
             };
-            let record = self.record_of(who)?;
+            let record = self.record_of(who, None)?;
             if profile.is_empty() && record.seats == 0 && self.tx.person_of(who)?.is_none() {
                 return Err(Refusal::Unknown(who.to_string()).into());
             }
@@ -69,7 +84,7 @@ impl Session<'_, '_> {
             for p in found.into_iter().take(MAX_NAMESAKES) {
                 let profile = self.tx.profile(p)?;
                 let addresses = self.tx.addresses_of(p)?;
-                let seats = self.tx.seats_of(&addresses)?;
+                let seats = audience::record_games(None, self.tx.seats_of(&addresses)?);
                 let record = Record::of(&seats, &addresses);
                 more.extend(people::whois(who, &profile, &record));
             }
@@ -83,12 +98,12 @@ impl Session<'_, '_> {
         let mut out = vec![people::LIST_HEADING.to_string()];
         if g.players().is_empty() {
             for j in g.joiners() {
-                let r = self.record_of(&j.seat.address)?;
+                let r = self.record_of(&j.seat.address, Some(g.name()))?;
                 out.push(people::list_joiner_record(&j.seat.address, &r));
             }
         } else {
             for pl in g.players().iter().filter(|p| p.is_playing()) {
-                let r = self.record_of(&pl.seat.address)?;
+                let r = self.record_of(&pl.seat.address, Some(g.name()))?;
                 out.push(people::list_record(pl.power, &pl.seat.address, &r));
             }
         }

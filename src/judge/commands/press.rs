@@ -4,7 +4,7 @@
 use crate::bulletin::{self, answers};
 use crate::command;
 use crate::game::{self, Author, Reader};
-use crate::store::Audience;
+use crate::store::{Audience, KeptFor};
 use crate::variant::Sender;
 
 use super::super::refusal::Refusal;
@@ -72,17 +72,20 @@ impl Session<'_, '_> {
                     || !m.recipient.eq_ignore_ascii_case(&from)
             });
         }
-        // Every press is kept with its readers: HISTORY shows each reader what it received.
+        // Every press is kept with its readers (and its author): each way out shows each
+        // reader what it received or sent; only a broadcast is public.
         let kept = history::press_readers(&readers, author, route.public);
-        self.tx.add_press_history(
-            &name,
-            self.now,
-            &now_phase.to_string(),
-            &press.subject,
-            &press.body,
-            &kept,
-            route.signed,
-        )?;
+        let phase = now_phase.to_string();
+        let kept = KeptFor {
+            at: self.now,
+            phase: &phase,
+            readers: &kept,
+            public: route.public,
+            bulletin: false,
+            signed: route.signed,
+        };
+        self.tx
+            .add_history_for(&name, &kept, &press.subject, &press.body)?;
         self.mails.extend(mails);
         Done::ok(p.render())
     }

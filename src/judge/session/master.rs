@@ -69,6 +69,7 @@ impl Session<'_, '_> {
             M::SetObserver(o) => self.set(|g| g.set_observer_press(*o)),
             M::SetWatch(o) => self.set(|g| g.set_watch(*o)),
             M::SetQuiet { on } => self.set(|g| g.set_quiet(*on)),
+            M::SetTakeoverHistory(on) => self.set(|g| g.set_takeover_history(*on)),
             M::SetApproval(on) => self.set(|g| g.set_approval(*on)),
             M::SetAbandon { count } => self.set(|g| g.set_abandon_after(*count)),
             M::SetComment { text } => self.set(|g| g.set_comment(text)),
