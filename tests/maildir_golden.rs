@@ -953,7 +953,8 @@ fn maildir_golden_scenarios() {
                 .map(|m| &m.to)
                 .collect();
             let reached = if s.every_reader {
-                got.len() == s.readers.len()
+                // Its readers (its sender may read it back in a reply besides).
+                got.iter().filter(|a| s.readers.contains(**a)).count() == s.readers.len()
             } else {
                 !got.is_empty()
             };
