@@ -98,7 +98,14 @@ pub fn game(
         return Ok(None);
     };
     let closed = reader == Reader::Observers && g.settings().press.watch == ObserverLevel::None;
-    let entries = history::for_reader(&g, reader, tx.history(g.name())?);
+    // A bulletin a ROLLBACK undid is not the game's any more (issue 38).
+    let entries = history::for_reader(&g, reader, tx.history(g.name())?)
+        .into_iter()
+        .filter(|e| {
+            !(e.readers.is_none()
+                && crate::bulletin::results::is_results_subject(&e.subject, &e.phase)
+                && g.undone(e.at, &e.phase))
+        });
     let mut phases: Vec<PhaseView> = Vec::new();
     for e in entries {
         let i = match phases.iter().position(|p| p.name == e.phase) {
@@ -168,9 +175,11 @@ pub fn game(
     };
     Ok(Some(GameView {
         phase_now: (*g.status() != Status::Forming).then(|| g.position().phase.to_string()),
+        // In the game's time zone, as its mails give it (issue 38: the page said UTC for
+        // a game in CET).
         deadline: g
             .deadline()
-            .map(|d| d.format("%Y-%m-%d %H:%M UTC").to_string()),
+            .map(|d| crate::bulletin::dates::format_time(&g, d)),
         status: crate::bulletin::listing::status_word(&g),
         seat: weblinks::seat_name(reader).map(str::to_string),
         closed,
