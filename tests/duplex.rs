@@ -371,9 +371,15 @@ fn unstart_makes_each_duplex_player_one_joiner_again() {
     t.bug91();
     let r = t.mail(MASTER, "signon mdt master-secret\nunstart");
     assert!(r.contains("OK UNSTART"), "{r}");
-    // Four joiners again (not seven), each preferring the powers they held first: the
-    // game is full and starts once more with the same four players (the last round's
-    // sit-out is drawn again).
+    // Four joiners again (not seven): the game is full, and waits for its master as
+    // njudge's manual start does (issue 38).
+    let g = t.game();
+    assert_eq!(*g.status(), Status::Forming, "{r}");
+    assert_eq!(g.joiners().len(), 4);
+    // FORCE BEGIN starts it once more with the same four players, each with the powers
+    // they preferred, the ones they held first (the last round's sit-out is drawn again).
+    let r = t.mail(MASTER, "signon mdt master-secret\nforce begin");
+    assert!(r.contains("OK FORCE BEGIN"), "{r}");
     let g = t.game();
     assert_eq!(*g.status(), Status::Active, "{r}");
     assert_eq!(g.player_count(), 4);

@@ -192,6 +192,9 @@ mod seats;
 /// The mail transports against real Dovecot and Postfix on 127.0.0.1
 /// (`scripts/mail-servers.sh start`; required when `DIPJUDGE_MAIL_SERVERS=1`).
 mod servers;
+/// njudge's readings and the hazards of the session set right (issue 38): LIST after
+/// SIGNON, draw votes each phase, UNSTART, PHASE, schedules that do what a master means.
+mod session_njudge;
 /// A game the way its master wants it (issue 28): a schedule in the game's zone, absences,
 /// anonymous games under a leak scanner, private games, LIST with every setting.
 mod settings;

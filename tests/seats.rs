@@ -253,12 +253,19 @@ fn a_takeover_moves_the_deadline_welcomes_and_shuts_out_the_old_player() {
     // The newcomer's next mail signs on with the new password.
     let r = t.mail(
         "newcomer@example.test",
-        "SIGNON Iswap fresh-secret\nA Ven - Pie",
+        "SIGNON Iswap fresh-secret\nA Ven - Pie\nSET NOWAIT",
     );
     assert!(r.contains("OK A Ven - Pie"), "{r}");
-    // And the newcomer receives the results.
+    // And the newcomer receives the results, once everyone lifted the wait the takeover
+    // placed (njudge's, issue 38).
     for p in Power::ALL.into_iter().filter(|p| *p != Power::Italy) {
         t.hold(p);
+        assert!(
+            t.game().all_in_since().is_none(),
+            "{p}'s wait holds the phase"
+        );
+        let r = t.as_power(p, "SET NOWAIT");
+        assert!(r.contains("OK SET NOWAIT"), "{r}");
     }
     let since = t.game().all_in_since().expect("all in");
     t.tick(since + Duration::minutes(11));
@@ -471,7 +478,16 @@ fn force_begin_with_five_players_and_two_dummies_taken_over() {
         "SIGNON Tshort tur-secret\nA Con H\nA Smy H\nF Ank H",
     );
     assert!(!r.contains("ERROR"), "{r}");
-    assert!(t.game().all_in_since().is_some());
+    // Every order is in; the takeovers placed a wait on every player (njudge's, issue 38),
+    // so the phase runs to its deadline unless each lifts it.
+    let g = t.game();
+    assert!(g.all_in_since().is_none());
+    assert!(
+        g.players()
+            .iter()
+            .filter(|p| p.is_playing())
+            .all(|p| p.wait)
+    );
     let r = t.mail("stranger@example.test", "SUMMARY short");
     assert!(r.contains("Russia   someone: from F1901M (playing)"), "{r}");
 }
@@ -527,7 +543,22 @@ fn a_nonmr_game_waits_for_a_replacement_who_restarts_the_clock() {
     assert!(r.contains("you now play Turkey"), "{r}");
     let g = t.game();
     assert_eq!(g.deadline(), Some(t.now + Duration::hours(24)));
-    assert!(g.all_in_since().is_some(), "everyone is in now");
+    // Everyone is in now; the takeover placed a wait on every player (njudge's, issue
+    // 38): the phase is processed at the new deadline, or once each lifts the wait.
+    assert!(g.all_in_since().is_none());
+    assert!(
+        g.players()
+            .iter()
+            .filter(|p| p.is_playing())
+            .all(|p| p.wait)
+    );
+    let deadline = t.now + Duration::hours(24);
+    t.tick(deadline);
+    assert_eq!(
+        t.game().position().phase.to_string(),
+        "F1901M",
+        "at the deadline"
+    );
 }
 
 #[test]

@@ -380,17 +380,16 @@ fn a_private_game_is_unlisted_and_needs_its_join_password() {
     let r = t.mail(outsider, "SIGNON ?club outsider-pw wrongword");
     assert!(r.contains("ERROR"), "{r}");
     assert!(t.game().joiners().is_empty());
-    // With it: joined; now the game is in this player's LIST.
+    // With it: joined.
     let r = t.mail(outsider, "SIGNON ?club outsider-pw clubword");
     assert!(!r.contains("ERROR"), "{r}");
     assert_eq!(t.game().joiners().len(), 1);
-    // Its master, signed on, finds it in LIST (a bare From: proves nothing).
+    // Its master, signed on, reads its report in LIST, as njudge's LIST after SIGNON (a
+    // bare From: proves nothing).
     let r = t.as_master("LIST");
-    assert!(
-        r.lines()
-            .any(|l| l.contains("club") && l.contains("[unlisted, private] - Friday club")),
-        "{r}"
-    );
+    assert!(r.contains("OK LIST club"), "{r}");
+    assert!(r.contains("Listing: unlisted"), "{r}");
+    assert!(r.contains("Comment: Friday club"), "{r}");
     // A listed game with a join password is marked private in everyone's LIST.
     let r = t.mail(GM, "SIGNON Mopen gmpass-01\nSET JOIN PASSWORD openword");
     assert!(!r.contains("ERROR"), "{r}");

@@ -11,7 +11,7 @@ use dipjudge::map::Power;
 use dipjudge::web::{WebSection, WebServer};
 
 use crate::scratch::{
-    Scratch, complete_orders, deadline, handle, password, player, start_game, t0,
+    Scratch, complete_orders, deadline, handle, master, password, player, start_game, t0,
 };
 
 /// A page: status, headers as (lowercase name, value), body.
@@ -561,4 +561,56 @@ fn attack_private_page_and_press_to_the_observers_over_http_fail() {
     assert!(!public.contains("SECRET-FRANCE-TO-GERMANY-AND-GALLERY"));
     assert!(!public.contains("You have been selected as France"));
     server.stop();
+/// The game page gives the deadline in the game's time zone, as its mails do, and leaves
+/// out the results a ROLLBACK undid (issue 38: UTC for a game in CET; the undone phase
+/// still shown).
+#[test]
+fn web_view_in_the_games_zone_without_the_results_a_rollback_undid() {
+    let scratch = Scratch::with_daemon_settings(
+        "webzone",
+        "\n[web]\nlisten = \"127.0.0.1:0\"\nbase_url = \"http://judge.test\"\n",
+    );
+    let mut judge = scratch.judge();
+    start_game(&mut judge, "zoned", "");
+    handle(
+        &mut judge,
+        "zone",
+        &master("zoned"),
+        "SIGNON Mzoned gm-password\nSET ZONE Europe/Paris",
+        t0() + Duration::minutes(1),
+    );
+    complete_orders(&mut judge, "zoned");
+    let d = deadline(&mut judge, "zoned");
+    judge.tick(d).unwrap();
+    let srv = server(&scratch.database());
+    let page = get(&srv, "/game/zoned");
+    assert_eq!(page.status, 200);
+    let g = judge.game("zoned").unwrap().expect("game");
+    let next = g.deadline().expect("the Fall deadline");
+    let shown = next
+        .with_timezone(&chrono_tz::Europe::Paris)
+        .format("%a %b %d %Y %H:%M %Z")
+        .to_string();
+    assert!(shown.ends_with("CET"), "{shown}");
+    assert!(page.body.contains(&shown), "{shown} not in the page");
+    assert!(page.body.contains("/game/zoned/phase/S1901M"));
+    assert!(
+        page.body.contains("S1901M Results"),
+        "the results, before the rollback"
+    );
+    srv.stop();
+    handle(
+        &mut judge,
+        "rollback",
+        &master("zoned"),
+        "SIGNON Mzoned gm-password\nROLLBACK S1901M",
+        d + Duration::minutes(5),
+    );
+    let srv = server(&scratch.database());
+    let page = get(&srv, "/game/zoned");
+    assert_eq!(page.status, 200);
+    assert!(
+        !page.body.contains("S1901M Results"),
+        "the undone results are not the game's"
+    );
 }

@@ -554,9 +554,14 @@ pub fn standing_orders(map: &Map, g: &Game, p: Power) -> Vec<String> {
                 )
             })
             .collect();
+        // Not "they will hold": the power is late at the deadline until each has an order
+        // (issue 38: the reply said they would hold, then the power was named late).
         out.push(format!(
-            "Units without orders (they will hold): {}",
-            names.join(", ")
+            "Units without orders: {}. Your orders are incomplete: give each one an order \
+             (to hold: {} H) or {p} is late at the deadline; a unit still without one then \
+             holds.",
+            names.join(", "),
+            names.first().map(String::as_str).unwrap_or_default()
         ));
     }
     out

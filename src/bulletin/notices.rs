@@ -23,6 +23,40 @@ pub struct Notice {
     pub body: String,
 }
 
+/// A player joined the forming game `g` (njudge's "New Player Signon", issue 38): the
+/// notice to the players already in (how many are in now, how many it waits for) or, with
+/// `newcomer`, to the master (who joined, and every joiner's preference list).
+pub fn new_player(judge: &str, g: &Game, newcomer: Option<&str>) -> Notice {
+    let count = g.joiners().len();
+    let wanted = g.players_wanted();
+    let who = newcomer.unwrap_or("A new player");
+    let mut body = format!(
+        "{who} has joined '{}'. It now has {count} of {wanted} players",
+        g.name()
+    );
+    match wanted.saturating_sub(count) {
+        0 => body.push_str(".\n"),
+        1 => body.push_str(": it starts when 1 more joins.\n"),
+        n => body.push_str(&format!(": it starts when {n} more join.\n")),
+    }
+    if newcomer.is_some() {
+        body.push_str("\nPreference lists are now:\n");
+        for j in g.joiners() {
+            let list: String = j.preferences.iter().map(|p| p.initial()).collect();
+            let list = if list.is_empty() {
+                "none (any power)".to_string()
+            } else {
+                list
+            };
+            body.push_str(&format!("  {}: {list}\n", j.seat.address));
+        }
+    }
+    Notice {
+        subject: subject(judge, g.name(), format!("New Player Signon: #{count}")),
+        body,
+    }
+}
+
 /// The subject of a notice about a game: `DIP:demo - Game over`.
 pub fn subject(judge: &str, game: &str, what: impl std::fmt::Display) -> String {
     format!("{judge}:{game} - {what}")

@@ -120,6 +120,15 @@ pub fn results_subject(judge: &str, game: &str, phase: crate::rules::Phase) -> S
     format!("{judge}:{game} - {phase} Results")
 }
 
+/// Whether `subject` is the subject [`results_subject`] gives the results of `phase` (as
+/// the history keeps it), whatever the judge's and the game's names.
+pub fn is_results_subject(subject: &str, phase: &str) -> bool {
+    subject
+        .strip_suffix(" Results")
+        .and_then(|s| s.strip_suffix(phase))
+        .is_some_and(|s| s.ends_with(" - "))
+}
+
 /// A rule set's lines in a results bulletin, by part (rules/README §2.2).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Parts<'a> {

@@ -130,6 +130,7 @@ pub fn taken_over_notice(
     power: Power,
     phase: Phase,
     deadline: Option<&str>,
+    waits: bool,
     master: Option<&str>,
 ) -> String {
     let mut s = format!("{power} has been taken over.\n");
@@ -138,11 +139,18 @@ pub fn taken_over_notice(
             "The deadline of {phase} moves to {d}, to give the new player time.\n"
         ));
     }
+    if waits {
+        s.push_str(WAITS_PLACED);
+    }
     if let Some(address) = master {
         s.push_str(&format!("(For the master: the new player is {address}.)\n"));
     }
     s
 }
+
+/// What the players read after a takeover in a running game (njudge's "a wait has been
+/// placed for all active players").
+pub const WAITS_PLACED: &str = "A wait has been placed on every player, as after any takeover: the phase is not processed before its deadline unless each sends SET NOWAIT.\n";
 
 /// The subject of the notice that the deadline moved (a quiet game's players read it
 /// without the takeover that moved it).
@@ -198,6 +206,8 @@ pub struct Welcome<'a> {
     pub deadline: Option<&'a str>,
     /// The deadline moved for the newcomer.
     pub moved: bool,
+    /// A wait was placed on every player, the newcomer too ([`WAITS_PLACED`]).
+    pub waits: bool,
     pub last_results: Option<(&'a str, &'a str)>,
     pub standing: &'a [PowerOrder],
 }
@@ -222,6 +232,9 @@ pub fn welcome(map: &Map, game: &Game, power: Power, w: &Welcome<'_>) -> String 
         });
     } else {
         s.push('\n');
+    }
+    if w.waits {
+        s.push_str("A wait is set for you, as for every player after a takeover: send SET NOWAIT once your orders are in.\n");
     }
     s.push_str(&format!(
         "{}   Observers: {}\n",
@@ -422,6 +435,16 @@ pub fn tenures(game: &Game, addresses: bool) -> String {
     s
 }
 
+/// Why a player left a seat, in a word or a few (`resigned`, `ejected`, …).
+pub fn left_words(why: Abandonment) -> String {
+    match why {
+        Abandonment::Resigned => "resigned".to_string(),
+        Abandonment::Ejected => "ejected".to_string(),
+        Abandonment::MissedPhases(n) => format!("abandoned after missing {n} in a row"),
+        Abandonment::Late => "abandoned, late in a NONMR game".to_string(),
+    }
+}
+
 fn tenure_line(t: &Tenure, addresses: bool, finished: bool) -> String {
     let who = if addresses {
         t.address.as_str()
@@ -429,15 +452,7 @@ fn tenure_line(t: &Tenure, addresses: bool, finished: bool) -> String {
         "someone"
     };
     let to = match (t.to, t.ended) {
-        (Some(to), Some(why)) => format!(
-            "to {to} ({})",
-            match why {
-                Abandonment::Resigned => "resigned".to_string(),
-                Abandonment::Ejected => "ejected".to_string(),
-                Abandonment::MissedPhases(n) => format!("abandoned after missing {n} in a row"),
-                Abandonment::Late => "abandoned, late in a NONMR game".to_string(),
-            }
-        ),
+        (Some(to), Some(why)) => format!("to {to} ({})", left_words(why)),
         _ if finished => "to the end".to_string(),
         _ => "(playing)".to_string(),
     };
@@ -488,12 +503,15 @@ impl fmt::Display for SeatRefusal {
             SeatRefusal::UnknownAddress { address, game } => {
                 write!(f, "{address} is neither a player nor an observer of {game}")
             }
-            SeatRefusal::CannotBegin { game, joined: 0 } => write!(
+            SeatRefusal::CannotBegin { game, .. } => write!(
                 f,
                 "nobody has joined {game} yet: FORCE BEGIN starts a forming game with the players who joined"
             ),
-            SeatRefusal::CannotBegin { game, .. } => {
-                write!(f, "{game} is not forming: it has begun")
+            SeatRefusal::AlreadyBegun { game } => {
+                write!(
+                    f,
+                    "{game} has already begun: FORCE BEGIN starts a forming game"
+                )
             }
             SeatRefusal::NotRunning { game } => {
                 write!(f, "{game} is not running: no seat changes hands")

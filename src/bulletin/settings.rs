@@ -14,6 +14,7 @@ use crate::command::Date;
 use crate::command::Declaration;
 use crate::game::{
     Absence, DrawVote, Ending, Game, ObserverLevel, PhaseRule, PressPolicy, ScheduleClass, Seat,
+    SeatStatus,
 };
 use crate::map::Power;
 use crate::variant::{Sender, Variant, list_powers};
@@ -257,10 +258,19 @@ fn observers_line(press: &PressPolicy) -> Option<String> {
 fn player_table(g: &Game) -> String {
     let mut s = String::new();
     for p in g.players() {
-        let who = if p.is_open() {
-            super::seats::dummy_in_start().to_string()
-        } else {
-            seat_text(g, &p.seat)
+        // A power its player left is not "a dummy" (nobody ever played it): the list says
+        // who left it and why (issue 38).
+        let who = match p.status {
+            SeatStatus::Playing => seat_text(g, &p.seat),
+            SeatStatus::Abandoned(why) if !p.seat.address.is_empty() => format!(
+                "{} ({}; nobody played it after)",
+                seat_text(g, &p.seat),
+                super::seats::left_words(why)
+            ),
+            SeatStatus::Abandoned(why) => {
+                format!("nobody (its player {})", super::seats::left_words(why))
+            }
+            SeatStatus::Dummy => super::seats::dummy_in_start().to_string(),
         };
         s.push_str(&format!("  {:<9} {who}\n", format!("{}:", p.power)));
     }
@@ -456,7 +466,7 @@ pub fn declared_text(winner: Option<Power>, draw: &[Power]) -> String {
 /// The reply's echo of a draw vote: who the draw is among, and how long the vote stands.
 pub fn draw_vote_echo(draw: &[Power]) -> String {
     format!(
-        "SET DRAW (a draw among {}, the powers still in the game: it ends the game once each of them has voted for it; your vote stands until you withdraw it with SET NODRAW or the powers in the game change)",
+        "SET DRAW (a draw among {}, the powers still in the game: it ends the game once each of them has voted for it; your vote stands until this phase is processed, or until you withdraw it with SET NODRAW)",
         list_powers(draw)
     )
 }
@@ -475,11 +485,11 @@ pub fn draw_refused(asked: &[Power], draw: &[Power]) -> String {
 pub fn concede_echo(to: Power, others: &[Power]) -> String {
     if others.is_empty() {
         return format!(
-            "SET CONCEDE {to} (your concession stands until you withdraw it with SET NOCONCEDE or the powers in the game change)"
+            "SET CONCEDE {to} (your concession stands until this phase is processed, or until you withdraw it with SET NOCONCEDE)"
         );
     }
     format!(
-        "SET CONCEDE {to} (the game is conceded to {to} once {} concede{} to {to}; your concession stands until you withdraw it with SET NOCONCEDE or the powers in the game change)",
+        "SET CONCEDE {to} (the game is conceded to {to} once {} concede{} to {to}; your concession stands until this phase is processed, or until you withdraw it with SET NOCONCEDE)",
         list_powers(others),
         if others.len() == 1 { "s" } else { "" }
     )
@@ -494,8 +504,14 @@ fn withdrawn_echo(echo: &str, had: bool, what: &str) -> String {
     }
 }
 
-/// The notice to a voter whose vote no longer stands: the powers in the game changed.
-pub fn votes_cleared_text(game: &str, vote: &DrawVote, now: &[Power]) -> String {
+/// The notice to a voter whose vote no longer stands: the phase it was cast in (`phase`) was
+/// processed, and perhaps the powers in the game changed too (`now`: who they are now).
+pub fn votes_cleared_text(
+    game: &str,
+    phase: crate::rules::Phase,
+    vote: &DrawVote,
+    now: Option<&[Power]>,
+) -> String {
     let (what, again) = match vote {
         DrawVote::Draw(ps) => (
             format!("Your vote for a draw among {}", list_powers(ps)),
@@ -503,9 +519,15 @@ pub fn votes_cleared_text(game: &str, vote: &DrawVote, now: &[Power]) -> String 
         ),
         DrawVote::Concede(p) => (format!("Your concession to {p}"), "SET CONCEDE"),
     };
+    let why = match now {
+        Some(now) => format!(
+            "{phase} was processed and the powers still in the game changed (now {})",
+            list_powers(now)
+        ),
+        None => format!("{phase} was processed (votes last one phase)"),
+    };
     format!(
-        "{what} in '{game}' no longer stands: the powers still in the game changed (now {}). Vote again with {again} if you still want it.\n",
-        list_powers(now)
+        "{what} in '{game}' no longer stands: {why}. Vote again with {again} if you still want it.\n"
     )
 }
 

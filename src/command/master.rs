@@ -592,6 +592,17 @@ pub(crate) const SETTINGS: &[&str] = &[
 pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
     let start = blanks(i);
     let (r, w) = one_of(SETTINGS, "a setting")(start)?;
+    // njudge's `SET GRACE PRESS` is no date (issue 38: "PRESS" was read as one).
+    if w == "grace" && keyword("press")(r).is_ok() {
+        return Err(nom::Err::Failure(super::lexeme::PErr {
+            at: start,
+            why: Why::Coded(super::Coded {
+                code: "UNKNOWN-SETTING",
+                sentence: "SET GRACE PRESS (press while a phase is in grace) is not a setting: press in grace follows the game's press settings; SET GRACE takes a date (the end of grace)".into(),
+                stated: false,
+            }),
+        }));
+    }
     let (r, cmd) = match w {
         "deadline" | "grace" | "start" => {
             let (r, d) = cut(date(r))?;

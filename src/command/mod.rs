@@ -368,6 +368,14 @@ fn read_lines(text: &str, map: &Map, cx: &ParseContext, until_signon: bool, out:
         }
         let after = lines.get(n + 1..).unwrap_or_default();
         let frame = framing::frame(raw, norm, after.iter().map(|(_, l)| l.as_str()));
+        // A bare SIGNOFF ends a press block, as njudge's does (issue 38: it was read as a
+        // line of the press); the line is then read as the command it is.
+        if press.is_some()
+            && press::ends_at_signoff(norm)
+            && let Some(p) = press.take()
+        {
+            p.close(&mut out.lines, true);
+        }
         if let Some(mut p) = press.take() {
             if frame == framing::Frame::Original {
                 p.close(&mut out.lines, false);

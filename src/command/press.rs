@@ -153,6 +153,12 @@ pub(crate) fn is_press_header(line: &str) -> bool {
     one_of(&["postal press", "press", "broadcast", "official"], "PRESS")(line).is_ok()
 }
 
+/// Whether a line is a bare `SIGNOFF` (`SIGN OFF`), which ends a press block as njudge
+/// reads it; it is then read as the command it is.
+pub(crate) fn ends_at_signoff(line: &str) -> bool {
+    line.eq_ignore_ascii_case("signoff") || line.eq_ignore_ascii_case("sign off")
+}
+
 /// Whether a line closes a press block (`ENDPRESS`, `END PRESS`, `ENDBROADCAST`).
 pub(crate) fn is_press_end(line: &str) -> bool {
     let r = one_of(&["end press", "end broadcast"], "ENDPRESS")(line);

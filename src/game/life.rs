@@ -98,7 +98,13 @@ impl Game {
     /// Whether the master may start the game short (`FORCE BEGIN`): it is forming and
     /// somebody joined.
     pub fn may_force_begin(&self) -> Result<(), Refused> {
-        if self.status != Status::Forming || self.joiners.is_empty() {
+        if self.status != Status::Forming {
+            return Err(SeatRefusal::AlreadyBegun {
+                game: self.name.clone(),
+            }
+            .into());
+        }
+        if self.joiners.is_empty() {
             return Err(SeatRefusal::CannotBegin {
                 game: self.name.clone(),
                 joined: self.joiners.len(),
@@ -118,6 +124,7 @@ impl Game {
             assign_powers(&self.joiners, self.seed)
         };
         self.joiners.clear();
+        self.start_held = false;
         self.status = Status::Active;
         let mut start = Position::standard_start(map);
         start.phase = variant.first_phase(&self.variant_state);
@@ -161,7 +168,7 @@ impl Game {
 
     /// Whether the master's `PROCESS [phase]` may process the phase at `now`: the game
     /// runs, the phase is the one named, every order the judge waits for is in, nobody
-    /// waits, and the phase's start has come.
+    /// waits (before the deadline: a wait ends there), and the phase's start has come.
     pub fn may_process(
         &self,
         map: &Map,
@@ -179,11 +186,22 @@ impl Game {
             });
         }
         if !self.ready(map, variant) {
-            return Err(Refused::NotReady {
-                missing: self.missing_powers(map, variant),
-                waiting: self.waiting_powers(map, variant),
-                master: self.waits_for_master(map, variant),
-            });
+            // `SET WAIT` holds a phase until its deadline, never past it (issue 38: the
+            // master's PROCESS after the deadline was refused for one player's wait).
+            let waiting = if self.deadline.is_some_and(|d| now >= d) {
+                Vec::new()
+            } else {
+                self.waiting_powers(map, variant)
+            };
+            let missing = self.missing_powers(map, variant);
+            let master = self.waits_for_master(map, variant);
+            if !missing.is_empty() || !waiting.is_empty() || master {
+                return Err(Refused::NotReady {
+                    missing,
+                    waiting,
+                    master,
+                });
+            }
         }
         if let Some(until) = self.held_until(now) {
             return Err(Refused::Held {
@@ -267,6 +285,12 @@ impl Game {
         old.comasters = self.comasters.clone();
         old.absences = self.absences.clone();
         old.names = self.names.clone();
+        // What happened to the players stays in their record (issue 38: a late player's
+        // missed phase vanished with the rollback); the rollback is remembered, so that
+        // the results it undid are not shown as the game's (the web view).
+        old.tenures = self.tenures.clone();
+        old.rollbacks = self.rollbacks.clone();
+        old.rollbacks.push((now, old.position.phase));
         old.status = Status::Active;
         old.orders.clear();
         old.submitted.clear();
@@ -313,6 +337,9 @@ impl Game {
         }
         self.joiners = joiners;
         self.status = Status::Forming;
+        // As njudge's manual start: the full game waits for its master (FORCE BEGIN or
+        // SET START), not starting again at the end of the mail.
+        self.start_held = true;
         self.open_phase(Position::standard_start(map));
         self.deadline = None;
         self.not_before = None;

@@ -260,6 +260,11 @@ pub struct Game {
     /// processed (`SET START`, and the schedule's `MIN`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     not_before: Option<DateTime<Utc>>,
+    /// A forming game taken back by `UNSTART` waits for its master to start it (`FORCE
+    /// BEGIN`, or a start time with `SET START`) even when it is full, as njudge's manual
+    /// start does (issue 38).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    start_held: bool,
     /// The end of this phase's grace period when the master set it (`SET GRACE`); else the
     /// schedule's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -277,6 +282,11 @@ pub struct Game {
     /// tenures began (games started before the judge kept it have none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     tenures: Vec<Tenure>,
+    /// Each `ROLLBACK`: when, and the phase it went back to. The results of that phase and
+    /// the ones after it, published before then, were undone ([`Game::undone`]; the
+    /// caller knows which entries are results).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    rollbacks: Vec<(DateTime<Utc>, crate::rules::Phase)>,
     /// What happened to this value of the game since it was loaded or made: not stored,
     /// and no part of the game's value (two games equal whatever it says).
     #[serde(skip)]
@@ -355,10 +365,12 @@ impl Game {
             comasters: Vec::new(),
             absences: Vec::new(),
             not_before: None,
+            start_held: false,
             grace_until: None,
             scheduled: None,
             names: BTreeMap::new(),
             tenures: Vec::new(),
+            rollbacks: Vec::new(),
             since: Since::default(),
         }
     }
@@ -606,6 +618,11 @@ impl Game {
         self.not_before
     }
 
+    /// Whether the forming game waits for its master to start it (after `UNSTART`).
+    pub fn start_held(&self) -> bool {
+        self.start_held
+    }
+
     /// The end of this phase's grace period as the master set it (None: the schedule's).
     pub fn grace_until(&self) -> Option<DateTime<Utc>> {
         self.grace_until
@@ -626,6 +643,17 @@ impl Game {
         &self.tenures
     }
 
+    /// Whether the results of `phase` published at `at` were undone by a `ROLLBACK` after
+    /// them to that phase or an earlier one (a phase that cannot be read is not). Only
+    /// results are undone: the start of the game, say, is not.
+    pub fn undone(&self, at: DateTime<Utc>, phase: &str) -> bool {
+        crate::rules::Phase::parse(phase).is_some_and(|p| {
+            self.rollbacks
+                .iter()
+                .any(|(when, to)| at <= *when && p >= *to)
+        })
+    }
+
     /// When a clock tick next has something to do for this game: the reminder, the
     /// deadline, the end of grace, or processing once every order is in (never before
     /// [`Game::not_before`]); for a full forming game, its start time (the store indexes
@@ -633,7 +661,7 @@ impl Game {
     pub fn next_event(&self) -> Option<DateTime<Utc>> {
         if self.status == Status::Forming {
             if self.joiners.len() == self.players_wanted() {
-                return self.not_before;
+                return self.not_before.filter(|_| !self.start_held);
             }
             return self.expires();
         }

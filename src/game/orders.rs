@@ -38,10 +38,10 @@ pub enum CommandTaken {
 
 impl Game {
     /// A power's order, from the player signed on as `signed` (in a duplex game the order
-    /// is the unit's power's, if the player holds it): refused unless the game runs and
-    /// the rules accept it against the power's standing orders (H3); else taken, with the
-    /// rules' warnings. The first order of a power in this mail starts its new adjustment
-    /// set.
+    /// is the unit's power's, if the player holds it): refused unless the game runs (or is
+    /// paused) and the rules accept it against the power's standing orders (H3); else
+    /// taken, with the rules' warnings. The first order of a power in this mail starts its
+    /// new adjustment set.
     pub fn give_order(
         &mut self,
         map: &Map,
@@ -51,7 +51,9 @@ impl Game {
     ) -> Result<OrderTaken, Refused> {
         let power = self.order_power(map, signed, &order);
         let fresh = !self.since.ordered.contains(&power);
-        if self.status != Status::Active {
+        // A paused game takes orders for the phase it will resume (issue 38): only its
+        // clock stops.
+        if !matches!(self.status, Status::Active | Status::Paused) {
             return Err(Refused::NotTakingOrders(self.name.clone()));
         }
         let po = PowerOrder::new(power, order);

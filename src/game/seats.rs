@@ -165,8 +165,10 @@ pub enum SeatRefusal {
     NothingToEject { power: Power, game: String },
     /// `EJECT address` names neither a player nor an observer of the game.
     UnknownAddress { address: String, game: String },
-    /// `FORCE BEGIN` in a game that is not forming, or that nobody joined.
+    /// `FORCE BEGIN` in a forming game that nobody joined.
     CannotBegin { game: String, joined: usize },
+    /// `FORCE BEGIN` in a game that has begun (running, paused or over).
+    AlreadyBegun { game: String },
     /// The game is over (or not started): no seat changes hands.
     NotRunning { game: String },
 }
@@ -183,7 +185,7 @@ impl SeatRefusal {
             SeatRefusal::NobodyPlays { .. } => "OPEN-SEAT",
             SeatRefusal::NothingToEject { .. } => "NO-PLAYER",
             SeatRefusal::UnknownAddress { .. } => "NOT-IN-GAME",
-            SeatRefusal::CannotBegin { .. } => "CANNOT-BEGIN",
+            SeatRefusal::CannotBegin { .. } | SeatRefusal::AlreadyBegun { .. } => "CANNOT-BEGIN",
             SeatRefusal::NotRunning { .. } => "NOT-ACTIVE",
         }
     }
@@ -198,6 +200,9 @@ pub struct TakenOver {
     pub power: Power,
     pub previous: Option<String>,
     pub deadline_moved: Option<DateTime<Utc>>,
+    /// A wait was placed on every player (the game runs): as njudge, the phase is not
+    /// processed early before the newcomer and the others have looked again.
+    pub waits_placed: bool,
 }
 
 impl Player {
@@ -247,10 +252,12 @@ pub const MAX_TAKEOVER_HOURS: u32 = 4 * 7 * 24;
 
 impl Game {
     /// Whether the game tells everyone when a seat changes hands: not when it is quiet
-    /// (njudge's `SET QUIET`) or anonymous. Told or not, the master always is, and so is
-    /// the player concerned.
+    /// (njudge's `SET QUIET`), as `LIST game` says. An anonymous game tells everyone too
+    /// (issue 38: it told the master alone while `LIST` said "announced to everyone"):
+    /// the notices name the power, never a player. Told or not, the master always is, and
+    /// so is the player concerned.
     pub fn seat_changes_public(&self) -> bool {
-        !self.settings.quiet && !self.is_anonymous()
+        !self.settings.quiet
     }
 
     /// Whether the game hides who plays which power (`SET ANONYMOUS`): seat notices go to
@@ -406,10 +413,21 @@ impl Game {
         self.all_in_since = None;
         self.touch();
         let deadline_moved = self.give_newcomer_time(now);
+        // As njudge: a wait is placed on every active player (issue 38), so that nobody's
+        // orders are processed early before they have seen who came in; it ends at the
+        // deadline (a wait never holds a phase past it), or with SET NOWAIT. A quiet game
+        // tells nobody of the takeover, and places none.
+        let waits_placed = self.status == Status::Active && self.seat_changes_public();
+        if waits_placed {
+            for p in self.players.iter_mut().filter(|p| p.is_playing()) {
+                p.wait = true;
+            }
+        }
         Some(TakenOver {
             power,
             previous,
             deadline_moved,
+            waits_placed,
         })
     }
 

@@ -189,6 +189,7 @@ impl Game {
     /// set one, has come).
     pub fn may_start(&self, now: DateTime<Utc>) -> bool {
         self.status == Status::Forming
+            && !self.start_held
             && self.joiners.len() == self.players_wanted()
             && self.not_before.is_none_or(|t| now >= t)
     }
@@ -212,9 +213,11 @@ impl Game {
         self.reminded = false;
     }
 
-    /// `SET DEADLINE date` at `now`: the date, in the game's zone, must be ahead. A later
-    /// deadline takes the schedule's grace after it; an earlier one keeps the end of grace
-    /// (njudge). Returns the new deadline.
+    /// `SET DEADLINE date` at `now`: the date, in the game's zone, must be ahead. The grace
+    /// period follows the deadline, later or earlier (issue 38: an earlier deadline kept the
+    /// old end of grace, so moving a deadline up gave late players the time back): the
+    /// schedule's grace after the new deadline, or a grace the master set (`SET GRACE`) as
+    /// long after it as before. Returns the new deadline.
     pub fn set_deadline(
         &mut self,
         date: Date,
@@ -224,11 +227,9 @@ impl Game {
         if d <= now {
             return Err(Refused::PastDate);
         }
-        let old_grace = self.grace_end();
-        self.grace_until = if self.deadline.is_some_and(|old| d < old) {
-            old_grace
-        } else {
-            None
+        self.grace_until = match (self.grace_until, self.deadline) {
+            (Some(end), Some(old)) => Some(end + (d - old)),
+            _ => None,
         };
         self.move_deadline(d);
         self.since.deadline_set = true;
@@ -256,6 +257,8 @@ impl Game {
             return Err(Refused::PastDate);
         }
         self.not_before = Some(d);
+        // A start time is the master's start: a game UNSTART held waits for it alone.
+        self.start_held = false;
         if self.status != Status::Forming && self.deadline.is_some_and(|old| old < d) {
             self.move_deadline(d);
             self.grace_until = None;

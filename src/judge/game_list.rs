@@ -249,8 +249,10 @@ gamma|true|Standard|S1901M|active|  gamma        Standard   S1901M active",
             "{reply}"
         );
         assert!(!reply.contains("beta"), "{reply}");
+        // Its master, signed on, reads its report: njudge's LIST after SIGNON (issue 38).
         let reply = d.mail("gm-b@example.test", "SIGNON Mbeta gmpass-02\nLIST");
-        assert!(reply.contains(&line(1)), "{reply}");
+        assert!(reply.contains("OK LIST beta"), "{reply}");
+        assert!(!reply.contains(&line(0)), "{reply}");
         // The web view's list: the listed games, with the status the lists word.
         let web = d.judge.store.read(listed_games).unwrap();
         let names: Vec<&str> = web.iter().map(|g| g.name.as_str()).collect();

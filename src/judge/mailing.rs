@@ -12,7 +12,8 @@ use crate::variant::{Line, Reader};
 
 use super::JudgeConfig;
 
-/// The mails for a list of readers.
+/// The mails for a list of readers; an address that reads as several of them (a duplex
+/// player's powers) gets one copy of the same mail (issue 38: one per power).
 pub(super) fn mails_for(
     g: &Game,
     readers: &[Reader],
@@ -69,6 +70,29 @@ pub(super) fn mails_for(
             }
         }
     }
+    one_copy_each(out)
+}
+
+/// The mails with a second copy of the same mail to the same address left out (the first
+/// copy stays): a duplex player reads a notice once, not once for each power they hold. A
+/// copy that differs (a start mail naming each power, a bulletin with a power's private
+/// lines) is not the same mail and stays.
+fn one_copy_each(mails: Vec<NewMail>) -> Vec<NewMail> {
+    // The copies kept so far for each address (lower case), by their place in `out`: a
+    // game with thousands of observers costs one look-up a mail.
+    let mut kept: std::collections::HashMap<String, Vec<usize>> = std::collections::HashMap::new();
+    let mut out: Vec<NewMail> = Vec::with_capacity(mails.len());
+    for m in mails {
+        let places = kept.entry(m.recipient.to_ascii_lowercase()).or_default();
+        let same = places.iter().any(|&i| {
+            out.get(i)
+                .is_some_and(|o| o.subject == m.subject && o.body == m.body)
+        });
+        if !same {
+            places.push(out.len());
+            out.push(m);
+        }
+    }
     out
 }
 
@@ -103,7 +127,7 @@ pub(super) fn bulletin_for_everyone(
         };
         out.extend(mails_for(g, &[reader], subject, &body, None));
     }
-    out
+    one_copy_each(out)
 }
 
 /// A bulletin for everyone who follows the game ([`bulletin_for_everyone`]), kept in the

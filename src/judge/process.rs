@@ -9,7 +9,7 @@ use crate::bulletin::results::{
 };
 use crate::bulletin::settings::CopyFor;
 use crate::game::{self, Abandonment, DueEvent, Ending, Game, Status};
-use crate::map::Map;
+use crate::map::{Map, Power};
 use crate::picture::{Drawing, PhaseScene};
 use crate::store::{Audience, MailKind, NewMail, StoreError, Tx};
 use crate::variant::{self, Line, Lookup, Reader, Variant};
@@ -261,24 +261,46 @@ pub(super) fn process_game_with_outcome(
             ));
         }
     }
-    // Draw votes and concessions last while the powers in the game stay the same.
-    let voters_after = g.draw_voters(map, variant);
-    if ending.is_none() && voters_after != voters_before {
-        let subject = notices::subject(&config.name, g.name(), "Votes cleared");
-        for (power, vote) in g.clear_votes() {
-            let text =
-                crate::bulletin::settings::votes_cleared_text(g.name(), &vote, &voters_after);
-            mails.extend(mails_for(g, &[Reader::Power(power)], &subject, &text, None));
-        }
-    }
+    let agreed = if ending.is_none() {
+        let (agreed, lapsed) = votes_after(config, g, map, variant, before.phase, &voters_before);
+        mails.extend(lapsed);
+        agreed
+    } else {
+        None
+    };
     tx.save_snapshot(g)?;
-    if let Some(e) = ending {
-        mails.extend(finish(config, tx, g, e, now)?);
-    } else if let Some(e) = g.agreed_ending(map, variant) {
-        // A seat abandoned leaves the players who agreed a draw or a concession alone.
+    if let Some(e) = ending.or(agreed) {
         mails.extend(finish(config, tx, g, e, now)?);
     }
     Ok((mails, processed.outcome))
+}
+
+/// The draw votes and concessions after a phase that did not end the game: the ending
+/// they agree on, while the powers in the game are the ones they voted among; otherwise
+/// they lapse, as njudge's do each phase (issue 38), and each voter is told why (the
+/// phase, and perhaps the powers in the game too).
+fn votes_after(
+    config: &JudgeConfig,
+    g: &mut Game,
+    map: &Map,
+    variant: &dyn Variant,
+    phase: crate::rules::Phase,
+    voters_before: &[Power],
+) -> (Option<Ending>, Vec<NewMail>) {
+    let voters_after = g.draw_voters(map, variant);
+    if voters_after == voters_before
+        && let Some(agreed) = g.agreed_ending(map, variant)
+    {
+        return (Some(agreed), Vec::new());
+    }
+    let subject = notices::subject(&config.name, g.name(), "Votes cleared");
+    let changed = (voters_after != voters_before).then_some(voters_after.as_slice());
+    let mut mails = Vec::new();
+    for (power, vote) in g.clear_votes() {
+        let text = crate::bulletin::settings::votes_cleared_text(g.name(), phase, &vote, changed);
+        mails.extend(mails_for(g, &[Reader::Power(power)], &subject, &text, None));
+    }
+    (None, mails)
 }
 
 /// The picture of a phase of `g`: the board it started from, its orders and results (none

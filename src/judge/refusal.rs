@@ -26,6 +26,12 @@ pub(super) enum Refusal {
     NotSignedOnForVariant(String),
     #[error("sign on as the master first: SIGNON M<game> <password>")]
     NotMaster,
+    /// An order after a `PHASE` line that was refused (line `0`): it was written for that
+    /// phase, so it is not applied to the phase open now (issue 38).
+    #[error(
+        "not applied: the PHASE line {0} above was refused, and the orders after it are for that phase, not for the one open now"
+    )]
+    AfterRefusedPhase(usize),
     #[error(
         "a new password needs at least {} characters: a password is all that stands between your seat and anyone who knows the game's name",
         super::password::MIN_PASSWORD_CHARS
@@ -264,6 +270,7 @@ impl Refusal {
             | Refusal::NotSignedOnToOrder
             | Refusal::NotSignedOnForPress
             | Refusal::NotSignedOnForVariant(_) => "NOT-SIGNED-ON",
+            Refusal::AfterRefusedPhase(_) => "PHASE-REFUSED",
             Refusal::NotMaster => "NOT-MASTER",
             Refusal::NoObserverPassword(_) => "NO-OBSERVER-PASSWORD",
             Refusal::TwoSignons => "TWO-SIGNONS",

@@ -5,8 +5,8 @@
 //!
 //! Who reads a seat's notices: the player concerned (one mail, or a line of the reply to
 //! their own mail), the master always, and everyone else who follows the game (its players
-//! and, as the game allows, observers) unless the game is quiet or anonymous
-//! ([`Game::seat_changes_public`]).
+//! and, as the game allows, observers) unless the game is quiet (an anonymous game
+//! tells everyone, naming the power and no player: [`Game::seat_changes_public`]).
 
 use chrono::{DateTime, Utc};
 
@@ -43,7 +43,7 @@ fn mail_to(
 
 /// A notice to everyone who follows `g` but `except` (its playing seats, the master, and
 /// observers as the game allows): `public` for them, `master` for the master. In a quiet
-/// or anonymous game the master alone is told.
+/// game the master alone is told.
 fn notice(
     g: &Game,
     except: Option<Power>,
@@ -169,6 +169,7 @@ pub(super) fn take_over(
         &words::Welcome {
             deadline: deadline.as_deref(),
             moved: moved.is_some(),
+            waits: done.waits_placed,
             last_results: results.as_ref().map(|(s, b)| (s.as_str(), b.as_str())),
             standing: g.orders_of(power),
         },
@@ -194,8 +195,9 @@ pub(super) fn take_over(
         ));
     }
     let subject = words::taken_over_subject(&config.name, g.name(), power);
-    let public = words::taken_over_notice(power, phase, moved.as_deref(), None);
-    let master = words::taken_over_notice(power, phase, moved.as_deref(), Some(&address));
+    let waits = done.waits_placed;
+    let public = words::taken_over_notice(power, phase, moved.as_deref(), waits, None);
+    let master = words::taken_over_notice(power, phase, moved.as_deref(), waits, Some(&address));
     mails.extend(notice(g, Some(power), &subject, &public, &master));
     // A quiet game's players are not told of the takeover, but they must know the deadline.
     if !g.seat_changes_public()

@@ -4,7 +4,7 @@
 //! `ir`).
 
 use crate::command::parts::{PErr, PResult, Why, blanks};
-use crate::command::{Grammar, RuleCommand};
+use crate::command::{Coded, Grammar, RuleCommand};
 use crate::map::Map;
 use crate::rules::UnitSpec;
 
@@ -254,11 +254,31 @@ impl Grammar for Grammars {
             .next()
             .unwrap_or("")
             .to_ascii_lowercase();
-        self.first(line, |g| {
+        let read = self.first(line, |g| {
             g.keywords()
                 .contains(&first.as_str())
                 .then(|| g.command(map, line))
-        })
+        });
+        // Another rule set's own fault (Survive's SRV-E7 for `VOTE PAUSE` in a standard
+        // game) is not this game's answer: its rule set has no such command (issue 38).
+        match (self.own, read) {
+            (Some(own), Err(nom::Err::Error(e) | nom::Err::Failure(e)))
+                if matches!(e.why, Why::Coded(_)) && !own.keywords().contains(&first.as_str()) =>
+            {
+                Err(nom::Err::Failure(PErr {
+                    at: blanks(line),
+                    why: Why::Coded(Coded {
+                        code: "NOT-IN-VARIANT",
+                        sentence: format!(
+                            "{} is not a command of this game's rule set",
+                            first.to_ascii_uppercase()
+                        ),
+                        stated: false,
+                    }),
+                }))
+            }
+            (_, read) => read,
+        }
     }
 
     fn unit_order<'a>(&self, map: &Map, unit: UnitSpec, rest: &'a str) -> PResult<'a, RuleCommand> {

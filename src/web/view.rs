@@ -100,7 +100,14 @@ pub fn game(
         return Ok(None);
     };
     let viewer = seat.map_or(Viewer::Outsider, |r| Viewer::of(&g, r));
-    let entries = audience::entries_for(&g, viewer, tx.history(g.name())?);
+    // A bulletin a ROLLBACK undid is not the game's any more (issue 38).
+    let entries = audience::entries_for(&g, viewer, tx.history(g.name())?)
+        .into_iter()
+        .filter(|e| {
+            !(e.is_bulletin()
+                && crate::bulletin::results::is_results_subject(&e.subject, &e.phase)
+                && g.undone(e.at, &e.phase))
+        });
     let closed = audience::history_closed(viewer, &audience::Settings::of(&g));
     let mut phases: Vec<PhaseView> = Vec::new();
     for e in entries {
@@ -171,9 +178,11 @@ pub fn game(
     };
     Ok(Some(GameView {
         phase_now: (*g.status() != Status::Forming).then(|| g.position().phase.to_string()),
+        // In the game's time zone, as its mails give it (issue 38: the page said UTC for
+        // a game in CET).
         deadline: g
             .deadline()
-            .map(|d| d.format("%Y-%m-%d %H:%M UTC").to_string()),
+            .map(|d| crate::bulletin::dates::format_time(&g, d)),
         status: crate::bulletin::listing::status_word(&g),
         seat: seat.and_then(weblinks::seat_name).map(str::to_string),
         closed,

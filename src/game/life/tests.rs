@@ -26,10 +26,33 @@ fn force_begin_needs_a_forming_game_someone_joined() {
     assert_eq!(g.deadline(), Some(d));
     assert_eq!(g.playing_powers().len(), 1, "one joiner, six dummies");
     assert!(g.joiners().is_empty());
-    assert!(matches!(
+    assert_eq!(
         g.may_force_begin(),
-        Err(Refused::Seat(SeatRefusal::CannotBegin { joined: 0, .. }))
-    ));
+        Err(SeatRefusal::AlreadyBegun { game: "g".into() }.into()),
+        "a started game says it has begun, not that nobody joined (issue 38)"
+    );
+}
+
+#[test]
+fn unstart_holds_a_full_game_until_its_master_starts_it() {
+    let mut g = running(&Power::ALL);
+    g.unstart(map(), None).expect("unstart");
+    assert_eq!(*g.status(), Status::Forming);
+    assert_eq!(g.joiners().len(), 7);
+    assert!(g.start_held());
+    assert!(
+        !g.may_start(now()),
+        "full, yet waiting for its master (njudge)"
+    );
+    assert_eq!(g.next_event(), None, "no tick starts it");
+    assert_eq!(g.may_force_begin(), Ok(()));
+    // A start time is the master's start too.
+    let at = g.set_start(date(3, 20, 12), now()).expect("start");
+    assert!(!g.start_held());
+    assert_eq!(g.next_event(), Some(at));
+    assert!(g.may_start(at));
+    g.start(map(), standard(), at);
+    assert!(!g.start_held());
 }
 
 #[test]
@@ -92,6 +115,15 @@ fn process_is_refused_unless_running_on_the_phase_named_all_in_and_started() {
         }
     }
     assert_eq!(g.may_process(map, standard(), spring, now()), Ok(()));
+    // A wait holds the phase until its deadline, not past it (issue 38).
+    g.set_wait(Power::England, true).expect("wait");
+    assert!(matches!(
+        g.may_process(map, standard(), None, now()),
+        Err(Refused::NotReady { waiting, .. }) if waiting == vec![Power::England]
+    ));
+    let deadline = g.deadline().expect("deadline");
+    assert_eq!(g.may_process(map, standard(), None, deadline), Ok(()));
+    g.set_wait(Power::England, false).expect("no wait");
     g.not_before = Some(now() + Duration::hours(1));
     assert_eq!(
         g.may_process(map, standard(), None, now()),
@@ -146,6 +178,33 @@ fn a_rollback_keeps_players_settings_and_addresses() {
     assert_eq!(g.name_of("eng@x.test"), Some("Ann"));
     assert!(g.is_active());
     assert!(g.changed(), "counted, though the game was replaced");
+}
+
+#[test]
+fn a_rollback_keeps_the_players_record_and_knows_the_results_it_undid() {
+    let mut g = running(&Power::ALL);
+    let snapshot = g.clone();
+    // Nobody ordered: each seat missed Spring 1901.
+    g.advance(map(), standard(), now());
+    let missed: Vec<u32> = g.tenures().iter().map(|t| t.missed).collect();
+    assert!(missed.iter().all(|m| *m == 1), "{missed:?}");
+    let later = now() + Duration::hours(1);
+    g.roll_back(snapshot, later);
+    let kept: Vec<u32> = g.tenures().iter().map(|t| t.missed).collect();
+    assert_eq!(
+        kept, missed,
+        "the missed phase stays in the record (issue 38)"
+    );
+    assert!(
+        g.undone(now(), "S1901M"),
+        "published before the rollback: undone"
+    );
+    assert!(g.undone(now(), "F1901M"));
+    assert!(
+        !g.undone(later + Duration::hours(1), "S1901M"),
+        "processed again after it"
+    );
+    assert!(!g.undone(now(), "not a phase"));
 }
 
 #[test]

@@ -39,7 +39,12 @@ fn an_order_for_a_unit_of_another_power_or_out_of_turn_is_refused() {
         Err(Refused::Order(_))
     ));
     assert!(!g.changed(), "a refused order changes nothing");
+    // A paused game takes orders for the phase it resumes (issue 38); one over takes none.
     g.pause().expect("pause");
+    g.give_order(map(), standard(), Power::France, french)
+        .expect("taken while paused");
+    assert_eq!(g.orders_of(Power::France).len(), 1);
+    g.finish(crate::game::Ending::Draw(vec![Power::France]));
     assert_eq!(
         g.give_order(map(), standard(), Power::France, french),
         Err(Refused::NotTakingOrders("g".into()))

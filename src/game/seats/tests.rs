@@ -262,6 +262,8 @@ fn a_bounce_keeps_a_line_of_the_servers_words() {
 fn quiet_games_keep_seat_changes_from_everyone() {
     let mut g = game(&Power::ALL, 72);
     assert!(g.seat_changes_public());
+    g.settings.anonymous = true;
+    assert!(g.seat_changes_public(), "anonymous: told, naming no player");
     g.settings.quiet = true;
     assert!(!g.seat_changes_public());
 }

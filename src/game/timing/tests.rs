@@ -31,13 +31,27 @@ fn a_deadline_must_be_ahead_and_brings_its_notices_back() {
 }
 
 #[test]
-fn an_earlier_deadline_keeps_the_end_of_grace() {
+fn grace_follows_a_moved_deadline_earlier_or_later() {
     let mut g = running(&Power::ALL);
+    let length = |g: &crate::game::Game| g.grace_end().zip(g.deadline()).map(|(e, d)| e - d);
+    let schedule = length(&g).expect("the schedule's grace");
     let grace = g.grace_end().expect("grace");
-    g.set_deadline(date(3, 2, 12), now()).expect("earlier");
-    assert_eq!(g.grace_end(), Some(grace));
+    // Earlier: the grace ends as long after the new deadline, so sooner (issue 38).
+    let d = g.set_deadline(date(3, 2, 12), now()).expect("earlier");
+    assert!(
+        g.grace_end() < Some(grace),
+        "moving the deadline up shortens the grace"
+    );
+    assert_eq!(g.grace_end(), Some(d + schedule));
     g.set_deadline(date(3, 20, 12), now()).expect("later");
     assert!(g.grace_end() > Some(grace), "the schedule's grace after it");
+    assert_eq!(length(&g), Some(schedule));
+    // A grace the master set keeps its length after the deadline.
+    let end = g.set_grace(date(3, 25, 12), now()).expect("grace");
+    let set = end - g.deadline().expect("deadline");
+    g.set_deadline(date(3, 5, 12), now())
+        .expect("earlier again");
+    assert_eq!(length(&g), Some(set));
 }
 
 #[test]

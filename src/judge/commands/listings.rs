@@ -16,13 +16,16 @@ use super::super::session::{Done, Session, Verdict};
 use super::super::{chart, game_list, history, pictures, process};
 
 impl Session<'_, '_> {
-    /// `LIST`: a line for each game this mail may see listed (a suspended game says so).
+    /// `LIST`: after a SIGNON, the signed-on game's report (`LIST game`), as njudge reads
+    /// it; before one, a line for each game this mail may see listed (a suspended game says
+    /// so).
     pub(in crate::judge) fn list(&mut self) -> Verdict {
+        if let Some(name) = self.game.as_ref().map(|g| g.name().to_string()) {
+            return self.list_game(&name);
+        }
         let tx = self.tx;
         let mut more = vec![listing::LIST_HEADING.to_string()];
-        // An unlisted game is listed to its players and master only.
-        let mine = self.game.as_ref().filter(|g| self.lists(g));
-        more.extend(game_list::list_lines(tx, mine.map(|g| g.name()))?);
+        more.extend(game_list::list_lines(tx, None)?);
         Done::with_more("LIST", more)
     }
 

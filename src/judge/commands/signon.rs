@@ -3,18 +3,19 @@
 //! address or password as the throttle allows, then calls the `Game` transition (`join`,
 //! `claim`, `record_name`, …) and enters the game for the rest of the mail.
 
-use crate::bulletin::answers;
 use crate::bulletin::dates::format_time;
 use crate::bulletin::settings as text;
+use crate::bulletin::{answers, notices};
 use crate::command::SignonAs;
 use crate::game::{self, Game, Invitation, ObserverLevel, PressLevel, Seat, SeatRefusal, Sender};
 use crate::map::Power;
-use crate::variant::Lookup;
+use crate::store::{Audience, MailKind, NewMail};
+use crate::variant::{Lookup, Reader};
 
 use super::super::confirm::AddressRequest;
 use super::super::refusal::{Refusal, SessionError};
 use super::super::session::{Done, Session, Verdict};
-use super::super::{JudgeConfig, password, seats, throttle};
+use super::super::{JudgeConfig, mailing, password, seats, throttle};
 
 impl Session<'_, '_> {
     pub(in crate::judge) fn create(
@@ -164,7 +165,45 @@ impl Session<'_, '_> {
         let start = g.not_before().filter(|t| *t > self.now);
         let more = text::joined(&g, count, start);
         self.enter_game(g)?;
+        self.joined = true;
         Done::with_more(answers::signon_join(&gname), more)
+    }
+
+    /// After a mail that joined a forming game that did not start: the master is told who
+    /// joined and every joiner's preferences, the players already in how many are in now
+    /// (njudge's "New Player Signon", issue 38). Joiners are outside the game until it
+    /// starts: they read it as its observers would.
+    pub(in crate::judge) fn new_player_notices(&mut self) {
+        let Some(g) = self.game.as_ref().filter(|g| g.is_forming()) else {
+            return;
+        };
+        let newcomer = self.msg.reply_address();
+        let judge = &self.config.name;
+        let master = notices::new_player(judge, g, Some(newcomer));
+        self.mails.extend(mailing::mails_for(
+            g,
+            &[Reader::Master],
+            &master.subject,
+            &master.body,
+            None,
+        ));
+        let others = notices::new_player(judge, g, None);
+        for j in g
+            .joiners()
+            .iter()
+            .filter(|j| !j.seat.address.eq_ignore_ascii_case(newcomer))
+        {
+            self.mails.push(NewMail {
+                game: Some(g.name().to_string()),
+                audience: Audience::Reader(Reader::Observers),
+                recipient: j.seat.address.clone(),
+                subject: others.subject.clone(),
+                body: others.body.clone(),
+                kind: MailKind::Generated,
+                in_reply_to: None,
+                pictures: Vec::new(),
+            });
+        }
     }
 
     /// The way into a private game: its join password, or an invitation's code (used
@@ -419,9 +458,16 @@ fn apply_option(settings: &mut game::Settings, word: &str) -> Result<(), Refusal
         "nopartial" => settings.press.partial = false,
         "allpress" => settings.master_reads_all_press = true,
         "noobservers" => settings.press.watch = ObserverLevel::None,
-        "anonymous" | "gunboat" => {
+        "anonymous" => {
             settings.anonymous = true;
             settings.addresses_shown = false;
+        }
+        // A gunboat game is anonymous and without press, as njudge's `gunboat` (issue 38:
+        // press stayed on); an option after it may open press again.
+        "gunboat" => {
+            settings.anonymous = true;
+            settings.addresses_shown = false;
+            settings.press.level = PressLevel::None;
         }
         "noreveal" => settings.reveal = false,
         "nolist" | "private" => settings.listed = false,

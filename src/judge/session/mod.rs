@@ -94,6 +94,13 @@ pub(super) struct Session<'a, 't> {
     pub(super) master_seat: usize,
     /// The master acts as a power (`BECOME`): what it sets is the master's doing.
     pub(super) became: bool,
+    /// The line of a `PHASE` line that was refused: the orders after it were written for
+    /// that phase and are not applied to the phase open now, up to the next command that
+    /// is not an order (issue 38).
+    pub(super) refused_phase: Option<usize>,
+    /// The mail joined a forming game (`SIGNON ?game`): once it is read, the master and
+    /// the players already in are told, unless the game starts.
+    pub(super) joined: bool,
 }
 
 /// The lines of a message that each rule set it meets takes first
@@ -177,6 +184,8 @@ impl<'a, 't> Session<'a, 't> {
             confirmed: None,
             master_seat: 0,
             became: false,
+            refused_phase: None,
+            joined: false,
         }
     }
 
@@ -317,6 +326,7 @@ impl<'a, 't> Session<'a, 't> {
         self.save_game()?;
         // A forming game that is full starts once the whole message is read, so that the
         // last joiner's SET PREFERENCE counts.
+        let joined = std::mem::take(&mut self.joined);
         if let Some(g) = self.game.as_mut()
             && g.may_start(self.now)
         {
@@ -324,6 +334,9 @@ impl<'a, 't> Session<'a, 't> {
             self.mails.extend(mails);
             let started = notes::game_starts(g.name());
             self.note(started);
+        } else if joined {
+            // With its preferences, as the whole mail set them (njudge's New Player Signon).
+            self.new_player_notices();
         }
         if self.msg.size_capped {
             // The mail layer cut the text at the end of a line: every line before the first
@@ -383,6 +396,45 @@ impl<'a, 't> Session<'a, 't> {
     }
 
     fn line(&mut self, line: &LineResult) -> Result<(), StoreError> {
+        let before = self.reply.len();
+        self.line_answered(line)?;
+        self.note_phase_line(line, before);
+        Ok(())
+    }
+
+    /// After a line: a `PHASE` line answered with an error holds back the orders after it
+    /// (they were written for that phase); a command that is not an order (SIGNOFF, a
+    /// setting, press) ends what a `PHASE` line began. Kept in one place, so that `PHASE` read as a command
+    /// (its words, issue 38) holds the same way when refused.
+    fn note_phase_line(&mut self, line: &LineResult, before: usize) {
+        let is_phase = line
+            .text
+            .split_whitespace()
+            .next()
+            .is_some_and(|w| w.eq_ignore_ascii_case("phase"));
+        if is_phase {
+            let refused = self.reply.get(before..).is_some_and(|answer| {
+                answer.iter().any(|r| {
+                    matches!(
+                        r,
+                        ReplyLine::Verdict {
+                            verdict: LineVerdict::Error { .. },
+                            ..
+                        }
+                    )
+                })
+            });
+            self.refused_phase = refused.then_some(line.line);
+        } else if matches!(
+            &line.outcome,
+            Ok(Command::Player(_) | Command::Master(_) | Command::Press(_))
+        ) {
+            // A line that cannot be read (a mistyped order) ends nothing.
+            self.refused_phase = None;
+        }
+    }
+
+    fn line_answered(&mut self, line: &LineResult) -> Result<(), StoreError> {
         let verdict = match &line.outcome {
             Err(_) => {
                 self.reply.push(ReplyLine::Verdict {
@@ -452,6 +504,9 @@ impl<'a, 't> Session<'a, 't> {
     }
 
     fn apply(&mut self, cmd: &Command, line: &LineResult) -> Verdict {
+        if let (Some(at), Command::Order(_) | Command::Variant(_)) = (self.refused_phase, cmd) {
+            return Err(Refusal::AfterRefusedPhase(at).into());
+        }
         match cmd {
             Command::Player(p) => {
                 self.variant_allows(p, &line.text)?;
