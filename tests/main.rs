@@ -39,6 +39,11 @@ pub(crate) fn mail_ca() -> PathBuf {
     mail_data_dir().join("tls/ca.pem")
 }
 
+/// Attacks from outside the session (issue 37), each named after the defect it closes:
+/// forged delivery reports, strangers locking a seat's owner out, masking exactly the
+/// secrets, a greedy web client, addresses no seat may have, invitations and confirmations
+/// abused, games created by throwaway addresses.
+mod attacks;
 /// Secrets and authority under attack: passwords never shown, sign-ons throttled per seat,
 /// subscriptions confirmed by their address, bounded replies to unproven senders.
 mod authority;

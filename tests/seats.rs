@@ -688,6 +688,8 @@ fn a_bouncing_seat_is_marked_its_master_told_once_and_its_player_clears_it() {
         text: String::new(),
         size_capped: false,
     };
+    // The server took the mail (a report answers only a mail that went out).
+    t.judge.mark_sent(to_france, now).expect("sent");
     let bounced = |who: Power, mail: i64| Bounced {
         recipient: addr(who),
         reason: "550 5.1.1 user unknown (delivery status 5.1.1)".into(),
@@ -732,6 +734,7 @@ fn a_bouncing_seat_is_marked_its_master_told_once_and_its_player_clears_it() {
         .find(|m| m.recipient == addr(Power::Germany))
         .expect("a mail to Germany")
         .id;
+    t.judge.mark_sent(to_germany, now).expect("sent");
     let huge = Incoming {
         key: "<dsn-2@mail.example.test>".into(),
         message_id: Some("dsn-2@mail.example.test".into()),

@@ -68,9 +68,10 @@ pub(super) fn read_requests(text: &str) -> Vec<AddressRequest> {
     serde_json::from_str(text).unwrap_or_default()
 }
 
-/// The judge's key for codes: made once from its seed and kept (`config`'s
-/// `confirmation_key`), so codes survive a restart and differ between judges.
-fn key(tx: &Tx<'_>, seed: u64) -> Result<Vec<u8>, StoreError> {
+/// The judge's key for codes (and, through one more MAC, for its Message-IDs' tags,
+/// `delivery`): made once from its seed and kept (`config`'s `confirmation_key`), so codes
+/// survive a restart and differ between judges.
+pub(super) fn judge_key(tx: &Tx<'_>, seed: u64) -> Result<Vec<u8>, StoreError> {
     if let Some(hex) = tx.get_value("confirmation_key")?
         && let Some(bytes) = from_hex(&hex)
     {
@@ -112,7 +113,7 @@ pub(super) fn secret_code(
     purpose: &str,
     address: &str,
 ) -> Result<String, StoreError> {
-    let key = key(tx, seed)?;
+    let key = judge_key(tx, seed)?;
     let n = tx.next_counter(purpose)?;
     let Ok(mut mac) = <Blake2bMac<U32> as KeyInit>::new_from_slice(&key) else {
         // A 32-byte key is always taken; were it not, the counter still makes codes differ.

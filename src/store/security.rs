@@ -133,6 +133,19 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// Whether outbox mail `id` went out (the server took it) to `recipient` (any letter
+    /// case): what a delivery report must name to count.
+    pub fn was_sent_to(&self, id: i64, recipient: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .query_row(
+                "SELECT 1 FROM outbox WHERE id = ?1 AND status = 'sent' AND recipient = ?2 COLLATE NOCASE",
+                params![id, recipient],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+
     /// Whether an address answered a confirmation once.
     pub fn is_proven(&self, address: &str) -> Result<bool, StoreError> {
         Ok(self
