@@ -8,6 +8,7 @@ use chrono::Duration;
 use dipjudge::daemon::Daemon;
 use dipjudge::map::Power;
 
+use crate::desk::{self, Desk, Table};
 use crate::scratch::{Scratch, master, password, player, start_game, t0};
 
 /// A delivery report as a mail server writes it (RFC 3464): from `from`, saying mail to
@@ -180,4 +181,162 @@ fn forged_delivery_report_marks_nobody() {
     assert!(!stranger.contains("bouncing"), "{stranger}");
     let gm = reply(&master("dsn"));
     assert!(gm.contains("(mail bouncing)"), "{gm}");
+}
+
+/// A standard game by mail on the desk: its master at `gm@<name>.test`, each power at
+/// `<power>@<name>.test`; started.
+fn table(name: &str) -> Table {
+    let mut t = Table::new(
+        Desk::new(name, desk::utc(2026, 11, 1, 9, 0)),
+        name,
+        &format!("gm@{name}.test"),
+        {
+            let name = name.to_string();
+            move |p: Power| format!("{}@{name}.test", p.name().to_lowercase())
+        },
+    );
+    t.start();
+    t
+}
+
+/// Every seat of a game: the master's, and each power's.
+fn seats() -> Vec<Option<Power>> {
+    std::iter::once(None).chain(Power::ALL.map(Some)).collect()
+}
+
+/// The sign-on line of a seat (`None`: the master's) with `password`.
+fn signon(game: &str, seat: Option<Power>, password: &str) -> String {
+    match seat {
+        None => format!("SIGNON M{game} {password}"),
+        Some(p) => format!("SIGNON {}{game} {password}", p.initial()),
+    }
+}
+
+/// About 95 wrong sign-ons an hour, sent whenever a lock ends, kept every seat of a game
+/// (the master's too) locked for hours, its owner with it; and the owner's notice went
+/// only once a seat was unlocked, so none was sent. Now ten hours of 96 guesses an hour
+/// from ever new addresses (twelve a seat) lock the strangers out, while every seat's owner
+/// signs on from its own address every hour; each owner is told at the first tick after
+/// its seat's lock started, and once only that day; at most ten of the strangers'
+/// passwords are checked a seat and hour.
+#[test]
+fn a_guesser_never_locks_the_owner_out() {
+    let mut t = table("siege");
+    let start = t.now;
+    let checks_before = t.judge.password_checks();
+    let mails_before = t.mails().len();
+    let mut guesses = 0;
+    for hour in 0..10 {
+        for (k, seat) in seats().into_iter().enumerate() {
+            let mut checked = 0;
+            for n in 0..12 {
+                t.now = start
+                    + Duration::hours(hour)
+                    + Duration::minutes(i64::try_from(k * 12 + n).unwrap() / 2);
+                guesses += 1;
+                let r = t.mail(
+                    &format!("guesser{guesses}@evil.test"),
+                    &signon("siege", seat, &format!("guess-{guesses:05}")),
+                );
+                if r.starts_with("ERROR BAD-SIGNON") {
+                    checked += 1;
+                } else {
+                    assert!(r.starts_with("ERROR SIGNON-LOCKED"), "{r}");
+                }
+            }
+            // The guessers are locked out within the hour (the sliding hour lets the odd
+            // guess through as the last hour's leave it).
+            assert!(checked <= 10, "hour {hour} {seat:?}: {checked} checked");
+            // The owner, from its own address, right in the middle of the lock.
+            let r = match seat {
+                None => t.as_master(""),
+                Some(p) => t.as_power(p, ""),
+            };
+            assert!(r.starts_with("OK SIGNON"), "hour {hour} {seat:?}: {r}");
+        }
+        let at = t.now;
+        t.tick(at);
+        if hour == 0 {
+            // Each owner told of the lock at once, while it lasts.
+            let told: Vec<String> = t
+                .mails_since(mails_before)
+                .into_iter()
+                .filter(|m| m.subject.contains("Wrong passwords"))
+                .map(|m| m.recipient)
+                .collect();
+            assert_eq!(told.len(), 8, "{told:?}");
+            assert!(told.contains(&"gm@siege.test".to_string()), "{told:?}");
+        }
+    }
+    let checked = t.judge.password_checks() - checks_before;
+    // Ten strangers' guesses a seat and hour, and the owners' right passwords.
+    assert!(
+        checked <= 10 * 8 * 10 + 8 * 10,
+        "{checked} passwords checked"
+    );
+    let notices: Vec<_> = t
+        .mails_since(mails_before)
+        .into_iter()
+        .filter(|m| m.subject.contains("Wrong passwords"))
+        .collect();
+    assert_eq!(notices.len(), 8, "one notice a seat in ten hours");
+    assert!(
+        notices
+            .iter()
+            .all(|m| m.body.contains("Other addresses never lock you out")),
+        "{}",
+        notices[0].body
+    );
+}
+
+/// The owner's own address has a small budget of its own (five wrong passwords an hour),
+/// which strangers' guesses never use up and which does not lock the strangers' side; one
+/// stranger's address is bounded over every seat of the judge (twenty an hour), before any
+/// seat's own ten are used up.
+#[test]
+fn the_owner_and_each_guessing_address_have_budgets_of_their_own() {
+    let mut t = table("budget");
+    let england = t.address(Power::England);
+    for n in 0..5 {
+        let r = t.mail(&england, &format!("SIGNON Ebudget typo-{n:04}"));
+        assert!(r.starts_with("ERROR BAD-SIGNON"), "{n}: {r}");
+    }
+    let r = t.as_power(Power::England, "");
+    assert!(r.starts_with("ERROR SIGNON-LOCKED"), "{r}");
+    assert!(r.contains("from its own address"), "{r}");
+    // The right password from another address is still checked (a copy goes home).
+    let r = t.mail(
+        "england-at-work@budget.test",
+        &format!("SIGNON Ebudget {}", desk::password(Power::England)),
+    );
+    assert!(r.starts_with("OK SIGNON"), "{r}");
+    // One address, three guesses at each seat: its twenty-first wrong password is refused
+    // unchecked, though no seat has had ten.
+    let before = t.judge.password_checks();
+    let mut answers = Vec::new();
+    for round in 0..3 {
+        for seat in seats() {
+            answers.push(t.mail(
+                "sweeper@evil.test",
+                &signon("budget", seat, &format!("sweep-{round}")),
+            ));
+        }
+    }
+    assert_eq!(t.judge.password_checks() - before, 20);
+    for (i, r) in answers.iter().enumerate() {
+        let code = if i < 20 {
+            "ERROR BAD-SIGNON"
+        } else {
+            "ERROR SIGNON-LOCKED"
+        };
+        assert!(r.starts_with(code), "{i}: {r}");
+    }
+    assert!(
+        answers[20].contains("your address has sent 20 wrong passwords"),
+        "{}",
+        answers[20]
+    );
+    // Another address still signs on to France.
+    let r = t.as_power(Power::France, "");
+    assert!(r.starts_with("OK SIGNON"), "{r}");
 }

@@ -29,12 +29,25 @@ pub(super) enum Refusal {
         super::password::MIN_PASSWORD_CHARS
     )]
     ShortPassword,
-    /// A seat sent too many wrong passwords within the hour (`throttle`).
+    /// A seat was sent too many wrong passwords from other addresses than its own within
+    /// the hour (`throttle`).
     #[error(
-        "this seat has been sent {} wrong passwords within the hour: no password is checked for it until {until}, the right one included; the seat's address will be told",
+        "this seat has been sent {} wrong passwords from other addresses than its own within the hour: no password from them is checked until {until}, the right one included; its own address is not locked out, and it will be told",
         super::throttle::CHECKS_PER_HOUR
     )]
     SignonLocked { until: String },
+    /// A seat was sent too many wrong passwords from its own address within the hour.
+    #[error(
+        "this seat has been sent {} wrong passwords from its own address within the hour: no password from it is checked until {until}, the right one included; the address will be told",
+        super::throttle::OWNER_CHECKS_PER_HOUR
+    )]
+    OwnerLocked { until: String },
+    /// One address sent too many wrong passwords, over every seat, within the hour.
+    #[error(
+        "your address has sent {} wrong passwords within the hour: none from it is checked until {until}, the right one included",
+        super::throttle::SENDER_CHECKS_PER_HOUR
+    )]
+    SenderLocked { until: String },
     /// A private game was sent too many wrong join passwords or codes within the hour.
     #[error(
         "this game has been sent {} wrong join passwords or invitation codes within the hour: none is checked until {until}, the right one included",
@@ -272,7 +285,10 @@ impl Refusal {
             Refusal::NoObserverPassword(_) => "NO-OBSERVER-PASSWORD",
             Refusal::TwoSignons => "TWO-SIGNONS",
             Refusal::ShortPassword => "SHORT-PASSWORD",
-            Refusal::SignonLocked { .. } | Refusal::JoinLocked { .. } => "SIGNON-LOCKED",
+            Refusal::SignonLocked { .. }
+            | Refusal::OwnerLocked { .. }
+            | Refusal::SenderLocked { .. }
+            | Refusal::JoinLocked { .. } => "SIGNON-LOCKED",
             Refusal::BadSignon => "BAD-SIGNON",
             Refusal::NoGame(_) => "NO-GAME",
             Refusal::Suspended { .. } => "SUSPENDED",

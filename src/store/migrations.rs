@@ -272,10 +272,28 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
          WHERE json_valid(g.state) AND json_type(g.state, '$.tenures') = 'array'
            AND json_type(t.value, '$.address') = 'text';",
     ),
+    (
+        11,
+        // Attacks from outside the session (issue 37):
+        // - each wrong password checked for a seat keeps who sent it (`sender`, the From
+        //   address in lower case; empty for the rows before) and whether that was the
+        //   seat's own registered address (`owner`): the seat's owner has a budget of its
+        //   own, so strangers' guesses never lock it out, and one sending address is
+        //   bounded over every seat;
+        // - the wrong sign-ons its owner is to be told of count the locks they started
+        //   (`locks`), and the row stays once told (`told_at`), so the owner is told when a
+        //   lock starts and at most once a day.
+        "ALTER TABLE signon_failures ADD COLUMN sender TEXT NOT NULL DEFAULT '';
+     ALTER TABLE signon_failures ADD COLUMN owner INTEGER NOT NULL DEFAULT 0;
+     CREATE INDEX signon_failures_sender ON signon_failures (sender, at);
+     CREATE INDEX signon_failures_at ON signon_failures (at);
+     ALTER TABLE wrong_signons ADD COLUMN locks INTEGER NOT NULL DEFAULT 0;
+     ALTER TABLE wrong_signons ADD COLUMN told_at TEXT;",
+    ),
 ];
 
 /// The schema version this judge writes.
-pub(crate) const LATEST: i64 = 10;
+pub(crate) const LATEST: i64 = 11;
 
 fn version(conn: &Connection) -> Result<i64, StoreError> {
     Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)

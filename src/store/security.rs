@@ -12,7 +12,8 @@ use super::{StoreError, Tx, parse_ts, ts};
 use crate::variant::Sender;
 
 /// The wrong sign-ons of a seat its owner has not been told of: since the first of them,
-/// how many had their password checked, and how many a locked seat refused unchecked.
+/// how many had their password checked, how many a locked seat refused unchecked, and how
+/// many locks they started; and when the owner was last told.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WrongSignons {
     pub game: String,
@@ -21,6 +22,10 @@ pub struct WrongSignons {
     pub since: DateTime<Utc>,
     pub checked: u64,
     pub refused: u64,
+    /// Locks they started (a budget of wrong passwords used up within the hour).
+    pub locks: u64,
+    /// When the seat's owner was last told (None: never).
+    pub told_at: Option<DateTime<Utc>>,
 }
 
 /// A confirmation the judge mailed to an address, and what waits for it.
@@ -35,37 +40,67 @@ pub struct PendingConfirmation {
 }
 
 impl Tx<'_> {
-    /// Records a wrong password checked for a seat at `at`, and forgets the seat's wrong
-    /// passwords from before `forget_before`.
+    /// Records a wrong password checked for a seat at `at`, sent from `sender` (the seat's
+    /// own registered address when `owner`), and forgets every wrong password checked
+    /// before `forget_before`.
     pub fn record_signon_failure(
         &self,
         game: &str,
         seat: Sender,
+        sender: &str,
+        owner: bool,
         at: DateTime<Utc>,
         forget_before: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         self.execute(
-            "DELETE FROM signon_failures WHERE game = ?1 AND seat = ?2 AND at < ?3",
-            params![game, seat_word(seat), ts(forget_before)],
+            "DELETE FROM signon_failures WHERE at < ?1",
+            params![ts(forget_before)],
         )?;
         self.execute(
-            "INSERT INTO signon_failures (game, seat, at) VALUES (?1, ?2, ?3)",
-            params![game, seat_word(seat), ts(at)],
+            "INSERT INTO signon_failures (game, seat, at, sender, owner) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![
+                game,
+                seat_word(seat),
+                ts(at),
+                sender.to_ascii_lowercase(),
+                i64::from(owner)
+            ],
         )?;
         Ok(())
     }
 
-    /// How many wrong passwords were checked for a seat at or after `since`, and when the
-    /// first of them was.
+    /// How many wrong passwords were checked for a seat at or after `since`, from its own
+    /// address (`owner`) or from any other, and when the first of them was.
     pub fn signon_failures_since(
         &self,
         game: &str,
         seat: Sender,
+        owner: bool,
         since: DateTime<Utc>,
     ) -> Result<(usize, Option<DateTime<Utc>>), StoreError> {
         let (n, first): (i64, Option<String>) = self.query_row(
-            "SELECT count(*), min(at) FROM signon_failures WHERE game = ?1 AND seat = ?2 AND at >= ?3",
-            params![game, seat_word(seat), ts(since)],
+            "SELECT count(*), min(at) FROM signon_failures
+             WHERE game = ?1 AND seat = ?2 AND owner = ?3 AND at >= ?4",
+            params![game, seat_word(seat), i64::from(owner), ts(since)],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        Ok((
+            usize::try_from(n).unwrap_or(0),
+            first.as_deref().and_then(parse_ts),
+        ))
+    }
+
+    /// How many wrong passwords `sender` sent at or after `since` for seats registered at
+    /// other addresses, over every game, and when the first of them was.
+    pub fn sender_failures_since(
+        &self,
+        sender: &str,
+        since: DateTime<Utc>,
+    ) -> Result<(usize, Option<DateTime<Utc>>), StoreError> {
+        let (n, first): (i64, Option<String>) = self.query_row(
+            "SELECT count(*), min(at) FROM signon_failures
+             WHERE sender = ?1 AND owner = 0 AND at >= ?2",
+            params![sender.to_ascii_lowercase(), ts(since)],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )?;
         Ok((
@@ -75,19 +110,32 @@ impl Tx<'_> {
     }
 
     /// Counts a wrong sign-on for a seat's owner to be told of: one whose password was
-    /// checked (`checked`), or one a locked seat refused unchecked.
+    /// checked (`checked`), or one a locked seat refused unchecked; `locked`: it started a
+    /// lock.
     pub fn count_wrong_signon(
         &self,
         game: &str,
         seat: Sender,
         at: DateTime<Utc>,
         checked: bool,
+        locked: bool,
     ) -> Result<(), StoreError> {
         self.execute(
-            "INSERT INTO wrong_signons (game, seat, since, checked, refused) VALUES (?1, ?2, ?3, ?4, ?5)
-             ON CONFLICT(game, seat) DO UPDATE SET checked = checked + excluded.checked,
-                 refused = refused + excluded.refused",
-            params![game, seat_word(seat), ts(at), i64::from(checked), i64::from(!checked)],
+            "INSERT INTO wrong_signons (game, seat, since, checked, refused, locks)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT(game, seat) DO UPDATE SET
+                 since = CASE WHEN checked + refused + locks = 0 THEN excluded.since ELSE since END,
+                 checked = checked + excluded.checked,
+                 refused = refused + excluded.refused,
+                 locks = locks + excluded.locks",
+            params![
+                game,
+                seat_word(seat),
+                ts(at),
+                i64::from(checked),
+                i64::from(!checked),
+                i64::from(locked)
+            ],
         )?;
         Ok(())
     }
@@ -96,7 +144,8 @@ impl Tx<'_> {
     /// first.
     pub fn wrong_signons(&self) -> Result<Vec<WrongSignons>, StoreError> {
         let mut st = self.tx.prepare_cached(
-            "SELECT game, seat, since, checked, refused FROM wrong_signons ORDER BY since, game, seat",
+            "SELECT game, seat, since, checked, refused, locks, told_at FROM wrong_signons
+             WHERE checked + refused + locks > 0 ORDER BY since, game, seat",
         )?;
         let rows = st.query_map([], |r| {
             Ok((
@@ -105,11 +154,13 @@ impl Tx<'_> {
                 r.get::<_, String>(2)?,
                 r.get::<_, i64>(3)?,
                 r.get::<_, i64>(4)?,
+                r.get::<_, i64>(5)?,
+                r.get::<_, Option<String>>(6)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (game, seat, since, checked, refused) = row?;
+            let (game, seat, since, checked, refused, locks, told_at) = row?;
             // A seat the store never writes belongs to nobody.
             if let (Some(since), Some(seat)) = (parse_ts(&since), seat_named(&seat)) {
                 out.push(WrongSignons {
@@ -118,17 +169,25 @@ impl Tx<'_> {
                     since,
                     checked: u64::try_from(checked).unwrap_or(0),
                     refused: u64::try_from(refused).unwrap_or(0),
+                    locks: u64::try_from(locks).unwrap_or(0),
+                    told_at: told_at.as_deref().and_then(parse_ts),
                 });
             }
         }
         Ok(out)
     }
 
-    /// Forgets a seat's wrong sign-ons (its owner has been told).
-    pub fn drop_wrong_signons(&self, game: &str, seat: Sender) -> Result<(), StoreError> {
+    /// A seat's owner was told of its wrong sign-ons at `at`: their count starts again.
+    pub fn told_wrong_signons(
+        &self,
+        game: &str,
+        seat: Sender,
+        at: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
         self.execute(
-            "DELETE FROM wrong_signons WHERE game = ?1 AND seat = ?2",
-            params![game, seat_word(seat)],
+            "UPDATE wrong_signons SET checked = 0, refused = 0, locks = 0, told_at = ?3
+             WHERE game = ?1 AND seat = ?2",
+            params![game, seat_word(seat), ts(at)],
         )?;
         Ok(())
     }

@@ -733,22 +733,18 @@ impl Session<'_, '_> {
             SignonAs::Master => {
                 // The master's seat, or a co-master's (all one seat to the throttle): the
                 // one registered at this address first, then the others.
-                let seat = Sender::Master;
-                if let Some(until) = throttle::locked_until(self.tx, &g.name, seat, self.now)? {
-                    throttle::refused(self.tx, &g.name, seat, self.now)?;
-                    return Ok(Err(Refusal::SignonLocked {
-                        until: format_time(&g, until),
-                    }));
-                }
                 let mut seats: Vec<(usize, Seat)> = g.master_seats().cloned().enumerate().collect();
                 seats.sort_by_key(|(_, s)| !s.address.eq_ignore_ascii_case(&from));
-                let Some((index, registered)) = seats
-                    .into_iter()
-                    .find(|(_, s)| self.verified.verify(&s.password_hash, pw))
-                    .map(|(i, s)| (i, s.address))
-                else {
-                    throttle::wrong(self.tx, &g.name, seat, self.now)?;
-                    return Ok(Err(Refusal::BadSignon));
+                let verified = &mut *self.verified;
+                let found =
+                    throttle::check_seat(self.tx, &g, Sender::Master, self.msg, self.now, || {
+                        seats
+                            .into_iter()
+                            .find(|(_, s)| verified.verify(&s.password_hash, pw))
+                    })?;
+                let (index, registered) = match found {
+                    Ok((i, s)) => (i, s.address),
+                    Err(r) => return Ok(Err(r)),
                 };
                 if !registered.eq_ignore_ascii_case(&from) {
                     self.copy_to = Some(registered);
@@ -891,8 +887,9 @@ impl Session<'_, '_> {
     }
 
     /// Checks a password for a seat (a power's, or the master's), as the throttle allows: a
-    /// seat sent too many wrong passwords within the hour checks none, the right one
-    /// included (`throttle`).
+    /// seat sent too many wrong passwords within the hour checks none from those who sent
+    /// them, the right one included; its own address keeps a budget of its own
+    /// (`throttle`).
     fn check_password(
         &mut self,
         g: &Game,
@@ -900,17 +897,10 @@ impl Session<'_, '_> {
         hash: &str,
         pw: &str,
     ) -> Result<Result<(), Refusal>, StoreError> {
-        if let Some(until) = throttle::locked_until(self.tx, &g.name, seat, self.now)? {
-            throttle::refused(self.tx, &g.name, seat, self.now)?;
-            return Ok(Err(Refusal::SignonLocked {
-                until: format_time(g, until),
-            }));
-        }
-        if self.verified.verify(hash, pw) {
-            return Ok(Ok(()));
-        }
-        throttle::wrong(self.tx, &g.name, seat, self.now)?;
-        Ok(Err(Refusal::BadSignon))
+        let verified = &mut *self.verified;
+        throttle::check_seat(self.tx, g, seat, self.msg, self.now, || {
+            verified.verify(hash, pw).then_some(())
+        })
     }
 
     fn preference(&mut self, powers: &[Power]) -> Verdict {
