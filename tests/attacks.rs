@@ -340,3 +340,67 @@ fn the_owner_and_each_guessing_address_have_budgets_of_their_own() {
     let r = t.as_power(Power::France, "");
     assert!(r.starts_with("OK SIGNON"), "{r}");
 }
+
+/// Misspelt sign-on keywords echoed the password in clear, in the reply and in the copy to
+/// the seat's address, while every word that occurs inside a password was blanked on every
+/// other line (a game's name, a year). Now the words after the game on a line that starts
+/// like a sign-on are masked, misspelt or not, and no other word anywhere.
+#[test]
+fn misspelt_signon_echoes_no_password_and_masks_no_other_word() {
+    let mut t = table("masks");
+    let r = t.as_power(Power::England, "SET PASSWORD masks-1902");
+    assert!(r.contains("OK SET PASSWORD"), "{r}");
+    let before = t.mails().len();
+    let secrets = [
+        "Secret01", "Secret02", "Secret03", "Secret04", "Secret05", "Secret06",
+    ];
+    let r = t.mail(
+        "england-away@masks.test",
+        "SIGNON Emasks masks-1902\n\
+         SET DEADLINE masks\n\
+         HISTORY masks FROM 1902\n\
+         TAKE OVER France masks Secret01\n\
+         SIGN-ON Emasks Secret02\n\
+         SIGNIN Emasks Secret03\n\
+         - SIGNON Emasks Secret04\n\
+         SIGNON: Emasks Secret05\n\
+         Take-over France masks Secret06",
+    );
+    assert!(r.starts_with("OK SIGNON Emasks"), "{r}");
+    let sent = t.mails_since(before);
+    let copy = sent
+        .iter()
+        .find(|m| m.recipient == t.address(Power::England))
+        .expect("a copy to England's address");
+    for m in &sent {
+        for secret in secrets.iter().chain(&["masks-1902"]) {
+            assert!(
+                !m.body.to_lowercase().contains(&secret.to_lowercase()),
+                "{secret} to {}: {}",
+                m.recipient,
+                m.body
+            );
+        }
+    }
+    for body in [&r, &copy.body] {
+        // The game's name and the year, though both are in England's password, read.
+        assert!(
+            body.contains("\"SET DEADLINE masks\": cannot read the date \"masks\""),
+            "{body}"
+        );
+        assert!(
+            body.contains("\"HISTORY masks FROM 1902\": cannot read the date \"1902\""),
+            "{body}"
+        );
+        for shown in [
+            "\"TAKE OVER France masks ********\"",
+            "\"SIGN-ON Emasks ********\"",
+            "\"SIGNIN Emasks ********\"",
+            "\"- SIGNON Emasks ********\"",
+            "\"SIGNON: Emasks ********\"",
+            "\"Take-over France masks ********\"",
+        ] {
+            assert!(body.contains(shown), "{shown}: {body}");
+        }
+    }
+}
