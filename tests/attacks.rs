@@ -404,3 +404,93 @@ fn misspelt_signon_echoes_no_password_and_masks_no_other_word() {
         }
     }
 }
+
+/// A request from `from` (a loopback address) to the web server: the whole answer, read
+/// until the server closes (or what came within 20 seconds).
+fn fetch_from(from: std::net::IpAddr, server: std::net::SocketAddr, request: &[u8]) -> String {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind(std::net::SocketAddr::new(from, 0)).unwrap();
+        let mut stream = socket.connect(server).await.unwrap();
+        stream.write_all(request).await.unwrap();
+        let mut out = Vec::new();
+        let _ = tokio::time::timeout(
+            std::time::Duration::from_secs(20),
+            stream.read_to_end(&mut out),
+        )
+        .await;
+        String::from_utf8_lossy(&out).into_owned()
+    })
+}
+
+/// Whether the server has closed `stream` (EOF or reset), without waiting.
+fn closed(stream: &std::net::TcpStream) -> bool {
+    use std::io::Read;
+    stream.set_nonblocking(true).unwrap();
+    let mut buf = [0u8; 256];
+    let mut s = stream;
+    let gone = match s.read(&mut buf) {
+        Ok(0) => true,
+        Ok(_) => false,
+        Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
+    };
+    stream.set_nonblocking(false).unwrap();
+    gone
+}
+
+/// 256 slow connections from one client locked every visitor out of the web view. Now 300
+/// connections from 127.0.0.1 that never finish their headers hold at most 32 places (the
+/// rest are closed at once), a visitor from 127.0.0.2 gets its page meanwhile, the slow
+/// ones are closed once the header time-out is over, and a request whose body never comes
+/// is answered and closed, not kept waiting for it.
+#[test]
+fn a_greedy_web_client_does_not_lock_visitors_out() {
+    use std::io::Write;
+    let s = Scratch::new("greedy-web");
+    {
+        let mut judge = s.judge();
+        start_game(&mut judge, "greedy", "");
+    }
+    let server = crate::web::server(&s.database());
+    let addr = server.addr();
+    let mut slow = Vec::new();
+    for _ in 0..300 {
+        let mut c = std::net::TcpStream::connect(addr).unwrap();
+        // The request line and one header; the rest never comes.
+        let _ = c.write_all(b"GET / HTTP/1.1\r\nHost: greedy\r\n");
+        slow.push(c);
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let open = slow.iter().filter(|c| !closed(c)).count();
+    assert!(open <= 32, "{open} slow connections of one client are kept");
+    assert!(open >= 16, "{open}: the client's own share is served");
+    let started = std::time::Instant::now();
+    let page = fetch_from(
+        "127.0.0.2".parse().unwrap(),
+        addr,
+        b"GET /game/greedy HTTP/1.1\r\nHost: greedy\r\nConnection: close\r\n\r\n",
+    );
+    assert!(page.starts_with("HTTP/1.1 200"), "{page:.200}");
+    assert!(page.contains("greedy"), "{page:.200}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    // A body that never comes: the answer, then the connection closed.
+    let answer = fetch_from(
+        "127.0.0.3".parse().unwrap(),
+        addr,
+        b"GET / HTTP/1.1\r\nHost: greedy\r\nContent-Length: 100000\r\n\r\nsome",
+    );
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer:.200}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(8),
+        "the body was waited for"
+    );
+    // The header time-out (10 s) closes the slow ones.
+    std::thread::sleep(std::time::Duration::from_secs(11));
+    let open = slow.iter().filter(|c| !closed(c)).count();
+    assert_eq!(open, 0, "slow connections outlive the header time-out");
+}
