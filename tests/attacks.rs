@@ -494,3 +494,199 @@ fn a_greedy_web_client_does_not_lock_visitors_out() {
     let open = slow.iter().filter(|c| !closed(c)).count();
     assert_eq!(open, 0, "slow connections outlive the header time-out");
 }
+
+/// `SET ADDRESS` took the judge's own address, `MAILER-DAEMON@…`, `a@b` and `a@localhost`.
+/// Now one rule refuses them, with a sentence, wherever an address is taken: SET ADDRESS,
+/// PROMOTE, SET INVITE and I AM ALSO; and the seat keeps its address.
+#[test]
+fn no_seat_invitation_or_link_at_the_judge_or_a_mail_system() {
+    let mut t = table("doors");
+    let england = t.address(Power::England);
+    for bad in [
+        "judge@example.test",
+        "JUDGE+seat@Example.Test",
+        "MAILER-DAEMON@example.test",
+        "postmaster@example.org",
+        "a@b",
+        "a@localhost",
+        "noreply@example.org",
+    ] {
+        let r = t.as_power(Power::England, &format!("SET ADDRESS {bad}"));
+        assert!(r.contains("ERROR BAD-ADDRESS: line 2"), "{bad}: {r}");
+        assert!(
+            r.contains("the judge cannot send mail to") || r.contains("the judge's own address"),
+            "{bad}: {r}"
+        );
+        let r = t.as_master(&format!("PROMOTE {bad}"));
+        assert!(r.contains("ERROR BAD-ADDRESS: line 2"), "{bad}: {r}");
+        let r = t.as_power(Power::France, &format!("I AM ALSO {bad}"));
+        assert!(r.contains("ERROR BAD-ADDRESS: line 2"), "{bad}: {r}");
+    }
+    assert_eq!(
+        t.game()
+            .player(Power::England)
+            .map(|pl| pl.seat.address.clone()),
+        Some(england)
+    );
+    assert!(t.game().comasters.is_empty());
+    // A forming game's invitations.
+    let mut f = Table::new(
+        Desk::new("doors2", desk::utc(2026, 11, 1, 9, 0)),
+        "doors2",
+        "gm@doors2.test",
+        |p: Power| format!("{}@doors2.test", p.name().to_lowercase()),
+    );
+    f.create("");
+    let r = f.as_master("SET INVITE friend@example.org judge@example.test");
+    assert!(r.contains("ERROR BAD-ADDRESS: line 2"), "{r}");
+    assert!(
+        r.contains("judge@example.test is the judge's own address"),
+        "{r}"
+    );
+    assert!(
+        f.game().settings.invitations.is_empty(),
+        "nobody invited by halves"
+    );
+    let r = f.as_master("SET INVITE friend@example.org");
+    assert!(r.contains("OK SET INVITE"), "{r}");
+}
+
+/// Invitations could be mailed to one victim without limit (SET INVITE, SET UNINVITE, and
+/// again; or a game after another). Now an address gets at most three mails a day on
+/// someone else's word (invitations and co-masters' passwords together), and the next is
+/// refused with a sentence; the day after, it may be invited again.
+#[test]
+fn invitations_to_one_address_are_bounded_a_day() {
+    let victim = "victim@example.org";
+    let mut f = Table::new(
+        Desk::new("invites", desk::utc(2026, 11, 1, 9, 0)),
+        "invites",
+        "gm@invites.test",
+        |p: Power| format!("{}@invites.test", p.name().to_lowercase()),
+    );
+    f.create("");
+    let mut answers = Vec::new();
+    for _ in 0..10 {
+        answers.push(f.as_master(&format!("SET INVITE {victim}")));
+        answers.push(f.as_master(&format!("SET UNINVITE {victim}")));
+    }
+    // Another game of the same master, and a co-master's password, count too.
+    let r = f.mail_from_master("CREATE ?invites2 gmpass-02\nSET INVITE victim@example.org");
+    answers.push(r);
+    let mailed = f.mails().iter().filter(|m| m.recipient == victim).count();
+    assert_eq!(mailed, 3, "{answers:#?}");
+    let refused: Vec<&String> = answers
+        .iter()
+        .filter(|r| r.contains("ERROR MAILED-ENOUGH"))
+        .collect();
+    assert_eq!(refused.len(), 8, "{answers:#?}");
+    assert!(
+        refused[0].contains("victim@example.org has been mailed 3 invitations or co-master passwords in the last 24 hours"),
+        "{}",
+        refused[0]
+    );
+    let r = f.as_master(&format!("PROMOTE {victim}"));
+    assert!(r.contains("ERROR MAILED-ENOUGH"), "{r}");
+    // A day later: one more.
+    f.now += Duration::hours(25);
+    let r = f.as_master(&format!("SET INVITE {victim}"));
+    assert!(r.contains("OK SET INVITE"), "{r}");
+    assert_eq!(
+        f.mails().iter().filter(|m| m.recipient == victim).count(),
+        4
+    );
+}
+
+/// Five forged wrong codes cancelled a confirmation the victim was waiting for. Now wrong
+/// codes from other addresses (the victim only in Reply-To) never cancel it: after twenty
+/// of them other addresses are no longer heard, and the victim's own answer still
+/// confirms.
+#[test]
+fn forged_wrong_codes_do_not_cancel_a_confirmation() {
+    let mut t = table("codes");
+    let victim = "victim@example.org";
+    let now = t.now;
+    let mails = desk::deliver(
+        &mut t.judge,
+        &desk::incoming("<obs@test>", victim, "observe", "OBSERVE codes"),
+        now,
+    );
+    let code = desk::code_of(
+        mails
+            .iter()
+            .find(|m| m.recipient == victim)
+            .expect("a code"),
+    );
+    for i in 0..25 {
+        let msg = dipjudge::judge::Incoming {
+            reply_to: Some(victim.to_string()),
+            ..desk::incoming(
+                &format!("<forged-{i}@test>"),
+                "attacker@evil.test",
+                "x",
+                "CONFIRM AAAAAAAA",
+            )
+        };
+        let body = desk::apply(&mut t.judge, &msg, now);
+        let want = if i < 20 {
+            "ERROR WRONG-CODE: line 1"
+        } else {
+            "ERROR WRONG-CODE: line 1: \"CONFIRM AAAAAAAA\": this confirmation has been sent 20 wrong codes from other addresses"
+        };
+        assert!(body.starts_with(want), "{i}: {body}");
+    }
+    // The right code from another address is not heard now; from the victim it confirms.
+    let msg = dipjudge::judge::Incoming {
+        reply_to: Some(victim.to_string()),
+        ..desk::incoming(
+            "<forged-right@test>",
+            "attacker@evil.test",
+            "x",
+            &format!("CONFIRM {code}"),
+        )
+    };
+    let body = desk::apply(&mut t.judge, &msg, now);
+    assert!(body.starts_with("ERROR WRONG-CODE"), "{body}");
+    let r = t.mail(victim, &format!("CONFIRM {code}"));
+    assert!(r.starts_with(&format!("OK CONFIRM {code}")), "{r}");
+    assert!(t.game().observers.iter().any(|o| o == victim), "{r}");
+}
+
+/// The three-CREATEs-a-day limit was per address: 200 addresses made 200 games. Now the
+/// addresses that never answered a confirmation create at most `unproven_games_per_day`
+/// (20) games a day together; an address that confirmed itself still creates its own.
+#[test]
+fn throwaway_addresses_create_at_most_the_judges_ceiling() {
+    let mut d = Desk::new("flood", desk::utc(2026, 11, 1, 9, 0));
+    let mut made = 0;
+    let mut refused = Vec::new();
+    for i in 0..200 {
+        let r = d.mail(
+            &format!("throwaway{i}@evil.test"),
+            &format!("CREATE ?flood{i} password-{i:04}"),
+        );
+        if r.starts_with("OK CREATE") {
+            made += 1;
+        } else {
+            refused.push(r);
+        }
+    }
+    assert_eq!(made, 20);
+    assert!(
+        refused[0].starts_with("ERROR TOO-MANY-GAMES: line 1: \"CREATE ?flood20 ********\": 20 games were created in the last 24 hours by addresses that have not confirmed themselves"),
+        "{}",
+        refused[0]
+    );
+    // An address that answered a confirmation creates all the same.
+    let ann = "ann@example.org";
+    let r = d.mail(ann, "SET MAP ON");
+    let code = desk::confirmation_code(&r);
+    let r = d.mail(ann, &format!("CONFIRM {code}"));
+    assert!(r.starts_with("OK CONFIRM"), "{r}");
+    let r = d.mail(ann, "CREATE ?annsgame password-ann");
+    assert!(r.starts_with("OK CREATE"), "{r}");
+    // A day later the throwaways may create again.
+    d.now += Duration::hours(25);
+    let r = d.mail("late@evil.test", "CREATE ?late password-late");
+    assert!(r.starts_with("OK CREATE"), "{r}");
+}

@@ -12,10 +12,12 @@
 //! and its master told once ([`Judge::unsuspend`] lifts it); a failure of the machine's (a
 //! full disk) is only rolled back, to be tried again.
 
+mod addresses;
 mod confirm;
 mod delivery;
 mod export;
 pub mod history;
+mod limits;
 mod password;
 mod pictures;
 mod process;
@@ -59,6 +61,9 @@ pub struct JudgeConfig {
     pub maps: bool,
     /// Games one address may create in 24 hours.
     pub games_per_day: u32,
+    /// Games all the addresses that never answered a confirmation may create together in
+    /// 24 hours.
+    pub unproven_games_per_day: u32,
     /// Default deadline settings for new games.
     pub deadlines: crate::game::DeadlineSettings,
     /// Default time zone for new games.
@@ -80,6 +85,7 @@ impl Default for JudgeConfig {
             remember_passwords: true,
             maps: false,
             games_per_day: 3,
+            unproven_games_per_day: 20,
             deadlines: crate::game::DeadlineSettings::default(),
             time_zone: "UTC".to_string(),
             variants: crate::variant::Registry::default(),

@@ -56,6 +56,12 @@ pub(super) enum Refusal {
     JoinLocked { until: String },
     #[error("only one SIGNON per message")]
     TwoSignons,
+    /// An address no seat, invitation, co-master or link may have (`addresses`).
+    #[error("the judge cannot send mail to {address}: {why}")]
+    BadAddress { address: String, why: &'static str },
+    /// The judge's own address, named for a seat, an invitation, a co-master or a link.
+    #[error("{0} is the judge's own address: no seat, invitation or link can be there")]
+    OwnAddress(String),
     /// One answer for a missing game and a wrong password: no hint which it was.
     #[error("no such game, or a wrong password")]
     BadSignon,
@@ -80,6 +86,16 @@ pub(super) enum Refusal {
         "this address has created {0} games in the last 24 hours, as many as this judge allows"
     )]
     TooManyGames(u32),
+    /// The addresses that never answered a confirmation created the judge's day's share.
+    #[error(
+        "{0} games were created in the last 24 hours by addresses that have not confirmed themselves, as many as this judge takes; confirm this address first (mail SET MAP ON and answer the confirmation the judge mails to it), or try again tomorrow"
+    )]
+    TooManyNewGames(u32),
+    /// An address had its day's share of invitations and co-masters' passwords.
+    #[error(
+        "{address} has been mailed {per_day} invitations or co-master passwords in the last 24 hours, as many as the judge sends an address on someone else's word; try again tomorrow"
+    )]
+    MailedEnough { address: String, per_day: usize },
     #[error(
         "{0} is still being played: MAP {0} ALL is for a finished game (MAP {0} phase gives one phase's picture)"
     )]
@@ -138,6 +154,12 @@ pub(super) enum Refusal {
     NothingToConfirm,
     #[error("that is not the code the judge mailed to this address")]
     WrongConfirmation,
+    /// A confirmation was sent too many wrong codes from other addresses.
+    #[error(
+        "this confirmation has been sent {} wrong codes from other addresses: it takes its code only from the address itself now",
+        super::confirm::STRANGER_WRONG_CODES
+    )]
+    ConfirmationLocked,
     #[error("preferences are for players waiting in a forming game")]
     NotJoined,
     #[error("that date cannot be placed in the game's calendar")]
@@ -290,11 +312,13 @@ impl Refusal {
             | Refusal::SenderLocked { .. }
             | Refusal::JoinLocked { .. } => "SIGNON-LOCKED",
             Refusal::BadSignon => "BAD-SIGNON",
+            Refusal::BadAddress { .. } | Refusal::OwnAddress(_) => "BAD-ADDRESS",
             Refusal::NoGame(_) => "NO-GAME",
             Refusal::Suspended { .. } => "SUSPENDED",
             Refusal::NoPicture { .. } => "NO-PICTURE",
             Refusal::NoPictureForYou(_) | Refusal::NoExportForYou(_) => "NOT-IN-GAME",
-            Refusal::TooManyGames(_) => "TOO-MANY-GAMES",
+            Refusal::TooManyGames(_) | Refusal::TooManyNewGames(_) => "TOO-MANY-GAMES",
+            Refusal::MailedEnough { .. } => "MAILED-ENOUGH",
             Refusal::NotFinished(_) => "NOT-FINISHED",
             Refusal::GameExists(_) => "GAME-EXISTS",
             Refusal::VariantNotImplemented(..) | Refusal::UnknownVariant(..) => "NO-VARIANT",
@@ -311,7 +335,7 @@ impl Refusal {
             Refusal::NotJoined => "NOT-JOINED",
             Refusal::NotObserving(_) => "NOT-OBSERVING",
             Refusal::NothingToConfirm => "NO-CONFIRMATION",
-            Refusal::WrongConfirmation => "WRONG-CODE",
+            Refusal::WrongConfirmation | Refusal::ConfirmationLocked => "WRONG-CODE",
             Refusal::BadDate | Refusal::BadGrace => "BAD-DATE",
             Refusal::PastDate => "PAST-DATE",
             Refusal::AbsenceOverMax(_) => "ABSENCE-TOO-LONG",

@@ -282,13 +282,24 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
         //   bounded over every seat;
         // - the wrong sign-ons its owner is to be told of count the locks they started
         //   (`locks`), and the row stays once told (`told_at`), so the owner is told when a
-        //   lock starts and at most once a day.
+        //   lock starts and at most once a day;
+        // - a confirmation counts the wrong codes sent for it from other addresses apart
+        //   (`stranger_wrong`): they never drop it;
+        // - the mails the judge sent an address on someone else's word (an invitation, a
+        //   co-master's password), each kept a day: at most a few a day to one address.
         "ALTER TABLE signon_failures ADD COLUMN sender TEXT NOT NULL DEFAULT '';
      ALTER TABLE signon_failures ADD COLUMN owner INTEGER NOT NULL DEFAULT 0;
      CREATE INDEX signon_failures_sender ON signon_failures (sender, at);
      CREATE INDEX signon_failures_at ON signon_failures (at);
      ALTER TABLE wrong_signons ADD COLUMN locks INTEGER NOT NULL DEFAULT 0;
-     ALTER TABLE wrong_signons ADD COLUMN told_at TEXT;",
+     ALTER TABLE wrong_signons ADD COLUMN told_at TEXT;
+     ALTER TABLE confirmations ADD COLUMN stranger_wrong INTEGER NOT NULL DEFAULT 0;
+     CREATE TABLE unasked_mails (
+         address TEXT NOT NULL COLLATE NOCASE,
+         at TEXT NOT NULL
+     ) STRICT;
+     CREATE INDEX unasked_mails_address ON unasked_mails (address, at);
+     CREATE INDEX game_creations_at ON game_creations (at);",
     ),
 ];
 

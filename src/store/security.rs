@@ -1,8 +1,9 @@
 //! What the judge keeps against guessing, forged addresses and floods: the wrong passwords
 //! checked for each seat in the last hour, and the wrong sign-ons its owner is to be told
 //! of; the addresses that proved themselves, and the confirmations waiting for the others;
-//! the games each address created in the last day, and the removal of a forming game
-//! nobody joined.
+//! the games each address created in the last day, the mails each address was sent on
+//! someone else's word, and the removal of a forming game nobody joined; whether a mail a
+//! delivery report names went out.
 
 use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, params};
@@ -35,8 +36,10 @@ pub struct PendingConfirmation {
     /// What the address asked for, as the judge wrote it down (it reads it back).
     pub requests: String,
     pub created_at: DateTime<Utc>,
-    /// Wrong codes sent for it so far.
+    /// Wrong codes sent for it so far from the address itself.
     pub wrong: u32,
+    /// Wrong codes sent for it so far from other addresses (a mail whose From is not it).
+    pub stranger_wrong: u32,
 }
 
 impl Tx<'_> {
@@ -231,19 +234,21 @@ impl Tx<'_> {
         &self,
         address: &str,
     ) -> Result<Option<PendingConfirmation>, StoreError> {
-        let row: Option<(String, String, String, i64)> = self
+        let row: Option<(String, String, String, i64, i64)> = self
             .query_row(
-                "SELECT code, requests, created_at, wrong FROM confirmations WHERE address = ?1",
+                "SELECT code, requests, created_at, wrong, stranger_wrong FROM confirmations
+                 WHERE address = ?1",
                 params![address],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
             )
             .optional()?;
-        Ok(row.and_then(|(code, requests, at, wrong)| {
+        Ok(row.and_then(|(code, requests, at, wrong, stranger_wrong)| {
             Some(PendingConfirmation {
                 code,
                 requests,
                 created_at: parse_ts(&at)?,
                 wrong: u32::try_from(wrong).unwrap_or(u32::MAX),
+                stranger_wrong: u32::try_from(stranger_wrong).unwrap_or(u32::MAX),
             })
         }))
     }
@@ -257,20 +262,28 @@ impl Tx<'_> {
         at: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         self.execute(
-            "INSERT INTO confirmations (address, code, requests, created_at, wrong) VALUES (?1, ?2, ?3, ?4, 0)
+            "INSERT INTO confirmations (address, code, requests, created_at, wrong, stranger_wrong)
+             VALUES (?1, ?2, ?3, ?4, 0, 0)
              ON CONFLICT(address) DO UPDATE SET code = excluded.code, requests = excluded.requests,
-                 created_at = excluded.created_at, wrong = 0",
+                 created_at = excluded.created_at, wrong = 0, stranger_wrong = 0",
             params![address, code, requests, ts(at)],
         )?;
         Ok(())
     }
 
-    /// Counts a wrong code sent for an address's confirmation.
-    pub fn count_wrong_confirmation(&self, address: &str) -> Result<(), StoreError> {
-        self.execute(
-            "UPDATE confirmations SET wrong = wrong + 1 WHERE address = ?1",
-            params![address],
-        )?;
+    /// Counts a wrong code sent for an address's confirmation, from the address itself or
+    /// (`stranger`) from another.
+    pub fn count_wrong_confirmation(
+        &self,
+        address: &str,
+        stranger: bool,
+    ) -> Result<(), StoreError> {
+        let sql = if stranger {
+            "UPDATE confirmations SET stranger_wrong = stranger_wrong + 1 WHERE address = ?1"
+        } else {
+            "UPDATE confirmations SET wrong = wrong + 1 WHERE address = ?1"
+        };
+        self.execute(sql, params![address])?;
         Ok(())
     }
 
@@ -283,7 +296,7 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// Records a game created by `address` at `at`, forgetting its creations before
+    /// Records a game created by `address` at `at`, forgetting every creation before
     /// `forget_before`.
     pub fn record_creation(
         &self,
@@ -292,8 +305,8 @@ impl Tx<'_> {
         forget_before: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         self.execute(
-            "DELETE FROM game_creations WHERE address = ?1 AND at < ?2",
-            params![address, ts(forget_before)],
+            "DELETE FROM game_creations WHERE at < ?1",
+            params![ts(forget_before)],
         )?;
         self.execute(
             "INSERT INTO game_creations (address, at) VALUES (?1, ?2)",
@@ -310,6 +323,52 @@ impl Tx<'_> {
     ) -> Result<usize, StoreError> {
         let n: i64 = self.query_row(
             "SELECT count(*) FROM game_creations WHERE address = ?1 AND at > ?2",
+            params![address, ts(since)],
+            |r| r.get(0),
+        )?;
+        Ok(usize::try_from(n).unwrap_or(0))
+    }
+
+    /// How many games were created after `since` by addresses that never answered a
+    /// confirmation.
+    pub fn unproven_creations_since(&self, since: DateTime<Utc>) -> Result<usize, StoreError> {
+        let n: i64 = self.query_row(
+            "SELECT count(*) FROM game_creations c WHERE c.at > ?1
+             AND NOT EXISTS (SELECT 1 FROM proven_addresses p WHERE p.address = c.address)",
+            params![ts(since)],
+            |r| r.get(0),
+        )?;
+        Ok(usize::try_from(n).unwrap_or(0))
+    }
+
+    /// Records a mail the judge sent `address` at `at` on someone else's word (an
+    /// invitation, a co-master's password), forgetting every such mail before
+    /// `forget_before`.
+    pub fn record_unasked_mail(
+        &self,
+        address: &str,
+        at: DateTime<Utc>,
+        forget_before: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.execute(
+            "DELETE FROM unasked_mails WHERE at < ?1",
+            params![ts(forget_before)],
+        )?;
+        self.execute(
+            "INSERT INTO unasked_mails (address, at) VALUES (?1, ?2)",
+            params![address, ts(at)],
+        )?;
+        Ok(())
+    }
+
+    /// How many mails the judge sent `address` on someone else's word after `since`.
+    pub fn unasked_mails_since(
+        &self,
+        address: &str,
+        since: DateTime<Utc>,
+    ) -> Result<usize, StoreError> {
+        let n: i64 = self.query_row(
+            "SELECT count(*) FROM unasked_mails WHERE address = ?1 AND at > ?2",
             params![address, ts(since)],
             |r| r.get(0),
         )?;

@@ -10,7 +10,7 @@ use crate::bulletin::{answers, people};
 use crate::game::{ObserverLevel, Sender};
 use crate::store::{Audience, MailKind, NewMail, StoreError};
 
-use super::super::confirm::{self, AddressRequest, CONFIRMATION_HOURS, WRONG_CODES};
+use super::super::confirm::{self, AddressRequest, CONFIRMATION_HOURS};
 use super::super::password;
 use super::super::refusal::Refusal;
 use super::{Done, Session, Verdict};
@@ -87,7 +87,9 @@ impl Session<'_, '_> {
             }
             AddressRequest::AlsoAt(also) => {
                 let theirs = |a: &str| self.tx.person_of(a);
-                if also.eq_ignore_ascii_case(address) {
+                if let Some(r) = super::super::addresses::refusal(self.config, also) {
+                    Err(r)
+                } else if also.eq_ignore_ascii_case(address) {
                     Err(Refusal::AlsoSelf(also.clone()))
                 } else if theirs(also)?.is_some() && theirs(also)? == theirs(address)? {
                     Err(Refusal::AlsoAlready(also.clone()))
@@ -219,13 +221,8 @@ impl Session<'_, '_> {
             self.tx.drop_confirmation(&address)?;
             return Ok(Err(Refusal::NothingToConfirm));
         }
-        if !confirm::same_code(code, &pending.code) {
-            if pending.wrong + 1 >= WRONG_CODES {
-                self.tx.drop_confirmation(&address)?;
-            } else {
-                self.tx.count_wrong_confirmation(&address)?;
-            }
-            return Ok(Err(Refusal::WrongConfirmation));
+        if let Err(r) = confirm::check_code(self.tx, &pending, &address, &self.msg.from, code)? {
+            return Ok(Err(r));
         }
         self.tx.drop_confirmation(&address)?;
         self.tx.prove_address(&address, self.now)?;

@@ -15,7 +15,7 @@ use crate::store::{Audience, MailKind, NewMail, StoreError};
 
 use super::super::refusal::Refusal;
 use super::super::time::{game_tz, resolve_date};
-use super::super::{confirm, password, process, seats};
+use super::super::{confirm, limits, password, process, seats};
 use super::player::find_variant;
 use super::{Done, Session, Verdict};
 
@@ -399,6 +399,12 @@ impl Session<'_, '_> {
                     return Ok(Err(Refusal::InvitationsStarted(g.name.clone())));
                 }
                 if *invite {
+                    if let Some(r) = addresses
+                        .iter()
+                        .find_map(|a| super::super::addresses::refusal(config, a))
+                    {
+                        return Ok(Err(r));
+                    }
                     let fresh: Vec<&String> = addresses
                         .iter()
                         .filter(|a| {
@@ -411,7 +417,11 @@ impl Session<'_, '_> {
                     if g.settings.invitations.len() + fresh.len() > MAX_INVITATIONS {
                         return Ok(Err(Refusal::TooManyInvitations(MAX_INVITATIONS)));
                     }
+                    if let Some(r) = limits::unasked_mail_refusal(tx, fresh.iter().copied(), now)? {
+                        return Ok(Err(r));
+                    }
                     for a in fresh {
+                        limits::count_unasked_mail(tx, a, now)?;
                         let code = confirm::secret_code(tx, config.seed, "invitations", a)?;
                         g.settings.invitations.push(Invitation {
                             address: a.clone(),
@@ -470,12 +480,19 @@ impl Session<'_, '_> {
                 g.settings.deadlines.max_absence_days = i64::from(*days);
             }
             MasterCommand::Promote { address } => {
+                if let Some(r) = super::super::addresses::refusal(config, address) {
+                    return Ok(Err(r));
+                }
                 if g.has_seat_at(address) {
                     return Ok(Err(Refusal::AlreadyInGame(address.clone())));
                 }
                 if g.comasters.len() >= MAX_COMASTERS {
                     return Ok(Err(Refusal::TooManyMasters(MAX_COMASTERS)));
                 }
+                if let Some(r) = limits::unasked_mail_refusal(tx, [address], now)? {
+                    return Ok(Err(r));
+                }
+                limits::count_unasked_mail(tx, address, now)?;
                 let code = confirm::secret_code(tx, config.seed, "promotions", address)?;
                 let salt =
                     config.seed ^ tx.next_counter("salt")?.wrapping_mul(0x9E37_79B9_7F4A_7C15);

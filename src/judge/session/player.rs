@@ -16,7 +16,7 @@ use super::super::confirm::AddressRequest;
 use super::super::history;
 use super::super::refusal::Refusal;
 use super::super::time::{format_time, game_tz, resolve_date, resolve_date_at};
-use super::super::{password, pictures, process, seats, throttle};
+use super::super::{limits, password, pictures, process, seats, throttle};
 use super::{Done, Session, Verdict};
 
 impl Session<'_, '_> {
@@ -231,6 +231,9 @@ impl Session<'_, '_> {
                 }
             }
             PlayerCommand::SetAddress { address } => {
+                if let Some(r) = super::super::addresses::refusal(self.config, address) {
+                    return Ok(Err(r));
+                }
                 let mut changed = false;
                 match self.each_seat(|seat| {
                     changed |= !seat.address.eq_ignore_ascii_case(address);
@@ -541,10 +544,8 @@ impl Session<'_, '_> {
             return Ok(Err(Refusal::ShortPassword));
         }
         let address = self.msg.reply_address().to_string();
-        let day = chrono::Duration::hours(24);
-        let limit = self.config.games_per_day;
-        if self.tx.creations_since(&address, self.now - day)? >= limit as usize {
-            return Ok(Err(Refusal::TooManyGames(limit)));
+        if let Some(r) = limits::creation_refusal(self.config, self.tx, &address, self.now)? {
+            return Ok(Err(r));
         }
         // `CREATE ?game pw anonymous`: the first word is an option when it names no rule set.
         let mut options: Vec<String> = options.to_vec();
@@ -585,8 +586,7 @@ impl Session<'_, '_> {
         g.created = Some(self.now);
         g.record_name(&seat_address, self.msg.from_name.as_deref());
         self.tx.save_game(&g)?;
-        self.tx
-            .record_creation(&address, self.now, self.now - day)?;
+        limits::count_creation(self.tx, &address, self.now)?;
         self.enter_game(g)?;
         self.who = Some(Sender::Master);
         let rules =
