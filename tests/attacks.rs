@@ -181,6 +181,13 @@ fn forged_delivery_report_marks_nobody() {
     assert!(!stranger.contains("bouncing"), "{stranger}");
     let gm = reply(&master("dsn"));
     assert!(gm.contains("(mail bouncing)"), "{gm}");
+    // Nor does the public web view.
+    let server = crate::web::server(&s.database());
+    for path in ["/", "/game/dsn"] {
+        let page = crate::web::get(&server, path);
+        assert_eq!(page.status, 200, "{path}");
+        assert!(!page.body.contains("bouncing"), "{path}: {}", page.body);
+    }
 }
 
 /// A standard game by mail on the desk: its master at `gm@<name>.test`, each power at

@@ -42,6 +42,32 @@ pub struct PendingConfirmation {
     pub stranger_wrong: u32,
 }
 
+/// What is kept of an address for a day: the games it created, the mails the judge sent it
+/// on someone else's word.
+#[derive(Clone, Copy)]
+enum Daily {
+    Creations,
+    UnaskedMails,
+}
+
+impl Daily {
+    /// Its statements: forget the old ones, record one, count one address's since.
+    fn sql(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            Daily::Creations => (
+                "DELETE FROM game_creations WHERE at < ?1",
+                "INSERT INTO game_creations (address, at) VALUES (?1, ?2)",
+                "SELECT count(*) FROM game_creations WHERE address = ?1 AND at > ?2",
+            ),
+            Daily::UnaskedMails => (
+                "DELETE FROM unasked_mails WHERE at < ?1",
+                "INSERT INTO unasked_mails (address, at) VALUES (?1, ?2)",
+                "SELECT count(*) FROM unasked_mails WHERE address = ?1 AND at > ?2",
+            ),
+        }
+    }
+}
+
 impl Tx<'_> {
     /// Records a wrong password checked for a seat at `at`, sent from `sender` (the seat's
     /// own registered address when `owner`), and forgets every wrong password checked
@@ -81,12 +107,22 @@ impl Tx<'_> {
         owner: bool,
         since: DateTime<Utc>,
     ) -> Result<(usize, Option<DateTime<Utc>>), StoreError> {
-        let (n, first): (i64, Option<String>) = self.query_row(
+        self.count_failures(
             "SELECT count(*), min(at) FROM signon_failures
              WHERE game = ?1 AND seat = ?2 AND owner = ?3 AND at >= ?4",
             params![game, seat_word(seat), i64::from(owner), ts(since)],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )?;
+        )
+    }
+
+    /// The count and the first time of the wrong passwords `sql` selects (`count(*),
+    /// min(at)`).
+    fn count_failures(
+        &self,
+        sql: &str,
+        params: impl rusqlite::Params,
+    ) -> Result<(usize, Option<DateTime<Utc>>), StoreError> {
+        let (n, first): (i64, Option<String>) =
+            self.query_row(sql, params, |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok((
             usize::try_from(n).unwrap_or(0),
             first.as_deref().and_then(parse_ts),
@@ -100,16 +136,11 @@ impl Tx<'_> {
         sender: &str,
         since: DateTime<Utc>,
     ) -> Result<(usize, Option<DateTime<Utc>>), StoreError> {
-        let (n, first): (i64, Option<String>) = self.query_row(
+        self.count_failures(
             "SELECT count(*), min(at) FROM signon_failures
              WHERE sender = ?1 AND owner = 0 AND at >= ?2",
             params![sender.to_ascii_lowercase(), ts(since)],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )?;
-        Ok((
-            usize::try_from(n).unwrap_or(0),
-            first.as_deref().and_then(parse_ts),
-        ))
+        )
     }
 
     /// Counts a wrong sign-on for a seat's owner to be told of: one whose password was
@@ -304,15 +335,7 @@ impl Tx<'_> {
         at: DateTime<Utc>,
         forget_before: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        self.execute(
-            "DELETE FROM game_creations WHERE at < ?1",
-            params![ts(forget_before)],
-        )?;
-        self.execute(
-            "INSERT INTO game_creations (address, at) VALUES (?1, ?2)",
-            params![address, ts(at)],
-        )?;
-        Ok(())
+        self.record_daily(Daily::Creations, address, at, forget_before)
     }
 
     /// How many games `address` created after `since`.
@@ -321,12 +344,7 @@ impl Tx<'_> {
         address: &str,
         since: DateTime<Utc>,
     ) -> Result<usize, StoreError> {
-        let n: i64 = self.query_row(
-            "SELECT count(*) FROM game_creations WHERE address = ?1 AND at > ?2",
-            params![address, ts(since)],
-            |r| r.get(0),
-        )?;
-        Ok(usize::try_from(n).unwrap_or(0))
+        self.count_daily(Daily::Creations, address, since)
     }
 
     /// How many games were created after `since` by addresses that never answered a
@@ -350,15 +368,7 @@ impl Tx<'_> {
         at: DateTime<Utc>,
         forget_before: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        self.execute(
-            "DELETE FROM unasked_mails WHERE at < ?1",
-            params![ts(forget_before)],
-        )?;
-        self.execute(
-            "INSERT INTO unasked_mails (address, at) VALUES (?1, ?2)",
-            params![address, ts(at)],
-        )?;
-        Ok(())
+        self.record_daily(Daily::UnaskedMails, address, at, forget_before)
     }
 
     /// How many mails the judge sent `address` on someone else's word after `since`.
@@ -367,11 +377,33 @@ impl Tx<'_> {
         address: &str,
         since: DateTime<Utc>,
     ) -> Result<usize, StoreError> {
-        let n: i64 = self.query_row(
-            "SELECT count(*) FROM unasked_mails WHERE address = ?1 AND at > ?2",
-            params![address, ts(since)],
-            |r| r.get(0),
-        )?;
+        self.count_daily(Daily::UnaskedMails, address, since)
+    }
+
+    /// Records an event of `kind` for `address` at `at`, forgetting every one before
+    /// `forget_before`.
+    fn record_daily(
+        &self,
+        kind: Daily,
+        address: &str,
+        at: DateTime<Utc>,
+        forget_before: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let (forget, insert, _) = kind.sql();
+        self.execute(forget, params![ts(forget_before)])?;
+        self.execute(insert, params![address, ts(at)])?;
+        Ok(())
+    }
+
+    /// How many events of `kind` `address` has after `since`.
+    fn count_daily(
+        &self,
+        kind: Daily,
+        address: &str,
+        since: DateTime<Utc>,
+    ) -> Result<usize, StoreError> {
+        let (_, _, count) = kind.sql();
+        let n: i64 = self.query_row(count, params![address, ts(since)], |r| r.get(0))?;
         Ok(usize::try_from(n).unwrap_or(0))
     }
 
