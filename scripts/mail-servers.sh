@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Real mail servers for dipjudge's integration tests: Dovecot (IMAP, LMTP) and Postfix (SMTP),
-# listening on 127.0.0.1 only, configured from files this script writes under a data dir.
+# listening on 127.0.0.1 only, configured from files this script writes under one data dir.
+# Everything of a stack lives in that dir (configs, Postfix's queue, mailboxes, logs, the test
+# CA), so several stacks run side by side on one machine, each on its own ports.
 #
 #   scripts/mail-servers.sh install   apt-get the packages (idempotent; no daemon auto-starts)
 #   scripts/mail-servers.sh start     write configs + a test CA, start Dovecot then Postfix
@@ -8,28 +10,87 @@
 #   scripts/mail-servers.sh status    say what runs; exit 0 only when both answer
 #   scripts/mail-servers.sh clean     stop, then delete every mailbox, queued mail and log
 #
-# Ports: SMTP 2525 (STARTTLS), SMTPS 4465, IMAP 1143 (STARTTLS), IMAPS 1993, LMTP 2424.
+# The data dir is $DIPJUDGE_MAIL_DIR (default /var/tmp/dipjudge-mail). Ports, in this order:
+# each DIPJUDGE_<NAME>_PORT variable that is set (NAME: SMTP, SMTPS, IMAP, IMAPS, LMTP, AUTH);
+# else the ports the stack was first started on (kept in $DATA/ports.env); else, with
+# DIPJUDGE_MAIL_PORTS=free, ports no one listens on, chosen at start; else the fixed ones:
+# SMTP 2525 (STARTTLS), SMTPS 4465, IMAP 1143 (STARTTLS), IMAPS 1993, LMTP 2424, auth 2426.
+# $DATA/ports.env holds the ports as DIPJUDGE_<NAME>_PORT=N lines, for the tests to read.
 # Every *@example.test user exists, all with the password below; nothing leaves the machine.
 # The CA certificate that clients must trust is $DATA/tls/ca.pem.
-# Needs root (apt-get, Postfix owns /etc/postfix): one stack per machine. No systemd needed.
+# Needs root (apt-get; the servers drop to the mail and postfix users). No systemd needed.
 set -euo pipefail
 
 DATA=${DIPJUDGE_MAIL_DIR:-/var/tmp/dipjudge-mail}
-SMTP_PORT=2525
-SMTPS_PORT=4465
-IMAP_PORT=1143
-IMAPS_PORT=1993
-LMTP_PORT=2424
-AUTH_PORT=2426
+PORT_NAMES=(SMTP SMTPS IMAP IMAPS LMTP AUTH)
+declare -A FIXED_PORT=([SMTP]=2525 [SMTPS]=4465 [IMAP]=1143 [IMAPS]=1993 [LMTP]=2424 [AUTH]=2426)
+PORTS_FILE=$DATA/ports.env
 PASSWORD=${DIPJUDGE_MAIL_PASSWORD:-dipjudge-test-password}
 PACKAGES=(dovecot-imapd dovecot-lmtpd postfix openssl ca-certificates libssl-dev pkg-config)
 DOVECOT_CONF=$DATA/dovecot/dovecot.conf
+# Postfix runs as a second instance from its own config dir (`postfix -c`), with its own
+# queue and data dirs: /etc/postfix and /var/spool/postfix are never touched.
+POSTFIX_DIR=$DATA/postfix
+POSTFIX_QUEUE=$DATA/spool
+POSTFIX_DATA=$DATA/postfix-data
+# Held while ports are chosen and the servers bind them, so two stacks starting at once
+# never pick the same port.
+PORTS_LOCK=/var/tmp/dipjudge-mail-ports.lock
 
 log() { printf 'mail-servers: %s\n' "$*" >&2; }
 die() { log "$*"; exit 1; }
 
 need_root() {
-    [[ $(id -u) -eq 0 ]] || die "must run as root (it installs packages and owns /etc/postfix)"
+    [[ $(id -u) -eq 0 ]] || die "must run as root (it installs packages; the servers drop privileges)"
+}
+
+# True when something answers on 127.0.0.1:$1.
+port_answers() {
+    (exec 5<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# Sets SMTP_PORT, SMTPS_PORT, ... from the environment, the stack's ports.env, a free choice
+# (with `free`, under DIPJUDGE_MAIL_PORTS=free) or the fixed ports, in that order.
+resolve_ports() {
+    local choose=${1:-} name var saved
+    declare -A kept=()
+    if [[ -r $PORTS_FILE ]]; then
+        while IFS='=' read -r var saved; do
+            [[ $saved =~ ^[0-9]+$ && $var =~ ^DIPJUDGE_([A-Z]+)_PORT$ ]] && kept[${BASH_REMATCH[1]}]=$saved
+        done <"$PORTS_FILE"
+    fi
+    local low=32768 taken=" "
+    read -r low _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || true
+    ((low > 11000)) || low=32768
+    for name in "${PORT_NAMES[@]}"; do
+        var=DIPJUDGE_${name}_PORT
+        local port=${!var:-${kept[$name]:-}}
+        if [[ -z $port && $choose == free && ${DIPJUDGE_MAIL_PORTS:-} == free ]]; then
+            # Below the kernel's ephemeral range, so no outgoing connection holds it.
+            local tries
+            for ((tries = 0; tries < 200; tries++)); do
+                port=$((10000 + (RANDOM * 32768 + RANDOM) % (low - 10000)))
+                if [[ $taken != *" $port "* ]] && ! port_answers "$port"; then break; fi
+                port=""
+            done
+            [[ -n $port ]] || die "found no free port for $name"
+        fi
+        port=${port:-${FIXED_PORT[$name]}}
+        taken+="$port "
+        printf -v "${name}_PORT" '%s' "$port"
+    done
+}
+
+write_ports_file() {
+    local name var
+    {
+        for name in "${PORT_NAMES[@]}"; do
+            var=${name}_PORT
+            printf 'DIPJUDGE_%s_PORT=%s\n' "$name" "${!var}"
+        done
+    } >"$PORTS_FILE.tmp"
+    mv "$PORTS_FILE.tmp" "$PORTS_FILE"
+    chmod 644 "$PORTS_FILE"
 }
 
 installed() {
@@ -149,11 +210,17 @@ CONF
 }
 
 write_postfix_conf() {
-    mkdir -p /etc/postfix
-    cat >/etc/postfix/main.cf <<CONF
+    mkdir -p "$POSTFIX_DIR" "$POSTFIX_QUEUE" "$POSTFIX_DATA"
+    # The queue dir belongs to root (Postfix makes its subdirs); the data dir to postfix.
+    chown root:root "$POSTFIX_QUEUE"
+    chown postfix "$POSTFIX_DATA"
+    cat >"$POSTFIX_DIR/main.cf" <<CONF
 # Written by scripts/mail-servers.sh: a test Postfix on 127.0.0.1 delivering *@example.test
 # into Dovecot over LMTP; every other destination is an error, so nothing leaves the machine.
+# A stack of its own: started with \`postfix -c $POSTFIX_DIR\`, its queue and data here too.
 compatibility_level = 3.6
+queue_directory = $POSTFIX_QUEUE
+data_directory = $POSTFIX_DATA
 myhostname = mail.example.test
 mydomain = example.test
 myorigin = example.test
@@ -187,7 +254,7 @@ queue_run_delay = 1s
 minimal_backoff_time = 1s
 maximal_backoff_time = 5s
 CONF
-    cat >/etc/postfix/master.cf <<CONF
+    cat >"$POSTFIX_DIR/master.cf" <<CONF
 # Written by scripts/mail-servers.sh. Loopback listeners only; no chroot.
 127.0.0.1:$SMTP_PORT  inet  n - n - - smtpd
 127.0.0.1:$SMTPS_PORT inet  n - n - - smtpd -o smtpd_tls_wrappermode=yes -o smtpd_tls_security_level=encrypt
@@ -267,7 +334,17 @@ dovecot_running() {
 }
 
 postfix_running() {
-    [[ -f /etc/postfix/main.cf ]] && postfix status >/dev/null 2>&1
+    [[ -f $POSTFIX_DIR/main.cf ]] && postfix -c "$POSTFIX_DIR" status >/dev/null 2>&1
+}
+
+# Dies when one of `ports` answers though the server meant for it is not running here.
+ports_unused() {
+    local port
+    for port in "$@"; do
+        port_answers "$port" &&
+            die "127.0.0.1:$port is taken by another program (another stack? give this one its own DIPJUDGE_MAIL_DIR with DIPJUDGE_MAIL_PORTS=free)"
+    done
+    return 0
 }
 
 cmd_start() {
@@ -276,31 +353,40 @@ cmd_start() {
         die "dovecot or postfix is missing: run '$0 install' first"
     mkdir -p "$DATA"
     chmod 755 "$DATA"
+    exec 8>"$PORTS_LOCK"
+    flock 8
+    resolve_ports free
+    dovecot_running || ports_unused "$IMAP_PORT" "$IMAPS_PORT" "$LMTP_PORT" "$AUTH_PORT"
+    postfix_running || ports_unused "$SMTP_PORT" "$SMTPS_PORT"
+    write_ports_file
     make_certs
     write_dovecot_conf
     write_postfix_conf
     if ! dovecot_running; then
-        dovecot -c "$DOVECOT_CONF" </dev/null >>"$DATA/log/dovecot.out" 2>&1
+        # 8>&-: the daemons must not inherit the ports lock and hold it for their lifetime.
+        dovecot -c "$DOVECOT_CONF" </dev/null >>"$DATA/log/dovecot.out" 2>&1 8>&-
     fi
     wait_for "Dovecot (IMAP login)" imap_login_ok
     if ! postfix_running; then
-        postfix check >>"$DATA/log/postfix.out" 2>&1 || true
-        postfix start </dev/null >>"$DATA/log/postfix.out" 2>&1
+        postfix -c "$POSTFIX_DIR" check >>"$DATA/log/postfix.out" 2>&1 8>&- || true
+        postfix -c "$POSTFIX_DIR" start </dev/null >>"$DATA/log/postfix.out" 2>&1 8>&-
     fi
     wait_for "Postfix (EHLO with AUTH)" smtp_ehlo_ok
-    log "running: SMTP 127.0.0.1:$SMTP_PORT, SMTPS :$SMTPS_PORT, IMAP :$IMAP_PORT, IMAPS :$IMAPS_PORT, LMTP :$LMTP_PORT; CA $DATA/tls/ca.pem"
+    exec 8>&-
+    log "running: SMTP 127.0.0.1:$SMTP_PORT, SMTPS :$SMTPS_PORT, IMAP :$IMAP_PORT, IMAPS :$IMAPS_PORT, LMTP :$LMTP_PORT; CA $DATA/tls/ca.pem; ports in $PORTS_FILE"
 }
 
 cmd_stop() {
     need_root
+    resolve_ports
     if postfix_running; then
-        postfix stop </dev/null >>"$DATA/log/postfix.out" 2>&1 || true
+        postfix -c "$POSTFIX_DIR" stop </dev/null >>"$DATA/log/postfix.out" 2>&1 || true
     fi
     # postfix stop returns before its master has exited: wait for the port to close, so no
     # delivery agent is still handing mail to the Dovecot about to stop.
     local i
     for ((i = 0; i < 100; i++)); do
-        (exec 5<>"/dev/tcp/127.0.0.1/$SMTP_PORT") 2>/dev/null || break
+        port_answers "$SMTP_PORT" || break
         sleep 0.1
     done
     if dovecot_running; then
@@ -320,6 +406,7 @@ cmd_stop() {
 
 cmd_status() {
     local rc=0
+    resolve_ports
     if dovecot_running && imap_login_ok; then log "Dovecot: running (IMAP login works)"; else log "Dovecot: not running"; rc=1; fi
     if postfix_running && smtp_ehlo_ok; then log "Postfix: running (EHLO works)"; else log "Postfix: not running"; rc=1; fi
     return $rc
@@ -331,11 +418,9 @@ cmd_status() {
 cmd_clean() {
     need_root
     cmd_stop
-    rm -rf "${DATA:?}/mail" "${DATA:?}/log"
-    if command -v postsuper >/dev/null && [[ -d /var/spool/postfix ]]; then
-        postsuper -d ALL >/dev/null 2>&1 || true
-    fi
-    log "cleaned: no mailboxes, no queued mail, no logs"
+    # Only this stack's: its mailboxes, its Postfix queue (the servers are stopped), its logs.
+    rm -rf "${DATA:?}/mail" "${DATA:?}/log" "${POSTFIX_QUEUE:?}"
+    log "cleaned $DATA: no mailboxes, no queued mail, no logs"
 }
 
 case ${1:-} in

@@ -10,14 +10,14 @@
 //!
 //! | module | owns |
 //! | --- | --- |
-//! | [`map`] | provinces, coasts, adjacency, supply centres; the standard map as data |
+//! | [`map`] | provinces, coasts, adjacency, supply centres; the standard map as data; boards (`boards/<name>/`: any powers, njudge's map files) as data |
 //! | [`rules`] | positions, orders, DATC adjudication of movement, retreats, adjustments; the variant hooks |
 //! | [`command`] | the command language: mail text in, typed orders and commands (or errors) out |
 //! | [`variant`] | the rule sets: the `Variant` hooks, their registry and state, processing a phase through them |
 //! | [`game`] | a game's life as data: seats, settings, orders, deadlines, press policy, the end |
 //! | [`store`] | SQLite: schema, migrations, every query; the only place SQL is written |
 //! | [`bulletin`] | rendering results bulletins and replies; never decides a rule |
-//! | [`picture`] | the picture of a phase: board, units, orders and outcomes as SVG, and its PNG; the centre chart; a game as an animated GIF (pure; its benchmark borrows `sim`) |
+//! | [`picture`] | the picture of a phase: board, units, orders and outcomes as SVG, and its PNG; the centre chart; a game as an animated GIF; a schematic of any board (pure; its benchmark borrows `sim`) |
 //! | [`judge`] | one message = one transaction: dedupe, authenticate, apply, queue; `tick(now)` |
 //! | [`mail`] | IMAP / Maildir in, SMTP / Maildir out, MIME, loop and bounce protection |
 //! | [`daemon`] | `judge.toml`, the pass (mail in, tick, outbox out), the loop, signals |

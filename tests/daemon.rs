@@ -1,5 +1,5 @@
-//! The daemon against the real servers: players send mail through Postfix (SMTP 2525), the
-//! judge reads its own Dovecot mailbox (IMAPS 1993) and answers through SMTP, and every
+//! The daemon against the real servers: players send mail through Postfix (SMTP), the
+//! judge reads its own Dovecot mailbox (IMAPS) and answers through SMTP, and every
 //! player reads the answers from their own IMAP mailbox. A full short game, the same game
 //! with the daemon SIGKILLed at random points, the servers restarted mid-game, bad mail, and a
 //! seat whose address the SMTP server refuses (marked "mail bouncing", its master told).
@@ -33,7 +33,7 @@ fn unique(tag: &str) -> String {
 }
 
 fn smtp(user: &str) -> SmtpOutbox {
-    let mut c = SmtpConfig::new("localhost", 2525);
+    let mut c = SmtpConfig::new("localhost", crate::smtp_port());
     c.security = Security::StartTls;
     c.root_certificate = Some(ca());
     c.credentials = Some((user.to_string(), PASSWORD.to_string()));
@@ -41,7 +41,7 @@ fn smtp(user: &str) -> SmtpOutbox {
 }
 
 fn imap(user: &str) -> ImapInbox {
-    let mut c = ImapConfig::new("localhost", 1993, user, PASSWORD);
+    let mut c = ImapConfig::new("localhost", crate::imaps_port(), user, PASSWORD);
     c.root_certificate = Some(ca());
     c.poll_interval = Duration::from_millis(100);
     c.backoff_min = Duration::from_millis(200);
@@ -89,7 +89,7 @@ reply_rate_limit = 1000
 [inbound]
 kind = "imap"
 host = "localhost"
-port = 1993
+port = {imaps}
 tls = "tls"
 user = "{judge}"
 password = "{PASSWORD}"
@@ -99,7 +99,7 @@ idle = {idle}
 [outbound]
 kind = "smtp"
 host = "localhost"
-port = 2525
+port = {smtp}
 tls = "starttls"
 user = "{judge}"
 password = "{PASSWORD}"
@@ -107,7 +107,9 @@ root_certificate = "{ca}"
 "#,
         db = db.display(),
         ca = ca().display(),
-        idle = crate::imap_idle()
+        idle = crate::imap_idle(),
+        imaps = crate::imaps_port(),
+        smtp = crate::smtp_port(),
     )
 }
 

@@ -39,6 +39,45 @@ pub(crate) fn mail_ca() -> PathBuf {
     mail_data_dir().join("tls/ca.pem")
 }
 
+/// One of the test servers' ports: `DIPJUDGE_<NAME>_PORT` (`scripts/test.sh` exports them
+/// for the stack it started on free ports), else the stack's `ports.env`
+/// (`scripts/mail-servers.sh start` writes it), else the script's fixed port.
+fn mail_port(name: &str, fixed: u16) -> u16 {
+    let var = format!("DIPJUDGE_{name}_PORT");
+    if let Some(port) = std::env::var(&var).ok().and_then(|v| v.trim().parse().ok()) {
+        return port;
+    }
+    std::fs::read_to_string(mail_data_dir().join("ports.env"))
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .filter_map(|l| l.split_once('='))
+                .find(|(k, _)| k.trim() == var)
+                .and_then(|(_, v)| v.trim().parse().ok())
+        })
+        .unwrap_or(fixed)
+}
+
+/// Postfix's submission port (STARTTLS).
+pub(crate) fn smtp_port() -> u16 {
+    mail_port("SMTP", 2525)
+}
+
+/// Postfix's SMTPS port (TLS from the first byte).
+pub(crate) fn smtps_port() -> u16 {
+    mail_port("SMTPS", 4465)
+}
+
+/// Dovecot's IMAP port (STARTTLS).
+pub(crate) fn imap_port() -> u16 {
+    mail_port("IMAP", 1143)
+}
+
+/// Dovecot's IMAPS port (TLS from the first byte).
+pub(crate) fn imaps_port() -> u16 {
+    mail_port("IMAPS", 1993)
+}
+
 /// Attacks from outside the session (issue 37), each named after the defect it closes:
 /// forged delivery reports, strangers locking a seat's owner out, masking exactly the
 /// secrets, a greedy web client, addresses no seat may have, invitations and confirmations
@@ -47,6 +86,9 @@ mod attacks;
 /// Secrets and authority under attack: passwords never shown, sign-ons throttled per seat,
 /// subscriptions confirmed by their address, bounded replies to unproven senders.
 mod authority;
+/// Boards as data (issue 40): the shipped boards, the standard board equal to the standard
+/// map, an operator's folders in njudge's format and broken ones, the schematic picture.
+mod boards;
 /// Case files: the DATC v3.0 and our own cases, run as `dipjudge adjudicate` runs them.
 mod cases;
 /// The `dipjudge` binary itself: exit codes and output of its subcommands.

@@ -1,5 +1,6 @@
-//! The mail layer against real servers: Postfix (SMTP 2525 STARTTLS, SMTPS 4465) delivering
-//! into Dovecot (IMAPS 1993, IMAP 1143 STARTTLS), as started by `scripts/mail-servers.sh`.
+//! The mail layer against real servers: Postfix (SMTP with STARTTLS, SMTPS) delivering into
+//! Dovecot (IMAPS, IMAP with STARTTLS), as started by `scripts/mail-servers.sh`, on the
+//! ports `crate::smtp_port()` and its siblings name.
 //!
 //! With `DIPJUDGE_MAIL_SERVERS=1` (set by `scripts/test.sh`) the servers must be there and
 //! every test fails without them; otherwise each test prints a note and returns. Each test
@@ -39,7 +40,7 @@ fn address(tag: &str) -> String {
 }
 
 fn smtp(user: &str) -> SmtpOutbox {
-    let mut c = SmtpConfig::new("localhost", 2525);
+    let mut c = SmtpConfig::new("localhost", crate::smtp_port());
     c.security = Security::StartTls;
     c.root_certificate = Some(ca());
     c.credentials = Some((user.to_string(), PASSWORD.to_string()));
@@ -48,7 +49,7 @@ fn smtp(user: &str) -> SmtpOutbox {
 }
 
 fn imap_config(user: &str) -> ImapConfig {
-    let mut c = ImapConfig::new("localhost", 1993, user, PASSWORD);
+    let mut c = ImapConfig::new("localhost", crate::imaps_port(), user, PASSWORD);
     c.security = Security::Tls;
     c.root_certificate = Some(ca());
     c.poll_interval = Duration::from_millis(200);
@@ -121,7 +122,7 @@ fn count_in(user: &str, folder: &str) -> (u32, u32) {
         .build()
         .unwrap();
     rt.block_on(async {
-        let tcp = tokio::net::TcpStream::connect(("localhost", 1993))
+        let tcp = tokio::net::TcpStream::connect(("localhost", crate::imaps_port()))
             .await
             .unwrap();
         let mut client = async_imap::Client::new(tls.connect("localhost", tcp).await.unwrap());
@@ -235,14 +236,14 @@ fn starttls_imap_and_smtps_work() {
     needs_servers!();
     let _g = SERVERS.read().unwrap_or_else(|e| e.into_inner());
     let user = address("starttls");
-    let mut c = SmtpConfig::new("localhost", 4465);
+    let mut c = SmtpConfig::new("localhost", crate::smtps_port());
     c.security = Security::Tls;
     c.root_certificate = Some(ca());
     c.credentials = Some((user.clone(), PASSWORD.into()));
     let r = render(&judge_mail(&user, 1), SystemTime::now()).unwrap();
     assert_eq!(SmtpOutbox::new(c).send_batch(&[r]), vec![Ok(())]);
     let mut cfg = imap_config(&user);
-    cfg.port = 1143;
+    cfg.port = crate::imap_port();
     cfg.security = Security::StartTls;
     let mut inbox = ImapInbox::new(cfg, None);
     assert_eq!(fetch_n(&mut inbox, 1).len(), 1);
@@ -500,7 +501,7 @@ fn smtp_failures_are_classified() {
     assert_eq!(results[2], Ok(()));
 
     // A wrong password: 535, permanent, for every mail of the batch.
-    let mut c = SmtpConfig::new("localhost", 2525);
+    let mut c = SmtpConfig::new("localhost", crate::smtp_port());
     c.root_certificate = Some(ca());
     c.credentials = Some((user.clone(), "wrong".into()));
     let results = SmtpOutbox::new(c).send_batch(&[ok.clone(), ok.clone()]);

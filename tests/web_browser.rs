@@ -135,10 +135,9 @@ fn web_pages_in_headless_chromium() {
     assert_eq!(shown, results.body, "the page's results are the bulletin's");
 
     // The screenshot shows the map drawn (the board's sea over a good part of it).
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/web-browser");
-    std::fs::create_dir_all(&dir).unwrap();
-    let shot = dir.join("game-page.png");
-    let _ = std::fs::remove_file(&shot);
+    // Taken in the test's own directory, then kept under target/ by a rename, so two runs
+    // of the suite at once never read each other's half-written picture.
+    let shot = scratch.dir.join("game-page.png");
     chromium(
         &profile("shot"),
         &[
@@ -152,7 +151,13 @@ fn web_pages_in_headless_chromium() {
         share > 0.10,
         "the map is drawn: {share:.3} of the screenshot is sea"
     );
-    eprintln!("screenshot: {} ({:.0}% sea)", shot.display(), share * 100.0);
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/web-browser");
+    std::fs::create_dir_all(&dir).unwrap();
+    let kept = dir.join("game-page.png");
+    let staged = dir.join(format!("game-page.{}.png", std::process::id()));
+    std::fs::copy(&shot, &staged).unwrap();
+    std::fs::rename(&staged, &kept).unwrap();
+    eprintln!("screenshot: {} ({:.0}% sea)", kept.display(), share * 100.0);
 
     // A private page shows its reader's press, and no one else's.
     let f = token_for(&mut judge, &player("webgame", Power::France));

@@ -25,7 +25,7 @@ fn line_err(file: &'static str, line: usize, reason: impl Into<String>) -> MapEr
 }
 
 /// Data lines of a CSV text: (1-based line number, fields), comments and blanks skipped.
-fn records(text: &str) -> impl Iterator<Item = (usize, Vec<&str>)> {
+pub(super) fn records(text: &str) -> impl Iterator<Item = (usize, Vec<&str>)> {
     text.lines().enumerate().filter_map(|(i, l)| {
         let l = l.trim();
         if l.is_empty() || l.starts_with('#') {

@@ -4,9 +4,15 @@
 //! loaded and checked once at start-up by [`Map::standard`]. After that the map is
 //! immutable and does no I/O. Every other layer names places by [`ProvinceId`] and
 //! [`Location`] (a province plus, for split-coast provinces, a [`Coast`]).
+//!
+//! [`board`] reads any board as data (its powers, letters and adjectives too) from a
+//! `boards/<name>/` folder, in the CSV format or as njudge's map and seed files
+//! (`njudge`); phase B of issue 40 builds a `Map` from a board (`docs/boards.md`).
 
+pub mod board;
 mod load;
 mod names;
+mod njudge;
 
 use std::fmt;
 use std::sync::LazyLock;

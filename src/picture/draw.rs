@@ -15,9 +15,9 @@ use super::{DrawnOrder, Mark, Outcome, PhaseScene, PictureError, RelationStyle};
 /// Height of the title band above the board.
 pub(crate) const BAND: f64 = 36.0;
 /// A unit's drawn radius: order lines start this far from its point.
-const UNIT_R: f64 = 10.0;
+pub(super) const UNIT_R: f64 = 10.0;
 /// Arrow tips stop this far short of the destination's point.
-const TIP_GAP: f64 = 12.0;
+pub(super) const TIP_GAP: f64 = 12.0;
 /// Where a dislodged unit is drawn, from its province's point.
 const DISLODGED_DX: f64 = 14.0;
 const DISLODGED_DY: f64 = -12.0;
@@ -26,7 +26,7 @@ const BOUNCE_AT: f64 = 0.72;
 /// Two moves between the same provinces in opposite directions are drawn this far apart.
 const HEAD_TO_HEAD_SHIFT: f64 = 4.0;
 /// Faint orders (void, refused, not counted).
-const FAINT: &str = "<g opacity=\"0.35\">\n";
+pub(super) const FAINT: &str = "<g opacity=\"0.35\">\n";
 
 /// The whole picture.
 pub(super) fn draw(map: &Map, board: &Board, scene: &PhaseScene) -> String {
@@ -90,7 +90,7 @@ fn header(svg: &mut Svg, width: f64, height: f64) {
     ));
 }
 
-fn title(svg: &mut Svg, width: f64, text: &str) {
+pub(super) fn title(svg: &mut Svg, width: f64, text: &str) {
     svg.put(format_args!(
         "<rect width=\"{}\" height=\"{}\" fill=\"{}\"/>\n",
         width.round(),
@@ -317,7 +317,14 @@ fn labels(svg: &mut Svg, l: &Layout<'_>) {
 }
 
 /// A unit's shape: an army a disc, a fleet a hull with a sail.
-fn unit_shape(svg: &mut Svg, kind: UnitKind, at: Point, fill: &str, edge: &str, edge_width: f64) {
+pub(super) fn unit_shape(
+    svg: &mut Svg,
+    kind: UnitKind,
+    at: Point,
+    fill: &str,
+    edge: &str,
+    edge_width: f64,
+) {
     let attrs = format!(
         "fill=\"{fill}\" stroke=\"{edge}\" stroke-width=\"{}\" stroke-linejoin=\"round\"",
         N(edge_width)
@@ -393,7 +400,14 @@ fn dislodged(svg: &mut Svg, l: &Layout<'_>) {
 }
 
 /// A filled arrowhead with its tip at `tip`, pointing away from `from`.
-fn head(svg: &mut Svg, from: Point, tip: Point, length: f64, half_width: f64, fill: &str) {
+pub(super) fn head(
+    svg: &mut Svg,
+    from: Point,
+    tip: Point,
+    length: f64,
+    half_width: f64,
+    fill: &str,
+) {
     let len = from.distance(tip);
     if len < 1e-9 {
         return;
@@ -415,7 +429,7 @@ fn head(svg: &mut Svg, from: Point, tip: Point, length: f64, half_width: f64, fi
 
 /// How an order line is stroked.
 #[derive(Clone, Copy)]
-enum Line {
+pub(super) enum Line {
     Solid,
     /// Supports.
     Dashed,
@@ -425,7 +439,7 @@ enum Line {
 
 /// An order's line through `points` in the power's colour over a dark casing, with an
 /// arrowhead at the end when `arrow`.
-fn order_line(svg: &mut Svg, points: &[Point], colour: &str, line: Line, arrow: bool) {
+pub(super) fn order_line(svg: &mut Svg, points: &[Point], colour: &str, line: Line, arrow: bool) {
     let (Some(&last), Some(&before)) = (
         points.last(),
         points.len().checked_sub(2).and_then(|i| points.get(i)),
@@ -466,7 +480,7 @@ fn order_line(svg: &mut Svg, points: &[Point], colour: &str, line: Line, arrow: 
 }
 
 /// A red cross with a white halo.
-fn cross(svg: &mut Svg, at: Point, size: f64) {
+pub(super) fn cross(svg: &mut Svg, at: Point, size: f64) {
     for (stroke, width) in [("#FFFFFF", 5.4), (palette::FAIL, 2.8)] {
         let attrs =
             format!("stroke=\"{stroke}\" stroke-width=\"{width}\" stroke-linecap=\"round\"");
@@ -476,7 +490,7 @@ fn cross(svg: &mut Svg, at: Point, size: f64) {
 }
 
 /// A ring round a point (holds; builds).
-fn ring(svg: &mut Svg, at: Point, r: f64, colour: &str) {
+pub(super) fn ring(svg: &mut Svg, at: Point, r: f64, colour: &str) {
     svg.circle(
         at,
         r,
@@ -494,7 +508,7 @@ fn ring(svg: &mut Svg, at: Point, r: f64, colour: &str) {
 
 /// A move or retreat from `from` to `to`: a full arrow, or a line stopping short with a
 /// red cross where it bounced.
-fn movement(svg: &mut Svg, from: Point, to: Point, colour: &str, bounced: bool) {
+pub(super) fn movement(svg: &mut Svg, from: Point, to: Point, colour: &str, bounced: bool) {
     let start = from.step(to, UNIT_R);
     let tip = to.step(from, TIP_GAP);
     if bounced {
@@ -639,7 +653,7 @@ fn order(svg: &mut Svg, l: &Layout<'_>, r: &DrawnOrder) {
 }
 
 /// The two ends of a move drawn beside its reverse: moved to the right of its direction.
-fn shifted(from: Point, to: Point) -> (Point, Point) {
+pub(super) fn shifted(from: Point, to: Point) -> (Point, Point) {
     let len = from.distance(to);
     if len < 1e-9 {
         return (from, to);
@@ -652,7 +666,7 @@ fn shifted(from: Point, to: Point) -> (Point, Point) {
 }
 
 /// A support: a dashed line ending in a dot, crossed half way when cut.
-fn support(svg: &mut Svg, from: Point, to: Point, colour: &str, cut: bool) {
+pub(super) fn support(svg: &mut Svg, from: Point, to: Point, colour: &str, cut: bool) {
     let start = from.step(to, UNIT_R);
     order_line(svg, &[start, to], colour, Line::Dashed, false);
     svg.circle(
@@ -669,7 +683,7 @@ fn support(svg: &mut Svg, from: Point, to: Point, colour: &str, cut: bool) {
 }
 
 /// A build's badge: a plus in a white disc.
-fn plus(svg: &mut Svg, at: Point) {
+pub(super) fn plus(svg: &mut Svg, at: Point) {
     svg.circle(
         at,
         5.5,
@@ -684,7 +698,7 @@ fn plus(svg: &mut Svg, at: Point) {
 }
 
 /// Text with a white halo, readable on any fill.
-fn halo_text(svg: &mut Svg, at: Point, text: &str, size: f64, anchor: &str) {
+pub(super) fn halo_text(svg: &mut Svg, at: Point, text: &str, size: f64, anchor: &str) {
     svg.text(
         at,
         text,

@@ -39,6 +39,7 @@ mod draw;
 mod palette;
 mod png;
 mod quantise;
+pub mod schematic;
 mod svg;
 
 pub use animation::{ANIMATION_LIMIT, Animation, FRAME_DELAY, LAST_FRAME_DELAY};
