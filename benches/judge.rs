@@ -6,7 +6,7 @@
 
 use chrono::{Duration, TimeZone, Utc};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use dipjudge::game::{Game, Player, Seat, Status};
+use dipjudge::game::{Arrangement, Game, Player, Seat};
 use dipjudge::judge::{Incoming, Judge, JudgeConfig, PasswordCost, hash_password};
 use dipjudge::map::{Map, Power};
 use dipjudge::rules::Position;
@@ -38,19 +38,22 @@ fn setup(cost: PasswordCost, remember: bool, dir: &std::path::Path) -> Judge {
                     i as u64,
                     map,
                 );
-                g.players = Power::ALL
-                    .into_iter()
-                    .map(|p| {
-                        let seat = Seat {
-                            address: format!("{}{i}@example.test", p.code().to_lowercase()),
-                            password_hash: hash.clone(),
-                        };
-                        Player::new(p, seat)
-                    })
-                    .collect();
-                g.status = Status::Active;
-                g.open_phase(Position::standard_start(map));
-                g.deadline = Some(start + Duration::hours(72));
+                g.arrange(Arrangement {
+                    players: Power::ALL
+                        .into_iter()
+                        .map(|p| {
+                            let seat = Seat {
+                                address: format!("{}{i}@example.test", p.code().to_lowercase()),
+                                password_hash: hash.clone(),
+                            };
+                            Player::new(p, seat)
+                        })
+                        .collect(),
+                    position: Position::standard_start(map),
+                    variant_state: None,
+                    observers: Vec::new(),
+                    deadline: Some(start + Duration::hours(72)),
+                });
                 tx.save_game(&g)?;
             }
             Ok::<(), dipjudge::store::StoreError>(())

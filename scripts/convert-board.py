@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Converts the svg-diplomacy classic board into dipjudge's drawing data, once.
 
-    scripts/convert-board.py [SOURCE.json] [OUT.json]
+    scripts/convert-board.py SOURCE.json [OUT.json]
 
-SOURCE defaults to ../shared/maps/classic/classic.json (MIT, (c) 2014 Hawken Rives; see
-THIRD-PARTY-NOTICES.md), OUT to src/picture/board.json. The output is keyed by the judge's
+SOURCE is svg-diplomacy's classic board, `app/data/maps/classic.json` of
+https://github.com/hawkrives/svg-diplomacy (MIT, (c) 2014 Hawken Rives; see
+THIRD-PARTY-NOTICES.md); it is not kept in this repository, only what this script derives
+from it. OUT defaults to src/picture/board.json. The output is keyed by the judge's
 standard province codes (checked against fixtures/maps/standard/provinces.csv) and holds,
 per province: its kind (land, sea or impassable), its outline as absolute SVG paths with one
 decimal, the point a unit stands on, the points of its coasts, and its supply centre's point.
@@ -33,7 +35,6 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-DEFAULT_SOURCE = os.path.join(ROOT, "..", "shared", "maps", "classic", "classic.json")
 DEFAULT_OUT = os.path.join(ROOT, "src", "picture", "board.json")
 PROVINCES_CSV = os.path.join(ROOT, "fixtures", "maps", "standard", "provinces.csv")
 
@@ -183,7 +184,9 @@ def standard_codes():
 
 
 def main():
-    source = sys.argv[1] if len(sys.argv) > 1 else DEFAULT_SOURCE
+    if len(sys.argv) < 2:
+        sys.exit("usage: scripts/convert-board.py SOURCE.json [OUT.json] (SOURCE: svg-diplomacy's classic.json)")
+    source = sys.argv[1]
     out_path = sys.argv[2] if len(sys.argv) > 2 else DEFAULT_OUT
     with open(source, encoding="utf-8") as f:
         data = json.load(f)

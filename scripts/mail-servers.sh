@@ -11,19 +11,24 @@
 #   scripts/mail-servers.sh clean     stop, then delete every mailbox, queued mail and log
 #
 # The data dir is $DIPJUDGE_MAIL_DIR (default /var/tmp/dipjudge-mail). Ports, in this order:
-# each DIPJUDGE_<NAME>_PORT variable that is set (NAME: SMTP, SMTPS, IMAP, IMAPS, LMTP, AUTH);
+# each DIPJUDGE_<NAME>_PORT variable that is set (NAME: SMTP, SMTPS, IMAP, IMAPS, LMTP, AUTH,
+# OAUTH);
 # else the ports the stack was first started on (kept in $DATA/ports.env); else, with
 # DIPJUDGE_MAIL_PORTS=free, ports no one listens on, chosen at start; else the fixed ones:
-# SMTP 2525 (STARTTLS), SMTPS 4465, IMAP 1143 (STARTTLS), IMAPS 1993, LMTP 2424, auth 2426.
+# SMTP 2525 (STARTTLS), SMTPS 4465, IMAP 1143 (STARTTLS), IMAPS 1993, LMTP 2424, auth 2426,
+# OAuth 2427.
 # $DATA/ports.env holds the ports as DIPJUDGE_<NAME>_PORT=N lines, for the tests to read.
 # Every *@example.test user exists, all with the password below; nothing leaves the machine.
+# XOAUTH2 and OAUTHBEARER logins (IMAP, and SMTP through Postfix's SASL from this Dovecot) are
+# checked at a token endpoint on 127.0.0.1, on the OAUTH port, that the XOAUTH2 tests run
+# themselves (mail::oauth::test_server): no server of the stack listens there.
 # The CA certificate that clients must trust is $DATA/tls/ca.pem.
 # Needs root (apt-get; the servers drop to the mail and postfix users). No systemd needed.
 set -euo pipefail
 
 DATA=${DIPJUDGE_MAIL_DIR:-/var/tmp/dipjudge-mail}
-PORT_NAMES=(SMTP SMTPS IMAP IMAPS LMTP AUTH)
-declare -A FIXED_PORT=([SMTP]=2525 [SMTPS]=4465 [IMAP]=1143 [IMAPS]=1993 [LMTP]=2424 [AUTH]=2426)
+PORT_NAMES=(SMTP SMTPS IMAP IMAPS LMTP AUTH OAUTH)
+declare -A FIXED_PORT=([SMTP]=2525 [SMTPS]=4465 [IMAP]=1143 [IMAPS]=1993 [LMTP]=2424 [AUTH]=2426 [OAUTH]=2427)
 PORTS_FILE=$DATA/ports.env
 PASSWORD=${DIPJUDGE_MAIL_PASSWORD:-dipjudge-test-password}
 PACKAGES=(dovecot-imapd dovecot-lmtpd postfix openssl ca-certificates libssl-dev pkg-config)
@@ -160,7 +165,7 @@ ssl_cert = <$DATA/tls/server.pem
 ssl_key = <$DATA/tls/server.key
 $dh
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = plain login xoauth2 oauthbearer
 auth_username_format = %Lu
 # Mail is stored as Debian's "mail" user: Dovecot refuses uid 0.
 first_valid_uid = 8
@@ -175,6 +180,16 @@ namespace inbox {
   separator = /
 }
 lda_mailbox_autocreate = yes
+# XOAUTH2 and OAUTHBEARER logins (issue 39) are checked by the oauth2 passdb, which asks the
+# tests' token endpoint (RFC 7662 introspection: POST token=...) whether the token is active
+# and whose it is; PLAIN and LOGIN go on to the static password below. Postfix's SASL comes
+# from this Dovecot's auth service, so SMTP offers AUTH XOAUTH2 too. No auth cache: a revoked
+# or expired token is refused at once.
+passdb {
+  driver = oauth2
+  mechanisms = xoauth2 oauthbearer
+  args = $DATA/dovecot/dovecot-oauth2.conf.ext
+}
 passdb {
   driver = static
   args = password=$PASSWORD
@@ -200,12 +215,31 @@ service lmtp {
     port = $LMTP_PORT
   }
 }
+# No authentication penalty: every test client comes from 127.0.0.1, so the refused logins
+# that some tests make on purpose (a wrong password, a revoked or another mailbox's token)
+# would delay every other test's login by 2 to 15 s (Dovecot's anvil penalty per IP, which
+# Postfix's SASL requests get too). auth_failure_delay still slows each refused login.
+service anvil {
+  unix_listener anvil-auth-penalty {
+    mode = 0
+  }
+}
 service auth {
   inet_listener {
     address = 127.0.0.1
     port = $AUTH_PORT
   }
 }
+CONF
+    cat >"$DATA/dovecot/dovecot-oauth2.conf.ext" <<CONF
+# Written by scripts/mail-servers.sh: tokens are introspected at the XOAUTH2 tests' endpoint.
+introspection_mode = post
+introspection_url = http://127.0.0.1:$OAUTH_PORT/introspect
+force_introspection = yes
+username_attribute = username
+active_attribute = active
+active_value = true
+timeout_msecs = 5000
 CONF
 }
 
@@ -283,6 +317,23 @@ postlog    unix-dgram n - n - 1 postlogd
 CONF
     touch "$DATA/log/postfix.log"
 }
+
+# ---- issue 36: faults for the outbox tests (one block: keep it whole when moving it) ----
+# Postfix refuses mail for now from two envelope senders, at every RCPT: a judge whose
+# address is tempfail-judge@example.test meets an SMTP server answering 450 (an outage of
+# 4xx refusals), one whose address is dropped-judge@example.test is answered 421 and
+# disconnected. With any other address the same server takes its mail: a test "ends the
+# outage" by restarting its judge with its usual address. Called after write_postfix_conf.
+write_fault_maps() {
+    mkdir -p "$POSTFIX_DIR"
+    cat >"$POSTFIX_DIR/sender_access" <<'MAP'
+tempfail-judge@example.test 450 4.7.1 Try again later (dipjudge fault test)
+dropped-judge@example.test 421 4.7.0 Closing the connection (dipjudge fault test)
+MAP
+    printf '# The outbox fault tests (scripts/mail-servers.sh, issue 36 block).\nsmtpd_sender_restrictions = check_sender_access texthash:%s\n' \
+        "$POSTFIX_DIR/sender_access" >>"$POSTFIX_DIR/main.cf"
+}
+# ---- end of the issue 36 block ----
 
 # A real IMAP login (exercises Dovecot auth), in plain bash.
 imap_login_ok() {
@@ -362,6 +413,7 @@ cmd_start() {
     make_certs
     write_dovecot_conf
     write_postfix_conf
+    write_fault_maps
     if ! dovecot_running; then
         # 8>&-: the daemons must not inherit the ports lock and hold it for their lifetime.
         dovecot -c "$DOVECOT_CONF" </dev/null >>"$DATA/log/dovecot.out" 2>&1 8>&-

@@ -2,13 +2,15 @@
 # The project's one test command. Checks formatting and clippy (warnings are errors), installs
 # what the tests need from Debian when missing (Dovecot and Postfix with OpenSSL, see
 # scripts/mail-servers.sh; Chromium; systemd's tools for `systemd-analyze verify`), then runs
-# every test with the real mail servers and the browser required: DIPJUDGE_MAIL_SERVERS=1
-# and DIPJUDGE_BROWSER=1 make those tests fail, not skip, when what they need is missing.
+# every test with the real mail servers, the browser and systemd-analyze required:
+# DIPJUDGE_MAIL_SERVERS=1, DIPJUDGE_BROWSER=1 and DIPJUDGE_SYSTEMD=1 make those tests fail,
+# not skip, when what they need is missing.
 #
 # A run owns nothing machine-wide: its mail servers run from a directory of their own
 # (mktemp under /var/tmp, holding their configs, queue, mailboxes, logs and test CA, and the
 # tests' temporary files) on ports chosen free at start and exported to the tests as
-# DIPJUDGE_SMTP_PORT, DIPJUDGE_SMTPS_PORT, DIPJUDGE_IMAP_PORT and DIPJUDGE_IMAPS_PORT, so
+# DIPJUDGE_SMTP_PORT, DIPJUDGE_SMTPS_PORT, DIPJUDGE_IMAP_PORT, DIPJUDGE_IMAPS_PORT and
+# DIPJUDGE_OAUTH_PORT (where the XOAUTH2 tests run the token endpoint Dovecot asks), so
 # two runs at once on one machine do not disturb each other. The servers are stopped
 # whatever happens; the directory is removed after a run that passed and kept (its path
 # printed) after one that failed. Exits with cargo's status.
@@ -70,7 +72,7 @@ set -a
 set +a
 
 status=0
-DIPJUDGE_MAIL_SERVERS=1 DIPJUDGE_BROWSER=1 cargo test --all-targets || status=$?
+DIPJUDGE_MAIL_SERVERS=1 DIPJUDGE_BROWSER=1 DIPJUDGE_SYSTEMD=1 cargo test --all-targets || status=$?
 # The real-server tests again with IMAP IDLE forced off (the daemon and the test clients
 # poll): push delivery and polling must both work.
 DIPJUDGE_MAIL_SERVERS=1 DIPJUDGE_IMAP_IDLE=0 cargo test --test integration -- servers:: daemon:: \

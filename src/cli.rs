@@ -11,8 +11,22 @@ use dipjudge::cases::{self, RunError};
 use dipjudge::map::Map;
 use dipjudge::rules::PhaseKind;
 
+/// `dipjudge --version`: the program's version and the schema version of the databases it
+/// writes (it migrates every older one and refuses a newer one).
+static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "{} (database schema version {})",
+        env!("CARGO_PKG_VERSION"),
+        dipjudge::store::SCHEMA_VERSION
+    )
+});
+
 #[derive(Parser)]
-#[command(name = "dipjudge", version, about = "A play-by-email Diplomacy judge")]
+#[command(
+    name = "dipjudge",
+    version = VERSION.as_str(),
+    about = "A play-by-email Diplomacy judge"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -98,6 +112,37 @@ enum Command {
         #[arg(long)]
         wait: bool,
     },
+    /// Check that the judge is ready to run: judge.toml, the database (looked at, not
+    /// changed), and a login to the mailbox and to the SMTP server (nothing read or sent).
+    ///
+    /// Prints one line per check (ok, WARN, FAIL, skip). Exit status 0 when nothing failed,
+    /// 1 when a check failed, 2 when judge.toml cannot be read.
+    Check {
+        /// The configuration file.
+        #[arg(long, default_value = "judge.toml")]
+        config: PathBuf,
+        /// Do not log in to the mail servers.
+        #[arg(long)]
+        offline: bool,
+    },
+    /// Copy the database to FILE while the judge runs (SQLite's online backup): a
+    /// consistent copy, checked with `PRAGMA integrity_check`, readable by its owner only.
+    Backup {
+        /// The copy to write (it must not exist).
+        file: PathBuf,
+        /// The configuration file.
+        #[arg(long, default_value = "judge.toml")]
+        config: PathBuf,
+    },
+    /// Put the backup FILE back as the database (the judge must be stopped); the database
+    /// it replaces is kept beside it as `<database>.replaced-<time>`.
+    Restore {
+        /// The backup to restore.
+        file: PathBuf,
+        /// The configuration file.
+        #[arg(long, default_value = "judge.toml")]
+        config: PathBuf,
+    },
     /// Lift the suspension of a game the judge could not read or process (after fixing the
     /// cause): it plays on from its stored state.
     Unsuspend {
@@ -118,10 +163,12 @@ enum Command {
         /// The mail or body, or `-` for standard input.
         file: PathBuf,
     },
-    /// Play a short scripted game through the real pipeline (temporary Maildirs and
-    /// database) and print the mail the judge sent.
+    /// Play the first season of a game by mail through the real pipeline (temporary
+    /// Maildirs and database, a fixed clock) and print each mail sent to the judge and what
+    /// it answers, and to whom.
     Demo {
-        /// Print every mail, not only the results bulletins.
+        /// Print every copy of every mail in full (the start mail names each reader's own
+        /// power: by default one copy is shown).
         #[arg(long)]
         all: bool,
     },
@@ -179,6 +226,9 @@ enum Command {
         #[arg(long, default_value_t = 10)]
         years: u16,
     },
+    /// Measure a judge of many games: LIST and the web list, and the CPU of a round of one
+    /// order mail per seat, at each number of games (see the report it prints).
+    BenchScale(crate::cli_daemon::BenchScaleArgs),
     /// Print the canonical dump of every game in the configured database.
     #[command(hide = true)]
     DumpState {
@@ -189,6 +239,9 @@ enum Command {
     /// Measure the daemon's throughput through real mail servers (see the report).
     #[command(hide = true)]
     BenchMail(crate::cli_daemon::BenchMailArgs),
+    /// Measure one pass over hostile mail: its time and peak memory (see the report).
+    #[command(hide = true)]
+    BenchRead(crate::cli_daemon::BenchReadArgs),
 }
 
 pub fn main() -> ExitCode {
@@ -214,6 +267,9 @@ pub fn main() -> ExitCode {
             log_format,
             wait,
         } => crate::cli_daemon::process(&config, now.as_deref(), log_format, wait),
+        Command::Check { config, offline } => crate::cli_ops::check(&config, offline),
+        Command::Backup { file, config } => crate::cli_ops::backup(&config, &file),
+        Command::Restore { file, config } => crate::cli_ops::restore(&config, &file),
         Command::Unsuspend { game, config } => crate::cli_daemon::unsuspend(&config, &game),
         Command::Inject { from, config, file } => crate::cli_daemon::inject(&config, &from, &file),
         Command::Demo { all } => crate::cli_daemon::demo(all),
@@ -244,12 +300,18 @@ pub fn main() -> ExitCode {
         Command::BenchMap { rounds } => bench_map(rounds),
         Command::BenchWeb { rounds, years } => bench_web(rounds, years),
         Command::BenchMail(args) => crate::cli_daemon::bench_mail(&args),
+        Command::BenchScale(args) => crate::cli_daemon::bench_scale(&args),
+        Command::BenchRead(args) => crate::cli_daemon::bench_read(&args),
     };
     match result {
         Ok(code) => code,
         Err(e) => {
+            // Status 2 unless the failure names its own (`run`: README.md, "Exit statuses").
+            let status = e
+                .downcast_ref::<crate::cli_daemon::Stopped>()
+                .map_or(2, |s| s.status);
             eprintln!("dipjudge: {e:#}");
-            ExitCode::from(2)
+            ExitCode::from(status)
         }
     }
 }

@@ -178,7 +178,8 @@ fn hold_order(p: Power) -> &'static str {
     }
 }
 
-fn rss_kib(pid: u32) -> (u64, u64) {
+/// The resident memory of process `pid` now and at its peak (`VmRSS`, `VmHWM`), in KiB.
+pub(super) fn rss_kib(pid: u32) -> (u64, u64) {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     let field = |name: &str| {
         status

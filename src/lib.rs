@@ -6,27 +6,28 @@
 //! clock tick -> judge::tick(now) -> game -> rules::adjudicate (pure) -> bulletin -> outbox
 //! ```
 //!
-//! Layers, lowest first; each uses only the ones above it:
+//! Layers, lowest first; each uses only the ones above it (`tests/layers.rs` reads the
+//! imports against this table):
 //!
 //! | module | owns |
 //! | --- | --- |
 //! | [`map`] | provinces, coasts, adjacency, supply centres; the standard map as data; boards (`boards/<name>/`: any powers, njudge's map files) as data |
 //! | [`rules`] | positions, orders, DATC adjudication of movement, retreats, adjustments; the variant hooks |
-//! | [`command`] | the command language: mail text in, typed orders and commands (or errors) out |
+//! | [`sim`] | random legal play from a fixed seed (its random numbers also assign powers), for benchmarks and property tests |
+//! | [`command`] | the command language: mail text in, typed orders and commands (or errors) out; the settings words the game keeps |
+//! | [`picture`] | the picture of a phase: board, units, orders and outcomes as SVG, and its PNG; the centre chart; a game as an animated GIF; a schematic of any board (pure; its benchmark borrows `sim`) |
 //! | [`variant`] | the rule sets: the `Variant` hooks, their registry and state, processing a phase through them |
 //! | [`game`] | a game's life as data: seats, settings, orders, deadlines, press policy, the end |
 //! | [`store`] | SQLite: schema, migrations, every query; the only place SQL is written |
-//! | [`bulletin`] | rendering results bulletins and replies; never decides a rule |
-//! | [`picture`] | the picture of a phase: board, units, orders and outcomes as SVG, and its PNG; the centre chart; a game as an animated GIF; a schematic of any board (pure; its benchmark borrows `sim`) |
+//! | [`bulletin`] | rendering results bulletins, replies, notices and listings; never decides a rule |
 //! | [`judge`] | one message = one transaction: dedupe, authenticate, apply, queue; `tick(now)` |
 //! | [`mail`] | IMAP / Maildir in, SMTP / Maildir out, MIME, loop and bounce protection |
+//! | [`web`] | the read-only web view of every game for each reader, beside the mail loop |
 //! | [`daemon`] | `judge.toml`, the pass (mail in, tick, outbox out), the loop, signals |
 //! | [`cases`] | the DATC-style case-file format and its runner |
-//! | [`web`] | the read-only web view of every game for each reader, beside the mail loop |
-//! | [`sim`] | random legal play from a fixed seed, for benchmarks and property tests |
 //!
-//! The core (map, rules, command, game, bulletin) does no I/O and reads no clock: the same inputs give the same
-//! results, byte for byte.
+//! The core (map, rules, sim, command, picture, variant, game, bulletin) does no I/O and
+//! reads no clock: the same inputs give the same results, byte for byte.
 #![forbid(unsafe_code)]
 #![cfg_attr(
     not(test),

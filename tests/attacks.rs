@@ -535,7 +535,7 @@ fn no_seat_invitation_or_link_at_the_judge_or_a_mail_system() {
             .map(|pl| pl.seat.address.clone()),
         Some(england)
     );
-    assert!(t.game().comasters.is_empty());
+    assert!(t.game().comasters().is_empty());
     // A forming game's invitations.
     let mut f = Table::new(
         Desk::new("doors2", desk::utc(2026, 11, 1, 9, 0)),
@@ -551,7 +551,7 @@ fn no_seat_invitation_or_link_at_the_judge_or_a_mail_system() {
         "{r}"
     );
     assert!(
-        f.game().settings.invitations.is_empty(),
+        f.game().settings().invitations.is_empty(),
         "nobody invited by halves"
     );
     let r = f.as_master("SET INVITE friend@example.org");
@@ -656,7 +656,7 @@ fn forged_wrong_codes_do_not_cancel_a_confirmation() {
     assert!(body.starts_with("ERROR WRONG-CODE"), "{body}");
     let r = t.mail(victim, &format!("CONFIRM {code}"));
     assert!(r.starts_with(&format!("OK CONFIRM {code}")), "{r}");
-    assert!(t.game().observers.iter().any(|o| o == victim), "{r}");
+    assert!(t.game().observers().iter().any(|o| o == victim), "{r}");
 }
 
 /// The three-CREATEs-a-day limit was per address: 200 addresses made 200 games. Now the

@@ -2,9 +2,10 @@
 //! that may be a password in any reply or copy, whatever is wrong with its line.
 
 use chrono::{DateTime, Utc};
-use dipjudge::game::{Game, Player, Seat, Status};
+use dipjudge::game::{Arrangement, Game, Player, Seat};
 use dipjudge::judge::{Incoming, Judge, JudgeConfig, PasswordCost, hash_password};
 use dipjudge::map::{Map, Power};
+use dipjudge::rules::Position;
 use dipjudge::store::QueuedMail;
 
 use crate::desk::{self, code_of};
@@ -41,19 +42,23 @@ pub(crate) fn running_game_with(config: JudgeConfig) -> Judge {
         7,
         map,
     );
-    g.status = Status::Active;
-    g.players = Power::ALL
-        .into_iter()
-        .map(|p| {
-            if p == Power::England {
-                Player::new(p, seat(ENGLAND, ENGLAND_PASSWORD))
-            } else {
-                let address = format!("{}@example.test", p.name().to_lowercase());
-                Player::new(p, seat(&address, "OtherPass1"))
-            }
-        })
-        .collect();
-    g.deadline = Some(t0() + chrono::Duration::days(3));
+    g.arrange(Arrangement {
+        players: Power::ALL
+            .into_iter()
+            .map(|p| {
+                if p == Power::England {
+                    Player::new(p, seat(ENGLAND, ENGLAND_PASSWORD))
+                } else {
+                    let address = format!("{}@example.test", p.name().to_lowercase());
+                    Player::new(p, seat(&address, "OtherPass1"))
+                }
+            })
+            .collect(),
+        position: Position::standard_start(map),
+        variant_state: None,
+        observers: Vec::new(),
+        deadline: Some(t0() + chrono::Duration::days(3)),
+    });
     judge.install_game(&g).expect("install");
     judge
 }
@@ -241,7 +246,7 @@ fn new_passwords_are_long_enough_and_set_password_reads_as_njudge_players_mean()
         r[0].body
     );
     let g = judge.game("beta").expect("load").expect("game");
-    assert!(g.joiners.is_empty(), "not joined");
+    assert!(g.joiners().is_empty(), "not joined");
     let r = mail(
         &mut judge,
         "<c4@test>",
@@ -500,7 +505,14 @@ fn subscriptions_wait_for_the_address_to_confirm() {
     let victim = "victim@example.test";
     let attacker = "attacker@example.test";
     let mut at = t0();
-    let observers = |judge: &mut Judge| judge.game(GAME).expect("load").expect("game").observers;
+    let observers = |judge: &mut Judge| {
+        judge
+            .game(GAME)
+            .expect("load")
+            .expect("game")
+            .observers()
+            .to_vec()
+    };
 
     // A forged OBSERVE (Reply-To names the victim): one mail, the confirmation, to the
     // victim; nothing to the attacker; no subscription.

@@ -132,7 +132,7 @@ fn every_variant_case_passes_or_waits_for_its_variant() {
     assert_eq!(count, 190);
 }
 
-/// Rules revision 5 (`shared/rules/CHANGES.md`): `POSTSTATE_DISLODGED` never lists a unit a
+/// Rules revision 5 (`docs/rules/README.md` §5): `POSTSTATE_DISLODGED` never lists a unit a
 /// rule set removes at once when dislodged. SS-T14b as it was transcribed before, with the
 /// destroyed armed neutral listed, now fails; as it stands (the block empty) it passes.
 #[test]
@@ -234,9 +234,9 @@ fn names(text: &str, id: &str) -> bool {
     })
 }
 
-/// Every rule ID of the spec of an implemented rule set is named by at least one test: a
-/// test module of its source (`src/variant/<rules>/`), an integration test, or one of its
-/// case files.
+/// Every rule ID of an implemented rule set's rules (`docs/rules/<rules>.md`) is named by at
+/// least one test: a test module of its source (`src/variant/<rules>/`), an integration test,
+/// or one of its case files.
 #[test]
 fn every_rule_id_of_an_implemented_rule_set_is_named_by_a_test() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -252,13 +252,9 @@ fn every_rule_id_of_an_implemented_rule_set_is_named_by_a_test() {
             "international-relations",
         ),
     ] {
-        let spec_path = root.join("../shared/rules").join(spec);
-        let text = std::fs::read_to_string(&spec_path).unwrap_or_else(|e| {
-            panic!(
-                "{}: {e} (the specs are read from ../shared beside the checkout)",
-                spec_path.display()
-            )
-        });
+        let spec_path = root.join("docs/rules").join(spec);
+        let text = std::fs::read_to_string(&spec_path)
+            .unwrap_or_else(|e| panic!("{}: {e}", spec_path.display()));
         let mut tests = String::new();
         let mut files = Vec::new();
         case_files(&root.join("fixtures/cases").join(cases), &mut files);
@@ -290,4 +286,184 @@ fn every_rule_id_of_an_implemented_rule_set_is_named_by_a_test() {
             missing.join(", ")
         );
     }
+}
+
+/// The rule sets' ID prefixes.
+const RULE_PREFIXES: [&str; 5] = ["SUR-", "SRV-", "SS-", "FD-", "IR-"];
+
+/// The digits at the start of `s`.
+fn digits(s: &str) -> &str {
+    let end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    s.get(..end).unwrap_or_default()
+}
+
+/// The rule ID that `rest` (the text after a prefix) starts with, in one of the shapes the
+/// rules use: a numbered rule (`4a.3`, `2.10`, `5b`), International Relations' sectioned
+/// rules (`E1.4`, `C5a`), an ambiguity (`AMB-12`), an error or warning (`E11`, `W1`, `X19`),
+/// a case (`T11b`, `T11d2`, `J04`). `None` for anything else (`2.r`, `E…`).
+fn rule_id(prefix: &str, rest: &str) -> Option<String> {
+    let mut id = String::new();
+    let mut tail = rest;
+    if let Some(after) = rest.strip_prefix("AMB-") {
+        let n = digits(after);
+        return (!n.is_empty()).then(|| format!("AMB-{n}"));
+    }
+    let first = tail.chars().next()?;
+    if first.is_ascii_uppercase() {
+        let n = digits(tail.get(1..)?);
+        if n.is_empty() {
+            return None;
+        }
+        id.push(first);
+        id.push_str(n);
+        tail = tail.get(1 + n.len()..)?;
+        match first {
+            'E' | 'W' | 'X' if !(prefix == "IR-" && first == 'E') => return Some(id),
+            'T' | 'J' => {
+                let more: String = tail
+                    .chars()
+                    .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+                    .collect();
+                id.push_str(&more);
+                return Some(id);
+            }
+            'A'..='I' if prefix == "IR-" => {}
+            _ => return None,
+        }
+    } else {
+        let n = digits(tail);
+        if n.is_empty() {
+            return None;
+        }
+        id.push_str(n);
+        tail = tail.get(n.len()..)?;
+    }
+    // Then a letter (`5b`, `C5a`) and parts after a dot (`4a.3`, `E1.4`), as long as a
+    // digit follows the dot (a full stop after an ID ends a sentence).
+    loop {
+        if let Some(c) = tail.chars().next().filter(char::is_ascii_lowercase) {
+            let next = tail.chars().nth(1);
+            if next.is_some_and(|n| n.is_ascii_alphanumeric()) {
+                break;
+            }
+            id.push(c);
+            tail = tail.get(1..)?;
+        }
+        let Some(after) = tail.strip_prefix('.') else {
+            break;
+        };
+        let n = digits(after);
+        if n.is_empty() {
+            break;
+        }
+        id.push('.');
+        id.push_str(n);
+        tail = after.get(n.len()..)?;
+    }
+    Some(id)
+}
+
+/// Every rule ID `text` cites (`SS-2.7`, `IR-E4`, `SRV-E7`, `SUR-T11b`), with its prefix.
+fn cited_ids(text: &str) -> Vec<String> {
+    let mut ids = Vec::new();
+    for prefix in RULE_PREFIXES {
+        for (at, _) in text.match_indices(prefix) {
+            let before = text.get(..at).and_then(|b| b.chars().next_back());
+            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+                continue;
+            }
+            let rest = text.get(at + prefix.len()..).unwrap_or_default();
+            if let Some(id) = rule_id(prefix, rest) {
+                ids.push(format!("{prefix}{id}"));
+            }
+        }
+    }
+    ids
+}
+
+/// Every text file under `dir`, recursively (`skip`: a folder left out).
+fn text_files(dir: &Path, skip: &Path, out: &mut Vec<(PathBuf, String)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for p in entries {
+        if p == skip {
+            continue;
+        }
+        if p.is_dir() {
+            text_files(&p, skip, out);
+        } else if let Ok(text) = std::fs::read_to_string(&p) {
+            out.push((p, text));
+        }
+    }
+}
+
+#[test]
+fn rule_ids_read_as_the_rules_write_them() {
+    let cases = [
+        ("see SS-2.7: morale", vec!["SS-2.7"]),
+        ("SRV-4a.3 and SRV-5b.", vec!["SRV-4a.3", "SRV-5b"]),
+        (
+            "IR-E1.4, IR-C5a; IR-X19",
+            vec!["IR-E1.4", "IR-C5a", "IR-X19"],
+        ),
+        ("SUR-AMB-12 SUR-E11.", vec!["SUR-AMB-12", "SUR-E11"]),
+        ("SS-T11d2.case SUR-T15b", vec!["SUR-T15b", "SS-T11d2"]),
+        ("FD-2.5a FD-4.1b", vec!["FD-2.5a", "FD-4.1b"]),
+        ("SS-2.r and IR-E… and XSS-2.1 and SRV-Ex", vec!["SS-2"]),
+    ];
+    for (text, want) in cases {
+        assert_eq!(cited_ids(text), want, "{text}");
+    }
+}
+
+/// The repository stands alone: every rule ID that the code, the tests, the case files, the
+/// grammar or the other documentation cite is defined in the rules (`docs/rules/`), where a
+/// reader who clones the project finds it.
+#[test]
+fn every_rule_id_cited_is_defined_in_docs_rules() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let rules_dir = root.join("docs/rules");
+    let mut rules = String::new();
+    let mut rule_files = Vec::new();
+    text_files(&rules_dir, Path::new(""), &mut rule_files);
+    assert!(
+        rule_files.len() >= 6,
+        "docs/rules holds the README and the five rule sets"
+    );
+    for (_, text) in &rule_files {
+        rules.push_str(text);
+        rules.push('\n');
+    }
+    let mut files = Vec::new();
+    for dir in ["src", "tests", "fixtures", "grammar", "docs"] {
+        text_files(&root.join(dir), &rules_dir, &mut files);
+    }
+    for top in ["README.md", "THIRD-PARTY-NOTICES.md"] {
+        if let Ok(text) = std::fs::read_to_string(root.join(top)) {
+            files.push((root.join(top), text));
+        }
+    }
+    let mut undefined: Vec<String> = Vec::new();
+    for (path, text) in &files {
+        for id in cited_ids(text) {
+            if !names(&rules, &id) {
+                let shown = path
+                    .strip_prefix(root)
+                    .unwrap_or(path)
+                    .display()
+                    .to_string();
+                undefined.push(format!("{id} ({shown})"));
+            }
+        }
+    }
+    undefined.sort();
+    undefined.dedup();
+    assert!(
+        undefined.is_empty(),
+        "rule IDs cited but not defined in docs/rules: {}",
+        undefined.join(", ")
+    );
 }

@@ -157,3 +157,41 @@ fn adjudicate_reads_a_folder_of_cases() {
     assert!(!out.contains("FAILED"), "{out}");
     assert_eq!(out.lines().last(), Some("205 passed, 0 failed"), "{out}");
 }
+
+/// `dipjudge demo` teaches: each mail a player or the master sends, what the judge answers
+/// and to whom, one results bulletin in which every unit was ordered, and the three
+/// commands to try next on the Maildir default; the clock is fixed, so it prints the same
+/// every time.
+#[test]
+fn the_demo_shows_the_mail_both_ways_and_the_next_commands() {
+    let first = dipjudge(&["demo"]);
+    let out = stdout(&first);
+    assert_eq!(first.status.code(), Some(0), "{out}{}", stderr(&first));
+    let order: Vec<usize> = [
+        ">>> master@example.test writes to judge@example.test:",
+        "<<< the judge answers master@example.test: \"Re: CREATE\"",
+        ">>> player1@example.test writes to judge@example.test:",
+        "<<< the judge writes to the 7 players and the master: \"DIP:demo - S1901M Game Starting\"",
+        "    SIGNON Edemo ",
+        "OK PRESS TO France (1 line)",
+        "\"DIP:demo - S1901M Press from England\"",
+        "<<< the judge writes to the 7 players and the master: \"DIP:demo - S1901M Results\"",
+        "    cargo run --release -- inject --from you@example.org fixtures/mail/samples/create.eml\n    cargo run --release -- process\n    cat var/outbox/new/*\n",
+    ]
+    .iter()
+    .map(|w| out.find(w).unwrap_or_else(|| panic!("no {w:?} in the demo:\n{out}")))
+    .collect();
+    assert!(
+        order.windows(2).all(|w| w[0] < w[1]),
+        "in order: {order:?}\n{out}"
+    );
+    assert_eq!(out.matches("Results\"").count(), 1, "one results bulletin");
+    assert!(!out.contains("No Order Processed"), "{out}");
+    assert!(!out.contains("final state"), "no database dump");
+    // The sample the last lines name is there.
+    let sample =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/mail/samples/create.eml");
+    assert!(sample.is_file());
+    let again = dipjudge(&["demo"]);
+    assert_eq!(stdout(&again), out, "the demo prints the same every time");
+}

@@ -14,16 +14,7 @@ use dipjudge::daemon::script::{self, SHORT_GAME};
 use dipjudge::map::Power;
 use dipjudge::sim::Rng;
 
-use crate::scratch::{Scratch, Sent, plain_mail, t0};
-
-fn process(config: &Path, now: DateTime<Utc>, extra: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_dipjudge"));
-    c.args(["process", "--config"])
-        .arg(config)
-        .args(["--now", &now.to_rfc3339()])
-        .args(extra);
-    c
-}
+use crate::scratch::{Scratch, Sent, plain_mail, process, t0};
 
 /// Delivers `n` one-line mails (`VERSION`) from `n` addresses; their Message-IDs.
 fn many_mails(s: &mut Scratch, tag: &str, n: usize) -> BTreeSet<String> {
@@ -45,6 +36,23 @@ fn replies(s: &Scratch) -> BTreeMap<String, usize> {
         }
     }
     out
+}
+
+/// A calm pass after the kills: it ends well, and every mail of `ids` has been answered.
+/// Returns how many replies each mail got.
+fn calm_pass_answers_every_mail(s: &Scratch, ids: &BTreeSet<String>) -> BTreeMap<String, usize> {
+    let status = process(&s.config_path(), t0(), &[])
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let got = replies(s);
+    assert_eq!(
+        &got.keys().cloned().collect::<BTreeSet<_>>(),
+        ids,
+        "every mail answered"
+    );
+    got
 }
 
 /// Three `dipjudge process` passes started at once over 200 mails send exactly 200
@@ -125,37 +133,9 @@ fn a_kill_while_sending_sends_again_at_most_the_mail_in_flight() {
         let before = crate::scratch::count(&outbox);
         // Kill once a few more mails are out: in the middle of sending.
         let target = before + 1 + (rng.next_u64() % 40) as usize;
-        let mut child = process(&config, t0(), &[])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let start = Instant::now();
-        loop {
-            if child.try_wait().unwrap().is_some() {
-                break;
-            }
-            if crate::scratch::count(&outbox) >= target {
-                child.kill().unwrap();
-                kills += 1;
-                break;
-            }
-            assert!(start.elapsed() < Duration::from_secs(60), "the pass hangs");
-            std::thread::sleep(Duration::from_micros(500));
-        }
-        child.wait().unwrap();
+        kills += usize::from(kill_once_written(&config, &outbox, target));
     }
-    let status = process(&config, t0(), &[])
-        .stdout(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let got = replies(&s);
-    assert_eq!(
-        got.keys().cloned().collect::<BTreeSet<_>>(),
-        ids,
-        "every mail answered"
-    );
+    let got = calm_pass_answers_every_mail(&s, &ids);
     let duplicates: usize = got.values().map(|n| n - 1).sum();
     eprintln!("{kills} kills while sending, {duplicates} mails sent twice");
     assert!(kills >= 3, "only {kills} kills landed while sending");
@@ -163,6 +143,30 @@ fn a_kill_while_sending_sends_again_at_most_the_mail_in_flight() {
         duplicates <= kills,
         "{duplicates} duplicates from {kills} kills: more than the mail in flight"
     );
+}
+
+/// Runs one `dipjudge process` and kills it (SIGKILL) once the outbox Maildir holds
+/// `target` mails; true if it was killed (false: it ended first).
+fn kill_once_written(config: &Path, outbox: &Path, target: usize) -> bool {
+    let mut child = process(config, t0(), &[])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let killed = loop {
+        if child.try_wait().unwrap().is_some() {
+            break false;
+        }
+        if crate::scratch::count(outbox) >= target {
+            child.kill().unwrap();
+            break true;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "the pass hangs");
+        std::thread::sleep(Duration::from_micros(200));
+    };
+    child.wait().unwrap();
+    killed
 }
 
 /// The short game's participants on a scratch judge.
@@ -388,4 +392,77 @@ fn sigkill_at_random_points_on_the_maildir_default_loses_nothing() {
         }
         assert_eq!(&got, expected, "{who} received different mail");
     }
+}
+
+/// Done when (issue 36): two passes with the lock file deleted still answer each mail
+/// once. `judge.db.lock` is deleted while a pass over 300 mails runs, and a second pass is
+/// started: it finds the database itself locked and refuses. Before, the lock was on a
+/// file of its own: deleted, the second pass locked a new one, and both answered the same
+/// mail (260 of 300 mails answered twice).
+#[test]
+fn two_passes_with_the_lock_file_deleted_answer_each_mail_once() {
+    let mut s = Scratch::new("lock-deleted");
+    let config = s.config_path();
+    let ids = many_mails(&mut s, "d", 300);
+    let outbox = s.dir.join("var/outbox/new");
+    let mut first = process(&config, t0(), &[])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    // The first pass is at work (it has answered a mail) when the lock file goes.
+    while crate::scratch::count(&outbox) == 0 {
+        assert!(
+            first.try_wait().unwrap().is_none(),
+            "the first pass ended early"
+        );
+        assert!(start.elapsed() < Duration::from_secs(60));
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let _ = std::fs::remove_file(s.dir.join("var/judge.db.lock"));
+    let second = process(&config, t0(), &[]).output().unwrap();
+    let first = first.wait().unwrap();
+    assert!(first.success());
+    if !second.status.success() {
+        let err = String::from_utf8_lossy(&second.stderr);
+        assert!(
+            err.contains("another dipjudge (run or process) is already working on"),
+            "{err}"
+        );
+    }
+    let got = calm_pass_answers_every_mail(&s, &ids);
+    let twice: Vec<_> = got.iter().filter(|(_, n)| **n > 1).collect();
+    assert!(twice.is_empty(), "answered twice: {twice:?}");
+}
+
+/// Done when (issue 36): kills during batch preparation give up nothing. Each of 25 passes
+/// over 300 mails is killed as soon as its first batch starts to go out (its preparation
+/// done, one mail written); a calm pass then sends the rest. Every mail is answered and
+/// none is given up. Before, each of up to 100 mails of a batch was charged an attempt
+/// while the batch was prepared, before anything reached the transport, so these kills
+/// gave up mail that was never tried (and its masters got false "Undeliverable" notices).
+#[test]
+fn kills_while_a_batch_is_prepared_give_up_nothing() {
+    let mut s = Scratch::new("kill-preparing");
+    let config = s.config_path();
+    let ids = many_mails(&mut s, "b", 300);
+    let outbox = s.dir.join("var/outbox/new");
+    let mut kills = 0;
+    for _ in 0..25 {
+        let before = crate::scratch::count(&outbox);
+        kills += usize::from(kill_once_written(&config, &outbox, before + 1));
+    }
+    calm_pass_answers_every_mail(&s, &ids);
+    let db = rusqlite::Connection::open(s.database()).unwrap();
+    let failed: i64 = db
+        .query_row(
+            "SELECT COUNT(*) FROM outbox WHERE status != 'sent'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    eprintln!("{kills} kills as batches went out; {failed} mails not sent");
+    assert!(kills >= 20, "only {kills} kills landed");
+    assert_eq!(failed, 0, "mail was given up");
 }

@@ -492,9 +492,6 @@ fn play_with_process(tag: &str, kill_seed: Option<u64>) -> (Received, usize, Str
 #[test]
 fn a_short_game_through_imap_and_smtp() {
     needs_servers!();
-    let _g = crate::servers::SERVERS
-        .read()
-        .unwrap_or_else(|e| e.into_inner());
     let (mail, duplicates, state, _) = play_with_process("game", None);
     assert_eq!(duplicates, 0);
     assert!(state.contains("phase S1903M"), "{state}");
@@ -535,9 +532,6 @@ fn a_short_game_through_imap_and_smtp() {
 #[test]
 fn sigkill_at_random_points_loses_nothing() {
     needs_servers!();
-    let _g = crate::servers::SERVERS
-        .read()
-        .unwrap_or_else(|e| e.into_inner());
     let (base_mail, base_dups, base_state, _) = play_with_process("calm", None);
     assert_eq!(base_dups, 0);
     let (mail, duplicates, state, kills) = play_with_process("crash", Some(20_261_105));
@@ -600,11 +594,8 @@ fn spawn_run(config: &Path, log: &Path) -> Child {
 
 #[test]
 fn the_live_daemon_survives_a_server_restart_and_a_kill_and_stops_on_sigterm() {
-    needs_servers!();
     // Exclusive: the servers go away for everyone.
-    let _g = crate::servers::SERVERS
-        .write()
-        .unwrap_or_else(|e| e.into_inner());
+    needs_servers!(exclusive);
     let dir = scratch("live");
     let mut table = Table::new("live");
     let config = write_config(&dir, &table.judge);
@@ -698,9 +689,6 @@ fn from_header(text: &str, from: &str) -> Vec<u8> {
 #[test]
 fn bad_mail_through_the_real_servers() {
     needs_servers!();
-    let _g = crate::servers::SERVERS
-        .read()
-        .unwrap_or_else(|e| e.into_inner());
     let dir = scratch("bad");
     let u = unique("bad");
     let judge = format!("{u}-judge@example.test");
@@ -963,9 +951,6 @@ fn centres_lines(text: &str) -> Vec<&str> {
 #[test]
 fn a_surrender_year_through_imap_and_smtp() {
     needs_servers!();
-    let _g = crate::servers::SERVERS
-        .read()
-        .unwrap_or_else(|e| e.into_inner());
     let began = Instant::now();
     let VariantGame {
         config,
@@ -1260,9 +1245,6 @@ fn votes_next_to_a_number(text: &str) -> bool {
 #[test]
 fn a_survive_vote_through_imap_and_smtp() {
     needs_servers!();
-    let _g = crate::servers::SERVERS
-        .read()
-        .unwrap_or_else(|e| e.into_inner());
     let began = Instant::now();
     let VariantGame {
         dir,
@@ -1633,9 +1615,6 @@ fn sorted_units(text: &str) -> Vec<String> {
 #[test]
 fn a_shellshock_year_through_imap_and_smtp() {
     needs_servers!();
-    let _g = crate::servers::SERVERS
-        .read()
-        .unwrap_or_else(|e| e.into_inner());
     let began = Instant::now();
     let VariantGame {
         dir,
@@ -1990,9 +1969,6 @@ fn formal_lines(text: &str) -> Vec<&str> {
 #[test]
 fn a_formal_year_through_imap_and_smtp() {
     needs_servers!();
-    let _g = crate::servers::SERVERS
-        .read()
-        .unwrap_or_else(|e| e.into_inner());
     let began = Instant::now();
     let VariantGame {
         dir,
@@ -2363,9 +2339,6 @@ fn ir_lines(text: &str) -> Vec<&str> {
 #[test]
 fn an_international_relations_year_through_imap_and_smtp() {
     needs_servers!();
-    let _g = crate::servers::SERVERS
-        .read()
-        .unwrap_or_else(|e| e.into_inner());
     let began = Instant::now();
     let VariantGame {
         dir,

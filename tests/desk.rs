@@ -133,7 +133,7 @@ pub(crate) fn code_of(m: &QueuedMail) -> String {
 
 /// Hold orders for every unit of `powers` in `g`, a line each (empty when they have none).
 pub(crate) fn holds(map: &Map, g: &Game, powers: &[Power]) -> String {
-    g.position
+    g.position()
         .units
         .iter()
         .filter(|u| powers.iter().any(|p| u.owner == Owner::Power(*p)))
@@ -351,7 +351,7 @@ impl Table {
         for p in Power::ALL {
             self.join(p);
         }
-        assert_eq!(self.game().status, Status::Active);
+        assert_eq!(*self.game().status(), Status::Active);
     }
 
     /// CREATE and seven players: a running game.

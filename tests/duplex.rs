@@ -113,7 +113,7 @@ fn njudge_bug91_starts_a_duplex_game_for_four_players_by_preference() {
         );
     }
     let g = t.game();
-    assert_eq!(g.status, Status::Active, "four players start the game");
+    assert_eq!(*g.status(), Status::Active, "four players start the game");
     assert_eq!(g.players_wanted(), 4);
     assert_eq!(g.player_count(), 4);
     use Power::*;
@@ -183,7 +183,7 @@ fn a_duplex_player_orders_for_both_powers_and_the_phase_processes_when_all_are_i
     let g = t.game();
     assert_eq!(g.orders_of(France).len(), 3, "{r}");
     assert_eq!(g.orders_of(Russia).len(), 4, "{r}");
-    assert!(g.all_in_since.is_none(), "three players still owe orders");
+    assert!(g.all_in_since().is_none(), "three players still owe orders");
     // player2 signs on by Italy's letter with the same password, orders both.
     let orders = t.holds(&[Germany, Italy]);
     let r = t.signon(1, Italy, &orders);
@@ -191,7 +191,7 @@ fn a_duplex_player_orders_for_both_powers_and_the_phase_processes_when_all_are_i
     let orders = t.holds(&[Austria]);
     assert!(!t.signon(2, Austria, &orders).contains("ERROR"));
     assert!(
-        t.game().all_in_since.is_none(),
+        t.game().all_in_since().is_none(),
         "England and Turkey owe orders"
     );
     // player4's SET WAIT holds both its powers: all orders in, nothing processes early.
@@ -201,19 +201,22 @@ fn a_duplex_player_orders_for_both_powers_and_the_phase_processes_when_all_are_i
     let g = t.game();
     assert!(g.player(England).is_some_and(|p| p.wait));
     assert!(g.player(Turkey).is_some_and(|p| p.wait));
-    assert!(g.all_in_since.is_none(), "a wait holds the phase");
+    assert!(g.all_in_since().is_none(), "a wait holds the phase");
     // SET NOWAIT by England's letter clears both: every power's orders are in.
     let r = t.signon(3, England, "SET NOWAIT");
     assert!(!r.contains("ERROR"), "{r}");
-    let since = t.game().all_in_since.expect("every power's orders are in");
-    let before = t.game().deadline.expect("a deadline");
+    let since = t
+        .game()
+        .all_in_since()
+        .expect("every power's orders are in");
+    let before = t.game().deadline().expect("a deadline");
     assert!(since < before);
     let at = t.game().next_event().expect("an event");
     assert!(at < before, "processing comes before the deadline");
     t.tick(at);
     let g = t.game();
-    assert_eq!(g.turn, 1, "the phase was processed early");
-    assert_eq!(g.position.phase.to_string(), "F1901M");
+    assert_eq!(g.turn(), 1, "the phase was processed early");
+    assert_eq!(g.position().phase.to_string(), "F1901M");
 }
 
 #[test]
@@ -230,14 +233,14 @@ fn a_draw_counts_one_vote_a_player() {
     t.signon(1, Germany, "SET DRAW");
     t.signon(3, England, "SET DRAW");
     assert_eq!(
-        t.game().status,
+        *t.game().status(),
         Status::Active,
         "three of four players voted: six powers, no draw yet"
     );
     let r = t.signon(2, Austria, "SET DRAW");
     assert!(r.contains("OK"), "{r}");
-    match t.game().status {
-        Status::Finished(Ending::Draw(ps)) => assert_eq!(ps, Power::ALL.to_vec()),
+    match t.game().status() {
+        Status::Finished(Ending::Draw(ps)) => assert_eq!(*ps, Power::ALL.to_vec()),
         other => panic!("the fourth player's vote draws the game: {other:?}"),
     }
 }
@@ -311,7 +314,7 @@ fn set_players_and_duplex_press_refusals() {
     // Three joined of three: the game starts after the master's mail.
     let r = t.mail(MASTER, "signon mdt master-secret\nset players 3");
     assert!(r.contains("OK SET PLAYERS 3"), "{r}");
-    assert_eq!(t.game().status, Status::Active);
+    assert_eq!(*t.game().status(), Status::Active);
     let r = t.mail(MASTER, "signon mdt master-secret\nset players 4");
     assert!(r.contains("ERROR GAME-STARTED"), "{r}");
     // Three players of 3, 2, 2 powers.
@@ -352,12 +355,12 @@ fn a_concession_is_one_vote_a_player_and_the_winners_other_power_need_not_conced
     // player2 and player3 concede to France; player4 not yet.
     t.signon(1, Italy, "SET CONCEDE France");
     t.signon(2, Austria, "SET CONCEDE France");
-    assert_eq!(t.game().status, Status::Active);
+    assert_eq!(*t.game().status(), Status::Active);
     // player4's one vote covers England and Turkey; Russia, player1's, need not concede.
     let r = t.signon(3, England, "SET CONCEDE France");
     assert!(r.contains("OK"), "{r}");
     assert_eq!(
-        t.game().status,
+        *t.game().status(),
         Status::Finished(Ending::Concession(France))
     );
 }
@@ -372,7 +375,7 @@ fn unstart_makes_each_duplex_player_one_joiner_again() {
     // game is full and starts once more with the same four players (the last round's
     // sit-out is drawn again).
     let g = t.game();
-    assert_eq!(g.status, Status::Active, "{r}");
+    assert_eq!(*g.status(), Status::Active, "{r}");
     assert_eq!(g.player_count(), 4);
     for (i, (a, _)) in PLAYERS.iter().enumerate() {
         let held = g.powers_held_by(a);

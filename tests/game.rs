@@ -52,7 +52,7 @@ impl Table {
     /// private press and a broadcast.
     fn orders(&mut self, rng: &mut Rng, skip: &[Power]) {
         let g = self.game();
-        let pos = g.position.clone();
+        let pos = g.position().clone();
         let orders = match pos.phase.kind {
             PhaseKind::Movement => sim::movement_orders(self.map, &pos, rng),
             PhaseKind::Retreat => sim::retreat_orders(&pos, rng),
@@ -207,16 +207,16 @@ fn a_full_game_to_a_draw() {
     let mut rolled_back = false;
     loop {
         let g = t.game();
-        let phase = g.position.phase;
+        let phase = g.position().phase;
         let label = phase.to_string();
-        if g.status != Status::Active {
-            panic!("game stopped at {label}: {:?}", g.status);
+        if *g.status() != Status::Active {
+            panic!("game stopped at {label}: {:?}", g.status());
         }
         match label.as_str() {
             // A late power: Italy misses the deadline, gets its notice, orders in grace.
             "S1902M" => {
                 t.orders(&mut rng, &[Power::Italy]);
-                let deadline = g.deadline.expect("deadline");
+                let deadline = g.deadline().expect("deadline");
                 t.tick(deadline);
                 let late = t.mails().into_iter().any(|m| {
                     m.recipient == addr(Power::Italy) && m.subject.ends_with("S1902M Late Notice")
@@ -248,9 +248,9 @@ fn a_full_game_to_a_draw() {
             // A grace expiry in an NMR game: Austria never orders; its units hold.
             "F1902M" => {
                 t.orders(&mut rng, &[Power::Austria]);
-                let deadline = g.deadline.expect("deadline");
+                let deadline = g.deadline().expect("deadline");
                 t.tick(deadline);
-                t.tick(deadline + Duration::hours(g.settings.deadlines.grace_hours));
+                t.tick(deadline + Duration::hours(g.settings().deadlines.grace_hours));
                 let r = t.results("F1902M");
                 assert_eq!(r.len(), 8, "processed at the end of grace");
                 assert!(r[0].body.contains("Austria: "), "{}", r[0].body);
@@ -261,7 +261,7 @@ fn a_full_game_to_a_draw() {
                 rolled_back = true;
                 let r = t.as_master("ROLLBACK S1903M");
                 assert!(r.contains("OK ROLLBACK S1903M"), "{r}");
-                assert_eq!(t.game().position.phase.to_string(), "S1903M");
+                assert_eq!(t.game().position().phase.to_string(), "S1903M");
                 continue;
             }
             _ => {
@@ -270,13 +270,13 @@ fn a_full_game_to_a_draw() {
             }
         }
         let after = t.game();
-        assert_ne!(after.position.phase, phase, "{label} was processed");
+        assert_ne!(after.position().phase, phase, "{label} was processed");
         seen_retreat |= phase.kind == PhaseKind::Retreat;
         seen_builds |= phase.kind == PhaseKind::Adjustment
             && t.results(&label)
                 .first()
                 .is_some_and(|m| m.body.contains("Builds "));
-        if after.position.phase.year == 1904 {
+        if after.position().phase.year == 1904 {
             break;
         }
     }
@@ -296,9 +296,12 @@ fn a_full_game_to_a_draw() {
         assert!(r.contains("OK SET DRAW"), "{r}");
         let g = t.game();
         if i + 1 < survivors.len() {
-            assert_eq!(g.status, Status::Active);
+            assert_eq!(*g.status(), Status::Active);
         } else {
-            assert_eq!(g.status, Status::Finished(Ending::Draw(survivors.clone())));
+            assert_eq!(
+                *g.status(),
+                Status::Finished(Ending::Draw(survivors.clone()))
+            );
         }
     }
     let over = t
@@ -323,11 +326,11 @@ fn a_game_ends_in_a_solo() {
     let mut rng = Rng::new(11);
     for _ in 0..60 {
         let g = t.game();
-        if let Status::Finished(e) = &g.status {
+        if let Status::Finished(e) = g.status() {
             let Ending::Solo(winner) = e else {
                 panic!("ended otherwise: {e:?}");
             };
-            assert!(g.position.centre_count(*winner) >= 6);
+            assert!(g.position().centre_count(*winner) >= 6);
             let over: Vec<_> = t
                 .mails()
                 .into_iter()
@@ -339,7 +342,7 @@ fn a_game_ends_in_a_solo() {
                 "{}",
                 over[0].body
             );
-            assert!(g.deadline.is_none());
+            assert!(g.deadline().is_none());
             t.scan_for_leaks();
             return;
         }
@@ -357,11 +360,11 @@ fn a_nonmr_game_waits_and_declares_the_power_abandoned() {
     let mut rng = Rng::new(3);
     t.orders(&mut rng, &[Power::Turkey]);
     let g = t.game();
-    let deadline = g.deadline.expect("deadline");
+    let deadline = g.deadline().expect("deadline");
     t.tick(deadline);
-    t.tick(deadline + Duration::hours(g.settings.deadlines.grace_hours));
+    t.tick(deadline + Duration::hours(g.settings().deadlines.grace_hours));
     let g = t.game();
-    assert_eq!(g.position.phase.to_string(), "S1901M", "not processed");
+    assert_eq!(g.position().phase.to_string(), "S1901M", "not processed");
     assert!(g.player(Power::Turkey).is_some_and(|p| !p.is_playing()));
     assert!(
         t.mails()
@@ -377,9 +380,9 @@ fn a_nonmr_game_waits_and_declares_the_power_abandoned() {
     let r = t.as_master("PROCESS!");
     assert!(r.contains("OK PROCESS!"), "{r}");
     let g = t.game();
-    assert_eq!(g.position.phase.to_string(), "F1901M");
+    assert_eq!(g.position().phase.to_string(), "F1901M");
     assert!(
-        g.position
+        g.position()
             .units
             .iter()
             .filter(|u| u.owner == Owner::Power(Power::Turkey))
@@ -408,21 +411,24 @@ fn installed_game(
         password_hash: hash.clone(),
     };
     let mut g = Game::new(name, variant, seat(GM), 7, map);
-    g.status = Status::Active;
-    g.players = Power::ALL
-        .into_iter()
-        .map(|p| {
-            let mut pl = Player::new(p, seat(&addr(p)));
-            if resigned.contains(&p) {
-                pl.status =
-                    dipjudge::game::SeatStatus::Abandoned(dipjudge::game::Abandonment::Resigned);
-            }
-            pl
-        })
-        .collect();
-    g.position = position;
-    g.variant_state = state;
-    g.deadline = Some(desk::utc(2026, 12, 1, 0, 0));
+    g.arrange(dipjudge::game::Arrangement {
+        players: Power::ALL
+            .into_iter()
+            .map(|p| {
+                let mut pl = Player::new(p, seat(&addr(p)));
+                if resigned.contains(&p) {
+                    pl.status = dipjudge::game::SeatStatus::Abandoned(
+                        dipjudge::game::Abandonment::Resigned,
+                    );
+                }
+                pl
+            })
+            .collect(),
+        position,
+        variant_state: Some(state),
+        observers: Vec::new(),
+        deadline: Some(desk::utc(2026, 12, 1, 0, 0)),
+    });
     judge.install_game(&g).expect("install");
     judge
 }
@@ -471,11 +477,11 @@ fn a_surrender_draw_includes_the_client_states() {
     assert!(r.contains("OK ACCEPT SURRENDER FROM Austria"), "{r}");
     mail(&mut judge, Power::Turkey, "SET DRAW");
     let g = judge.game("sd").expect("load").expect("game");
-    assert_eq!(g.status, Status::Active, "the client has not voted yet");
+    assert_eq!(*g.status(), Status::Active, "the client has not voted yet");
     mail(&mut judge, Power::Austria, "SET DRAW");
     let g = judge.game("sd").expect("load").expect("game");
     assert_eq!(
-        g.status,
+        *g.status(),
         Status::Finished(Ending::Draw(vec![
             Power::Austria,
             Power::Russia,
@@ -532,18 +538,18 @@ fn a_survive_jury_tie_waits_for_the_master() {
     let r = mail(&mut judge, "M", GM, "PROCESS!");
     assert!(r.contains("OK PROCESS!"), "{r}");
     let g = judge.game("jt").expect("load").expect("game");
-    assert_eq!(g.position.phase.to_string(), "W1910J");
+    assert_eq!(g.position().phase.to_string(), "W1910J");
     mail(&mut judge, "A", &addr(Power::Austria), "JURY England");
     mail(&mut judge, "I", &addr(Power::Italy), "JURY France");
     // The jury deadline: one each, Turkey silent; the master (odd jury) has no vote.
     mail(&mut judge, "M", GM, "PROCESS!");
     let g = judge.game("jt").expect("load").expect("game");
     assert_eq!(
-        g.position.phase.to_string(),
+        g.position().phase.to_string(),
         "W1910J",
         "held again for the master"
     );
-    assert_eq!(g.status, Status::Active);
+    assert_eq!(*g.status(), Status::Active);
     let mails = judge.all_mail().expect("mail");
     let tie = "SURVIVE: the jury is tied between England and France; send JURY <power> to choose the winner.";
     let told: Vec<&str> = mails
@@ -569,7 +575,7 @@ fn a_survive_jury_tie_waits_for_the_master() {
         "the master's choice is all the phase waited for: {r}"
     );
     let g = judge.game("jt").expect("load").expect("game");
-    assert_eq!(g.status, Status::Finished(Ending::Solo(Power::France)));
+    assert_eq!(*g.status(), Status::Finished(Ending::Solo(Power::France)));
     let last = judge
         .all_mail()
         .expect("mail")
@@ -732,7 +738,7 @@ fn maps_by_mail_a_chart_and_the_whole_game_animated() {
     let r = t.as_power(Power::France, "SET MAP ON");
     assert!(r.contains("OK SET MAP ON"), "{r}");
     let mut rng = Rng::new(3);
-    while t.game().position.phase.year < 1903 {
+    while t.game().position().phase.year < 1903 {
         t.orders(&mut rng, &[]);
         t.process_early();
     }
@@ -758,7 +764,7 @@ fn maps_by_mail_a_chart_and_the_whole_game_animated() {
     }
 
     // Three MAP lines, three pictures in their order; MAP ALL waits for the game's end.
-    let open = t.game().position.phase.to_string();
+    let open = t.game().position().phase.to_string();
     let r = t.as_power(
         Power::England,
         "MAP pics S1901M\nMAP pics F1901M\nMAP pics\nMAP pics ALL",
@@ -832,7 +838,7 @@ fn maps_by_mail_a_chart_and_the_whole_game_animated() {
     }
 
     // MAP ALL: one GIF, a frame a processed phase.
-    let processed = t.game().turn as usize;
+    let processed = t.game().turn() as usize;
     let r = t.as_power(Power::Turkey, "MAP pics ALL");
     assert!(
         r.contains("OK MAP pics ALL (an animation of its phases is attached)"),

@@ -17,13 +17,29 @@ pub(crate) fn imap_idle() -> bool {
     std::env::var("DIPJUDGE_IMAP_IDLE").map_or(true, |v| v != "0")
 }
 
-/// Returns early (with a note) when the servers are not expected.
+/// Returns early (with a note) when the servers are not expected; otherwise holds the
+/// servers shared until the test ends ([`servers::SERVERS`] for reading), so no test that
+/// stops and starts them runs meanwhile. `needs_servers!(exclusive)` holds them alone: for
+/// a test that stops them. Every test that talks to the servers starts with one of the two
+/// (a test that did not was once refused by a Postfix another test had stopped).
 macro_rules! needs_servers {
     () => {
         if !crate::servers_expected() {
             eprintln!("note: DIPJUDGE_MAIL_SERVERS is not 1: skipping a real-server test");
             return;
         }
+        let _servers_shared = crate::servers::SERVERS
+            .read()
+            .unwrap_or_else(|e| e.into_inner());
+    };
+    (exclusive) => {
+        if !crate::servers_expected() {
+            eprintln!("note: DIPJUDGE_MAIL_SERVERS is not 1: skipping a real-server test");
+            return;
+        }
+        let _servers_alone = crate::servers::SERVERS
+            .write()
+            .unwrap_or_else(|e| e.into_inner());
     };
 }
 
@@ -78,6 +94,12 @@ pub(crate) fn imaps_port() -> u16 {
     mail_port("IMAPS", 1993)
 }
 
+/// Where Dovecot's oauth2 passdb asks about tokens: the XOAUTH2 tests' own token endpoint
+/// listens here (no server of the stack does).
+pub(crate) fn oauth_port() -> u16 {
+    mail_port("OAUTH", 2427)
+}
+
 /// Attacks from outside the session (issue 37), each named after the defect it closes:
 /// forged delivery reports, strangers locking a seat's owner out, masking exactly the
 /// secrets, a greedy web client, addresses no seat may have, invitations and confirmations
@@ -127,6 +149,9 @@ mod grammar;
 /// Hostile and careless mail through the daemon: absurd subjects and ids within the RFCs,
 /// the loop guard, SET ADDRESS to addresses the mailer can send to, the text cap at a line.
 mod hostile;
+/// The layers as the imports have them: each top module uses only those before it in
+/// `src/lib.rs`'s table (the README's in the same order); no import cycle in any folder.
+mod layers;
 /// Golden games through the real binary on the Maildir default, with a leak scanner.
 mod maildir_golden;
 /// njudge's regression inputs mailed in order: every line understood, the duplex game
@@ -135,6 +160,10 @@ mod njudge_inputs;
 /// Observers' press as njudge's (issue 31): SET OBSERVER, the observer's password, PRESS TO
 /// O; what observers read is SET WATCH.
 mod observers;
+/// The judge as an operator runs it: `check`, `backup` while `run` handles mail and the
+/// restore drill, private database files, a database newer than the binary, `run`'s exit
+/// statuses, logs for a file or the journal, the systemd unit, a clone that stands alone.
+mod operator;
 /// A message far over the size cap.
 mod oversize;
 /// Players as people (issue 31): njudge's REGISTER blocks, WHOIS and its public fields,
@@ -146,9 +175,19 @@ mod picture;
 /// What the rules keep secret stays secret from every reader: Survive ballots, HISTORY by
 /// audience.
 mod privacy;
+/// Quoted replies in nine languages and six ways of quoting (issue 38): only the orders above
+/// the quote change; greetings and closings draw no error; a quoted SIGNON joins nobody; a
+/// typographic apostrophe in a password; a results listing pasted back.
+mod quoting;
+/// Orders as judges print them and players write them, through `dipjudge parse` (issue 38):
+/// results listings pasted back, players' forms, every name of njudge's standard map.
+mod reading;
 /// Where the words live: the judge and the game write no sentence of their own;
 /// `src/bulletin/` is the one renderer of what people read.
 mod renderer;
+/// Upgrades: a database made by each schema version the project shipped is migrated and
+/// plays on (`tests/schemas/`).
+mod schemas;
 /// A scratch judge on the Maildir default: its directory, inbox, outbox and games.
 mod scratch;
 /// Seats changing hands by mail: resignations and ejections told, dropped powers that stall

@@ -97,7 +97,7 @@ fn njudges_regression_inputs_are_all_understood() {
     // The duplex game has started with four players, the powers as njudge shared them.
     let g = inbox.desk.game_named("dt");
     let holder = |p: Power| {
-        g.players
+        g.players()
             .iter()
             .find(|s| s.power == p)
             .map(|s| s.seat.address.clone())

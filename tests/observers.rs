@@ -102,7 +102,7 @@ fn sorted(mut v: Vec<String>) -> Vec<String> {
 #[test]
 fn an_observers_broadcast_reaches_players_master_and_observers() {
     let mut t = Gallery::new("gallery");
-    assert_eq!(t.game().settings.press.observer_press, ObserverLevel::Any);
+    assert_eq!(t.game().settings().press.observer_press, ObserverLevel::Any);
     let before = t.mails().len();
     let r = t.as_observer(0, "BROADCAST\nA fine opening, Austria.\nENDBROADCAST");
     assert!(r.contains("OK SIGNON Ogallery (observer)"), "{r}");
@@ -183,7 +183,7 @@ fn set_observer_none_refuses_observers_press_but_to_the_master() {
         vec![GM.to_string()]
     );
     // Observers still read what they read (SET WATCH is apart); LIST says both.
-    assert_eq!(t.game().settings.press.watch, ObserverLevel::Any);
+    assert_eq!(t.game().settings().press.watch, ObserverLevel::Any);
     let r = t.mail(ANN, "LIST hushed");
     assert!(
         r.contains("Observers: read the results and every broadcast; may send press to the master only (SET OBSERVER NONE)"),
@@ -302,7 +302,7 @@ fn press_to_o_that_would_reach_nobody_is_refused() {
         assert!(r.contains("OK UNOBSERVE"), "{r}");
     }
     assert!(
-        t.game().observer_seats.is_empty(),
+        t.game().observer_seats().is_empty(),
         "passwords go with the subscriptions"
     );
     let r = t.as_power(Power::Turkey, "PRESS TO O\nAnyone?\nENDPRESS");
@@ -322,8 +322,8 @@ fn set_watch_keeps_the_old_meaning() {
     let r = t.mail("carol-obs@example.test", "OBSERVE closed");
     assert!(r.contains("ERROR NO-OBSERVERS"), "{r}");
     let g = t.game();
-    assert_eq!(g.settings.press.watch, ObserverLevel::None);
-    let json = serde_json::to_value(g.settings.press).expect("json");
+    assert_eq!(g.settings().press.watch, ObserverLevel::None);
+    let json = serde_json::to_value(g.settings().press).expect("json");
     assert_eq!(
         json["observers"], "None",
         "stored under its first name: {json}"

@@ -3,7 +3,7 @@
 //! receives.
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use dipjudge::game::{Game, Player, Seat, Status};
+use dipjudge::game::{Game, Player, Seat};
 use dipjudge::judge::{Judge, PasswordCost, hash_password};
 use dipjudge::map::{Map, Power};
 use dipjudge::rules::{Phase, PhaseKind, Position, Season};
@@ -50,15 +50,16 @@ fn vote_winter() -> Judge {
     }
     let survive = dipjudge::variant::Survive;
     let mut g = Game::new("vote", &survive, seat(GM), 7, map);
-    g.status = Status::Active;
-    g.players = Power::ALL
-        .into_iter()
-        .map(|p| Player::new(p, seat(&addr(p))))
-        .collect();
-    g.observers = vec![WATCHER.to_string()];
-    g.position = position;
-    g.variant_state = dipjudge::variant::Variant::new_state(&survive);
-    g.deadline = Some(deadline());
+    g.arrange(dipjudge::game::Arrangement {
+        players: Power::ALL
+            .into_iter()
+            .map(|p| Player::new(p, seat(&addr(p))))
+            .collect(),
+        position,
+        variant_state: Some(dipjudge::variant::Variant::new_state(&survive)),
+        observers: vec![WATCHER.to_string()],
+        deadline: Some(deadline()),
+    });
     judge.install_game(&g).expect("install");
     judge
 }

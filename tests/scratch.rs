@@ -280,7 +280,7 @@ pub(crate) fn deadline(judge: &mut Judge, name: &str) -> DateTime<Utc> {
     judge
         .game(name)
         .unwrap()
-        .and_then(|g| g.deadline)
+        .and_then(|g| g.deadline())
         .expect("a deadline")
 }
 
@@ -291,4 +291,49 @@ pub(crate) fn tally(mails: &[Sent], word: &str) -> BTreeMap<String, usize> {
         *out.entry(m.to.clone()).or_insert(0) += 1;
     }
     out
+}
+
+/// `dipjudge process` on a scratch judge's configuration at `now`, with `extra` arguments.
+pub(crate) fn process(config: &Path, now: DateTime<Utc>, extra: &[&str]) -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_dipjudge"));
+    c.args(["process", "--config"])
+        .arg(config)
+        .args(["--now", &now.to_rfc3339()])
+        .args(extra);
+    c
+}
+
+/// Runs `command` to its end, killed (and the test failed) if it takes longer than
+/// `limit`; its exit status, its standard error and how long it ran.
+pub(crate) fn run_within(
+    mut command: std::process::Command,
+    limit: std::time::Duration,
+) -> (std::process::ExitStatus, String, std::time::Duration) {
+    let err = std::env::temp_dir().join(format!(
+        "dipjudge-run-{}-{}.log",
+        std::process::id(),
+        SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    let started = std::time::Instant::now();
+    let mut child = command
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&err).unwrap())
+        .spawn()
+        .unwrap();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let log = std::fs::read_to_string(&err).unwrap_or_default();
+            let _ = std::fs::remove_file(&err);
+            return (status, log, started.elapsed());
+        }
+        if started.elapsed() > limit {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("the pass did not end within {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
 }

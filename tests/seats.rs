@@ -55,7 +55,7 @@ impl Table {
         let code = desk::confirmation_code(&r);
         let r = self.mail(WATCHER, &format!("CONFIRM {code}"));
         assert!(r.contains("OK CONFIRM"), "{r}");
-        assert!(self.game().observers.iter().any(|o| o == WATCHER));
+        assert!(self.game().observers().iter().any(|o| o == WATCHER));
     }
 
     /// Every unit of `p` holds (an adjustment phase: WAIVE).
@@ -141,16 +141,16 @@ fn a_resignation_is_told_and_six_powers_do_not_wait_for_the_seventh() {
         "{r}"
     );
     // Six powers order: the phase is processed long before its deadline, Italy holding.
-    let deadline = t.game().deadline.expect("deadline");
+    let deadline = t.game().deadline().expect("deadline");
     for p in Power::ALL.into_iter().filter(|p| *p != Power::Italy) {
         t.hold(p);
     }
     let g = t.game();
-    let since = g.all_in_since.expect("every played seat is in");
+    let since = g.all_in_since().expect("every played seat is in");
     t.tick(since + Duration::minutes(11));
     assert!(t.now < deadline);
     let g = t.game();
-    assert_eq!(g.position.phase.to_string(), "F1901M", "processed early");
+    assert_eq!(g.position().phase.to_string(), "F1901M", "processed early");
     let results = t.subject("S1901M Results");
     let got = recipients(&t.mails(), &results);
     assert_eq!(
@@ -175,7 +175,7 @@ fn a_takeover_moves_the_deadline_welcomes_and_shuts_out_the_old_player() {
     let mut t = Table::new("swap");
     t.start();
     t.as_power(Power::Italy, "RESIGN");
-    let deadline = t.game().deadline.expect("deadline");
+    let deadline = t.game().deadline().expect("deadline");
     // Ten hours before the deadline a newcomer signs on to Italy with a password of their own.
     t.now = deadline - Duration::hours(10);
     let before = t.mails().len();
@@ -190,7 +190,7 @@ fn a_takeover_moves_the_deadline_welcomes_and_shuts_out_the_old_player() {
     let new = t.mails_since(before);
     let g = t.game();
     assert_eq!(
-        g.deadline,
+        g.deadline(),
         Some(t.now + Duration::hours(24)),
         "the newcomer's 24 hours"
     );
@@ -260,7 +260,7 @@ fn a_takeover_moves_the_deadline_welcomes_and_shuts_out_the_old_player() {
     for p in Power::ALL.into_iter().filter(|p| *p != Power::Italy) {
         t.hold(p);
     }
-    let since = t.game().all_in_since.expect("all in");
+    let since = t.game().all_in_since().expect("all in");
     t.tick(since + Duration::minutes(11));
     let results = recipients(&t.mails(), &t.subject("S1901M Results"));
     assert!(results.contains(&"newcomer@example.test".to_string()));
@@ -358,7 +358,7 @@ fn takeover_by_takeover_and_with_the_masters_approval() {
     // EJECT address ends an observer's subscription, with one mail to it.
     let r = t.as_master(&format!("EJECT {WATCHER}"));
     assert!(r.contains(&format!("OK EJECT {WATCHER}")), "{r}");
-    assert!(t.game().observers.is_empty());
+    assert!(t.game().observers().is_empty());
     assert!(
         t.mails()
             .iter()
@@ -383,12 +383,12 @@ fn force_begin_with_five_players_and_two_dummies_taken_over() {
         Power::Italy,
     ];
     t.create(&five);
-    assert_eq!(t.game().status, Status::Forming);
+    assert_eq!(*t.game().status(), Status::Forming);
     let r = t.as_master("FORCE BEGIN");
     assert!(r.contains("OK FORCE BEGIN"), "{r}");
     assert!(r.contains("Russia and Turkey (dummies) are"), "{r}");
     let g = t.game();
-    assert_eq!(g.status, Status::Active);
+    assert_eq!(*g.status(), Status::Active);
     for p in five {
         assert_eq!(g.player(p).map(|pl| pl.seat.address.clone()), Some(addr(p)));
     }
@@ -421,12 +421,12 @@ fn force_begin_with_five_players_and_two_dummies_taken_over() {
     for p in five {
         t.hold(p);
     }
-    let since = t.game().all_in_since.expect("all in");
+    let since = t.game().all_in_since().expect("all in");
     t.tick(since + Duration::minutes(11));
     let g = t.game();
-    assert_eq!(g.position.phase.to_string(), "F1901M");
+    assert_eq!(g.position().phase.to_string(), "F1901M");
     assert_eq!(
-        g.position
+        g.position()
             .units
             .iter()
             .filter(|u| u.owner == Owner::Power(Power::Russia))
@@ -458,7 +458,7 @@ fn force_begin_with_five_players_and_two_dummies_taken_over() {
         t.hold(p);
     }
     assert!(
-        t.game().all_in_since.is_none(),
+        t.game().all_in_since().is_none(),
         "Russia and Turkey are awaited"
     );
     let r = t.mail(
@@ -471,7 +471,7 @@ fn force_begin_with_five_players_and_two_dummies_taken_over() {
         "SIGNON Tshort tur-secret\nA Con H\nA Smy H\nF Ank H",
     );
     assert!(!r.contains("ERROR"), "{r}");
-    assert!(t.game().all_in_since.is_some());
+    assert!(t.game().all_in_since().is_some());
     let r = t.mail("stranger@example.test", "SUMMARY short");
     assert!(r.contains("Russia   someone: from F1901M (playing)"), "{r}");
 }
@@ -484,18 +484,18 @@ fn a_draw_is_voted_by_the_played_powers() {
         let r = t.as_power(p, "SET DRAW");
         assert!(r.contains("OK SET DRAW"), "{r}");
     }
-    assert_eq!(t.game().status, Status::Active, "Turkey has not voted");
+    assert_eq!(*t.game().status(), Status::Active, "Turkey has not voted");
     // Turkey's player resigns. The six voted for a draw of seven (a vote names its draw,
     // docs/decisions.md): it is not a vote for a draw of six, which they vote anew.
     t.as_power(Power::Turkey, "RESIGN");
-    assert_eq!(t.game().status, Status::Active, "a vote names its draw");
+    assert_eq!(*t.game().status(), Status::Active, "a vote names its draw");
     for p in Power::ALL.into_iter().filter(|p| *p != Power::Turkey) {
         let r = t.as_power(p, "SET DRAW");
         assert!(r.contains("OK SET DRAW"), "{r}");
     }
     let g = t.game();
-    let Status::Finished(Ending::Draw(powers)) = &g.status else {
-        panic!("a draw: {:?}", g.status);
+    let Status::Finished(Ending::Draw(powers)) = g.status() else {
+        panic!("a draw: {:?}", g.status());
     };
     assert_eq!(powers.len(), 6);
     assert!(!powers.contains(&Power::Turkey));
@@ -510,14 +510,14 @@ fn a_nonmr_game_waits_for_a_replacement_who_restarts_the_clock() {
     for p in Power::ALL.into_iter().filter(|p| *p != Power::Turkey) {
         t.hold(p);
     }
-    assert!(t.game().all_in_since.is_none(), "NONMR waits for Turkey");
-    let deadline = t.game().deadline.expect("deadline");
+    assert!(t.game().all_in_since().is_none(), "NONMR waits for Turkey");
+    let deadline = t.game().deadline().expect("deadline");
     t.tick(deadline);
-    let grace = deadline + Duration::hours(t.game().settings.deadlines.grace_hours);
+    let grace = deadline + Duration::hours(t.game().settings().deadlines.grace_hours);
     t.tick(grace);
     let g = t.game();
-    assert_eq!(g.position.phase.to_string(), "S1901M");
-    assert_eq!(g.deadline, None, "the clock stopped");
+    assert_eq!(g.position().phase.to_string(), "S1901M");
+    assert_eq!(g.deadline(), None, "the clock stopped");
     // A replacement restarts it, with 24 hours.
     t.now = grace + Duration::hours(5);
     let r = t.mail(
@@ -526,8 +526,8 @@ fn a_nonmr_game_waits_for_a_replacement_who_restarts_the_clock() {
     );
     assert!(r.contains("you now play Turkey"), "{r}");
     let g = t.game();
-    assert_eq!(g.deadline, Some(t.now + Duration::hours(24)));
-    assert!(g.all_in_since.is_some(), "everyone is in now");
+    assert_eq!(g.deadline(), Some(t.now + Duration::hours(24)));
+    assert!(g.all_in_since().is_some(), "everyone is in now");
 }
 
 #[test]
@@ -539,18 +539,18 @@ fn missed_phases_abandon_a_seat_when_the_game_says_so() {
     for p in Power::ALL.into_iter().filter(|p| *p != Power::Russia) {
         t.hold(p);
     }
-    let deadline = t.game().deadline.expect("deadline");
+    let deadline = t.game().deadline().expect("deadline");
     t.tick(deadline);
     let before = t.mails().len();
     t.tick(deadline + Duration::hours(24));
     let g = t.game();
-    assert_eq!(g.position.phase.to_string(), "F1901M");
+    assert_eq!(g.position().phase.to_string(), "F1901M");
     assert_eq!(
         g.player(Power::Russia).map(|p| p.status.clone()),
         Some(SeatStatus::Abandoned(Abandonment::MissedPhases(1)))
     );
     let t_russia: Vec<_> = g
-        .tenures
+        .tenures()
         .iter()
         .filter(|t| t.power == Power::Russia)
         .collect();
@@ -568,7 +568,7 @@ fn missed_phases_abandon_a_seat_when_the_game_says_so() {
     assert!(r.contains("you now play Russia"), "{r}");
     let g = t.game();
     let missed: Vec<(u32, bool)> = g
-        .tenures
+        .tenures()
         .iter()
         .filter(|t| t.power == Power::Russia)
         .map(|t| (t.missed, t.is_open()))
@@ -578,7 +578,7 @@ fn missed_phases_abandon_a_seat_when_the_game_says_so() {
     for p in Power::ALL.into_iter().filter(|p| *p != Power::Russia) {
         t.hold(p);
     }
-    let deadline = t.game().deadline.expect("deadline");
+    let deadline = t.game().deadline().expect("deadline");
     t.tick(deadline);
     t.tick(deadline + Duration::hours(24));
     assert!(
@@ -613,7 +613,7 @@ fn a_quiet_game_tells_the_master_and_the_player_only() {
         vec![GM.to_string()]
     );
     assert!(new.iter().any(|m| m.recipient == addr(Power::Austria)));
-    let deadline = t.game().deadline.expect("deadline");
+    let deadline = t.game().deadline().expect("deadline");
     t.now = deadline - Duration::hours(1);
     let before = t.mails().len();
     t.mail("quiet@example.test", "SIGNON Ahush quiet-secret");
@@ -804,5 +804,5 @@ fn set_takeover_is_bounded() {
     t.as_power(Power::Italy, "RESIGN");
     let r = t.mail("nadia@example.test", "SIGNON Ibound newpass-99");
     assert!(r.contains("you now play Italy"), "{r}");
-    assert_eq!(t.game().deadline, Some(t.now + Duration::hours(672)));
+    assert_eq!(t.game().deadline(), Some(t.now + Duration::hours(672)));
 }

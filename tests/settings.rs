@@ -67,13 +67,13 @@ impl Table {
     /// new phase's deadline.
     fn play_phase_at(&mut self, at: DateTime<Utc>) -> DateTime<Utc> {
         self.now = at;
-        let before = self.game().position.phase;
+        let before = self.game().position().phase;
         self.all_hold();
         let due = self.game().next_event().expect("an event");
         self.tick(due.max(at));
         let g = self.game();
-        assert_ne!(g.position.phase, before, "processed at {due}");
-        g.deadline.expect("a deadline")
+        assert_ne!(g.position().phase, before, "processed at {due}");
+        g.deadline().expect("a deadline")
     }
 }
 
@@ -97,7 +97,7 @@ fn a_weekday_schedule_in_paris_across_summer_time_and_a_weekend() {
     // Started Tuesday 10:00 CEST: 48 hours on is Thursday 10:00; the clock makes it
     // Thursday 22 October 20:00 CEST.
     let first = utc(2026, 10, 22, 18, 0);
-    assert_eq!(g.deadline, Some(first));
+    assert_eq!(g.deadline(), Some(first));
     // The start mail prints it in the game's zone.
     let start = t
         .mails()
@@ -116,13 +116,13 @@ fn a_weekday_schedule_in_paris_across_summer_time_and_a_weekend() {
     // minutes after the last orders: 48 hours on is Saturday; the weekend is skipped, and
     // summer time ended on Sunday: Monday 26 October 20:00 CET is 19:00 UTC.
     let d = t.play_phase_at(utc(2026, 10, 22, 10, 0));
-    assert_eq!(t.game().position.phase.to_string(), "F1901M");
+    assert_eq!(t.game().position().phase.to_string(), "F1901M");
     assert_eq!(d, utc(2026, 10, 26, 19, 0), "Fall 1901");
 
     // Fall 1901 on Monday 26 October at 07:00 UTC (08:00 CET): Wednesday 28 October
     // 20:00 CET (19:00 UTC). No centre changed hands, so Winter is skipped.
     let d = t.play_phase_at(utc(2026, 10, 26, 7, 0));
-    assert_eq!(t.game().position.phase.to_string(), "S1902M");
+    assert_eq!(t.game().position().phase.to_string(), "S1902M");
     assert_eq!(d, utc(2026, 10, 28, 19, 0), "Spring 1902");
 
     // Spring 1902 on Wednesday 28 October at 18:30 UTC (19:30 CET, before its deadline):
@@ -133,7 +133,7 @@ fn a_weekday_schedule_in_paris_across_summer_time_and_a_weekend() {
     // Fall 1902 on Friday 30 October at 18:55 UTC (19:55 CET), processed at its deadline,
     // 20:00 CET: 48 hours on is Sunday 20:00; Monday 2 November 20:00 CET.
     let d = t.play_phase_at(utc(2026, 10, 30, 18, 55));
-    assert_eq!(t.game().position.phase.to_string(), "S1903M");
+    assert_eq!(t.game().position().phase.to_string(), "S1903M");
     assert_eq!(d, utc(2026, 11, 2, 19, 0), "Spring 1903");
     // The results print it in Paris time.
     let results = t
@@ -156,7 +156,7 @@ fn an_absence_keeps_deadlines_out_and_noabsence_brings_them_back() {
         "",
         "SET MOVE NEXT 24\nSET RETREAT NEXT 24\nSET ADJUST NEXT 24",
     );
-    assert_eq!(t.game().deadline, Some(utc(2026, 11, 2, 9, 0)));
+    assert_eq!(t.game().deadline(), Some(utc(2026, 11, 2, 9, 0)));
     // France is away from day 3 (00:00) to day 10 (23:59), game time (UTC).
     let r = t.as_power(Power::France, "SET ABSENCE 2026-11-03 TO 2026-11-10");
     assert!(r.contains("OK SET ABSENCE"), "{r}");
@@ -190,8 +190,8 @@ fn an_absence_keeps_deadlines_out_and_noabsence_brings_them_back() {
         "{r}"
     );
     let g = t.game();
-    assert!(g.absences.is_empty());
-    assert_eq!(g.deadline, Some(utc(2026, 11, 7, 12, 10)));
+    assert!(g.absences().is_empty());
+    assert_eq!(g.deadline(), Some(utc(2026, 11, 7, 12, 10)));
     let told: Vec<QueuedMail> = t
         .mails()
         .into_iter()
@@ -226,7 +226,7 @@ fn an_anonymous_game_names_nobody_until_it_ends() {
     let mut t = Table::new("gunboat", utc(2026, 11, 1, 9, 0));
     let observer = "watcher-gunboat@example.test";
     t.start("anonymous", "SET COMMENT no names here");
-    assert!(t.game().settings.anonymous);
+    assert!(t.game().settings().anonymous);
     let r = t.mail_named(observer, Some("Wanda Watcher"), "OBSERVE gunboat");
     assert!(r.contains("CONFIRMATION NEEDED"), "{r}");
     let code = t
@@ -241,7 +241,7 @@ fn an_anonymous_game_names_nobody_until_it_ends() {
         .expect("a confirmation");
     let r = t.mail(observer, &format!("CONFIRM {code}"));
     assert!(!r.contains("ERROR"), "{r}");
-    assert_eq!(t.game().observers.len(), 1);
+    assert_eq!(t.game().observers().len(), 1);
     // Players list the game, send broadcast and private press, and read the history.
     for p in Power::ALL {
         let r = t.as_power(
@@ -307,7 +307,7 @@ fn an_anonymous_game_names_nobody_until_it_ends() {
     // The master ends the game: the players are revealed to everyone.
     let r = t.as_master("DECLARE DRAW AEFGIRT");
     assert!(!r.contains("ERROR"), "{r}");
-    assert!(matches!(t.game().status, Status::Finished(_)));
+    assert!(matches!(t.game().status(), Status::Finished(_)));
     let after: Vec<QueuedMail> = t.mails().into_iter().skip(before_end).collect();
     let to_england: Vec<&QueuedMail> = after
         .iter()
@@ -336,7 +336,7 @@ fn an_anonymous_game_set_noreveal_names_nobody_even_at_the_end() {
     t.play_phase_at(utc(2026, 11, 2, 8, 0));
     let r = t.as_master("DECLARE WINNER France");
     assert!(!r.contains("ERROR"), "{r}");
-    assert!(matches!(t.game().status, Status::Finished(_)));
+    assert!(matches!(t.game().status(), Status::Finished(_)));
     let who = identities("sealed");
     for m in t.mails() {
         if m.recipient == GM {
@@ -379,11 +379,11 @@ fn a_private_game_is_unlisted_and_needs_its_join_password() {
     assert!(r.to_lowercase().contains("join password"), "{r}");
     let r = t.mail(outsider, "SIGNON ?club outsider-pw wrongword");
     assert!(r.contains("ERROR"), "{r}");
-    assert!(t.game().joiners.is_empty());
+    assert!(t.game().joiners().is_empty());
     // With it: joined; now the game is in this player's LIST.
     let r = t.mail(outsider, "SIGNON ?club outsider-pw clubword");
     assert!(!r.contains("ERROR"), "{r}");
-    assert_eq!(t.game().joiners.len(), 1);
+    assert_eq!(t.game().joiners().len(), 1);
     // Its master, signed on, finds it in LIST (a bare From: proves nothing).
     let r = t.as_master("LIST");
     assert!(
@@ -499,12 +499,12 @@ fn resume_keeps_the_masters_deadline_and_process_names_who_it_waits_for() {
     assert!(!r.contains("ERROR"), "{r}");
     let r = t.as_master("SET DEADLINE 2026-11-20 18:00\nRESUME");
     assert!(!r.contains("ERROR"), "{r}");
-    assert_eq!(t.game().deadline, Some(utc(2026, 11, 20, 18, 0)));
+    assert_eq!(t.game().deadline(), Some(utc(2026, 11, 20, 18, 0)));
     // RESUME before SET DEADLINE: the deadline is set all the same.
     t.as_master("PAUSE");
     let r = t.as_master("RESUME\nSET DEADLINE 2026-11-21 18:00");
     assert!(!r.contains("ERROR"), "{r}");
-    assert_eq!(t.game().deadline, Some(utc(2026, 11, 21, 18, 0)));
+    assert_eq!(t.game().deadline(), Some(utc(2026, 11, 21, 18, 0)));
 
     // Everyone's orders are in; France waits; Turkey's orders are taken back.
     t.all_hold();
@@ -571,17 +571,20 @@ fn draw_votes_say_who_and_lapse_when_the_survivors_change() {
         7,
         map,
     );
-    g.status = Status::Active;
-    g.players = Power::ALL
-        .into_iter()
-        .map(|p| {
-            let mut pl = Player::new(p, seat(addr("votes", p)));
-            pl.seat.password_hash = hash_password(PasswordCost::TEST, &password(p), 2);
-            pl
-        })
-        .collect();
-    g.position = position;
-    g.deadline = Some(utc(2026, 12, 1, 0, 0));
+    g.arrange(dipjudge::game::Arrangement {
+        players: Power::ALL
+            .into_iter()
+            .map(|p| {
+                let mut pl = Player::new(p, seat(addr("votes", p)));
+                pl.seat.password_hash = hash_password(PasswordCost::TEST, &password(p), 2);
+                pl
+            })
+            .collect(),
+        position,
+        variant_state: None,
+        observers: Vec::new(),
+        deadline: Some(utc(2026, 12, 1, 0, 0)),
+    });
     t.judge.install_game(&g).expect("install");
 
     // A draw vote names the powers in the draw.
@@ -609,8 +612,8 @@ fn draw_votes_say_who_and_lapse_when_the_survivors_change() {
     let due = t.game().next_event().expect("event");
     t.tick(due);
     let g = t.game();
-    assert_eq!(g.position.phase.to_string(), "S1908M");
-    assert_eq!(g.status, Status::Active);
+    assert_eq!(g.position().phase.to_string(), "S1908M");
+    assert_eq!(*g.status(), Status::Active);
     assert!(g.player(Power::Russia).expect("Russia").draw.is_none());
     let told: Vec<QueuedMail> = t
         .mails()
@@ -658,14 +661,14 @@ fn setup_tools_promote_unstart_start_and_invite() {
     assert!(!r.contains("ERROR"), "{r}");
     assert!(r.contains("starts at"), "{r}");
     let g = t.game();
-    assert_eq!(g.status, Status::Forming);
-    assert_eq!(g.joiners.len(), 7);
+    assert_eq!(*g.status(), Status::Forming);
+    assert_eq!(g.joiners().len(), 7);
     t.tick(utc(2026, 11, 2, 11, 0));
-    assert_eq!(t.game().status, Status::Forming);
+    assert_eq!(*t.game().status(), Status::Forming);
     t.tick(utc(2026, 11, 2, 12, 0));
     let g = t.game();
-    assert_eq!(g.status, Status::Active);
-    assert_eq!(g.deadline, Some(utc(2026, 11, 5, 12, 0)));
+    assert_eq!(*g.status(), Status::Active);
+    assert_eq!(g.deadline(), Some(utc(2026, 11, 5, 12, 0)));
     // UNSTART after a processed phase is refused.
     t.play_phase_at(utc(2026, 11, 3, 9, 0));
     let r = t.as_master("UNSTART");
@@ -697,7 +700,7 @@ fn setup_tools_promote_unstart_start_and_invite() {
     assert!(r.contains("ERROR"), "without the code: {r}");
     let r = p.mail("guest-invited@example.test", &line);
     assert!(!r.contains("ERROR"), "{r}");
-    assert_eq!(p.game().joiners.len(), 1);
+    assert_eq!(p.game().joiners().len(), 1);
 }
 
 /// Join passwords and invitation codes cannot be guessed by mail: after 10 wrong ones in
@@ -720,7 +723,7 @@ fn wrong_join_passwords_are_throttled() {
     );
     assert!(r.contains("ERROR SIGNON-LOCKED"), "{r}");
     assert!(r.contains("wrong join passwords"), "{r}");
-    assert!(t.game().joiners.is_empty());
+    assert!(t.game().joiners().is_empty());
     // An hour later the right one is checked again.
     t.now = utc(2026, 11, 1, 10, 1);
     let r = t.mail(
@@ -728,5 +731,5 @@ fn wrong_join_passwords_are_throttled() {
         "SIGNON ?guarded player-pw rightword",
     );
     assert!(!r.contains("ERROR"), "{r}");
-    assert_eq!(t.game().joiners.len(), 1);
+    assert_eq!(t.game().joiners().len(), 1);
 }

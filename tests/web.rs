@@ -62,9 +62,8 @@ pub(crate) fn get(server: &WebServer, path: &str) -> Page {
 /// A server on 127.0.0.1:0 for the database at `db`.
 pub(crate) fn server(db: &std::path::Path) -> WebServer {
     let section = WebSection {
-        listen: "127.0.0.1:0".parse().unwrap(),
-        base_url: None,
         requests_per_minute: 100_000,
+        ..WebSection::on("127.0.0.1:0".parse().unwrap())
     };
     dipjudge::web::spawn(db.to_path_buf(), "DIP", &section).expect("web server")
 }
@@ -294,9 +293,8 @@ fn web_list_leaves_out_an_unlisted_game() {
 fn web_rate_limit_answers_429() {
     let (scratch, _judge) = played();
     let section = WebSection {
-        listen: "127.0.0.1:0".parse().unwrap(),
-        base_url: None,
         requests_per_minute: 5,
+        ..WebSection::on("127.0.0.1:0".parse().unwrap())
     };
     let server = dipjudge::web::spawn(scratch.database(), "DIP", &section).unwrap();
     let codes: Vec<u16> = (0..8).map(|_| get(&server, "/").status).collect();
@@ -374,4 +372,122 @@ fn web_served_by_the_daemon() {
     assert_eq!(page.status, 200);
     assert!(page.body.contains("rungame"));
     assert!(status.success(), "stopped cleanly: {status}");
+}
+
+/// The value of the sample `line` (a metric with its labels) in a Prometheus text.
+fn sample(text: &str, line: &str) -> u64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(line)?.strip_prefix(' '))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no sample {line}:\n{text}"))
+}
+
+/// `GET /metrics` and `GET /health` (issue 39): what a `process` run from cron did is
+/// counted (the database counts it, not the web server's process), the outbox and the
+/// games as they stand, the last pass; health turns 503 once the last pass is too old.
+#[test]
+fn metrics_and_health_over_http() {
+    let mut scratch = Scratch::new("metrics");
+    {
+        let mut judge = scratch.judge();
+        start_game(&mut judge, "counted", "");
+    }
+    let section = WebSection {
+        requests_per_minute: 100_000,
+        ..WebSection::on("127.0.0.1:0".parse().unwrap())
+    };
+    let server = dipjudge::web::spawn(scratch.database(), "DIP", &section).unwrap();
+    // No pass yet: unhealthy, and said why.
+    let health = get(&server, "/health");
+    assert_eq!(health.status, 503, "{}", health.body);
+    assert!(
+        health.body.contains("no pass recorded yet"),
+        "{}",
+        health.body
+    );
+    let before = get(&server, "/metrics");
+    assert_eq!(before.status, 200);
+    assert_eq!(
+        before.header("content-type"),
+        Some("text/plain; version=0.0.4; charset=utf-8")
+    );
+    let handled = sample(
+        &before.body,
+        "dipjudge_mails_read_total{outcome=\"handled\"}",
+    );
+    let queued = sample(&before.body, "dipjudge_outbox_queued");
+    assert!(handled >= 8 && queued > 0, "{}", before.body);
+    assert_eq!(sample(&before.body, "dipjudge_mails_sent_total"), 0);
+    assert_eq!(sample(&before.body, "dipjudge_games{status=\"active\"}"), 1);
+    // Two mails and a bounce, read by `dipjudge process` as cron runs it.
+    scratch.mail("lister@example.test", "list-1@x", "LIST");
+    scratch.mail("helper@example.test", "help-1@x", "HELP");
+    scratch.deliver(
+        b"From: MAILER-DAEMON@example.test\r\nTo: judge@example.test\r\nSubject: Undelivered Mail Returned to Sender\r\nMessage-ID: <bounce-1@x>\r\nAuto-Submitted: auto-replied\r\n\r\nThe mail could not be delivered.\r\n",
+    );
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_dipjudge"))
+        .args(["process", "--config"])
+        .arg(scratch.config_path())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let after = get(&server, "/metrics").body;
+    assert_eq!(
+        sample(&after, "dipjudge_mails_read_total{outcome=\"handled\"}"),
+        handled + 2,
+        "{after}"
+    );
+    assert_eq!(
+        sample(&after, "dipjudge_mails_read_total{outcome=\"silenced\"}"),
+        1,
+        "{after}"
+    );
+    assert!(
+        sample(&after, "dipjudge_mails_answered_total") >= 2,
+        "{after}"
+    );
+    // Everything queued went out (the Maildir outbox takes it all).
+    assert_eq!(sample(&after, "dipjudge_outbox_queued"), 0, "{after}");
+    assert_eq!(sample(&after, "dipjudge_outbox_deferred"), 0, "{after}");
+    assert_eq!(
+        sample(&after, "dipjudge_mails_sent_total"),
+        sample(&after, "dipjudge_mails_queued_total"),
+        "{after}"
+    );
+    assert_eq!(sample(&after, "dipjudge_games_suspended"), 0);
+    let at = sample(&after, "dipjudge_last_pass_timestamp_seconds");
+    let now = chrono::Utc::now().timestamp().unsigned_abs();
+    assert!(at <= now && now - at < 120, "{at} {now}");
+    assert!(
+        after.contains("dipjudge_last_pass_duration_seconds "),
+        "{after}"
+    );
+    // Nothing in it names a game or an address.
+    assert!(
+        !after.contains("counted") && !after.contains('@'),
+        "{after}"
+    );
+    let health = get(&server, "/health");
+    assert_eq!(health.status, 200, "{}", health.body);
+    let v: serde_json::Value = serde_json::from_str(&health.body).unwrap();
+    assert_eq!(v["status"], "ok");
+    assert_eq!(v["queued"], 0);
+    assert_eq!(health.header("cache-control"), Some("no-store"));
+    server.stop();
+    // A judge that has not passed for longer than the section allows is unhealthy.
+    let strict = WebSection {
+        health_stale_after_secs: 0,
+        ..section
+    };
+    let server = dipjudge::web::spawn(scratch.database(), "DIP", &strict).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let health = get(&server, "/health");
+    assert_eq!(health.status, 503, "{}", health.body);
+    assert!(
+        health.body.contains("\"status\":\"unhealthy\""),
+        "{}",
+        health.body
+    );
+    server.stop();
 }

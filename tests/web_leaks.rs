@@ -139,7 +139,7 @@ fn web_pages_leak_nothing_mail_did_not_show() {
                 }
                 let t = weblinks::mint(tx, &g, Reader::Master, Utc::now())?.expect("master");
                 tokens.push(("master".into(), Some(master.clone()), t));
-                Ok::<_, StoreError>((g.name.clone(), tokens))
+                Ok::<_, StoreError>((g.name().to_string(), tokens))
             })
             .expect("tokens");
         drop(store);

@@ -16,11 +16,13 @@ use std::time::{Duration, UNIX_EPOCH};
 
 use chrono::{DateTime, TimeZone, Utc};
 use dipjudge::daemon::config::DaemonSection;
+use dipjudge::game::SeatRef;
 use dipjudge::judge::{Handled, Incoming, Judge, JudgeConfig, PasswordCost};
 use dipjudge::mail::{
     Envelope, EnvelopeError, ParseLimits, RenderError, Silence, render, silence_reason,
     silence_reason_for,
 };
+use dipjudge::map::Power;
 use dipjudge::store::Store;
 
 /// The master of every game, and the master's password.
@@ -207,18 +209,22 @@ fn set_up(judge: &mut Judge) {
     };
     for (name, _, joined) in GAMES {
         let mut g = judge.game(name).expect("read").expect("the game exists");
-        assert_eq!(
-            g.status == dipjudge::game::Status::Active,
-            joined == 7,
-            "{name}: {:?}",
-            g.status
-        );
-        g.master.password_hash = hash(MASTER.1);
-        for p in &mut g.players {
-            p.seat.password_hash = hash(password_of(&p.seat.address));
+        assert_eq!(g.is_active(), joined == 7, "{name}: {:?}", g.status());
+        g.set_seat_password(SeatRef::Master(0), &hash(MASTER.1))
+            .expect("the master's seat");
+        let players: Vec<(Power, String)> = g
+            .players()
+            .iter()
+            .map(|p| (p.power, p.seat.address.clone()))
+            .collect();
+        for (power, address) in players {
+            g.set_seat_password(SeatRef::Power(power), &hash(password_of(&address)))
+                .expect("a player's seat");
         }
-        for j in &mut g.joiners {
-            j.seat.password_hash = hash(password_of(&j.seat.address));
+        let joiners: Vec<String> = g.joiners().iter().map(|j| j.seat.address.clone()).collect();
+        for address in joiners {
+            g.set_joiner_password(&address, &hash(password_of(&address)))
+                .expect("a joiner's seat");
         }
         judge.install_game(&g).expect("seats installed");
     }
@@ -243,14 +249,14 @@ pub fn seats() -> Vec<(String, String, String, String)> {
         let mut out = Vec::new();
         for (name, _, _) in GAMES {
             let g = judge.game(name).expect("read").expect("the game exists");
-            for p in &g.players {
+            for p in g.players() {
                 let pw = PLAYERS
                     .iter()
                     .find(|(a, _)| *a == p.seat.address)
                     .map(|(_, pw)| pw.to_string())
                     .unwrap_or_default();
                 out.push((
-                    g.name.clone(),
+                    g.name().to_string(),
                     format!("{:?}", p.power),
                     p.seat.address.clone(),
                     pw,

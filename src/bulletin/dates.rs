@@ -7,7 +7,7 @@ use crate::game::Game;
 
 /// The game's time zone (UTC if its name is unknown).
 pub fn zone(g: &Game) -> chrono_tz::Tz {
-    g.settings.time_zone.parse().unwrap_or(chrono_tz::UTC)
+    g.settings().time_zone.parse().unwrap_or(chrono_tz::UTC)
 }
 
 /// A time as players read it: `Mon Nov 23 2026 20:00 UTC`, in the game's zone.

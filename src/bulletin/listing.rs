@@ -32,11 +32,13 @@ pub fn help(variant: Option<&dyn Variant>) -> Vec<String> {
 /// The first line of `LIST`.
 pub const LIST_HEADING: &str = "Games on this judge:";
 
-fn status_word(g: &Game) -> String {
-    match &g.status {
+/// A game's status as the lists word it: `forming (3 of 7 joined)`, `active`, `paused`,
+/// `finished: …` (LIST, LIST game, the web view's list).
+pub fn status_word(g: &Game) -> String {
+    match g.status() {
         Status::Forming => format!(
             "forming ({} of {} joined)",
-            g.joiners.len(),
+            g.joiners().len(),
             g.players_wanted()
         ),
         Status::Active => "active".into(),
@@ -50,7 +52,7 @@ fn status_word(g: &Game) -> String {
 fn duplex_players_line(g: &Game) -> String {
     let n = g.players_wanted();
     let powers = Power::ALL.len();
-    if g.status == Status::Forming {
+    if *g.status() == Status::Forming {
         return format!(
             "Players: {n} (a duplex game: the {powers} powers are shared among them)\n"
         );
@@ -66,18 +68,18 @@ fn duplex_players_line(g: &Game) -> String {
 /// wait for replacements).
 pub fn list_line(g: &Game) -> String {
     let marks = crate::bulletin::settings::listing_marks(g);
-    let line = match g.status {
+    let line = match g.status() {
         Status::Forming => format!(
             "  {:<12} {:<10} {}{marks}",
-            g.name,
-            g.variant,
+            g.name(),
+            g.variant(),
             status_word(g)
         ),
         _ => format!(
             "  {:<12} {:<10} {} {}{marks}",
-            g.name,
-            g.variant,
-            g.position.phase,
+            g.name(),
+            g.variant(),
+            g.position().phase,
             status_word(g)
         ),
     };
@@ -101,36 +103,36 @@ pub fn suspended_list_line(game: &str, reason: &str) -> String {
 pub fn list_game(map: &Map, variant: &dyn Variant, g: &Game, master: bool) -> String {
     let mut s = format!(
         "Game: {}   Variant: {}   Status: {}\n",
-        g.name,
-        g.variant,
+        g.name(),
+        g.variant(),
         status_word(g)
     );
-    if g.status != Status::Forming {
-        s.push_str(&format!("Phase: {}\n", g.position.phase));
+    if *g.status() != Status::Forming {
+        s.push_str(&format!("Phase: {}\n", g.position().phase));
     }
     if g.is_duplex() {
         s.push_str(&duplex_players_line(g));
     }
-    if let Some(d) = g.deadline {
+    if let Some(d) = g.deadline() {
         s.push_str(&format!("Deadline: {}\n", format_time(g, d)));
         if let Some(end) = g.grace_end().filter(|e| *e > d) {
             s.push_str(&format!("Grace ends: {}\n", format_time(g, end)));
         }
         s.push_str(&earliest_processing(g));
     }
-    s.push_str(&seats::press_words(&g.settings.press, g.settings.nmr));
+    s.push_str(&seats::press_words(&g.settings().press, g.settings().nmr));
     s.push('\n');
-    let observers = g.observers.len();
+    let observers = g.observers().len();
     if master && observers > 0 {
         s.push_str(&format!(
             "Observers: {observers} ({})\n",
-            g.observers.join(", ")
+            g.observers().join(", ")
         ));
     } else {
         s.push_str(&format!("Observers: {observers}\n"));
     }
     let rules =
-        crate::bulletin::settings::rules_text(variant.name(), &variant.settings(&g.variant_state));
+        crate::bulletin::settings::rules_text(variant.name(), &variant.settings(g.variant_state()));
     // The settings close the listing.
     let with_settings = |mut s: String| {
         for line in crate::bulletin::settings::settings_lines(g, &rules, master) {
@@ -140,9 +142,9 @@ pub fn list_game(map: &Map, variant: &dyn Variant, g: &Game, master: bool) -> St
         s
     };
     let shown = master || !g.addresses_hidden();
-    if g.status == Status::Forming {
+    if *g.status() == Status::Forming {
         if shown {
-            for j in &g.joiners {
+            for j in g.joiners() {
                 s.push_str(&format!(
                     "  joined: {}\n",
                     crate::bulletin::settings::seat_text(g, &j.seat)
@@ -165,8 +167,8 @@ pub fn list_game(map: &Map, variant: &dyn Variant, g: &Game, master: bool) -> St
         s.push_str(&format!(
             "  {:<8} {:>2} centres, {:>2} units, orders {orders}{}{}\n",
             p.name(),
-            g.position.centre_count(p),
-            g.position
+            g.position().centre_count(p),
+            g.position()
                 .units
                 .iter()
                 .filter(|u| u.owner == Owner::Power(p))
@@ -193,16 +195,16 @@ pub fn list_game(map: &Map, variant: &dyn Variant, g: &Game, master: bool) -> St
 fn earliest_processing(g: &Game) -> String {
     let delay = chrono::Duration::minutes(g.timing().delay_minutes);
     let not_before = g
-        .not_before
+        .not_before()
         .map(|t| format!(", not before {}", format_time(g, t)))
         .unwrap_or_default();
-    match g.all_in_since {
+    match g.all_in_since() {
         Some(t) => {
             let mut at = t + delay;
-            if let Some(d) = g.deadline {
+            if let Some(d) = g.deadline() {
                 at = at.min(d);
             }
-            if let Some(nb) = g.not_before {
+            if let Some(nb) = g.not_before() {
                 at = at.max(nb);
             }
             format!(
@@ -244,7 +246,7 @@ fn board(map: &Map, g: &Game) -> String {
     let mut s = String::from("Units and supply centres:\n");
     for p in Power::ALL {
         let units: Vec<String> = g
-            .position
+            .position()
             .units
             .iter()
             .filter(|u| u.owner == Owner::Power(p))
@@ -252,7 +254,7 @@ fn board(map: &Map, g: &Game) -> String {
             .collect();
         let centres: Vec<String> = map
             .supply_centres()
-            .filter(|c| g.position.owner_of(*c) == Some(p))
+            .filter(|c| g.position().owner_of(*c) == Some(p))
             .map(|c| map.province(c).name.clone())
             .collect();
         if units.is_empty() && centres.is_empty() {
@@ -308,12 +310,12 @@ fn list_lines(prefix: &str, items: &[String]) -> String {
 pub fn summary(map: &Map, g: &Game, master: bool, chart: Option<&crate::picture::Chart>) -> String {
     let mut s = format!(
         "Summary of '{}' ({}), {}.\n",
-        g.name,
-        g.variant,
+        g.name(),
+        g.variant(),
         status_word(g)
     );
-    if g.status != Status::Forming {
-        s.push_str(&format!("Current phase: {}\n\n", g.position.phase));
+    if *g.status() != Status::Forming {
+        s.push_str(&format!("Current phase: {}\n\n", g.position().phase));
         // Who played which power, with addresses only where the game shows them.
         let players = seats::tenures(g, master || !g.addresses_hidden());
         if !players.is_empty() {
@@ -323,7 +325,7 @@ pub fn summary(map: &Map, g: &Game, master: bool, chart: Option<&crate::picture:
         for p in Power::ALL {
             let centres: Vec<String> = map
                 .supply_centres()
-                .filter(|c| g.position.owner_of(*c) == Some(p))
+                .filter(|c| g.position().owner_of(*c) == Some(p))
                 .map(|c| map.province(c).name.clone())
                 .collect();
             s.push_str(&format!(
@@ -380,19 +382,23 @@ pub fn centre_table(chart: &crate::picture::Chart) -> String {
 
 /// A canonical, stable dump of a game: what the golden tests compare.
 pub fn dump_game(map: &Map, g: &Game) -> String {
-    let mut s = format!("GAME {} ({})\n", g.name, status_word(g));
-    s.push_str(&format!("  master {}\n", g.master.address));
-    if g.status == Status::Forming {
-        for j in &g.joiners {
+    let mut s = format!("GAME {} ({})\n", g.name(), status_word(g));
+    s.push_str(&format!("  master {}\n", g.master().address));
+    if *g.status() == Status::Forming {
+        for j in g.joiners() {
             s.push_str(&format!("  joined {}\n", j.seat.address));
         }
         return s;
     }
-    s.push_str(&format!("  phase {} turn {}\n", g.position.phase, g.turn));
-    if let Some(d) = g.deadline {
+    s.push_str(&format!(
+        "  phase {} turn {}\n",
+        g.position().phase,
+        g.turn()
+    ));
+    if let Some(d) = g.deadline() {
         s.push_str(&format!("  deadline {}\n", crate::store::write_time(d)));
     }
-    for p in &g.players {
+    for p in g.players() {
         let status = match p.status {
             SeatStatus::Playing => String::new(),
             SeatStatus::Dummy => " dummy".to_string(),
@@ -414,8 +420,8 @@ pub fn dump_game(map: &Map, g: &Game) -> String {
         ));
     }
     // The tenures that say more than "played from the start, no phase missed".
-    let first = g.tenures.first().map(|t| t.from);
-    for t in &g.tenures {
+    let first = g.tenures().first().map(|t| t.from);
+    for t in g.tenures() {
         if t.ended.is_some() || t.missed > 0 || Some(t.from) != first {
             s.push_str(&format!(
                 "  tenure {} {} from {} to {} missed {}{}\n",
@@ -428,13 +434,13 @@ pub fn dump_game(map: &Map, g: &Game) -> String {
             ));
         }
     }
-    for o in &g.observers {
+    for o in g.observers() {
         s.push_str(&format!("  observer {o}\n"));
     }
-    for u in &g.position.units {
+    for u in &g.position().units {
         s.push_str(&format!("  unit {} {}\n", u.owner, u.display(map)));
     }
-    for d in &g.position.dislodged {
+    for d in &g.position().dislodged {
         s.push_str(&format!(
             "  dislodged {} {}\n",
             d.unit.owner,
@@ -442,14 +448,14 @@ pub fn dump_game(map: &Map, g: &Game) -> String {
         ));
     }
     for c in map.supply_centres() {
-        if let Some(p) = g.position.owner_of(c) {
+        if let Some(p) = g.position().owner_of(c) {
             s.push_str(&format!("  centre {} {}\n", map.display_code(c), p));
         }
     }
     for o in g.all_orders() {
         s.push_str(&format!("  order {}: {}\n", o.power, o.order.display(map)));
     }
-    for line in g.variant_state.dump_lines() {
+    for line in g.variant_state().dump_lines() {
         s.push_str(&format!("  state {line}\n"));
     }
     s
@@ -486,7 +492,7 @@ pub fn history_upto(g: &Game, entries: &[HistoryEntry], limit: usize) -> Vec<Str
                 "(history cut at {limit} lines; {left} more {} from {}: HISTORY {} FROM {})",
                 if left == 1 { "entry" } else { "entries" },
                 at.format("%Y-%m-%d %H:%M"),
-                g.name,
+                g.name(),
                 at.format("%Y-%m-%d %H:%M"),
             ));
             return out;
@@ -503,7 +509,8 @@ pub fn standing_orders(map: &Map, g: &Game, p: Power) -> Vec<String> {
         String::new(),
         format!(
             "Orders standing for {p} in {} ({}):",
-            g.name, g.position.phase
+            g.name(),
+            g.position().phase
         ),
     ];
     let mut standing: Vec<&PowerOrder> = g.orders_of(p).iter().collect();
@@ -512,14 +519,14 @@ pub fn standing_orders(map: &Map, g: &Game, p: Power) -> Vec<String> {
         out.push(format!("  {}", o.order.display(map)));
     }
     for v in g
-        .variant_orders
+        .variant_orders()
         .iter()
         .filter(|v| v.from == Sender::Power(p))
     {
         out.push(format!("  {}", v.command.render(map)));
     }
     let missing = g.unordered_units(p);
-    if g.position.phase.kind == rules::PhaseKind::Movement && !missing.is_empty() {
+    if g.position().phase.kind == rules::PhaseKind::Movement && !missing.is_empty() {
         let names: Vec<String> = missing
             .iter()
             .map(|u| {

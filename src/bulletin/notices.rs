@@ -36,18 +36,22 @@ fn status_words(status: Option<OrderStatus>) -> &'static str {
 /// The game is over: how it ended.
 pub fn game_over(judge: &str, g: &Game, ending: &Ending) -> Notice {
     Notice {
-        subject: subject(judge, &g.name, "Game over"),
+        subject: subject(judge, g.name(), "Game over"),
         body: format!(
             "{}\n\nThe game '{}' is over.\n",
             super::results::ending_sentence(ending),
-            g.name
+            g.name()
         ),
     }
 }
 
 /// The subject of the announcement of a rule set's immediate command (H2).
 pub fn announcement_subject(judge: &str, g: &Game) -> String {
-    subject(judge, &g.name, format!("{} Announcement", g.position.phase))
+    subject(
+        judge,
+        g.name(),
+        format!("{} Announcement", g.position().phase),
+    )
 }
 
 /// The announcement of a rule set's immediate command as `reader` reads it: the lines it
@@ -68,12 +72,12 @@ pub fn reminder(
     deadline: DateTime<Utc>,
     status: Option<OrderStatus>,
 ) -> Notice {
-    let phase = g.position.phase;
+    let phase = g.position().phase;
     Notice {
-        subject: subject(judge, &g.name, format!("{phase} Reminder")),
+        subject: subject(judge, g.name(), format!("{phase} Reminder")),
         body: format!(
             "Reminder: the deadline for {phase} in '{}' is {}.\nYour orders for {power} are {}.\n",
-            g.name,
+            g.name(),
             format_time(g, deadline),
             status_words(status)
         ),
@@ -88,12 +92,12 @@ pub fn late_notice(
     status: Option<OrderStatus>,
     grace_end: DateTime<Utc>,
 ) -> Notice {
-    let phase = g.position.phase;
+    let phase = g.position().phase;
     Notice {
-        subject: subject(judge, &g.name, format!("{phase} Late Notice")),
+        subject: subject(judge, g.name(), format!("{phase} Late Notice")),
         body: format!(
             "The deadline for {phase} in '{}' has passed and your orders for {power} are {}.\nSend them before {}, the end of the grace period.\n",
-            g.name,
+            g.name(),
             status_words(status),
             format_time(g, grace_end)
         ),
@@ -111,7 +115,7 @@ pub fn late_powers(
     grace_end: DateTime<Utc>,
     reader: Reader,
 ) -> Notice {
-    let phase = g.position.phase;
+    let phase = g.position().phase;
     let mut body = format!(
         "The deadline for {phase} has passed. Orders are missing from: {}.\nThe grace period ends {}.\n",
         list_powers(named),
@@ -124,7 +128,7 @@ pub fn late_powers(
         ));
     }
     Notice {
-        subject: subject(judge, &g.name, format!("{phase} Late Powers")),
+        subject: subject(judge, g.name(), format!("{phase} Late Powers")),
         body,
     }
 }
@@ -132,9 +136,9 @@ pub fn late_powers(
 /// The grace period ended in a game that does not process missing orders: the late powers
 /// are abandoned.
 pub fn abandoned(judge: &str, g: &Game, late: &[Power]) -> Notice {
-    let phase = g.position.phase;
+    let phase = g.position().phase;
     Notice {
-        subject: subject(judge, &g.name, format!("{phase} Abandoned")),
+        subject: subject(judge, g.name(), format!("{phase} Abandoned")),
         body: format!(
             "The grace period for {phase} has ended without orders from {}. This game does not process missing orders (NONMR): {} abandoned and open for takeover. The master decides how to go on.\n",
             list_powers(late),
@@ -157,12 +161,12 @@ pub fn time_warp(
     deadline: DateTime<Utc>,
 ) -> Notice {
     Notice {
-        subject: subject(judge, &g.name, "Deadline extended"),
+        subject: subject(judge, g.name(), "Deadline extended"),
         body: format!(
             "Time warp: the judge was not running from {} to {}, past the deadline of {}. Nothing was processed; the deadline is now {}.\n",
             last_tick.map(|t| format_time(g, t)).unwrap_or_default(),
             format_time(g, now),
-            g.position.phase,
+            g.position().phase,
             format_time(g, deadline)
         ),
     }
@@ -170,12 +174,12 @@ pub fn time_warp(
 
 /// To the master: nobody joined the forming game before it expired; it is removed.
 pub fn game_removed(judge: &str, g: &Game) -> Notice {
-    let created = g.created.map(|c| format_time(g, c)).unwrap_or_default();
+    let created = g.created().map(|c| format_time(g, c)).unwrap_or_default();
     Notice {
-        subject: subject(judge, &g.name, "Game removed"),
+        subject: subject(judge, g.name(), "Game removed"),
         body: format!(
             "Nobody joined '{}' in the {} days since you created it ({created}): the game is removed and its name is free again. CREATE it anew if you still want it.\n",
-            g.name,
+            g.name(),
             game::FORMING_EXPIRY_DAYS
         ),
     }
@@ -184,7 +188,7 @@ pub fn game_removed(judge: &str, g: &Game) -> Notice {
 /// The master paused the game.
 pub fn paused(judge: &str, g: &Game) -> Notice {
     Notice {
-        subject: subject(judge, &g.name, "Paused"),
+        subject: subject(judge, g.name(), "Paused"),
         body: "The master has paused the game.\n".to_string(),
     }
 }
@@ -192,7 +196,7 @@ pub fn paused(judge: &str, g: &Game) -> Notice {
 /// The master resumed the game, with a new deadline.
 pub fn resumed(judge: &str, g: &Game, deadline: DateTime<Utc>) -> Notice {
     Notice {
-        subject: subject(judge, &g.name, "Resumed"),
+        subject: subject(judge, g.name(), "Resumed"),
         body: format!(
             "The master has resumed the game. The deadline is {}.\n",
             format_time(g, deadline)
@@ -203,10 +207,10 @@ pub fn resumed(judge: &str, g: &Game, deadline: DateTime<Utc>) -> Notice {
 /// The master set the deadline of the phase.
 pub fn deadline_changed(judge: &str, g: &Game, deadline: DateTime<Utc>) -> Notice {
     Notice {
-        subject: subject(judge, &g.name, "Deadline changed"),
+        subject: subject(judge, g.name(), "Deadline changed"),
         body: format!(
             "The master set the deadline of {} to {}.\n",
-            g.position.phase,
+            g.position().phase,
             format_time(g, deadline)
         ),
     }
@@ -215,11 +219,11 @@ pub fn deadline_changed(judge: &str, g: &Game, deadline: DateTime<Utc>) -> Notic
 /// The master rolled the game back to the phase it is in now.
 pub fn rolled_back(judge: &str, g: &Game) -> Notice {
     Notice {
-        subject: subject(judge, &g.name, "Rolled back"),
+        subject: subject(judge, g.name(), "Rolled back"),
         body: format!(
             "The master rolled the game back to {}. Orders for that phase are needed again; the deadline is {}.\n",
-            g.position.phase,
-            g.deadline.map(|d| format_time(g, d)).unwrap_or_default()
+            g.position().phase,
+            g.deadline().map(|d| format_time(g, d)).unwrap_or_default()
         ),
     }
 }
@@ -227,10 +231,10 @@ pub fn rolled_back(judge: &str, g: &Game) -> Notice {
 /// A power will be absent over the deadline, which moves to `deadline`.
 pub fn deadline_moved(judge: &str, g: &Game, power: Power, deadline: DateTime<Utc>) -> Notice {
     Notice {
-        subject: subject(judge, &g.name, "Deadline moved"),
+        subject: subject(judge, g.name(), "Deadline moved"),
         body: format!(
             "{power} will be absent; the deadline of {} moves to {}.\n",
-            g.position.phase,
+            g.position().phase,
             format_time(g, deadline)
         ),
     }
@@ -239,10 +243,10 @@ pub fn deadline_moved(judge: &str, g: &Game, power: Power, deadline: DateTime<Ut
 /// To the master: a power's player resigned.
 pub fn resigned(judge: &str, g: &Game, power: Power) -> Notice {
     Notice {
-        subject: subject(judge, &g.name, format!("{power} resigned")),
+        subject: subject(judge, g.name(), format!("{power} resigned")),
         body: format!(
             "The player of {power} resigned from '{}'. The power is open for takeover.\n",
-            g.name
+            g.name()
         ),
     }
 }
@@ -254,10 +258,11 @@ pub fn address_set(judge: &str, g: &Game, seat: Sender) -> Notice {
         Sender::Master => "the master",
     };
     Notice {
-        subject: subject(judge, &g.name, "Address set"),
+        subject: subject(judge, g.name(), "Address set"),
         body: format!(
             "From now on this address receives the mail of {seat} in the game '{}' on this judge: the player of that seat set it with SET ADDRESS.\nIf you did not ask for this, please tell the master of '{}'.\n",
-            g.name, g.name
+            g.name(),
+            g.name()
         ),
     }
 }
@@ -307,10 +312,10 @@ pub fn wrong_passwords(
          You are told of them at most once a day.\n",
         since = format_time(g, since),
         total = checked + refused,
-        game = g.name,
+        game = g.name(),
     );
     Notice {
-        subject: subject(judge, &g.name, format!("Wrong passwords for {who}")),
+        subject: subject(judge, g.name(), format!("Wrong passwords for {who}")),
         body,
     }
 }
@@ -396,6 +401,92 @@ pub fn undeliverable(
     }
 }
 
+/// What made a mail too big to read (the bounds of `mail::budget`): it is answered with
+/// one sentence and set aside unread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TooBig {
+    /// More multipart sections than `limit`.
+    Sections { limit: usize },
+    /// More MIME parts than `limit`.
+    Parts { limit: usize },
+    /// HTML whose elements nest deeper than `limit`.
+    HtmlDepth { limit: usize },
+    /// Reading it took longer than `secs` seconds.
+    Slow { secs: u64 },
+}
+
+impl std::fmt::Display for TooBig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TooBig::Sections { limit } => {
+                write!(f, "it has more than {limit} multipart sections")
+            }
+            TooBig::Parts { limit } => write!(f, "it has more than {limit} MIME parts"),
+            TooBig::HtmlDepth { limit } => {
+                write!(f, "its HTML nests elements more than {limit} deep")
+            }
+            TooBig::Slow { secs } => write!(f, "reading it took longer than {secs} seconds"),
+        }
+    }
+}
+
+impl std::error::Error for TooBig {}
+
+/// The answer to a mail too big to read (`what`), unread.
+pub fn too_big_reply(what: TooBig) -> String {
+    format!(
+        "Your mail could not be read: {what}, more than this judge reads in one mail. Nothing in it was done. Send your commands again as plain text in a new mail.\n"
+    )
+}
+
+/// What the judge records, for its operator, of a mail it read no further and answers not
+/// at all (`reason`: why the loop guard silences it; `outcome`: why it was not read).
+pub fn silenced_unread_outcome(reason: &str, outcome: &str) -> String {
+    format!("silenced: {reason}; {outcome}")
+}
+
+/// What the judge records, for its operator, of a mail too big to read.
+pub fn too_big_outcome(what: TooBig) -> String {
+    format!("too big to read: {what}")
+}
+
+/// Why a mail is given up after failing for `days` days (its last failure: `last_error`).
+pub fn undelivered_in(days: u32, last_error: &str) -> String {
+    format!("not delivered in {days} days of trying; the last attempt failed: {last_error}")
+}
+
+/// To the master: mail of the game has not gone out for a while (`count` mails, to
+/// `recipients`, the oldest failing since `since`); the judge keeps trying until `until`.
+pub fn mail_delayed(
+    judge: &str,
+    game: &str,
+    count: usize,
+    recipients: &[String],
+    since: DateTime<Utc>,
+    until: DateTime<Utc>,
+    last_error: &str,
+) -> Notice {
+    let mails = if count == 1 { "mail" } else { "mails" };
+    Notice {
+        subject: subject(judge, game, "Mail delayed"),
+        body: format!(
+            "{count} {mails} of the game '{game}' (to {}) could not be delivered yet: the judge has been trying since {} and keeps trying until {}, and the judge's operator has been told. The last attempt failed: {last_error}\nNothing needs doing; you will hear again only if the mail is given up.\n",
+            recipients.join(", "),
+            super::dates::in_words(&chrono_tz::UTC, since),
+            super::dates::in_words(&chrono_tz::UTC, until),
+        ),
+    }
+}
+
+/// The note added to the reply of a mail that made the judge queue more mails than it
+/// sends for one mail: `dropped` of `wanted` were not sent (at most `per_address` to one
+/// address and `total` in all).
+pub fn flood_note(wanted: usize, dropped: usize, per_address: usize, total: usize) -> String {
+    format!(
+        "NOTE: this mail would have made the judge send {wanted} mails; it sends at most {per_address} to one address and {total} in all for one mail, so the last {dropped} were not sent (what was written is kept: HISTORY shows it to its readers).\n"
+    )
+}
+
 /// What the judge records, for its operator, of a mail it set aside after `attempts`.
 pub fn set_aside_outcome(attempts: i64) -> String {
     format!("set aside after {attempts} failed attempts")
@@ -423,7 +514,7 @@ mod tests {
     use chrono::TimeZone;
 
     use super::*;
-    use crate::game::{Player, Seat, Status};
+    use crate::game::{Player, Seat};
     use crate::map::Map;
 
     fn at(day: u32, hour: u32) -> DateTime<Utc> {
@@ -441,15 +532,30 @@ mod tests {
 
     fn game() -> Game {
         let map = Map::standard().expect("map");
-        let mut g = Game::new("demo", &crate::variant::Standard, seat("gm@x"), 1, map);
-        g.status = Status::Active;
-        g.players = Power::ALL
-            .iter()
-            .map(|p| Player::new(*p, seat(&format!("{}@x", p.code()))))
-            .collect();
-        g.open_phase(crate::rules::Position::standard_start(map));
-        g.deadline = Some(at(3, 20));
-        g.created = Some(at(1, 12));
+        let standard = &crate::variant::Standard;
+        let mut g = Game::create(
+            standard,
+            map,
+            crate::game::NewGame {
+                name: "demo",
+                master: seat("gm@x"),
+                master_name: None,
+                seed: 1,
+                settings: crate::game::Settings::default(),
+                state: crate::variant::Variant::new_state(standard),
+                now: at(1, 12),
+            },
+        );
+        g.arrange(crate::game::Arrangement {
+            players: Power::ALL
+                .iter()
+                .map(|p| Player::new(*p, seat(&format!("{}@x", p.code()))))
+                .collect(),
+            position: crate::rules::Position::standard_start(map),
+            variant_state: None,
+            observers: Vec::new(),
+            deadline: Some(at(3, 20)),
+        });
         g
     }
 

@@ -13,7 +13,7 @@ use super::dates::format_time;
 pub fn phase_title(g: &Game, phase: Phase, now: DateTime<Utc>) -> String {
     format!(
         "{} - {} - {}",
-        g.name,
+        g.name(),
         phase.long_name(),
         format_time(g, now)
     )

@@ -22,7 +22,7 @@ fn subject(judge: &str, game: &str, what: &str) -> String {
 
 /// How a new player takes `power` of `game` over.
 fn how_to_take(game: &Game, power: Power) -> String {
-    let approval = if game.settings.approval {
+    let approval = if game.settings().approval {
         " The master approves each takeover."
     } else {
         ""
@@ -30,8 +30,8 @@ fn how_to_take(game: &Game, power: Power) -> String {
     format!(
         "A new player takes it over with SIGNON {}{} <password> (or TAKEOVER {power} {} <password>).{approval}",
         power.initial(),
-        game.name,
-        game.name
+        game.name(),
+        game.name()
     )
 }
 
@@ -70,7 +70,7 @@ pub fn abandoned_notice(
     why: Abandonment,
     master: Option<&str>,
 ) -> String {
-    let state = if game.settings.nmr {
+    let state = if game.settings().nmr {
         format!(
             "{power} is in civil disorder and open for takeover: its units hold, it builds nothing, and the phases do not wait for it."
         )
@@ -81,7 +81,7 @@ pub fn abandoned_notice(
     };
     let mut s = format!(
         "{}\n{state}\n{}\n",
-        abandoned_sentence(&game.name, power, why),
+        abandoned_sentence(game.name(), power, why),
         how_to_take(game, power)
     );
     if let Some(address) = master {
@@ -92,7 +92,7 @@ pub fn abandoned_notice(
 
 /// The one line the player who left reads (in the reply to their RESIGN, or in a mail).
 pub fn left_line(game: &Game, power: Power, why: Abandonment) -> String {
-    let g = &game.name;
+    let g = &game.name();
     let back = format!(
         "To play it again, take it over like anyone else: SIGNON {}{g} <new password>.",
         power.initial()
@@ -205,8 +205,8 @@ pub struct Welcome<'a> {
 /// The newcomer's welcome: the seat, how to sign on, the deadline, the press settings, the
 /// last results, the board now and the orders standing for the power.
 pub fn welcome(map: &Map, game: &Game, power: Power, w: &Welcome<'_>) -> String {
-    let g = &game.name;
-    let phase = game.position.phase;
+    let g = &game.name();
+    let phase = game.position().phase;
     let mut s = format!("Welcome to '{g}': you now play {power}.\n\n");
     s.push_str(&format!(
         "Sign on with SIGNON {}{g} and the password you chose; your orders, press and settings work as any player's. Send HELP for the commands.\n",
@@ -225,8 +225,8 @@ pub fn welcome(map: &Map, game: &Game, power: Power, w: &Welcome<'_>) -> String 
     }
     s.push_str(&format!(
         "{}   Observers: {}\n",
-        press_words(&game.settings.press, game.settings.nmr),
-        match game.settings.press.watch {
+        press_words(&game.settings().press, game.settings().nmr),
+        match game.settings().press.watch {
             ObserverLevel::Any => "any",
             ObserverLevel::White => "white press only",
             ObserverLevel::None => "none",
@@ -267,7 +267,7 @@ pub fn welcome_standing_heading(power: Power) -> String {
 
 /// Every power's supply centres and units, one line each (what anyone may know).
 fn board(map: &Map, game: &Game) -> String {
-    let pos = &game.position;
+    let pos = game.position();
     let mut s = String::new();
     for p in Power::ALL {
         let mut centres: Vec<String> = map
@@ -404,19 +404,19 @@ pub fn dummy_in_start() -> &'static str {
 /// `SUMMARY`'s list of who played which power from which phase to which, with the phases
 /// each player missed; `addresses` false leaves the addresses out (an anonymous game).
 pub fn tenures(game: &Game, addresses: bool) -> String {
-    if game.tenures.is_empty() {
+    if game.tenures().is_empty() {
         return String::new();
     }
-    let finished = matches!(game.status, Status::Finished(_));
+    let finished = matches!(game.status(), Status::Finished(_));
     let mut s = String::from("Players:\n");
     for p in Power::ALL {
-        for t in game.tenures.iter().filter(|t| t.power == p) {
+        for t in game.tenures().iter().filter(|t| t.power == p) {
             s.push_str(&tenure_line(t, addresses, finished));
         }
         if game
             .player(p)
             .is_some_and(|pl| pl.status == SeatStatus::Dummy)
-            && !game.tenures.iter().any(|t| t.power == p)
+            && !game.tenures().iter().any(|t| t.power == p)
         {
             s.push_str(&format!("  {:<8} nobody (a dummy)\n", p.name()));
         }

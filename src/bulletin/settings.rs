@@ -75,13 +75,13 @@ pub fn schedule_text(rule: &PhaseRule) -> String {
 /// comment.
 pub fn listing_marks(g: &Game) -> String {
     let mut marks = Vec::new();
-    if !g.settings.listed {
+    if !g.settings().listed {
         marks.push("unlisted".to_string());
     }
     if g.is_private() {
         marks.push("private".to_string());
     }
-    if g.settings.anonymous {
+    if g.settings().anonymous {
         marks.push("anonymous".to_string());
     }
     let mut s = if marks.is_empty() {
@@ -89,7 +89,7 @@ pub fn listing_marks(g: &Game) -> String {
     } else {
         format!(" [{}]", marks.join(", "))
     };
-    if let Some(c) = &g.settings.comment {
+    if let Some(c) = &g.settings().comment {
         s.push_str(&format!(" - {c}"));
     }
     s
@@ -113,7 +113,7 @@ pub fn settings_lines(g: &Game, rules: &str, master: bool) -> Vec<String> {
     let mut out = vec![
         format!(
             "Rules: {rules}   Centres for a solo: {}",
-            g.settings.centres_to_win
+            g.settings().centres_to_win
         ),
         format!("Time zone: {}", tz.name()),
         "Schedule (hours; SET MOVE, SET RETREAT, SET ADJUST):".to_string(),
@@ -130,19 +130,19 @@ pub fn settings_lines(g: &Game, rules: &str, master: bool) -> Vec<String> {
         };
         out.push(format!("  {label} {}", schedule_text(&g.rule(kind))));
     }
-    if let Some(t) = g.not_before {
+    if let Some(t) = g.not_before() {
         out.push(format!("Start: not before {}", when(&tz, t)));
     }
     out.push(format!(
         "Listing: {}",
-        if g.settings.listed {
+        if g.settings().listed {
             "listed for everyone"
         } else {
             "unlisted: listed only to its players and master (SET NOLIST)"
         }
     ));
-    let invited = &g.settings.invitations;
-    let joining = match (g.settings.join_password.is_some(), invited.len()) {
+    let invited = &g.settings().invitations;
+    let joining = match (g.settings().join_password.is_some(), invited.len()) {
         (false, 0) => "anyone may join".to_string(),
         (true, 0) => "with the join password".to_string(),
         (pw, n) => format!(
@@ -164,9 +164,9 @@ pub fn settings_lines(g: &Game, rules: &str, master: bool) -> Vec<String> {
     };
     out.push(format!("Joining: {joining}"));
     let addresses = match (
-        g.settings.anonymous,
-        g.settings.reveal,
-        g.settings.addresses_shown,
+        g.settings().anonymous,
+        g.settings().reveal,
+        g.settings().addresses_shown,
     ) {
         (true, true, _) => {
             "anonymous game: no player's address or name is shown to anyone but the master until the game ends, then all are revealed"
@@ -182,21 +182,21 @@ pub fn settings_lines(g: &Game, rules: &str, master: bool) -> Vec<String> {
     out.push(format!("Players' addresses: {addresses}"));
     out.push(format!(
         "Abandonments and takeovers: {}",
-        if g.settings.quiet {
+        if g.settings().quiet {
             "told to the master and the powers concerned only (QUIET)"
         } else {
             "announced to everyone"
         }
     ));
-    if let Some(line) = observers_line(&g.settings.press) {
+    if let Some(line) = observers_line(&g.settings().press) {
         out.push(line);
     }
     out.push(format!(
         "Absences: at most {} days each (SET MAXABSENCE)",
-        g.settings.deadlines.max_absence_days
+        g.settings().deadlines.max_absence_days
     ));
     if master {
-        for a in &g.absences {
+        for a in g.absences() {
             out.push(format!(
                 "  {} away from {} to {}",
                 absentee(a),
@@ -205,24 +205,24 @@ pub fn settings_lines(g: &Game, rules: &str, master: bool) -> Vec<String> {
             ));
         }
     }
-    if let Some(gates) = crate::bulletin::people::gates_line(&g.settings.gates) {
+    if let Some(gates) = crate::bulletin::people::gates_line(&g.settings().gates) {
         out.push(gates);
     }
-    if !g.comasters.is_empty() {
+    if !g.comasters().is_empty() {
         if master {
             out.push(format!(
                 "Co-masters: {}",
-                g.comasters
+                g.comasters()
                     .iter()
                     .map(|s| seat_text(g, s))
                     .collect::<Vec<_>>()
                     .join(", ")
             ));
         } else {
-            out.push(format!("Co-masters: {}", g.comasters.len()));
+            out.push(format!("Co-masters: {}", g.comasters().len()));
         }
     }
-    if let Some(c) = &g.settings.comment {
+    if let Some(c) = &g.settings().comment {
         out.push(format!("Comment: {c}"));
     }
     out
@@ -250,7 +250,7 @@ fn observers_line(press: &PressPolicy) -> Option<String> {
 /// The powers and their players, one a line (`  Austria:  Anna <anna@example.org>`).
 fn player_table(g: &Game) -> String {
     let mut s = String::new();
-    for p in &g.players {
+    for p in g.players() {
         let who = if p.is_open() {
             super::seats::dummy_in_start().to_string()
         } else {
@@ -279,8 +279,8 @@ pub const SOMEONE: &str = "someone@somewhere";
 pub fn start_subject(judge: &str, g: &Game) -> String {
     super::notices::subject(
         judge,
-        &g.name,
-        format!("{} Game Starting", g.position.phase),
+        g.name(),
+        format!("{} Game Starting", g.position().phase),
     )
 }
 
@@ -299,12 +299,14 @@ pub fn start_text(
     to: CopyFor,
 ) -> String {
     let tz = g.time_zone();
-    let rules = rules_phrase(variant.name(), &variant.settings(&g.variant_state));
+    let rules = rules_phrase(variant.name(), &variant.settings(g.variant_state()));
     let master = to == CopyFor::Master;
     let for_tools = super::dates::for_tools(&tz, deadline);
     let mut text = format!(
         ":: Judge: {judge}  Game: {}  Variant: {}\n:: Deadline: {} {for_tools}\n\n",
-        g.name, g.variant, g.position.phase
+        g.name(),
+        g.variant(),
+        g.position().phase
     );
     let selected = match to {
         CopyFor::Power(p) => p.name(),
@@ -313,7 +315,7 @@ pub fn start_text(
     };
     text.push_str(&format!(
         "You have been selected as {selected} in game '{}' of Diplomacy.\n\n",
-        g.name
+        g.name()
     ));
     text.push_str("The following players are in this game:\n");
     let hidden = g.addresses_hidden() && !master;
@@ -324,7 +326,7 @@ pub fn start_text(
         &if hidden {
             SOMEONE.to_string()
         } else {
-            seat_text(g, &g.master)
+            seat_text(g, g.master())
         },
     ));
     // The reader's own powers (several in a duplex game) show its address.
@@ -332,7 +334,7 @@ pub fn start_text(
         CopyFor::Power(me) => g.held_with(me),
         _ => Vec::new(),
     };
-    for p in &g.players {
+    for p in g.players() {
         let own = own_powers.contains(&p.power);
         let address = if p.is_open() {
             super::seats::dummy_in_start().to_string()
@@ -345,10 +347,10 @@ pub fn start_text(
     }
     text.push_str(&format!(
         "\nStarting position for {} of {}.\n",
-        g.position.phase.season_name(),
-        g.position.phase.year
+        g.position().phase.season_name(),
+        g.position().phase.year
     ));
-    let mut units: Vec<&crate::rules::Unit> = g.position.units.iter().collect();
+    let mut units: Vec<&crate::rules::Unit> = g.position().units.iter().collect();
     units.sort_by_key(|u| (u.owner, map.location_name(u.location)));
     let mut last = None;
     for u in units {
@@ -370,11 +372,11 @@ pub fn start_text(
     text.push_str(&format!(
         "\n\nThe deadline for the first orders is {for_tools}.\n\n"
     ));
-    text.push_str(&format!("Game '{}' is played with {rules}.\n", g.name));
+    text.push_str(&format!("Game '{}' is played with {rules}.\n", g.name()));
     if g.addresses_hidden() {
-        text.push_str(if !g.settings.anonymous {
+        text.push_str(if !g.settings().anonymous {
             "Who plays which power is kept from the other players until the game ends.\n"
-        } else if g.settings.reveal {
+        } else if g.settings().reveal {
             "This game is anonymous: nobody but the master learns who plays which power until the game ends, when all are revealed. Press is signed with the power's name.\n"
         } else {
             "This game is anonymous: nobody but the master learns who plays which power, even after the game ends. Press is signed with the power's name.\n"
@@ -387,12 +389,13 @@ pub fn start_text(
     }
     text.push_str(&format!(
         "The first phase is {}; orders are due by {}.\n",
-        super::phase_words(g.position.phase),
+        super::phase_words(g.position().phase),
         when(&tz, deadline)
     ));
     text.push_str(&format!(
         "Sign on with SIGNON <power initial>{} <your password>, e.g. SIGNON E{} for England.\n",
-        g.name, g.name
+        g.name(),
+        g.name()
     ));
     text
 }
@@ -416,8 +419,8 @@ pub fn game_over_text(
     if declared.is_some() {
         text.push('\n');
     }
-    text.push_str(&format!("{sentence}\n\nThe game '{}' is over.\n", g.name));
-    if g.players.is_empty() {
+    text.push_str(&format!("{sentence}\n\nThe game '{}' is over.\n", g.name()));
+    if g.players().is_empty() {
         return text;
     }
     if g.reveals() {
@@ -582,18 +585,18 @@ pub fn joined(g: &Game, count: usize, start: Option<DateTime<Utc>>) -> Vec<Strin
     let wanted = g.players_wanted();
     let mut out = vec![format!(
         "{count} of {wanted} players have joined {}.",
-        g.name
+        g.name()
     )];
     if count >= wanted {
         out.push(match start {
             Some(t) => format!(
                 "{} is full: it starts at {}, the start its master set.",
-                g.name,
+                g.name(),
                 when(&g.time_zone(), t)
             ),
             None => format!(
                 "{} is full: it starts when this message has been read.",
-                g.name
+                g.name()
             ),
         });
     }
@@ -604,16 +607,16 @@ pub fn joined(g: &Game, count: usize, start: Option<DateTime<Utc>>) -> Vec<Strin
 /// powers will be shared (njudge: "Number of Players for game 'dt' set to 4.").
 pub fn players_set(g: &Game) -> String {
     let n = g.players_wanted();
-    let joined = g.joiners.len();
+    let joined = g.joiners().len();
     if !g.is_duplex() {
         return format!(
             "{} waits for {n} players, one a power; {joined} have joined.",
-            g.name
+            g.name()
         );
     }
     format!(
         "{} is a duplex game for {n} players: each is given several of the {} powers by preference when the game starts; {joined} have joined.",
-        g.name,
+        g.name(),
         crate::map::Power::ALL.len()
     )
 }
@@ -644,10 +647,10 @@ pub fn noconcede_echo(had: bool) -> String {
 }
 
 /// Why `PROCESS` waits: the start the master set.
-pub fn held_until(g: &Game, t: DateTime<Utc>) -> String {
+pub fn held_until(zone: &Tz, t: DateTime<Utc>) -> String {
     format!(
         "the master set its start: nothing is processed before {}",
-        when(&g.time_zone(), t)
+        when(zone, t)
     )
 }
 
@@ -655,7 +658,7 @@ pub fn held_until(g: &Game, t: DateTime<Utc>) -> String {
 pub fn grace_set(g: &Game, end: DateTime<Utc>) -> String {
     format!(
         "The grace period of {} ends {}.",
-        g.position.phase,
+        g.position().phase,
         when(&g.time_zone(), end)
     )
 }
@@ -664,7 +667,7 @@ pub fn grace_set(g: &Game, end: DateTime<Utc>) -> String {
 pub fn start_set_forming(g: &Game, t: DateTime<Utc>) -> String {
     format!(
         "{} starts at {} if seven players have joined by then, else when the seventh joins.",
-        g.name,
+        g.name(),
         when(&g.time_zone(), t)
     )
 }
@@ -673,12 +676,12 @@ pub fn start_set_forming(g: &Game, t: DateTime<Utc>) -> String {
 pub fn start_set_notice(judge: &str, g: &Game, t: DateTime<Utc>) -> super::notices::Notice {
     let tz = g.time_zone();
     super::notices::Notice {
-        subject: super::notices::subject(judge, &g.name, "Start set"),
+        subject: super::notices::subject(judge, g.name(), "Start set"),
         body: format!(
             "The master set the start of {}: nothing is processed before {}. The deadline is {}.\n",
-            g.position.phase,
+            g.position().phase,
             when(&tz, t),
-            g.deadline.map(|d| when(&tz, d)).unwrap_or_default()
+            g.deadline().map(|d| when(&tz, d)).unwrap_or_default()
         ),
     }
 }
@@ -687,12 +690,12 @@ pub fn start_set_notice(judge: &str, g: &Game, t: DateTime<Utc>) -> super::notic
 pub fn zone_set(g: &Game) -> String {
     let tz = g.time_zone();
     let current = g
-        .deadline
+        .deadline()
         .map(|d| format!("; the deadline is {}", when(&tz, d)))
         .unwrap_or_default();
     format!(
         "Times in {} are now shown in {}{current}.",
-        g.name,
+        g.name(),
         tz.name()
     )
 }
@@ -709,8 +712,8 @@ pub fn invitation_subject(judge: &str, game: &str) -> String {
 pub fn invited_line(g: &Game) -> String {
     format!(
         "Each address invited was mailed a code to join {} with ({} invited in all).",
-        g.name,
-        g.settings.invitations.len()
+        g.name(),
+        g.settings().invitations.len()
     )
 }
 
@@ -730,7 +733,12 @@ pub fn unstart_subject(judge: &str, game: &str) -> String {
 }
 
 /// After `SET MOVE|RETREAT|ADJUST`: what the class's deadlines keep from now on.
-pub fn schedule_set_line(word: &str, rule: &PhaseRule, tz: &Tz) -> String {
+pub fn schedule_set_line(class: ScheduleClass, rule: &PhaseRule, tz: &Tz) -> String {
+    let word = match class {
+        ScheduleClass::Movement => "Movement",
+        ScheduleClass::Retreat => "Retreat",
+        ScheduleClass::Adjustment => "Adjustment",
+    };
     format!(
         "{word} deadlines from the next one on: {} (hours, in {}).",
         schedule_text(rule),
@@ -742,7 +750,7 @@ pub fn schedule_set_line(word: &str, rule: &PhaseRule, tz: &Tz) -> String {
 pub fn absence_stands(g: &Game, d: DateTime<Utc>) -> String {
     format!(
         "The deadline of {} ({}) falls inside this absence and stands: an absence keeps out the deadlines set after it. Ask the master to move this one if you need to.",
-        g.position.phase,
+        g.position().phase,
         when(&g.time_zone(), d)
     )
 }
@@ -763,13 +771,13 @@ pub fn deadline_back(
     (
         format!(
             "The deadline of {} is back on the schedule: {at}.",
-            g.position.phase
+            g.position().phase
         ),
         super::notices::Notice {
-            subject: super::notices::subject(judge, &g.name, "Deadline changed"),
+            subject: super::notices::subject(judge, g.name(), "Deadline changed"),
             body: format!(
                 "An absence was cancelled: the deadline of {} is back on the schedule, {at}.\n",
-                g.position.phase
+                g.position().phase
             ),
         },
     )

@@ -1,4 +1,4 @@
-//! DATC-style case files: their format (`parse`, `shared/rules/README.md` §2.3 and
+//! DATC-style case files: their format (`parse`, `docs/rules/README.md` §2.3 and
 //! `fixtures/README.md`) and running them through the judge (`run`), as
 //! `dipjudge adjudicate` and `cargo test` do.
 //!

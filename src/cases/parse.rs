@@ -1,5 +1,5 @@
 //! Reads DATC-style case files (jDip/godip format plus the sections of
-//! `shared/rules/README.md` §2.3 and `fixtures/README.md`) into [`Case`] values. Orders are
+//! `docs/rules/README.md` §2.3 and `fixtures/README.md`) into [`Case`] values. Orders are
 //! read by the judge's own command parser (one order grammar); a rule set's facts are kept
 //! as lines for the rule set to read. Every error names the file's line.
 

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, TimeZone, Utc};
 
-use crate::game::{Game, ObserverLevel, Player, Seat, Status};
+use crate::game::{Arrangement, Game, Player, Seat, Status};
 use crate::judge::{Handled, Incoming, Judge, JudgeConfig, PasswordCost, hash_password};
 use crate::map::{Location, Map, Power, ProvinceId};
 use crate::rules::{
@@ -515,26 +515,18 @@ fn same_order(a: &Order, b: &Order) -> bool {
 }
 
 /// Sets the case's game up: seven players, a master, an observer, the position, the rule
-/// set's settings and facts.
+/// set's settings and facts, and the deadline.
 fn set_up(
     map: &Map,
     variant: &dyn Variant,
     case: &Case,
-    position: Position,
+    mut position: Position,
+    deadline: chrono::DateTime<chrono::Utc>,
 ) -> Result<Game, RunError> {
     let seat = |address: String| Seat {
         address,
         password_hash: password_hash().to_string(),
     };
-    let mut g = Game::new(GAME, variant, seat(MASTER.to_string()), 1901, map);
-    g.status = Status::Active;
-    g.players = Power::ALL
-        .into_iter()
-        .map(|p| Player::new(p, seat(address(p))))
-        .collect();
-    g.observers = vec![OBSERVER.to_string()];
-    g.settings.press.watch = ObserverLevel::Any;
-    g.position = position;
     let mut state = variant.case_state();
     for (line, key, value) in &case.settings {
         variant
@@ -554,30 +546,29 @@ fn set_up(
                 reason,
             })
         };
-        if let Some(result) = owner_fact(map, &mut g.position, fact) {
+        if let Some(result) = owner_fact(map, &mut position, fact) {
             result.map_err(unreadable)?;
             continue;
         }
         let mut setup = Setup {
             map,
-            position: &mut g.position,
+            position: &mut position,
             state: &mut state,
             resigned: &mut resigned,
         };
         variant.read_fact(&mut setup, fact).map_err(unreadable)?;
     }
     for (line, unit, note) in &case.unit_notes {
-        let placed = g
-            .position
+        let placed = position
             .units
             .iter()
-            .chain(g.position.dislodged.iter().map(|d| &d.unit))
+            .chain(position.dislodged.iter().map(|d| &d.unit))
             .find(|u| u.location == unit.location)
             .copied()
             .unwrap_or(*unit);
         let mut setup = Setup {
             map,
-            position: &mut g.position,
+            position: &mut position,
             state: &mut state,
             resigned: &mut resigned,
         };
@@ -590,12 +581,24 @@ fn set_up(
                 })
             })?;
     }
-    for p in resigned {
-        if let Some(pl) = g.player_mut(p) {
-            pl.status = crate::game::SeatStatus::Abandoned(crate::game::Abandonment::Resigned);
-        }
-    }
-    g.variant_state = state;
+    let players = Power::ALL
+        .into_iter()
+        .map(|p| {
+            let mut pl = Player::new(p, seat(address(p)));
+            if resigned.contains(&p) {
+                pl.status = crate::game::SeatStatus::Abandoned(crate::game::Abandonment::Resigned);
+            }
+            pl
+        })
+        .collect();
+    let mut g = Game::new(GAME, variant, seat(MASTER.to_string()), 1901, map);
+    g.arrange(Arrangement {
+        players,
+        position,
+        variant_state: Some(state),
+        observers: vec![OBSERVER.to_string()],
+        deadline: Some(deadline),
+    });
     Ok(g)
 }
 
@@ -727,14 +730,14 @@ fn variant_checks(
     if let Some(facts) = &case.poststate_variant {
         let g = h.game()?;
         for (line, fact) in facts {
-            let result = match check_owner_fact(map, &g.position, fact) {
+            let result = match check_owner_fact(map, g.position(), fact) {
                 Some(r) => r,
                 None => variant.check_fact(
                     &Check {
                         map,
-                        position: &g.position,
+                        position: g.position(),
                         before,
-                        after: &g.variant_state,
+                        after: g.variant_state(),
                         block: facts,
                     },
                     fact,
@@ -793,10 +796,15 @@ pub fn run_case(map: &Map, registry: &Registry, case: &Case) -> Result<CaseRepor
             p
         }
     };
-    let mut game = set_up(map, variant, case, position)?;
-    game.deadline = Some(h.now + chrono::Duration::days(30));
+    let game = set_up(
+        map,
+        variant,
+        case,
+        position,
+        h.now + chrono::Duration::days(30),
+    )?;
     h.judge.install_game(&game).map_err(judge_error)?;
-    let initial_state = game.variant_state.clone();
+    let initial_state = game.variant_state().clone();
     let mut skipped: Option<PhaseOutcome> = None;
     if let Some(results) = replay {
         let mut by_power: Vec<Message<'_>> = Vec::new();
@@ -853,7 +861,7 @@ pub fn run_case(map: &Map, registry: &Registry, case: &Case) -> Result<CaseRepor
         if !diffs.is_empty() {
             return Err(RunError::Inconsistent(diffs.join("; ")));
         }
-        let reached = h.game()?.position.phase;
+        let reached = h.game()?.position().phase;
         if reached != phase {
             // No dislodged unit had anywhere to go: they were disbanded with the movement
             // results and there is no retreat phase (as njudge does). The case's retreat
@@ -893,14 +901,15 @@ pub fn run_case(map: &Map, registry: &Registry, case: &Case) -> Result<CaseRepor
             let mut guard = 0;
             loop {
                 let g = h.game()?;
-                if marker.happened(g.position.phase) {
+                if marker.happened(g.position().phase) {
                     break;
                 }
-                if g.status != Status::Active || marker.missed(g.position.phase) || guard > 12 {
+                if *g.status() != Status::Active || marker.missed(g.position().phase) || guard > 12
+                {
                     diffs.push(format!(
                         "line {line}: the marker's event never happened (the game is in {}{})",
-                        g.position.phase,
-                        if g.status == Status::Active {
+                        g.position().phase,
+                        if *g.status() == Status::Active {
                             ""
                         } else {
                             ", and over"
@@ -926,7 +935,7 @@ pub fn run_case(map: &Map, registry: &Registry, case: &Case) -> Result<CaseRepor
         for m in order_messages(&moment.orders) {
             h.send(&m)?;
         }
-        let current = h.game()?.position.phase;
+        let current = h.game()?.position().phase;
         season = season_of(current);
         if k == 0
             && let Some(out) = skipped.take()
@@ -946,7 +955,7 @@ pub fn run_case(map: &Map, registry: &Registry, case: &Case) -> Result<CaseRepor
         }
         if !moment.retreats.is_empty() {
             let g = h.game()?;
-            if g.position.phase.kind == PhaseKind::Retreat {
+            if g.position().phase.kind == PhaseKind::Retreat {
                 for m in order_messages(&moment.retreats) {
                     h.send(&m)?;
                 }
@@ -973,7 +982,8 @@ pub fn run_case(map: &Map, registry: &Registry, case: &Case) -> Result<CaseRepor
                 break;
             }
             let g = h.game()?;
-            if g.status != Status::Active || season_of(g.position.phase) != season || guard > 6 {
+            if *g.status() != Status::Active || season_of(g.position().phase) != season || guard > 6
+            {
                 break;
             }
             h.process()?;
@@ -1007,7 +1017,7 @@ pub fn run_case(map: &Map, registry: &Registry, case: &Case) -> Result<CaseRepor
             start_game.as_ref().is_some_and(|g| {
                 let parts = g.view_parts();
                 variant
-                    .rules(&g.view(map, &parts), &g.variant_state)
+                    .rules(&g.view(map, &parts), g.variant_state())
                     .disband_instead_of_retreat(u)
             })
         };
@@ -1056,11 +1066,11 @@ pub fn run_case(map: &Map, registry: &Registry, case: &Case) -> Result<CaseRepor
     }
     let g = h.game()?;
     if let Some(p) = case.post_phase
-        && p != g.position.phase
+        && p != g.position().phase
     {
         diffs.push(format!(
             "POSTSTATE_SETPHASE: expected {p}, got {}",
-            g.position.phase
+            g.position().phase
         ));
     }
     if let Some(o) = &case.post_owners {
@@ -1069,7 +1079,7 @@ pub fn run_case(map: &Map, registry: &Registry, case: &Case) -> Result<CaseRepor
         for id in map.supply_centres() {
             let (e, got) = (
                 expected.get(id.index()).copied().flatten(),
-                g.position.owner_of(id),
+                g.position().owner_of(id),
             );
             if e != got {
                 let name = |p: Option<Power>| p.map(|p| p.name()).unwrap_or("nobody");

@@ -3,7 +3,9 @@
 
 use std::fmt;
 
-use crate::map::{Coast, Map, ProvinceId};
+use crate::map::{Coast, Map, Power, ProvinceId};
+
+use super::lexeme::{Recipient, UnclearRecipients};
 
 /// Why one command line was rejected. `code()` is stable (it is printed in replies and
 /// tests match on it); `Display` is the sentence after `ERROR <CODE>: `.
@@ -29,6 +31,8 @@ pub enum CommandError {
         text: String,
         suggestions: Vec<String>,
     },
+    /// A place on the board that is no province and that no unit may enter (Switzerland).
+    Impassable { name: String },
     /// The province has no such coast (`Par/nc`).
     NoSuchCoast { province: String, coast: Coast },
     /// The text after `/` or inside `( )` is not a coast.
@@ -47,6 +51,18 @@ pub enum CommandError {
     /// `SET ADDRESS` with an address the judge's mailer cannot send to (an address literal
     /// such as `a@[127.0.0.1]`, or one longer than SMTP allows); `why` says which.
     UnmailableAddress { address: String, why: &'static str },
+    /// The word after `SET` is no setting; `suggestion` is the closest setting, ready to
+    /// print.
+    UnknownSetting {
+        word: String,
+        suggestion: Option<String>,
+    },
+    /// A word of a press list that could be read as initials but is refused (issue 38):
+    /// the header and its block are refused, nothing is sent.
+    UnclearRecipients {
+        word: String,
+        why: UnclearRecipients,
+    },
 }
 
 /// A rule set's own error in reading a line: its spec code and sentence, filled in.
@@ -66,6 +82,7 @@ impl CommandError {
             CommandError::Syntax { .. } => "SYNTAX",
             CommandError::UnknownCommand { .. } => "UNKNOWN-COMMAND",
             CommandError::UnknownProvince { .. } => "UNKNOWN-PROVINCE",
+            CommandError::Impassable { .. } => "IMPASSABLE",
             CommandError::NoSuchCoast { .. } => "NO-SUCH-COAST",
             CommandError::BadCoast { .. } => "BAD-COAST",
             CommandError::UnknownPower { .. } => "UNKNOWN-POWER",
@@ -74,6 +91,8 @@ impl CommandError {
             CommandError::NoPressOpen { .. } => "NO-PRESS-OPEN",
             CommandError::Coded(c) => c.code,
             CommandError::UnmailableAddress { .. } => "BAD-ADDRESS",
+            CommandError::UnclearRecipients { .. } => "UNCLEAR-RECIPIENTS",
+            CommandError::UnknownSetting { .. } => "UNKNOWN-SETTING",
         }
     }
 
@@ -180,6 +199,10 @@ impl fmt::Display for CommandError {
                     write!(f, "; did you mean {}?", or_list(suggestions))
                 }
             }
+            CommandError::Impassable { name } => write!(
+                f,
+                "{name} is impassable: it is no province, and no unit may stand or move there"
+            ),
             CommandError::NoSuchCoast { province, coast } => {
                 write!(f, "{province} has no {}", coast.name())
             }
@@ -206,8 +229,66 @@ impl fmt::Display for CommandError {
             CommandError::UnmailableAddress { address, why } => {
                 write!(f, "the judge cannot send mail to {address}: {why}")
             }
+            CommandError::UnknownSetting { word, suggestion } => {
+                write!(f, "\"{word}\" is not a setting")?;
+                match suggestion {
+                    Some(s) => write!(f, "; did you mean SET {s}?")?,
+                    None => f.write_str(".")?,
+                }
+                write!(
+                    f,
+                    " Players set PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE or MAP; the master DEADLINE, GRACE, PRESS and more (HELP lists them all)"
+                )
+            }
+            CommandError::UnclearRecipients { word, why } => {
+                match why {
+                    UnclearRecipients::Province(name) => {
+                        write!(f, "\"{word}\" is a province ({name}), not a list of powers")?
+                    }
+                    UnclearRecipients::Word => {
+                        write!(f, "\"{word}\" is a word, not a list of powers")?
+                    }
+                    UnclearRecipients::GameMaster => write!(
+                        f,
+                        "\"{word}\" may mean the game master or Germany and the master; write M for the master alone"
+                    )?,
+                    UnclearRecipients::Repeated => write!(
+                        f,
+                        "\"{word}\" repeats a letter, so it is no list of initials"
+                    )?,
+                    UnclearRecipients::OutOfOrder(readers, in_order) => {
+                        let names: Vec<String> = readers.iter().map(reader_name).collect();
+                        write!(
+                            f,
+                            "\"{word}\" is not in the board's order: as initials it would be {}; written in order, {in_order}",
+                            names.join(", ")
+                        )?
+                    }
+                }
+                write!(
+                    f,
+                    "; nothing was sent. Name the readers ({}) or write their initials in one word in the board's order ({}, M the master, O the observers)",
+                    example_names(),
+                    Power::ALL.iter().map(|p| p.initial()).collect::<String>()
+                )
+            }
         }
     }
+}
+
+/// A press reader as a sentence names it.
+fn reader_name(r: &Recipient) -> String {
+    match r {
+        Recipient::Power(p) => p.name().to_string(),
+        Recipient::Master => "the master".into(),
+        Recipient::Observers => "the observers".into(),
+    }
+}
+
+/// `PRESS TO England, France`: how a list of names is written.
+fn example_names() -> String {
+    let names: Vec<&str> = Power::ALL.iter().take(2).map(|p| p.name()).collect();
+    format!("PRESS TO {}", names.join(", "))
 }
 
 impl std::error::Error for CommandError {}

@@ -41,6 +41,10 @@ pub enum Why {
     Coded(super::Coded),
     /// An address the mailer cannot send to, and why.
     UnmailableAddress(String, &'static str),
+    /// The word after `SET` is no setting (the line from it on is where the error is).
+    UnknownSetting,
+    /// A word of a press list that could be read as initials but is refused, as written.
+    UnclearRecipients(String, UnclearRecipients),
 }
 
 impl Why {
@@ -342,8 +346,9 @@ fn coast(i: &str) -> PResult<'_, Option<Coast>> {
         let after = blanks(after);
         let ends = name_word_ends(after, 2);
         for end in ends.iter().rev() {
+            // A full stop may end the line right after the coast (`F Spa/nc.`).
             if let (Some(t), Some(rest)) = (after.get(..*end), after.get(*end..))
-                && let Some(c) = Coast::from_text(t)
+                && let Some(c) = Coast::from_text(t.trim_end_matches('.'))
             {
                 return Ok((rest, Some(c)));
             }
@@ -352,6 +357,10 @@ fn coast(i: &str) -> PResult<'_, Option<Coast>> {
         return failure(after, Why::BadCoast(shown.to_string()));
     }
     if let Some(after) = start.strip_prefix('(') {
+        // `(*bounce*)` after a results listing's order is its outcome, not a coast.
+        if after.starts_with('*') {
+            return Ok((i, None));
+        }
         let Some(close) = after.find(')') else {
             return failure(after, Why::Expected("a coast and \")\""));
         };
@@ -424,6 +433,17 @@ pub enum Recipient {
     Observers,
 }
 
+impl Recipient {
+    /// The letter a press list writes it with: the power's initial, `M` or `O`.
+    pub fn initial(&self) -> char {
+        match self {
+            Recipient::Power(p) => p.initial(),
+            Recipient::Master => 'M',
+            Recipient::Observers => 'O',
+        }
+    }
+}
+
 impl fmt::Display for Recipient {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -438,9 +458,10 @@ impl fmt::Display for Recipient {
 /// list_item = power | initial { initial } ;   (`AEF`, `A E F`, `England, France`; a word
 /// that is a power's code is read as that power: `FRA` is France)
 ///
-/// With `master`, `M` (the master) and `O` (the observers) are initials too (press lists). Duplicates are dropped; the order is
-/// kept as written.
-pub(crate) fn recipient_list(i: &str, master: bool) -> PResult<'_, Vec<Recipient>> {
+/// With `press` (a press list, on that board), `M` (the master) and `O` (the observers) are
+/// initials too, `MASTER` and `OBSERVERS` read as such, and a word is read as initials only
+/// as [`press_initials`] allows. Duplicates are dropped; the order is kept as written.
+pub(crate) fn recipient_list<'a>(i: &'a str, press: Option<&Map>) -> PResult<'a, Vec<Recipient>> {
     let mut out: Vec<Recipient> = Vec::new();
     let mut rest = i;
     loop {
@@ -448,22 +469,25 @@ pub(crate) fn recipient_list(i: &str, master: bool) -> PResult<'_, Vec<Recipient
         let Ok((r, w)) = name_word(item_start) else {
             break;
         };
-        let mut found: Vec<Recipient> = Vec::new();
-        if let Some(p) = Power::from_name(w) {
-            found.push(Recipient::Power(p));
-        } else {
-            for c in w.chars() {
-                match (Power::from_initial(c), c.to_ascii_uppercase()) {
-                    (Some(p), _) => found.push(Recipient::Power(p)),
-                    (None, 'M') if master => found.push(Recipient::Master),
-                    (None, 'O') if master => found.push(Recipient::Observers),
-                    _ => {
-                        found.clear();
-                        break;
+        let found: Vec<Recipient> = if let Some(p) = Power::from_name(w) {
+            vec![Recipient::Power(p)]
+        } else if let Some(map) = press {
+            if w.eq_ignore_ascii_case("master") {
+                vec![Recipient::Master]
+            } else if w.eq_ignore_ascii_case("observers") || w.eq_ignore_ascii_case("observer") {
+                vec![Recipient::Observers]
+            } else {
+                match press_initials(map, w) {
+                    Ok(found) => found,
+                    Err(Some(why)) => {
+                        return failure(item_start, Why::UnclearRecipients(w.to_string(), why));
                     }
+                    Err(None) => Vec::new(),
                 }
             }
-        }
+        } else {
+            initials(w, false)
+        };
         if found.is_empty() {
             if out.is_empty() {
                 return fail(item_start, Why::UnknownPower(w.to_string()));
@@ -489,9 +513,87 @@ pub(crate) fn recipient_list(i: &str, master: bool) -> PResult<'_, Vec<Recipient
     Ok((rest, out))
 }
 
+/// The word's letters read one by one as initials (`M` and `O` too with `master`), or
+/// nothing if a letter is none.
+fn initials(w: &str, master: bool) -> Vec<Recipient> {
+    let mut found = Vec::new();
+    for c in w.chars() {
+        match (Power::from_initial(c), c.to_ascii_uppercase()) {
+            (Some(p), _) => found.push(Recipient::Power(p)),
+            (None, 'M') if master => found.push(Recipient::Master),
+            (None, 'O') if master => found.push(Recipient::Observers),
+            _ => return Vec::new(),
+        }
+    }
+    found
+}
+
+/// Words players write in a press line that are spelt with initials but are no list:
+/// `PRESS TO E FROM G` is not England, France, Russia, the observers, the master and
+/// Germany.
+const NOT_INITIALS: &[&str] = &["from", "to", "for", "or", "of", "if", "me", "off", "too"];
+
+/// Why a word of a press list that could be read as initials is refused (issue 38: an
+/// ordinary word must never send press to a set of readers).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UnclearRecipients {
+    /// A province's name or abbreviation (`ROME`, `aeg`): the province's full name.
+    Province(String),
+    /// A word of the language (`FROM`, `TO`).
+    Word,
+    /// `GM`: the game master, or Germany and the master.
+    GameMaster,
+    /// The same initial twice (`FEE`).
+    Repeated,
+    /// Initials out of the board's order (`GREAT`, `frg`): what they would read as, and the
+    /// same initials in order.
+    OutOfOrder(Vec<Recipient>, String),
+}
+
+/// press_initials = initial { initial } ;   (distinct, in the board's order: the powers', then
+/// M, then O; and no word of the board or of the language)
+///
+/// A word of a press list read as initials: `Ok` with the readers, `Err(None)` when some
+/// letter is no initial (the word is simply no list), `Err(Some(why))` when it could be
+/// read so but is something else players write, or not in the order a list is written in
+/// (`PRESS TO ROME`, `PRESS TO GREAT`). njudge read any such word letter by letter; a list
+/// written in order (`FGR`, `GO`, `RO`) reads as it did there.
+fn press_initials(map: &Map, w: &str) -> Result<Vec<Recipient>, Option<UnclearRecipients>> {
+    let found = initials(w, true);
+    if found.is_empty() {
+        return Err(None);
+    }
+    if found.len() == 1 {
+        return Ok(found);
+    }
+    if let Some(p) = map.find_province(w) {
+        return Err(Some(UnclearRecipients::Province(
+            map.province(p).name.clone(),
+        )));
+    }
+    let lower = w.to_ascii_lowercase();
+    if lower == "gm" {
+        return Err(Some(UnclearRecipients::GameMaster));
+    }
+    if NOT_INITIALS.contains(&lower.as_str()) {
+        return Err(Some(UnclearRecipients::Word));
+    }
+    let mut sorted = found.clone();
+    sorted.sort();
+    sorted.dedup();
+    if sorted.len() < found.len() {
+        return Err(Some(UnclearRecipients::Repeated));
+    }
+    if sorted != found {
+        let letters = sorted.iter().map(Recipient::initial).collect();
+        return Err(Some(UnclearRecipients::OutOfOrder(found, letters)));
+    }
+    Ok(found)
+}
+
 /// A list of powers only (no master).
 pub(crate) fn power_list(i: &str) -> PResult<'_, Vec<Power>> {
-    let (rest, rs) = recipient_list(i, false)?;
+    let (rest, rs) = recipient_list(i, None)?;
     let ps = rs
         .into_iter()
         .filter_map(|r| match r {
@@ -1030,20 +1132,21 @@ mod tests {
 
     #[test]
     fn recipients_initials_and_names() {
-        let (r, l) = recipient_list("AEF", true).unwrap();
+        let m = Map::standard().unwrap();
+        let (r, l) = recipient_list("AEF", Some(m)).unwrap();
         assert_eq!(r, "");
         assert_eq!(l.len(), 3);
-        let (_, l) = recipient_list("FRA", true).unwrap();
+        let (_, l) = recipient_list("FRA", Some(m)).unwrap();
         assert_eq!(l, vec![Recipient::Power(Power::France)]);
-        let (r, l) = recipient_list("England, France and M grey", true).unwrap();
+        let (r, l) = recipient_list("England, France and M grey", Some(m)).unwrap();
         assert_eq!(r, " grey");
         assert_eq!(l.len(), 3);
         // njudge's `O`: the observers, in a press list only.
-        let (_, l) = recipient_list("FO", true).unwrap();
+        let (_, l) = recipient_list("FO", Some(m)).unwrap();
         assert_eq!(
             l,
             vec![Recipient::Power(Power::France), Recipient::Observers]
         );
-        assert!(recipient_list("O", false).is_err());
+        assert!(recipient_list("O", None).is_err());
     }
 }

@@ -10,27 +10,7 @@ use super::lexeme::{
     Date, PResult, Why, address, blanks, clock, cut, date, days_word, end_of_line, expect, fail,
     hours, keyword, name_word, number, one_of, power_list, power_or_initial, token,
 };
-
-/// What kind of press a game allows (`SET NO PRESS`, `SET GREY`, …).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PressSetting {
-    NoPress,
-    /// Grey (anonymous) press only.
-    Grey,
-    /// White (signed) press only.
-    White,
-    /// Both.
-    WhiteGrey,
-}
-
-/// What observers may send (`SET OBSERVER …`, njudge's meaning), or what they read (`SET
-/// WATCH …`): any press, white (signed) press only, none.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ObserverSetting {
-    Any,
-    White,
-    None,
-}
+use super::settings::{ObserverLevel, PressLevel, ScheduleClass};
 
 /// A turn to roll back to: a phase (`S1902M`) or njudge's turn number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -44,25 +24,6 @@ impl fmt::Display for Turn {
         match self {
             Turn::Phase(p) => write!(f, "{p}"),
             Turn::Number(n) => write!(f, "{n}"),
-        }
-    }
-}
-
-/// The class of phases a schedule is set for: njudge's `MOVE`, `RETREAT`, `ADJUST`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PhaseClass {
-    Movement,
-    Retreat,
-    Adjustment,
-}
-
-impl PhaseClass {
-    /// njudge's word.
-    pub fn word(self) -> &'static str {
-        match self {
-            PhaseClass::Movement => "MOVE",
-            PhaseClass::Retreat => "RETREAT",
-            PhaseClass::Adjustment => "ADJUST",
         }
     }
 }
@@ -170,7 +131,7 @@ pub enum MasterCommand {
     },
     SetNmr,
     SetNoNmr,
-    SetPress(PressSetting),
+    SetPress(PressLevel),
     SetPartial,
     /// `SET ALL PRESS`: the master receives a copy of every piece of private press.
     SetAllPress,
@@ -178,9 +139,9 @@ pub enum MasterCommand {
     SetNoAllPress,
     SetNoPartial,
     /// `SET OBSERVER …` (njudge): what observers may send, with the game's press rules.
-    SetObserver(ObserverSetting),
+    SetObserver(ObserverLevel),
     /// `SET WATCH …`: what observers read (and whether a game takes observers at all).
-    SetWatch(ObserverSetting),
+    SetWatch(ObserverLevel),
     /// `SET VARIANT name`: the name is checked by the variant registry later.
     SetVariant {
         name: String,
@@ -200,7 +161,7 @@ pub enum MasterCommand {
     Declare(Declaration),
     /// `SET MOVE|RETREAT|ADJUST …`.
     SetSchedule {
-        class: PhaseClass,
+        class: ScheduleClass,
         change: ScheduleChange,
     },
     /// `SET ZONE Europe/Paris`: the IANA name, as the zone database spells it.
@@ -314,24 +275,24 @@ impl MasterCommand {
             MasterCommand::SetNmr => "SET NMR".into(),
             MasterCommand::SetNoNmr => "SET NONMR".into(),
             MasterCommand::SetPress(p) => match p {
-                PressSetting::NoPress => "SET NO PRESS".into(),
-                PressSetting::Grey => "SET GREY".into(),
-                PressSetting::White => "SET WHITE".into(),
-                PressSetting::WhiteGrey => "SET WHITE/GREY".into(),
+                PressLevel::None => "SET NO PRESS".into(),
+                PressLevel::Grey => "SET GREY".into(),
+                PressLevel::White => "SET WHITE".into(),
+                PressLevel::WhiteGrey => "SET WHITE/GREY".into(),
             },
             MasterCommand::SetPartial => "SET PARTIAL".into(),
             MasterCommand::SetAllPress => "SET ALL PRESS".into(),
             MasterCommand::SetNoAllPress => "SET NO ALL PRESS".into(),
             MasterCommand::SetNoPartial => "SET NO PARTIAL".into(),
             MasterCommand::SetObserver(o) => match o {
-                ObserverSetting::Any => "SET OBSERVER ANY".into(),
-                ObserverSetting::White => "SET OBSERVER WHITE".into(),
-                ObserverSetting::None => "SET OBSERVER NONE".into(),
+                ObserverLevel::Any => "SET OBSERVER ANY".into(),
+                ObserverLevel::White => "SET OBSERVER WHITE".into(),
+                ObserverLevel::None => "SET OBSERVER NONE".into(),
             },
             MasterCommand::SetWatch(o) => match o {
-                ObserverSetting::Any => "SET WATCH ANY".into(),
-                ObserverSetting::White => "SET WATCH WHITE".into(),
-                ObserverSetting::None => "SET WATCH NONE".into(),
+                ObserverLevel::Any => "SET WATCH ANY".into(),
+                ObserverLevel::White => "SET WATCH WHITE".into(),
+                ObserverLevel::None => "SET WATCH NONE".into(),
             },
             MasterCommand::SetVariant { name } => format!("SET VARIANT {name}"),
             MasterCommand::Promote { address } => format!("PROMOTE {address}"),
@@ -532,6 +493,76 @@ pub(crate) fn master_command(i: &str) -> PResult<'_, MasterCommand> {
     Ok((r, cmd))
 }
 
+/// The words after `SET` that start a master's setting, longest first where one begins another.
+pub(crate) const SETTINGS: &[&str] = &[
+    "deadline",
+    "grace",
+    "start",
+    "no nmr",
+    "nmr",
+    "no all press",
+    "all press",
+    "no press",
+    "white/grey",
+    "white/gray",
+    "grey/white",
+    "gray/white",
+    "white / grey",
+    "grey",
+    "gray",
+    "white",
+    "no partial",
+    "partial",
+    "observers",
+    "observer",
+    "watch",
+    "variant",
+    "centers",
+    "centres",
+    "movement",
+    "moves",
+    "move",
+    "retreats",
+    "retreat",
+    "adjustments",
+    "adjustment",
+    "adjust",
+    "builds",
+    "build",
+    "time zone",
+    "zone",
+    "comment",
+    "no list",
+    "list",
+    "public",
+    "private",
+    "no join password",
+    "join password",
+    "uninvite",
+    "invite",
+    "no anonymous",
+    "anonymous",
+    "no reveal",
+    "reveal",
+    "no quiet",
+    "quiet",
+    "addresses",
+    "max absence",
+    "no approval",
+    "approval",
+    "abandon",
+    "takeover",
+    "players",
+    "dedication",
+    "on time ratio",
+    "ontime ratio",
+    "ontimerat",
+    "resignation ratio",
+    "resrat",
+    "cd ratio",
+    "cdrat",
+];
+
 // master_setting = "DEADLINE" date | "GRACE" date | "START" date | "NMR" | "NONMR"
 //                | "NO PRESS" | "WHITE/GREY" | "GREY/WHITE" | "GREY" | "WHITE"
 //                | "PARTIAL" | "NO PARTIAL" | "ALL PRESS" | "NO ALL PRESS"
@@ -552,77 +583,7 @@ pub(crate) fn master_command(i: &str) -> PResult<'_, MasterCommand> {
 //               | "DELAY" ) hours | "DAYS" days ;
 pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
     let start = blanks(i);
-    let (r, w) = one_of(
-        &[
-            "deadline",
-            "grace",
-            "start",
-            "no nmr",
-            "nmr",
-            "no all press",
-            "all press",
-            "no press",
-            "white/grey",
-            "white/gray",
-            "grey/white",
-            "gray/white",
-            "white / grey",
-            "grey",
-            "gray",
-            "white",
-            "no partial",
-            "partial",
-            "observers",
-            "observer",
-            "watch",
-            "variant",
-            "centers",
-            "centres",
-            "movement",
-            "moves",
-            "move",
-            "retreats",
-            "retreat",
-            "adjustments",
-            "adjustment",
-            "adjust",
-            "builds",
-            "build",
-            "time zone",
-            "zone",
-            "comment",
-            "no list",
-            "list",
-            "public",
-            "private",
-            "no join password",
-            "join password",
-            "uninvite",
-            "invite",
-            "no anonymous",
-            "anonymous",
-            "no reveal",
-            "reveal",
-            "no quiet",
-            "quiet",
-            "addresses",
-            "max absence",
-            "no approval",
-            "approval",
-            "abandon",
-            "takeover",
-            "players",
-            "dedication",
-            "on time ratio",
-            "ontime ratio",
-            "ontimerat",
-            "resignation ratio",
-            "resrat",
-            "cd ratio",
-            "cdrat",
-        ],
-        "a setting",
-    )(start)?;
+    let (r, w) = one_of(SETTINGS, "a setting")(start)?;
     let (r, cmd) = match w {
         "deadline" | "grace" | "start" => {
             let (r, d) = cut(date(r))?;
@@ -637,9 +598,9 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
         }
         "no nmr" => (r, MasterCommand::SetNoNmr),
         "nmr" => (r, MasterCommand::SetNmr),
-        "no press" => (r, MasterCommand::SetPress(PressSetting::NoPress)),
-        "grey" | "gray" => (r, MasterCommand::SetPress(PressSetting::Grey)),
-        "white" => (r, MasterCommand::SetPress(PressSetting::White)),
+        "no press" => (r, MasterCommand::SetPress(PressLevel::None)),
+        "grey" | "gray" => (r, MasterCommand::SetPress(PressLevel::Grey)),
+        "white" => (r, MasterCommand::SetPress(PressLevel::White)),
         "no partial" => (r, MasterCommand::SetNoPartial),
         "all press" => (r, MasterCommand::SetAllPress),
         "no all press" => (r, MasterCommand::SetNoAllPress),
@@ -647,9 +608,9 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
         "observers" | "observer" | "watch" => {
             let (r, o) = cut(one_of(&["any", "white", "none"], "ANY, WHITE or NONE")(r))?;
             let o = match o {
-                "any" => ObserverSetting::Any,
-                "white" => ObserverSetting::White,
-                _ => ObserverSetting::None,
+                "any" => ObserverLevel::Any,
+                "white" => ObserverLevel::White,
+                _ => ObserverLevel::None,
             };
             (
                 r,
@@ -680,10 +641,10 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
             let (r, n) = cut(expect("a number of supply centres", number)(r))?;
             (r, MasterCommand::SetCentres { count: n })
         }
-        "movement" | "moves" | "move" => schedule(r, PhaseClass::Movement)?,
-        "retreats" | "retreat" => schedule(r, PhaseClass::Retreat)?,
+        "movement" | "moves" | "move" => schedule(r, ScheduleClass::Movement)?,
+        "retreats" | "retreat" => schedule(r, ScheduleClass::Retreat)?,
         "adjustments" | "adjustment" | "adjust" | "builds" | "build" => {
-            schedule(r, PhaseClass::Adjustment)?
+            schedule(r, ScheduleClass::Adjustment)?
         }
         "time zone" | "zone" => {
             let (r, z) = cut(expect("a time zone (like Europe/Paris)", token)(r))?;
@@ -791,7 +752,7 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
             let (r, x) = cut(ratio(r))?;
             (r, MasterCommand::SetResignationRatio { most: x })
         }
-        _ => (r, MasterCommand::SetPress(PressSetting::WhiteGrey)),
+        _ => (r, MasterCommand::SetPress(PressLevel::WhiteGrey)),
     };
     let (r, _) = cut(end_of_line(r))?;
     Ok((r, cmd))
@@ -866,11 +827,53 @@ fn ratio(i: &str) -> PResult<'_, Option<u32>> {
     Ok((r, Some(n)))
 }
 
+/// njudge's `SET COMMENT BEGIN`: the lines after it, up to a `SIGNOFF` or the end of the
+/// message (a signature or a quoted original ends it too), are the comment, not commands
+/// (issue 38: they were read as orders, and "BEGIN" was the comment). dipjudge keeps one
+/// comment, shown in LIST, so the lines are joined with a blank and must fit in it; none
+/// clears it, as njudge's SIGNOFF right after BEGIN clears its full comment.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CommentBlock {
+    lines: Vec<String>,
+}
+
+impl CommentBlock {
+    /// Whether a line opens a block: `SET COMMENT BEGIN`, alone.
+    pub(crate) fn opens(norm: &str) -> bool {
+        norm.eq_ignore_ascii_case("set comment begin")
+    }
+
+    /// Whether a line ends the block: a bare `SIGNOFF` (njudge's only end).
+    pub(crate) fn closes(norm: &str) -> bool {
+        norm.eq_ignore_ascii_case("signoff")
+    }
+
+    /// Takes a line of the comment (blank lines and `//` lines are none).
+    pub(crate) fn read(&mut self, norm: &str) {
+        if !norm.is_empty() && !norm.starts_with("//") {
+            self.lines.push(norm.to_string());
+        }
+    }
+
+    /// The block as `SET COMMENT text`, or refused when the text is longer than a comment.
+    pub(crate) fn into_command(self) -> Result<super::Command, super::CommandError> {
+        let text = self.lines.join(" ");
+        if text.chars().count() > MAX_COMMENT {
+            return Err(super::CommandError::Syntax {
+                expected: "a comment of at most 60 characters (dipjudge keeps one comment, shown in LIST, and read the lines after SET COMMENT BEGIN as it, not as commands; nothing was changed)",
+                after: Some("BEGIN".into()),
+                found: Some(super::shorten(&text)),
+            });
+        }
+        Ok(super::Command::Master(MasterCommand::SetComment { text }))
+    }
+}
+
 /// The longest comment (`SET COMMENT`): njudge's brief listing holds 60 characters.
 pub(crate) const MAX_COMMENT: usize = 60;
 
 // phase_class schedule_part { schedule_part } ;   (after SET; see master_setting)
-fn schedule(i: &str, class: PhaseClass) -> PResult<'_, MasterCommand> {
+fn schedule(i: &str, class: ScheduleClass) -> PResult<'_, MasterCommand> {
     let mut change = ScheduleChange::default();
     let mut r = i;
     let mut any = false;

@@ -15,6 +15,7 @@
 //! | `master` | master commands (PROCESS, SET DEADLINE, …) |
 //! | `grammar` | [`Grammar`]: how a line reaches the game's rule set, and its [`RuleCommand`]s |
 //! | `error` | [`CommandError`]: codes and sentences |
+//! | `settings` | the settings words the game keeps as they are read: [`PressLevel`], [`ObserverLevel`], [`ScheduleClass`] |
 //!
 //! A line the shared language does not read may belong to the game's rule set: the
 //! [`ParseContext`] carries the rule set's [`Grammar`], reached through the registry. The
@@ -22,26 +23,26 @@
 
 pub(crate) mod address;
 mod error;
+mod framing;
 mod grammar;
 mod lexeme;
 mod master;
 mod order;
 mod player;
 mod press;
+mod settings;
 
 use crate::map::Map;
 use crate::rules::{Order, PhaseKind};
 
 pub use error::{Coded, CommandError};
 pub use grammar::{Grammar, NoCommand, NoCommands, OwnCommand, RuleCommand};
-pub use lexeme::{Date, GameName, Recipient};
-pub use master::{
-    Declaration, EjectTarget, MasterCommand, ObserverSetting, PhaseClass, PressSetting,
-    ScheduleChange, Turn,
-};
+pub use lexeme::{Date, GameName, Recipient, UnclearRecipients};
+pub use master::{Declaration, EjectTarget, MasterCommand, ScheduleChange, Turn};
 pub use order::OrderCommand;
 pub use player::{Exclusion, PlayerCommand, SignonAs};
 pub use press::{Attribution, Press, PressHeader, PressKind, PressTo};
+pub use settings::{ObserverLevel, PressLevel, ScheduleClass};
 
 use lexeme::{PErr, Why, keyword};
 
@@ -146,8 +147,9 @@ pub fn parse_message(text: &str, map: &Map) -> Vec<LineResult> {
 }
 
 /// Prepares a line for the parsers: HTML entities that mail converters leave behind are
-/// decoded, tabs, no-break spaces and other blanks become one space, zero-width characters
-/// go, and the ends are trimmed.
+/// decoded, the typographic apostrophes, quotes and dashes that word processors and phones
+/// put in ([`typographic_to_ascii`]) become their ASCII forms, tabs, no-break spaces and
+/// other blanks become one space, zero-width characters go, and the ends are trimmed.
 pub fn normalise_line(raw: &str) -> String {
     let decoded = if raw.contains('&') {
         raw.replace("&nbsp;", " ")
@@ -159,12 +161,26 @@ pub fn normalise_line(raw: &str) -> String {
     } else {
         raw.to_string()
     };
-    collapse_blanks(&decoded, |c| {
+    let ascii: String = decoded.chars().map(typographic_to_ascii).collect();
+    collapse_blanks(&ascii, |c| {
         matches!(
             c,
             '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}' | '\u{feff}'
         )
     })
+}
+
+/// The ASCII form of a typographic character a mail program may put in for the one the
+/// player typed: `’ ‘ ‚ ‛ ′ ʼ` are `'`, `“ ” „ ‟ ″ « »` are `"`, the dashes and the minus
+/// sign `‐ ‑ ‒ – — ― −` are `-`. So `d’Artagnan` is the password `d'Artagnan`, and
+/// `A Par – Bur` the move `A Par - Bur`.
+fn typographic_to_ascii(c: char) -> char {
+    match c {
+        '\u{2018}' | '\u{2019}' | '\u{201a}' | '\u{201b}' | '\u{2032}' | '\u{02bc}' => '\'',
+        '\u{201c}' | '\u{201d}' | '\u{201e}' | '\u{201f}' | '\u{2033}' | '\u{ab}' | '\u{bb}' => '"',
+        '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
+        c => c,
+    }
 }
 
 /// `text` with each run of blanks and control characters as one space, trimmed, and the
@@ -189,39 +205,17 @@ pub(crate) fn collapse_blanks(text: &str, dropped: impl Fn(char) -> bool) -> Str
     out
 }
 
-/// A signature separator (`-- `, `--`) or a phone's sign-off (`Sent from my …`): where a
-/// message's commands stop, outside press. Inside a press block it is press text.
-fn is_signature(raw: &str, norm: &str) -> bool {
-    let trimmed = raw.trim_end_matches(['\r', '\n']);
-    trimmed == "-- " || trimmed == "--" || norm.to_ascii_lowercase().starts_with("sent from my ")
-}
-
-/// The start of a forwarded or quoted original: Outlook's `-----Original Message-----`, a
-/// line of underscores (Outlook's separator), or a reply header, a `From:` line followed
-/// by a `Sent:` or `Date:` line (Outlook's HTML reply puts its header under a top border,
-/// which a converter to text drops, so only the header lines are left). Reading stops
-/// there, inside press too: the original is not the sender's text.
-fn is_quoted_original(norm: &str, next: Option<&str>) -> bool {
-    let starts = |line: &str, word: &str| {
-        line.get(..word.len())
-            .is_some_and(|w| w.eq_ignore_ascii_case(word))
-    };
-    norm.eq_ignore_ascii_case("-----Original Message-----")
-        || (norm.len() >= 8 && norm.chars().all(|c| c == '_'))
-        || (starts(norm, "from:") && next.is_some_and(|n| starts(n, "sent:") || starts(n, "date:")))
-}
-
-/// A line that is not for the judge: a quoted reply (`>`), a `//` comment (DPjudge), or a
-/// mail client's attribution line (`On Mon, … wrote:`).
+/// A line that is not for the judge: a quoted reply (`>`) or a `//` comment (DPjudge).
 fn is_skipped(norm: &str) -> bool {
-    norm.starts_with('>')
-        || norm.starts_with("//")
-        || (norm.to_ascii_lowercase().ends_with(" wrote:") && norm.len() < 200)
+    norm.starts_with('>') || norm.starts_with("//")
 }
 
 /// The results read so far, and how many of them are errors.
 struct Output {
     lines: Vec<LineResult>,
+    /// For each result, whether it is an unreadable line that reads as prose
+    /// ([`framing::looks_like_prose`]).
+    prose: Vec<bool>,
     errors: usize,
     /// How many errors are put into words with suggestions.
     reported: usize,
@@ -229,13 +223,36 @@ struct Output {
 
 impl Output {
     fn push_line(&mut self, l: LineResult) {
+        self.push(l, false);
+    }
+
+    fn push(&mut self, l: LineResult, prose: bool) {
         self.errors += usize::from(l.outcome.is_err());
         self.lines.push(l);
+        self.prose.push(prose);
     }
 
     /// Whether the next error is one the reader reports (so worth its suggestions).
     fn suggest(&self) -> bool {
         self.errors < self.reported
+    }
+
+    /// The results without the prose before the first command and after the last one: a
+    /// greeting (`Hi GM,`) and a closing (`Mit freundlichen Grüßen`, a name) are no
+    /// commands, and the sender is not told so. Prose between commands is reported (it may
+    /// be a mistyped order), and so is every line of a mail that holds no command at all
+    /// (the sender learns the judge read nothing).
+    fn finish(self) -> Vec<LineResult> {
+        let Output {
+            mut lines, prose, ..
+        } = self;
+        let Some(first) = prose.iter().position(|p| !p) else {
+            return lines;
+        };
+        let last = prose.iter().rposition(|p| !p).unwrap_or(first);
+        lines.truncate(last + 1);
+        lines.drain(..first);
+        lines
     }
 }
 
@@ -310,52 +327,54 @@ fn parse_lines(
 ) -> Vec<LineResult> {
     let mut out = Output {
         lines: Vec::new(),
+        prose: Vec::new(),
         errors: 0,
         reported,
     };
+    read_lines(text, map, cx, until_signon, &mut out);
+    out.finish()
+}
+
+/// Reads the lines of a body into `out`, up to where the sender's text ends.
+fn read_lines(text: &str, map: &Map, cx: &ParseContext, until_signon: bool, out: &mut Output) {
     let mut press: Option<OpenPress> = None;
     // A REGISTER block being read (its result's index, and the fields so far).
     let mut register: Option<(usize, player::RegisterBlock)> = None;
+    // A `SET COMMENT BEGIN` block being read (its result's index, and the lines so far).
+    let mut comment: Option<(usize, master::CommentBlock)> = None;
     let mut signed_on = false;
     let grammar = cx.grammar;
+    let lines: Vec<(&str, String)> = text
+        .split('\n')
+        .map(|raw| {
+            let raw = raw.trim_end_matches('\r');
+            (raw, normalise_line(raw))
+        })
+        .collect();
     // The last ENDPRESS line: a press header that cannot be read swallows its block only
     // when an ENDPRESS follows (the player meant a block); otherwise it is one bad line
-    // ("Press releases are …") and the lines after it are read as commands. Found when
-    // first wanted: most mails have no unreadable press header.
-    let mut last_press_end: Option<usize> = None;
-    let mut last_press_end = || {
-        *last_press_end.get_or_insert_with(|| {
-            text.split('\n')
-                .enumerate()
-                .filter(|(_, raw)| press::is_press_end(&normalise_line(raw)))
-                .map(|(n, _)| n + 1)
-                .last()
-                .unwrap_or(0)
-        })
-    };
-    let mut lines = text.split('\n').enumerate().peekable();
-    while let Some((n, raw)) = lines.next() {
+    // ("Press releases are …") and the lines after it are read as commands.
+    let last_press_end = lines
+        .iter()
+        .rposition(|(_, norm)| press::is_press_end(norm))
+        .map_or(0, |n| n + 1);
+    // Lines still to skip: the second line of a wrapped attribution.
+    let mut skip = 0;
+    for (n, (raw, norm)) in lines.iter().enumerate() {
         let line = n + 1;
-        let raw = raw.trim_end_matches('\r');
-        let norm = normalise_line(raw);
-        // The next line, normalised, only where a reply header may start.
-        let next = || {
-            lines
-                .peek()
-                .map(|(_, l)| normalise_line(l.trim_end_matches('\r')))
-        };
-        let original = norm
-            .get(..5)
-            .is_some_and(|w| w.eq_ignore_ascii_case("from:"))
-            .then(next)
-            .flatten();
-        let quoted_original = is_quoted_original(&norm, original.as_deref());
+        let (raw, norm) = (*raw, norm.as_str());
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
+        let after = lines.get(n + 1..).unwrap_or_default();
+        let frame = framing::frame(raw, norm, after.iter().map(|(_, l)| l.as_str()));
         if let Some(mut p) = press.take() {
-            if quoted_original {
+            if frame == framing::Frame::Original {
                 p.close(&mut out.lines, false);
-                return out.lines;
+                return;
             }
-            if press::is_press_end(&norm) {
+            if press::is_press_end(norm) {
                 p.close(&mut out.lines, true);
                 continue;
             }
@@ -364,10 +383,10 @@ fn parse_lines(
                 continue;
             }
             let to_master = p.header.as_ref().is_ok_and(|h| h.is_to_master_only());
-            if to_master && grammar.is_some_and(|g| g.in_press_to_master(&norm)) {
+            if to_master && grammar.is_some_and(|g| g.in_press_to_master(norm)) {
                 let outcome = finish(
-                    &norm,
-                    read_command(&norm, map, grammar),
+                    norm,
+                    read_command(norm, map, grammar),
                     map,
                     cx,
                     out.suggest(),
@@ -375,7 +394,7 @@ fn parse_lines(
                 out.push_line(LineResult {
                     line,
                     outcome,
-                    text: norm,
+                    text: norm.to_string(),
                 });
             } else {
                 p.body.push(raw.to_string());
@@ -384,46 +403,82 @@ fn parse_lines(
             continue;
         }
         if let Some((slot, mut block)) = register.take() {
-            if quoted_original || is_signature(raw, &norm) {
+            if matches!(frame, framing::Frame::Original | framing::Frame::Signature) {
                 close_register(&mut out.lines, slot, block, false);
-                return out.lines;
+                return;
             }
-            if player::RegisterBlock::closes(&norm) {
+            if player::RegisterBlock::closes(norm) {
                 close_register(&mut out.lines, slot, block, true);
                 continue;
             }
-            if !is_skipped(&norm) {
-                block.read(&norm);
+            if !is_skipped(norm) && !matches!(frame, framing::Frame::Attribution { .. }) {
+                block.read(norm);
             }
             register = Some((slot, block));
             continue;
         }
-        if quoted_original || is_signature(raw, &norm) {
-            break;
+        if let Some((slot, mut block)) = comment.take() {
+            if matches!(frame, framing::Frame::Original | framing::Frame::Signature) {
+                close_comment(&mut out.lines, slot, block);
+                return;
+            }
+            if master::CommentBlock::closes(norm) {
+                // njudge: the comment runs to a SIGNOFF, which is then read as itself.
+                close_comment(&mut out.lines, slot, block);
+            } else {
+                if !is_skipped(norm) && !matches!(frame, framing::Frame::Attribution { .. }) {
+                    block.read(norm);
+                }
+                comment = Some((slot, block));
+                continue;
+            }
         }
-        if norm.is_empty() || is_skipped(&norm) {
+        match frame {
+            framing::Frame::Original | framing::Frame::Signature => break,
+            framing::Frame::Attribution { lines } => {
+                skip = lines - 1;
+                continue;
+            }
+            framing::Frame::Text => {}
+        }
+        if norm.is_empty() || is_skipped(norm) {
             continue;
         }
-        if player::RegisterBlock::opens(&norm) {
+        if is_judge_reply(norm, map, grammar) {
+            break;
+        }
+        if player::RegisterBlock::opens(norm) {
             register = Some((out.lines.len(), player::RegisterBlock::default()));
             out.push_line(LineResult {
                 line,
                 outcome: Ok(Command::Player(
                     player::RegisterBlock::default().into_command(false),
                 )),
-                text: norm,
+                text: norm.to_string(),
             });
             continue;
         }
-        if press::is_press_header(&norm) {
-            let header = match press::press_header(&norm) {
+        if master::CommentBlock::opens(norm) {
+            comment = Some((out.lines.len(), master::CommentBlock::default()));
+            out.push_line(LineResult {
+                line,
+                outcome: master::CommentBlock::default().into_command(),
+                text: norm.to_string(),
+            });
+            continue;
+        }
+        if press::is_press_header(norm) {
+            let header = match press::press_header(map, norm) {
                 Ok((_, h)) => Ok(h),
                 Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
-                    Err(convert(&norm, e, map, out.suggest()))
+                    Err(convert(norm, e, map, out.suggest()))
                 }
-                Err(nom::Err::Incomplete(_)) => Err(syntax_error(&norm, "a press line")),
+                Err(nom::Err::Incomplete(_)) => Err(syntax_error(norm, "a press line")),
             };
-            if header.is_ok() || last_press_end() > line {
+            // A list that could not be read safely (`PRESS TO ROME`) is a block the player
+            // meant: its text is never read as commands, ENDPRESS or not.
+            let unclear = matches!(header, Err(CommandError::UnclearRecipients { .. }));
+            if header.is_ok() || unclear || last_press_end > line {
                 press = Some(OpenPress {
                     slot: out.lines.len(),
                     header: header.clone(),
@@ -439,28 +494,34 @@ fn parse_lines(
                         closed: false,
                     })
                 }),
-                text: norm,
+                text: norm.to_string(),
             });
             continue;
         }
-        if press::is_press_end(&norm) {
+        if press::is_press_end(norm) {
             let word = norm.split(' ').next().unwrap_or("").to_ascii_uppercase();
             out.push_line(LineResult {
                 line,
                 outcome: Err(CommandError::NoPressOpen { word }),
-                text: norm,
+                text: norm.to_string(),
             });
             continue;
         }
         // A trailing comment (`A Par - Bur // into Burgundy`) is dropped; `//` must follow a
         // blank, so `http://…` inside a word is kept.
         let command_text = match norm.find(" //") {
-            Some(n) => norm.get(..n).unwrap_or(&norm),
-            None => &norm,
+            Some(n) => norm.get(..n).unwrap_or(norm),
+            None => norm,
         };
         let mut stop = false;
         for (text, read) in parse_line(command_text, map, grammar) {
-            let mut outcome = finish(text, read, map, cx, out.suggest());
+            // A line whose first word is no command and no province, and which reads as
+            // prose: a sentence gets no "did you mean" (`Mit freundlichen Grüßen` is not a
+            // misspelt Mid-Atlantic); a single word may be a misspelt name (`Bru`).
+            let prose = matches!(read, Err(Pending::Unknown))
+                && framing::looks_like_prose(text, map, |w| is_command_like(w, grammar));
+            let suggest = out.suggest() && !(prose && text.contains(' '));
+            let mut outcome = finish(text, read, map, cx, suggest);
             let (is_signon, is_signoff) = match &outcome {
                 Ok(Command::Player(p)) => (p.is_signon(), *p == PlayerCommand::Signoff),
                 _ => (false, false),
@@ -474,13 +535,16 @@ fn parse_lines(
             stop |= is_signoff;
             let found = until_signon
                 && matches!(&outcome, Ok(Command::Player(PlayerCommand::Signon { .. })));
-            out.push_line(LineResult {
-                line,
-                text: text.to_string(),
-                outcome,
-            });
+            out.push(
+                LineResult {
+                    line,
+                    text: text.to_string(),
+                    outcome,
+                },
+                prose,
+            );
             if found {
-                return out.lines;
+                return;
             }
         }
         if stop {
@@ -493,7 +557,26 @@ fn parse_lines(
     if let Some((slot, block)) = register.take() {
         close_register(&mut out.lines, slot, block, false);
     }
-    out.lines
+    if let Some((slot, block)) = comment.take() {
+        close_comment(&mut out.lines, slot, block);
+    }
+}
+
+/// Puts a `SET COMMENT BEGIN` block's comment into its result (the `SET COMMENT BEGIN`
+/// line's).
+fn close_comment(out: &mut [LineResult], slot: usize, block: master::CommentBlock) {
+    if let Some(l) = out.get_mut(slot) {
+        l.outcome = block.into_command();
+    }
+}
+
+/// Whether a line reproduces the judge's own reply (framing's [`framing::is_judge_line`], or
+/// an `OK` echo of a command that reads): where a quoted reply starts that no client marked.
+fn is_judge_reply(norm: &str, map: &Map, grammar: Option<&dyn Grammar>) -> bool {
+    framing::is_judge_line(norm)
+        || framing::ok_echo(norm).is_some_and(|rest| {
+            press::is_press_header(rest) || read_command(rest, map, grammar).is_ok()
+        })
 }
 
 /// Puts a `REGISTER` block's fields into its result (the `REGISTER` line's).
@@ -573,6 +656,61 @@ fn command_word_classes() -> &'static [(&'static str, (usize, u64))] {
             .map(|k| (*k, crate::map::char_classes(k)))
             .collect()
     })
+}
+
+/// Whether a first word (in lower case) is like a command word: one letter from one when
+/// it has four letters or more (`SIGNOF`, `Hlep`; of three letters nearly every word is one
+/// letter from some command, `Met` from `SET`, and at two letters a name is a command's
+/// cousin, `Claire` and `CLAIM`), a command word with punctuation after it
+/// (`SIGNON,Egame,pw`), or a command word of five letters or more run on into the next word
+/// (`SIGNONEgame`).
+fn is_command_like(word: &str, grammar: Option<&dyn Grammar>) -> bool {
+    let head: String = word
+        .trim_start_matches(|c: char| !c.is_ascii_alphabetic())
+        .chars()
+        .take_while(char::is_ascii_alphabetic)
+        .collect();
+    if head.is_empty() {
+        return false;
+    }
+    let own = grammar.map(|g| g.keywords()).unwrap_or(&[]);
+    let mut words = command_word_classes()
+        .iter()
+        .map(|(k, _)| *k)
+        .chain(own.iter().copied());
+    (head.chars().count() > 3 && near_command_word_within(&head, grammar, 1).is_some())
+        || words.any(|k| k == head || (k.len() >= 5 && !k.contains(' ') && head.starts_with(k)))
+}
+
+/// The command word closest to `word` within a typo (one edit for a word of up to five
+/// letters, two for a longer one), of the shared language's and the rule set's: what "did
+/// you mean" names.
+fn near_command_word(word: &str, grammar: Option<&dyn Grammar>) -> Option<&'static str> {
+    let limit = if word.chars().count() <= 5 { 1 } else { 2 };
+    near_command_word_within(word, grammar, limit)
+}
+
+/// The command word closest to `word` at most `limit` edits from it.
+fn near_command_word_within(
+    word: &str,
+    grammar: Option<&dyn Grammar>,
+    limit: usize,
+) -> Option<&'static str> {
+    let lower = word.to_ascii_lowercase();
+    let classes = crate::map::char_classes(&lower);
+    let own: Vec<(&'static str, (usize, u64))> = grammar
+        .map(|g| g.keywords())
+        .unwrap_or(&[])
+        .iter()
+        .map(|k| (*k, crate::map::char_classes(k)))
+        .collect();
+    command_word_classes()
+        .iter()
+        .chain(&own)
+        .filter(|(_, k)| !crate::map::far_apart(classes, *k, limit))
+        .filter_map(|(k, _)| crate::map::edit_distance_within(&lower, k, limit).map(|d| (d, *k)))
+        .min()
+        .map(|(_, k)| k)
 }
 
 /// Reads exactly one command from one normalised line (no `,` splitting).
@@ -683,13 +821,44 @@ fn set_command(norm: &str) -> lexeme::PResult<'_, Command> {
     match master::master_setting(rest) {
         Ok((r, c)) => Ok((r, Command::Master(c))),
         Err(nom::Err::Failure(e)) => Err(nom::Err::Failure(e)),
-        Err(_) => lexeme::failure(
-            lexeme::blanks(rest),
-            Why::Expected(
-                "a setting (PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE, MAP; the master's DEADLINE, GRACE, START, MOVE, RETREAT, ADJUST, ZONE, NMR, PRESS, PARTIAL, OBSERVER, WATCH, VARIANT, CENTRES, COMMENT, NOLIST, JOIN PASSWORD, INVITE, ANONYMOUS, REVEAL, QUIET, ADDRESSES, MAXABSENCE, PLAYERS, DEDICATION, ONTIMERAT or RESRAT)",
-            ),
-        ),
+        Err(_) => {
+            let at = lexeme::blanks(rest);
+            if at.is_empty() {
+                return lexeme::failure(at, Why::Expected("a setting after SET"));
+            }
+            lexeme::failure(at, Why::UnknownSetting)
+        }
     }
+}
+
+/// The setting words after `SET` (players' and the master's), for "did you mean".
+fn setting_words() -> impl Iterator<Item = &'static str> {
+    player::SETTINGS.iter().chain(master::SETTINGS).copied()
+}
+
+/// The setting closest to what follows `SET` in `at`, within a typo (one edit for up to
+/// five letters, two for more), compared over as many words as each setting has
+/// (`JION PASSWORD` is `JOIN PASSWORD`); ties go to the setting listed first.
+fn near_setting(at: &str) -> Option<&'static str> {
+    let words: Vec<String> = at
+        .split(' ')
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '/')
+                .to_ascii_lowercase()
+        })
+        .collect();
+    setting_words()
+        .filter_map(|s| {
+            let n = s.split(' ').count();
+            let typed = words.get(..n)?.join(" ");
+            if typed.len() > lexeme::MAX_SUGGEST_LEN {
+                return None;
+            }
+            let limit = if typed.chars().count() <= 5 { 1 } else { 2 };
+            crate::map::edit_distance_within(&typed, s, limit).map(|d| (d, s))
+        })
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, s)| s)
 }
 
 /// The phase decides what `-` and `D` mean (see [`ParseContext::phase`]).
@@ -739,22 +908,7 @@ fn unknown_command(
             suggestion: None,
         };
     }
-    let lower = word.to_ascii_lowercase();
-    let limit = if lower.chars().count() <= 5 { 1 } else { 2 };
-    let classes = crate::map::char_classes(&lower);
-    let own: Vec<(&str, (usize, u64))> = grammar
-        .map(|g| g.keywords())
-        .unwrap_or(&[])
-        .iter()
-        .map(|k| (*k, crate::map::char_classes(k)))
-        .collect();
-    let command = command_word_classes()
-        .iter()
-        .chain(&own)
-        .filter(|(_, k)| !crate::map::far_apart(classes, *k, limit))
-        .filter_map(|(k, _)| crate::map::edit_distance_within(&lower, k, limit).map(|d| (d, *k)))
-        .min()
-        .map(|(_, k)| k.to_ascii_uppercase());
+    let command = near_command_word(&word, grammar).map(|k| k.to_ascii_uppercase());
     let suggestion = command.or_else(|| {
         map.suggest(&word)
             .first()
@@ -798,6 +952,12 @@ fn convert(norm: &str, e: PErr<'_>, map: &Map, suggest: bool) -> CommandError {
             found,
         },
         Why::UnknownProvince(candidates) => {
+            // A place that is no province (Switzerland) is named as such.
+            if let Some(name) = candidates.iter().rev().find_map(|t| map.impassable(t)) {
+                return CommandError::Impassable {
+                    name: name.to_string(),
+                };
+            }
             // Name the longest run of words (up to three) that looks like a province
             // ("North Atlantc Ocean", not "North"), else the first word.
             let fitting = candidates
@@ -824,6 +984,21 @@ fn convert(norm: &str, e: PErr<'_>, map: &Map, suggest: bool) -> CommandError {
         Why::Coded(c) => CommandError::Coded(c),
         Why::UnmailableAddress(address, why) => CommandError::UnmailableAddress {
             address: shorten(&address),
+            why,
+        },
+        Why::UnknownSetting => {
+            let word = e.at.split(' ').next().unwrap_or("");
+            CommandError::UnknownSetting {
+                word: shorten(word),
+                suggestion: if suggest {
+                    near_setting(e.at).map(str::to_ascii_uppercase)
+                } else {
+                    None
+                },
+            }
+        }
+        Why::UnclearRecipients(word, why) => CommandError::UnclearRecipients {
+            word: shorten(&word),
             why,
         },
     }

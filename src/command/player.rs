@@ -693,6 +693,31 @@ fn signon(i: &str) -> PResult<'_, PlayerCommand> {
     ))
 }
 
+/// The words after `SET` that start a player's setting, longest first where one begins another.
+pub(crate) const SETTINGS: &[&str] = &[
+    "password",
+    "address",
+    "no wait",
+    "wait",
+    "no absence",
+    "no holidays",
+    "no holiday",
+    "no vacations",
+    "no vacation",
+    "absence",
+    "holidays",
+    "holiday",
+    "vacations",
+    "vacation",
+    "no draw",
+    "draw",
+    "no concede",
+    "concede",
+    "preference",
+    "preferences",
+    "map",
+];
+
 // player_setting = "PASSWORD" password | "ADDRESS" address | "WAIT" | "NOWAIT"
 //                | absence date [ "TO" date ] | "NO" absence [ date ]
 //                | "DRAW" [ power_list ] | "NODRAW" | "CONCEDE" power | "NOCONCEDE"
@@ -700,32 +725,7 @@ fn signon(i: &str) -> PResult<'_, PlayerCommand> {
 // absence = "ABSENCE" | "HOLIDAY" | "HOLIDAYS" | "VACATION" | "VACATIONS" ;
 pub(crate) fn player_setting(i: &str) -> PResult<'_, PlayerCommand> {
     let start = blanks(i);
-    let (r, w) = one_of(
-        &[
-            "password",
-            "address",
-            "no wait",
-            "wait",
-            "no absence",
-            "no holidays",
-            "no holiday",
-            "no vacations",
-            "no vacation",
-            "absence",
-            "holidays",
-            "holiday",
-            "vacations",
-            "vacation",
-            "no draw",
-            "draw",
-            "no concede",
-            "concede",
-            "preference",
-            "preferences",
-            "map",
-        ],
-        "a setting",
-    )(start)?;
+    let (r, w) = one_of(SETTINGS, "a setting")(start)?;
     let (r, cmd) = match w {
         "password" => {
             // njudge's players write `SET PASSWORD=x` and `SET PASSWORD: x`: the sign is not

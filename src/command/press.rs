@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use crate::map::Map;
+
 use super::lexeme::{
     PResult, Recipient, Why, blanks, cut, end_of_line, fail, keyword, one_of, recipient_list,
 };
@@ -158,9 +160,11 @@ pub(crate) fn is_press_end(line: &str) -> bool {
 }
 
 // press_header = [ "POSTAL" ] ( "PRESS" | "BROADCAST" ) [ attribution ]
-//                [ "TO" ( "ALL BUT" recipients | recipients ) ] [ attribution ]
+//                [ "TO" ( ( "ALL BUT" | "ALL EXCEPT" ) recipients | recipients ) ]
+//                [ attribution ]
 //              | "OFFICIAL" [ subject ] ;
-pub(crate) fn press_header(i: &str) -> PResult<'_, PressHeader> {
+//   (the recipients' words are read against `map`: a province's name is no list)
+pub(crate) fn press_header<'a>(map: &Map, i: &'a str) -> PResult<'a, PressHeader> {
     let start = blanks(i);
     if let Ok((r, _)) = keyword("official")(start) {
         let subject = blanks(r).trim_end();
@@ -187,14 +191,14 @@ pub(crate) fn press_header(i: &str) -> PResult<'_, PressHeader> {
     };
     let mut to = PressTo::All;
     if let Ok((a, _)) = keyword("to")(r) {
-        if let Ok((a, _)) = keyword("all but")(a) {
-            let (a, rs) = cut(recipient_list(a, true))?;
+        if let Ok((a, _)) = one_of(&["all but", "all except"], "ALL BUT")(a) {
+            let (a, rs) = cut(recipient_list(a, Some(map)))?;
             to = PressTo::AllBut(rs);
             r = a;
         } else if let Ok((a, _)) = keyword("all")(a) {
             r = a;
         } else {
-            let (a, rs) = cut(recipient_list(a, true))?;
+            let (a, rs) = cut(recipient_list(a, Some(map)))?;
             to = PressTo::Only(rs);
             r = a;
         }
@@ -231,7 +235,8 @@ mod tests {
         ($name:ident, $text:expr, $want:expr) => {
             #[test]
             fn $name() {
-                let got = press_header($text).map(|(_, h)| h.to_string());
+                let map = Map::standard().unwrap();
+                let got = press_header(map, $text).map(|(_, h)| h.to_string());
                 assert_eq!(got.ok().as_deref(), $want);
             }
         };

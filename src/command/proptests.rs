@@ -214,18 +214,18 @@ fn master() -> impl Strategy<Value = MasterCommand> {
         Just(MasterCommand::SetNmr),
         Just(MasterCommand::SetNoNmr),
         prop_oneof![
-            Just(PressSetting::NoPress),
-            Just(PressSetting::Grey),
-            Just(PressSetting::White),
-            Just(PressSetting::WhiteGrey)
+            Just(PressLevel::None),
+            Just(PressLevel::Grey),
+            Just(PressLevel::White),
+            Just(PressLevel::WhiteGrey)
         ]
         .prop_map(MasterCommand::SetPress),
         Just(MasterCommand::SetPartial),
         Just(MasterCommand::SetNoPartial),
         prop_oneof![
-            Just(ObserverSetting::Any),
-            Just(ObserverSetting::White),
-            Just(ObserverSetting::None)
+            Just(ObserverLevel::Any),
+            Just(ObserverLevel::White),
+            Just(ObserverLevel::None)
         ]
         .prop_map(MasterCommand::SetObserver),
         "[a-z]{1,12}".prop_map(|name| MasterCommand::SetVariant { name }),
@@ -248,9 +248,9 @@ fn master() -> impl Strategy<Value = MasterCommand> {
         power().prop_map(|p| MasterCommand::Declare(Declaration::Winner(p))),
         (
             prop_oneof![
-                Just(PhaseClass::Movement),
-                Just(PhaseClass::Retreat),
-                Just(PhaseClass::Adjustment)
+                Just(ScheduleClass::Movement),
+                Just(ScheduleClass::Retreat),
+                Just(ScheduleClass::Adjustment)
             ],
             prop::option::of(prop::option::of(0u16..1440)),
             prop::option::of(0i64..10_000),

@@ -154,7 +154,7 @@ line!(
 line!(
     err_set,
     "SET COLOUR blue",
-    "ERROR SYNTAX: line 1: \"SET COLOUR blue\": expected a setting (PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE, MAP; the master's DEADLINE, GRACE, START, MOVE, RETREAT, ADJUST, ZONE, NMR, PRESS, PARTIAL, OBSERVER, WATCH, VARIANT, CENTRES, COMMENT, NOLIST, JOIN PASSWORD, INVITE, ANONYMOUS, REVEAL, QUIET, ADDRESSES, MAXABSENCE, PLAYERS, DEDICATION, ONTIMERAT or RESRAT) after \"SET\", found \"COLOUR blue\""
+    "ERROR UNKNOWN-SETTING: line 1: \"SET COLOUR blue\": \"COLOUR\" is not a setting. Players set PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE or MAP; the master DEADLINE, GRACE, PRESS and more (HELP lists them all)"
 );
 line!(
     err_endpress,
@@ -266,6 +266,59 @@ fn a_signature_inside_press_is_press_text() {
     );
 }
 
+/// Issue 38: the signature separator is read from the raw line (`-- ` keeps its blank) and
+/// a sign-off from the line in lower case, the one lower-cased copy framing makes of each
+/// line; a sign-off quoted under `>` is quoted text, skipped as the rest of the quote, and
+/// orders below it are read. An order whose first word is mistyped and whose arrow is a
+/// typographic dash is still an order, not prose (framing sees the dash as `-` once the line
+/// is normalised), so it is reported with a suggestion, not skipped as a greeting.
+#[test]
+fn sign_offs_and_typographic_arrows_after_normalising() {
+    assert_eq!(
+        replies("A Par H\nSENT FROM MY IPHONE\nA Mar H"),
+        vec!["OK A Par H"]
+    );
+    assert_eq!(
+        replies("A Par H\n> Sent from my iPhone\nA Mar H"),
+        vec!["OK A Par H", "OK A Mar H"]
+    );
+    for dash in ["\u{2013}", "\u{2014}", "\u{2212}"] {
+        let r = replies(&format!("Hello,\nPrais {dash} Bur\nA Mar H"));
+        assert_eq!(r.len(), 2, "{dash}: {r:?}");
+        assert!(
+            r[0].starts_with("ERROR UNKNOWN-") && r[0].contains("did you mean"),
+            "{dash}: {r:?}"
+        );
+        assert_eq!(r[1], "OK A Mar H");
+    }
+}
+
+/// Issue 38: a greeting or a closing written between two commands is refused (it might be
+/// a mistyped order), but as a sentence of prose, with no "did you mean": the German closing
+/// drew "did you mean MAO". A single word may still be a misspelt name.
+#[test]
+fn prose_between_commands_gets_no_suggestion() {
+    for prose in [
+        "Mit freundlichen Grüßen",
+        "Viele Grüße aus Wien",
+        "Bien cordialement, Anne",
+        "Un saluto da Roma",
+        "Met vriendelijke groet",
+        "Med vänliga hälsningar",
+        "Thanks for your support!",
+    ] {
+        let r = replies(&format!("A Par H\n{prose}\nA Mar H"));
+        assert_eq!(r.len(), 3, "{prose}: {r:?}");
+        assert!(
+            r[1].starts_with("ERROR UNKNOWN-COMMAND: line 2:") && !r[1].contains("did you mean"),
+            "{prose}: {r:?}"
+        );
+        assert_eq!(r[2], "OK A Mar H");
+    }
+    let r = replies("A Par H\nBru\nA Mar H");
+    assert!(r[1].contains("did you mean Bre (Brest)"), "{r:?}");
+}
+
 /// Issue 25: Outlook's reply header (`From:` then `Sent:`), as its HTML form reads once
 /// converted to text, ends the mail as the plain form's line of underscores does; inside
 /// press too (the quoted original is not the sender's press). A `From:` line alone is a
@@ -273,10 +326,8 @@ fn a_signature_inside_press_is_press_text() {
 #[test]
 fn a_reply_header_ends_the_mail() {
     let text = "A Ven - Tyr\nGiulia\nFrom: DIP Judge <judge@example.test>\nSent: Monday, January 5, 2026 9:00 AM\nTo: Giulia <italy@example.test>\nSubject: DIP:roma - S1901M Reminder\nA Rom H";
-    let r = replies(text);
-    assert_eq!(r.len(), 2, "{r:?}");
-    assert_eq!(r[0], "OK A Ven - Tyr");
-    assert!(r[1].starts_with("ERROR"), "{r:?}");
+    // The name after the last order is a signature: skipped, not refused.
+    assert_eq!(replies(text), vec!["OK A Ven - Tyr"]);
     let plain =
         "A Ven - Tyr\n________________________________\nFrom: DIP Judge\nSent: Monday\nA Rom H";
     assert_eq!(replies(plain), vec!["OK A Ven - Tyr"]);
@@ -288,14 +339,17 @@ fn a_reply_header_ends_the_mail() {
         panic!("{r:?}")
     };
     assert_eq!(p.body, vec!["hello"]);
-    let alone = replies("From: me\nA Rom H");
-    assert_eq!(alone.len(), 2, "{alone:?}");
-    assert_eq!(alone[1], "OK A Rom H");
+    // A `From:` line alone ends nothing (before the first command it is skipped as a
+    // greeting; between commands it is refused as any line that is none).
+    assert_eq!(replies("From: me\nA Rom H"), vec!["OK A Rom H"]);
+    let between = replies("A Ven H\nFrom: me\nA Rom H");
+    assert_eq!(between.len(), 3, "{between:?}");
+    assert_eq!(between[2], "OK A Rom H");
 }
 
 /// The Outlook HTML reply fixture (`fixtures/mail/outlook-html-reply.eml`) through the
-/// MIME layer and the parser: the SIGNON and three orders, the name, nothing of the quoted
-/// original.
+/// MIME layer and the parser: the SIGNON and three orders, nothing of the quoted original
+/// (and the name under the orders is a signature, skipped).
 #[test]
 fn outlooks_html_reply_is_read_up_to_its_original() {
     let path = format!(
@@ -304,19 +358,14 @@ fn outlooks_html_reply_is_read_up_to_its_original() {
     );
     let env = crate::mail::Envelope::parse(&std::fs::read(path).unwrap()).unwrap();
     let r = replies(&env.text);
-    assert_eq!(r.len(), 5, "{r:?}");
     assert_eq!(
-        r[..4],
+        r,
         [
             "OK SIGNON Iroma ********",
             "OK A Ven - Tyr",
             "OK A Rom - Apu",
             "OK F Nap - ION",
         ]
-    );
-    assert!(
-        r[4].starts_with("ERROR UNKNOWN-COMMAND: line 5: \"Giulia\""),
-        "{r:?}"
     );
 }
 
@@ -472,4 +521,142 @@ fn a_register_block_is_bounded_and_ends_at_a_signature() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+/// Issue 38: a word spelt with power initials (plus M and O) was read letter by letter, and
+/// `PRESS TO ROME` went to Russia, the observers, the master and England. A press list reads
+/// a word as initials only when it is nothing else players write and its letters are
+/// distinct and in the board's order; otherwise the header is refused and nothing is sent.
+#[test]
+fn issue_38_a_word_is_not_a_list_of_initials() {
+    // What njudge's players write still reads.
+    for (text, want) in [
+        ("PRESS TO FGR", "PRESS TO France Germany Russia"),
+        ("PRESS TO E,F", "PRESS TO England France"),
+        ("PRESS TO ENGLAND FRANCE", "PRESS TO England France"),
+        ("PRESS TO M", "PRESS TO M"),
+        ("PRESS TO GO", "PRESS TO Germany O"),
+        ("PRESS TO French, M", "PRESS TO France M"),
+        ("PRESS TO E F G", "PRESS TO England France Germany"),
+        ("PRESS TO G E", "PRESS TO Germany England"),
+        ("PRESS TO ALL BUT RO", "PRESS TO ALL BUT Russia O"),
+        ("PRESS TO ALL EXCEPT G", "PRESS TO ALL BUT Germany"),
+        ("PRESS TO Master", "PRESS TO M"),
+        ("PRESS TO Observers and F", "PRESS TO O France"),
+    ] {
+        let r = one(&format!("{text}\nhello\nENDPRESS"));
+        assert_eq!(r, format!("OK {want} (1 line)"), "{text}");
+    }
+    // Words that are something else are refused, with the block: nothing is sent, and the
+    // press text is not read as orders, ENDPRESS or not.
+    for (text, says) in [
+        (
+            "PRESS TO ROME",
+            "\"ROME\" is a province (Rome), not a list of powers",
+        ),
+        (
+            "PRESS TO aeg",
+            "\"aeg\" is a province (Aegean Sea), not a list of powers",
+        ),
+        (
+            "PRESS TO E FROM G",
+            "\"FROM\" is a word, not a list of powers",
+        ),
+        ("PRESS TO E TO F", "\"TO\" is a word, not a list of powers"),
+        (
+            "PRESS TO GREAT",
+            "\"GREAT\" is not in the board's order: as initials it would be Germany, Russia, England, Austria, Turkey; written in order, AEGRT",
+        ),
+        (
+            "PRESS TO frg",
+            "\"frg\" is not in the board's order: as initials it would be France, Russia, Germany; written in order, FGR",
+        ),
+        ("PRESS TO FEE", "\"FEE\" repeats a letter"),
+        (
+            "PRESS TO GM",
+            "\"GM\" may mean the game master or Germany and the master",
+        ),
+        ("PRESS GREY TO TEAM", "\"TEAM\" is not in the board's order"),
+    ] {
+        for end in ["\nENDPRESS\nA Mar H", ""] {
+            let r = replies(&format!("{text}\nA Par - Bur{end}"));
+            assert!(
+                r[0].starts_with("ERROR UNCLEAR-RECIPIENTS: line 1") && r[0].contains(says),
+                "{text}: {}",
+                r[0]
+            );
+            assert!(r[0].contains("nothing was sent"), "{}", r[0]);
+            let want: Vec<String> = if end.is_empty() {
+                Vec::new()
+            } else {
+                vec!["OK A Mar H".into()]
+            };
+            assert_eq!(r.get(1..), Some(want.as_slice()), "{text}{end}");
+        }
+    }
+}
+
+/// Issue 38: a mistyped SET word drew a 37-item list and no suggestion; it gets the closest
+/// setting and a short list.
+#[test]
+fn issue_38_a_mistyped_setting_gets_a_suggestion() {
+    for (text, near) in [
+        ("SET DEADLIN 2026-12-01", Some("DEADLINE")),
+        ("SET PASWORD secret", Some("PASSWORD")),
+        ("set adress me@example.org", Some("ADDRESS")),
+        ("SET JION PASSWORD x", Some("JOIN PASSWORD")),
+        ("SET PREFERANCE EFG", Some("PREFERENCE")),
+        ("SET COLOUR blue", None),
+    ] {
+        let r = one(text);
+        let word = text.split(' ').nth(1).unwrap();
+        let mut want =
+            format!("ERROR UNKNOWN-SETTING: line 1: \"{text}\": \"{word}\" is not a setting");
+        match near {
+            Some(s) => want += &format!("; did you mean SET {s}?"),
+            None => want += ".",
+        }
+        want += " Players set PASSWORD, ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE or MAP; the master DEADLINE, GRACE, PRESS and more (HELP lists them all)";
+        assert_eq!(r, want, "{text}");
+    }
+    assert!(one("SET").starts_with("ERROR SYNTAX"), "{}", one("SET"));
+}
+
+/// Issue 38: njudge's `SET COMMENT BEGIN` took "BEGIN" as the comment and read the lines
+/// after it as commands (an order among them was applied). The lines up to SIGNOFF, or the
+/// end of the mail, are the comment.
+#[test]
+fn issue_38_set_comment_begin_reads_the_lines_after_it_as_the_comment() {
+    assert_eq!(
+        replies(
+            "SET COMMENT BEGIN\nFriendly club game,\n\nA Par - Bur is welcome\nSIGNOFF\nA Mar H"
+        ),
+        vec![
+            "OK SET COMMENT Friendly club game, A Par - Bur is welcome".to_string(),
+            "OK SIGNOFF".to_string(),
+        ]
+    );
+    // To the end of the mail, and to a signature.
+    assert_eq!(
+        replies("set comment begin\nGunboat, no press\n-- \nAnn"),
+        vec!["OK SET COMMENT Gunboat, no press".to_string()]
+    );
+    // SIGNOFF right after it clears the comment.
+    assert_eq!(
+        replies("SET COMMENT BEGIN\nSIGNOFF"),
+        vec!["OK SET COMMENT".to_string(), "OK SIGNOFF".to_string()]
+    );
+    // Too long for the comment: refused, and still no line of it is read as a command.
+    let r = replies(&format!(
+        "SET COMMENT BEGIN\n{}\nA Par - Bur",
+        "x".repeat(50)
+    ));
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert!(
+        r[0].starts_with("ERROR SYNTAX: line 1") && r[0].contains("at most 60 characters"),
+        "{}",
+        r[0]
+    );
+    // The one-line form is unchanged.
+    assert_eq!(one("SET COMMENT Friday club"), "OK SET COMMENT Friday club");
 }

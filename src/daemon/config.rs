@@ -17,8 +17,9 @@ use crate::judge::{JudgeConfig, PasswordCost};
 use crate::mail::Security;
 use crate::mail::inbound::imap::{ImapConfig, ImapCursor, ImapInbox};
 use crate::mail::inbound::maildir::MaildirInbox;
+use crate::mail::oauth::{OAuth2Config, TokenSource};
 use crate::mail::outbound::maildir::MaildirOutbox;
-use crate::mail::outbound::smtp::{SmtpConfig, SmtpOutbox};
+use crate::mail::outbound::smtp::{SmtpConfig, SmtpOutbox, Xoauth2Login};
 use crate::mail::{Inbox, Outbox, ParseLimits};
 
 /// The whole file.
@@ -129,8 +130,16 @@ pub struct DaemonSection {
     pub reply_rate_limit: usize,
     /// The rate limiter's window, in seconds.
     pub reply_rate_window_secs: u64,
-    /// Send attempts before a mail is given up (marked failed, the master told).
-    pub max_send_attempts: i64,
+    /// No longer read (mail failing for now is tried for `max_queue_days`): kept so that a
+    /// file written for an older judge still reads; a warning says it is ignored.
+    pub max_send_attempts: Option<i64>,
+    /// Days a mail that fails for now (a server down or refusing with 4xx, a full disk, a
+    /// missing directory) is tried again, with back-off, before it is given up and its
+    /// game's master told: the mail transfer agents' convention (Postfix's
+    /// `maximal_queue_lifetime`). A refusal for good (5xx) is not retried.
+    pub max_queue_days: u32,
+    /// Hours a mail fails before its game's master is told it is delayed (once).
+    pub delay_notice_hours: u32,
     /// Mails sent through one connection per pass.
     pub send_batch: usize,
     /// Attempts at one message (each counted before it is made, so an attempt that kills
@@ -147,7 +156,9 @@ impl Default for DaemonSection {
             max_message_bytes: crate::mail::envelope::DEFAULT_MAX_MESSAGE_BYTES,
             reply_rate_limit: 30,
             reply_rate_window_secs: 3600,
-            max_send_attempts: 10,
+            max_send_attempts: None,
+            max_queue_days: 5,
+            delay_notice_hours: 4,
             send_batch: 100,
             max_message_attempts: 5,
         }
@@ -189,12 +200,47 @@ pub struct InboundSection {
     pub tls: TlsMode,
     pub user: Option<String>,
     pub password: Option<String>,
+    /// `password` (the default) or `xoauth2` (OAuth 2.0: the keys below, no password).
+    #[serde(default)]
+    pub auth: AuthMode,
+    /// XOAUTH2: the provider's token endpoint, the judge's client there, and the refresh
+    /// token it was given when the mailbox's owner authorised it (docs/mailboxes.md).
+    pub token_url: Option<String>,
+    pub client_id: Option<String>,
+    pub client_secret: Option<String>,
+    pub refresh_token: Option<String>,
+    /// XOAUTH2: the scope asked for at each renewal (some providers want it).
+    pub scope: Option<String>,
     /// A PEM root certificate to trust besides the system's.
     pub root_certificate: Option<PathBuf>,
     /// Wait for mail in IMAP IDLE when the server offers it (push: a mail is read within
     /// about a second); false: poll every `poll_interval_secs` whatever the server offers.
     #[serde(default = "yes")]
     pub idle: bool,
+}
+
+impl InboundSection {
+    fn oauth_keys(&self) -> OAuthKeys<'_> {
+        (
+            &self.token_url,
+            &self.client_id,
+            &self.client_secret,
+            &self.refresh_token,
+            &self.scope,
+        )
+    }
+}
+
+impl OutboundSection {
+    fn oauth_keys(&self) -> OAuthKeys<'_> {
+        (
+            &self.token_url,
+            &self.client_id,
+            &self.client_secret,
+            &self.refresh_token,
+            &self.scope,
+        )
+    }
 }
 
 fn processed() -> String {
@@ -222,6 +268,15 @@ pub struct OutboundSection {
     /// Login name; omit both for no AUTH.
     pub user: Option<String>,
     pub password: Option<String>,
+    /// `password` (the default) or `xoauth2` (OAuth 2.0: the keys below, no password).
+    #[serde(default)]
+    pub auth: AuthMode,
+    /// XOAUTH2, as in `[inbound]`.
+    pub token_url: Option<String>,
+    pub client_id: Option<String>,
+    pub client_secret: Option<String>,
+    pub refresh_token: Option<String>,
+    pub scope: Option<String>,
     /// A PEM root certificate to trust besides the system's.
     pub root_certificate: Option<PathBuf>,
     /// The name sent in EHLO.
@@ -238,6 +293,56 @@ fn connections() -> usize {
 
 fn localhost() -> String {
     "localhost".into()
+}
+
+/// `auth`: how the judge logs in to its mail servers.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum AuthMode {
+    /// `user` and `password` (IMAP LOGIN; SMTP AUTH PLAIN or LOGIN).
+    #[default]
+    Password,
+    /// OAuth 2.0 (`XOAUTH2`): an access token renewed from `refresh_token` at `token_url`.
+    Xoauth2,
+}
+
+/// The OAuth keys of a section, checked: `(token_url, client_id, client_secret,
+/// refresh_token, scope)` as given.
+type OAuthKeys<'a> = (
+    &'a Option<String>,
+    &'a Option<String>,
+    &'a Option<String>,
+    &'a Option<String>,
+    &'a Option<String>,
+);
+
+/// Checks the XOAUTH2 keys of `section` (`inbound` or `outbound`).
+fn check_oauth(section: &str, auth: AuthMode, keys: OAuthKeys<'_>) -> anyhow::Result<()> {
+    let (token_url, client_id, _, refresh_token, _) = keys;
+    if auth == AuthMode::Password {
+        let given = [keys.0, keys.1, keys.2, keys.3, keys.4]
+            .iter()
+            .any(|k| k.is_some());
+        if given {
+            bail!(
+                "{section}.token_url, client_id, client_secret, refresh_token and scope are for {section}.auth = \"xoauth2\""
+            );
+        }
+        return Ok(());
+    }
+    for (key, missing) in [
+        ("token_url", token_url.is_none()),
+        ("client_id", client_id.is_none()),
+        ("refresh_token", refresh_token.is_none()),
+    ] {
+        if missing {
+            bail!("{section}.{key} is needed for auth = \"xoauth2\"");
+        }
+    }
+    if let Some(url) = token_url {
+        crate::mail::oauth::check_token_url(url).map_err(|e| anyhow::anyhow!("{section}.{e}"))?;
+    }
+    Ok(())
 }
 
 /// `tls`.
@@ -261,6 +366,11 @@ impl From<TlsMode> for Security {
 }
 
 impl Config {
+    /// Whether the file holds a secret: a mail password (keep it unreadable by others).
+    pub fn holds_secret(&self) -> bool {
+        self.inbound.password.is_some() || self.outbound.password.is_some()
+    }
+
     /// Reads and checks `path`.
     pub fn load(path: &Path) -> anyhow::Result<Config> {
         let text = std::fs::read_to_string(path)
@@ -307,6 +417,9 @@ impl Config {
         if self.daemon.send_batch == 0 {
             bail!("daemon.send_batch must be at least 1");
         }
+        if self.daemon.max_queue_days == 0 {
+            bail!("daemon.max_queue_days must be at least 1");
+        }
         let i = &self.inbound;
         match i.kind {
             Transport::Maildir if i.path.is_none() => bail!("inbound.path is needed for a Maildir"),
@@ -316,12 +429,16 @@ impl Config {
                     ("inbound.host", i.host.is_none()),
                     ("inbound.port", i.port.is_none()),
                     ("inbound.user", i.user.is_none()),
-                    ("inbound.password", i.password.is_none()),
+                    (
+                        "inbound.password",
+                        i.password.is_none() && i.auth == AuthMode::Password,
+                    ),
                 ] {
                     if missing {
                         bail!("{key} is needed for IMAP");
                     }
                 }
+                check_oauth("inbound", i.auth, i.oauth_keys())?;
             }
             Transport::Smtp => bail!("inbound.kind must be \"maildir\" or \"imap\", not \"smtp\""),
         }
@@ -345,9 +462,13 @@ impl Config {
                 if o.host.is_none() || o.port.is_none() {
                     bail!("outbound.host and outbound.port are needed for SMTP");
                 }
-                if o.user.is_some() != o.password.is_some() {
+                if o.auth == AuthMode::Xoauth2 && o.user.is_none() {
+                    bail!("outbound.user is needed for auth = \"xoauth2\"");
+                }
+                if o.auth == AuthMode::Password && o.user.is_some() != o.password.is_some() {
                     bail!("outbound.user and outbound.password go together");
                 }
+                check_oauth("outbound", o.auth, o.oauth_keys())?;
                 if !(1..=64).contains(&o.connections) {
                     bail!("outbound.connections must be 1 to 64");
                 }
@@ -383,6 +504,8 @@ impl Config {
                 PasswordCostSetting::Test => PasswordCost::TEST,
             },
             remember_passwords: self.judge.remember_passwords,
+            // The daemon reads it from beside the database (`daemon::secret`).
+            password_key: None,
             maps: self.judge.maps,
             games_per_day: self.judge.games_per_address_per_day,
             unproven_games_per_day: self.judge.unproven_games_per_day,
@@ -412,43 +535,106 @@ impl Config {
                     .with_poll_interval(poll.min(Duration::from_secs(1)))
                     .with_max_message_bytes(self.daemon.max_message_bytes),
             ),
-            _ => {
-                let mut c = ImapConfig::new(
-                    i.host.clone().unwrap_or_default(),
-                    i.port.unwrap_or(993),
-                    i.user.clone().unwrap_or_default(),
-                    i.password.clone().unwrap_or_default(),
-                );
-                c.security = i.tls.into();
-                c.root_certificate = i.root_certificate.as_deref().map(|p| self.resolve(p));
-                i.mailbox.clone_into(&mut c.mailbox);
-                i.processed.clone_into(&mut c.processed);
-                i.rejected.clone_into(&mut c.rejected);
-                c.poll_interval = poll;
-                c.idle = i.idle;
-                c.backoff_max = c.backoff_max.min(Duration::from_secs(60));
-                c.max_message_bytes = self.daemon.max_message_bytes;
-                Box::new(ImapInbox::new(c, cursor))
-            }
+            _ => Box::new(ImapInbox::new(self.imap_settings(), cursor)),
         }
+    }
+
+    /// The IMAP inbox's settings, when the inbox is IMAP (`dipjudge check` logs in with
+    /// them).
+    pub fn imap_config(&self) -> Option<ImapConfig> {
+        self.inbox_maildir().is_none().then(|| self.imap_settings())
+    }
+
+    fn imap_settings(&self) -> ImapConfig {
+        let poll = Duration::from_secs(self.daemon.poll_interval_secs);
+        let i = &self.inbound;
+        let mut c = ImapConfig::new(
+            i.host.clone().unwrap_or_default(),
+            i.port.unwrap_or(993),
+            i.user.clone().unwrap_or_default(),
+            i.password.clone().unwrap_or_default(),
+        );
+        c.security = i.tls.into();
+        c.root_certificate = i.root_certificate.as_deref().map(|p| self.resolve(p));
+        c.xoauth2 = self.token_source(i.auth, i.oauth_keys());
+        i.mailbox.clone_into(&mut c.mailbox);
+        i.processed.clone_into(&mut c.processed);
+        i.rejected.clone_into(&mut c.rejected);
+        c.poll_interval = poll;
+        c.idle = i.idle;
+        c.backoff_max = c.backoff_max.min(Duration::from_secs(60));
+        c.max_message_bytes = self.daemon.max_message_bytes;
+        c
     }
 
     /// The outbox.
     pub fn outbox(&self) -> Box<dyn Outbox> {
-        let o = &self.outbound;
-        match (o.kind, &o.path) {
-            (Transport::Maildir, Some(path)) => Box::new(MaildirOutbox::new(self.resolve(path))),
-            _ => {
-                let mut c =
-                    SmtpConfig::new(o.host.clone().unwrap_or_default(), o.port.unwrap_or(587));
-                c.security = o.tls.into();
-                c.root_certificate = o.root_certificate.as_deref().map(|p| self.resolve(p));
-                c.credentials = o.user.clone().zip(o.password.clone());
-                o.hello_name.clone_into(&mut c.hello_name);
-                c.connections = o.connections;
-                Box::new(SmtpOutbox::new(c))
-            }
+        match self.outbox_maildir() {
+            Some(path) => Box::new(MaildirOutbox::new(path)),
+            None => Box::new(SmtpOutbox::new(self.smtp_settings())),
         }
+    }
+
+    /// The Maildir the judge's mail is written to, if the outbox is a Maildir.
+    pub fn outbox_maildir(&self) -> Option<PathBuf> {
+        match (self.outbound.kind, &self.outbound.path) {
+            (Transport::Maildir, Some(p)) => Some(self.resolve(p)),
+            _ => None,
+        }
+    }
+
+    /// The SMTP outbox's settings, when the outbox is SMTP (`dipjudge check` logs in with
+    /// them).
+    pub fn smtp_config(&self) -> Option<SmtpConfig> {
+        self.outbox_maildir()
+            .is_none()
+            .then(|| self.smtp_settings())
+    }
+
+    fn smtp_settings(&self) -> SmtpConfig {
+        let o = &self.outbound;
+        let mut c = SmtpConfig::new(o.host.clone().unwrap_or_default(), o.port.unwrap_or(587));
+        c.security = o.tls.into();
+        c.root_certificate = o.root_certificate.as_deref().map(|p| self.resolve(p));
+        c.credentials = o.user.clone().zip(o.password.clone());
+        c.xoauth2 = self
+            .token_source(o.auth, o.oauth_keys())
+            .zip(o.user.clone())
+            .map(|(tokens, user)| Xoauth2Login { user, tokens });
+        o.hello_name.clone_into(&mut c.hello_name);
+        c.connections = o.connections;
+        c
+    }
+
+    /// The file the judge keeps its OAuth tokens in: beside the database, mode 600.
+    pub fn token_file(&self) -> PathBuf {
+        let mut name = self.database().into_os_string();
+        name.push(".oauth");
+        PathBuf::from(name)
+    }
+
+    /// The access tokens of a section with `auth = "xoauth2"`.
+    fn token_source(
+        &self,
+        auth: AuthMode,
+        keys: OAuthKeys<'_>,
+    ) -> Option<std::sync::Arc<TokenSource>> {
+        let (token_url, client_id, client_secret, refresh_token, scope) = keys;
+        if auth != AuthMode::Xoauth2 {
+            return None;
+        }
+        let config = OAuth2Config {
+            token_url: token_url.clone()?,
+            client_id: client_id.clone()?,
+            client_secret: client_secret.clone(),
+            refresh_token: refresh_token.clone()?,
+            scope: scope.clone(),
+            timeout: Duration::from_secs(30),
+        };
+        Some(std::sync::Arc::new(TokenSource::new(
+            config,
+            self.token_file(),
+        )))
     }
 
     /// True when the inbox is IMAP (its cursor is kept in the database).
@@ -495,11 +681,34 @@ path = "var/outbox"
         assert!(c.inbox_maildir().unwrap().ends_with("var/inbox"));
     }
 
+    /// Every `judge.toml` example of docs/mailboxes.md (Gmail, Microsoft, Fastmail, a
+    /// server of one's own) is read as the judge reads it: IMAP in, SMTP out, and the login
+    /// each provider's section says.
+    #[test]
+    fn the_mailbox_examples_in_the_docs_parse() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/mailboxes.md");
+        let text = std::fs::read_to_string(path).unwrap();
+        let judge = "[judge]\nname = \"DIP\"\naddress = \"judge@example.org\"\ndatabase = \"var/judge.db\"\n\n";
+        let mut auths = Vec::new();
+        for block in text.split("```toml\n").skip(1) {
+            let (toml, _) = block.split_once("```").unwrap();
+            let c = Config::parse(&format!("{judge}{toml}"), Path::new("/srv/judge"))
+                .unwrap_or_else(|e| panic!("{e:#}\n{toml}"));
+            assert!(c.is_imap(), "{toml}");
+            assert_eq!(c.outbound.kind, Transport::Smtp, "{toml}");
+            assert_eq!(c.inbound.auth, c.outbound.auth, "{toml}");
+            assert_eq!(c.inbound.oauth_keys(), c.outbound.oauth_keys(), "{toml}");
+            auths.push(c.inbound.auth);
+        }
+        use AuthMode::{Password, Xoauth2};
+        assert_eq!(auths, [Xoauth2, Xoauth2, Password, Password]);
+    }
+
     #[test]
     fn minimal_file_takes_defaults_and_resolves_paths() {
         let c = Config::parse(MINIMAL, Path::new("/srv/judge")).unwrap();
         assert_eq!(c.database(), PathBuf::from("/srv/judge/var/judge.db"));
-        assert_eq!(c.daemon.max_send_attempts, 10);
+        assert_eq!(c.daemon.max_queue_days, 5);
         let j = c.judge_config(42);
         assert_eq!(j.seed, 42);
         assert_eq!(j.deadlines.movement_hours, 72);
@@ -554,5 +763,54 @@ path = "var/outbox"
         let zero = text.replace("tls = \"starttls\"", "tls = \"starttls\"\nconnections = 0");
         let e = format!("{:#}", Config::parse(&zero, Path::new(".")).unwrap_err());
         assert!(e.contains("outbound.connections"), "{e}");
+    }
+
+    #[test]
+    fn xoauth2_sections() {
+        let oauth = "auth = \"xoauth2\"\ntoken_url = \"https://oauth2.example.org/token\"\nclient_id = \"judge\"\nclient_secret = \"s\"\nrefresh_token = \"r\"";
+        let text = MINIMAL
+            .replace(
+                "kind = \"maildir\"\npath = \"var/inbox\"",
+                &format!("kind = \"imap\"\nhost = \"imap.example.org\"\nport = 993\nuser = \"j@example.org\"\n{oauth}"),
+            )
+            .replace(
+                "kind = \"maildir\"\npath = \"var/outbox\"",
+                &format!("kind = \"smtp\"\nhost = \"smtp.example.org\"\nport = 587\nuser = \"j@example.org\"\n{oauth}"),
+            );
+        let c = Config::parse(&text, Path::new("/srv/judge")).unwrap();
+        assert_eq!(c.inbound.auth, AuthMode::Xoauth2);
+        assert_eq!(c.outbound.auth, AuthMode::Xoauth2);
+        assert_eq!(
+            c.token_file(),
+            PathBuf::from("/srv/judge/var/judge.db.oauth")
+        );
+        let source = c
+            .token_source(c.inbound.auth, c.inbound.oauth_keys())
+            .unwrap();
+        assert_eq!(source.token_url(), "https://oauth2.example.org/token");
+        // Each key the renewal needs is asked for by name.
+        for key in ["token_url", "client_id", "refresh_token"] {
+            let line = oauth.lines().find(|l| l.starts_with(key)).unwrap();
+            let without = text.replacen(&format!("{line}\n"), "", 1);
+            let e = format!("{:#}", Config::parse(&without, Path::new(".")).unwrap_err());
+            assert!(e.contains(&format!("inbound.{key}")), "{key}: {e}");
+        }
+        // A refresh token in clear over the network is refused.
+        let clear = text.replacen("https://oauth2.example.org", "http://oauth2.example.org", 1);
+        let e = format!("{:#}", Config::parse(&clear, Path::new(".")).unwrap_err());
+        assert!(e.contains("https://"), "{e}");
+        // OAuth keys without auth = "xoauth2" are a mistake, not ignored.
+        let stray = text.replacen("auth = \"xoauth2\"\n", "password = \"p\"\n", 1);
+        let e = format!("{:#}", Config::parse(&stray, Path::new(".")).unwrap_err());
+        assert!(e.contains("inbound.auth = \"xoauth2\""), "{e}");
+        // The password is not needed with XOAUTH2, and the log never shows the secrets.
+        let shown = format!(
+            "{:?}",
+            c.token_source(c.outbound.auth, c.outbound.oauth_keys())
+        );
+        assert!(
+            !shown.contains("refresh_token: \"r\"") && !shown.contains("\"s\""),
+            "{shown}"
+        );
     }
 }

@@ -38,6 +38,7 @@
 
 pub mod config;
 pub mod script;
+pub mod secret;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -49,11 +50,12 @@ use tracing::{debug, error, info, warn};
 
 pub use config::{Config, DaemonSection};
 
-use crate::judge::{Handled, Judge};
+use crate::judge::{Handled, Judge, Unread};
 use crate::mail::inbound::imap::ImapCursor;
+use crate::mail::reader::{ReadMail, Reader};
 use crate::mail::{
-    AutoSubmitted, Envelope, Inbox, MessageRef, Outbox, OutgoingMail, ParseLimits, RateLimiter,
-    RawMessage, RenderedMail, render, silence_reason_for,
+    AutoSubmitted, EnvelopeError, Inbox, MessageRef, Outbox, OutgoingMail, RateLimiter, RawMessage,
+    RenderedMail, render, silence_reason_for,
 };
 use crate::store::{QueuedMail, Store};
 
@@ -97,27 +99,44 @@ pub struct PassReport {
 
 /// The daemon over one judge, one inbox and one outbox.
 pub struct Daemon {
-    /// This process's hold on the database (dropped last).
-    _lock: InstanceLock,
     judge: Judge,
     config: Config,
     inbox: Box<dyn Inbox>,
+    /// Reads each mail on a thread of its own, within a time bound.
+    reader: Reader,
     /// The outbox, on its own thread.
     sender: SendWorker,
     /// The ids of the batch the sender thread is delivering.
     in_flight: Option<Vec<i64>>,
     /// Replies the rate limiter held back in this pass (counted once each).
     held: std::collections::HashSet<i64>,
-    limits: ParseLimits,
     limiter: RateLimiter,
     /// Whether the limiter has read back the replies sent before this process started.
     limiter_loaded: bool,
     /// How the judge names its mail (its Message-IDs, read back from delivery reports).
     ids: crate::judge::MessageIds,
-    /// No sending before this instant (back-off after a temporary failure).
-    send_not_before: Option<Instant>,
-    send_backoff: Duration,
+    /// No batch is taken before this instant: the last batch failed whole, for now (the
+    /// transport is down). Time as the passes give it (`now`), never the clock.
+    send_retry_at: Option<DateTime<Utc>>,
+    /// Batches failed whole in a row (the back-off doubles with each).
+    send_failures: u32,
     stop: Arc<AtomicBool>,
+    /// This process's hold on the database: declared last, so dropped last, after the
+    /// database connections (closing a file of the database while SQLite holds locks on it
+    /// would drop them).
+    _lock: InstanceLock,
+}
+
+/// The longest back-off after a batch failed whole (the transport is down).
+const MAX_SEND_BACKOFF_SECS: i64 = 300;
+
+/// The longest a mail whose recipient refused it for now waits for its next attempt.
+const MAX_MAIL_BACKOFF_SECS: i64 = 3600;
+
+/// The back-off after `failures` failures in a row: 1 s doubling up to `max` seconds.
+fn backoff(failures: i64, max: i64) -> chrono::Duration {
+    let exp = u32::try_from(failures.saturating_sub(1).clamp(0, 20)).unwrap_or(20);
+    chrono::Duration::seconds(2i64.saturating_pow(exp).min(max))
 }
 
 /// A batch taken off the outbox: the rows' ids and their rendered mail, in order.
@@ -252,10 +271,28 @@ impl Drop for SendWorker {
     }
 }
 
+/// Another judge process holds the database's lock ([`InstanceLock`]): this one did not
+/// start. `dipjudge run` exits with status 3 on it.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "another dipjudge (run or process) is already working on {} (it holds a lock on it); a second one would read the same mail and send the same replies twice, so this one does not start. Stop the other one, or pass --wait to wait for it",
+    database.display()
+)]
+pub struct AlreadyRunning {
+    /// The database.
+    pub database: std::path::PathBuf,
+}
+
 /// The lock that makes one judge process the only one on its database: a second `run` or
-/// `process` would read the same mail and send the same replies again. An OS file lock on
-/// `<database>.lock`, held for the daemon's life (the OS drops it when the process ends,
-/// also on a kill).
+/// `process` would read the same mail and send the same replies again. An OS lock
+/// (`flock`) on the database file itself, held for the daemon's life (the OS drops it when
+/// the process ends, also on a kill). A lock on a file of its own could be deleted from
+/// under it, and the next process would lock a new file of that name (issue 36: with
+/// `judge.db.lock` deleted, two passes answered 260 of 300 mails twice); the database
+/// cannot be deleted without losing the judge. SQLite locks the file with POSIX record
+/// locks, which a whole-file `flock` does not touch; the file is kept open until the
+/// daemon's last database connection is closed (closing any handle to a file drops the
+/// POSIX locks the process holds on it).
 #[derive(Debug)]
 pub struct InstanceLock {
     _file: std::fs::File,
@@ -265,29 +302,27 @@ impl InstanceLock {
     /// Takes the lock of `database`; with `wait`, waits for another process to let it go,
     /// otherwise refuses at once with a sentence.
     pub fn take(database: &std::path::Path, wait: bool) -> anyhow::Result<InstanceLock> {
-        let mut name = database.as_os_str().to_owned();
-        name.push(".lock");
-        let path = std::path::PathBuf::from(name);
+        use std::os::unix::fs::OpenOptionsExt;
         let file = std::fs::OpenOptions::new()
             .create(true)
             .truncate(false)
+            .read(true)
             .write(true)
-            .open(&path)
-            .with_context(|| format!("while opening the lock file {}", path.display()))?;
+            .mode(0o600)
+            .open(database)
+            .with_context(|| format!("while opening {} to lock it", database.display()))?;
         if wait {
             file.lock()
-                .with_context(|| format!("while waiting for the lock {}", path.display()))?;
+                .with_context(|| format!("while waiting for the lock on {}", database.display()))?;
             return Ok(InstanceLock { _file: file });
         }
         match file.try_lock() {
             Ok(()) => Ok(InstanceLock { _file: file }),
-            Err(std::fs::TryLockError::WouldBlock) => anyhow::bail!(
-                "another dipjudge (run or process) is already working on {} (it holds {}); a second one would read the same mail and send the same replies twice, so this one does not start. Stop the other one, or pass --wait to wait for it",
-                database.display(),
-                path.display()
-            ),
+            Err(std::fs::TryLockError::WouldBlock) => Err(anyhow::Error::new(AlreadyRunning {
+                database: database.to_path_buf(),
+            })),
             Err(std::fs::TryLockError::Error(e)) => {
-                Err(e).with_context(|| format!("while taking the lock {}", path.display()))
+                Err(e).with_context(|| format!("while locking {}", database.display()))
             }
         }
     }
@@ -307,7 +342,20 @@ pub fn open_judge(config: &Config, seed: Option<u64>) -> anyhow::Result<Judge> {
             .with_context(|| format!("while creating {}", dir.display()))?;
     }
     let store = Store::open(&db).with_context(|| format!("while opening {}", db.display()))?;
-    Judge::new(store, config.judge_config(seed)).context("while starting the judge")
+    let mut judge_config = config.judge_config(seed);
+    if judge_config.remember_passwords {
+        // Without its secret the judge still works: it remembers passwords in memory only.
+        match secret::load_or_create(&db) {
+            Ok(key) => judge_config.password_key = Some(key),
+            Err(e) => {
+                error!(
+                    error = format!("{e:#}"),
+                    "the judge's secret cannot be had: every process checks each password with argon2id once more"
+                )
+            }
+        }
+    }
+    Judge::new(store, judge_config).context("while starting the judge")
 }
 
 /// Eight bytes from the OS for the judge's seed.
@@ -389,24 +437,30 @@ impl Daemon {
         let ids = judge
             .message_ids()
             .context("while reading the judge's key for its Message-IDs")?;
+        if config.daemon.max_send_attempts.is_some() {
+            warn!(
+                "daemon.max_send_attempts is no longer read: mail that fails for now is tried for daemon.max_queue_days ({} days), then given up",
+                config.daemon.max_queue_days
+            );
+        }
         Ok(Daemon {
-            _lock: lock,
             inbox: inbox.unwrap_or_else(|| config.inbox(cursor)),
+            reader: Reader::new(config.parse_limits()),
             sender: SendWorker::new(outbox.unwrap_or_else(|| config.outbox()), db),
             in_flight: None,
             held: std::collections::HashSet::new(),
-            limits: config.parse_limits(),
             limiter: RateLimiter::new(
                 config.daemon.reply_rate_limit,
                 Duration::from_secs(config.daemon.reply_rate_window_secs),
             ),
             limiter_loaded: false,
             ids,
-            send_not_before: None,
-            send_backoff: Duration::from_secs(1),
+            send_retry_at: None,
+            send_failures: 0,
             stop: Arc::new(AtomicBool::new(false)),
             judge,
             config,
+            _lock: lock,
         })
     }
 
@@ -426,12 +480,18 @@ impl Daemon {
 
     /// One pass: all new mail, the clock, the outbox.
     pub fn process_once(&mut self, now: DateTime<Utc>) -> anyhow::Result<PassReport> {
+        let started = Instant::now();
         let mut report = PassReport::default();
         self.held.clear();
         let result = self.pass(now, &mut report);
         // Whatever happened, the batch the sender thread took is recorded before returning
         // (a stop or an error must not leave sent mail unmarked, to be sent again).
         let collected = self.collect_sent(now, &mut report);
+        // For `GET /health` and `/metrics`: when the pass ended (the machine's clock, not
+        // the pass's `now`, which a test or `process --now` may set) and how long it took.
+        if let Err(e) = self.judge.record_pass(Utc::now(), started.elapsed()) {
+            warn!(error = %e, "the pass cannot be recorded now");
+        }
         result.and(collected).map(|()| report)
     }
 
@@ -495,7 +555,10 @@ impl Daemon {
     }
 
     /// Reads and handles one fetched batch of new mail, files it, and stores the cursor.
-    /// True when a batch was handled in full (more mail may be waiting).
+    /// True when the batch was gone through (more mail may be waiting); a mail that failed
+    /// is left in the mailbox for the next pass and the mail behind it goes on, but the
+    /// mail behind it from the same sender waits with it (a sender's mails are read in the
+    /// order they came).
     fn read_batch(&mut self, now: DateTime<Utc>, report: &mut PassReport) -> anyhow::Result<bool> {
         let batch = match self.inbox.fetch_new() {
             Ok(b) => b,
@@ -507,8 +570,14 @@ impl Daemon {
         if batch.is_empty() {
             return Ok(false);
         }
+        // The cursor advances over the mail filed away, but never past a mail left behind:
+        // the inbox is searched again from the cursor.
         let mut cursor: Option<ImapCursor> = None;
-        let mut note = |id: &MessageRef| {
+        let mut held_back = false;
+        let mut note = |id: &MessageRef, held_back: bool| {
+            if held_back {
+                return;
+            }
             if let Some(c) = ImapCursor::of(id)
                 && cursor
                     .as_ref()
@@ -518,17 +587,20 @@ impl Daemon {
             }
         };
         let mut handled: Vec<MessageRef> = Vec::new();
+        let mut failed_senders: std::collections::HashSet<String> =
+            std::collections::HashSet::new();
         let mut interrupted = false;
-        for raw in &batch {
+        for raw in batch {
             if self.stopping() {
                 interrupted = true;
                 break;
             }
             report.fetched += 1;
-            match self.one_message(raw, now, report)? {
-                Step::Committed => note(&raw.id),
-                Step::Handled => handled.push(raw.id.clone()),
-                Step::Kept => {}
+            let id = raw.id.clone();
+            match self.one_message(raw, now, &mut failed_senders, report)? {
+                Step::Committed => note(&id, held_back),
+                Step::Handled => handled.push(id),
+                Step::Kept | Step::Left => held_back = true,
                 Step::Retry => {
                     interrupted = true;
                     break;
@@ -536,7 +608,13 @@ impl Daemon {
             }
         }
         match self.inbox.commit_all(&handled) {
-            Ok(()) => handled.iter().for_each(&mut note),
+            Ok(()) => {
+                // Filed together at the end: the cursor may only pass them if nothing was
+                // left behind before the last of them (a batch is in the inbox's order).
+                for id in &handled {
+                    note(id, held_back);
+                }
+            }
             // The transactions stand; the messages come back and are no-ops then.
             Err(e) => {
                 warn!(messages = handled.len(), error = %e, "cannot file the messages away now");
@@ -550,29 +628,66 @@ impl Daemon {
         Ok(!interrupted)
     }
 
+    /// One mail: counted, read within the budget, silenced or handled, filed. Its attempt is
+    /// counted (and committed) before anything reads it, so a mail that crashes or hangs
+    /// the judge is set aside after `max_message_attempts`, on a later start if need be.
     fn one_message(
         &mut self,
-        raw: &RawMessage,
+        raw: RawMessage,
         now: DateTime<Utc>,
+        failed_senders: &mut std::collections::HashSet<String>,
         report: &mut PassReport,
     ) -> anyhow::Result<Step> {
-        if let Some(size) = raw.oversize {
-            return Ok(self.oversize(raw, size, now, report));
+        let RawMessage {
+            id,
+            bytes,
+            oversize,
+        } = raw;
+        let bytes = Arc::new(bytes);
+        if let Some(size) = oversize {
+            let limit = u64::try_from(self.config.daemon.max_message_bytes).unwrap_or(u64::MAX);
+            let why = Unread::Oversize { size, limit };
+            return Ok(self.unread(&id, &bytes, why, None, now, report));
         }
-        // The MIME parser is fuzzed, but a panic in it must not stop the daemon at the same
-        // mail after every restart: it is an unparsable mail.
-        let limits = self.limits;
-        let unparsable = crate::mail::EnvelopeError::Unparsable {
-            size: raw.bytes.len(),
-        };
-        let parsed = std::panic::catch_unwind(|| Envelope::parse_with(&raw.bytes, limits))
-            .unwrap_or(Err(unparsable));
-        let env = match parsed {
-            Ok(env) => env,
+        let max = i64::from(self.config.daemon.max_message_attempts);
+        let reading = reading_key(&bytes);
+        let tries = match self.judge.begin_reading(&reading) {
+            Ok(n) => n,
             Err(e) => {
-                warn!(message = %raw.id, reason = %e, "unparsable mail rejected");
+                report.failed += 1;
+                error!(message = %id, error = %e, "cannot count an attempt at a message; it is left for the next pass");
+                return Ok(Step::Retry);
+            }
+        };
+        if tries > max {
+            // Reading it ended the judge each time: set aside without reading it again.
+            return Ok(self.set_aside_unread(&id, &bytes, &reading, tries - 1, now, report));
+        }
+        let read = match self.reader.read(&bytes) {
+            Ok(read) => read,
+            Err(e) => {
+                report.failed += 1;
+                let _ = self.judge.forgive_reading(&reading);
+                error!(message = %id, error = %e, "a message cannot be read now; it is left for the next pass");
+                return Ok(Step::Retry);
+            }
+        };
+        let ReadMail {
+            envelope: env,
+            report: dsn,
+        } = match read {
+            Ok(read) => read,
+            Err(EnvelopeError::TooBig(what)) => {
+                let why = Unread::TooBig(what);
+                return Ok(self.unread(&id, &bytes, why, Some(&reading), now, report));
+            }
+            Err(e) => {
+                warn!(message = %id, reason = %e, "unparsable mail rejected");
                 report.rejected += 1;
-                return Ok(self.file(raw, Some(&e.to_string())));
+                if let Err(e) = self.judge.end_reading(&reading) {
+                    warn!(message = %id, error = %e, "cannot forget a rejected mail's attempts now");
+                }
+                return Ok(self.file(&id, Some(&e.to_string())));
             }
         };
         let incoming = crate::mail::incoming(&env);
@@ -582,14 +697,17 @@ impl Daemon {
             // delivery report's permanent failures mark the seats at those addresses
             // bouncing.
             let outcome = format!("silenced: {why}");
-            let bounces = self.bounces(&env, raw);
+            let bounces = self.bounces(dsn.as_ref());
             let recorded = if bounces.is_empty() {
                 self.judge.record_unhandled(&incoming, &outcome, now)
             } else {
                 info!(from = %env.from, key = %incoming.key, failed = bounces.len(), "a delivery report: the seats at its failed addresses are marked bouncing");
                 self.judge.record_bounce(&incoming, &outcome, &bounces, now)
             };
-            let first = match recorded {
+            let first = match recorded.and_then(|first| {
+                self.judge.end_reading(&reading)?;
+                Ok(first)
+            }) {
                 Ok(first) => first,
                 Err(e) => {
                     report.failed += 1;
@@ -606,10 +724,15 @@ impl Daemon {
             }
             return Ok(Step::Handled);
         }
-        // The attempt is counted, and committed, before the judge reads the mail: a mail
-        // that kills the judge is counted too.
-        let max = i64::from(self.config.daemon.max_message_attempts);
-        let attempts = match self.judge.begin_attempt(&incoming) {
+        if failed_senders.contains(&incoming.from) {
+            // Its sender's earlier mail failed in this pass: this one waits with it, untried.
+            let _ = self.judge.forgive_reading(&reading);
+            debug!(from = %incoming.from, key = %incoming.key, "left for the next pass behind its sender's failed mail");
+            return Ok(Step::Left);
+        }
+        // The reading attempts become attempts at this mail, counted before the judge reads
+        // its commands: a mail that kills the judge is counted too.
+        let attempts = match self.judge.begin_attempt_read(&reading, &incoming) {
             Ok(n) => n,
             Err(e) => {
                 report.failed += 1;
@@ -619,7 +742,7 @@ impl Daemon {
         };
         if attempts > max {
             // Tried `max` times already (each failed, or ended the judge).
-            return Ok(self.set_aside(raw, &incoming, attempts - 1, now, report));
+            return Ok(self.set_aside(&id, &incoming, attempts - 1, now, report));
         }
         match self.judge.handle(&incoming, now) {
             Ok(Handled::Applied {
@@ -638,59 +761,76 @@ impl Daemon {
                 report.failed += 1;
                 if e.is_environmental() {
                     // The machine's trouble, not the mail's: the attempt does not count
-                    // against it (if the database takes the correction now).
+                    // against it (if the database takes the correction now), and the rest of
+                    // the batch would meet the same trouble.
                     let _ = self.judge.forgive_attempt(&incoming);
                     error!(from = %incoming.from, key = %incoming.key, error = %e, "message failed; it will be retried");
                     return Ok(Step::Retry);
                 }
                 if attempts >= max {
                     error!(from = %incoming.from, key = %incoming.key, error = %e, attempts, "message failed");
-                    return Ok(self.set_aside(raw, &incoming, attempts, now, report));
+                    return Ok(self.set_aside(&id, &incoming, attempts, now, report));
                 }
-                error!(from = %incoming.from, key = %incoming.key, error = %e, attempts, "message failed; it will be retried");
-                return Ok(Step::Retry);
+                error!(from = %incoming.from, key = %incoming.key, error = %e, attempts, "message failed; it is tried again at the next pass, and the mail behind it goes on");
+                failed_senders.insert(incoming.from.clone());
+                return Ok(Step::Left);
             }
         }
         Ok(Step::Handled)
     }
 
-    /// A message over the size limit (`size` bytes; only its header block was read): its
-    /// sender is answered with one line, unless the guard silences it, and it goes to the
-    /// rejected folder. Its key is recorded, so a copy is a no-op.
-    fn oversize(
+    /// A message the judge does not read (`why`: over the size limit, of which only its
+    /// header block was fetched, or over a bound on reading one mail): its header block is
+    /// read, its sender answered with one sentence saying why (unless the guard silences
+    /// it), and it goes to the rejected folder. Its key is recorded, so a copy is a no-op;
+    /// its reading attempts (`reading`) are forgotten.
+    fn unread(
         &mut self,
-        raw: &RawMessage,
-        size: u64,
+        id: &MessageRef,
+        bytes: &Arc<Vec<u8>>,
+        why: Unread,
+        reading: Option<&str>,
         now: DateTime<Utc>,
         report: &mut PassReport,
     ) -> Step {
-        let limit = u64::try_from(self.config.daemon.max_message_bytes).unwrap_or(u64::MAX);
-        let reason = format!("{size} bytes, over the limit of {limit}: not read");
-        let env = match Envelope::parse_with(&raw.bytes, self.limits) {
-            Ok(env) => env,
-            Err(e) => {
-                warn!(message = %raw.id, size, reason = %e, "oversized mail without a usable header rejected");
-                report.rejected += 1;
-                return self.file(raw, Some(&format!("{reason}; {e}")));
+        let reason = match why {
+            Unread::Oversize { size, limit } => {
+                format!("{size} bytes, over the limit of {limit}: not read")
             }
+            Unread::TooBig(what) => format!("too big to read: {what}"),
         };
-        let incoming = crate::mail::incoming(&env);
-        let recorded = match silence_reason_for(&env, &self.config.judge.address) {
-            Some(why) => {
-                self.judge
-                    .record_unhandled(&incoming, &format!("silenced: {why}; {reason}"), now)
-            }
-            None => self.judge.answer_oversize(&incoming, size, limit, now),
-        };
-        match recorded {
-            Ok(first) => {
-                warn!(from = %env.from, key = %incoming.key, size, limit, first, "oversized mail set aside unread");
+        let env = match self.reader.read_headers(bytes) {
+            Ok(Ok(read)) => read.envelope,
+            Ok(Err(e)) => {
+                warn!(message = %id, reason = %reason, error = %e, "a mail not read, without a usable header, rejected");
                 report.rejected += 1;
-                self.file(raw, Some(&reason))
+                if let Some(key) = reading
+                    && let Err(e) = self.judge.end_reading(key)
+                {
+                    warn!(message = %id, error = %e, "cannot forget a rejected mail's attempts now");
+                }
+                return self.file(id, Some(&format!("{reason}; {e}")));
             }
             Err(e) => {
                 report.failed += 1;
-                error!(key = %incoming.key, error = %e, "an oversized mail cannot be recorded now; it is tried again");
+                error!(message = %id, error = %e, "a mail not read cannot be answered now; it is tried again");
+                return Step::Retry;
+            }
+        };
+        let incoming = crate::mail::incoming(&env);
+        let silenced = silence_reason_for(&env, &self.config.judge.address).map(|w| w.to_string());
+        match self
+            .judge
+            .answer_unread(&incoming, why, silenced.as_deref(), reading, now)
+        {
+            Ok(first) => {
+                warn!(from = %env.from, key = %incoming.key, reason = %reason, first, "a mail set aside unread");
+                report.rejected += 1;
+                self.file(id, Some(&reason))
+            }
+            Err(e) => {
+                report.failed += 1;
+                error!(key = %incoming.key, error = %e, "a mail not read cannot be recorded now; it is tried again");
                 Step::Retry
             }
         }
@@ -700,7 +840,7 @@ impl Daemon {
     /// and tells the master of its game; it goes to the rejected folder.
     fn set_aside(
         &mut self,
-        raw: &RawMessage,
+        id: &MessageRef,
         incoming: &crate::judge::Incoming,
         attempts: i64,
         now: DateTime<Utc>,
@@ -714,33 +854,70 @@ impl Daemon {
         report.set_aside += 1;
         error!(from = %incoming.from, key = %incoming.key, attempts, "message set aside after repeated failures (its sender and its game's master are told)");
         let reason = format!("the judge failed {attempts} times on it");
-        self.file(raw, Some(&reason))
+        self.file(id, Some(&reason))
+    }
+
+    /// Sets aside a message whose reading ended the judge `attempts` times: only its header
+    /// block is read, to answer its sender (nothing in it is applied).
+    fn set_aside_unread(
+        &mut self,
+        id: &MessageRef,
+        bytes: &Arc<Vec<u8>>,
+        reading: &str,
+        attempts: i64,
+        now: DateTime<Utc>,
+        report: &mut PassReport,
+    ) -> Step {
+        let step = match self.reader.read_headers(bytes) {
+            Ok(Ok(read)) => {
+                let incoming = crate::mail::incoming(&read.envelope);
+                self.set_aside(id, &incoming, attempts, now, report)
+            }
+            Ok(Err(e)) => {
+                warn!(message = %id, reason = %e, attempts, "a mail that ended the judge, without a usable header, rejected");
+                report.set_aside += 1;
+                self.file(
+                    id,
+                    Some(&format!("the judge failed {attempts} times on it; {e}")),
+                )
+            }
+            Err(e) => {
+                report.failed += 1;
+                error!(message = %id, error = %e, "a message cannot be set aside now; it is tried again");
+                return Step::Retry;
+            }
+        };
+        if !matches!(step, Step::Retry)
+            && let Err(e) = self.judge.end_reading(reading)
+        {
+            warn!(message = %id, error = %e, "cannot forget a set-aside mail's attempts now");
+        }
+        step
     }
 
     /// Commits (or, with a reason, rejects) one message in the mailbox at once.
-    fn file(&mut self, raw: &RawMessage, reject: Option<&str>) -> Step {
+    fn file(&mut self, id: &MessageRef, reject: Option<&str>) -> Step {
         let result = match reject {
-            None => self.inbox.commit(&raw.id),
-            Some(reason) => self.inbox.reject(&raw.id, reason),
+            None => self.inbox.commit(id),
+            Some(reason) => self.inbox.reject(id, reason),
         };
         match result {
             Ok(()) => Step::Committed,
             Err(e) => {
                 // The transaction stands; the message comes back and is a no-op then.
-                warn!(message = %raw.id, error = %e, "cannot file the message away now");
+                warn!(message = %id, error = %e, "cannot file the message away now");
                 Step::Kept
             }
         }
     }
 
     /// The permanent failures a delivery report lists, each with the outbox mail it names
-    /// (by the Message-ID the judge gave it: none when it returns no id the judge made);
-    /// none when `env` is no delivery report.
-    fn bounces(&self, env: &Envelope, raw: &RawMessage) -> Vec<crate::judge::Bounced> {
-        if env.loop_headers.content_type != "multipart/report" {
-            return Vec::new();
-        }
-        let Some(report) = crate::mail::dsn::read_report(&raw.bytes) else {
+    /// (by the Message-ID the judge gave it: none when it returns no id the judge made); none when there is no report.
+    fn bounces(
+        &self,
+        report: Option<&crate::mail::dsn::DeliveryReport>,
+    ) -> Vec<crate::judge::Bounced> {
+        let Some(report) = report else {
             return Vec::new();
         };
         let mail = report
@@ -784,26 +961,33 @@ impl Daemon {
         Ok(())
     }
 
-    /// Takes the next batch off the outbox: rate-limited replies are skipped (they stay
-    /// queued), each attempt is counted before it is made, mail over the attempt bound or
-    /// that cannot be rendered is given up. `None` when nothing can be sent now.
+    /// Takes the next batch off the outbox, in the order the queue drains (no origin's
+    /// backlog ahead of the others' first mails): rate-limited replies are skipped (they
+    /// stay queued), mail that cannot be rendered is given up. Nothing is counted here: an
+    /// attempt counts once the transport answered for it. `None` when nothing can be sent
+    /// now (nothing due, or the transport is in its back-off).
     fn next_batch(
         &mut self,
         now: DateTime<Utc>,
         report: &mut PassReport,
     ) -> anyhow::Result<Option<Batch>> {
-        if self.send_not_before.is_some_and(|t| Instant::now() < t) {
-            return Ok(None);
+        if let Some(at) = self.send_retry_at {
+            // A clock set back by more than the back-off does not stop the mail for long.
+            let wait = at - now;
+            if wait > chrono::Duration::zero()
+                && wait <= chrono::Duration::seconds(MAX_SEND_BACKOFF_SECS)
+            {
+                return Ok(None);
+            }
         }
         self.load_limiter(now)?;
         let batch_size = self.config.daemon.send_batch;
-        let max_attempts = self.config.daemon.max_send_attempts;
         let date = system_time(now);
         self.limiter.prune(date);
         // Read past rate-limited replies so they cannot block the queue's head.
         let queued = self
             .judge
-            .queued_mail(batch_size.saturating_mul(4))
+            .due_mail(now, batch_size.saturating_mul(4))
             .context("while reading the outbox")?;
         let full = queued.len() >= batch_size.saturating_mul(4);
         let mut ids = Vec::new();
@@ -818,19 +1002,6 @@ impl Daemon {
                 if self.held.insert(m.id) {
                     report.rate_limited += 1;
                 }
-                continue;
-            }
-            let attempts = self
-                .judge
-                .bump_attempts(m.id)
-                .context("while counting a send attempt")?;
-            if attempts > max_attempts {
-                let reason = format!("not delivered after {max_attempts} attempts");
-                warn!(id = m.id, to = %m.recipient, "{reason}");
-                self.judge
-                    .mark_failed(m.id, &reason, now)
-                    .context("while giving up a mail")?;
-                report.given_up += 1;
                 continue;
             }
             let mut mail = self.outgoing(m);
@@ -872,9 +1043,13 @@ impl Daemon {
         }))
     }
 
-    /// Records what the server said about each mail of a batch: sent (the sender thread
-    /// recorded it already, unless it could not), deferred (back-off before the next try)
-    /// or refused for good. True when nothing failed for now.
+    /// Records what the transport said about each mail of a batch: sent (the sender thread
+    /// recorded it already, unless it could not), failed for now, or refused for good (5xx:
+    /// the recipient is marked as today). A mail failing for now is tried again: if others
+    /// of its batch went out, after a back-off of its own (its recipient's trouble); if the
+    /// whole batch failed, when the queue is tried again after the transport's back-off, in
+    /// the queue's order. It is given up only once it has been failing for
+    /// `max_queue_days`, never for a count of attempts. True when the transport works.
     fn record_results(
         &mut self,
         ids: &[i64],
@@ -882,7 +1057,11 @@ impl Daemon {
         now: DateTime<Utc>,
         report: &mut PassReport,
     ) -> anyhow::Result<bool> {
+        let any_sent = outcome.results.iter().any(Result::is_ok);
+        let days = self.config.daemon.max_queue_days;
+        let lifetime = chrono::Duration::days(i64::from(days));
         let mut temporary = false;
+        let mut last_error = String::new();
         for ((id, result), marked) in ids.iter().zip(outcome.results).zip(outcome.marked) {
             match result {
                 Ok(()) => {
@@ -895,8 +1074,31 @@ impl Daemon {
                 }
                 Err(e) if e.is_temporary() => {
                     temporary = true;
-                    report.deferred += 1;
-                    debug!(id, error = %e, "send failed for now");
+                    let reason = match &e {
+                        crate::mail::SendError::Temporary { reason, .. } => reason.clone(),
+                        other => other.to_string(),
+                    };
+                    // Its own back-off only when its batch went out: then it is this mail's
+                    // trouble, and it must not hold up the queue.
+                    let own = |attempts: i64| now + backoff(attempts, MAX_MAIL_BACKOFF_SECS);
+                    let retry: Option<&dyn Fn(i64) -> DateTime<Utc>> =
+                        if any_sent { Some(&own) } else { None };
+                    let (attempts, since) = self
+                        .judge
+                        .record_failed_attempt(*id, now, &reason, retry)
+                        .context("while recording a send attempt")?;
+                    if now - since >= lifetime {
+                        let why = crate::bulletin::notices::undelivered_in(days, &reason);
+                        warn!(id, attempts, since = %since, "{why}");
+                        self.judge
+                            .mark_failed(*id, &why, now)
+                            .context("while giving up a mail")?;
+                        report.given_up += 1;
+                    } else {
+                        report.deferred += 1;
+                        debug!(id, attempts, error = %e, "send failed for now");
+                    }
+                    last_error = reason;
                 }
                 Err(e) => {
                     warn!(id, error = %e, "mail refused for good");
@@ -913,17 +1115,39 @@ impl Daemon {
             }
         }
         if temporary {
-            warn!(
-                deferred = report.deferred,
-                retry_in = ?self.send_backoff,
-                "sending failed for now; mail stays queued"
-            );
-            self.send_not_before = Some(Instant::now() + self.send_backoff);
-            self.send_backoff = (self.send_backoff * 2).min(Duration::from_secs(300));
+            // Mail failing for long is reported to its games' masters, once.
+            let warn_after =
+                chrono::Duration::hours(i64::from(self.config.daemon.delay_notice_hours));
+            let told = self
+                .judge
+                .tell_of_delays(now - warn_after, lifetime, now)
+                .context("while telling of delayed mail")?;
+            if told > 0 {
+                error!(mails = told, hours = self.config.daemon.delay_notice_hours, error = %last_error, "mail has not gone out for hours; the masters of its games are told");
+            }
+        }
+        if temporary && !any_sent {
+            self.send_failures = self.send_failures.saturating_add(1);
+            let wait = backoff(i64::from(self.send_failures), MAX_SEND_BACKOFF_SECS);
+            self.send_retry_at = Some(now + wait);
+            let level_error = self.send_failures == 1 || self.send_failures.is_multiple_of(20);
+            if level_error {
+                error!(deferred = report.deferred, failures = self.send_failures, retry_in = %wait, error = %last_error, "sending fails; the mail stays queued and is tried again (given up only after {days} days)");
+            } else {
+                warn!(deferred = report.deferred, failures = self.send_failures, retry_in = %wait, error = %last_error, "sending fails; the mail stays queued");
+            }
             return Ok(false);
         }
-        self.send_backoff = Duration::from_secs(1);
-        self.send_not_before = None;
+        if any_sent {
+            if self.send_failures > 0 {
+                info!(
+                    failures = self.send_failures,
+                    "sending works again; the queue drains"
+                );
+            }
+            self.send_failures = 0;
+            self.send_retry_at = None;
+        }
         Ok(true)
     }
 
@@ -1021,8 +1245,13 @@ impl Daemon {
                 let at = Instant::now() + Duration::from_millis(secs.unsigned_abs());
                 until = until.min(at);
             }
-            if let Some(t) = self.send_not_before {
-                until = until.min(t);
+            let next_send = [
+                self.send_retry_at,
+                self.judge.next_mail_attempt().ok().flatten(),
+            ];
+            for at in next_send.into_iter().flatten() {
+                let secs = (at - Utc::now()).num_milliseconds().max(0);
+                until = until.min(Instant::now() + Duration::from_millis(secs.unsigned_abs()));
             }
             self.wait_until(until);
         }
@@ -1068,8 +1297,19 @@ enum Step {
     Handled,
     /// Handled, but filing failed: it comes back next pass.
     Kept,
-    /// The transaction failed: stop this batch, retry next pass.
+    /// It failed (or its sender's earlier mail did): it stays in the mailbox for the next
+    /// pass, and the mail behind it goes on.
+    Left,
+    /// The machine's trouble (the database cannot be written now): stop this batch, retry
+    /// next pass.
     Retry,
+}
+
+/// The key a raw mail's reading attempts are counted under: a hash of the mail as its
+/// sender wrote it ([`crate::mail::envelope::content_hash`]: one pass over the bytes, no
+/// parser), so the same mail fetched again is counted under the same key.
+pub fn reading_key(raw: &[u8]) -> String {
+    format!("read:{:016x}", crate::mail::envelope::content_hash(raw))
 }
 
 /// The mail a queued outbox row becomes, from the judge's `address`, its Message-ID made

@@ -41,7 +41,7 @@ password_cost = "test"
 
 [daemon]
 reply_rate_limit = 3
-max_send_attempts = 2
+max_queue_days = 2
 
 [inbound]
 kind = "maildir"
@@ -277,34 +277,56 @@ fn send_failures_retry_then_give_up_and_rate_limit_holds_replies() {
     assert_eq!(r.rate_limited, 2, "{r:?}");
     let queued = d.judge().queued_mail(100).unwrap();
     assert_eq!(queued.len(), 3, "one temporary failure and two held back");
-    // The temporary failure waits for the back-off; afterwards, with the limiter's window
-    // still full, nothing more goes to that address.
-    d.send_not_before = None;
+    // Its batch went out, so the temporary failure is its own: it waits a back-off of its
+    // own (the others do not wait for it).
     let r = d.process_once(t0()).unwrap();
+    assert_eq!((r.sent, r.rate_limited), (0, 2), "{r:?}");
+    // After the back-off, with the limiter's window still full, nothing more goes to that
+    // address.
+    let r = d.process_once(t0() + chrono::Duration::seconds(2)).unwrap();
     assert_eq!(r.sent, 0, "{r:?}");
     assert_eq!(r.rate_limited, 3, "{r:?}");
-    // An hour later the window has passed: the three go; attempts were counted.
+    // An hour later the window has passed: the three go.
     let later = t0() + chrono::Duration::hours(2);
     let r = d.process_once(later).unwrap();
     assert_eq!(r.sent, 3, "{r:?}");
     assert!(d.judge().queued_mail(100).unwrap().is_empty());
 }
 
+/// Issue 36: a mail that fails for now is tried (each attempt counted when the transport
+/// answered for it) with back-off, and given up only after `max_queue_days` of failures;
+/// while the whole batch fails, the queue waits a back-off of its own, by the passes'
+/// time, not the clock's.
 #[test]
-fn a_mail_that_always_fails_leaves_after_the_bound() {
-    let dir = TempDir::new("bound");
+fn a_mail_that_fails_for_now_is_given_up_after_days_not_attempts() {
+    let dir = TempDir::new("days");
     let config = Config::parse(CONFIG, &dir.0).unwrap();
     let outbox = Scripted::default();
     let mut d =
         Daemon::with_transports(config, None, None, Some(Box::new(outbox.clone()))).unwrap();
     put(&dir, "1.h", &mail("p@example.test", Some("x1@x"), "HELP"));
-    *outbox.answers.lock().unwrap() = vec![Err(true); 10];
-    for _ in 0..4 {
-        d.send_not_before = None;
-        d.process_once(t0()).unwrap();
+    *outbox.answers.lock().unwrap() = vec![Err(true); 10_000];
+    let r = d.process_once(t0()).unwrap();
+    assert_eq!((r.deferred, r.given_up), (1, 0), "{r:?}");
+    // In the back-off (a second), nothing is tried.
+    let r = d.process_once(t0()).unwrap();
+    assert_eq!((r.deferred, r.given_up), (0, 0), "{r:?}");
+    assert_eq!(outbox.seen.lock().unwrap().len(), 1);
+    // A pass every ten minutes for two days less an hour: never given up.
+    let mut tried = 1;
+    for step in 1..(2 * 24 * 6 - 6) {
+        let r = d
+            .process_once(t0() + chrono::Duration::minutes(10 * step))
+            .unwrap();
+        assert_eq!(r.given_up, 0, "{r:?}");
+        tried += r.deferred;
     }
-    // max_send_attempts = 2: two tries, then given up without a third.
-    assert_eq!(outbox.seen.lock().unwrap().len(), 2);
+    assert_eq!(outbox.seen.lock().unwrap().len(), tried);
+    assert_eq!(d.judge().queued_mail(100).unwrap().len(), 1);
+    let r = d
+        .process_once(t0() + chrono::Duration::days(2) + chrono::Duration::minutes(1))
+        .unwrap();
+    assert_eq!(r.given_up, 1, "{r:?}");
     assert!(d.judge().queued_mail(100).unwrap().is_empty());
 }
 

@@ -4,9 +4,12 @@
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::map::Map;
 use crate::rules::PhaseKind;
+use crate::variant::Variant;
 
 use super::schedule::{Days, PhaseRule, Schedule, ScheduleClass};
+use super::{Game, Status};
 
 /// How long each kind of phase runs, and the grace after it (also the `[deadlines]` table
 /// of `judge.toml`: hours unless named otherwise; a key left out keeps its default).
@@ -90,7 +93,7 @@ pub fn schedule_class(kind: PhaseKind) -> ScheduleClass {
     }
 }
 
-/// What a tick at `now` must do for a game with this deadline.
+/// What a tick at `now` must do for a game ([`Game::due`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DueEvent {
     Nothing,
@@ -100,65 +103,125 @@ pub enum DueEvent {
     ProcessEarly,
     /// The deadline passed with orders missing: send late notices (once).
     Late,
-    /// The deadline passed with every order in: process.
+    /// The deadline passed with every order in (or nobody owes anything): process.
     Process,
     /// The grace period ended: process with civil-disorder defaults (NMR) or abandon.
     GraceOver,
     /// The clock jumped far past the deadline: extend instead of processing.
     TimeWarp,
+    /// The phase would be processed, but not before its start (`SET START`, the
+    /// schedule's `MIN`): nothing yet.
+    Held,
 }
 
-/// Decides what a tick must do. `all_in_since` is when the last missing order arrived (if
-/// all are in now); `last_tick` is the previous tick's time (for the time-warp guard);
-/// `grace_end` is when the phase's grace period ends.
-#[allow(clippy::too_many_arguments)]
-pub fn due_event(
-    settings: &DeadlineSettings,
+/// The timeline alone: what is due at `now` for a deadline, the end of its grace, and what
+/// the game noted (`all_in`: every order is in now, since `all_in_since`; the late notices
+/// and the reminder sent or not). `last_tick` is the previous tick's time (for the
+/// time-warp guard).
+struct Timeline {
     deadline: DateTime<Utc>,
     grace_end: DateTime<Utc>,
-    now: DateTime<Utc>,
-    last_tick: Option<DateTime<Utc>>,
     all_in: bool,
     all_in_since: Option<DateTime<Utc>>,
     late_notified: bool,
     reminded: bool,
-) -> DueEvent {
-    let warp = Duration::hours(settings.time_warp_hours.max(1));
-    if let Some(last) = last_tick
-        && now - last > warp
-        && now > deadline
-        && deadline > last
-    {
-        return DueEvent::TimeWarp;
-    }
-    if all_in {
-        let since = all_in_since.unwrap_or(now);
-        if now >= deadline || now >= since + Duration::minutes(settings.delay_minutes.max(0)) {
-            return if now >= deadline {
-                DueEvent::Process
+}
+
+impl Timeline {
+    fn event(
+        &self,
+        settings: &DeadlineSettings,
+        now: DateTime<Utc>,
+        last_tick: Option<DateTime<Utc>>,
+    ) -> DueEvent {
+        let deadline = self.deadline;
+        let warp = Duration::hours(settings.time_warp_hours.max(1));
+        if let Some(last) = last_tick
+            && now - last > warp
+            && now > deadline
+            && deadline > last
+        {
+            return DueEvent::TimeWarp;
+        }
+        if self.all_in {
+            let since = self.all_in_since.unwrap_or(now);
+            if now >= deadline || now >= since + Duration::minutes(settings.delay_minutes.max(0)) {
+                return if now >= deadline {
+                    DueEvent::Process
+                } else {
+                    DueEvent::ProcessEarly
+                };
+            }
+            return DueEvent::Nothing;
+        }
+        if now >= self.grace_end.max(deadline) {
+            return DueEvent::GraceOver;
+        }
+        if now >= deadline {
+            return if self.late_notified {
+                DueEvent::Nothing
             } else {
-                DueEvent::ProcessEarly
+                DueEvent::Late
             };
         }
-        return DueEvent::Nothing;
+        if settings.reminder_hours > 0
+            && !self.reminded
+            && now >= deadline - Duration::hours(settings.reminder_hours)
+        {
+            return DueEvent::Remind;
+        }
+        DueEvent::Nothing
     }
-    if now >= grace_end.max(deadline) {
-        return DueEvent::GraceOver;
-    }
-    if now >= deadline {
-        return if late_notified {
-            DueEvent::Nothing
-        } else {
-            DueEvent::Late
+}
+
+impl Game {
+    /// What a tick at `now` must do for this game (`last_tick`: the previous tick's time,
+    /// for the time-warp guard): nothing without a deadline or while the game does not run;
+    /// the reminder, the late notices, processing (early once every order is in and the
+    /// delay passed; at the deadline a phase nobody owes anything in, as everyone may know
+    /// it, H20; at the end of grace with civil-disorder defaults, NMR) or the seats' end
+    /// (NONMR); a time warp; or held, when it would process before the phase's start.
+    pub fn due(
+        &self,
+        map: &Map,
+        variant: &dyn Variant,
+        now: DateTime<Utc>,
+        last_tick: Option<DateTime<Utc>>,
+    ) -> DueEvent {
+        let Some(deadline) = self.deadline else {
+            return DueEvent::Nothing;
         };
+        if self.status != Status::Active {
+            return DueEvent::Nothing;
+        }
+        let timeline = Timeline {
+            deadline,
+            grace_end: self.grace_end().unwrap_or(deadline),
+            all_in: self.all_in(map, variant),
+            all_in_since: self.all_in_since,
+            late_notified: self.late_notified,
+            reminded: self.reminded,
+        };
+        let event = timeline.event(&self.timing(), now, last_tick);
+        // At the deadline a phase nobody owes anything in is processed, though it was not
+        // processed early (a rule set's phase that runs to its deadline, H18): no late
+        // notice naming nobody, no grace period. Decided on what everyone may know (H20):
+        // a missing ballot neither holds the phase for grace nor shows in its timing.
+        let complete = now >= deadline && self.public_missing_powers(map, variant).is_empty();
+        let event = match event {
+            DueEvent::Late | DueEvent::GraceOver | DueEvent::Nothing if complete => {
+                DueEvent::Process
+            }
+            other => other,
+        };
+        // Nothing is processed before the phase's start (`SET START`, the schedule's MIN).
+        let processes = matches!(event, DueEvent::Process | DueEvent::ProcessEarly)
+            || (event == DueEvent::GraceOver && self.settings.nmr);
+        if processes && self.held_until(now).is_some() {
+            return DueEvent::Held;
+        }
+        event
     }
-    if settings.reminder_hours > 0
-        && !reminded
-        && now >= deadline - Duration::hours(settings.reminder_hours)
-    {
-        return DueEvent::Remind;
-    }
-    DueEvent::Nothing
 }
 
 #[cfg(test)]
@@ -173,22 +236,30 @@ mod tests {
             + Duration::hours(h)
     }
 
+    fn line(deadline: DateTime<Utc>, grace_end: DateTime<Utc>) -> Timeline {
+        Timeline {
+            deadline,
+            grace_end,
+            all_in: false,
+            all_in_since: None,
+            late_notified: false,
+            reminded: false,
+        }
+    }
+
     #[test]
     fn the_njudge_timeline() {
         let s = DeadlineSettings::default();
         let d = t(72);
         let ev = |now, all_in, late, rem| {
-            due_event(
-                &s,
-                d,
-                d + Duration::hours(s.grace_hours),
-                now,
-                Some(now - Duration::minutes(1)),
+            Timeline {
                 all_in,
-                Some(t(0)),
-                late,
-                rem,
-            )
+                all_in_since: Some(t(0)),
+                late_notified: late,
+                reminded: rem,
+                ..line(d, d + Duration::hours(s.grace_hours))
+            }
+            .event(&s, now, Some(now - Duration::minutes(1)))
         };
         assert_eq!(ev(t(10), false, false, false), DueEvent::Nothing);
         assert_eq!(
@@ -227,30 +298,12 @@ mod tests {
     #[test]
     fn time_warp_is_caught() {
         let s = DeadlineSettings::default();
-        let ev = due_event(
-            &s,
-            t(72),
-            t(96),
-            t(100),
-            Some(t(70)),
-            false,
-            None,
-            false,
-            true,
-        );
-        assert_eq!(ev, DueEvent::TimeWarp);
+        let l = Timeline {
+            reminded: true,
+            ..line(t(72), t(96))
+        };
+        assert_eq!(l.event(&s, t(100), Some(t(70))), DueEvent::TimeWarp);
         // A regular tick just after the deadline is not a warp.
-        let ev = due_event(
-            &s,
-            t(72),
-            t(96),
-            t(72),
-            Some(t(71)),
-            false,
-            None,
-            false,
-            true,
-        );
-        assert_eq!(ev, DueEvent::Late);
+        assert_eq!(l.event(&s, t(72), Some(t(71))), DueEvent::Late);
     }
 }

@@ -15,21 +15,10 @@
 use crate::map::{Map, Power};
 use crate::rules::{Order, Owner};
 
-use super::{Game, Joiner, Seat, SeatStatus, Status};
+use super::{Game, Joiner, Refused, Seat, SeatStatus, Status};
 
 /// The fewest players a duplex game may have.
 pub const MIN_PLAYERS: usize = 2;
-
-/// Why `SET PLAYERS` is refused (the sentences are the judge's refusals).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PlayersRefusal {
-    /// The game has started: its players are seated.
-    Started,
-    /// The number is outside 2 to the number of powers.
-    OutOfRange { most: usize },
-    /// More players have joined already than the number asked for.
-    TooManyJoined { joined: usize },
-}
 
 impl Game {
     /// How many players the game waits for before it starts: the master's `SET PLAYERS n`,
@@ -47,20 +36,22 @@ impl Game {
 
     /// `SET PLAYERS n`, before the start: 2 to the number of powers (as many as there are
     /// powers makes the game an ordinary one again), and not fewer than have joined.
-    pub fn set_players(&mut self, n: usize) -> Result<(), PlayersRefusal> {
+    pub fn set_players(&mut self, n: usize) -> Result<(), Refused> {
         if self.status != Status::Forming {
-            return Err(PlayersRefusal::Started);
+            return Err(Refused::PlayersFixed(self.name.clone()));
         }
         let most = Power::ALL.len();
         if !(MIN_PLAYERS..=most).contains(&n) {
-            return Err(PlayersRefusal::OutOfRange { most });
+            return Err(Refused::PlayersOutOfRange(most));
         }
         if self.joiners.len() > n {
-            return Err(PlayersRefusal::TooManyJoined {
+            return Err(Refused::PlayersJoined {
                 joined: self.joiners.len(),
+                game: self.name.clone(),
             });
         }
         self.settings.players = (n < most).then_some(n);
+        self.touch();
         Ok(())
     }
 

@@ -16,6 +16,7 @@ impl Game {
         if !self.observes(address) {
             self.observers.push(address.to_string());
         }
+        self.touch();
     }
 
     /// Ends `address`'s subscription, and its password with it; whether it observed.
@@ -24,7 +25,11 @@ impl Game {
         self.observers.retain(|o| !o.eq_ignore_ascii_case(address));
         self.observer_seats
             .retain(|s| !s.address.eq_ignore_ascii_case(address));
-        self.observers.len() != before
+        let removed = self.observers.len() != before;
+        if removed {
+            self.touch();
+        }
+        removed
     }
 
     /// The password seat of observer `address`: None unless it observes and was given one.
@@ -46,6 +51,7 @@ impl Game {
             address: address.to_string(),
             password_hash,
         });
+        self.touch();
     }
 }
 

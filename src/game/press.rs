@@ -9,30 +9,7 @@ use crate::variant::Variant;
 
 use super::Game;
 
-/// What press a game allows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum PressLevel {
-    /// No press between players (press to the master is always allowed).
-    None,
-    /// Signed press only.
-    White,
-    /// Anonymous press only.
-    Grey,
-    /// Both; signed unless the sender says GREY.
-    WhiteGrey,
-}
-
-/// What observers read (`SET WATCH`), or what they may send (`SET OBSERVER`, njudge's).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ObserverLevel {
-    /// Read: anyone may observe and receives broadcasts and results. Send: press as the
-    /// players may, under the game's press rules.
-    Any,
-    /// Read: results and white (signed) broadcasts only. Send: signed broadcasts only.
-    White,
-    /// Read: no observers. Send: press to the master only.
-    None,
-}
+pub use crate::command::{ObserverLevel, PressLevel};
 
 fn any_level() -> ObserverLevel {
     ObserverLevel::Any
@@ -209,162 +186,40 @@ fn standard_press_route(
     author: Author,
     header: &PressHeader,
 ) -> Result<PressRoute, PressRefusal> {
-    let policy = game.settings.press;
-    // The master's press is never refused; an observer's press is checked as a player's and
-    // then by `SET OBSERVER`.
-    let from = match author {
-        Author::Seat(s) => Some(s),
-        Author::Observer => None,
-    };
-    let by_master = from == Some(Sender::Master);
-    let by_observer = author == Author::Observer;
-    let players: Vec<Power> = game
-        .players
-        .iter()
-        .filter(|p| p.is_playing())
-        .map(|p| p.power)
-        .collect();
-    let observers_see = |signed: bool| match policy.watch {
-        ObserverLevel::Any => true,
-        ObserverLevel::White => signed,
-        ObserverLevel::None => false,
-    };
-    let not_sender = |a: &Reader| match (from, a) {
-        (Some(Sender::Power(p)), Reader::Power(q)) => p != *q,
-        (Some(Sender::Master), Reader::Master) => false,
-        _ => true,
-    };
-
+    let r = Routing::new(game, author);
     if header.kind == PressKind::Official {
-        if !by_master {
-            return Err(PressRefusal::OfficialNeedsMaster);
-        }
-        let mut readers: Vec<Reader> = players.iter().map(|p| Reader::Power(*p)).collect();
-        if observers_see(true) {
-            readers.push(Reader::Observers);
-        }
-        return Ok(PressRoute {
-            readers,
-            signed: true,
-            public: true,
-            named: Vec::new(),
-            author_reads: false,
-        });
+        return r.official();
     }
-
     // Press to the master alone: always allowed, always signed.
     if header.is_to_master_only() {
-        return Ok(PressRoute {
-            readers: if by_master {
-                Vec::new()
-            } else {
-                vec![Reader::Master]
-            },
-            signed: true,
-            public: false,
-            named: vec![Reader::Master],
-            author_reads: false,
-        });
+        return Ok(r.to_master_only());
     }
-
-    if by_observer && policy.observer_press == ObserverLevel::None {
+    let policy = r.policy;
+    if r.by_observer && policy.observer_press == ObserverLevel::None {
         return Err(PressRefusal::NoObserverPress);
     }
-    if policy.level == PressLevel::None && !by_master {
+    if policy.level == PressLevel::None && !r.by_master {
         return Err(PressRefusal::NoPress);
     }
-    // njudge: under `SET OBSERVER WHITE` an observer's press is signed, even in a game
-    // whose players' press is grey only.
-    let observer_white = by_observer && policy.observer_press == ObserverLevel::White;
-    let signed = match (header.attribution, policy.level) {
-        (Attribution::Grey, _) if observer_white => {
-            return Err(PressRefusal::ObserverWhiteOnly);
-        }
-        (_, _) if observer_white => true,
-        (Attribution::Grey, PressLevel::White) => return Err(PressRefusal::WhiteOnly),
-        (Attribution::White, PressLevel::Grey) => return Err(PressRefusal::GreyOnly),
-        (Attribution::Grey, _) => false,
-        (Attribution::White, _) => true,
-        (Attribution::Default, PressLevel::Grey) => false,
-        (Attribution::Default, _) => true,
-    };
-    let signed = signed || by_master;
-
-    let to_powers: Option<Vec<Power>> = match (&header.to, header.kind) {
-        (_, PressKind::Broadcast) | (PressTo::All, _) => None,
-        (PressTo::Only(rs), _) => Some(
-            rs.iter()
-                .filter_map(|r| match r {
-                    Recipient::Power(p) => Some(*p),
-                    Recipient::Master | Recipient::Observers => None,
-                })
-                .collect(),
-        ),
-        (PressTo::AllBut(rs), _) => Some(
-            players
-                .iter()
-                .copied()
-                .filter(|p| !rs.contains(&Recipient::Power(*p)))
-                .collect(),
-        ),
-    };
-    let includes_master = match &header.to {
-        PressTo::Only(rs) => rs.contains(&Recipient::Master),
-        _ => true,
-    };
-    // `PRESS TO O`: the observers (njudge's), by name only; `TO ALL BUT` never reaches them.
-    let includes_observers =
-        matches!(&header.to, PressTo::Only(rs) if rs.contains(&Recipient::Observers));
-    let (mut readers, public, named) = match to_powers {
+    let signed = r.signed(header)? || r.by_master;
+    let (mut readers, public, named) = match r.to_powers(header) {
         None => {
-            let mut r: Vec<Reader> = players.iter().map(|p| Reader::Power(*p)).collect();
-            r.push(Reader::Master);
-            if observers_see(signed) {
-                r.push(Reader::Observers);
+            let mut readers: Vec<Reader> = r.players.iter().map(|p| Reader::Power(*p)).collect();
+            readers.push(Reader::Master);
+            if r.observers_see(signed) {
+                readers.push(Reader::Observers);
             }
-            (r, true, Vec::new())
+            (readers, true, Vec::new())
         }
         Some(list) => {
-            if observer_white {
-                return Err(PressRefusal::ObserverNoPartial);
-            }
-            if !policy.partial && !by_master {
-                return Err(PressRefusal::NoPartial);
-            }
-            let unplayed: Vec<Power> = list
-                .iter()
-                .copied()
-                .filter(|p| !game.is_played(*p) && Some(Sender::Power(*p)) != from)
-                .collect();
-            if !unplayed.is_empty() && matches!(header.to, PressTo::Only(_)) {
-                return Err(PressRefusal::Unplayed(unplayed));
-            }
-            if includes_observers {
-                if game.observers.is_empty() || policy.watch == ObserverLevel::None {
-                    return Err(PressRefusal::NoObservers);
-                }
-                if !observers_see(signed) {
-                    return Err(PressRefusal::ObserversReadWhite);
-                }
-            }
-            let mut named: Vec<Reader> = list.iter().map(|p| Reader::Power(*p)).collect();
-            if includes_master {
-                named.push(Reader::Master);
-            }
-            if includes_observers {
-                named.push(Reader::Observers);
-            }
-            let mut r = named.clone();
-            if game.settings.master_reads_all_press && !r.contains(&Reader::Master) {
-                r.push(Reader::Master);
-            }
-            (r, false, named)
+            let (readers, named) = r.partial(header, &list, signed)?;
+            (readers, false, named)
         }
     };
     // A grey broadcast reaches its author like everyone else: were it missing from one
     // mailbox only, whoever did not get it would be its author.
     if !public || signed {
-        readers.retain(not_sender);
+        readers.retain(|a| r.not_sender(a));
     }
     readers.sort();
     readers.dedup();
@@ -379,3 +234,190 @@ fn standard_press_route(
         author_reads: public && !signed,
     })
 }
+
+/// What the standard routing reads of the game and of the press's author, once.
+struct Routing<'g> {
+    game: &'g Game,
+    policy: PressPolicy,
+    /// The seat that sends (None: an observer).
+    from: Option<Sender>,
+    /// The master's press is never refused.
+    by_master: bool,
+    /// An observer's press is checked as a player's and then by `SET OBSERVER`.
+    by_observer: bool,
+    /// njudge: under `SET OBSERVER WHITE` an observer's press is signed, even in a game
+    /// whose players' press is grey only.
+    observer_white: bool,
+    /// The powers someone plays.
+    players: Vec<Power>,
+}
+
+impl<'g> Routing<'g> {
+    fn new(game: &'g Game, author: Author) -> Routing<'g> {
+        let policy = game.settings.press;
+        let from = match author {
+            Author::Seat(s) => Some(s),
+            Author::Observer => None,
+        };
+        let by_observer = author == Author::Observer;
+        Routing {
+            game,
+            policy,
+            from,
+            by_master: from == Some(Sender::Master),
+            by_observer,
+            observer_white: by_observer && policy.observer_press == ObserverLevel::White,
+            players: game
+                .players
+                .iter()
+                .filter(|p| p.is_playing())
+                .map(|p| p.power)
+                .collect(),
+        }
+    }
+
+    /// Whether the observers read press that is `signed` (or grey), as `SET WATCH` says.
+    fn observers_see(&self, signed: bool) -> bool {
+        match self.policy.watch {
+            ObserverLevel::Any => true,
+            ObserverLevel::White => signed,
+            ObserverLevel::None => false,
+        }
+    }
+
+    /// Whether `a` is someone other than the author.
+    fn not_sender(&self, a: &Reader) -> bool {
+        match (self.from, a) {
+            (Some(Sender::Power(p)), Reader::Power(q)) => p != *q,
+            (Some(Sender::Master), Reader::Master) => false,
+            _ => true,
+        }
+    }
+
+    /// Official press: the master's only, to every player (and the observers who watch).
+    fn official(&self) -> Result<PressRoute, PressRefusal> {
+        if !self.by_master {
+            return Err(PressRefusal::OfficialNeedsMaster);
+        }
+        let mut readers: Vec<Reader> = self.players.iter().map(|p| Reader::Power(*p)).collect();
+        if self.observers_see(true) {
+            readers.push(Reader::Observers);
+        }
+        Ok(PressRoute {
+            readers,
+            signed: true,
+            public: true,
+            named: Vec::new(),
+            author_reads: false,
+        })
+    }
+
+    /// Press to the master alone.
+    fn to_master_only(&self) -> PressRoute {
+        PressRoute {
+            readers: if self.by_master {
+                Vec::new()
+            } else {
+                vec![Reader::Master]
+            },
+            signed: true,
+            public: false,
+            named: vec![Reader::Master],
+            author_reads: false,
+        }
+    }
+
+    /// Whether the press is signed, as its header asks and the game's press level allows.
+    fn signed(&self, header: &PressHeader) -> Result<bool, PressRefusal> {
+        Ok(match (header.attribution, self.policy.level) {
+            (Attribution::Grey, _) if self.observer_white => {
+                return Err(PressRefusal::ObserverWhiteOnly);
+            }
+            (_, _) if self.observer_white => true,
+            (Attribution::Grey, PressLevel::White) => return Err(PressRefusal::WhiteOnly),
+            (Attribution::White, PressLevel::Grey) => return Err(PressRefusal::GreyOnly),
+            (Attribution::Grey, _) => false,
+            (Attribution::White, _) => true,
+            (Attribution::Default, PressLevel::Grey) => false,
+            (Attribution::Default, _) => true,
+        })
+    }
+
+    /// The powers partial press names (None: a broadcast).
+    fn to_powers(&self, header: &PressHeader) -> Option<Vec<Power>> {
+        match (&header.to, header.kind) {
+            (_, PressKind::Broadcast) | (PressTo::All, _) => None,
+            (PressTo::Only(rs), _) => Some(
+                rs.iter()
+                    .filter_map(|r| match r {
+                        Recipient::Power(p) => Some(*p),
+                        Recipient::Master | Recipient::Observers => None,
+                    })
+                    .collect(),
+            ),
+            (PressTo::AllBut(rs), _) => Some(
+                self.players
+                    .iter()
+                    .copied()
+                    .filter(|p| !rs.contains(&Recipient::Power(*p)))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// Partial press to `list`: its readers and the readers it names, or why it is
+    /// refused.
+    fn partial(
+        &self,
+        header: &PressHeader,
+        list: &[Power],
+        signed: bool,
+    ) -> Result<(Vec<Reader>, Vec<Reader>), PressRefusal> {
+        let (game, policy) = (self.game, self.policy);
+        let includes_master = match &header.to {
+            PressTo::Only(rs) => rs.contains(&Recipient::Master),
+            _ => true,
+        };
+        // `PRESS TO O`: the observers (njudge's), by name only; `TO ALL BUT` never reaches
+        // them.
+        let includes_observers =
+            matches!(&header.to, PressTo::Only(rs) if rs.contains(&Recipient::Observers));
+        if self.observer_white {
+            return Err(PressRefusal::ObserverNoPartial);
+        }
+        if !policy.partial && !self.by_master {
+            return Err(PressRefusal::NoPartial);
+        }
+        let unplayed: Vec<Power> = list
+            .iter()
+            .copied()
+            .filter(|p| !game.is_played(*p) && Some(Sender::Power(*p)) != self.from)
+            .collect();
+        if !unplayed.is_empty() && matches!(header.to, PressTo::Only(_)) {
+            return Err(PressRefusal::Unplayed(unplayed));
+        }
+        if includes_observers {
+            if game.observers.is_empty() || policy.watch == ObserverLevel::None {
+                return Err(PressRefusal::NoObservers);
+            }
+            if !self.observers_see(signed) {
+                return Err(PressRefusal::ObserversReadWhite);
+            }
+        }
+        let mut named: Vec<Reader> = list.iter().map(|p| Reader::Power(*p)).collect();
+        if includes_master {
+            named.push(Reader::Master);
+        }
+        if includes_observers {
+            named.push(Reader::Observers);
+        }
+        let mut readers = named.clone();
+        if game.settings.master_reads_all_press && !readers.contains(&Reader::Master) {
+            readers.push(Reader::Master);
+        }
+        Ok((readers, named))
+    }
+}
+
+#[cfg(test)]
+mod tests;

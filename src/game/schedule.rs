@@ -13,32 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::variant::Sender;
 
-/// The classes of phase a schedule is set for (njudge's `SET MOVE`, `SET RETREAT`,
-/// `SET ADJUST`). The phases a rule set adds take their lengths from one of these
-/// ([`super::deadline::phase_rule`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum ScheduleClass {
-    Movement,
-    Retreat,
-    Adjustment,
-}
-
-impl ScheduleClass {
-    pub const ALL: [ScheduleClass; 3] = [
-        ScheduleClass::Movement,
-        ScheduleClass::Retreat,
-        ScheduleClass::Adjustment,
-    ];
-
-    /// njudge's word: `MOVE`, `RETREAT`, `ADJUST`.
-    pub fn word(self) -> &'static str {
-        match self {
-            ScheduleClass::Movement => "MOVE",
-            ScheduleClass::Retreat => "RETREAT",
-            ScheduleClass::Adjustment => "ADJUST",
-        }
-    }
-}
+pub use crate::command::ScheduleClass;
 
 /// What a deadline may do on one day of the week (njudge's `DAYS` letters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

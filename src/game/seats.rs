@@ -19,10 +19,31 @@
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::command::EjectTarget;
 use crate::map::Power;
 use crate::rules::Phase;
 
-use super::{Game, Player, Seat, Status};
+use super::{Game, Invitation, Joiner, Player, Refused, Seat, Status};
+
+/// How many co-masters a game may have.
+pub const MAX_COMASTERS: usize = 5;
+
+/// A seat a mail signed on as: a power's, or a master's (0: the master, then the
+/// co-masters in order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatRef {
+    Power(Power),
+    Master(usize),
+}
+
+/// Who `EJECT` put out ([`Game::eject`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ejected {
+    /// The player of a power (their address), whose seat is abandoned.
+    Player { power: Power, previous: String },
+    /// An observer, whose subscription ends.
+    Observer(String),
+}
 
 /// Where a seat is in its life.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -335,8 +356,10 @@ impl Game {
         pl.concede = None;
         pl.claim = None;
         pl.missed_in_row = 0;
-        self.clear_orders(power);
+        // Not a change of the orders the reply lists: the power's are gone.
+        self.drop_orders(power);
         self.all_in_since = None;
+        self.touch();
         if let Some(t) = self.open_tenure(power) {
             t.to = Some(last);
             t.ended = Some(why);
@@ -374,6 +397,7 @@ impl Game {
             counts_orders: true,
         });
         self.all_in_since = None;
+        self.touch();
         let deadline_moved = self.give_newcomer_time(now);
         Some(TakenOver {
             power,
@@ -413,7 +437,7 @@ impl Game {
     /// order and did (the count in a row starts again). Returns the powers whose players
     /// have now missed as many phases in a row as the game allows (`SET ABANDON n`; none
     /// when it is 0), to be abandoned.
-    pub fn count_missed(&mut self, missed: &[Power], ordered: &[Power]) -> Vec<Power> {
+    pub(super) fn count_missed(&mut self, missed: &[Power], ordered: &[Power]) -> Vec<Power> {
         let limit = self.settings.abandon_after;
         let mut out = Vec::new();
         for power in missed {
@@ -441,7 +465,7 @@ impl Game {
     /// Counts the phase being processed for the played seats that ordered (issue 31): on
     /// time, or late when the power was among `late`, the powers still missing orders at
     /// the deadline ([`Game::late_at_deadline`](super::Game)).
-    pub fn count_ordered(&mut self, ordered: &[Power], late: &[Power]) {
+    pub(super) fn count_ordered(&mut self, ordered: &[Power], late: &[Power]) {
         for power in ordered {
             if !self.is_played(*power) {
                 continue;
@@ -498,14 +522,318 @@ impl Game {
             reason: kept,
             since: now,
         });
+        self.touch();
         true
     }
 
     /// Clears `power`'s bouncing mark (its player wrote); true if it was set.
     pub fn clear_bouncing(&mut self, power: Power) -> bool {
-        self.player_mut(power)
+        let cleared = self
+            .player_mut(power)
             .and_then(|pl| pl.bouncing.take())
-            .is_some()
+            .is_some();
+        if cleared {
+            self.touch();
+        }
+        cleared
+    }
+}
+
+/// The seats' transitions from the mail: joining, a takeover waiting for the master, a
+/// player leaving or put out, a seat's own settings, the co-masters.
+impl Game {
+    /// Whether `address` may join: the game is forming, the address has not joined, and a
+    /// place is free. (The judge checks the entry gates and the password before joining.)
+    pub fn may_join(&self, address: &str) -> Result<(), Refused> {
+        if self.status != Status::Forming {
+            return Err(Refused::NotForming(self.name.clone()));
+        }
+        if self
+            .joiners
+            .iter()
+            .any(|j| j.seat.address.eq_ignore_ascii_case(address))
+        {
+            return Err(Refused::AlreadyJoined {
+                from: address.to_string(),
+                game: self.name.clone(),
+            });
+        }
+        if self.joiners.len() >= self.players_wanted() {
+            return Err(Refused::GameFull(self.name.clone()));
+        }
+        Ok(())
+    }
+
+    /// `SIGNON ?game`: `seat` joins (its `From:` name kept), by `invitation` if it came with
+    /// one (used up). Returns how many have joined.
+    pub fn join(
+        &mut self,
+        seat: Seat,
+        name: Option<&str>,
+        invitation: Option<&Invitation>,
+    ) -> Result<usize, Refused> {
+        self.may_join(&seat.address)?;
+        if let Some(inv) = invitation {
+            self.use_invitation(inv);
+        }
+        let address = seat.address.clone();
+        self.joiners.push(Joiner {
+            seat,
+            preferences: Vec::new(),
+        });
+        self.record_name(&address, name);
+        self.touch();
+        Ok(self.joiners.len())
+    }
+
+    /// `SET PREFERENCE`: the powers `address`, waiting in this forming game, would rather
+    /// play.
+    pub fn set_preference(&mut self, address: &str, powers: &[Power]) -> Result<(), Refused> {
+        let joiner = self
+            .joiners
+            .iter_mut()
+            .find(|j| j.seat.address.eq_ignore_ascii_case(address))
+            .ok_or(Refused::NotJoined)?;
+        joiner.preferences = powers.to_vec();
+        self.touch();
+        Ok(())
+    }
+
+    /// `RESIGN` from the player of `power`: in a duplex game every power they hold (all
+    /// abandoned first, so that none is told of the others'). Returns each power left with
+    /// the address that played it.
+    pub fn resign(&mut self, power: Power) -> Result<Vec<(Power, String)>, Refused> {
+        if !self.is_played(power) {
+            return Err(SeatRefusal::NobodyPlays {
+                power,
+                game: self.name.clone(),
+            }
+            .into());
+        }
+        let phase = self.position.phase;
+        let held: Vec<(Power, String)> = self
+            .held_with(power)
+            .into_iter()
+            .map(|q| {
+                let address = self
+                    .player(q)
+                    .map(|pl| pl.seat.address.clone())
+                    .unwrap_or_default();
+                (q, address)
+            })
+            .collect();
+        for (q, _) in &held {
+            self.abandon_at(*q, Abandonment::Resigned, phase);
+        }
+        Ok(held)
+    }
+
+    /// `EJECT power|address`: the player of the power (or at the address) leaves, their
+    /// seat abandoned; or an observer at the address stops observing.
+    pub fn eject(&mut self, who: &EjectTarget) -> Result<Ejected, Refused> {
+        let power = match who {
+            EjectTarget::Power(p) => Some(*p),
+            EjectTarget::Address(a) => self.power_played_by(a),
+        };
+        match (power, who) {
+            (Some(p), _) => {
+                if !self.is_played(p) {
+                    return Err(SeatRefusal::NothingToEject {
+                        power: p,
+                        game: self.name.clone(),
+                    }
+                    .into());
+                }
+                let previous = self
+                    .player(p)
+                    .map(|pl| pl.seat.address.clone())
+                    .unwrap_or_default();
+                self.abandon_at(p, Abandonment::Ejected, self.position.phase);
+                Ok(Ejected::Player { power: p, previous })
+            }
+            (None, EjectTarget::Address(a)) => {
+                if !self.remove_observer(a) {
+                    return Err(SeatRefusal::UnknownAddress {
+                        address: a.clone(),
+                        game: self.name.clone(),
+                    }
+                    .into());
+                }
+                Ok(Ejected::Observer(a.clone()))
+            }
+            (None, EjectTarget::Power(p)) => Err(SeatRefusal::NothingToEject {
+                power: *p,
+                game: self.name.clone(),
+            }
+            .into()),
+        }
+    }
+
+    /// Whether `address` may take `power` over now: the game is under way, the address
+    /// plays no other power of it, the master did not eject it from this one, and no other
+    /// takeover of it waits. (The judge checks the entry gates and the password.)
+    pub fn may_take_over(&self, power: Power, address: &str) -> Result<(), Refused> {
+        let game = self.name.clone();
+        if !self.is_running() {
+            return Err(SeatRefusal::NotRunning { game }.into());
+        }
+        if let Some(q) = self.power_played_by(address) {
+            return Err(SeatRefusal::AlreadyPlays { power: q, game }.into());
+        }
+        if self.was_ejected(power, address) {
+            return Err(SeatRefusal::Ejected { power, game }.into());
+        }
+        if self.player(power).is_some_and(|pl| pl.claim.is_some()) {
+            return Err(SeatRefusal::ClaimPending { power, game }.into());
+        }
+        Ok(())
+    }
+
+    /// A takeover of `power` by `seat` waits for the master's approval (`SET APPROVAL`).
+    pub fn claim(&mut self, power: Power, seat: Seat, now: DateTime<Utc>) {
+        if let Some(pl) = self.player_mut(power) {
+            pl.claim = Some(Claim { seat, at: now });
+        }
+        self.touch();
+    }
+
+    /// `APPROVE power` or `REJECT power`: the takeover that waited, taken off the seat.
+    pub fn take_claim(&mut self, power: Power) -> Result<Claim, Refused> {
+        let claim = self
+            .player_mut(power)
+            .and_then(|pl| pl.claim.take())
+            .ok_or_else(|| SeatRefusal::NoClaim {
+                power,
+                game: self.name.clone(),
+            })?;
+        self.touch();
+        Ok(claim)
+    }
+
+    /// The seats a mail signed on as `seat` changes by its seat settings: the seat's own,
+    /// and in a duplex game the seats of every other power its player holds. Refused for a
+    /// power nobody plays (its new player signs on instead) and a seat the game lacks.
+    fn seats_of(&self, seat: SeatRef) -> Result<Vec<Power>, Refused> {
+        match seat {
+            SeatRef::Power(p) => {
+                let pl = self.player(p).ok_or(Refused::NoSeat)?;
+                if !pl.is_playing() {
+                    return Err(SeatRefusal::NobodyPlays {
+                        power: p,
+                        game: self.name.clone(),
+                    }
+                    .into());
+                }
+                Ok(self.held_with(p))
+            }
+            SeatRef::Master(0) => Ok(Vec::new()),
+            SeatRef::Master(i) if i <= self.comasters.len() => Ok(Vec::new()),
+            SeatRef::Master(_) => Err(Refused::NoSeat),
+        }
+    }
+
+    /// Changes the seat `seat` (and in a duplex game the seats of the other powers its
+    /// player holds, which stay one player's); a power's mail is read again, whatever
+    /// bounced before.
+    fn change_seats(&mut self, seat: SeatRef, mut f: impl FnMut(&mut Seat)) -> Result<(), Refused> {
+        let powers = self.seats_of(seat)?;
+        match seat {
+            SeatRef::Master(0) => f(&mut self.master),
+            SeatRef::Master(i) => {
+                if let Some(s) = self.comasters.get_mut(i - 1) {
+                    f(s);
+                }
+            }
+            SeatRef::Power(_) => {
+                for q in powers {
+                    if let Some(pl) = self.player_mut(q) {
+                        pl.bouncing = None;
+                        f(&mut pl.seat);
+                    }
+                }
+            }
+        }
+        self.touch();
+        Ok(())
+    }
+
+    /// `SET PASSWORD`: the seat's new password (its argon2 hash).
+    pub fn set_seat_password(&mut self, seat: SeatRef, hash: &str) -> Result<(), Refused> {
+        self.change_seats(seat, |s| s.password_hash = hash.to_string())
+    }
+
+    /// `SET ADDRESS`: the seat's new address. Returns whether it differs from the old one
+    /// (letter case aside).
+    pub fn set_seat_address(&mut self, seat: SeatRef, address: &str) -> Result<bool, Refused> {
+        let mut changed = false;
+        self.change_seats(seat, |s| {
+            changed |= !s.address.eq_ignore_ascii_case(address);
+            s.address = address.to_string();
+        })?;
+        Ok(changed)
+    }
+
+    /// Makes a setting of the player of `power` (`SET WAIT`, `SET DRAW`, …): in a duplex
+    /// game, of every power they hold (one player, one setting). Refused for a power
+    /// nobody plays.
+    pub(super) fn each_held(
+        &mut self,
+        power: Power,
+        mut f: impl FnMut(&mut Player),
+    ) -> Result<(), Refused> {
+        let pl = self.player(power).ok_or(Refused::NoSeat)?;
+        if !pl.is_playing() {
+            return Err(SeatRefusal::NobodyPlays {
+                power,
+                game: self.name.clone(),
+            }
+            .into());
+        }
+        for q in self.held_with(power) {
+            if let Some(pl) = self.player_mut(q) {
+                f(pl);
+            }
+        }
+        self.touch();
+        Ok(())
+    }
+
+    /// A joiner's new password (its hash): for a game set up outside the mail (a test's
+    /// seats); a player waiting in a forming game has no `SET PASSWORD`.
+    pub fn set_joiner_password(&mut self, address: &str, hash: &str) -> Result<(), Refused> {
+        let joiner = self
+            .joiners
+            .iter_mut()
+            .find(|j| j.seat.address.eq_ignore_ascii_case(address))
+            .ok_or(Refused::NotJoined)?;
+        joiner.seat.password_hash = hash.to_string();
+        self.touch();
+        Ok(())
+    }
+
+    /// `SET WAIT` / `SET NOWAIT` from the player of `power`.
+    pub fn set_wait(&mut self, power: Power, wait: bool) -> Result<(), Refused> {
+        self.each_held(power, |p| p.wait = wait)
+    }
+
+    /// Whether `address` may be promoted co-master: it has no seat in the game, and the
+    /// game has fewer than [`MAX_COMASTERS`].
+    pub fn may_promote(&self, address: &str) -> Result<(), Refused> {
+        if self.has_seat_at(address) {
+            return Err(Refused::AlreadyInGame(address.to_string()));
+        }
+        if self.comasters.len() >= MAX_COMASTERS {
+            return Err(Refused::TooManyMasters(MAX_COMASTERS));
+        }
+        Ok(())
+    }
+
+    /// `PROMOTE address`: a co-master's seat, with the password mailed to it.
+    pub fn promote(&mut self, seat: Seat) -> Result<(), Refused> {
+        self.may_promote(&seat.address)?;
+        self.comasters.push(seat);
+        self.touch();
+        Ok(())
     }
 }
 

@@ -5,8 +5,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::map::Power;
-
 use super::{Game, Seat, Status};
 
 /// How long a comment may be (`SET COMMENT`): njudge's brief listing holds 60 characters.
@@ -21,15 +19,6 @@ pub const MAX_INVITATIONS: usize = 50;
 pub struct Invitation {
     pub address: String,
     pub code: String,
-}
-
-/// A vote that no longer stands: the surviving powers changed since it was cast.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DrawVote {
-    /// `SET DRAW`: a draw among these powers.
-    Draw(Vec<Power>),
-    /// `SET CONCEDE`: the game conceded to this power.
-    Concede(Power),
 }
 
 impl Game {
@@ -84,46 +73,24 @@ impl Game {
             .map(String::as_str)
     }
 
-    /// Keeps the name a mail from `address` gave (its `From:` display name), bounded.
+    /// Keeps the name a mail from `address` gave (its `From:` display name), bounded; a
+    /// change of the game, whether or not the name is one to keep.
     pub fn record_name(&mut self, address: &str, name: Option<&str>) {
+        self.note_name(address, name);
+        self.touch();
+    }
+
+    /// [`Game::record_name`], not counted as a change (a game being made); whether a name
+    /// was kept.
+    pub(super) fn note_name(&mut self, address: &str, name: Option<&str>) -> bool {
         let Some(name) = name
             .map(|n| crate::command::collapse_blanks(n, |c| c == '"'))
             .filter(|n| !n.is_empty() && !n.eq_ignore_ascii_case(address))
         else {
-            return;
+            return false;
         };
         let name: String = name.chars().take(80).collect();
         self.names.insert(address.to_ascii_lowercase(), name);
-    }
-
-    /// The powers a draw vote is for, from what the voter wrote (`SET DRAW`, empty: every
-    /// power the draw must include; or a list, which must be exactly those: the judge's
-    /// draws include all survivors) and the powers the draw must include now (`draw`).
-    /// Err: the list as written, when it is not those powers.
-    pub fn draw_vote(asked: &[Power], draw: &[Power]) -> Result<Vec<Power>, Vec<Power>> {
-        let mut want: Vec<Power> = draw.to_vec();
-        want.sort();
-        want.dedup();
-        if asked.is_empty() {
-            return Ok(want);
-        }
-        let mut got = asked.to_vec();
-        got.sort();
-        got.dedup();
-        if got == want { Ok(want) } else { Err(got) }
-    }
-
-    /// Clears every draw and concession vote; returns the votes cleared, by power.
-    pub fn clear_votes(&mut self) -> Vec<(Power, DrawVote)> {
-        let mut out = Vec::new();
-        for p in &mut self.players {
-            if let Some(d) = p.draw.take() {
-                out.push((p.power, DrawVote::Draw(d)));
-            }
-            if let Some(c) = p.concede.take() {
-                out.push((p.power, DrawVote::Concede(c)));
-            }
-        }
-        out
+        true
     }
 }

@@ -9,10 +9,10 @@ use serde_json::{Value, json};
 use crate::game::{Abandonment, Game, Reader, Status};
 use crate::map::Map;
 use crate::picture::Drawing;
-use crate::rules::Owner;
-use crate::store::{StoreError, Tx};
+use crate::rules::{Owner, Position};
+use crate::store::{HistoryEntry, StoreError, Tx};
 
-use super::{history, pictures};
+use super::{chart, history};
 
 /// A unit's owner as the export names it: `France`, `Neutral`.
 fn owner_name(owner: Owner) -> &'static str {
@@ -27,66 +27,16 @@ pub const EXPORT_VERSION: u32 = 1;
 
 /// The export of game `g`, for anyone outside it.
 pub(super) fn export(map: &Map, tx: &Tx<'_>, g: &Game) -> Result<Value, StoreError> {
-    let entries = history::for_reader(g, Reader::Observers, tx.history(&g.name)?);
-    let snapshots = tx.snapshots(&g.name)?;
+    let entries = history::for_reader(g, Reader::Observers, tx.history(g.name())?);
+    let snapshots = tx.snapshots(g.name())?;
     let mut phases = Vec::new();
     for s in &snapshots {
-        let phase = s.position.phase.to_string();
-        let results: Vec<&str> = entries
-            .iter()
-            .filter(|e| e.phase == phase && e.readers.is_none() && e.subject.ends_with("Results"))
-            .map(|e| e.body.as_str())
-            .collect();
-        let press: Vec<Value> = entries
-            .iter()
-            .filter(|e| e.phase == phase && e.readers.is_some())
-            .map(|e| json!({ "subject": e.subject, "text": e.body, "at": e.at.to_rfc3339() }))
-            .collect();
-        // The orders as given and as they came out, from the phase's drawing (kept for
-        // every processed phase): the order in the judge's short form, whether the player
-        // gave it (false: a default hold, a civil-disorder removal) and its outcome.
-        let scene = match tx.scene(&g.name, &phase)?.map(|b| Drawing::decode(&b)) {
-            Some(Ok(Drawing::Phase(scene))) => Some(scene),
-            _ => None,
-        };
-        let orders = scene.as_ref().map(|sc| {
-            sc.orders
-                .iter()
-                .map(|o| {
-                    json!({
-                        "power": owner_name(o.owner),
-                        "order": o.order.display(map),
-                        "given": o.given,
-                        "outcome": o.outcome,
-                    })
-                })
-                .collect::<Vec<_>>()
-        });
-        let dislodged = scene.as_ref().map(|sc| {
-            sc.dislodged
-                .iter()
-                .map(|d| {
-                    json!({
-                        "power": owner_name(d.unit.owner),
-                        "unit": d.unit.kind.name(),
-                        "province": map.display_location(d.unit.location),
-                    })
-                })
-                .collect::<Vec<_>>()
-        });
-        phases.push(json!({
-            "phase": phase,
-            "position": s.position,
-            "orders": orders,
-            "dislodged": dislodged,
-            "results": results.first().copied(),
-            "press": press,
-        }));
+        phases.push(phase_record(map, tx, g, &entries, s.position())?);
     }
-    let chart = if g.status == Status::Forming {
+    let chart = if *g.status() == Status::Forming {
         Value::Null
     } else {
-        let c = pictures::centre_chart(tx, g)?;
+        let c = chart::centre_chart(tx, g)?;
         json!({
             "columns": c.columns,
             "powers": c.lines.iter().map(|l| json!({
@@ -95,7 +45,7 @@ pub(super) fn export(map: &Map, tx: &Tx<'_>, g: &Game) -> Result<Value, StoreErr
             })).collect::<Vec<_>>(),
         })
     };
-    let status = match &g.status {
+    let status = match g.status() {
         Status::Forming => "forming".to_string(),
         Status::Active => "active".to_string(),
         Status::Paused => "paused".to_string(),
@@ -109,8 +59,91 @@ pub(super) fn export(map: &Map, tx: &Tx<'_>, g: &Game) -> Result<Value, StoreErr
     // only where the game shows addresses now: a game that ended and reveals its players,
     // or one whose master showed them.
     let revealed = !g.addresses_hidden();
-    let players: Vec<Value> = g
-        .tenures
+    Ok(json!({
+        "format": "dipjudge-export",
+        "version": EXPORT_VERSION,
+        "game": g.name(),
+        "variant": g.variant(),
+        "status": status,
+        "settings": {
+            "press": g.settings().press,
+            "nmr": g.settings().nmr,
+            "centres_to_win": g.settings().centres_to_win,
+            "time_zone": g.settings().time_zone,
+        },
+        "phases": phases,
+        "centres_by_year": chart,
+        "players_revealed": revealed,
+        "players": players(g, revealed),
+    }))
+}
+
+/// One processed phase of the export: its position, the orders and dislodged units from
+/// its drawing, its results bulletin and the press of that phase an outsider read.
+fn phase_record(
+    map: &Map,
+    tx: &Tx<'_>,
+    g: &Game,
+    entries: &[HistoryEntry],
+    position: &Position,
+) -> Result<Value, StoreError> {
+    let phase = position.phase.to_string();
+    let results: Vec<&str> = entries
+        .iter()
+        .filter(|e| e.phase == phase && e.readers.is_none() && e.subject.ends_with("Results"))
+        .map(|e| e.body.as_str())
+        .collect();
+    let press: Vec<Value> = entries
+        .iter()
+        .filter(|e| e.phase == phase && e.readers.is_some())
+        .map(|e| json!({ "subject": e.subject, "text": e.body, "at": e.at.to_rfc3339() }))
+        .collect();
+    // The orders as given and as they came out, from the phase's drawing (kept for
+    // every processed phase): the order in the judge's short form, whether the player
+    // gave it (false: a default hold, a civil-disorder removal) and its outcome.
+    let scene = match tx.scene(g.name(), &phase)?.map(|b| Drawing::decode(&b)) {
+        Some(Ok(Drawing::Phase(scene))) => Some(scene),
+        _ => None,
+    };
+    let orders = scene.as_ref().map(|sc| {
+        sc.orders
+            .iter()
+            .map(|o| {
+                json!({
+                    "power": owner_name(o.owner),
+                    "order": o.order.display(map),
+                    "given": o.given,
+                    "outcome": o.outcome,
+                })
+            })
+            .collect::<Vec<_>>()
+    });
+    let dislodged = scene.as_ref().map(|sc| {
+        sc.dislodged
+            .iter()
+            .map(|d| {
+                json!({
+                    "power": owner_name(d.unit.owner),
+                    "unit": d.unit.kind.name(),
+                    "province": map.display_location(d.unit.location),
+                })
+            })
+            .collect::<Vec<_>>()
+    });
+    Ok(json!({
+        "phase": phase,
+        "position": position,
+        "orders": orders,
+        "dislodged": dislodged,
+        "results": results.first().copied(),
+        "press": press,
+    }))
+}
+
+/// Who played each power, when, and how their tenure ended; their addresses and names
+/// only when `revealed`.
+fn players(g: &Game, revealed: bool) -> Vec<Value> {
+    g.tenures()
         .iter()
         .map(|t| {
             json!({
@@ -128,22 +161,5 @@ pub(super) fn export(map: &Map, tx: &Tx<'_>, g: &Game) -> Result<Value, StoreErr
                 "missed_phases": t.missed,
             })
         })
-        .collect();
-    Ok(json!({
-        "format": "dipjudge-export",
-        "version": EXPORT_VERSION,
-        "game": g.name,
-        "variant": g.variant,
-        "status": status,
-        "settings": {
-            "press": g.settings.press,
-            "nmr": g.settings.nmr,
-            "centres_to_win": g.settings.centres_to_win,
-            "time_zone": g.settings.time_zone,
-        },
-        "phases": phases,
-        "centres_by_year": chart,
-        "players_revealed": revealed,
-        "players": players,
-    }))
+        .collect()
 }

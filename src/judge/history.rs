@@ -40,7 +40,7 @@ pub fn readable(g: &Game, reader: Reader, e: &HistoryEntry) -> bool {
                 .as_ref()
                 .is_none_or(|list| list.contains(&Reader::Observers));
             received
-                && match g.settings.press.watch {
+                && match g.settings().press.watch {
                     ObserverLevel::Any => true,
                     ObserverLevel::White => e.signed,
                     ObserverLevel::None => false,
@@ -144,7 +144,7 @@ pub(super) fn history_time(
         None if end_of_day => (23, 59, 59),
         None => (0, 0, 0),
     };
-    let make = |y: i32| super::time::local_instant(tz, y, d, hms);
+    let make = |y: i32| crate::game::local_instant(tz, y, d, hms);
     match d.year {
         Some(y) => make(i32::from(y)),
         None => {

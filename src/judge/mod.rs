@@ -12,12 +12,21 @@
 //! and its master told once ([`Judge::unsuspend`] lifts it); a failure of the machine's (a
 //! full disk) is only rolled back, to be tried again.
 
+// No function of this floor passes 100 lines (clippy.toml sets the threshold): a long
+// command or transition splits into its family's units.
+#![warn(clippy::too_many_lines)]
+
 mod addresses;
+mod chart;
+mod commands;
 mod confirm;
 mod delivery;
 mod export;
+mod flood;
+pub mod game_list;
 pub mod history;
 mod limits;
+mod mailing;
 mod password;
 mod pictures;
 mod process;
@@ -25,7 +34,6 @@ mod refusal;
 mod seats;
 mod session;
 mod throttle;
-mod time;
 pub mod weblinks;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -39,7 +47,7 @@ use crate::map::Map;
 use crate::store::{Audience, MailKind, NewMail, QueuedMail, Recorded, Store, StoreError};
 
 pub use delivery::MessageIds;
-pub use password::{PasswordCost, hash as hash_password};
+pub use password::{PasswordCost, PasswordKey, hash as hash_password};
 pub use pictures::MailPicture;
 
 /// The judge's identity and defaults (from `judge.toml`).
@@ -53,9 +61,13 @@ pub struct JudgeConfig {
     /// constant).
     pub seed: u64,
     pub password_cost: PasswordCost,
-    /// Remember verified passwords for the process (as keyed MACs,
-    /// `password::Verified`), so a player's next mail skips the argon2 verify.
+    /// Remember verified passwords (as keyed MACs, `password::Verified`), so a player's
+    /// next mail skips the argon2 verify.
     pub remember_passwords: bool,
+    /// The judge's secret for those MACs (`<database>.secret`): with it they are kept in
+    /// the database and outlive the process (a `process` from cron pays argon2id once a
+    /// seat, not once a pass); without, in the process's memory.
+    pub password_key: Option<PasswordKey>,
     /// Whether results carry a picture of the phase for an address that made no choice of
     /// its own (`SET MAP ON|OFF`).
     pub maps: bool,
@@ -83,6 +95,7 @@ impl Default for JudgeConfig {
             seed: 1901,
             password_cost: PasswordCost::default(),
             remember_passwords: true,
+            password_key: None,
             maps: false,
             games_per_day: 3,
             unproven_games_per_day: 20,
@@ -131,6 +144,16 @@ pub enum Handled {
     },
     /// The same key was handled before: nothing done.
     Duplicate,
+}
+
+/// Why a mail is answered unread ([`Judge::answer_unread`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unread {
+    /// Over the size limit: `size` bytes, the limit `limit` (only its header block was
+    /// fetched).
+    Oversize { size: u64, limit: u64 },
+    /// Over a bound on reading one mail.
+    TooBig(notices::TooBig),
 }
 
 /// A recipient a delivery report says the judge's mail could not reach, for good.
@@ -197,6 +220,20 @@ impl JudgeError {
     }
 }
 
+/// A notice to the master (`master`) of `game`.
+fn to_master(game: &str, master: String, notice: notices::Notice) -> NewMail {
+    NewMail {
+        game: Some(game.to_string()),
+        audience: Audience::MASTER,
+        recipient: master,
+        subject: notice.subject,
+        body: notice.body,
+        kind: MailKind::Generated,
+        in_reply_to: None,
+        pictures: Vec::new(),
+    }
+}
+
 /// After mail `id` is sent or given up: the pictures kept for mails that no queued mail
 /// names any more go.
 fn drop_unsent_pictures(tx: &crate::store::Tx<'_>, id: i64) -> Result<(), StoreError> {
@@ -231,11 +268,20 @@ pub struct Judge {
 impl Judge {
     pub fn new(mut store: Store, config: JudgeConfig) -> Result<Judge, JudgeError> {
         store.set_variants(config.variants.clone());
+        // The list of games reads the summaries (a judge upgraded over an old database
+        // renders them now, once); one that cannot be written now is read whole instead.
+        match store.set_summariser(game_list::SUMMARISER) {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(games = n, "the games' summaries were rendered again"),
+            Err(e) => {
+                tracing::warn!(error = %e, "the games' summaries cannot be rendered now; the list reads those games whole")
+            }
+        }
         let map = Map::standard().map_err(|e| JudgeError::Map(e.to_string()))?;
-        let verified = if config.remember_passwords {
-            password::Verified::from_os()
-        } else {
-            password::Verified::new(None)
+        let verified = match (config.remember_passwords, config.password_key) {
+            (true, Some(key)) => password::Verified::persistent(key),
+            (true, None) => password::Verified::from_os(),
+            (false, _) => password::Verified::new(None),
         };
         Ok(Judge {
             map,
@@ -254,6 +300,12 @@ impl Judge {
     /// bounds them per seat).
     pub fn password_checks(&self) -> u64 {
         self.verified.checks()
+    }
+
+    /// Of those, how many argon2id decided (the others were proven before: in this
+    /// process, or in the database under the judge's secret).
+    pub fn argon2_checks(&self) -> u64 {
+        self.verified.argon2_checks()
     }
 
     /// The database (fault-injection tests set write faults and a page limit on it).
@@ -277,6 +329,39 @@ impl Judge {
         Ok(self
             .store
             .transaction(|tx| tx.forgive_message_attempt(&msg.key))?)
+    }
+
+    /// Counts an attempt to read a raw mail (`key`: [`reading_key`]), in a transaction of
+    /// its own, before anything reads it: a mail that crashes or hangs the reading is
+    /// counted too, and set aside after its attempts. Returns the count.
+    pub fn begin_reading(&mut self, key: &str) -> Result<i64, JudgeError> {
+        Ok(self.store.transaction(|tx| tx.bump_message_attempts(key))?)
+    }
+
+    /// The mail read under `key` is `msg`: its reading attempts become attempts at `msg`
+    /// (one transaction), which are counted from then on as [`Judge::begin_attempt`]
+    /// counts them. Returns the attempts at `msg`, this one included.
+    pub fn begin_attempt_read(&mut self, key: &str, msg: &Incoming) -> Result<i64, JudgeError> {
+        Ok(self.store.transaction(|tx| {
+            let read = tx.take_message_attempts(key)?.max(1);
+            tx.add_message_attempts(&msg.key, read)
+        })?)
+    }
+
+    /// Forgets the reading attempts of the mail read under `key` (it was filed away, or
+    /// set aside).
+    pub fn end_reading(&mut self, key: &str) -> Result<(), JudgeError> {
+        Ok(self
+            .store
+            .transaction(|tx| tx.clear_message_attempts(key))?)
+    }
+
+    /// Takes back the last reading attempt counted under `key` (the mail was left for a
+    /// later pass without being tried).
+    pub fn forgive_reading(&mut self, key: &str) -> Result<(), JudgeError> {
+        Ok(self
+            .store
+            .transaction(|tx| tx.forgive_message_attempt(key))?)
     }
 
     /// Handles one message in one transaction. A game the message names whose stored state
@@ -312,6 +397,8 @@ impl Judge {
                     tracing::info!(key = %msg.key, from = %msg.from, "duplicate message ignored");
                     return Ok(Handled::Duplicate);
                 };
+                verified.begin(now);
+                let before = tx.last_mail_id()?;
                 let mut s = session::Session::new(map, config, verified, tx, msg, now);
                 if reused_id {
                     s.note_reused_id();
@@ -319,8 +406,15 @@ impl Judge {
                 s.run()?;
                 let commands = s.command_count();
                 let (queued, games) = s.finish()?;
+                // A proof of a password that could not be read or kept: the transaction may
+                // have ended with the failed statement, so nothing of it stands.
+                if let Some(e) = verified.take_failure() {
+                    return Err(e.into());
+                }
+                let dropped = flood::cap(tx, before, msg)?;
+                tx.set_origin_after(before, &msg.from)?;
                 Ok(Handled::Applied {
-                    queued,
+                    queued: queued.saturating_sub(dropped),
                     games,
                     commands,
                 })
@@ -398,36 +492,41 @@ impl Judge {
             if let (Some(g), Some(master)) = (game, master) {
                 let notice =
                     notices::set_aside_master(&judge, &g, &msg.from, &msg.subject, attempts);
-                tx.queue_mail(
-                    &NewMail {
-                        game: Some(g.clone()),
-                        audience: Audience::MASTER,
-                        recipient: master,
-                        subject: notice.subject,
-                        body: notice.body,
-                        kind: MailKind::Generated,
-                        in_reply_to: None,
-                        pictures: Vec::new(),
-                    },
-                    now,
-                )?;
+                tx.queue_mail(&to_master(&g, master, notice), now)?;
             }
             Ok(())
         })?)
     }
 
-    /// Answers a mail over the size limit with one line, unread: its key is recorded (a
-    /// copy is a no-op) and its sender told. False if it was answered before.
-    pub fn answer_oversize(
+    /// Answers a mail the judge does not read (`why`) with one sentence: its key is recorded
+    /// (a copy is a no-op) and its sender told, unless the mail guard silences it
+    /// (`silenced`: why; the record says so and nobody is answered). The attempts counted
+    /// while it was read (`reading`) are forgotten in the same transaction. False if it
+    /// was seen before.
+    pub fn answer_unread(
         &mut self,
         msg: &Incoming,
-        size: u64,
-        limit: u64,
+        why: Unread,
+        silenced: Option<&str>,
+        reading: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<bool, JudgeError> {
         let judge = self.config.name.clone();
+        let (outcome, body) = match why {
+            Unread::Oversize { size, limit } => (
+                notices::oversize_outcome(size, limit),
+                notices::oversize_reply(size, limit),
+            ),
+            Unread::TooBig(what) => (notices::too_big_outcome(what), notices::too_big_reply(what)),
+        };
         Ok(self.store.transaction(|tx| {
-            let outcome = notices::oversize_outcome(size, limit);
+            if let Some(key) = reading {
+                tx.clear_message_attempts(key)?;
+            }
+            let outcome = match silenced {
+                Some(reason) => notices::silenced_unread_outcome(reason, &outcome),
+                None => outcome,
+            };
             if tx.record_message(
                 &msg.key,
                 msg.message_id.as_deref(),
@@ -438,19 +537,24 @@ impl Judge {
             {
                 return Ok::<bool, StoreError>(false);
             }
+            if silenced.is_some() {
+                return Ok(true);
+            }
+            let before = tx.last_mail_id()?;
             tx.queue_mail(
                 &NewMail {
                     game: None,
                     audience: Audience::Reply,
                     recipient: msg.reply_address().to_string(),
                     subject: reply_subject(&judge, &msg.subject),
-                    body: notices::oversize_reply(size, limit),
+                    body,
                     kind: MailKind::Replied,
                     in_reply_to: msg.message_id.clone(),
                     pictures: Vec::new(),
                 },
                 now,
             )?;
+            tx.set_origin_after(before, &msg.from)?;
             Ok(true)
         })?)
     }
@@ -476,19 +580,7 @@ impl Judge {
                 return Ok(());
             };
             let notice = notices::suspended(&judge, game, reason);
-            tx.queue_mail(
-                &NewMail {
-                    game: Some(game.to_string()),
-                    audience: Audience::MASTER,
-                    recipient: master,
-                    subject: notice.subject,
-                    body: notice.body,
-                    kind: MailKind::Generated,
-                    in_reply_to: None,
-                    pictures: Vec::new(),
-                },
-                now,
-            )?;
+            tx.queue_mail(&to_master(game, master, notice), now)?;
             Ok(())
         })?)
     }
@@ -517,26 +609,35 @@ impl Judge {
                 .and_then(crate::store::read_time);
             Ok::<_, StoreError>((tx.games_due(now)?, last_tick))
         })?;
+        if let Some(last) = last_tick.filter(|last| now < *last) {
+            tracing::warn!(
+                now = %now,
+                last_tick = %last,
+                "the clock is behind the last tick: this pass changes no time later passes read"
+            );
+        }
         let mut report = TickReport::default();
         for name in due {
             let (map, config, store) = (self.map, &self.config, &mut self.store);
             let run = AssertUnwindSafe(|| {
                 store.transaction(|tx| process::tick_game(map, config, tx, &name, now, last_tick))
             });
-            let error = match catch_unwind(run) {
-                Ok(Ok(acted)) => {
+            let outcome = catch_unwind(run)
+                .map_err(|payload| JudgeError::Panic(panic_words(payload.as_ref())))
+                .and_then(|r| r.map_err(JudgeError::Store));
+            let error = match outcome {
+                Ok(acted) => {
                     report.acted += usize::from(acted);
                     continue;
                 }
                 // Suspended meanwhile: nothing to do.
-                Ok(Err(StoreError::Suspended { .. })) => continue,
-                Ok(Err(e)) if e.is_environmental() => {
+                Err(JudgeError::Store(StoreError::Suspended { .. })) => continue,
+                Err(e) if e.is_environmental() => {
                     tracing::error!(game = %name, error = %e, "the game's tick failed; it is tried again at the next tick");
                     report.failed += 1;
                     continue;
                 }
-                Ok(Err(e)) => JudgeError::Store(e),
-                Err(payload) => JudgeError::Panic(panic_words(payload.as_ref())),
+                Err(e) => e,
             };
             match self.suspend(&name, &error, now) {
                 Ok(()) => report.suspended.push(name),
@@ -553,7 +654,23 @@ impl Judge {
             for m in &notices {
                 tx.queue_mail(m, now)?;
             }
-            tx.set_value("last_tick", &crate::store::write_time(now))?;
+            // A pass whose clock is behind the last tick leaves the last tick where it is:
+            // moved back, it would make the next pass on a right clock see a time warp.
+            let last = tx
+                .get_value("last_tick")?
+                .as_deref()
+                .and_then(crate::store::read_time);
+            if last.is_none_or(|last| now > last) {
+                tx.set_value("last_tick", &crate::store::write_time(now))?;
+            }
+            // Proofs of passwords nobody used for long go (a changed password's, a finished
+            // game's).
+            if let Some(before) = now
+                .date_naive()
+                .checked_sub_days(chrono::Days::new(password::PROOF_DAYS.unsigned_abs()))
+            {
+                tx.forget_password_proofs(before)?;
+            }
             Ok::<_, StoreError>(notices.len())
         })?;
         Ok(report)
@@ -580,7 +697,7 @@ impl Judge {
             Ok(match process::picture_of(map, config, &g, phase, now)? {
                 process::PhasePicture::Open { phase, drawing } => Some((phase, drawing.svg(map))),
                 process::PhasePicture::Processed { phase } => {
-                    pictures::phase_svg(map, tx, &g.name, &phase)?.map(|svg| (phase, svg))
+                    pictures::phase_svg(map, tx, g.name(), &phase)?.map(|svg| (phase, svg))
                 }
             })
         })?)
@@ -599,7 +716,7 @@ impl Judge {
     /// A game's centre chart as SVG (`dipjudge map --chart`); None: no such game.
     pub fn chart_svg(&mut self, game: &str) -> Result<Option<String>, JudgeError> {
         let chart = self.store.transaction(|tx| match tx.load_game(game)? {
-            Some(g) => pictures::centre_chart(tx, &g).map(Some),
+            Some(g) => chart::centre_chart(tx, &g).map(Some),
             None => Ok(None),
         })?;
         Ok(chart.map(|c| crate::picture::Drawing::Chart(c).svg(self.map)))
@@ -655,9 +772,78 @@ impl Judge {
         })?)
     }
 
-    /// Counts an attempt to send mail `id` before it is made.
-    pub fn bump_attempts(&mut self, id: i64) -> Result<i64, JudgeError> {
-        Ok(self.store.transaction(|tx| tx.bump_attempts(id))?)
+    /// Queued mail that may be tried at `now`, at most `limit`, in the order the queue
+    /// drains ([`crate::store::FAIR_SHARE`]: no origin's backlog holds up the others).
+    pub fn due_mail(
+        &mut self,
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> Result<Vec<QueuedMail>, JudgeError> {
+        Ok(self.store.transaction(|tx| tx.due_mail(now, limit))?)
+    }
+
+    /// The earliest instant a queued mail waiting for a later attempt may be tried.
+    pub fn next_mail_attempt(&mut self) -> Result<Option<DateTime<Utc>>, JudgeError> {
+        Ok(self.store.transaction(|tx| tx.next_mail_attempt())?)
+    }
+
+    /// Records that the transport failed on mail `id` for now (`error`); with `retry`, it is
+    /// tried again no sooner than `retry(attempts)`, else when the queue is. Returns its
+    /// attempts and since when it has been failing.
+    pub fn record_failed_attempt(
+        &mut self,
+        id: i64,
+        now: DateTime<Utc>,
+        error: &str,
+        retry: Option<&dyn Fn(i64) -> DateTime<Utc>>,
+    ) -> Result<(i64, DateTime<Utc>), JudgeError> {
+        Ok(self
+            .store
+            .transaction(|tx| tx.record_failed_attempt(id, now, error, retry))?)
+    }
+
+    /// Tells each game's master, once, of its mail that has been failing since `before` or
+    /// earlier (`until`: when the judge gives it up). Returns how many mails were reported.
+    pub fn tell_of_delays(
+        &mut self,
+        before: DateTime<Utc>,
+        until: chrono::Duration,
+        now: DateTime<Utc>,
+    ) -> Result<usize, JudgeError> {
+        let judge = self.config.name.clone();
+        Ok(self.store.transaction(|tx| {
+            let delayed = tx.delayed_untold(before)?;
+            let mut games: Vec<&str> = delayed.iter().map(|d| d.game.as_str()).collect();
+            games.sort_unstable();
+            games.dedup();
+            for game in games {
+                let of: Vec<&crate::store::Delayed> =
+                    delayed.iter().filter(|d| d.game == game).collect();
+                let Some(last) = of.last() else {
+                    continue;
+                };
+                if let Some(master) = tx.game_master(game)? {
+                    let mut to: Vec<String> = of.iter().map(|d| d.recipient.clone()).collect();
+                    to.sort();
+                    to.dedup();
+                    let since = of.iter().map(|d| d.failing_since).min().unwrap_or(now);
+                    let notice = notices::mail_delayed(
+                        &judge,
+                        game,
+                        of.len(),
+                        &to,
+                        since,
+                        since + until,
+                        &last.last_error,
+                    );
+                    tx.queue_mail(&to_master(game, master, notice), now)?;
+                }
+                for d in of {
+                    tx.mark_delay_told(d.id)?;
+                }
+            }
+            Ok::<usize, StoreError>(delayed.len())
+        })?)
     }
 
     /// Marks a mail failed for good (not delivered after its attempts, or not renderable)
@@ -717,19 +903,7 @@ impl Judge {
                 && let Some(master) = tx.game_master(game)?
             {
                 let notice = notices::undeliverable(&judge, game, &m.recipient, &m.subject, reason);
-                tx.queue_mail(
-                    &NewMail {
-                        game: Some(game.to_string()),
-                        audience: Audience::MASTER,
-                        recipient: master,
-                        subject: notice.subject,
-                        body: notice.body,
-                        kind: MailKind::Generated,
-                        in_reply_to: None,
-                        pictures: Vec::new(),
-                    },
-                    now,
-                )?;
+                tx.queue_mail(&to_master(game, master, notice), now)?;
             }
             Ok::<(), StoreError>(())
         })?)
@@ -776,6 +950,18 @@ impl Judge {
             }
             Ok(true)
         })?)
+    }
+
+    /// Records a pass of the daemon that ended at `at` and took `took` (`GET /health`,
+    /// `GET /metrics`).
+    pub fn record_pass(
+        &mut self,
+        at: DateTime<Utc>,
+        took: std::time::Duration,
+    ) -> Result<(), JudgeError> {
+        Ok(self
+            .store
+            .transaction(|tx| tx.record_pass(at, took.as_secs_f64()))?)
     }
 
     /// The earliest deadline event of any game.
@@ -826,7 +1012,7 @@ impl Judge {
             let Some(mut g) = tx.load_game(name)? else {
                 return Ok(None);
             };
-            if g.status != crate::game::Status::Active {
+            if *g.status() != crate::game::Status::Active {
                 return Ok(None);
             }
             let (mails, outcome) =

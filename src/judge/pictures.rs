@@ -17,7 +17,7 @@ use blake2::Digest;
 use crate::game::Game;
 use crate::map::Map;
 use crate::picture::{
-    ANIMATION_LIMIT, Animation, Chart, Drawing, FRAME_DELAY, LAST_FRAME_DELAY, PictureError,
+    ANIMATION_LIMIT, Animation, Drawing, FRAME_DELAY, LAST_FRAME_DELAY, PictureError,
 };
 use crate::store::{QueuedMail, StoreError, Tx};
 
@@ -87,25 +87,10 @@ pub(super) fn phase_svg(
     }
 }
 
-/// The centre chart of a game: its snapshots (each phase's start, in turn order) and its
-/// position now.
-pub(super) fn centre_chart(tx: &Tx<'_>, g: &Game) -> Result<Chart, StoreError> {
-    let snapshots = tx.snapshots(&g.name)?;
-    let positions = snapshots
-        .iter()
-        .map(|s| &s.position)
-        .chain(std::iter::once(&g.position));
-    Ok(Chart::of_positions(
-        crate::bulletin::pictures::chart_title(&g.name),
-        positions,
-        u16::try_from(g.settings.centres_to_win).ok(),
-    ))
-}
-
 /// Keeps a game's centre chart for mails; returns its name.
 pub(super) fn keep_chart(tx: &Tx<'_>, g: &Game) -> Result<String, StoreError> {
-    let chart = centre_chart(tx, g)?;
-    keep_for_mails(tx, &g.name, CHART, &Drawing::Chart(chart))
+    let chart = super::chart::centre_chart(tx, g)?;
+    keep_for_mails(tx, g.name(), CHART, &Drawing::Chart(chart))
 }
 
 /// The processed phases of a game in the order played, each with what its picture is drawn
@@ -117,7 +102,7 @@ fn phase_sources(tx: &Tx<'_>, game: &str) -> Result<Vec<Kept>, StoreError> {
     let processed = snapshots.len().saturating_sub(1);
     let mut out = Vec::new();
     for s in snapshots.iter().take(processed) {
-        let phase = s.position.phase.to_string();
+        let phase = s.position().phase.to_string();
         if let Some(bytes) = tx.scene(game, &phase)? {
             out.push(Kept::Drawing(bytes));
         } else if let Some(svg) = tx.old_picture(game, &phase)? {

@@ -8,84 +8,15 @@ use crate::bulletin::results::{
     Extras, Parts, ResultsHeader, ending_sentence, render_results, results_subject,
 };
 use crate::bulletin::settings::CopyFor;
-use crate::game::{self, Abandonment, DueEvent, Ending, Game, ObserverLevel, Status};
+use crate::game::{self, Abandonment, DueEvent, Ending, Game, Status};
 use crate::map::Map;
 use crate::picture::{Drawing, PhaseScene};
 use crate::store::{Audience, MailKind, NewMail, StoreError, Tx};
 use crate::variant::{self, Line, Lookup, Reader, Variant};
 
+use super::mailing::{bulletin_for_everyone, everyone, mails_for};
 use super::refusal::Unplayable;
 use super::{JudgeConfig, pictures};
-
-/// The mails for a list of readers.
-pub(super) fn mails_for(
-    g: &Game,
-    readers: &[Reader],
-    subject: &str,
-    body: &str,
-    in_reply_to: Option<String>,
-) -> Vec<NewMail> {
-    let mut out = Vec::new();
-    for r in readers {
-        match r {
-            Reader::Power(p) => {
-                // A power nobody plays (abandoned, a dummy) is mailed nothing.
-                if let Some(pl) = g.player(*p).filter(|pl| pl.is_playing()) {
-                    out.push(NewMail {
-                        game: Some(g.name.clone()),
-                        audience: Audience::power(*p),
-                        recipient: pl.seat.address.clone(),
-                        subject: subject.to_string(),
-                        body: body.to_string(),
-                        kind: MailKind::Generated,
-                        in_reply_to: in_reply_to.clone(),
-                        pictures: Vec::new(),
-                    });
-                }
-            }
-            // The master and every co-master.
-            Reader::Master => {
-                for seat in g.master_seats() {
-                    out.push(NewMail {
-                        game: Some(g.name.clone()),
-                        audience: Audience::MASTER,
-                        recipient: seat.address.clone(),
-                        subject: subject.to_string(),
-                        body: body.to_string(),
-                        kind: MailKind::Generated,
-                        in_reply_to: in_reply_to.clone(),
-                        pictures: Vec::new(),
-                    });
-                }
-            }
-            Reader::Observers => {
-                for o in &g.observers {
-                    out.push(NewMail {
-                        game: Some(g.name.clone()),
-                        audience: Audience::Reader(Reader::Observers),
-                        recipient: o.clone(),
-                        subject: subject.to_string(),
-                        body: body.to_string(),
-                        kind: MailKind::Generated,
-                        in_reply_to: in_reply_to.clone(),
-                        pictures: Vec::new(),
-                    });
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Everyone who follows the game: its players, the master and (if allowed) observers.
-pub(super) fn everyone(
-    g: &Game,
-    subject: &str,
-    body: &str,
-    in_reply_to: Option<String>,
-) -> Vec<NewMail> {
-    mails_for(g, &public_readers(g), subject, body, in_reply_to)
-}
 
 /// The game's rule set, from the registry, with its stored state checked. A stored game
 /// whose rule set this judge does not run, or whose state that rule set cannot read, cannot
@@ -94,71 +25,23 @@ pub(super) fn variant_of(
     config: &JudgeConfig,
     g: &Game,
 ) -> Result<&'static dyn Variant, StoreError> {
-    match config.variants.by_name(&g.variant) {
-        Lookup::Found(v) => match v.check_state(&g.variant_state) {
+    match config.variants.by_name(g.variant()) {
+        Lookup::Found(v) => match v.check_state(g.variant_state()) {
             Ok(()) => Ok(v),
             Err(e) => Err(StoreError::Corrupt {
-                game: g.name.clone(),
+                game: g.name().to_string(),
                 reason: e.to_string(),
             }),
         },
         Lookup::NotImplemented(name) => Err(StoreError::Corrupt {
-            game: g.name.clone(),
+            game: g.name().to_string(),
             reason: Unplayable::NotImplemented(name).to_string(),
         }),
         Lookup::Unknown => Err(StoreError::Corrupt {
-            game: g.name.clone(),
-            reason: Unplayable::Unknown(g.variant.clone()).to_string(),
+            game: g.name().to_string(),
+            reason: Unplayable::Unknown(g.variant().to_string()).to_string(),
         }),
     }
-}
-
-/// A bulletin for everyone who follows the game, each reader's copy rendered for that
-/// reader (H20: private lines reach only their reader and the master). Readers whose copies
-/// are the same get the same bytes.
-pub(super) fn bulletin_for_everyone(
-    g: &Game,
-    subject: &str,
-    render: &dyn Fn(Reader) -> String,
-) -> Vec<NewMail> {
-    let mut out = Vec::new();
-    let mut rendered: Vec<(Reader, String)> = Vec::new();
-    for reader in public_readers(g) {
-        let body = match rendered.iter().find(|(r, _)| *r == reader) {
-            Some((_, b)) => b.clone(),
-            None => {
-                let b = render(reader);
-                rendered.push((reader, b.clone()));
-                b
-            }
-        };
-        out.extend(mails_for(g, &[reader], subject, &body, None));
-    }
-    out
-}
-
-/// Mails the lines of an immediate command at once (H2, H20): each reader who follows the
-/// game gets the lines they may read (the master all of them); a reader with none gets no
-/// mail.
-pub(super) fn announce(config: &JudgeConfig, g: &Game, lines: &[Line]) -> Vec<NewMail> {
-    if lines.is_empty() {
-        return Vec::new();
-    }
-    let subject = notices::announcement_subject(&config.name, g);
-    let render = |reader: Reader| notices::announcement_body(lines, reader);
-    bulletin_for_everyone(g, &subject, &render)
-        .into_iter()
-        .filter(|m| !m.body.is_empty())
-        .collect()
-}
-
-fn public_readers(g: &Game) -> Vec<Reader> {
-    let mut readers: Vec<Reader> = g.players.iter().map(|p| Reader::Power(p.power)).collect();
-    readers.push(Reader::Master);
-    if g.settings.press.watch != ObserverLevel::None {
-        readers.push(Reader::Observers);
-    }
-    readers
 }
 
 /// Every player has joined (seven, or as many as `SET PLAYERS` said; or the master sent `FORCE BEGIN` with fewer): assign the
@@ -172,18 +55,7 @@ pub(super) fn start_game(
     now: DateTime<Utc>,
 ) -> Result<Vec<NewMail>, StoreError> {
     let variant = variant_of(config, g)?;
-    let assigned = if g.is_duplex() {
-        game::assign_duplex(&g.joiners, g.players_wanted(), g.seed)
-    } else {
-        game::assign_powers(&g.joiners, g.seed)
-    };
-    g.joiners.clear();
-    g.status = Status::Active;
-    let mut start = crate::rules::Position::standard_start(map);
-    start.phase = variant.first_phase(&g.variant_state);
-    g.open_phase(start);
-    g.seat_players(assigned);
-    let d = g.open_clock(now);
+    let d = g.start(map, variant, now);
     tx.save_snapshot(g)?;
     let subject = crate::bulletin::settings::start_subject(&config.name, g);
     let render = |reader: Reader| {
@@ -195,9 +67,9 @@ pub(super) fn start_game(
         crate::bulletin::settings::start_text(g, variant, map, &config.name, d, to)
     };
     tx.add_history(
-        &g.name,
+        g.name(),
         now,
-        &g.position.phase.to_string(),
+        &g.position().phase.to_string(),
         &subject,
         &render(Reader::Observers),
     )?;
@@ -226,17 +98,16 @@ pub(super) fn finish_declared(
     declared: Option<&crate::command::Declaration>,
     now: DateTime<Utc>,
 ) -> Result<Vec<NewMail>, StoreError> {
-    let subject = notices::subject(&config.name, &g.name, "Game over");
+    let subject = notices::subject(&config.name, g.name(), "Game over");
     let over = ending.clone();
-    g.status = Status::Finished(ending);
-    g.deadline = None;
+    g.finish(ending);
     let render = |reader: Reader| {
         crate::bulletin::settings::game_over_text(g, declared, &over, reader == Reader::Master)
     };
     tx.add_history(
-        &g.name,
+        g.name(),
         now,
-        &g.position.phase.to_string(),
+        &g.position().phase.to_string(),
         &subject,
         &render(Reader::Observers),
     )?;
@@ -257,8 +128,8 @@ pub(super) fn finish_declared(
 fn header(config: &JudgeConfig, g: &Game, next_deadline: Option<DateTime<Utc>>) -> ResultsHeader {
     ResultsHeader {
         judge: config.name.clone(),
-        game: g.name.clone(),
-        variant: g.variant.clone(),
+        game: g.name().to_string(),
+        variant: g.variant().to_string(),
         next_deadline,
         zone: crate::bulletin::dates::zone(g),
     }
@@ -269,13 +140,13 @@ fn header(config: &JudgeConfig, g: &Game, next_deadline: Option<DateTime<Utc>>) 
 pub(super) fn preview(map: &Map, config: &JudgeConfig, g: &Game) -> Result<String, StoreError> {
     let variant = variant_of(config, g)?;
     let parts = g.view_parts();
-    let mut state = g.variant_state.clone();
+    let mut state = g.variant_state().clone();
     let processed = variant::process_phase(variant, &mut state, &g.view(map, &parts));
     let end = end_lines(processed.end.as_ref());
     let extras = Extras {
         variant,
         parts: Parts {
-            immediate: &g.immediate,
+            immediate: g.immediate(),
             before: &processed.before,
             after: &processed.after,
             summary: &processed.summary,
@@ -286,7 +157,7 @@ pub(super) fn preview(map: &Map, config: &JudgeConfig, g: &Game) -> Result<Strin
     Ok(render_results(
         map,
         &header(config, g, None),
-        &g.position,
+        g.position(),
         &processed.outcome,
         &extras,
     ))
@@ -325,39 +196,17 @@ pub(super) fn process_game_with_outcome(
     now: DateTime<Utc>,
 ) -> Result<(Vec<NewMail>, crate::rules::PhaseOutcome), StoreError> {
     let variant = variant_of(config, g)?;
-    let before = g.position.clone();
-    let voters_before = g.draw_voters(map, variant);
-    // The played seats that send nothing miss the phase (counted for their players); the
-    // ones that reach the game's limit are abandoned once the results are out.
-    let (missed, ordered) = g.missing_and_ordered(map, variant);
-    let dropping = g.count_missed(&missed, &ordered);
-    // The seats that ordered count the phase on time, or late if their orders were still
-    // missing when the late notices went out (the reliability record, issue 31).
-    let late = if g.late_notified {
-        g.late_at_deadline.clone()
-    } else {
-        Vec::new()
-    };
-    g.count_ordered(&ordered, &late);
-    let parts = g.view_parts();
-    let mut state = g.variant_state.clone();
-    let processed = variant::process_phase(variant, &mut state, &g.view(map, &parts));
-    g.variant_state = state;
-    let immediate = std::mem::take(&mut g.immediate);
-    let seq = g.turn;
-    g.turn += 1;
-    g.open_phase(processed.outcome.next.clone());
-    let ending = processed.end.as_ref().map(|e| e.ending.clone());
-    let next_deadline = if ending.is_none() {
-        Some(g.open_clock(now))
-    } else {
-        g.deadline = None;
-        None
-    };
-    // A phase no longer than the reminder window gets no reminder: it would arrive as the
-    // phase opens, right behind the results that open it.
-    g.reminded = next_deadline
-        .is_some_and(|d| d - now <= chrono::Duration::hours(g.settings.deadlines.reminder_hours));
+    let game::Advanced {
+        before,
+        processed,
+        seq,
+        immediate,
+        postal,
+        dropping,
+        voters_before,
+        next_deadline,
+        ending,
+    } = g.advance(map, variant, now);
     let end = end_lines(processed.end.as_ref());
     let head = header(config, g, next_deadline);
     let render = |reader: Reader| {
@@ -374,9 +223,9 @@ pub(super) fn process_game_with_outcome(
         };
         render_results(map, &head, &before, &processed.outcome, &extras)
     };
-    let subject = results_subject(&config.name, &g.name, before.phase);
+    let subject = results_subject(&config.name, g.name(), before.phase);
     tx.add_history(
-        &g.name,
+        g.name(),
         now,
         &before.phase.to_string(),
         &subject,
@@ -396,18 +245,18 @@ pub(super) fn process_game_with_outcome(
         &processed.outcome.after.dislodged,
         now,
     );
-    let picture = pictures::keep_phase(tx, &g.name, &phase, seq, &Drawing::Phase(scene))?;
+    let picture = pictures::keep_phase(tx, g.name(), &phase, seq, &Drawing::Phase(scene))?;
     for m in &mut mails {
         if tx.map_choice(&m.recipient)?.unwrap_or(config.maps) {
             m.pictures.push(picture.clone());
         }
     }
     // Postal press goes out with the results.
-    for (readers, subject, body) in std::mem::take(&mut g.postal) {
+    for (readers, subject, body) in postal {
         mails.extend(mails_for(g, &readers, &subject, &body, None));
     }
     if ending.is_none() {
-        let limit = g.settings.abandon_after;
+        let limit = g.settings().abandon_after;
         for p in dropping {
             mails.extend(super::seats::abandon(
                 config,
@@ -422,34 +271,21 @@ pub(super) fn process_game_with_outcome(
     // Draw votes and concessions last while the powers in the game stay the same.
     let voters_after = g.draw_voters(map, variant);
     if ending.is_none() && voters_after != voters_before {
-        let subject = notices::subject(&config.name, &g.name, "Votes cleared");
+        let subject = notices::subject(&config.name, g.name(), "Votes cleared");
         for (power, vote) in g.clear_votes() {
-            let text = crate::bulletin::settings::votes_cleared_text(&g.name, &vote, &voters_after);
+            let text =
+                crate::bulletin::settings::votes_cleared_text(g.name(), &vote, &voters_after);
             mails.extend(mails_for(g, &[Reader::Power(power)], &subject, &text, None));
         }
     }
     tx.save_snapshot(g)?;
     if let Some(e) = ending {
         mails.extend(finish(config, tx, g, e, now)?);
-    } else if let Some(e) = agreed_ending(map, variant, g) {
+    } else if let Some(e) = g.agreed_ending(map, variant) {
         // A seat abandoned leaves the players who agreed a draw or a concession alone.
         mails.extend(finish(config, tx, g, e, now)?);
     }
     Ok((mails, processed.outcome))
-}
-
-/// The draw or concession the game's players agreed, if any: the votes of the powers whose
-/// agreement the rule set asks for ([`Game::draw_powers`]) that someone plays. A power nobody
-/// plays (abandoned, a dummy) has no vote and no share: a draw is among the surviving powers
-/// that are played (`docs/decisions.md`).
-pub(super) fn agreed_ending(map: &Map, variant: &dyn Variant, g: &Game) -> Option<Ending> {
-    if g.status != Status::Active {
-        return None;
-    }
-    let voters = g.draw_voters(map, variant);
-    g.agreed_draw(&voters)
-        .map(Ending::Draw)
-        .or_else(|| g.agreed_concession(&voters).map(Ending::Concession))
 }
 
 /// The picture of a phase of `g`: the board it started from, its orders and results (none
@@ -469,7 +305,7 @@ fn draw(
         position,
         results,
         dislodged,
-        marks: variant.picture_marks(&g.view(map, &parts), &g.variant_state),
+        marks: variant.picture_marks(&g.view(map, &parts), g.variant_state()),
     };
     PhaseScene::of(&scene)
 }
@@ -492,11 +328,11 @@ pub(super) fn picture_of(
     phase: Option<crate::rules::Phase>,
     now: DateTime<Utc>,
 ) -> Result<PhasePicture, StoreError> {
-    let current = g.position.phase;
+    let current = g.position().phase;
     let phase = phase.unwrap_or(current);
-    if phase == current && matches!(g.status, Status::Active | Status::Paused) {
+    if phase == current && matches!(g.status(), Status::Active | Status::Paused) {
         let variant = variant_of(config, g)?;
-        let scene = draw(map, variant, g, &g.position, &[], &[], now);
+        let scene = draw(map, variant, g, g.position(), &[], &[], now);
         return Ok(PhasePicture::Open {
             phase: phase.to_string(),
             drawing: Drawing::Phase(scene),
@@ -519,13 +355,13 @@ fn expire(
     if now < expiry {
         return Ok(false);
     }
-    tx.remove_game(&g.name)?;
+    tx.remove_game(g.name())?;
     let n = notices::game_removed(&config.name, g);
     tx.queue_mail(
         &NewMail {
-            game: Some(g.name.clone()),
+            game: Some(g.name().to_string()),
             audience: Audience::MASTER,
-            recipient: g.master.address.clone(),
+            recipient: g.master().address.clone(),
             subject: n.subject,
             body: n.body,
             kind: MailKind::Generated,
@@ -561,139 +397,27 @@ pub(super) fn tick_game(
         tx.save_game(&g)?;
         return Ok(true);
     }
-    let Some(deadline) = g.deadline else {
+    let Some(deadline) = g.deadline() else {
         return Ok(false);
     };
-    if g.status != Status::Active {
+    if !g.is_active() {
         return Ok(false);
     }
     let variant = variant_of(config, &g)?;
-    let all_in = g.all_in(map, variant);
-    let grace_end = g.grace_end().unwrap_or(deadline);
-    let event = game::due_event(
-        &g.timing(),
-        deadline,
-        grace_end,
-        now,
-        last_tick,
-        all_in,
-        g.all_in_since,
-        g.late_notified,
-        g.reminded,
-    );
-    // At the deadline a phase nobody owes anything in is processed, though it was not
-    // processed early (a rule set's phase that runs to its deadline, H18): no late notice
-    // naming nobody, no grace period.
-    // Decided on what everyone may know (H20): a missing ballot neither holds the phase
-    // for grace nor shows in its timing.
-    let complete = now >= deadline && g.public_missing_powers(map, variant).is_empty();
-    let event = match event {
-        DueEvent::Late | DueEvent::GraceOver | DueEvent::Nothing if complete => DueEvent::Process,
-        other => other,
-    };
-    // Nothing is processed before the phase's start (`SET START`, the schedule's MIN).
-    let processes = matches!(event, DueEvent::Process | DueEvent::ProcessEarly)
-        || (event == DueEvent::GraceOver && g.settings.nmr);
-    if processes && g.held_until(now).is_some() {
-        tx.save_game(&g)?;
-        return Ok(false);
-    }
-    let judge = &config.name;
-    let mut mails = match event {
+    let mut mails = match g.due(map, variant, now, last_tick) {
         DueEvent::Nothing => return Ok(false),
-        DueEvent::Remind => {
-            g.reminded = true;
-            let mut mails = Vec::new();
-            for p in g.missing_powers(map, variant) {
-                let status = g.order_status(map, variant, p);
-                let n = notices::reminder(judge, &g, p, deadline, status);
-                mails.extend(mails_for(
-                    &g,
-                    &[Reader::Power(p)],
-                    &n.subject,
-                    &n.body,
-                    None,
-                ));
-            }
-            mails
+        DueEvent::Held => {
+            tx.save_game(&g)?;
+            return Ok(false);
         }
-        DueEvent::Late => {
-            g.late_notified = true;
-            let late = g.missing_powers(map, variant);
-            g.late_at_deadline = late.clone();
-            let mut mails = Vec::new();
-            for p in &late {
-                let status = g.order_status(map, variant, *p);
-                let n = notices::late_notice(judge, &g, *p, status, grace_end);
-                mails.extend(mails_for(
-                    &g,
-                    &[Reader::Power(*p)],
-                    &n.subject,
-                    &n.body,
-                    None,
-                ));
-            }
-            // Everyone reads the late powers everyone may know of; the master also reads
-            // the powers late with orders only they and the master may know of (H20).
-            let named = g.public_missing_powers(map, variant);
-            let unnamed: Vec<_> = late
-                .iter()
-                .filter(|p| !named.contains(p))
-                .copied()
-                .collect();
-            let notice = |reader: Reader| {
-                notices::late_powers(judge, &g, &named, &unnamed, grace_end, reader)
-            };
-            let subject = notice(Reader::Observers).subject;
-            let render = |reader: Reader| notice(reader).body;
-            mails.extend(bulletin_for_everyone(&g, &subject, &render));
-            mails
-        }
+        DueEvent::Remind => remind(config, &mut g, map, variant, deadline),
+        DueEvent::Late => late(config, &mut g, map, variant, deadline),
         DueEvent::Process | DueEvent::ProcessEarly => process_game(map, config, tx, &mut g, now)?,
-        DueEvent::GraceOver => {
-            if g.settings.nmr {
-                process_game(map, config, tx, &mut g, now)?
-            } else {
-                let late = g.public_missing_powers(map, variant);
-                let mut mails = Vec::new();
-                for p in &late {
-                    // The late player is told; a power nobody played is abandoned already.
-                    if let Some(address) = g
-                        .player(*p)
-                        .filter(|pl| pl.is_playing())
-                        .map(|pl| pl.seat.address.clone())
-                        && g.abandon(*p, Abandonment::Late)
-                    {
-                        mails.push(NewMail {
-                            game: Some(g.name.clone()),
-                            audience: Audience::power(*p),
-                            recipient: address,
-                            subject: crate::bulletin::seats::left_subject(judge, &g.name, *p),
-                            body: crate::bulletin::seats::left_mail(&g, *p, Abandonment::Late),
-                            kind: MailKind::Generated,
-                            in_reply_to: None,
-                            pictures: Vec::new(),
-                        });
-                    }
-                }
-                // Wait for a replacement: the master decides (PROCESS, or a new player). A
-                // QUIET game tells the master and the late powers only.
-                g.deadline = None;
-                let n = notices::abandoned(judge, &g, &late);
-                // A quiet game tells the master alone (and each late player, above).
-                if g.seat_changes_public() {
-                    mails.extend(everyone(&g, &n.subject, &n.body, None));
-                } else {
-                    mails.extend(mails_for(&g, &[Reader::Master], &n.subject, &n.body, None));
-                }
-                mails
-            }
-        }
+        DueEvent::GraceOver if g.settings().nmr => process_game(map, config, tx, &mut g, now)?,
+        DueEvent::GraceOver => grace_over(config, &mut g, map, variant),
         DueEvent::TimeWarp => {
-            let new = g.open_clock(now);
-            g.late_notified = false;
-            g.reminded = false;
-            let n = notices::time_warp(judge, &g, last_tick, now, new);
+            let new = g.time_warp(now);
+            let n = notices::time_warp(&config.name, &g, last_tick, now, new);
             everyone(&g, &n.subject, &n.body, None)
         }
     };
@@ -705,4 +429,103 @@ pub(super) fn tick_game(
     }
     tx.save_game(&g)?;
     Ok(true)
+}
+
+/// The reminder of `deadline`, to each power whose orders are missing.
+fn remind(
+    config: &JudgeConfig,
+    g: &mut Game,
+    map: &Map,
+    variant: &dyn Variant,
+    deadline: DateTime<Utc>,
+) -> Vec<NewMail> {
+    g.note_reminded();
+    let mut mails = Vec::new();
+    for p in g.missing_powers(map, variant) {
+        let status = g.order_status(map, variant, p);
+        let n = notices::reminder(&config.name, g, p, deadline, status);
+        mails.extend(mails_for(g, &[Reader::Power(p)], &n.subject, &n.body, None));
+    }
+    mails
+}
+
+/// The late notices: each late power is told, and everyone reads the late powers everyone
+/// may know of (the master also those late with orders only they and the master may know
+/// of, H20).
+fn late(
+    config: &JudgeConfig,
+    g: &mut Game,
+    map: &Map,
+    variant: &dyn Variant,
+    deadline: DateTime<Utc>,
+) -> Vec<NewMail> {
+    let judge = &config.name;
+    let grace_end = g.grace_end().unwrap_or(deadline);
+    let late = g.note_late(map, variant);
+    let mut mails = Vec::new();
+    for p in &late {
+        let status = g.order_status(map, variant, *p);
+        let n = notices::late_notice(judge, g, *p, status, grace_end);
+        mails.extend(mails_for(
+            g,
+            &[Reader::Power(*p)],
+            &n.subject,
+            &n.body,
+            None,
+        ));
+    }
+    let named = g.public_missing_powers(map, variant);
+    let unnamed: Vec<_> = late
+        .iter()
+        .filter(|p| !named.contains(p))
+        .copied()
+        .collect();
+    let notice =
+        |reader: Reader| notices::late_powers(judge, g, &named, &unnamed, grace_end, reader);
+    let subject = notice(Reader::Observers).subject;
+    let render = |reader: Reader| notice(reader).body;
+    mails.extend(bulletin_for_everyone(g, &subject, &render));
+    mails
+}
+
+/// The end of a NONMR game's grace with orders missing: each late player leaves (and is
+/// told), and the game waits for replacements (the master decides: PROCESS, or a new
+/// player). A quiet game tells the master alone (and each late player).
+fn grace_over(
+    config: &JudgeConfig,
+    g: &mut Game,
+    map: &Map,
+    variant: &dyn Variant,
+) -> Vec<NewMail> {
+    let judge = &config.name;
+    let late = g.public_missing_powers(map, variant);
+    let mut mails = Vec::new();
+    for p in &late {
+        // The late player is told; a power nobody played is abandoned already.
+        if let Some(address) = g
+            .player(*p)
+            .filter(|pl| pl.is_playing())
+            .map(|pl| pl.seat.address.clone())
+            && g.abandon(*p, Abandonment::Late)
+        {
+            mails.push(NewMail {
+                game: Some(g.name().to_string()),
+                audience: Audience::power(*p),
+                recipient: address,
+                subject: crate::bulletin::seats::left_subject(judge, g.name(), *p),
+                body: crate::bulletin::seats::left_mail(g, *p, Abandonment::Late),
+                kind: MailKind::Generated,
+                in_reply_to: None,
+                pictures: Vec::new(),
+            });
+        }
+    }
+    g.stop_clock();
+    let n = notices::abandoned(judge, g, &late);
+    if g.seat_changes_public() {
+        mails.extend(everyone(g, &n.subject, &n.body, None));
+    } else {
+        mails.extend(mails_for(g, &[Reader::Master], &n.subject, &n.body, None));
+    }
+    mails
 }

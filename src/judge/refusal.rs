@@ -5,9 +5,11 @@
 //! ([`crate::rules::Refusal`]), a press refusal from the game ([`PressRefusal`]) and a rule
 //! set's from its hooks ([`VariantRefusal`]), each carried as it is.
 
-use crate::game::{PressRefusal, SeatRefusal};
+use crate::bulletin::settings as text;
+use crate::game::{PressRefusal, Refused, SeatRefusal};
 use crate::map::Power;
 use crate::rules::{self, Phase, VariantRefusal};
+use crate::store::StoreError;
 
 /// A refused command line.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -406,6 +408,67 @@ impl Refusal {
     }
 }
 
+impl From<Refused> for Refusal {
+    /// The game's refusal, in the judge's words.
+    fn from(r: Refused) -> Self {
+        match r {
+            Refused::NotActive(g) => Refusal::NotActive(g),
+            Refused::NotTakingOrders(g) => Refusal::NotTakingOrders(g),
+            Refused::NotPaused(g) => Refusal::NotPaused(g),
+            Refused::WrongPhase { current, given } => Refusal::WrongPhase { current, given },
+            Refused::NotReady {
+                missing,
+                waiting,
+                master,
+            } => Refusal::NotReady(text::not_ready_text(&missing, &waiting, master)),
+            Refused::Held { until, zone } => Refusal::NotReady(text::held_until(&zone, until)),
+            Refused::BadDate | Refused::BadDays => Refusal::BadDate,
+            Refused::PastDate => Refusal::PastDate,
+            Refused::BadGrace => Refusal::BadGrace,
+            Refused::NextTooShort => Refusal::NextTooShort,
+            Refused::VariantFixed(g) => Refusal::VariantFixed(g),
+            Refused::PlayersFixed(g) => Refusal::PlayersFixed(g),
+            Refused::PlayersOutOfRange(most) => Refusal::PlayersOutOfRange(most),
+            Refused::PlayersJoined { joined, game } => Refusal::PlayersJoined { joined, game },
+            Refused::BadCentreCount => Refusal::BadCentreCount,
+            Refused::BadTakeoverHours(most) => Refusal::BadTakeoverHours(most),
+            Refused::BadMaxAbsence => Refusal::BadMaxAbsence,
+            Refused::InvitationsStarted(g) => Refusal::InvitationsStarted(g),
+            Refused::TooManyInvitations(n) => Refusal::TooManyInvitations(n),
+            Refused::NotInvited(a) => Refusal::NotInvited(a),
+            Refused::AnonymousStarted(g) => Refusal::AnonymousStarted(g),
+            Refused::Anonymous => Refusal::Anonymous,
+            Refused::AlreadyInGame(a) => Refusal::AlreadyInGame(a),
+            Refused::TooManyMasters(n) => Refusal::TooManyMasters(n),
+            Refused::AlreadyProcessed(g) => Refusal::AlreadyProcessed(g),
+            Refused::OutOfGame(powers) => Refusal::OutOfGame(powers),
+            Refused::DrawRefused { asked, draw } => {
+                Refusal::DrawRefused(text::draw_refused(&asked, &draw))
+            }
+            Refused::NoPlayer { power, game } => Refusal::NoPlayer { power, game },
+            Refused::AbsenceBackwards => Refusal::AbsenceBackwards,
+            Refused::AbsenceOverMax(days) => Refusal::AbsenceOverMax(days),
+            Refused::TooManyAbsences(n) => Refusal::TooManyAbsences(n),
+            Refused::NoAbsence => Refusal::NoAbsence,
+            Refused::NoAbsenceOn(d) => Refusal::NoAbsenceOn(d),
+            Refused::NotJoined => Refusal::NotJoined,
+            Refused::NotForming(g) => Refusal::NotForming(g),
+            Refused::AlreadyJoined { from, game } => Refusal::AlreadyJoined { from, game },
+            Refused::GameFull(g) => Refusal::GameFull(g),
+            Refused::NoSeat => Refusal::NotSignedOn,
+            Refused::Seat(r) => Refusal::Seat(r),
+            Refused::Order(r) => Refusal::Order(r),
+            Refused::Variant(r) => Refusal::Variant(r),
+        }
+    }
+}
+
+impl From<Refused> for SessionError {
+    fn from(r: Refused) -> Self {
+        SessionError::Refused(r.into())
+    }
+}
+
 impl From<rules::Refusal> for Refusal {
     fn from(r: rules::Refusal) -> Self {
         Refusal::Order(r)
@@ -427,6 +490,54 @@ impl From<SeatRefusal> for Refusal {
 impl From<VariantRefusal> for Refusal {
     fn from(r: VariantRefusal) -> Self {
         Refusal::Variant(r)
+    }
+}
+
+/// Why a command line did not go through: refused (the reply explains why, and the mail
+/// goes on with its next line), or a failure of the system (a store error: the mail's
+/// whole transaction is rolled back, to be tried again). `?` turns either kind of cause
+/// into it.
+#[derive(Debug)]
+pub(super) enum SessionError {
+    /// The line is refused; the reply says why.
+    Refused(Refusal),
+    /// The system failed; nothing of the mail is kept.
+    System(StoreError),
+}
+
+impl From<StoreError> for SessionError {
+    fn from(e: StoreError) -> Self {
+        SessionError::System(e)
+    }
+}
+
+impl From<Refusal> for SessionError {
+    fn from(r: Refusal) -> Self {
+        SessionError::Refused(r)
+    }
+}
+
+impl From<rules::Refusal> for SessionError {
+    fn from(r: rules::Refusal) -> Self {
+        SessionError::Refused(r.into())
+    }
+}
+
+impl From<PressRefusal> for SessionError {
+    fn from(r: PressRefusal) -> Self {
+        SessionError::Refused(r.into())
+    }
+}
+
+impl From<SeatRefusal> for SessionError {
+    fn from(r: SeatRefusal) -> Self {
+        SessionError::Refused(r.into())
+    }
+}
+
+impl From<VariantRefusal> for SessionError {
+    fn from(r: VariantRefusal) -> Self {
+        SessionError::Refused(r.into())
     }
 }
 

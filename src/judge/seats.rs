@@ -18,8 +18,8 @@ use crate::rules::Phase;
 use crate::store::{Audience, MailKind, NewMail, StoreError, Tx};
 
 use super::JudgeConfig;
-use super::process::mails_for;
-use super::time::format_time;
+use super::mailing::mails_for;
+use crate::bulletin::dates::format_time;
 
 /// A mail about `g` to one address.
 fn mail_to(
@@ -30,7 +30,7 @@ fn mail_to(
     body: String,
 ) -> NewMail {
     NewMail {
-        game: Some(g.name.clone()),
+        game: Some(g.name().to_string()),
         audience,
         recipient: recipient.to_string(),
         subject,
@@ -61,7 +61,7 @@ fn notice(
         .filter(|p| Some(*p) != except)
         .map(Reader::Power)
         .collect();
-    if g.settings.press.watch != ObserverLevel::None {
+    if g.settings().press.watch != ObserverLevel::None {
         readers.push(Reader::Observers);
     }
     out.extend(mails_for(g, &readers, subject, public, None));
@@ -80,7 +80,7 @@ pub(super) fn abandoned_mails(
     previous: &str,
     tell_player: bool,
 ) -> Vec<NewMail> {
-    let subject = words::abandoned_subject(&config.name, &g.name, power, why);
+    let subject = words::abandoned_subject(&config.name, g.name(), power, why);
     let public = words::abandoned_notice(g, power, why, None);
     let master = words::abandoned_notice(g, power, why, Some(previous));
     let mut out = Vec::new();
@@ -89,7 +89,7 @@ pub(super) fn abandoned_mails(
             g,
             Audience::power(power),
             previous,
-            words::left_subject(&config.name, &g.name, power),
+            words::left_subject(&config.name, g.name(), power),
             words::left_mail(g, power, why),
         ));
     }
@@ -124,13 +124,13 @@ fn last_results(
     g: &Game,
 ) -> Result<Option<(String, String)>, StoreError> {
     Ok(tx
-        .history(&g.name)?
+        .history(g.name())?
         .into_iter()
         .rev()
         .find(|e| {
             e.readers.is_none()
                 && Phase::parse(&e.phase)
-                    .is_some_and(|p| e.subject == results_subject(&config.name, &g.name, p))
+                    .is_some_and(|p| e.subject == results_subject(&config.name, g.name(), p))
         })
         .map(|e| (e.subject, e.body)))
 }
@@ -153,8 +153,8 @@ pub(super) fn take_over(
     let Some(done) = g.take_over(power, seat, now) else {
         return Ok(None);
     };
-    let phase = g.position.phase;
-    let deadline = g.deadline.map(|d| format_time(g, d));
+    let phase = g.position().phase;
+    let deadline = g.deadline().map(|d| format_time(g, d));
     let moved = done.deadline_moved.map(|d| format_time(g, d));
     let mut mails = Vec::new();
     let results = last_results(config, tx, g)?;
@@ -173,7 +173,7 @@ pub(super) fn take_over(
         g,
         Audience::power(power),
         &address,
-        words::welcome_subject(&config.name, &g.name, power),
+        words::welcome_subject(&config.name, g.name(), power),
         welcome,
     ));
     if let Some(previous) = done
@@ -185,11 +185,11 @@ pub(super) fn take_over(
             g,
             Audience::power(power),
             previous,
-            words::taken_over_subject(&config.name, &g.name, power),
-            words::replaced_notice(&g.name, power),
+            words::taken_over_subject(&config.name, g.name(), power),
+            words::replaced_notice(g.name(), power),
         ));
     }
-    let subject = words::taken_over_subject(&config.name, &g.name, power);
+    let subject = words::taken_over_subject(&config.name, g.name(), power);
     let public = words::taken_over_notice(power, phase, moved.as_deref(), None);
     let master = words::taken_over_notice(power, phase, moved.as_deref(), Some(&address));
     mails.extend(notice(g, Some(power), &subject, &public, &master));
@@ -206,7 +206,7 @@ pub(super) fn take_over(
         mails.extend(mails_for(
             g,
             &readers,
-            &words::deadline_moved_subject(&config.name, &g.name),
+            &words::deadline_moved_subject(&config.name, g.name()),
             &words::deadline_moved_notice(phase, d),
             None,
         ));
@@ -219,9 +219,9 @@ pub(super) fn claim_mail(config: &JudgeConfig, g: &Game, power: Power, address: 
     mail_to(
         g,
         Audience::MASTER,
-        &g.master.address,
-        words::claim_subject(&config.name, &g.name, power),
-        words::claim_notice(&g.name, power, address),
+        &g.master().address,
+        words::claim_subject(&config.name, g.name(), power),
+        words::claim_notice(g.name(), power, address),
     )
 }
 
@@ -236,8 +236,8 @@ pub(super) fn rejected_mail(
         g,
         Audience::power(power),
         address,
-        words::rejected_subject(&config.name, &g.name, power),
-        words::rejected_notice(&g.name, power),
+        words::rejected_subject(&config.name, g.name(), power),
+        words::rejected_notice(g.name(), power),
     )
 }
 
@@ -247,8 +247,8 @@ pub(super) fn subscription_ended_mail(config: &JudgeConfig, g: &Game, address: &
         g,
         Audience::Reader(Reader::Observers),
         address,
-        words::subscription_ended_subject(&config.name, &g.name),
-        words::subscription_ended(&g.name),
+        words::subscription_ended_subject(&config.name, g.name()),
+        words::subscription_ended(g.name()),
     )
 }
 
@@ -280,17 +280,17 @@ pub(super) fn mark_bouncing(
             .player(power)
             .and_then(|pl| pl.bouncing.as_ref())
             .map_or_else(|| reason.to_string(), |b| b.reason.clone());
-        tracing::warn!(game = %g.name, %power, to = %recipient, %reason, "a seat's mail bounces; its master is told");
-        if g.master.address.eq_ignore_ascii_case(recipient) {
+        tracing::warn!(game = %g.name(), %power, to = %recipient, %reason, "a seat's mail bounces; its master is told");
+        if g.master().address.eq_ignore_ascii_case(recipient) {
             continue;
         }
         tx.queue_mail(
             &mail_to(
                 &g,
                 Audience::MASTER,
-                &g.master.address,
-                words::bouncing_subject(&config.name, &g.name, power),
-                words::bouncing_notice(&g.name, power, recipient, &reason),
+                &g.master().address,
+                words::bouncing_subject(&config.name, g.name(), power),
+                words::bouncing_notice(g.name(), power, recipient, &reason),
             ),
             now,
         )?;

@@ -33,8 +33,8 @@ use crate::game::{Game, Sender};
 use crate::store::{Audience, MailKind, NewMail, StoreError, Tx};
 
 use super::refusal::Refusal;
-use super::time::format_time;
 use super::{Incoming, JudgeConfig};
+use crate::bulletin::dates::format_time;
 
 /// Wrong passwords a seat checks in an hour from addresses other than its own, together.
 pub(super) const CHECKS_PER_HOUR: usize = 10;
@@ -183,8 +183,8 @@ pub(super) fn check_seat<T>(
             .collect(),
     };
     let asker = Asker::of(msg, &owners);
-    if let Some(lock) = lock_on(tx, &g.name, seat, asker, now)? {
-        tx.count_wrong_signon(&g.name, seat, now, false, false)?;
+    if let Some(lock) = lock_on(tx, g.name(), seat, asker, now)? {
+        tx.count_wrong_signon(g.name(), seat, now, false, false)?;
         return Ok(Err(lock.refusal(g)));
     }
     if let Some(found) = verify() {
@@ -194,15 +194,15 @@ pub(super) fn check_seat<T>(
         Asker::Owner => ("", true),
         Asker::Stranger(from) => (from, false),
     };
-    tx.record_signon_failure(&g.name, seat, sender, owner, now, now - window())?;
+    tx.record_signon_failure(g.name(), seat, sender, owner, now, now - window())?;
     // The wrong password that uses up a budget of the seat starts a lock.
     let limit = if owner {
         OWNER_CHECKS_PER_HOUR
     } else {
         CHECKS_PER_HOUR
     };
-    let (n, _) = tx.signon_failures_since(&g.name, seat, owner, now - window())?;
-    tx.count_wrong_signon(&g.name, seat, now, true, n == limit)?;
+    let (n, _) = tx.signon_failures_since(g.name(), seat, owner, now - window())?;
+    tx.count_wrong_signon(g.name(), seat, now, true, n == limit)?;
     Ok(Err(Refusal::BadSignon))
 }
 
@@ -279,7 +279,7 @@ pub(super) fn notices(
             (CHECKS_PER_HOUR, OWNER_CHECKS_PER_HOUR),
         );
         out.push(NewMail {
-            game: Some(g.name.clone()),
+            game: Some(g.name().to_string()),
             audience,
             recipient: address,
             subject: n.subject,
@@ -295,7 +295,7 @@ pub(super) fn notices(
 /// The audience and registered address of a seat.
 fn seat_address(g: &Game, seat: Sender) -> Option<(Audience, String)> {
     match seat {
-        Sender::Master => Some((Audience::MASTER, g.master.address.clone())),
+        Sender::Master => Some((Audience::MASTER, g.master().address.clone())),
         Sender::Power(p) => g
             .player(p)
             .map(|pl| (Audience::power(p), pl.seat.address.clone())),

@@ -61,10 +61,10 @@ pub fn seat_name(reader: Reader) -> Option<&'static str> {
 /// the token was made for.
 pub fn reader_of(g: &Game, token: &WebToken) -> Option<Reader> {
     let (reader, seat) = if token.seat == "master" {
-        (Reader::Master, &g.master)
+        (Reader::Master, g.master())
     } else {
         let power = Power::ALL.into_iter().find(|p| p.name() == token.seat)?;
-        let player = g.players.iter().find(|p| p.power == power)?;
+        let player = g.players().iter().find(|p| p.power == power)?;
         (Reader::Power(power), &player.seat)
     };
     (fingerprint(seat) == token.fingerprint).then_some(reader)
@@ -79,8 +79,8 @@ pub fn mint(
     now: DateTime<Utc>,
 ) -> Result<Option<String>, StoreError> {
     let seat = match reader {
-        Reader::Master => &g.master,
-        Reader::Power(p) => match g.players.iter().find(|x| x.power == p) {
+        Reader::Master => g.master(),
+        Reader::Power(p) => match g.players().iter().find(|x| x.power == p) {
             Some(x) => &x.seat,
             None => return Ok(None),
         },
@@ -96,11 +96,11 @@ pub fn mint(
     }
     let token = hex(&bytes);
     let print = fingerprint(seat);
-    tx.drop_stale_web_tokens(&g.name, name, &print)?;
+    tx.drop_stale_web_tokens(g.name(), name, &print)?;
     tx.add_web_token(
         &token_hash(&token),
         &WebToken {
-            game: g.name.clone(),
+            game: g.name().to_string(),
             seat: name.to_string(),
             fingerprint: print,
         },

@@ -12,7 +12,7 @@
 //! Pure: bytes in, values out; it never knows a game. The guard still silences every
 //! report (it is never answered).
 
-use mail_parser::{MessageParser, MimeHeaders, PartType};
+use mail_parser::{MessageParser, MimeHeaders};
 
 /// The most recipient blocks read from one report (a report lists the recipients of one
 /// mail; the judge sends to one recipient a mail).
@@ -50,9 +50,12 @@ pub struct DeliveryReport {
 }
 
 /// Reads a raw mail as a delivery report: None when it is not one (no
-/// `message/delivery-status` part).
+/// `message/delivery-status` part), or it is too big to read ([`crate::mail::budget`]). The
+/// returned message is read for its headers only: nested messages are made inert before
+/// the parser sees the mail.
 pub fn read_report(raw: &[u8]) -> Option<DeliveryReport> {
-    let message = MessageParser::default().parse(raw)?;
+    let prepared = crate::mail::budget::prepare(raw).ok()?;
+    let message = MessageParser::default().parse(&*prepared)?;
     let mut status = None;
     let mut original = None;
     for part in message.parts.iter() {
@@ -69,10 +72,13 @@ pub fn read_report(raw: &[u8]) -> Option<DeliveryReport> {
             ("message", "delivery-status") if status.is_none() => {
                 status = Some(String::from_utf8_lossy(part.contents()).into_owned());
             }
-            ("message", "rfc822" | "global") if original.is_none() => {
-                if let PartType::Message(m) = &part.body {
-                    original = m.message_id().map(str::to_string);
-                }
+            (t, "rfc822" | "global")
+                if original.is_none()
+                    && (t == "message" || t == crate::mail::budget::INERT_TYPE) =>
+            {
+                original = MessageParser::default()
+                    .parse_headers(part.contents())
+                    .and_then(|m| m.message_id().map(str::to_string));
             }
             ("text", "rfc822-headers") if original.is_none() => {
                 original = header_value(&String::from_utf8_lossy(part.contents()), "message-id")

@@ -11,6 +11,11 @@ use mail_parser::{MessageParser, MimeHeaders, PartType};
 
 /// The default cap on the text kept from one message: 256 KiB.
 pub const DEFAULT_MAX_TEXT_BYTES: usize = 256 * 1024;
+/// The most HTML converted at once: the converter builds a document of about 100 to 200
+/// times the markup (2 MiB of it took 220 to 350 MB), so a longer page is converted in
+/// pieces cut between its top-level elements (`mail::budget::html_pieces`).
+pub const HTML_PIECE_BYTES: usize = 128 * 1024;
+
 /// The default cap on the raw message handed to the MIME parser: 32 MiB.
 pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
 
@@ -48,6 +53,10 @@ pub enum EnvelopeError {
         /// The raw `From:` header, if there was one.
         from: Option<String>,
     },
+    /// The message is over a bound on reading one mail ([`crate::mail::budget`]): it is
+    /// not read (its headers are, to answer it).
+    #[error("the message is too big to read: {0}")]
+    TooBig(#[from] crate::mail::budget::TooBig),
 }
 
 /// The headers [`crate::mail::guard`] reads to decide whether a message may be answered.
@@ -98,10 +107,40 @@ pub struct Envelope {
     pub content_hash: Option<u64>,
 }
 
+/// The most bytes of a message over the size limit that are read: its header block, up to
+/// this.
+pub const HEADER_BYTES: usize = 64 * 1024;
+
+/// The header block of a message's first bytes: up to and with the first empty line.
+pub fn header_block(bytes: &[u8]) -> &[u8] {
+    let mut i = 0;
+    while let Some(&c) = bytes.get(i) {
+        if c == b'\n' {
+            let rest = bytes.get(i + 1..).unwrap_or_default();
+            if rest.starts_with(b"\n") {
+                return bytes.get(..i + 2).unwrap_or(bytes);
+            }
+            if rest.starts_with(b"\r\n") {
+                return bytes.get(..i + 3).unwrap_or(bytes);
+            }
+        }
+        i += 1;
+    }
+    bytes
+}
+
 impl Envelope {
     /// Parses raw RFC 5322 bytes with the default limits.
     pub fn parse(raw: &[u8]) -> Result<Envelope, EnvelopeError> {
         Envelope::parse_with(raw, ParseLimits::default())
+    }
+
+    /// Reads only the header block of `raw` (its first 64 KiB at most): the sender, the
+    /// subject, the ids. What answers a mail that is not read whole.
+    pub fn parse_headers(raw: &[u8], limits: ParseLimits) -> Result<Envelope, EnvelopeError> {
+        let head = header_block(raw);
+        let head = head.get(..HEADER_BYTES).unwrap_or(head);
+        Envelope::parse_with(head, limits)
     }
 
     /// Parses raw RFC 5322 bytes with the given limits.
@@ -114,8 +153,11 @@ impl Envelope {
             }
             _ => raw,
         };
+        // Nested messages made inert, the parts counted (`budget`): what the parser builds
+        // from this is flat and bounded.
+        let prepared = crate::mail::budget::prepare(raw)?;
         let message = MessageParser::default()
-            .parse(raw)
+            .parse(&*prepared)
             .filter(|m| !m.headers().is_empty())
             .ok_or(EnvelopeError::Unparsable { size: raw.len() })?;
 
@@ -175,11 +217,31 @@ impl Envelope {
         };
         // HTML is converted only up to a bound: a page of markup holds far less text than
         // its bytes (Outlook's about a tenth), and the converter builds the whole document.
+        // Its nesting is bounded first: the converter's time grows with the depth.
         let html_bound = max_text.saturating_mul(8).max(1 << 20);
         let html = |text: &mut String, h: &str, sliced: &mut bool| {
             let head = h.get(..floor_char_boundary(h, html_bound)).unwrap_or(h);
             *sliced |= head.len() < h.len();
-            push(text, &html_to_text(head), sliced);
+            let limit = crate::mail::budget::MAX_HTML_DEPTH;
+            if crate::mail::budget::html_depth(head, limit) > limit {
+                return Err(EnvelopeError::TooBig(
+                    crate::mail::budget::TooBig::HtmlDepth { limit },
+                ));
+            }
+            // Converted a piece at a time (the converter's memory grows with what it is
+            // given), and no further than the text the cap may keep.
+            let (pieces, cut) = crate::mail::budget::html_pieces(head, HTML_PIECE_BYTES);
+            *sliced |= cut;
+            let mut converted = String::new();
+            for piece in &pieces {
+                if converted.len() > room(text) {
+                    *sliced = true;
+                    break;
+                }
+                converted.push_str(&html_to_text(piece));
+            }
+            push(text, &converted, sliced);
+            Ok(())
         };
         let mut found_body = false;
         for part in message.text_bodies() {
@@ -189,7 +251,7 @@ impl Envelope {
                     found_body = true;
                 }
                 PartType::Html(h) => {
-                    html(&mut text, h, &mut sliced);
+                    html(&mut text, h, &mut sliced)?;
                     found_body = true;
                 }
                 _ => {}
@@ -198,7 +260,7 @@ impl Envelope {
         if !found_body {
             for part in message.html_bodies() {
                 if let PartType::Html(h) = &part.body {
-                    html(&mut text, h, &mut sliced);
+                    html(&mut text, h, &mut sliced)?;
                 }
             }
         }

@@ -1,19 +1,25 @@
 //! The mail layer: IMAP or Maildir in, SMTP or Maildir out, MIME to [`Envelope`], loop and
 //! bounce protection. It never knows a game rule.
 //!
+//! - [`budget`]: the bounds on reading one mail; nested messages made inert for the parser.
+//! - [`reader`]: one mail read on a thread of its own, with a known stack and a time bound.
 //! - [`envelope`]: raw bytes to [`Envelope`] (mail-parser), the fallback dedupe key.
 //! - [`guard`]: which mail must never be answered; a per-address reply rate limiter.
 //! - [`dsn`]: delivery reports: which recipients failed for good, and which mail it was.
 //! - [`inbound`]: the [`Inbox`] trait; IMAP or Maildir in, commit and reject.
 //! - [`outbound`]: [`OutgoingMail`] rendered to bytes; SMTP or Maildir [`Outbox`].
+//! - [`oauth`]: OAuth 2.0 access tokens for `XOAUTH2` logins, renewed from a refresh token.
 //!
 //! Only `daemon` wires this layer to `judge`.
 
+pub mod budget;
 pub mod dsn;
 pub mod envelope;
 pub mod guard;
 pub mod inbound;
+pub mod oauth;
 pub mod outbound;
+pub mod reader;
 
 pub use envelope::{Envelope, EnvelopeError, LoopHeaders, ParseLimits};
 pub use guard::{RateLimiter, Silence, silence_reason, silence_reason_for};

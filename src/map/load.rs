@@ -44,11 +44,13 @@ pub(super) fn load(
     provinces_csv: &str,
     borders_csv: &str,
     aliases_csv: &str,
+    impassable_csv: &str,
     units_csv: &str,
 ) -> Result<Map, MapError> {
     const PF: &str = "provinces.csv";
     const BF: &str = "borders.csv";
     const AF: &str = "aliases.csv";
+    const IF: &str = "impassable.csv";
     const UF: &str = "units.csv";
 
     let mut provinces = Vec::new();
@@ -206,7 +208,20 @@ pub(super) fn load(
         let id = find_code(code).ok_or_else(|| line_err(AF, line, "unknown province"))?;
         names.insert(alias, id);
     }
-    names.finish();
+    for (line, f) in records(impassable_csv) {
+        let Some((name, aliases)) = f.split_first() else {
+            return Err(line_err(IF, line, "expected a name"));
+        };
+        if name.is_empty() {
+            return Err(line_err(IF, line, "expected a name"));
+        }
+        for n in std::iter::once(name).chain(aliases) {
+            names.insert_impassable(n, name);
+        }
+    }
+    names
+        .finish()
+        .map_err(|name| MapError::Check(format!("the name {name:?} is given to two places")))?;
 
     let mut start = Vec::new();
     for (line, f) in records(units_csv) {

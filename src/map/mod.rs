@@ -12,7 +12,6 @@
 pub mod board;
 mod load;
 mod names;
-mod njudge;
 
 use std::fmt;
 use std::sync::LazyLock;
@@ -267,6 +266,7 @@ static STANDARD: LazyLock<Result<Map, MapError>> = LazyLock::new(|| {
         include_str!("../../fixtures/maps/standard/provinces.csv"),
         include_str!("../../fixtures/maps/standard/borders.csv"),
         include_str!("../../fixtures/maps/standard/aliases.csv"),
+        include_str!("../../fixtures/maps/standard/impassable.csv"),
         include_str!("../../fixtures/maps/standard/units.csv"),
     )
 });
@@ -350,6 +350,12 @@ impl Map {
     /// ignored).
     pub fn find_province(&self, text: &str) -> Option<ProvinceId> {
         self.names.find(text)
+    }
+
+    /// The full name of a place on the board that is no province and that no unit may
+    /// enter (`swi` and `Switzerland` are Switzerland), for telling a player so.
+    pub fn impassable(&self, text: &str) -> Option<&str> {
+        self.names.impassable(text)
     }
 
     /// Reads a location: a province name, optionally followed by a coast as `/nc`, `(nc)`,
@@ -481,7 +487,7 @@ impl Map {
         out
     }
 
-    /// The provinces of a power's home country, as written down (`shared/rules/README.md`
+    /// The provinces of a power's home country, as written down (`docs/rules/README.md`
     /// §1: every province inside its national border, home centres included).
     fn home_country_codes(power: Power) -> &'static [&'static str] {
         match power {
@@ -507,7 +513,7 @@ impl Map {
         out
     }
 
-    /// A power's home country (`shared/rules/README.md` §1: every province inside its
+    /// A power's home country (`docs/rules/README.md` §1: every province inside its
     /// national border, home centres included), in province code order.
     pub fn home_country(&self, power: Power) -> Vec<ProvinceId> {
         let bits = self.home_country_bits(power);

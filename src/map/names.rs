@@ -9,6 +9,9 @@ pub(super) struct NameTable {
     entries: Vec<(String, ProvinceId)>,
     /// Each entry's [`char_classes`], for ruling names out before comparing them.
     classes: Vec<(usize, u64)>,
+    /// Places on the board that are no province (Switzerland): each name and alias
+    /// (normalised) with the place's full name, sorted.
+    impassable: Vec<(String, String)>,
 }
 
 /// The form every name is compared in: lowercase ASCII letters and digits only, so
@@ -25,10 +28,49 @@ impl NameTable {
         self.entries.push((normalise(name), id));
     }
 
-    pub(super) fn finish(&mut self) {
+    /// Names `name` (and its aliases, by further calls) as a place no unit may enter.
+    pub(super) fn insert_impassable(&mut self, name: &str, full_name: &str) {
+        self.impassable
+            .push((normalise(name), full_name.to_string()));
+    }
+
+    /// Sorts the table for lookups. A name that would read as two places (two provinces,
+    /// or a province and an impassable place) is an error naming it: the map's data is
+    /// broken.
+    pub(super) fn finish(&mut self) -> Result<(), String> {
         self.entries.sort();
         self.entries.dedup();
+        self.impassable.sort();
+        self.impassable.dedup();
+        for w in self.entries.windows(2) {
+            if let [(a, _), (b, _)] = w
+                && a == b
+            {
+                return Err(a.clone());
+            }
+        }
+        for w in self.impassable.windows(2) {
+            if let [(a, _), (b, _)] = w
+                && a == b
+            {
+                return Err(a.clone());
+            }
+        }
+        if let Some((k, _)) = self.impassable.iter().find(|(k, _)| self.find(k).is_some()) {
+            return Err(k.clone());
+        }
         self.classes = self.entries.iter().map(|(k, _)| char_classes(k)).collect();
+        Ok(())
+    }
+
+    /// The full name of the impassable place called `text` (`swi`, `Switzerland`).
+    pub(super) fn impassable(&self, text: &str) -> Option<&str> {
+        let key = normalise(text);
+        self.impassable
+            .binary_search_by(|(k, _)| k.as_str().cmp(&key))
+            .ok()
+            .and_then(|i| self.impassable.get(i))
+            .map(|(_, name)| name.as_str())
     }
 
     pub(super) fn find(&self, text: &str) -> Option<ProvinceId> {

@@ -273,6 +273,31 @@ fn bounded_edit_distance_agrees_with_the_full_table() {
 
 #[test]
 fn bad_data_is_an_error_not_a_panic() {
-    let err = load::load("xx,Nowhere,swamp,,\n", "", "", "").unwrap_err();
+    let err = load::load("xx,Nowhere,swamp,,\n", "", "", "", "").unwrap_err();
     assert!(err.to_string().contains("provinces.csv line 1"), "{err}");
+}
+
+/// No name reads as two places: an alias given to two provinces, or to a province and to
+/// a place that is none, stops the map from loading.
+#[test]
+fn an_ambiguous_name_is_an_error() {
+    let provinces = "aaa,Alpha,land,,\nbbb,Beta,land,,\n";
+    let err = load::load(provinces, "", "bbb,aaa\n", "", "").unwrap_err();
+    assert!(err.to_string().contains("\"bbb\""), "{err}");
+    let err = load::load(provinces, "", "", "Gamma,aaa\n", "").unwrap_err();
+    assert!(err.to_string().contains("\"aaa\""), "{err}");
+    // Distinct names pass the name check (this tiny board fails later ones).
+    if let Err(e) = load::load(provinces, "", "al,aaa\n", "Gamma,gam\n", "") {
+        assert!(!e.to_string().contains("two places"), "{e}");
+    }
+}
+
+/// njudge's Switzerland is read as the place no unit enters, never as a province.
+#[test]
+fn switzerland_is_impassable() {
+    for name in ["Switzerland", "swi", "SWITZ"] {
+        assert_eq!(map().impassable(name), Some("Switzerland"), "{name}");
+        assert_eq!(map().find_province(name), None, "{name}");
+    }
+    assert_eq!(map().impassable("Sweden"), None);
 }

@@ -9,7 +9,7 @@ use super::outcome::{OrderResult, PhaseRecord};
 use super::phase::Phase;
 use super::position::Position;
 
-/// A point in a phase's processing, in the order they happen (`shared/rules/README.md`
+/// A point in a phase's processing, in the order they happen (`docs/rules/README.md`
 /// §2.2: the *after resolution* part of a bulletin is laid out by these steps).
 #[derive(Clone, Copy, Debug)]
 pub enum Step<'a> {

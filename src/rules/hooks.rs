@@ -1,49 +1,13 @@
-//! The adjudication hooks (H3, H4, H6–H15 of `shared/rules/README.md` §3): one trait whose
+//! The adjudication hooks (H3, H4, H6–H15 of `docs/rules/README.md` §3): one trait whose
 //! every default *is* the standard game. A variant overrides only its own hooks; the
 //! adjudicator calls them through `&dyn Rules` and never names a variant.
-
-use std::fmt;
 
 use crate::map::{Location, Map, Power, ProvinceId};
 
 use super::order::{Order, PowerOrder, Refusal};
 use super::position::{Owner, Position, Unit, UnitId};
 use super::ratio::Strength;
-
-/// A refusal by a rule set's own rule: its spec code (`SRV-E8`, `FD-E9`) and the sentence
-/// its spec gives, already filled in. Each rule set keeps its errors as a typed enum and
-/// turns them into this at the boundary.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VariantRefusal {
-    pub code: &'static str,
-    pub sentence: String,
-    /// Further refusals of the same line, each its own reply line (FD-E16 names every
-    /// recipient at war, one line each).
-    pub also: Vec<(&'static str, String)>,
-}
-
-impl VariantRefusal {
-    pub fn new(code: &'static str, sentence: impl Into<String>) -> VariantRefusal {
-        VariantRefusal {
-            code,
-            sentence: sentence.into(),
-            also: Vec::new(),
-        }
-    }
-}
-
-impl fmt::Display for VariantRefusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.sentence)
-    }
-}
-
-/// A remark on an order that is accepted all the same (`WARNING SS-W1: …`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Warning {
-    pub code: &'static str,
-    pub sentence: String,
-}
+use super::verdict::Warning;
 
 /// How a rule set rewrote an order before resolution (H4).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! The rules of the game: positions, orders, and their adjudication exactly as the DATC
-//! v3.0 prefers, with the variant hooks of `shared/rules/README.md` §3.
+//! v3.0 prefers, with the variant hooks of `docs/rules/README.md` §3.
 //!
 //! Pure: no SQL, no mail, no clock. Text → orders is the `command` layer's job; here an
 //! order is already made of map keys. Three steps, as TedDriggs' crate does it: orders are
@@ -21,11 +21,10 @@ mod ratio;
 mod resolve;
 mod retreat;
 mod validate;
+mod verdict;
 
 pub use calendar::{Calendar, CalendarPoint, StandardCalendar, Step};
-pub use hooks::{
-    MoveContext, OrderCheck, PseudoMove, Rewrite, Rules, Standard, VariantRefusal, Warning,
-};
+pub use hooks::{MoveContext, OrderCheck, PseudoMove, Rewrite, Rules, Standard};
 pub use order::{Order, PowerOrder, Refusal, UnitSpec};
 pub use outcome::{
     AttackRecord, Failure, OrderResult, PhaseOutcome, PhaseRecord, SupportRecord, UnitRecord,
@@ -35,6 +34,7 @@ pub use position::{DislodgedUnit, Owner, Position, Unit, UnitId, UnitKind};
 pub use ratio::Strength;
 pub(crate) use validate::can_reach;
 pub use validate::unit_named;
+pub use verdict::{VariantRefusal, Warning};
 
 use crate::map::Map;
 

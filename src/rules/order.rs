@@ -197,7 +197,7 @@ pub enum Refusal {
     NoUnitOrders { phase: String },
     /// A rule set's own refusal, with its spec code.
     #[error("{0}")]
-    Variant(super::hooks::VariantRefusal),
+    Variant(super::verdict::VariantRefusal),
 }
 
 impl Refusal {

@@ -52,7 +52,7 @@ pub enum Then {
     AfterWinter,
 }
 
-/// A phase of a rule set's own (H18, `shared/rules/README.md` §2.3): no unit is ordered in
+/// A phase of a rule set's own (H18, `docs/rules/README.md` §2.3): no unit is ordered in
 /// it, only the commands of the rule set that holds it. The rule set describes it; its
 /// calendar hook says when it is held.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -274,6 +274,97 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
     ),
     (
         11,
+        // Issue 39 (scale and metrics): what a judge of ten thousand games reads without
+        // loading every game, and what it counts for its operator.
+        // - `game_summaries`: one row a game, kept with each save (`store::summaries`): the
+        //   game's `LIST` line and the web list's columns as rendered then (`format` names
+        //   the rendering; 0: none yet, the game is read whole). Triggers keep a row for
+        //   every stored game, and its suspension, whatever code writes `games`.
+        // - `password_proofs`: keyed MACs of passwords verified before (`judge::password`;
+        //   the key is not in the database), with the day each was last used.
+        // - `counters`: totals the database counts itself, by triggers in the transaction
+        //   that did the thing, so they survive restarts and count every process's work
+        //   (`GET /metrics`).
+        "CREATE TABLE game_summaries (
+         name TEXT PRIMARY KEY COLLATE NOCASE,
+         format INTEGER NOT NULL DEFAULT 0,
+         listed INTEGER NOT NULL DEFAULT 1,
+         variant TEXT NOT NULL DEFAULT '',
+         phase TEXT,
+         status TEXT NOT NULL DEFAULT '',
+         line TEXT NOT NULL DEFAULT '',
+         suspended TEXT
+     ) STRICT;
+     INSERT INTO game_summaries (name, suspended) SELECT name, suspended FROM games;
+     CREATE TRIGGER game_summaries_insert AFTER INSERT ON games BEGIN
+         INSERT OR IGNORE INTO game_summaries (name, suspended) VALUES (new.name, new.suspended);
+     END;
+     CREATE TRIGGER game_summaries_delete AFTER DELETE ON games BEGIN
+         DELETE FROM game_summaries WHERE name = old.name;
+     END;
+     CREATE TRIGGER game_summaries_suspended AFTER UPDATE OF suspended ON games BEGIN
+         UPDATE game_summaries SET suspended = new.suspended WHERE name = new.name;
+     END;
+     CREATE TRIGGER game_summaries_stale AFTER UPDATE OF state ON games BEGIN
+         UPDATE game_summaries SET format = 0 WHERE name = new.name;
+     END;
+     CREATE TABLE password_proofs (
+         tag BLOB PRIMARY KEY,
+         used_on TEXT NOT NULL
+     ) STRICT, WITHOUT ROWID;
+     CREATE INDEX password_proofs_used ON password_proofs (used_on);
+     CREATE TABLE counters (
+         name TEXT PRIMARY KEY,
+         value INTEGER NOT NULL
+     ) STRICT, WITHOUT ROWID;
+     INSERT INTO counters (name, value)
+         SELECT 'mails_handled', count(*) FROM messages WHERE outcome IS NULL
+         UNION ALL SELECT 'mails_silenced', count(*) FROM messages WHERE outcome LIKE 'silenced%'
+         UNION ALL SELECT 'mails_set_aside', count(*) FROM messages WHERE outcome LIKE 'set aside%'
+         UNION ALL SELECT 'mails_oversize', count(*) FROM messages WHERE outcome LIKE 'too big%'
+         UNION ALL SELECT 'mails_other', count(*) FROM messages WHERE outcome IS NOT NULL
+             AND outcome NOT LIKE 'silenced%' AND outcome NOT LIKE 'set aside%'
+             AND outcome NOT LIKE 'too big%'
+         UNION ALL SELECT 'replies_queued', count(*) FROM outbox WHERE kind = 'replied'
+         UNION ALL SELECT 'mails_queued', count(*) FROM outbox
+         UNION ALL SELECT 'mails_sent', count(*) FROM outbox WHERE status = 'sent'
+         UNION ALL SELECT 'mails_given_up', count(*) FROM outbox WHERE status = 'failed';
+     CREATE TRIGGER count_mails_read AFTER INSERT ON messages BEGIN
+         UPDATE counters SET value = value + 1 WHERE name = CASE
+             WHEN new.outcome IS NULL THEN 'mails_handled'
+             WHEN new.outcome LIKE 'silenced%' THEN 'mails_silenced'
+             WHEN new.outcome LIKE 'set aside%' THEN 'mails_set_aside'
+             WHEN new.outcome LIKE 'too big%' THEN 'mails_oversize'
+             ELSE 'mails_other' END;
+     END;
+     CREATE TRIGGER count_mails_queued AFTER INSERT ON outbox BEGIN
+         UPDATE counters SET value = value + 1
+             WHERE name = 'mails_queued' OR (name = 'replies_queued' AND new.kind = 'replied');
+     END;
+     CREATE TRIGGER count_mails_sent AFTER UPDATE OF status ON outbox
+         WHEN new.status = 'sent' AND old.status <> 'sent' BEGIN
+         UPDATE counters SET value = value + 1 WHERE name = 'mails_sent';
+     END;
+     CREATE TRIGGER count_mails_given_up AFTER UPDATE OF status ON outbox
+         WHEN new.status = 'failed' AND old.status <> 'failed' BEGIN
+         UPDATE counters SET value = value + 1 WHERE name = 'mails_given_up';
+     END;",
+    ),
+    (
+        12,
+        // Issue 36 (the outbox never gives up for a transient failure; floods stay their
+        // sender's): each queued mail keeps the address whose mail queued it (`origin`;
+        // NULL: the judge's own, a deadline's), when it may be tried next
+        // (`next_attempt_at`; NULL: whenever the queue is tried), since when it has been
+        // failing (`failing_since`: a mail is given up after days of failures, not after a
+        // count of attempts), and whether its game's master was told it is delayed.
+        "ALTER TABLE outbox ADD COLUMN origin TEXT;
+     ALTER TABLE outbox ADD COLUMN next_attempt_at TEXT;
+     ALTER TABLE outbox ADD COLUMN failing_since TEXT;
+     ALTER TABLE outbox ADD COLUMN delay_told INTEGER NOT NULL DEFAULT 0;",
+    ),
+    (
+        13,
         // Attacks from outside the session (issue 37):
         // - each wrong password checked for a seat keeps who sent it (`sender`, the From
         //   address in lower case; empty for the rows before) and whether that was the
@@ -304,20 +395,49 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
 ];
 
 /// The schema version this judge writes.
-pub(crate) const LATEST: i64 = 11;
+pub(crate) const LATEST: i64 = 13;
 
 fn version(conn: &Connection) -> Result<i64, StoreError> {
     Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)
 }
 
-/// Applies every step newer than the database's version.
-pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+/// Refuses a database a newer dipjudge wrote ([`StoreError::TooNew`]).
+pub(crate) fn refuse_newer(conn: &Connection) -> Result<(), StoreError> {
     let found = version(conn)?;
     if found > LATEST {
         return Err(StoreError::TooNew {
             found,
             known: LATEST,
         });
+    }
+    Ok(())
+}
+
+fn has_table(conn: &Connection, name: &str) -> Result<bool, StoreError> {
+    Ok(conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?1)",
+        [name],
+        |r| r.get(0),
+    )?)
+}
+
+/// The schema main shipped for a minute as "version 10" (commit 5cde38e, the web view's
+/// merge): steps 1 to 7 and the web tokens' table, numbered 10 before it was renumbered 8
+/// (07476a3). Its files hold version 10 without steps 9 and 10's tables; read as the 8 they
+/// are, they migrate like any other (without this they were taken as up to date, and the
+/// first mail touching the missing tables failed).
+fn renumbered_web_view(conn: &Connection) -> Result<bool, StoreError> {
+    Ok(version(conn)? == 10
+        && has_table(conn, "web_tokens")?
+        && !has_table(conn, "people")?
+        && !has_table(conn, "tenure_addresses")?)
+}
+
+/// Applies every step newer than the database's version.
+pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    refuse_newer(conn)?;
+    if renumbered_web_view(conn)? {
+        conn.pragma_update(None, "user_version", 8)?;
     }
     for (v, sql) in STEPS {
         if *v <= version(conn)? {

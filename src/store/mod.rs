@@ -7,9 +7,15 @@
 //! (the next deadline, for `tick`).
 
 mod audience;
+mod backup;
+mod metrics;
 mod migrations;
+mod outbox;
 mod people;
+mod proofs;
+mod sanity;
 mod security;
+mod summaries;
 mod web;
 
 use std::cell::RefCell;
@@ -21,9 +27,17 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::game::Game;
 
 pub use audience::{Audience, MailKind};
+pub use backup::{BackupReport, DatabaseInfo, RestoreReport, backup, inspect, restore};
+pub use metrics::{LastPass, OutboxGauges};
+pub use outbox::{Delayed, FAIR_SHARE};
 pub use people::{MAX_NAMESAKES, PersonId};
 pub use security::{PendingConfirmation, WrongSignons};
+pub use summaries::{GameSummary, Summariser, SummaryRow};
 pub use web::WebToken;
+
+/// The schema version this dipjudge writes (`dipjudge --version` names it): databases of
+/// every earlier version are migrated when opened, a newer one is refused.
+pub const SCHEMA_VERSION: i64 = migrations::LATEST;
 
 use crate::variant::Reader;
 
@@ -34,8 +48,19 @@ pub enum StoreError {
     Sql(#[from] rusqlite::Error),
     #[error("stored game {game:?} cannot be read: {reason}")]
     Corrupt { game: String, reason: String },
-    #[error("database schema version {found} is newer than this judge knows ({known})")]
+    /// The database was written by a newer dipjudge: this one refuses it rather than
+    /// misread it (nothing in it is changed).
+    #[error(
+        "the database has schema version {found}, newer than this dipjudge knows ({known}): a newer dipjudge wrote it. Run that version (or one newer), or restore a backup made before the upgrade; this dipjudge leaves the file as it is"
+    )]
     TooNew { found: i64, known: i64 },
+    /// The database file itself: it cannot be created, is missing, or a copy cannot be
+    /// made.
+    #[error("{}: {reason}", path.display())]
+    File {
+        path: std::path::PathBuf,
+        reason: String,
+    },
     /// The game was suspended (it could not be read or processed) and waits for the
     /// operator.
     #[error("game {game:?} is suspended: {reason}")]
@@ -66,6 +91,7 @@ impl StoreError {
                         | C::OperationInterrupted
                 )
             ),
+            StoreError::File { .. } => true,
             StoreError::Corrupt { .. } | StoreError::TooNew { .. } => false,
             StoreError::Suspended { .. } => false,
         }
@@ -138,6 +164,9 @@ pub struct Store {
     variants: crate::variant::Registry,
     /// Writes to fail (fault-injection tests only; None in service).
     faults: Option<std::sync::Arc<WriteFaults>>,
+    /// What a saved game's summary holds ([`Store::set_summariser`]; None: no summary is
+    /// kept, and a saved game's row says so).
+    summariser: Option<Summariser>,
 }
 
 /// A transaction in progress; all queries go through it.
@@ -149,6 +178,7 @@ pub struct Tx<'a> {
     /// a JSON parse where a copy costs far less. Any write of a game empties it.
     games: RefCell<Vec<(String, Game)>>,
     variants: &'a crate::variant::Registry,
+    summariser: Option<Summariser>,
 }
 
 /// How many games a transaction keeps as read.
@@ -259,10 +289,14 @@ pub struct HistoryEntry {
 }
 
 impl Store {
-    /// Opens (creating if needed) the database at `path` in WAL mode and brings its schema
-    /// up to date.
+    /// Opens (creating if needed, readable by its owner only) the database at `path` in WAL
+    /// mode and brings its schema up to date. A database newer than this judge is refused
+    /// ([`StoreError::TooNew`]) and left untouched.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
+        backup::create_private(path)?;
         let conn = Connection::open(path)?;
+        // Before anything is set on it: a newer judge's file is not touched.
+        migrations::refuse_newer(&conn)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
@@ -272,6 +306,7 @@ impl Store {
             conn,
             variants: crate::variant::Registry::default(),
             faults: None,
+            summariser: None,
         };
         migrations::migrate(&mut store.conn)?;
         Ok(store)
@@ -286,6 +321,7 @@ impl Store {
             conn,
             variants: crate::variant::Registry::default(),
             faults: None,
+            summariser: None,
         })
     }
 
@@ -333,6 +369,7 @@ impl Store {
             faults: self.faults.as_deref(),
             games: RefCell::new(Vec::new()),
             variants: &self.variants,
+            summariser: self.summariser,
         };
         let out = f(&t)?;
         if let Some(f) = t.faults {
@@ -421,10 +458,28 @@ impl Tx<'_> {
     /// Counts an attempt to handle the message `key` before it is made (so a mail that
     /// always fails, or kills the judge, is set aside after a bound); returns the count.
     pub fn bump_message_attempts(&self, key: &str) -> Result<i64, StoreError> {
+        self.add_message_attempts(key, 1)
+    }
+
+    /// Takes the attempts counted under `key` (0: none), and forgets them.
+    pub fn take_message_attempts(&self, key: &str) -> Result<i64, StoreError> {
+        let n: Option<i64> = self
+            .query_row(
+                "SELECT attempts FROM message_attempts WHERE key = ?1",
+                params![key],
+                |r| r.get(0),
+            )
+            .optional()?;
+        self.clear_message_attempts(key)?;
+        Ok(n.unwrap_or(0))
+    }
+
+    /// Counts `n` more attempts under `key`; returns the count.
+    pub fn add_message_attempts(&self, key: &str, n: i64) -> Result<i64, StoreError> {
         self.execute(
-            "INSERT INTO message_attempts (key, attempts) VALUES (?1, 1)
-             ON CONFLICT(key) DO UPDATE SET attempts = attempts + 1",
-            params![key],
+            "INSERT INTO message_attempts (key, attempts) VALUES (?1, ?2)
+             ON CONFLICT(key) DO UPDATE SET attempts = attempts + ?2",
+            params![key, n],
         )?;
         Ok(self.query_row(
             "SELECT attempts FROM message_attempts WHERE key = ?1",
@@ -482,14 +537,15 @@ impl Tx<'_> {
         if let Some(g) = kept {
             return Ok(Some(g));
         }
-        let row: Option<(String, String, Option<String>)> = self
+        type Row = (String, String, Option<String>, Option<String>);
+        let row: Option<Row> = self
             .query_row(
-                "SELECT name, state, suspended FROM games WHERE name = ?1 COLLATE NOCASE",
+                "SELECT name, state, suspended, next_event FROM games WHERE name = ?1 COLLATE NOCASE",
                 params![name],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
             )
             .optional()?;
-        let Some((stored_name, json, suspended)) = row else {
+        let Some((stored_name, json, suspended, next_event)) = row else {
             return Ok(None);
         };
         if let Some(reason) = suspended {
@@ -499,6 +555,12 @@ impl Tx<'_> {
             });
         }
         let g = read_game(&stored_name, &json, self.variants)?;
+        // The deadline column the tick trusts must be a time: a game whose column is not
+        // one would silently never come up again.
+        sanity::check_next_event(next_event.as_deref()).map_err(|reason| StoreError::Corrupt {
+            game: stored_name.clone(),
+            reason,
+        })?;
         let mut games = self.games.borrow_mut();
         if games.len() == GAMES_KEPT {
             games.remove(0);
@@ -510,10 +572,10 @@ impl Tx<'_> {
     pub fn save_game(&self, game: &Game) -> Result<(), StoreError> {
         self.games.borrow_mut().clear();
         let json = serde_json::to_string(game).map_err(|e| StoreError::Corrupt {
-            game: game.name.clone(),
+            game: game.name().to_string(),
             reason: e.to_string(),
         })?;
-        let status = match &game.status {
+        let status = match game.status() {
             crate::game::Status::Forming => "forming",
             crate::game::Status::Active => "active",
             crate::game::Status::Paused => "paused",
@@ -524,9 +586,10 @@ impl Tx<'_> {
             "INSERT INTO games (name, state, status, next_event, master) VALUES (?1, ?2, ?3, ?4, ?5)
              ON CONFLICT(name) DO UPDATE SET state = excluded.state, status = excluded.status,
              next_event = excluded.next_event, master = excluded.master",
-            params![game.name, json, status, next, game.master.address],
+            params![game.name(), json, status, next, game.master().address],
         )?;
         self.keep_tenure_addresses(game)?;
+        self.keep_summary(game)?;
         Ok(())
     }
 
@@ -595,11 +658,15 @@ impl Tx<'_> {
             .flatten())
     }
 
-    /// Names of the games whose next event is at or before `horizon` (uses the index).
+    /// Names of the games whose next event is at or before `horizon` (uses the index), and
+    /// of those whose stored next event is not a time at all (a damaged row: loading it
+    /// finds that out, and the judge suspends it, rather than its deadline never coming).
     pub fn games_due(&self, horizon: DateTime<Utc>) -> Result<Vec<String>, StoreError> {
-        let mut st = self
-            .tx
-            .prepare_cached("SELECT name FROM games WHERE next_event IS NOT NULL AND next_event <= ?1 ORDER BY name")?;
+        let mut st = self.tx.prepare_cached(
+            "SELECT name FROM games WHERE next_event IS NOT NULL
+                 AND (next_event <= ?1 OR strftime('%Y-%m-%dT%H:%M:%SZ', next_event) IS NOT next_event)
+             ORDER BY name",
+        )?;
         let rows = st.query_map(params![ts(horizon)], |r| r.get::<_, String>(0))?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
@@ -790,9 +857,11 @@ impl Tx<'_> {
         )?)
     }
 
+    /// Records mail `id` as sent at `at` (the transport took it: one more attempt).
     pub fn mark_sent(&self, id: i64, at: DateTime<Utc>) -> Result<(), StoreError> {
         self.execute(
-            "UPDATE outbox SET status = 'sent', sent_at = ?2 WHERE id = ?1",
+            "UPDATE outbox SET status = 'sent', sent_at = ?2, attempts = attempts + 1,
+                 next_attempt_at = NULL WHERE id = ?1 AND status = 'queued'",
             params![id, ts(at)],
         )?;
         Ok(())
@@ -809,15 +878,15 @@ impl Tx<'_> {
     /// Saves the game as it stood at the start of a phase (for ROLLBACK).
     pub fn save_snapshot(&self, game: &Game) -> Result<(), StoreError> {
         let json = serde_json::to_string(game).map_err(|e| StoreError::Corrupt {
-            game: game.name.clone(),
+            game: game.name().to_string(),
             reason: e.to_string(),
         })?;
         self.execute(
             "INSERT OR REPLACE INTO snapshots (game, seq, phase, state) VALUES (?1, ?2, ?3, ?4)",
             params![
-                game.name,
-                i64::from(game.turn),
-                game.position.phase.to_string(),
+                game.name(),
+                i64::from(game.turn()),
+                game.position().phase.to_string(),
                 json
             ],
         )?;
@@ -1008,10 +1077,11 @@ fn read_game(
         reason,
     };
     let mut g: Game = serde_json::from_str(json).map_err(|e| corrupt(e.to_string()))?;
-    if let crate::variant::Lookup::Found(v) = variants.by_name(&g.variant) {
+    if let crate::variant::Lookup::Found(v) = variants.by_name(g.variant()) {
         g.decode(v).map_err(|e| corrupt(e.to_string()))?;
     }
-    g.position.assign_unit_ids();
+    g.assign_unit_ids();
+    sanity::check_game(&g).map_err(corrupt)?;
     Ok(g)
 }
 

@@ -21,13 +21,13 @@ impl Tx<'_> {
     pub(super) fn keep_tenure_addresses(&self, game: &crate::game::Game) -> Result<(), StoreError> {
         self.execute(
             "DELETE FROM tenure_addresses WHERE game = ?1",
-            params![game.name],
+            params![game.name()],
         )?;
         let mut st = self.tx.prepare_cached(
             "INSERT OR IGNORE INTO tenure_addresses (address, game) VALUES (lower(?1), ?2)",
         )?;
-        for t in &game.tenures {
-            st.execute(params![t.address, game.name])?;
+        for t in game.tenures() {
+            st.execute(params![t.address, game.name()])?;
         }
         Ok(())
     }

@@ -45,6 +45,7 @@ impl Store {
             conn,
             variants: crate::variant::Registry::default(),
             faults: None,
+            summariser: None,
         })
     }
 
@@ -63,6 +64,7 @@ impl Store {
             faults: None,
             variants: &self.variants,
             games: RefCell::new(Vec::new()),
+            summariser: self.summariser,
         };
         let out = f(&t);
         t.tx.rollback().map_err(StoreError::from)?;

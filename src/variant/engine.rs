@@ -11,7 +11,7 @@ use crate::rules::{self, Calendar, CalendarPoint, Phase, PhaseOutcome, Position,
 use super::{GameEnd, GameView, Line, Variant, VariantState};
 
 /// What processing a phase gave: the adjudicator's outcome and the rule set's lines, by the
-/// part of the results bulletin they go in (`shared/rules/README.md` §2.2).
+/// part of the results bulletin they go in (`docs/rules/README.md` §2.2).
 #[derive(Debug)]
 pub struct Processed {
     pub outcome: PhaseOutcome,

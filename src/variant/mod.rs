@@ -1,8 +1,8 @@
 //! The rule sets: one [`RuleSet`] per set of rules (the standard game, and the five of
-//! `shared/rules/`), each a folder that owns its grammar, its phases, its typed state and
+//! `docs/rules/`), each a folder that owns its grammar, its phases, its typed state and
 //! its hooks; their registry; and the engine that processes a phase through their hooks.
 //!
-//! Pure: no SQL, no mail, no clock. A rule set is hooks plus data (`shared/rules/README.md`
+//! Pure: no SQL, no mail, no clock. A rule set is hooks plus data (`docs/rules/README.md`
 //! §3): [`crate::rules::Rules`] carries the adjudication hooks H3–H15 and [`RuleSet`] the
 //! hooks around the adjudicator, every one defaulting to the standard game:
 //!

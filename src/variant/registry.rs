@@ -18,7 +18,7 @@ pub struct Entry {
     /// Other names players write (compared like the name: letters and digits only, any
     /// case).
     pub aliases: &'static [&'static str],
-    /// None: the rule set is specified (`shared/rules/`) but not implemented yet.
+    /// None: the rule set is specified (`docs/rules/`) but not implemented yet.
     pub variant: Option<&'static dyn Variant>,
 }
 

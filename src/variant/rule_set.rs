@@ -1,6 +1,6 @@
 //! The hooks a rule set implements: [`RuleSet`], with its typed state and commands, and its
 //! case-file facts ([`CaseFacts`]). Every hook defaults to the standard game, so a rule set
-//! overrides only its own (`shared/rules/README.md` §3.2), and the standard game is the
+//! overrides only its own (`docs/rules/README.md` §3.2), and the standard game is the
 //! empty implementation. The registry holds rule sets as [`super::Variant`], which every
 //! `RuleSet` is (a blanket implementation decodes nothing at a hook: the game's state was
 //! decoded when it was loaded).
@@ -202,7 +202,7 @@ pub trait RuleSet: Sync + 'static {
     }
 }
 
-/// A rule set's case-file facts (`shared/rules/README.md` §2.3): what its §7 cases set up
+/// A rule set's case-file facts (`docs/rules/README.md` §2.3): what its §7 cases set up
 /// and check.
 pub trait CaseFacts<S: StateValue>: Sync {
     /// The state a case's game starts from, before its facts: a rule set's §7 may assume

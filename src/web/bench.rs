@@ -87,7 +87,7 @@ fn orders_text(map: &Map, judge: &mut Judge, p: Power, rng: &mut Rng) -> anyhow:
     let g = judge
         .game(NAME)?
         .ok_or_else(|| anyhow::anyhow!("no game"))?;
-    let pos = &g.position;
+    let pos = g.position();
     let orders = match pos.phase.kind {
         PhaseKind::Movement => sim::movement_orders(map, pos, rng),
         PhaseKind::Retreat => sim::retreat_orders(pos, rng),
@@ -143,7 +143,7 @@ fn play(db: &Path, years: u16) -> anyhow::Result<(Judge, DateTime<Utc>, usize)> 
     let mut rng = Rng::new(1901);
     loop {
         let Some(g) = judge.game(NAME)? else { break };
-        if g.status != Status::Active || g.position.phase.year >= 1901 + years {
+        if *g.status() != Status::Active || g.position().phase.year >= 1901 + years {
             break;
         }
         for p in Power::ALL {
@@ -157,14 +157,14 @@ fn play(db: &Path, years: u16) -> anyhow::Result<(Judge, DateTime<Utc>, usize)> 
             text.push_str(&format!(
                 "PRESS TO {}\nA word from {p} in {}: shall we talk about the {} border?\nENDPRESS\n",
                 to.initial(),
-                g.position.phase,
+                g.position().phase,
                 p.name()
             ));
             mail(&mut judge, &mut n, &addr(p), &text, now)?;
         }
         let deadline = judge
             .game(NAME)?
-            .and_then(|g| g.deadline)
+            .and_then(|g| g.deadline())
             .ok_or_else(|| anyhow::anyhow!("no deadline"))?;
         now = deadline;
         judge.tick(now)?;
@@ -173,7 +173,7 @@ fn play(db: &Path, years: u16) -> anyhow::Result<(Judge, DateTime<Utc>, usize)> 
             judge.mark_sent(m.id, now)?;
         }
     }
-    let phases = judge.game(NAME)?.map_or(0, |g| g.turn as usize);
+    let phases = judge.game(NAME)?.map_or(0, |g| g.turn() as usize);
     Ok((judge, now, phases))
 }
 
@@ -226,9 +226,8 @@ pub fn bench(dir: &Path, years: u16, rounds: usize) -> anyhow::Result<WebBenchFi
     }
     let (mut judge, now, phases) = play(&db, years)?;
     let section = WebSection {
-        listen: "127.0.0.1:0".parse()?,
-        base_url: None,
         requests_per_minute: u32::MAX,
+        ..WebSection::on("127.0.0.1:0".parse()?)
     };
     let server = super::spawn(db.clone(), "DIP", &section)?;
     let path = format!("/game/{NAME}");

@@ -9,9 +9,11 @@
 //! | `view.rs` | what a reader may see of a game, read in one transaction |
 //! | `pages.rs` | the HTML (maud templates: every interpolated string is escaped) |
 //! | `server.rs` | the axum server: routes, limits, security headers, the rate limit |
+//! | `metrics.rs` | `GET /metrics` (Prometheus) and `GET /health`, from the database |
 //! | `bench.rs` | `dipjudge bench-web`: a page's time, the mail loop's latency under page load |
 
 mod bench;
+mod metrics;
 mod pages;
 mod server;
 mod view;
@@ -21,7 +23,7 @@ use std::net::SocketAddr;
 use serde::Deserialize;
 
 pub use bench::{WebBenchFigures, bench};
-pub use server::{WebServer, bench_page, serve_blocking, spawn};
+pub use server::{WebServer, bench_list, bench_page, serve_blocking, spawn};
 pub use view::{GameView, PhaseView, Reader};
 
 /// `[web]` in `judge.toml`: off unless the section is there.
@@ -38,8 +40,30 @@ pub struct WebSection {
     /// Requests one address may make per minute (then 429).
     #[serde(default = "default_rate")]
     pub requests_per_minute: u32,
+    /// `GET /health` answers 503 once the last pass of the judge ended longer ago than
+    /// this many seconds (the daemon stopped, or cron no longer runs `process`).
+    #[serde(default = "default_stale_after")]
+    pub health_stale_after_secs: u64,
+}
+
+impl WebSection {
+    /// A section listening on `listen`, everything else as a `[web]` without it says.
+    pub fn on(listen: SocketAddr) -> WebSection {
+        WebSection {
+            listen,
+            base_url: None,
+            requests_per_minute: default_rate(),
+            health_stale_after_secs: default_stale_after(),
+        }
+    }
 }
 
 fn default_rate() -> u32 {
     120
+}
+
+/// Fifteen minutes: a `run` passes at least every `poll_interval_secs`, and cron usually
+/// runs `process` every few minutes.
+fn default_stale_after() -> u64 {
+    15 * 60
 }

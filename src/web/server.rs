@@ -64,6 +64,8 @@ struct Shared {
     map: &'static Map,
     pool: Mutex<Vec<Store>>,
     per_minute: u32,
+    /// `GET /health`: how old the last pass may be, in seconds.
+    stale_after: u64,
     /// Requests per address in the current minute: (window start, count).
     seen: Mutex<HashMap<IpAddr, (Instant, u32)>>,
 }
@@ -152,6 +154,64 @@ async fn list(State(s): State<Arc<Shared>>) -> Result<Response, PageError> {
         Ok(html(pages::list(&sh.judge, &games)))
     })
     .await
+}
+
+/// `GET /metrics`: the Prometheus text exposition of what the database counts.
+async fn metrics(State(s): State<Arc<Shared>>) -> Result<Response, PageError> {
+    s.with_store(|store, _| {
+        let g = store.read(super::metrics::gather)?;
+        Ok((
+            [
+                (
+                    header::CONTENT_TYPE,
+                    "text/plain; version=0.0.4; charset=utf-8",
+                ),
+                (header::CACHE_CONTROL, "no-store"),
+            ],
+            super::metrics::render(&g),
+        )
+            .into_response())
+    })
+    .await
+}
+
+/// `GET /health`: 200 while the judge passed recently, else 503 (a database that cannot
+/// be read is 503 too), with a small JSON object saying why.
+async fn health(State(s): State<Arc<Shared>>) -> Response {
+    let read = s
+        .with_store(|store, sh| {
+            let g = store.read(super::metrics::gather)?;
+            Ok(super::metrics::health(
+                &g,
+                chrono::Utc::now(),
+                sh.stale_after,
+            ))
+        })
+        .await;
+    let (ok, body) = match read {
+        Ok(r) => r,
+        Err(e) => {
+            warn!(error = %e, "health: the database cannot be read");
+            (
+                false,
+                "{\"status\":\"unhealthy\",\"reason\":\"the database cannot be read\"}\n".into(),
+            )
+        }
+    };
+    let status = if ok {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    (
+        status,
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        body,
+    )
+        .into_response()
 }
 
 /// Which phase a page shows.
@@ -319,6 +379,8 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/view/{token}/record", get(seat_record))
         .route("/static/site.css", get(css))
         .route("/static/step.js", get(js))
+        .route("/metrics", get(metrics))
+        .route("/health", get(health))
         .fallback(|| async { not_found() })
         .layer(middleware::from_fn_with_state(Arc::clone(&shared), guard))
         .with_state(shared)
@@ -486,6 +548,7 @@ pub fn spawn(database: PathBuf, judge: &str, section: &WebSection) -> anyhow::Re
         map,
         pool: Mutex::new(Vec::new()),
         per_minute: section.requests_per_minute,
+        stale_after: section.health_stale_after_secs,
         seen: Mutex::new(HashMap::new()),
     });
     let (stop, stopped) = oneshot::channel::<()>();
@@ -550,4 +613,11 @@ pub fn bench_page(store: &mut Store, judge: &str, name: &str) -> anyhow::Result<
     })?;
     page.map(|p| p.len())
         .ok_or_else(|| anyhow::anyhow!("no game {name:?}"))
+}
+
+/// Builds the list of games as the server does (one read transaction and the template),
+/// returning its size in bytes (`bench-scale`).
+pub fn bench_list(store: &mut Store, judge: &str) -> anyhow::Result<usize> {
+    let games = store.read(view::list)?;
+    Ok(pages::list(judge, &games).into_string().len())
 }

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::game::{Game, ObserverLevel, Status};
+use crate::game::{ObserverLevel, Status};
 use crate::judge::history;
 use crate::judge::weblinks;
 use crate::map::{Map, Power};
@@ -17,13 +17,7 @@ use crate::store::{StoreError, Tx};
 pub use crate::variant::Reader;
 
 /// One line of the game list.
-#[derive(Clone, Debug)]
-pub struct ListedGame {
-    pub name: String,
-    pub variant: String,
-    pub phase: Option<String>,
-    pub status: String,
-}
+pub use crate::judge::game_list::ListedGame;
 
 /// One phase of a game as its reader may see it.
 #[derive(Clone, Debug)]
@@ -62,47 +56,10 @@ pub struct GameView {
     pub chart: Option<String>,
 }
 
-fn status_text(g: &Game) -> String {
-    match &g.status {
-        Status::Forming => format!(
-            "forming ({} of {} joined)",
-            g.joiners.len(),
-            g.players_wanted()
-        ),
-        Status::Active => "active".into(),
-        Status::Paused => "paused".into(),
-        Status::Finished(e) => {
-            format!("finished: {}", crate::bulletin::results::ending_sentence(e))
-        }
-    }
-}
-
-/// The list of games, as `LIST` shows anyone (unlisted games left out): a game that
-/// cannot be read is listed as suspended.
+/// The list of games, as `LIST` shows anyone (unlisted games left out; a suspended game
+/// listed as suspended), read from the games' summaries.
 pub fn list(tx: &Tx<'_>) -> Result<Vec<ListedGame>, StoreError> {
-    let mut out = Vec::new();
-    for name in tx.game_names()? {
-        match tx.load_game(&name) {
-            // An unlisted (private) game is left out, as LIST leaves it out for anyone not
-            // in it; its pages are still read by name.
-            Ok(Some(g)) if !g.settings.listed => {}
-            Ok(Some(g)) => out.push(ListedGame {
-                phase: (g.status != Status::Forming).then(|| g.position.phase.to_string()),
-                status: status_text(&g),
-                name: g.name,
-                variant: g.variant,
-            }),
-            Ok(None) => {}
-            Err(StoreError::Suspended { game, .. }) => out.push(ListedGame {
-                name: game,
-                variant: String::new(),
-                phase: None,
-                status: "suspended".into(),
-            }),
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(out)
+    crate::judge::game_list::listed_games(tx)
 }
 
 /// The reader a private page's token opens, with the game's name; None for a token that
@@ -114,7 +71,7 @@ pub fn token_reader(tx: &Tx<'_>, token: &str) -> Result<Option<(String, Reader)>
     let Some(g) = tx.load_game(&kept.game)? else {
         return Ok(None);
     };
-    Ok(weblinks::reader_of(&g, &kept).map(|r| (g.name, r)))
+    Ok(weblinks::reader_of(&g, &kept).map(|r| (g.name().to_string(), r)))
 }
 
 /// The SVG of a processed phase's picture, if it has one.
@@ -140,8 +97,8 @@ pub fn game(
     let Some(g) = tx.load_game(name)? else {
         return Ok(None);
     };
-    let closed = reader == Reader::Observers && g.settings.press.watch == ObserverLevel::None;
-    let entries = history::for_reader(&g, reader, tx.history(&g.name)?);
+    let closed = reader == Reader::Observers && g.settings().press.watch == ObserverLevel::None;
+    let entries = history::for_reader(&g, reader, tx.history(g.name())?);
     let mut phases: Vec<PhaseView> = Vec::new();
     for e in entries {
         let i = match phases.iter().position(|p| p.name == e.phase) {
@@ -168,24 +125,24 @@ pub fn game(
     // every reader may read).
     for p in &mut phases {
         if !p.bulletins.is_empty() {
-            p.svg = phase_svg(map, tx, &g.name, &p.name)?;
+            p.svg = phase_svg(map, tx, g.name(), &p.name)?;
         }
     }
-    let reads_bulletins = !closed && g.status != Status::Forming;
+    let reads_bulletins = !closed && *g.status() != Status::Forming;
     let chart = if reads_bulletins {
-        let snapshots = tx.snapshot_positions(&g.name)?;
-        let positions = snapshots.iter().chain(std::iter::once(&g.position));
+        let snapshots = tx.snapshot_positions(g.name())?;
+        let positions = snapshots.iter().chain(std::iter::once(g.position()));
         let chart = Chart::of_positions(
-            format!("{} - supply centres at the end of each year", g.name),
+            format!("{} - supply centres at the end of each year", g.name()),
             positions,
-            u16::try_from(g.settings.centres_to_win).ok(),
+            u16::try_from(g.settings().centres_to_win).ok(),
         );
         Some(Drawing::Chart(chart).svg(map))
     } else {
         None
     };
     let standing = match reader {
-        Reader::Power(p) if g.status == Status::Active => {
+        Reader::Power(p) if *g.status() == Status::Active => {
             let mut orders: Vec<_> = g.orders_of(p).iter().collect();
             orders.sort_by_key(|o| o.order.unit().map(|u| u.province()));
             orders.iter().map(|o| o.order.display(map)).collect()
@@ -193,13 +150,13 @@ pub fn game(
         _ => Vec::new(),
     };
     let mut count: BTreeMap<Power, usize> = BTreeMap::new();
-    for p in g.position.owners.iter().flatten() {
+    for p in g.position().owners.iter().flatten() {
         *count.entry(*p).or_default() += 1;
     }
-    let centres = if g.status == Status::Forming {
+    let centres = if *g.status() == Status::Forming {
         Vec::new()
     } else {
-        g.players
+        g.players()
             .iter()
             .map(|p| {
                 (
@@ -210,18 +167,18 @@ pub fn game(
             .collect()
     };
     Ok(Some(GameView {
-        phase_now: (g.status != Status::Forming).then(|| g.position.phase.to_string()),
+        phase_now: (*g.status() != Status::Forming).then(|| g.position().phase.to_string()),
         deadline: g
-            .deadline
+            .deadline()
             .map(|d| d.format("%Y-%m-%d %H:%M UTC").to_string()),
-        status: status_text(&g),
+        status: crate::bulletin::listing::status_word(&g),
         seat: weblinks::seat_name(reader).map(str::to_string),
         closed,
         centres,
         standing,
         phases,
         chart,
-        name: g.name,
-        variant: g.variant,
+        name: g.name().to_string(),
+        variant: g.variant().to_string(),
     }))
 }

@@ -292,3 +292,182 @@ fn older_judges_stored_players_read() {
         serde_json::from_str(&serde_json::to_string(&q).expect("writes")).expect("reads");
     assert_eq!(back, q);
 }
+
+/// Joining, a takeover's preconditions and its claim, leaving and being put out, a seat's
+/// own settings and the co-masters: each transition and its refusals.
+mod transitions {
+    use crate::command::EjectTarget;
+    use crate::game::tests::{address, forming, now, running, seat};
+    use crate::game::{Ejected, Invitation, MAX_COMASTERS, Refused, SeatRef, SeatRefusal};
+    use crate::map::Power;
+
+    #[test]
+    fn joining_needs_a_forming_game_a_free_place_and_a_new_address() {
+        let mut g = forming();
+        g.set_players(2).expect("two players");
+        g.join(seat("a@x.test"), Some("Ann"), None).expect("a");
+        assert_eq!(
+            g.join(seat("A@x.test"), None, None),
+            Err(Refused::AlreadyJoined {
+                from: "A@x.test".into(),
+                game: "g".into()
+            })
+        );
+        assert_eq!(g.join(seat("b@x.test"), None, None), Ok(2));
+        assert_eq!(g.may_join("c@x.test"), Err(Refused::GameFull("g".into())));
+        assert_eq!(
+            running(&Power::ALL).may_join("c@x.test"),
+            Err(Refused::NotForming("g".into()))
+        );
+        assert_eq!(g.name_of("a@x.test"), Some("Ann"));
+    }
+
+    #[test]
+    fn an_invitation_is_used_once() {
+        let mut g = forming();
+        let inv = Invitation {
+            address: "a@x.test".into(),
+            code: "c0de".into(),
+        };
+        g.add_invitations(vec![inv.clone()]);
+        g.join(seat("a@x.test"), None, Some(&inv)).expect("join");
+        assert_eq!(g.invitation("c0de"), None);
+    }
+
+    #[test]
+    fn a_preference_is_a_joiners() {
+        let mut g = forming();
+        assert_eq!(
+            g.set_preference("a@x.test", &[Power::Italy]),
+            Err(Refused::NotJoined)
+        );
+        g.join(seat("a@x.test"), None, None).expect("join");
+        g.set_preference("A@x.test", &[Power::Italy])
+            .expect("preference");
+        assert_eq!(g.joiners()[0].preferences, vec![Power::Italy]);
+    }
+
+    #[test]
+    fn a_resignation_leaves_the_seat_open_without_touching_the_orders_listed() {
+        let mut g = running(&[Power::England, Power::France]);
+        assert_eq!(
+            g.resign(Power::Italy),
+            Err(SeatRefusal::NobodyPlays {
+                power: Power::Italy,
+                game: "g".into()
+            }
+            .into())
+        );
+        let left = g.resign(Power::England).expect("resign");
+        assert_eq!(left, vec![(Power::England, address(Power::England))]);
+        assert!(g.player(Power::England).is_some_and(|p| p.is_open()));
+        assert!(g.changed() && !g.orders_changed());
+    }
+
+    #[test]
+    fn eject_puts_out_a_player_or_an_observer() {
+        let mut g = running(&[Power::England]);
+        assert_eq!(
+            g.eject(&EjectTarget::Power(Power::France)),
+            Err(SeatRefusal::NothingToEject {
+                power: Power::France,
+                game: "g".into()
+            }
+            .into())
+        );
+        assert_eq!(
+            g.eject(&EjectTarget::Address("o@x.test".into())),
+            Err(SeatRefusal::UnknownAddress {
+                address: "o@x.test".into(),
+                game: "g".into()
+            }
+            .into())
+        );
+        g.add_observer("o@x.test");
+        assert_eq!(
+            g.eject(&EjectTarget::Address("o@x.test".into())),
+            Ok(Ejected::Observer("o@x.test".into()))
+        );
+        assert_eq!(
+            g.eject(&EjectTarget::Address(address(Power::England))),
+            Ok(Ejected::Player {
+                power: Power::England,
+                previous: address(Power::England)
+            })
+        );
+        assert!(g.was_ejected(Power::England, &address(Power::England)));
+        assert!(matches!(
+            g.may_take_over(Power::England, &address(Power::England)),
+            Err(Refused::Seat(SeatRefusal::Ejected { .. }))
+        ));
+    }
+
+    #[test]
+    fn a_takeover_is_for_a_newcomer_to_a_running_game_with_no_claim_waiting() {
+        let mut g = running(&[Power::England]);
+        assert!(matches!(
+            g.may_take_over(Power::France, &address(Power::England)),
+            Err(Refused::Seat(SeatRefusal::AlreadyPlays { .. }))
+        ));
+        assert_eq!(g.may_take_over(Power::France, "new@x.test"), Ok(()));
+        g.claim(Power::France, seat("new@x.test"), now());
+        assert!(matches!(
+            g.may_take_over(Power::France, "other@x.test"),
+            Err(Refused::Seat(SeatRefusal::ClaimPending { .. }))
+        ));
+        let claim = g.take_claim(Power::France).expect("claim");
+        assert_eq!(claim.seat.address, "new@x.test");
+        assert!(matches!(
+            g.take_claim(Power::France),
+            Err(Refused::Seat(SeatRefusal::NoClaim { .. }))
+        ));
+        g.finish(crate::game::Ending::Terminated);
+        assert!(matches!(
+            g.may_take_over(Power::France, "new@x.test"),
+            Err(Refused::Seat(SeatRefusal::NotRunning { .. }))
+        ));
+    }
+
+    #[test]
+    fn a_seat_setting_is_a_played_seats_or_a_masters() {
+        let mut g = running(&[Power::England]);
+        assert!(matches!(
+            g.set_seat_password(SeatRef::Power(Power::France), "h"),
+            Err(Refused::Seat(SeatRefusal::NobodyPlays { .. }))
+        ));
+        assert_eq!(
+            g.set_seat_password(SeatRef::Master(1), "h"),
+            Err(Refused::NoSeat),
+            "no co-master"
+        );
+        g.set_seat_password(SeatRef::Master(0), "h")
+            .expect("master");
+        assert_eq!(g.master().password_hash, "h");
+        assert_eq!(
+            g.set_seat_address(SeatRef::Power(Power::England), "ENG@x.test"),
+            Ok(false),
+            "the same address, in other letters"
+        );
+        assert_eq!(
+            g.set_seat_address(SeatRef::Power(Power::England), "new@x.test"),
+            Ok(true)
+        );
+    }
+
+    #[test]
+    fn co_masters_are_new_to_the_game_and_few() {
+        let mut g = running(&[Power::England]);
+        assert_eq!(
+            g.may_promote(&address(Power::England)),
+            Err(Refused::AlreadyInGame(address(Power::England)))
+        );
+        for i in 0..MAX_COMASTERS {
+            g.promote(seat(&format!("co{i}@x.test"))).expect("promote");
+        }
+        assert_eq!(
+            g.promote(seat("one-more@x.test")),
+            Err(Refused::TooManyMasters(MAX_COMASTERS))
+        );
+        assert_eq!(g.master_seats().count(), MAX_COMASTERS + 1);
+    }
+}

@@ -12,7 +12,7 @@ use crate::store::{Audience, MailKind, NewMail, StoreError};
 
 use super::super::confirm::{self, AddressRequest, CONFIRMATION_HOURS};
 use super::super::password;
-use super::super::refusal::Refusal;
+use super::super::refusal::{Refusal, SessionError};
 use super::{Done, Session, Verdict};
 
 impl Session<'_, '_> {
@@ -43,10 +43,8 @@ impl Session<'_, '_> {
 
     /// A setting of the reply address: refused if it cannot be made, made now if the
     /// address proved itself, else kept for the confirmation this mail's reply asks for.
-    pub(super) fn address_request(&mut self, req: AddressRequest) -> Result<Verdict, StoreError> {
-        if let Err(r) = self.check_request(&req)? {
-            return Ok(Err(r));
-        }
+    pub(in crate::judge) fn address_request(&mut self, req: AddressRequest) -> Verdict {
+        self.check_request(&req)?;
         // A profile and a link speak for a person: a From line is no proof, and neither is
         // an answer the address gave once before (a forged mail would carry its From), so
         // they need this mail's own proof: a seat's password, or the confirmation.
@@ -63,23 +61,23 @@ impl Session<'_, '_> {
         if !self.pending.contains(&req) {
             self.pending.push(req);
         }
-        Ok(Done::ok(echo))
+        Done::ok(echo)
     }
 
     /// Whether a setting can be made now (the game exists, takes observers, ...).
-    fn check_request(&self, req: &AddressRequest) -> Result<Result<(), Refusal>, StoreError> {
+    fn check_request(&self, req: &AddressRequest) -> Result<(), SessionError> {
         let address = self.msg.reply_address();
-        Ok(match req {
+        let refused: Result<(), Refusal> = match req {
             AddressRequest::Observe(name) => match self.tx.load_game(name)? {
                 None => Err(Refusal::NoGame(name.clone())),
-                Some(g) if g.settings.press.watch == ObserverLevel::None => {
-                    Err(Refusal::NoObservers(g.name))
+                Some(g) if g.settings().press.watch == ObserverLevel::None => {
+                    Err(Refusal::NoObservers(g.name().to_string()))
                 }
                 Some(_) => Ok(()),
             },
             AddressRequest::Unobserve(name) => match self.tx.load_game(name)? {
                 None => Err(Refusal::NoGame(name.clone())),
-                Some(g) if !g.observes(address) => Err(Refusal::NotObserving(g.name)),
+                Some(g) if !g.observes(address) => Err(Refusal::NotObserving(g.name().to_string())),
                 Some(_) => Ok(()),
             },
             AddressRequest::Map(_) | AddressRequest::Register(..) | AddressRequest::LinkTo(_) => {
@@ -103,16 +101,15 @@ impl Session<'_, '_> {
                     Ok(())
                 }
             }
-        })
+        };
+        Ok(refused?)
     }
 
     /// Makes a setting of the reply address.
-    fn apply_request(&mut self, req: &AddressRequest) -> Result<Verdict, StoreError> {
-        if let Err(r) = self.check_request(req)? {
-            return Ok(Err(r));
-        }
+    fn apply_request(&mut self, req: &AddressRequest) -> Verdict {
+        self.check_request(req)?;
         let address = self.msg.reply_address().to_string();
-        Ok(match req {
+        match req {
             // Each subscription (and each OBSERVE after it) gets a new observer password,
             // said in the reply to this address alone: only its reader learns it.
             AddressRequest::Observe(name) => {
@@ -122,15 +119,15 @@ impl Session<'_, '_> {
                 let echo = self.change_game(name, |g| {
                     g.add_observer(&address);
                     g.set_observer_password(&address, hash);
-                    more.push(answers::observer_password(&g.name, &code));
-                    answers::observing(&g.name)
+                    more.push(answers::observer_password(g.name(), &code));
+                    answers::observing(g.name())
                 })?;
                 Done::with_more(echo, more)
             }
             AddressRequest::Unobserve(name) => {
                 let echo = self.change_game(name, |g| {
                     g.remove_observer(&address);
-                    answers::unobserved(&g.name)
+                    answers::unobserved(g.name())
                 })?;
                 Done::ok(echo)
             }
@@ -150,7 +147,7 @@ impl Session<'_, '_> {
                 self.tx.link_address(owner, &address, self.now)?;
                 Done::ok(people::linked(&address, owner))
             }
-        })
+        }
     }
 
     /// Mails `also` the confirmation of an `I AM ALSO also` from the reply address (which
@@ -189,11 +186,9 @@ impl Session<'_, '_> {
         if let Some(g) = self
             .game
             .as_mut()
-            .filter(|g| g.name.eq_ignore_ascii_case(name))
+            .filter(|g| g.name().eq_ignore_ascii_case(name))
         {
-            let out = f(g);
-            self.dirty = true;
-            return Ok(out);
+            return Ok(f(g));
         }
         let Some(mut g) = self.tx.load_game(name)? else {
             return Ok(String::new());
@@ -204,44 +199,43 @@ impl Session<'_, '_> {
     }
 
     /// `CONFIRM code`: the reply address answers its confirmation; what waited is done.
-    pub(super) fn confirm(&mut self, code: &str) -> Result<Verdict, StoreError> {
+    pub(in crate::judge) fn confirm(&mut self, code: &str) -> Verdict {
         let address = self.msg.reply_address().to_string();
         if self
             .confirmed
             .as_deref()
             .is_some_and(|c| confirm::same_code(code, c))
         {
-            return Ok(Done::ok(answers::confirmed_above(code)));
+            return Done::ok(answers::confirmed_above(code));
         }
         let Some(pending) = self.tx.pending_confirmation(&address)? else {
-            return Ok(Err(Refusal::NothingToConfirm));
+            return Err(Refusal::NothingToConfirm.into());
         };
         let expired = self.now - pending.created_at >= Duration::hours(CONFIRMATION_HOURS);
         if expired {
             self.tx.drop_confirmation(&address)?;
-            return Ok(Err(Refusal::NothingToConfirm));
+            return Err(Refusal::NothingToConfirm.into());
         }
-        if let Err(r) = confirm::check_code(self.tx, &pending, &address, &self.msg.from, code)? {
-            return Ok(Err(r));
-        }
+        confirm::check_code(self.tx, &pending, &address, &self.msg.from, code)??;
         self.tx.drop_confirmation(&address)?;
         self.tx.prove_address(&address, self.now)?;
         self.confirmed = Some(pending.code.clone());
         let mut more = Vec::new();
         for req in confirm::read_requests(&pending.requests) {
-            match self.apply_request(&req)? {
+            match self.apply_request(&req) {
                 Ok(done) => {
                     more.push(answers::confirmed_ok(&done.echo));
                     more.extend(done.more.iter().map(|l| answers::confirmed_more(l)));
                 }
-                Err(r) => more.push(answers::confirmed_error(
+                Err(SessionError::Refused(r)) => more.push(answers::confirmed_error(
                     r.code(),
                     &req.render(),
                     &r.to_string(),
                 )),
+                Err(SessionError::System(e)) => return Err(e.into()),
             }
         }
-        Ok(Done::with_more(answers::confirmed(&pending.code), more))
+        Done::with_more(answers::confirmed(&pending.code), more)
     }
 
     /// A mail whose subject carries the code of the reply address's confirmation (a reply
@@ -254,14 +248,14 @@ impl Session<'_, '_> {
         if !confirm::in_subject(&self.msg.subject, &pending.code) {
             return Ok(());
         }
-        let verdict = self.confirm(&pending.code)?;
-        let echo = match verdict {
+        let echo = match self.confirm(&pending.code) {
             Ok(done) => {
                 let mut lines = vec![answers::ok_line(&done.echo)];
                 lines.extend(done.more);
                 lines
             }
-            Err(r) => vec![answers::error_line(r.code(), &r.to_string())],
+            Err(SessionError::Refused(r)) => vec![answers::error_line(r.code(), &r.to_string())],
+            Err(SessionError::System(e)) => return Err(e),
         };
         for l in echo {
             self.note(l);

@@ -8,8 +8,6 @@
 
 mod address;
 mod master;
-mod people;
-mod play;
 mod player;
 
 use chrono::{DateTime, Utc};
@@ -24,23 +22,23 @@ use crate::store::{Audience, MailKind, NewMail, StoreError, Tx};
 use crate::variant::{CommandContext, Sender, Variant};
 
 use super::confirm::CONFIRMATION_HOURS;
-use super::refusal::Refusal;
+use super::refusal::{Refusal, SessionError};
 use super::{Incoming, JudgeConfig, password, process};
 
 /// What an accepted command produced for the reply: the echo after `OK`, warnings on it,
 /// and lines after it.
 pub(super) struct Done {
-    echo: String,
-    warnings: Vec<Warning>,
-    more: Vec<String>,
+    pub(super) echo: String,
+    pub(super) warnings: Vec<Warning>,
+    pub(super) more: Vec<String>,
 }
 
 impl Done {
-    fn ok(echo: impl Into<String>) -> Result<Done, Refusal> {
+    pub(super) fn ok(echo: impl Into<String>) -> Verdict {
         Ok(Done::new(echo))
     }
 
-    fn new(echo: impl Into<String>) -> Done {
+    pub(super) fn new(echo: impl Into<String>) -> Done {
         Done {
             echo: echo.into(),
             warnings: Vec::new(),
@@ -48,7 +46,7 @@ impl Done {
         }
     }
 
-    fn with_more(echo: impl Into<String>, more: Vec<String>) -> Result<Done, Refusal> {
+    pub(super) fn with_more(echo: impl Into<String>, more: Vec<String>) -> Verdict {
         Ok(Done {
             more,
             ..Done::new(echo)
@@ -56,57 +54,46 @@ impl Done {
     }
 }
 
-/// What a command did: accepted, or refused with a reason.
-type Verdict = Result<Done, Refusal>;
+/// What a command did: accepted, refused with a reason, or failed for the system's
+/// reasons (the mail is rolled back).
+pub(super) type Verdict = Result<Done, SessionError>;
 
 pub(super) struct Session<'a, 't> {
-    map: &'static Map,
-    config: &'a JudgeConfig,
-    verified: &'a mut password::Verified,
-    tx: &'a Tx<'t>,
-    msg: &'a Incoming,
-    now: DateTime<Utc>,
+    pub(super) map: &'static Map,
+    pub(super) config: &'a JudgeConfig,
+    pub(super) verified: &'a mut password::Verified,
+    pub(super) tx: &'a Tx<'t>,
+    pub(super) msg: &'a Incoming,
+    pub(super) now: DateTime<Utc>,
     /// Who the message speaks as, after its SIGNON (None: nobody yet, or an observer).
-    who: Option<Sender>,
+    pub(super) who: Option<Sender>,
     /// The message signed on as an observer of `game` (`SIGNON Ogame password`): it may
     /// send press as the game's `SET OBSERVER` allows, and nothing a seat does.
-    observer: bool,
-    game: Option<Game>,
+    pub(super) observer: bool,
+    pub(super) game: Option<Game>,
     /// The rule set of `game`.
-    variant: Option<&'static dyn Variant>,
-    dirty: bool,
-    /// Whether the game changed since it was last written ([`Session::save_game`]).
-    unsaved: bool,
-    orders_changed: bool,
-    /// The powers this message has given orders for (a duplex player's mail orders for
-    /// several): each one's first order starts its new adjustment set.
-    ordered: Vec<crate::map::Power>,
+    pub(super) variant: Option<&'static dyn Variant>,
     /// The welcome of a power this mail took over (its index in `mails`): its standing
     /// orders are written once the whole mail is read.
-    welcome: Option<(usize, crate::map::Power)>,
-    reply: Vec<ReplyLine>,
-    mails: Vec<NewMail>,
-    touched: Vec<String>,
+    pub(super) welcome: Option<(usize, crate::map::Power)>,
+    pub(super) reply: Vec<ReplyLine>,
+    pub(super) mails: Vec<NewMail>,
+    pub(super) touched: Vec<String>,
     /// The registered address a SIGNON from elsewhere must be copied to.
-    copy_to: Option<String>,
+    pub(super) copy_to: Option<String>,
     /// How many command lines the message had.
-    commands: usize,
-    /// The sets of variant commands this message has replaced so far, by game
-    /// ([`crate::variant::Taken::Replacing`]).
-    replaced_sets: Vec<(String, String)>,
+    pub(super) commands: usize,
     /// The pictures the reply carries (`MAP`, `SUMMARY`), in the order asked: their game
     /// and name for the outbox (`pictures::reference`).
-    reply_pictures: Vec<(String, String)>,
+    pub(super) reply_pictures: Vec<(String, String)>,
     /// Settings of the reply address waiting for its confirmation (`address`).
-    pending: Vec<super::confirm::AddressRequest>,
+    pub(super) pending: Vec<super::confirm::AddressRequest>,
     /// The code this message confirmed.
-    confirmed: Option<String>,
-    /// The master set the deadline in this mail (a `RESUME` after it keeps it).
-    deadline_set: bool,
+    pub(super) confirmed: Option<String>,
     /// Which master seat signed on (0: the master, then the co-masters in order).
-    master_seat: usize,
+    pub(super) master_seat: usize,
     /// The master acts as a power (`BECOME`): what it sets is the master's doing.
-    became: bool,
+    pub(super) became: bool,
 }
 
 /// The lines of a message that each rule set it meets takes first
@@ -179,21 +166,15 @@ impl<'a, 't> Session<'a, 't> {
             observer: false,
             game: None,
             variant: None,
-            dirty: false,
-            unsaved: false,
-            orders_changed: false,
-            ordered: Vec::new(),
             welcome: None,
             reply: Vec::new(),
             mails: Vec::new(),
             touched: Vec::new(),
             copy_to: None,
             commands: 0,
-            replaced_sets: Vec::new(),
             reply_pictures: Vec::new(),
             pending: Vec::new(),
             confirmed: None,
-            deadline_set: false,
             master_seat: 0,
             became: false,
         }
@@ -203,7 +184,7 @@ impl<'a, 't> Session<'a, 't> {
         self.commands
     }
 
-    fn note(&mut self, line: impl Into<String>) {
+    pub(super) fn note(&mut self, line: impl Into<String>) {
         self.reply.push(ReplyLine::Note(line.into()));
     }
 
@@ -341,8 +322,7 @@ impl<'a, 't> Session<'a, 't> {
         {
             let mails = process::start_game(self.map, self.config, self.tx, g, self.now)?;
             self.mails.extend(mails);
-            self.dirty = true;
-            let started = notes::game_starts(&g.name);
+            let started = notes::game_starts(g.name());
             self.note(started);
         }
         if self.msg.size_capped {
@@ -383,7 +363,7 @@ impl<'a, 't> Session<'a, 't> {
         };
         let (phase, grammar) = match found {
             Some(g) => (
-                (g.status != Status::Forming).then_some(g.position.phase.kind),
+                (*g.status() != Status::Forming).then_some(g.position().phase.kind),
                 self.config
                     .variants
                     .grammar_for(process::variant_of(self.config, &g)?),
@@ -417,17 +397,16 @@ impl<'a, 't> Session<'a, 't> {
                     self.save_game()?;
                 }
                 match self.apply(cmd, line) {
+                    Ok(done) => Ok(done),
+                    Err(SessionError::Refused(r)) => Err(r),
                     // A line that reads a suspended game is refused; the rest go on.
-                    Err(StoreError::Suspended { game, reason }) => {
+                    Err(SessionError::System(StoreError::Suspended { game, reason })) => {
                         Err(Refusal::Suspended { game, reason })
                     }
-                    other => other?,
+                    Err(SessionError::System(e)) => return Err(e),
                 }
             }
         };
-        // Later lines (LIST, a second command) read the game from the database: it is
-        // kept current within the transaction, written before each line that may read it.
-        self.unsaved |= self.dirty;
         match verdict {
             Ok(done) => {
                 self.reply.push(ReplyLine::Verdict {
@@ -472,17 +451,17 @@ impl<'a, 't> Session<'a, 't> {
         Ok(())
     }
 
-    fn apply(&mut self, cmd: &Command, line: &LineResult) -> Result<Verdict, StoreError> {
-        Ok(match cmd {
-            Command::Player(p) => match self.variant_allows(p, &line.text) {
-                Ok(()) => self.player(p)?,
-                Err(r) => Err(r),
-            },
-            Command::Master(m) => self.master(m)?,
+    fn apply(&mut self, cmd: &Command, line: &LineResult) -> Verdict {
+        match cmd {
+            Command::Player(p) => {
+                self.variant_allows(p, &line.text)?;
+                self.player(p)
+            }
+            Command::Master(m) => self.master(m),
             Command::Order(o) => self.order(o.order),
-            Command::Press(p) => self.press(p)?,
+            Command::Press(p) => self.press(p),
             Command::Variant(v) => self.variant_command(v, line),
-        })
+        }
     }
 
     /// Writes the game if a line changed it since it was last written. Orders, press and a
@@ -491,29 +470,31 @@ impl<'a, 't> Session<'a, 't> {
     /// other command may read the game from the database (LIST, a second game's command),
     /// so it is written before them, and before what follows the lines.
     fn save_game(&mut self) -> Result<(), StoreError> {
-        if self.unsaved
-            && let Some(g) = self.game.as_ref()
+        if let Some(g) = self.game.as_mut()
+            && g.unsaved()
         {
             self.tx.save_game(g)?;
+            g.mark_saved();
         }
-        self.unsaved = false;
         Ok(())
     }
 
     /// Makes `g` the message's game, with its rule set.
-    fn enter_game(&mut self, g: Game) -> Result<(), StoreError> {
+    pub(super) fn enter_game(&mut self, g: Game) -> Result<(), StoreError> {
         self.variant = Some(process::variant_of(self.config, &g)?);
-        self.touched.push(g.name.clone());
+        self.touched.push(g.name().to_string());
         self.game = Some(g);
         Ok(())
     }
 
-    fn game_mut(&mut self) -> Result<&mut Game, Refusal> {
+    pub(super) fn game_mut(&mut self) -> Result<&mut Game, Refusal> {
         self.game.as_mut().ok_or(Refusal::NotSignedOn)
     }
 
     /// The game and its rule set, once signed on.
-    fn game_and_variant(&mut self) -> Result<(&mut Game, &'static dyn Variant), Refusal> {
+    pub(super) fn game_and_variant(
+        &mut self,
+    ) -> Result<(&mut Game, &'static dyn Variant), Refusal> {
         match (self.game.as_mut(), self.variant) {
             (Some(g), Some(v)) => Ok((g, v)),
             _ => Err(Refusal::NotSignedOn),
@@ -527,7 +508,7 @@ impl<'a, 't> Session<'a, 't> {
         else {
             return Ok(());
         };
-        if g.status != Status::Active {
+        if *g.status() != Status::Active {
             return Ok(());
         }
         let parts = g.view_parts();
@@ -537,23 +518,19 @@ impl<'a, 't> Session<'a, 't> {
             text,
         };
         variant
-            .allows_player_command(&cx, &g.variant_state, cmd)
+            .allows_player_command(&cx, g.variant_state(), cmd)
             .map_err(Refusal::Variant)
     }
 
-    fn salt(&self) -> Result<u64, StoreError> {
-        Ok(self.config.seed
-            ^ self
-                .tx
-                .next_counter("salt")?
-                .wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    pub(super) fn salt(&self) -> Result<u64, StoreError> {
+        salt(self.config, self.tx)
     }
 
     /// Saves the game, queues the reply and the other mails; returns how many were queued
     /// and the games touched.
     pub(super) fn finish(mut self) -> Result<(usize, Vec<String>), StoreError> {
         if let (Some(Sender::Power(p)), Some(g)) = (self.who, self.game.as_ref())
-            && self.orders_changed
+            && g.orders_changed()
         {
             // A duplex player's reply lists the standing orders of every power they hold.
             for q in g.held_with(p) {
@@ -562,18 +539,12 @@ impl<'a, 't> Session<'a, 't> {
             }
         }
         if let (Some(g), Some(variant)) = (self.game.as_mut(), self.variant)
-            && self.dirty
+            && g.changed()
         {
-            if g.status == Status::Active && g.all_in(self.map, variant) {
-                if g.all_in_since.is_none() {
-                    g.all_in_since = Some(self.now);
-                }
-            } else {
-                g.all_in_since = None;
-            }
+            g.note_all_in(self.map, variant, self.now);
             self.tx.save_game(g)?;
         }
-        let game = self.game.as_ref().map(|g| g.name.clone());
+        let game = self.game.as_ref().map(|g| g.name().to_string());
         let subject = answers::reply_subject(&self.config.name, &self.msg.subject);
         let mut body = render_reply_lines(&self.reply);
         if self.who.is_none() && !self.address_proven()? {
@@ -644,7 +615,7 @@ impl<'a, 't> Session<'a, 't> {
             count += 1;
         }
         if let (Some((i, p)), Some(g)) = (self.welcome, self.game.as_ref())
-            && self.orders_changed
+            && g.orders_changed()
             && let Some(m) = self.mails.get_mut(i)
             && let Some(at) = m
                 .body
@@ -665,4 +636,9 @@ impl<'a, 't> Session<'a, 't> {
         self.touched.dedup();
         Ok((count, self.touched))
     }
+}
+
+/// A fresh salt for a password's hash: the judge's seed and the next of its counter.
+pub(super) fn salt(config: &JudgeConfig, tx: &Tx<'_>) -> Result<u64, StoreError> {
+    Ok(config.seed ^ tx.next_counter("salt")?.wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }

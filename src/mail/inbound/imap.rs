@@ -50,8 +50,11 @@ pub struct ImapConfig {
     pub root_certificate: Option<PathBuf>,
     /// Login name.
     pub username: String,
-    /// Password.
+    /// Password (unused with `xoauth2`).
     pub password: String,
+    /// Log in with `AUTHENTICATE XOAUTH2` and an access token from here instead of a
+    /// password (renewed before it expires, and once more when the server refuses it).
+    pub xoauth2: Option<std::sync::Arc<crate::mail::oauth::TokenSource>>,
     /// The mailbox read (`INBOX`).
     pub mailbox: String,
     /// Where committed mail goes (`Processed`); created when missing.
@@ -93,6 +96,7 @@ impl ImapConfig {
             root_certificate: None,
             username: username.into(),
             password: password.into(),
+            xoauth2: None,
             mailbox: "INBOX".into(),
             processed: "Processed".into(),
             rejected: "Rejected".into(),
@@ -213,6 +217,10 @@ pub struct ImapInbox {
     committed: Option<ImapCursor>,
     /// Last UID handed out on the current connection.
     handed: u32,
+    /// UIDs handed out and neither committed nor rejected yet: a rewind or a reconnect
+    /// resumes before the first of them, though later ones were committed (a mail the
+    /// caller leaves for a later pass is fetched again, not skipped).
+    pending: std::collections::BTreeSet<u32>,
     /// A UID the search found but the fetch did not return, and how many times in a row.
     missing: Option<(u32, u32)>,
     backoff: Duration,
@@ -247,6 +255,7 @@ impl std::fmt::Debug for ImapInbox {
             .field("connected", &self.conn.is_some())
             .field("committed", &self.committed)
             .field("handed", &self.handed)
+            .field("pending", &self.pending)
             .finish()
     }
 }
@@ -434,11 +443,27 @@ where
     }
 }
 
-/// Opens a session on `c`: connects, secures, logs in, creates the folders and selects the
-/// mailbox.
+/// The command a refused `XOAUTH2` login is reported under ([`InboundError::Refused`]).
+const XOAUTH2_COMMAND: &str = "AUTHENTICATE XOAUTH2";
+
+/// The client side of `AUTHENTICATE XOAUTH2`: the token at the server's first prompt, then
+/// an empty answer to the error the server describes when it refuses (RFC 7628 §3.2.3).
+struct Xoauth2(Option<String>);
+
+impl async_imap::Authenticator for Xoauth2 {
+    type Response = String;
+
+    fn process(&mut self, _challenge: &[u8]) -> String {
+        self.0.take().unwrap_or_default()
+    }
+}
+
+/// Opens a session on `c`: connects, secures, logs in (with `token` by XOAUTH2, else with
+/// the password), creates the folders and selects the mailbox.
 async fn open_session(
     c: ImapConfig,
     tls: Option<tokio_native_tls::TlsConnector>,
+    token: Option<String>,
 ) -> Result<Connected, InboundError> {
     let server = c.server();
     let unavailable = |reason: String| InboundError::Unavailable {
@@ -500,15 +525,32 @@ async fn open_session(
             async_imap::Client::new(secure(plain.into_inner()).await?)
         }
     };
-    let (mut session, caps) = client
-        .login_with_capabilities(&c.username, &c.password)
-        .await
-        .map_err(|(e, _)| match Failure::from(e) {
-            Failure::Refused(r) => {
-                InboundError::Config(format!("login as {} refused: {r}", c.username))
-            }
-            Failure::Lost(r) => unavailable(format!("login failed: {r}")),
-        })?;
+    let (mut session, caps) = match token {
+        None => client
+            .login_with_capabilities(&c.username, &c.password)
+            .await
+            .map_err(|(e, _)| match Failure::from(e) {
+                Failure::Refused(r) => {
+                    InboundError::Config(format!("login as {} refused: {r}", c.username))
+                }
+                Failure::Lost(r) => unavailable(format!("login failed: {r}")),
+            })?,
+        Some(token) => {
+            let response = crate::mail::oauth::xoauth2_response(&c.username, &token);
+            let session = client
+                .authenticate("XOAUTH2", Xoauth2(Some(response)))
+                .await
+                .map_err(|(e, _)| match Failure::from(e) {
+                    Failure::Refused(reason) => InboundError::Refused {
+                        server: server.clone(),
+                        command: XOAUTH2_COMMAND.into(),
+                        reason,
+                    },
+                    Failure::Lost(r) => unavailable(format!("XOAUTH2 login failed: {r}")),
+                })?;
+            (session, None)
+        }
+    };
     let lost = |e: ImapError| unavailable(e.to_string());
     let caps = match caps {
         Some(caps) => caps,
@@ -556,6 +598,7 @@ impl ImapInbox {
             runtime: None,
             conn: None,
             handed: 0,
+            pending: std::collections::BTreeSet::new(),
             missing: None,
             backoff,
             next_attempt: None,
@@ -565,6 +608,16 @@ impl ImapInbox {
     /// The bookkeeping to store: the last committed message, if any.
     pub fn cursor(&self) -> Option<&ImapCursor> {
         self.committed.as_ref()
+    }
+
+    /// The UID a fetch resumes after: the last committed, but never past a message handed
+    /// out and not filed away.
+    fn resume_after(&self) -> u32 {
+        let committed = self.committed.as_ref().map_or(0, |c| c.last_uid);
+        match self.pending.first() {
+            Some(&first) => committed.min(first.saturating_sub(1)),
+            None => committed,
+        }
     }
 
     /// The mailbox's UIDVALIDITY on the current connection.
@@ -636,7 +689,46 @@ impl ImapInbox {
             .map_err(|e| InboundError::Config(format!("cannot set up TLS: {e}")))
     }
 
+    /// Opens a session; with XOAUTH2, with the token in hand, and once more with a renewed
+    /// one when the server refuses it (revoked or expired early).
     fn open(&mut self) -> Result<Connected, InboundError> {
+        let Some(tokens) = self.config.xoauth2.clone() else {
+            return self.open_with(None);
+        };
+        let server = self.config.server();
+        let oauth = |e: crate::mail::oauth::OAuthError| {
+            if e.is_temporary() {
+                InboundError::Unavailable {
+                    server: server.clone(),
+                    reason: e.to_string(),
+                }
+            } else {
+                InboundError::Config(e.to_string())
+            }
+        };
+        let token = tokens.access_token().map_err(oauth)?;
+        match self.open_with(Some(token.clone())) {
+            Err(InboundError::Refused {
+                command, reason, ..
+            }) if command == XOAUTH2_COMMAND => {
+                warn!(server = %self.config.server(), user = %self.config.username, %reason, "the XOAUTH2 login was refused; renewing the access token");
+                let renewed = tokens.renew(&token).map_err(oauth)?;
+                self.open_with(Some(renewed)).map_err(|e| match e {
+                    InboundError::Refused {
+                        command, reason, ..
+                    } if command == XOAUTH2_COMMAND => InboundError::Config(format!(
+                        "the XOAUTH2 login as {} was refused with a new access token from {}: {reason}",
+                        self.config.username,
+                        tokens.token_url()
+                    )),
+                    other => other,
+                })
+            }
+            other => other,
+        }
+    }
+
+    fn open_with(&mut self, token: Option<String>) -> Result<Connected, InboundError> {
         let c = self.config.clone();
         if c.security == Security::Plain && !crate::mail::is_loopback(&c.host, c.port) {
             return Err(InboundError::Config(format!(
@@ -652,7 +744,8 @@ impl ImapInbox {
         let limit = c.timeout * 8;
         let rt = self.runtime()?;
         // The timer is made inside the runtime (tokio's timers need its context).
-        let task = rt.spawn(async move { tokio::time::timeout(limit, open_session(c, tls)).await });
+        let task =
+            rt.spawn(async move { tokio::time::timeout(limit, open_session(c, tls, token)).await });
         match rt.block_on(task) {
             Ok(Ok(opened)) => opened,
             Ok(Err(_)) => Err(self.unavailable(format!("no session within {limit:?}"))),
@@ -675,7 +768,7 @@ impl ImapInbox {
                     self.backoff = self.config.backoff_min;
                     self.next_attempt = None;
                     self.handed = match &self.committed {
-                        Some(cur) if cur.uidvalidity == conn.uidvalidity => cur.last_uid,
+                        Some(cur) if cur.uidvalidity == conn.uidvalidity => self.resume_after(),
                         Some(cur) => {
                             warn!(
                                 mailbox = %cur.mailbox,
@@ -688,6 +781,7 @@ impl ImapInbox {
                         }
                         None => 0,
                     };
+                    self.pending.clear();
                     info!(server = %self.config.server(), mailbox = %self.config.mailbox, "connected");
                     self.conn = Some(conn);
                 }
@@ -1012,6 +1106,7 @@ impl Inbox for ImapInbox {
             self.handed = self.handed.max(u);
         }
         out.retain(|m| upto.is_some_and(|u| uid_of(m) <= u));
+        self.pending.extend(out.iter().map(uid_of));
         debug!(count = out.len(), handed = self.handed, "fetched");
         Ok(out)
     }
@@ -1093,6 +1188,9 @@ impl Inbox for ImapInbox {
         let folder = self.config.processed.clone();
         self.file_away(ids, folder)?;
         for id in ids {
+            if let MessageRef::Imap { uid, .. } = id {
+                self.pending.remove(uid);
+            }
             if let Some(cur) = ImapCursor::of(id)
                 && self
                     .committed
@@ -1109,12 +1207,16 @@ impl Inbox for ImapInbox {
     fn reject(&mut self, id: &MessageRef, reason: &str) -> Result<(), InboundError> {
         let folder = self.config.rejected.clone();
         self.file_away(std::slice::from_ref(id), folder.clone())?;
+        if let MessageRef::Imap { uid, .. } = id {
+            self.pending.remove(uid);
+        }
         warn!(message = %id, folder = %folder, reason, "rejected unparsable mail");
         Ok(())
     }
 
     fn rewind(&mut self) {
-        self.handed = self.committed.as_ref().map_or(0, |c| c.last_uid);
+        self.handed = self.resume_after();
+        self.pending.clear();
     }
 }
 
@@ -1315,11 +1417,14 @@ mod tests {
         for script in [bare_bad as fn(&str, &str) -> Option<Vec<u8>>, hang_up] {
             let mut inbox = inbox_on(hostile_server(b"* OK ready\r\n", script));
             inbox.connect().expect("connected");
+            // Far from the deadline, not merely before it: the library's panic is printed
+            // first, and with RUST_BACKTRACE set, symbolising a debug build's backtrace
+            // took 1.3 to 5.3 s on a loaded machine (the old 4 s bound failed 1 run in 5).
             let start = Instant::now();
             inbox
-                .wait(start + Duration::from_secs(5))
+                .wait(start + Duration::from_secs(60))
                 .expect("a wait never fails");
-            assert!(start.elapsed() < Duration::from_secs(4));
+            assert!(start.elapsed() < Duration::from_secs(20));
             assert!(!inbox.is_connected());
         }
     }
@@ -1354,5 +1459,26 @@ mod tests {
         let stored = ImapCursor::of(&id);
         let inbox = ImapInbox::new(ImapConfig::new("localhost", 1, "u", "p"), stored.clone());
         assert_eq!(inbox.cursor(), stored.as_ref());
+    }
+
+    /// Issue 36: a message the caller leaves in the mailbox (it failed; the mail behind it
+    /// was committed) is fetched again after a rewind, not skipped by the cursor.
+    #[test]
+    fn a_rewind_resumes_before_a_message_left_behind() {
+        let mut inbox = ImapInbox::new(ImapConfig::new("localhost", 1, "u", "p"), None);
+        inbox.committed = Some(ImapCursor {
+            mailbox: "INBOX".into(),
+            uidvalidity: 7,
+            last_uid: 9,
+        });
+        inbox.pending.extend([5, 8]);
+        inbox.rewind();
+        assert_eq!(inbox.handed, 4);
+        assert!(inbox.pending.is_empty());
+        inbox.rewind();
+        assert_eq!(
+            inbox.handed, 9,
+            "once nothing is left behind, from the cursor"
+        );
     }
 }

@@ -59,27 +59,7 @@ pub struct RawMessage {
     pub oversize: Option<u64>,
 }
 
-/// The most bytes of a message over the size limit that are read: its header block, up to
-/// this.
-pub const HEADER_BYTES: usize = 64 * 1024;
-
-/// The header block of a message's first bytes: up to and with the first empty line.
-pub fn header_block(bytes: &[u8]) -> &[u8] {
-    let mut i = 0;
-    while let Some(&c) = bytes.get(i) {
-        if c == b'\n' {
-            let rest = bytes.get(i + 1..).unwrap_or_default();
-            if rest.starts_with(b"\n") {
-                return bytes.get(..i + 2).unwrap_or(bytes);
-            }
-            if rest.starts_with(b"\r\n") {
-                return bytes.get(..i + 3).unwrap_or(bytes);
-            }
-        }
-        i += 1;
-    }
-    bytes
-}
+pub use crate::mail::envelope::{HEADER_BYTES, header_block};
 
 /// What went wrong reading a mailbox.
 #[derive(Debug, thiserror::Error)]

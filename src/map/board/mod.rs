@@ -18,6 +18,7 @@
 pub(super) mod check;
 mod csv;
 mod disk;
+mod njudge;
 mod shipped;
 pub(super) mod toml_file;
 
@@ -541,7 +542,7 @@ pub fn load_board(folder: &BoardFolder) -> Result<Board, BoardError> {
             (csv::read(folder, files, &spec)?, files.provinces.clone())
         }
         toml_file::MapFiles::Njudge { map, seed } => (
-            super::njudge::parse(
+            njudge::parse(
                 (map, folder.text(map)?),
                 (seed, folder.text(seed)?),
                 &spec.powers,

@@ -1,4 +1,4 @@
-//! Formal Diplomacy rm91 (`shared/rules/formal.md`): powers declare war before they attack
+//! Formal Diplomacy rm91 (`docs/rules/formal.md`): powers declare war before they attack
 //! (FD-2), may surrender to end their wars (FD-3), claim spheres of influence that close a
 //! province to powers at peace with them (FD-4), may not send private press to an enemy
 //! (FD-5), and score victory points until a turn limit (FD-1).

@@ -1,4 +1,4 @@
-//! International Relations rv20 (`shared/rules/international-relations.md`): powers sign
+//! International Relations rv20 (`docs/rules/international-relations.md`): powers sign
 //! treaties (MDT, AAT) that decide who may attack whom (IR-B, IR-C), give notice to
 //! abrogate them (IR-D), pay penalties for aggression (IR-E), act as one power with their
 //! allies (IR-F) and enter an ally's territory only with its permission (IR-G); the game

@@ -1,4 +1,4 @@
-//! Shell Shock rm76 (`shared/rules/shellshock.md`): every unit has a morale (SS-1) that
+//! Shell Shock rm76 (`docs/rules/shellshock.md`): every unit has a morale (SS-1) that
 //! rises and falls with what it lives through (SS-2, capped by SS-5), and its fighting
 //! strength follows it (SS-3: 3/2, 1, 3/4 or 1/2, exact rationals through H6/H7); low
 //! morale forces holds (H4), and a unit at 0 or below rebels into an armed neutral (H12).

@@ -1,4 +1,4 @@
-//! Surrender (`shared/rules/surrender.md`): a defeated power surrenders to a stronger one
+//! Surrender (`docs/rules/surrender.md`): a defeated power surrenders to a stronger one
 //! and plays on as its client. Offers and acceptances are immediate (SUR-1); a client may
 //! not attack, cut or help dislodge its protectorate (SUR-3, H8–H10); centres are counted
 //! with the clients' (SUR-2, SUR-9); a protectorate may exchange its unit on a client's home

@@ -62,7 +62,7 @@ impl Grammar for SurviveGrammar {
         }
         match vote(line) {
             Some(b) => Ok(("", RuleCommand::new(SurviveCommand::Vote(b)))),
-            // SRV-7 (SRV-AMB-14): any fault in a ballot line is SRV-E7, the whole line
+            // SRV-E7 (SRV-AMB-14): any fault in a ballot line is SRV-E7, the whole line
             // quoted.
             None => failure(
                 blanks(line),

@@ -1,4 +1,4 @@
-//! Survive (`shared/rules/survive.md`): every even-year Winter the powers vote one of their
+//! Survive (`docs/rules/survive.md`): every even-year Winter the powers vote one of their
 //! own out of the game, by secret ballot to the master (SRV-1 to SRV-3). Outcasts' units
 //! hold and are disbanded when dislodged, outcasts never build and lose units in the order
 //! of SRV-4b; a power owning no centre when a Winter opens is out (SRV-4c); a tie among all

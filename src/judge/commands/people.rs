@@ -7,8 +7,8 @@ use crate::bulletin::people;
 use crate::game::{Game, Record};
 use crate::store::{MAX_NAMESAKES, StoreError};
 
-use super::super::refusal::Refusal;
-use super::{Done, Session, Verdict};
+use super::super::refusal::{Refusal, SessionError};
+use super::super::session::{Done, Session, Verdict};
 
 impl Session<'_, '_> {
     /// Every address of the person at `address` (itself alone if it never registered or
@@ -27,7 +27,7 @@ impl Session<'_, '_> {
     }
 
     /// The reliability record of the person at `address`.
-    pub(super) fn record_of(&self, address: &str) -> Result<Record, StoreError> {
+    pub(in crate::judge) fn record_of(&self, address: &str) -> Result<Record, StoreError> {
         let addresses = self.addresses_of(address)?;
         let seats = self.tx.seats_of(&addresses)?;
         Ok(Record::of(&seats, &addresses))
@@ -35,21 +35,21 @@ impl Session<'_, '_> {
 
     /// Whether the reply address passes `g`'s entry gates (njudge's `mail_access`); a game
     /// with none is not looked at.
-    pub(super) fn passes_gates(&self, g: &Game) -> Result<Result<(), Refusal>, StoreError> {
-        if g.settings.gates.is_open() {
-            return Ok(Ok(()));
+    pub(in crate::judge) fn passes_gates(&self, g: &Game) -> Result<(), SessionError> {
+        if g.settings().gates.is_open() {
+            return Ok(());
         }
         let record = self.record_of(self.msg.reply_address())?;
-        Ok(g.settings
+        g.settings()
             .gates
             .admits(&record)
-            .map_err(|r| Refusal::gate(&g.name, r)))
+            .map_err(|r| Refusal::gate(g.name(), r).into())
     }
 
     /// `WHOIS address` or `WHOIS name`: the public fields of each person found, and their
     /// record. An address is never shown unless its owner made the field that holds it
     /// public.
-    pub(super) fn whois(&self, who: &str) -> Result<Verdict, StoreError> {
+    pub(in crate::judge) fn whois(&self, who: &str) -> Verdict {
         let mut more = Vec::new();
         if who.contains('@') {
             let profile = match self.tx.person_of(who)? {
@@ -58,13 +58,13 @@ impl Session<'_, '_> {
             };
             let record = self.record_of(who)?;
             if profile.is_empty() && record.seats == 0 && self.tx.person_of(who)?.is_none() {
-                return Ok(Err(Refusal::Unknown(who.to_string())));
+                return Err(Refusal::Unknown(who.to_string()).into());
             }
             more.extend(people::whois(who, &profile, &record));
         } else {
             let found = self.tx.people_named(who)?;
             if found.is_empty() {
-                return Ok(Err(Refusal::Unknown(who.to_string())));
+                return Err(Refusal::Unknown(who.to_string()).into());
             }
             for p in found.into_iter().take(MAX_NAMESAKES) {
                 let profile = self.tx.profile(p)?;
@@ -74,20 +74,20 @@ impl Session<'_, '_> {
                 more.extend(people::whois(who, &profile, &record));
             }
         }
-        Ok(Done::with_more(people::whois_echo(who), more))
+        Done::with_more(people::whois_echo(who), more)
     }
 
     /// The players' records, for the master's `LIST game`: each played seat's (or, while
     /// the game forms, each joiner's).
-    pub(super) fn records_for_master(&self, g: &Game) -> Result<Vec<String>, StoreError> {
+    pub(in crate::judge) fn records_for_master(&self, g: &Game) -> Result<Vec<String>, StoreError> {
         let mut out = vec![people::LIST_HEADING.to_string()];
-        if g.players.is_empty() {
-            for j in &g.joiners {
+        if g.players().is_empty() {
+            for j in g.joiners() {
                 let r = self.record_of(&j.seat.address)?;
                 out.push(people::list_joiner_record(&j.seat.address, &r));
             }
         } else {
-            for pl in g.players.iter().filter(|p| p.is_playing()) {
+            for pl in g.players().iter().filter(|p| p.is_playing()) {
                 let r = self.record_of(&pl.seat.address)?;
                 out.push(people::list_record(pl.power, &pl.seat.address, &r));
             }

@@ -23,9 +23,9 @@ fn powers() -> Vec<BoardPower> {
 }
 
 /// A small board in njudge's format, written for these tests (`fixtures/boards/isthmus/`).
-const MAP: &str = include_str!("../../../fixtures/boards/isthmus/map");
+const MAP: &str = include_str!("../../../../fixtures/boards/isthmus/map");
 
-const SEED: &str = include_str!("../../../fixtures/boards/isthmus/seed");
+const SEED: &str = include_str!("../../../../fixtures/boards/isthmus/seed");
 
 fn read(map: &str, seed: &str) -> Result<Geography, BoardError> {
     parse(("map.isthmus", map), ("seed.isthmus", seed), &powers())

@@ -26,14 +26,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::board::check::{Names, home_owners, province_index, unit_may_stand};
-use super::board::toml_file::power_by_letter;
-use super::board::{
+use super::check::{Names, home_owners, province_index, unit_may_stand};
+use super::toml_file::power_by_letter;
+use super::{
     BoardCoast, BoardError, BoardPower, BoardProvince, Borders, Centre, FirstPhase, Gateway,
     Geography, HongKong, MAX_PROVINCES, Place, PowerIndex, ProvinceIndex, Railway, StartingUnit,
 };
-use super::names::split_coast;
-use super::{Terrain, UnitKindData};
+use crate::map::names::split_coast;
+use crate::map::{Terrain, UnitKindData};
 
 /// An area of the map file, as its first part gives it.
 #[derive(Debug)]
