@@ -405,10 +405,16 @@ fn misspelt_signon_echoes_no_password_and_masks_no_other_word() {
             "\"SIGNIN Emasks ********\"",
             "\"- SIGNON Emasks ********\"",
             "\"SIGNON: Emasks ********\"",
-            "\"Take-over France masks ********\"",
         ] {
             assert!(body.contains(shown), "{shown}: {body}");
         }
+        // Since issue 38's framing the last line reads as the mail's closing and is not
+        // echoed at all; echoed, it would be masked.
+        assert!(
+            !body.contains("Take-over France")
+                || body.contains("\"Take-over France masks ********\""),
+            "{body}"
+        );
     }
 }
 
