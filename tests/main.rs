@@ -175,6 +175,9 @@ mod picture;
 /// What the rules keep secret stays secret from every reader: Survive ballots, HISTORY by
 /// audience.
 mod privacy;
+/// The proof model (issue 37): who a mail speaks for, the attacks on it replayed and
+/// shown failing.
+mod proof;
 /// Quoted replies in nine languages and six ways of quoting (issue 38): only the orders above
 /// the quote change; greetings and closings draw no error; a quoted SIGNON joins nobody; a
 /// typographic apostrophe in a password; a results listing pasted back.

@@ -617,6 +617,9 @@ fn a_quiet_game_tells_the_master_and_the_player_only() {
     t.now = deadline - Duration::hours(1);
     let before = t.mails().len();
     t.mail("quiet@example.test", "SIGNON Ahush quiet-secret");
+    // A power its master ejected someone from is taken over with the master's approval
+    // (issue 37: the one ejected does not take it back from another address).
+    t.as_master("APPROVE Austria");
     let new = t.mails_since(before);
     assert_eq!(
         recipients(&new, &t.subject("Austria taken over")),

@@ -251,8 +251,9 @@ pub fn resigned(judge: &str, g: &Game, power: Power) -> Notice {
     }
 }
 
-/// A seat's mail goes to a new address (`SET ADDRESS`): the address learns why.
-pub fn address_set(judge: &str, g: &Game, seat: Sender) -> Notice {
+/// A seat's mail goes to a new address (`SET ADDRESS`, confirmed by that address): the
+/// old address learns where.
+pub fn address_set(judge: &str, g: &Game, seat: Sender, new: &str) -> Notice {
     let seat = match seat {
         Sender::Power(p) => p.name(),
         Sender::Master => "the master",
@@ -260,7 +261,7 @@ pub fn address_set(judge: &str, g: &Game, seat: Sender) -> Notice {
     Notice {
         subject: subject(judge, g.name(), "Address set"),
         body: format!(
-            "From now on this address receives the mail of {seat} in the game '{}' on this judge: the player of that seat set it with SET ADDRESS.\nIf you did not ask for this, please tell the master of '{}'.\n",
+            "From now on the mail of {seat} in the game '{}' on this judge goes to {new}, not to this address: a mail with the seat's password asked for it (SET ADDRESS), and {new} confirmed it.\nIf you did not ask for this, someone else knows the seat's password: please tell the master of '{}'.\n",
             g.name(),
             g.name()
         ),
@@ -633,9 +634,9 @@ mod tests {
                 "The deadline for S1901M has passed. Orders are missing from: Italy.\nThe grace period ends Wed Mar 04 2026 20:00 UTC.\n",
             ),
             (
-                address_set("DIP", &g, Sender::Master),
+                address_set("DIP", &g, Sender::Master, "new@example.test"),
                 "DIP:demo - Address set",
-                "From now on this address receives the mail of the master in the game 'demo' on this judge: the player of that seat set it with SET ADDRESS.\nIf you did not ask for this, please tell the master of 'demo'.\n",
+                "From now on the mail of the master in the game 'demo' on this judge goes to new@example.test, not to this address: a mail with the seat's password asked for it (SET ADDRESS), and new@example.test confirmed it.\nIf you did not ask for this, someone else knows the seat's password: please tell the master of 'demo'.\n",
             ),
             (
                 resigned("DIP", &g, Power::Austria),

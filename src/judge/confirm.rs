@@ -53,6 +53,13 @@ pub(super) enum AddressRequest {
     /// The answer of the second address of an `I AM ALSO`: it joins the person of the
     /// address named (the one that asked).
     LinkTo(String),
+    /// `SET ADDRESS`, answered by the new address: the seat `seat` of `game`, registered
+    /// at `from` when it was asked, moves to it (`proof`).
+    SeatAt {
+        game: String,
+        seat: super::proof::SeatKey,
+        from: String,
+    },
 }
 
 impl AddressRequest {
@@ -65,6 +72,7 @@ impl AddressRequest {
             AddressRequest::Register(fields, _) => people::register_command(fields.len()),
             AddressRequest::AlsoAt(a) => people::also_command(a),
             AddressRequest::LinkTo(owner) => people::link_command(owner),
+            AddressRequest::SeatAt { game, .. } => crate::bulletin::proof::move_command(game),
         }
     }
 }

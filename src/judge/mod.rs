@@ -30,6 +30,7 @@ mod mailing;
 mod password;
 mod pictures;
 mod process;
+mod proof;
 mod refusal;
 mod seats;
 mod session;

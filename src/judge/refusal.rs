@@ -292,6 +292,22 @@ pub(super) enum Refusal {
         "{0} was sent a confirmation within the day: it is sent no other until it answers or the day is over"
     )]
     AlsoWaiting(String),
+    /// A reply carries at most this many attachments (`proof`).
+    #[error(
+        "this reply already carries {0} attachments, the most one reply carries; ask for the rest in another mail"
+    )]
+    ReplyFull(usize),
+    /// An address was sent its hour's attachments (`proof`).
+    #[error(
+        "{address} was sent {per_hour} attachments in the last hour, the most the judge sends an address in an hour; ask again later"
+    )]
+    AttachmentsPerHour { address: String, per_hour: usize },
+    /// The seat a `SET ADDRESS` asked to move was moved, or taken over, before the new
+    /// address answered.
+    #[error(
+        "the seat of {0} this confirmation would move is no longer where it was asked from; nothing moved"
+    )]
+    SeatMovedMeanwhile(String),
     /// A rule set's refusal (H1, H2, H19), with the code and sentence of its spec.
     #[error("{}", .0.sentence)]
     Variant(VariantRefusal),
@@ -371,6 +387,8 @@ impl Refusal {
             Refusal::Unknown(_) => "UNKNOWN-PERSON",
             Refusal::AlsoSelf(_) | Refusal::AlsoAlready(_) => "ALREADY-LINKED",
             Refusal::AlsoWaiting(_) => "CONFIRMATION-PENDING",
+            Refusal::ReplyFull(_) | Refusal::AttachmentsPerHour { .. } => "REPLY-FULL",
+            Refusal::SeatMovedMeanwhile(_) => "SEAT-MOVED",
             Refusal::Order(r) => r.code(),
             Refusal::Press(r) => r.code(),
             Refusal::Seat(r) => r.code(),

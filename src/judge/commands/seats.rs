@@ -3,8 +3,8 @@
 //! `SET INVITE`, `FORCE BEGIN`). Each calls the `Game` transition and picks who is told
 //! (`judge::seats` writes the mails a seat's change sends).
 
+use crate::bulletin::answers;
 use crate::bulletin::settings as text;
-use crate::bulletin::{answers, notices};
 use crate::command::EjectTarget;
 use crate::game::{self, Abandonment, Ejected, Invitation, Reader, Seat, SeatRef, Sender};
 use crate::map::Power;
@@ -46,14 +46,8 @@ impl Session<'_, '_> {
 
     /// `SET ADDRESS`: the seat's mail goes to another address, which is told why.
     pub(in crate::judge) fn set_address(&mut self, address: &str) -> Verdict {
-        if let Some(r) = addresses::refusal(self.config, address) {
-            return Err(r.into());
-        }
         let seat = self.seat_ref()?;
-        if self.game_mut()?.set_seat_address(seat, address)? {
-            self.tell_new_address(address);
-        }
-        Done::ok(answers::set_address(address))
+        self.move_seat(seat, address)
     }
 
     /// `SET WAIT` / `SET NOWAIT`: whether the power's orders wait for the deadline.
@@ -83,31 +77,6 @@ impl Session<'_, '_> {
         self.who = None;
         self.check_end()?;
         Done::with_more("RESIGN", lines)
-    }
-
-    /// Tells an address that it now receives a seat's mail (`SET ADDRESS`): a mistyped
-    /// address learns why the judge writes to it, and a player learns at once whether the
-    /// new address takes mail.
-    fn tell_new_address(&mut self, address: &str) {
-        let Some(g) = self.game.as_ref() else {
-            return;
-        };
-        let seat = self.who.unwrap_or(Sender::Master);
-        let audience = match seat {
-            Sender::Power(p) => Audience::power(p),
-            Sender::Master => Audience::MASTER,
-        };
-        let n = notices::address_set(&self.config.name, g, seat);
-        self.mails.push(NewMail {
-            game: Some(g.name().to_string()),
-            audience,
-            recipient: address.to_string(),
-            subject: n.subject,
-            body: n.body,
-            kind: MailKind::Generated,
-            in_reply_to: None,
-            pictures: Vec::new(),
-        });
     }
 
     /// `BECOME power`: the master's mail speaks for a power from here on.

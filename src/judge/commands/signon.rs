@@ -299,7 +299,7 @@ impl Session<'_, '_> {
             address: from.clone(),
             password_hash: password::hash(self.config.password_cost, pw, self.salt()?),
         };
-        if g.settings().approval {
+        if self.takeover_waits(&g, p)? {
             g.claim(p, seat, self.now);
             self.mails
                 .push(seats::claim_mail(self.config, &g, p, &from));

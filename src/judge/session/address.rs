@@ -50,7 +50,7 @@ impl Session<'_, '_> {
         // they need this mail's own proof: a seat's password, or the confirmation.
         let proven = match req {
             AddressRequest::Register(..) | AddressRequest::AlsoAt(_) => {
-                self.signed_on_at_reply_address()
+                self.speaks_for_reply_address()
             }
             _ => self.address_proven()?,
         };
@@ -80,9 +80,10 @@ impl Session<'_, '_> {
                 Some(g) if !g.observes(address) => Err(Refusal::NotObserving(g.name().to_string())),
                 Some(_) => Ok(()),
             },
-            AddressRequest::Map(_) | AddressRequest::Register(..) | AddressRequest::LinkTo(_) => {
-                Ok(())
-            }
+            AddressRequest::Map(_)
+            | AddressRequest::Register(..)
+            | AddressRequest::LinkTo(_)
+            | AddressRequest::SeatAt { .. } => Ok(()),
             AddressRequest::AlsoAt(also) => {
                 let theirs = |a: &str| self.tx.person_of(a);
                 if let Some(r) = super::super::addresses::refusal(self.config, also) {
@@ -147,6 +148,7 @@ impl Session<'_, '_> {
                 self.tx.link_address(owner, &address, self.now)?;
                 Done::ok(people::linked(&address, owner))
             }
+            AddressRequest::SeatAt { game, seat, from } => self.seat_moved(game, *seat, from),
         }
     }
 
@@ -178,7 +180,7 @@ impl Session<'_, '_> {
 
     /// Changes game `name`: the message's own game in place (it is written when the
     /// message is done), any other as stored.
-    fn change_game(
+    pub(in crate::judge) fn change_game(
         &mut self,
         name: &str,
         f: impl FnOnce(&mut crate::game::Game) -> String,
