@@ -58,7 +58,7 @@ fn stamp() -> String {
 
 fn config_text(args: &BenchMailArgs, judge: &str, db: &Path, servers: bool) -> String {
     let common = format!(
-        "[judge]\nname = \"DIP\"\naddress = \"{judge}\"\ndatabase = \"{}\"\nseed = 1901\npassword_cost = \"{}\"\nremember_passwords = {}\n\n[daemon]\npoll_interval_secs = 1\nreply_rate_limit = 100000\n\n",
+        "[judge]\nname = \"DIP\"\naddress = \"{judge}\"\ndatabase = \"{}\"\nseed = 1901\npassword_cost = \"{}\"\nremember_passwords = {}\nunproven_games_per_day = 1000000\n\n[daemon]\npoll_interval_secs = 1\nreply_rate_limit = 100000\n\n",
         db.display(),
         args.password_cost,
         !args.no_remember_passwords

@@ -132,8 +132,8 @@ fn the_judge_never_answers_itself_nor_a_reply_address_that_loops() {
 }
 
 /// `SET ADDRESS` takes only an address the mailer can send to (an address literal is
-/// refused with a sentence); the new address is told that it now receives the seat's mail,
-/// and it does.
+/// refused with a sentence); the new address is asked, and once it answers it receives the
+/// seat's mail, and the old one is told.
 #[test]
 fn set_address_takes_only_mailable_addresses_and_tells_the_new_one() {
     let mut s = Scratch::new("set-address");
@@ -175,12 +175,36 @@ fn set_address_takes_only_mailable_addresses_and_tells_the_new_one() {
         ),
     );
     d.process_once(t0() + Duration::hours(2)).unwrap();
-    let told = s.sent_to("London.Desk@example.test");
+    // The new address is asked (issue 37: a seat moves only when its new address
+    // confirms), answers, and the old one is told where the mail goes now.
+    let asked = s.sent_to("London.Desk@example.test");
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    let code = asked[0]
+        .subject
+        .strip_prefix("DIP confirmation ")
+        .expect("a confirmation")
+        .to_string();
+    assert!(
+        asked[0].body.contains("the seat stays where it is"),
+        "{}",
+        asked[0].body
+    );
+    s.mail(
+        "London.Desk@example.test",
+        "addr-3@x",
+        &format!("CONFIRM {code}"),
+    );
+    d.process_once(t0() + Duration::hours(2) + Duration::minutes(1))
+        .unwrap();
+    let told: Vec<_> = s
+        .sent_to(&england)
+        .into_iter()
+        .filter(|m| m.subject == "DIP:addr - Address set")
+        .collect();
     assert_eq!(told.len(), 1, "{told:?}");
-    assert_eq!(told[0].subject, "DIP:addr - Address set");
     assert!(
         told[0].body.starts_with(
-            "From now on this address receives the mail of England in the game 'addr' on this judge"
+            "From now on the mail of England in the game 'addr' on this judge goes to london.desk@example.test"
         ),
         "{}",
         told[0].body
@@ -193,7 +217,8 @@ fn set_address_takes_only_mailable_addresses_and_tells_the_new_one() {
             .filter(|m| m.subject.contains("Results"))
             .count()
     };
-    assert_eq!(results("London.Desk@example.test"), 1);
+    // The seat's address is the one that confirmed, as its mail gave it.
+    assert_eq!(results("london.desk@example.test"), 1);
     assert_eq!(results(&england), 0);
 }
 

@@ -100,6 +100,11 @@ pub(crate) fn oauth_port() -> u16 {
     mail_port("OAUTH", 2427)
 }
 
+/// Attacks from outside the session (issue 37), each named after the defect it closes:
+/// forged delivery reports, strangers locking a seat's owner out, masking exactly the
+/// secrets, a greedy web client, addresses no seat may have, invitations and confirmations
+/// abused, games created by throwaway addresses.
+mod attacks;
 /// Secrets and authority under attack: passwords never shown, sign-ons throttled per seat,
 /// subscriptions confirmed by their address, bounded replies to unproven senders.
 mod authority;
@@ -170,6 +175,9 @@ mod picture;
 /// What the rules keep secret stays secret from every reader: Survive ballots, HISTORY by
 /// audience.
 mod privacy;
+/// The proof model (issue 37): who a mail speaks for, the attacks on it replayed and
+/// shown failing.
+mod proof;
 /// Quoted replies in nine languages and six ways of quoting (issue 38): only the orders above
 /// the quote change; greetings and closings draw no error; a quoted SIGNON joins nobody; a
 /// typographic apostrophe in a password; a results listing pasted back.

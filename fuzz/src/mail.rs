@@ -331,7 +331,8 @@ pub fn check(raw: &[u8]) -> Outcome {
 /// not render (the daemon gives such a mail up and tells the master).
 fn check_outgoing(incoming: &Incoming, m: &dipjudge::store::QueuedMail) {
     let config = config();
-    let out = dipjudge::daemon::outgoing_mail(m, &config.address, &config.name, "example.test");
+    let ids = dipjudge::judge::MessageIds::new(&config.name, "example.test", b"fuzz key");
+    let out = dipjudge::daemon::outgoing_mail(m, &config.address, &ids);
     let rendered = match render(&out, UNIX_EPOCH + Duration::from_secs(1_793_534_400)) {
         Ok(r) => r,
         Err(RenderError::Address { field: "To", .. })

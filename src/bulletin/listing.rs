@@ -176,7 +176,7 @@ pub fn list_game(map: &Map, variant: &dyn Variant, g: &Game, shown: Shown) -> St
         } else {
             "no orders needed"
         };
-        let flags = seats::seat_marks(pl).join(", ");
+        let flags = seats::seat_marks(pl, master).join(", ");
         s.push_str(&format!(
             "  {:<8} {:>2} centres, {:>2} units, orders {orders}{}{}\n",
             p.name(),

@@ -36,6 +36,7 @@ pub mod notices;
 pub mod people;
 pub mod pictures;
 pub mod press;
+pub mod proof;
 pub mod reply;
 pub mod results;
 pub mod seats;

@@ -285,8 +285,9 @@ pub fn resigned(judge: &str, g: &Game, power: Power) -> Notice {
     }
 }
 
-/// A seat's mail goes to a new address (`SET ADDRESS`): the address learns why.
-pub fn address_set(judge: &str, g: &Game, seat: Sender) -> Notice {
+/// A seat's mail goes to a new address (`SET ADDRESS`, confirmed by that address): the
+/// old address learns where.
+pub fn address_set(judge: &str, g: &Game, seat: Sender, new: &str) -> Notice {
     let seat = match seat {
         Sender::Power(p) => p.name(),
         Sender::Master => "the master",
@@ -294,41 +295,56 @@ pub fn address_set(judge: &str, g: &Game, seat: Sender) -> Notice {
     Notice {
         subject: subject(judge, g.name(), "Address set"),
         body: format!(
-            "From now on this address receives the mail of {seat} in the game '{}' on this judge: the player of that seat set it with SET ADDRESS.\nIf you did not ask for this, please tell the master of '{}'.\n",
+            "From now on the mail of {seat} in the game '{}' on this judge goes to {new}, not to this address: a mail with the seat's password asked for it (SET ADDRESS), and {new} confirmed it.\nIf you did not ask for this, someone else knows the seat's password: please tell the master of '{}'.\n",
             g.name(),
             g.name()
         ),
     }
 }
 
-/// What a seat's owner is told of the wrong sign-ons sent for it since `since`: `checked`
-/// had their password checked, `refused` were refused unchecked while the seat was locked
-/// (`checks_per_hour` wrong passwords within an hour lock it).
+/// The notice to a seat's registered address (`address`) of the wrong sign-ons sent for
+/// it since `since`: `counts` are (checked with a wrong password, refused unchecked while
+/// locked, locks started), `limits` (wrong passwords an hour from other addresses, from
+/// its own) what locks the seat.
 pub fn wrong_passwords(
     judge: &str,
     g: &Game,
     seat: Sender,
+    address: &str,
     since: DateTime<Utc>,
-    checked: u64,
-    refused: u64,
-    checks_per_hour: usize,
+    counts: (u64, u64, u64),
+    limits: (usize, usize),
 ) -> Notice {
+    let (checked, refused, locks) = counts;
+    let (strangers, own) = limits;
     let who = match seat {
         Sender::Master => "the master".to_string(),
         Sender::Power(p) => p.name().to_string(),
     };
-    let locked = if refused == 0 {
+    let unchecked = if refused == 0 {
+        String::new()
+    } else {
+        format!(" and {refused} more refused unchecked while the seat was locked to them")
+    };
+    let locked = if locks == 0 {
         String::new()
     } else {
         format!(
-            " and {refused} more refused unchecked while the seat was locked ({checks_per_hour} wrong passwords within an hour lock it for the rest of that hour; the right password would have been refused too)"
+            "The seat was locked {}: after {strangers} wrong passwords within an hour from other addresses, no password from them is checked for the rest of that hour (after {own} from your own address, none from it). Other addresses never lock you out: from {address}, your password signs on as ever.\n\n",
+            if locks == 1 {
+                "once".to_string()
+            } else {
+                format!("{locks} times")
+            }
         )
     };
     let body = format!(
-        "Since {since}, {total} sign-ons as {who} in '{game}' were refused: {checked} with a wrong password{locked}.\n\
+        "Since {since}, {total} sign-ons as {who} in '{game}' were refused: {checked} with a wrong password{unchecked}.\n\
          \n\
-         Your password has not changed and works now. If these sign-ons were not yours, \
-         someone is trying to guess it: a long password (SET PASSWORD) keeps them out.\n",
+         {locked}\
+         Your password has not changed. If these sign-ons were not yours, \
+         someone is trying to guess it: a long password (SET PASSWORD) keeps them out. \
+         You are told of them at most once a day.\n",
         since = format_time(g, since),
         total = checked + refused,
         game = g.name(),
@@ -652,9 +668,9 @@ mod tests {
                 "The deadline for S1901M has passed. Orders are missing from: Italy.\nThe grace period ends Wed Mar 04 2026 20:00 UTC.\n",
             ),
             (
-                address_set("DIP", &g, Sender::Master),
+                address_set("DIP", &g, Sender::Master, "new@example.test"),
                 "DIP:demo - Address set",
-                "From now on this address receives the mail of the master in the game 'demo' on this judge: the player of that seat set it with SET ADDRESS.\nIf you did not ask for this, please tell the master of 'demo'.\n",
+                "From now on the mail of the master in the game 'demo' on this judge goes to new@example.test, not to this address: a mail with the seat's password asked for it (SET ADDRESS), and new@example.test confirmed it.\nIf you did not ask for this, someone else knows the seat's password: please tell the master of 'demo'.\n",
             ),
             (
                 resigned("DIP", &g, Power::Austria),

@@ -6,10 +6,13 @@
 //! <sentence>` or `WARNING <CODE>: line N: "<text>": <sentence>` otherwise, where `<text>`
 //! is the line as received, trimmed, runs of blanks collapsed, letter case kept. No word
 //! that may be a password is ever echoed, whatever is wrong with its line: on a line that
-//! starts with SIGNON, OBSERVE, CREATE, SET PASSWORD, BECOME or TAKEOVER every word after
-//! the game is masked, in the quoted line, the sentences and every other line of the reply. The
-//! verdicts are decided elsewhere (`command`, `rules::validate`, `game`, the variants);
-//! this module only writes them down.
+//! starts like a sign-on (SIGNON, OBSERVE, CREATE, SET PASSWORD, BECOME or TAKEOVER, with
+//! any punctuation, any separator inside the keyword, njudge players' SIGN IN and LOGIN, or
+//! a mistyped keyword on a line the grammar could not read) every word after the game is
+//! masked, in the quoted line, its sentence and its echo. No other word is masked anywhere:
+//! a password that is also a word of another line stays readable there. The verdicts are
+//! decided elsewhere (`command`, `rules::validate`, `game`, the variants); this module only
+//! writes them down.
 
 /// What the judge made of one line of a mail.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,18 +48,23 @@ fn one_line(text: &str) -> String {
     crate::command::collapse_blanks(text, |_| false)
 }
 
-/// The keywords after which a line may carry a password (any letter case, blanks between
-/// the words of a keyword), and how many words after the keyword are shown: the game
-/// (`Fgame`, `?game`, `game`) or the power `BECOME` names; the power and the game of
-/// `TAKEOVER power game password`. After `SET PASSWORD` no word is shown.
+/// The keywords after which a line may carry a password, as their parts (any letter case;
+/// between two parts blanks, `-`, `_`, `.` or `:`, or nothing: `SIGN ON`, `SIGN-ON`,
+/// `SIGNON`), and how many words after the keyword are shown: the game (`Fgame`, `?game`,
+/// `game`) or the power `BECOME` names; the power and the game of `TAKEOVER power game
+/// password`. After `SET PASSWORD` no word is shown. njudge's players' other words for a
+/// sign-on (`SIGN IN`, `LOG ON`, `LOGIN`) are read as the judge's, so their passwords are
+/// hidden too.
 const SECRET_KEYWORDS: &[(&[&str], usize)] = &[
-    (&["signon"], 1),
     (&["sign", "on"], 1),
+    (&["sign", "in"], 1),
+    (&["log", "on"], 1),
+    (&["log", "in"], 1),
     (&["observe"], 1),
     (&["watch"], 1),
     (&["create"], 1),
     (&["become"], 1),
-    (&["takeover"], 2),
+    (&["take", "over"], 2),
     (&["set", "password"], 0),
     (&["set", "join", "password"], 0),
 ];
@@ -66,12 +74,20 @@ fn is_blank(c: char) -> bool {
     c.is_whitespace() || c.is_control()
 }
 
-/// The text after `parts` at the start of `text` (leading blanks, blanks between the
-/// parts and letter case ignored), if `text` starts with them.
+/// What may stand between the parts of a keyword (`SIGN-ON`, `TAKE OVER`, `SIGN.ON`).
+fn is_keyword_separator(c: char) -> bool {
+    is_blank(c) || matches!(c, '-' | '_' | '.' | ':')
+}
+
+/// The text after `parts` at the start of `text` (anything before the first letter or digit,
+/// separators between the parts and letter case ignored: `- SIGNON`, `Sign-On`), if `text`
+/// starts with them.
 fn after_keyword<'a>(text: &'a str, parts: &[&str]) -> Option<&'a str> {
-    let mut rest = text.trim_start_matches(is_blank);
-    for part in parts {
-        rest = rest.trim_start_matches(is_blank);
+    let mut rest = text.trim_start_matches(|c: char| !c.is_alphanumeric());
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            rest = rest.trim_start_matches(is_keyword_separator);
+        }
         let head = rest.get(..part.len())?;
         if !head.eq_ignore_ascii_case(part) {
             return None;
@@ -79,6 +95,62 @@ fn after_keyword<'a>(text: &'a str, parts: &[&str]) -> Option<&'a str> {
         rest = rest.get(part.len()..)?;
     }
     Some(rest)
+}
+
+/// The first `n` words of `text` (blank-separated) and what follows them, if it has them.
+fn first_words(text: &str, n: usize) -> Option<(&str, &str)> {
+    let mut end = 0;
+    for _ in 0..n {
+        let rest = text.get(end..)?;
+        let word = rest.trim_start_matches(is_blank);
+        if word.is_empty() {
+            return None;
+        }
+        let start = end + (rest.len() - word.len());
+        end = start + word.find(is_blank).unwrap_or(word.len());
+    }
+    Some((text.get(..end)?, text.get(end..)?))
+}
+
+/// A word's letters and digits, lower case (`Sign-In` → `signin`).
+fn squeezed(word: &str) -> String {
+    word.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// A line the grammar could not read whose first word, or first two words, are a mistyped
+/// keyword (`SINGON`, `TAKE 0VER`, `OBSERV`, `SET PASWORD`): the text after them, and how
+/// many words after them are shown. Near means within one edit (a letter added, dropped,
+/// changed, or two swapped) of a keyword of six letters or fewer, two of a longer one.
+fn after_mistyped_keyword(text: &str) -> Option<(&str, usize)> {
+    let start = text.trim_start_matches(|c: char| !c.is_alphanumeric());
+    let near = |written: &str, keyword: &str| {
+        let limit = if keyword.len() <= 6 { 1 } else { 2 };
+        !written.is_empty() && crate::map::edit_distance_within(written, keyword, limit).is_some()
+    };
+    for n in 1..=3 {
+        let Some((head, rest)) = first_words(start, n) else {
+            break;
+        };
+        let written = squeezed(head);
+        let found = SECRET_KEYWORDS.iter().find(|(parts, _)| {
+            let keyword = parts.concat();
+            match parts.first() {
+                // SET PASSWORD: SET exactly, then the rest near.
+                Some(&"set") => written
+                    .strip_prefix("set")
+                    .zip(keyword.strip_prefix("set"))
+                    .is_some_and(|(w, k)| near(w, k)),
+                _ => near(&written, &keyword),
+            }
+        });
+        if let Some((_, shown)) = found {
+            return Some((rest, *shown));
+        }
+    }
+    None
 }
 
 /// A character of the word shown after a keyword: a game name's (`_`, `-`, letters and
@@ -89,15 +161,17 @@ fn is_shown_char(c: char) -> bool {
 
 /// A line that may carry a password, split where the password may start: the part shown
 /// as written (the keyword and the game), and the text after it, every word of which is
-/// masked. None: the line does not start with such a keyword.
+/// masked. None: the line does not start like a sign-on. A line the grammar could not read
+/// (`unread`) starts like one also when its first words are a mistyped keyword.
 ///
 /// Whatever is wrong with the line (extra words, a split game name, punctuation after the
 /// keyword, `SET PASSWORD=x`), nothing after the game is shown: the judge cannot tell a
 /// password from a misplaced word, so it shows neither.
-fn split_secret(text: &str) -> Option<(&str, &str)> {
+fn split_secret(text: &str, unread: bool) -> Option<(&str, &str)> {
     let (rest, shown) = SECRET_KEYWORDS
         .iter()
-        .find_map(|(parts, shown)| after_keyword(text, parts).map(|r| (r, *shown)))?;
+        .find_map(|(parts, shown)| after_keyword(text, parts).map(|r| (r, *shown)))
+        .or_else(|| unread.then(|| after_mistyped_keyword(text)).flatten())?;
     let mut end = text.len() - rest.len();
     for _ in 0..shown {
         let rest = text.get(end..)?;
@@ -143,8 +217,13 @@ fn add_words<'a>(set: &mut Vec<String>, words: impl IntoIterator<Item = &'a str>
 /// The words of `text` that must never be shown (see [`split_secret`]): every form
 /// ([`forms`]) of every word after the game, longest first.
 pub fn secret_words(text: &str) -> Vec<String> {
+    hidden_words(text, true)
+}
+
+/// [`secret_words`] of a line read as a command (`unread` false) or not.
+fn hidden_words(text: &str, unread: bool) -> Vec<String> {
     let mut words = Vec::new();
-    if let Some((_, hidden)) = split_secret(text) {
+    if let Some((_, hidden)) = split_secret(text, unread) {
         for w in hidden.split(is_blank).filter(|w| !w.is_empty()) {
             add_words(&mut words, forms(w));
         }
@@ -154,17 +233,18 @@ pub fn secret_words(text: &str) -> Vec<String> {
 
 /// The forms of the word where the grammar reads the password (the first after the game,
 /// or after SET PASSWORD and its separator): what an `OK` echo could repeat. After a
-/// SIGNON every word is one (a private game's join password or invitation code follows
+/// sign-on every word is one (a private game's join password or invitation code follows
 /// the player's password).
 fn password_words(text: &str) -> Vec<String> {
     let mut words = Vec::new();
-    let signon = [&["signon"][..], &["sign", "on"][..]]
+    let signon = SECRET_KEYWORDS
         .iter()
-        .any(|k| after_keyword(text, k).is_some());
+        .take(4)
+        .any(|(k, _)| after_keyword(text, k).is_some());
     if signon {
-        return secret_words(text);
+        return hidden_words(text, false);
     }
-    if let Some(w) = split_secret(text).and_then(|(_, hidden)| {
+    if let Some(w) = split_secret(text, false).and_then(|(_, hidden)| {
         hidden
             .split(is_blank)
             .find(|w| !w.is_empty() && !is_separator(w))
@@ -174,11 +254,12 @@ fn password_words(text: &str) -> Vec<String> {
     words
 }
 
-/// The secrets of a reply: every word that may be a password, masked in any letter case
-/// in what quotes a line (the line itself, a sentence); and the password words proper,
-/// masked as written in an `OK` echo (the judge writes an echo from what it understood,
+/// The secrets of one line: every word that may be a password, masked in any letter case
+/// in what quotes the line (the line itself, its sentence); and the password words proper,
+/// masked as written in its `OK` echo (the judge writes an echo from what it understood,
 /// so it holds a word of the line only as written, and the words it accepted around the
-/// password, such as the rule set a CREATE names, are not secrets).
+/// password, such as the rule set a CREATE names, are not secrets). A line that does not
+/// start like a sign-on has none: no word of it, nor of any other line, is masked.
 #[derive(Default)]
 struct Secrets {
     any: Vec<String>,
@@ -186,16 +267,12 @@ struct Secrets {
 }
 
 impl Secrets {
-    fn of(texts: &[&str]) -> Secrets {
-        let mut s = Secrets::default();
-        for t in texts {
-            add_words(&mut s.any, secret_words(t).iter().map(String::as_str));
-            add_words(
-                &mut s.passwords,
-                password_words(t).iter().map(String::as_str),
-            );
+    /// The secrets of line `text`; `unread`: the grammar could not read it.
+    fn of(text: &str, unread: bool) -> Secrets {
+        Secrets {
+            any: hidden_words(text, unread),
+            passwords: password_words(text),
         }
-        s
     }
 }
 
@@ -245,10 +322,15 @@ fn mask_all(text: &str, secrets: &[String], any_case: bool) -> String {
 }
 
 /// A line as the reply quotes it: what may carry a password (every word after the game of a
-/// SIGNON, OBSERVE, CREATE, BECOME or TAKEOVER line, every word after SET PASSWORD) written
-/// `********`, word for word.
+/// line that starts like a sign-on, every word after SET PASSWORD) written `********`,
+/// word for word.
 pub fn mask_password(text: &str) -> String {
-    match split_secret(text) {
+    mask_line(text, true)
+}
+
+/// [`mask_password`] of a line read as a command (`unread` false) or not.
+fn mask_line(text: &str, unread: bool) -> String {
+    match split_secret(text, unread) {
         Some((shown, hidden)) => {
             let mut out = shown.to_string();
             for _ in hidden
@@ -263,15 +345,15 @@ pub fn mask_password(text: &str) -> String {
     }
 }
 
-/// One verdict as its reply line.
+/// One verdict as its reply line: the line's own secrets masked (the quoted line, the
+/// parser's sentence, the `OK` echo), nothing else.
 pub fn render_verdict(number: usize, text: &str, verdict: &LineVerdict) -> String {
-    render_masked(number, text, verdict, &Secrets::of(&[text]))
-}
-
-/// One verdict as its reply line, with the reply's `secrets` masked (the line, the
-/// parser's sentence, the `OK` echo).
-fn render_masked(number: usize, text: &str, verdict: &LineVerdict, secrets: &Secrets) -> String {
-    let quoted = || one_line(&mask_all(&mask_password(text), &secrets.any, true));
+    let unread = matches!(
+        verdict,
+        LineVerdict::Error { .. } | LineVerdict::Stated { .. }
+    );
+    let secrets = Secrets::of(text, unread);
+    let quoted = || one_line(&mask_all(&mask_line(text, unread), &secrets.any, true));
     let one_line = |s: &str| one_line(&mask_all(s, &secrets.any, true));
     match verdict {
         LineVerdict::Ok(normalised) => format!(
@@ -349,18 +431,11 @@ pub fn parse_report(
 
 /// Renders a reply: every line in the order given, each ending with `\n`.
 ///
-/// A word that may be a password on any line of the message is masked in every verdict of
-/// the reply (a later line may quote it too); the judge's own lines (listings, notes)
-/// quote no line and are written as they are.
+/// Each verdict masks its own line's secrets ([`render_verdict`]): the words after the game
+/// on a line that starts like a sign-on, and no other word anywhere (a password that is
+/// also an ordinary word, a year or a name, stays readable on every other line); the
+/// judge's own lines (listings, notes) quote no line and are written as they are.
 pub fn render_reply_lines(lines: &[ReplyLine]) -> String {
-    let texts: Vec<&str> = lines
-        .iter()
-        .filter_map(|l| match l {
-            ReplyLine::Verdict { text, .. } => Some(text.as_str()),
-            ReplyLine::Note(_) => None,
-        })
-        .collect();
-    let secrets = Secrets::of(&texts);
     let mut out = String::new();
     for l in lines {
         match l {
@@ -368,7 +443,7 @@ pub fn render_reply_lines(lines: &[ReplyLine]) -> String {
                 number,
                 text,
                 verdict,
-            } => out.push_str(&render_masked(*number, text, verdict, &secrets)),
+            } => out.push_str(&render_verdict(*number, text, verdict)),
             ReplyLine::Note(note) => out.push_str(note),
         }
         out.push('\n');
@@ -537,7 +612,37 @@ mod tests {
             ("SET PREFERENCE France", "SET PREFERENCE France"),
             ("A Par - Bur", "A Par - Bur"),
             ("", ""),
-            ("é SIGNON Fgame pw", "é SIGNON Fgame pw"),
+            ("é SIGNON Fgame pw", "é SIGNON Fgame ********"),
+            // Misspelt and punctuated sign-on keywords (issue 37).
+            (
+                "TAKE OVER France alpha Secret01",
+                "TAKE OVER France alpha ********",
+            ),
+            (
+                "Take-over France alpha Secret",
+                "Take-over France alpha ********",
+            ),
+            ("SIGN-ON Ealpha Secret02", "SIGN-ON Ealpha ********"),
+            ("SIGNIN Ealpha Secret03", "SIGNIN Ealpha ********"),
+            ("sign in Ealpha Secret", "sign in Ealpha ********"),
+            ("LOGIN Ealpha Secret", "LOGIN Ealpha ********"),
+            ("- SIGNON Ealpha Secret04", "- SIGNON Ealpha ********"),
+            ("> signon Ealpha Secret", "> signon Ealpha ********"),
+            ("SIGNON: Ealpha Secret05", "SIGNON: Ealpha ********"),
+            ("SIGNON:Ealpha Secret06", "SIGNON:Ealpha ********"),
+            ("SINGON Ealpha Secret", "SINGON Ealpha ********"),
+            ("SIGN 0N Ealpha Secret", "SIGN 0N Ealpha ********"),
+            (
+                "TAKEOVR France alpha Secret",
+                "TAKEOVR France alpha ********",
+            ),
+            ("SET PASWORD Secret", "SET PASWORD ********"),
+            ("SET JOIN PASWORD Secret", "SET JOIN PASWORD ********"),
+            ("OBSERV alpha Secret", "OBSERV alpha ********"),
+            // Nothing near a keyword.
+            ("SET DEADLINE game", "SET DEADLINE game"),
+            ("A Par - Bur Secret", "A Par - Bur Secret"),
+            ("Great game everyone", "Great game everyone"),
             ("SIGNON Fälpha pw", "SIGNON F ******** ********"),
         ] {
             assert_eq!(mask_password(text), shown, "{text:?}");
@@ -557,23 +662,43 @@ mod tests {
         );
     }
 
-    /// Every line of a reply is masked with the secrets of every line of the message.
+    /// A line's secrets are masked in its own verdict and nowhere else (issue 37): a word of a
+    /// password that is also a word of another line (a game's name, a year, a first name)
+    /// stays readable there.
     #[test]
-    fn a_secret_of_one_line_is_masked_in_every_line() {
+    fn a_secret_is_masked_on_its_own_line_only() {
         let lines = vec![
             ReplyLine::Verdict {
                 number: 1,
                 text: "SIGNON Fgame Topsecret extra".into(),
-                verdict: error("SYNTAX", "expected the end of the line"),
+                verdict: error("SYNTAX", "expected the end of the line after \"Topsecret\""),
             },
             ReplyLine::Verdict {
                 number: 2,
-                text: "Topsecret".into(),
-                verdict: error("UNKNOWN", "no command \"Topsecret\""),
+                text: "SET DEADLINE extra".into(),
+                verdict: error("BAD-DATE", "cannot read the date \"extra\""),
+            },
+            ReplyLine::Verdict {
+                number: 3,
+                text: "SIGNIN Fgame Topsecret".into(),
+                verdict: error("UNKNOWN-COMMAND", "\"SIGNIN\" is not a command"),
             },
         ];
         let out = render_reply_lines(&lines);
-        assert!(!out.to_lowercase().contains("topsecret"), "{out}");
-        assert!(!out.contains("extra"), "{out}");
+        assert_eq!(
+            out,
+            "ERROR SYNTAX: line 1: \"SIGNON Fgame ******** ********\": expected the end of the line after \"********\"\n\
+             ERROR BAD-DATE: line 2: \"SET DEADLINE extra\": cannot read the date \"extra\"\n\
+             ERROR UNKNOWN-COMMAND: line 3: \"SIGNIN Fgame ********\": \"SIGNIN\" is not a command\n"
+        );
+        // An accepted sign-on shows no password in its echo.
+        assert_eq!(
+            render_verdict(
+                4,
+                "SIGNON Fgame Topsecret",
+                &LineVerdict::Ok("SIGNON Fgame Topsecret".into())
+            ),
+            "OK SIGNON Fgame ********"
+        );
     }
 }

@@ -379,8 +379,10 @@ pub fn open_positions(powers: &[Power]) -> String {
     )
 }
 
-/// The marks `LIST game` shows after a player's line.
-pub fn seat_marks(pl: &Player) -> Vec<String> {
+/// The marks `LIST game` shows after a player's line. A seat whose mail bounces is marked
+/// for the game's master (`master`) alone: to anyone else the mark would tell who plays
+/// at an address a delivery report names.
+pub fn seat_marks(pl: &Player, master: bool) -> Vec<String> {
     let mut marks = Vec::new();
     match pl.status {
         SeatStatus::Playing => {}
@@ -398,7 +400,7 @@ pub fn seat_marks(pl: &Player) -> Vec<String> {
     if pl.claim.is_some() {
         marks.push("takeover waiting for the master".to_string());
     }
-    if pl.bouncing.is_some() {
+    if master && pl.bouncing.is_some() {
         marks.push("mail bouncing".to_string());
     }
     if pl.wait {

@@ -647,16 +647,16 @@ pub(crate) fn game_name(i: &str) -> PResult<'_, GameName> {
     }
 }
 
-/// address = an e-mail address the judge can send to (lettre reads it, and it is not at
-/// a bare IP address: servers refuse to relay to one).
+/// address = an e-mail address the judge can send to (lettre reads it), a person's, at a
+/// domain on the Internet (`command::address::unmailable`: `BAD-ADDRESS` says why not).
 pub(crate) fn address(i: &str) -> PResult<'_, String> {
     let start = blanks(i);
     let (r, a) = expect("an e-mail address", token)(start)?;
-    let Ok(parsed) = a.parse::<lettre::Address>() else {
+    if a.parse::<lettre::Address>().is_err() {
         return fail(start, Why::Expected("an e-mail address"));
-    };
-    if parsed.domain().starts_with('[') {
-        return fail(start, Why::Expected("an e-mail address at a domain name"));
+    }
+    if let Some(why) = super::address::unmailable(a) {
+        return fail(start, Why::UnmailableAddress(a.to_string(), why));
     }
     Ok((r, a.to_string()))
 }

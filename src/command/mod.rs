@@ -21,6 +21,7 @@
 //! [`ParseContext`] carries the rule set's [`Grammar`], reached through the registry. The
 //! parser never knows which rule sets exist.
 
+pub(crate) mod address;
 mod error;
 mod framing;
 mod grammar;

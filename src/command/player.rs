@@ -693,15 +693,6 @@ fn signon(i: &str) -> PResult<'_, PlayerCommand> {
     ))
 }
 
-/// Why the mailer cannot send to an address lettre reads, if it cannot: an address literal
-/// (`a@[127.0.0.1]`: lettre reads it, but servers refuse to relay to one, and every mail to
-/// the seat would be given up). Lengths over RFC 5321's are refused by lettre itself.
-fn unmailable(address: &lettre::Address) -> Option<&'static str> {
-    address.domain().starts_with('[').then_some(
-        "an address at a bare IP address is not one it can send to; give an address at a domain name",
-    )
-}
-
 /// The words after `SET` that start a player's setting, longest first where one begins another.
 pub(crate) const SETTINGS: &[&str] = &[
     "password",
@@ -745,24 +736,11 @@ pub(crate) fn player_setting(i: &str) -> PResult<'_, PlayerCommand> {
             (r, PlayerCommand::SetPassword { password: pw })
         }
         "address" => {
-            let (r, a) = cut(expect("an e-mail address", token)(r))?;
-            // Only an address the judge can send to: the outbound mail is built with
-            // lettre, which refuses the rest (a seat at such an address gets no mail).
-            let Ok(parsed) = a.parse::<lettre::Address>() else {
-                return super::lexeme::failure(blanks(r), Why::Expected("an e-mail address"));
-            };
-            if let Some(why) = unmailable(&parsed) {
-                return super::lexeme::failure(
-                    blanks(r),
-                    Why::UnmailableAddress(a.to_string(), why),
-                );
-            }
-            (
-                r,
-                PlayerCommand::SetAddress {
-                    address: a.to_string(),
-                },
-            )
+            // Only an address the judge can send to, and a person's: the outbound mail is
+            // built with lettre, which refuses the rest (a seat at such an address gets no
+            // mail).
+            let (r, a) = cut(super::lexeme::address(r))?;
+            (r, PlayerCommand::SetAddress { address: a })
         }
         "no wait" => (r, PlayerCommand::SetNoWait),
         "wait" => (r, PlayerCommand::SetWait),

@@ -81,10 +81,18 @@ pub struct JudgeSection {
     /// squats names).
     #[serde(default = "three")]
     pub games_per_address_per_day: u32,
+    /// Games all the addresses that never answered a confirmation may create together in
+    /// 24 hours (a flood of CREATEs from throwaway addresses, each under its own limit).
+    #[serde(default = "twenty")]
+    pub unproven_games_per_day: u32,
 }
 
 fn three() -> u32 {
     3
+}
+
+fn twenty() -> u32 {
+    20
 }
 
 fn yes() -> bool {
@@ -500,6 +508,7 @@ impl Config {
             password_key: None,
             maps: self.judge.maps,
             games_per_day: self.judge.games_per_address_per_day,
+            unproven_games_per_day: self.judge.unproven_games_per_day,
             deadlines: self.deadlines.clone(),
             time_zone: self.judge.time_zone.clone(),
             variants: self.variants.clone(),

@@ -113,7 +113,8 @@ pub struct Daemon {
     limiter: RateLimiter,
     /// Whether the limiter has read back the replies sent before this process started.
     limiter_loaded: bool,
-    domain: String,
+    /// How the judge names its mail (its Message-IDs, read back from delivery reports).
+    ids: crate::judge::MessageIds,
     /// No batch is taken before this instant: the last batch failed whole, for now (the
     /// transport is down). Time as the passes give it (`now`), never the clock.
     send_retry_at: Option<DateTime<Utc>>,
@@ -433,12 +434,9 @@ impl Daemon {
         } else {
             None
         };
-        let domain = config
-            .judge
-            .address
-            .rsplit_once('@')
-            .map(|(_, d)| d.to_string())
-            .unwrap_or_else(|| "localhost".into());
+        let ids = judge
+            .message_ids()
+            .context("while reading the judge's key for its Message-IDs")?;
         if config.daemon.max_send_attempts.is_some() {
             warn!(
                 "daemon.max_send_attempts is no longer read: mail that fails for now is tried for daemon.max_queue_days ({} days), then given up",
@@ -456,7 +454,7 @@ impl Daemon {
                 Duration::from_secs(config.daemon.reply_rate_window_secs),
             ),
             limiter_loaded: false,
-            domain,
+            ids,
             send_retry_at: None,
             send_failures: 0,
             stop: Arc::new(AtomicBool::new(false)),
@@ -914,7 +912,7 @@ impl Daemon {
     }
 
     /// The permanent failures a delivery report lists, each with the outbox mail it names
-    /// (by the Message-ID the judge gave it); none when there is no report.
+    /// (by the Message-ID the judge gave it: none when it returns no id the judge made); none when there is no report.
     fn bounces(
         &self,
         report: Option<&crate::mail::dsn::DeliveryReport>,
@@ -925,7 +923,7 @@ impl Daemon {
         let mail = report
             .original_message_id
             .as_deref()
-            .and_then(|id| outbox_id(&self.config.judge.name, &self.domain, id));
+            .and_then(|id| self.ids.outbox_of(id));
         report
             .failures
             .iter()
@@ -938,12 +936,7 @@ impl Daemon {
     }
 
     fn outgoing(&self, m: &QueuedMail) -> OutgoingMail {
-        outgoing_mail(
-            m,
-            &self.config.judge.address,
-            &self.config.judge.name,
-            &self.domain,
-        )
+        outgoing_mail(m, &self.config.judge.address, &self.ids)
     }
 
     /// Reads the replies sent in the rate limiter's window back from the outbox, once per
@@ -1319,9 +1312,13 @@ pub fn reading_key(raw: &[u8]) -> String {
     format!("read:{:016x}", crate::mail::envelope::content_hash(raw))
 }
 
-/// The mail a queued outbox row becomes, from the judge's `address` (its name `judge` and
-/// `domain` make the Message-ID): what the daemon renders and sends.
-pub fn outgoing_mail(m: &QueuedMail, address: &str, judge: &str, domain: &str) -> OutgoingMail {
+/// The mail a queued outbox row becomes, from the judge's `address`, its Message-ID made
+/// by `ids`: what the daemon renders and sends.
+pub fn outgoing_mail(
+    m: &QueuedMail,
+    address: &str,
+    ids: &crate::judge::MessageIds,
+) -> OutgoingMail {
     let mut extra_headers = Vec::new();
     if let Some(g) = &m.game {
         extra_headers.push(("X-Dipjudge-Game".to_string(), g.clone()));
@@ -1336,37 +1333,11 @@ pub fn outgoing_mail(m: &QueuedMail, address: &str, judge: &str, domain: &str) -
         } else {
             AutoSubmitted::Generated
         },
-        message_id: message_id(judge, m.id, domain),
+        message_id: ids.id(m.id),
         in_reply_to: m.in_reply_to.clone(),
         extra_headers,
         attachments: Vec::new(),
     }
-}
-
-/// The Message-ID of outbox mail `id`: deterministic, so a resend after a crash carries
-/// the same id (receivers can see the duplicate for what it is).
-pub fn message_id(judge: &str, id: i64, domain: &str) -> String {
-    format!("{}.{id}@{domain}", judge.to_ascii_lowercase())
-}
-
-/// The outbox mail a Message-ID of the judge's names ([`message_id`]; angle brackets and
-/// letter case ignored), if it is one.
-pub fn outbox_id(judge: &str, domain: &str, message_id: &str) -> Option<i64> {
-    let id = message_id
-        .trim()
-        .trim_start_matches('<')
-        .trim_end_matches('>');
-    let (local, at) = id.rsplit_once('@')?;
-    if !at.eq_ignore_ascii_case(domain) {
-        return None;
-    }
-    let prefix = format!("{}.", judge.to_ascii_lowercase());
-    local
-        .to_ascii_lowercase()
-        .strip_prefix(&prefix)?
-        .parse()
-        .ok()
-        .filter(|n: &i64| *n > 0)
 }
 
 #[cfg(test)]

@@ -118,9 +118,12 @@ fn a_pass_handles_answers_silences_and_rejects() {
         .unwrap()
         .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
         .collect();
+    // The first mail's Message-ID: its outbox row and the judge's tag.
+    let first = d.judge().message_ids().unwrap().id(1);
+    assert!(first.starts_with("dip.1."), "{first}");
     assert!(
         sent.iter()
-            .any(|m| m.contains("Message-ID: <dip.1@example.test>")
+            .any(|m| m.contains(&format!("Message-ID: <{first}>"))
                 && m.contains("Auto-Submitted: auto-replied")
                 && m.contains("In-Reply-To: <c1@x>")),
         "{sent:?}"
@@ -336,7 +339,6 @@ fn the_imap_cursor_round_trips() {
     };
     assert_eq!(read_cursor(&write_cursor(&c)), Some(c));
     assert_eq!(read_cursor("garbage"), None);
-    assert_eq!(message_id("DIP", 9, "example.test"), "dip.9@example.test");
 }
 
 #[test]

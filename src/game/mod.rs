@@ -67,7 +67,7 @@ pub use schedule::{
 };
 pub use seats::{
     Abandonment, Bounce, Claim, DEFAULT_TAKEOVER_HOURS, Ejected, MAX_COMASTERS, MAX_TAKEOVER_HOURS,
-    SeatRef, SeatRefusal, SeatStatus, TakenOver, Tenure,
+    SeatProof, SeatRef, SeatRefusal, SeatStatus, TakenOver, Tenure,
 };
 pub use settings::{MAX_ABSENCE_DAYS, MAX_CENTRES_TO_WIN, Settings};
 pub use setup::{Invitation, MAX_COMMENT_CHARS, MAX_INVITATIONS, Secrecy};
@@ -287,6 +287,11 @@ pub struct Game {
     /// caller knows which entries are results).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     rollbacks: Vec<(DateTime<Utc>, crate::rules::Phase)>,
+    /// The seats proven at an address (issue 37, `judge::proof`): one mail carried the
+    /// seat's password and the answer to a confirmation of the address, or the address
+    /// confirmed the seat's move to it. A takeover forgets its seat's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    proofs: Vec<SeatProof>,
     /// What happened to this value of the game since it was loaded or made: not stored,
     /// and no part of the game's value (two games equal whatever it says).
     #[serde(skip)]
@@ -371,6 +376,7 @@ impl Game {
             names: BTreeMap::new(),
             tenures: Vec::new(),
             rollbacks: Vec::new(),
+            proofs: Vec::new(),
             since: Since::default(),
         }
     }

@@ -28,6 +28,14 @@ use super::{Game, Invitation, Joiner, Player, Refused, Seat, Status};
 /// How many co-masters a game may have.
 pub const MAX_COMASTERS: usize = 5;
 
+/// A seat proven at an address (`Game::prove_seat`): the seat's name (`England`,
+/// `master`, `master 2`) and the address, in lower case.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatProof {
+    pub seat: String,
+    pub address: String,
+}
+
 /// A seat a mail signed on as: a power's, or a master's (0: the master, then the
 /// co-masters in order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -387,6 +395,10 @@ impl Game {
     /// ([`Settings::takeover_hours`](super::Settings)). None if the power is played.
     pub fn take_over(&mut self, power: Power, seat: Seat, now: DateTime<Utc>) -> Option<TakenOver> {
         let phase = self.position.phase;
+        self.player(power).filter(|p| p.is_open())?;
+        // A new holder: what proved the seat's address proved it for the one before.
+        let name = power.name();
+        self.proofs.retain(|p| p.seat != name);
         let pl = self.player_mut(power).filter(|p| p.is_open())?;
         let previous = pl.last_address().map(str::to_string);
         let address = seat.address.clone();
@@ -514,6 +526,34 @@ impl Game {
                 }
             }
         }
+    }
+
+    /// Whether the master ejected anyone from `power`: a takeover of it waits for the
+    /// master (`judge::proof`), so the one ejected does not take it back from another
+    /// address.
+    pub fn ejected_from(&self, power: Power) -> bool {
+        self.tenures
+            .iter()
+            .any(|t| t.power == power && t.ended == Some(Abandonment::Ejected))
+    }
+
+    /// Records that the seat called `seat` (`England`, `master`, …) is proven at
+    /// `address` (`judge::proof` decides when).
+    pub fn prove_seat(&mut self, seat: &str, address: &str) {
+        if !self.seat_proven(seat, address) {
+            self.proofs.push(SeatProof {
+                seat: seat.to_string(),
+                address: address.to_ascii_lowercase(),
+            });
+            self.touch();
+        }
+    }
+
+    /// Whether the seat called `seat` is proven at `address` (letter case ignored).
+    pub fn seat_proven(&self, seat: &str, address: &str) -> bool {
+        self.proofs
+            .iter()
+            .any(|p| p.seat == seat && p.address.eq_ignore_ascii_case(address))
     }
 
     /// Whether the master ejected `address` from `power` (an ejected address may not take

@@ -50,6 +50,11 @@ pub struct Settings {
     /// The addresses the master invited (`SET INVITE`), each with the code mailed to it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub invitations: Vec<Invitation>,
+    /// The game takes joiners by invitation only (issue 37): set by its first `SET
+    /// INVITE`, kept when the invitations are used or taken back, lifted only by the
+    /// master's `SET NO JOIN PASSWORD`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub invitation_only: bool,
     /// An anonymous (gunboat) game (`CREATE … anonymous`, `SET ANONYMOUS`): no mail,
     /// listing, press or picture shows a player's address or name to anyone but the
     /// master until the game ends. Takeover and abandonment notices must not name a
@@ -120,6 +125,7 @@ impl Default for Settings {
             listed: true,
             join_password: None,
             invitations: Vec::new(),
+            invitation_only: false,
             anonymous: false,
             reveal: true,
             quiet: false,
@@ -262,6 +268,12 @@ impl Game {
 
     /// `SET JOIN PASSWORD` (its argon2 hash) / `SET NO JOIN PASSWORD`.
     pub fn set_join_password(&mut self, hash: Option<String>) {
+        // `SET NO JOIN PASSWORD` opens a private game, however it was made private.
+        // Its invitations still out are moot then, and taken back.
+        if hash.is_none() {
+            self.settings.invitation_only = false;
+            self.settings.invitations.clear();
+        }
         self.settings.join_password = hash;
         self.touch();
     }
@@ -292,6 +304,7 @@ impl Game {
     /// `SET INVITE`: the invitations [`Game::new_invitees`] allowed, each with its code.
     pub fn add_invitations(&mut self, invitations: Vec<Invitation>) {
         self.settings.invitations.extend(invitations);
+        self.settings.invitation_only = true;
         self.touch();
     }
 

@@ -22,9 +22,12 @@ pub struct Invitation {
 }
 
 impl Game {
-    /// Whether joining needs the join password or an invitation.
+    /// Whether joining needs the join password or an invitation: a private game stays
+    /// private by its setting, not by the invitations still out (issue 37).
     pub fn is_private(&self) -> bool {
-        self.settings.join_password.is_some() || !self.settings.invitations.is_empty()
+        self.settings.join_password.is_some()
+            || self.settings.invitation_only
+            || !self.settings.invitations.is_empty()
     }
 
     /// The invitation a join code answers, if any.

@@ -6,7 +6,11 @@
 //! reply whose subject keeps the code. Until then its settings wait, and the address is
 //! sent the one confirmation and, for [`CONFIRMATION_HOURS`], no other. A code is eight
 //! characters from a 32-letter alphabet (40 bits), a keyed MAC of the address and a counter
-//! under a key the judge keeps; [`WRONG_CODES`] wrong answers drop it.
+//! under a key the judge keeps; [`WRONG_CODES`] wrong answers from the address itself (its
+//! From) drop it. Wrong answers from other addresses (a mail with another From, the
+//! address only in Reply-To) never drop it: they are counted apart, and after
+//! [`STRANGER_WRONG_CODES`] of them only the address itself is heard, so five forged wrong
+//! codes no longer cancel a confirmation its owner waits for.
 
 use blake2::Blake2bMac;
 use blake2::digest::consts::U32;
@@ -16,11 +20,18 @@ use serde::{Deserialize, Serialize};
 use crate::bulletin::{answers, people};
 use crate::store::{StoreError, Tx};
 
+use super::refusal::Refusal;
+
 /// How long a confirmation waits for its answer; meanwhile the address gets no other.
 pub(super) const CONFIRMATION_HOURS: i64 = 24;
 
-/// Wrong codes an address's confirmation takes before it is dropped.
+/// Wrong codes an address's confirmation takes from the address itself before it is
+/// dropped.
 pub(super) const WRONG_CODES: u32 = 5;
+
+/// Wrong codes a confirmation takes from other addresses before it hears the address itself
+/// only: 20 guesses in 2^40 do not find a code.
+pub(super) const STRANGER_WRONG_CODES: u32 = 20;
 
 /// A code's letters: no 0/O, 1/I.
 const ALPHABET: &[u8; 32] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -42,6 +53,13 @@ pub(super) enum AddressRequest {
     /// The answer of the second address of an `I AM ALSO`: it joins the person of the
     /// address named (the one that asked).
     LinkTo(String),
+    /// `SET ADDRESS`, answered by the new address: the seat `seat` of `game`, registered
+    /// at `from` when it was asked, moves to it (`proof`).
+    SeatAt {
+        game: String,
+        seat: super::proof::SeatKey,
+        from: String,
+    },
 }
 
 impl AddressRequest {
@@ -54,6 +72,7 @@ impl AddressRequest {
             AddressRequest::Register(fields, _) => people::register_command(fields.len()),
             AddressRequest::AlsoAt(a) => people::also_command(a),
             AddressRequest::LinkTo(owner) => people::link_command(owner),
+            AddressRequest::SeatAt { game, .. } => crate::bulletin::proof::move_command(game),
         }
     }
 }
@@ -68,9 +87,10 @@ pub(super) fn read_requests(text: &str) -> Vec<AddressRequest> {
     serde_json::from_str(text).unwrap_or_default()
 }
 
-/// The judge's key for codes: made once from its seed and kept (`config`'s
-/// `confirmation_key`), so codes survive a restart and differ between judges.
-fn key(tx: &Tx<'_>, seed: u64) -> Result<Vec<u8>, StoreError> {
+/// The judge's key for codes (and, through one more MAC, for its Message-IDs' tags,
+/// `delivery`): made once from its seed and kept (`config`'s `confirmation_key`), so codes
+/// survive a restart and differ between judges.
+pub(super) fn judge_key(tx: &Tx<'_>, seed: u64) -> Result<Vec<u8>, StoreError> {
     if let Some(hex) = tx.get_value("confirmation_key")?
         && let Some(bytes) = from_hex(&hex)
     {
@@ -112,7 +132,7 @@ pub(super) fn secret_code(
     purpose: &str,
     address: &str,
 ) -> Result<String, StoreError> {
-    let key = key(tx, seed)?;
+    let key = judge_key(tx, seed)?;
     let n = tx.next_counter(purpose)?;
     let Ok(mut mac) = <Blake2bMac<U32> as KeyInit>::new_from_slice(&key) else {
         // A 32-byte key is always taken; were it not, the counter still makes codes differ.
@@ -132,6 +152,33 @@ pub(super) fn secret_code(
         .filter_map(|b| ALPHABET.get(usize::from(*b) % ALPHABET.len()))
         .map(|b| char::from(*b))
         .collect())
+}
+
+/// Checks `code`, sent for the confirmation `pending` of `address` by a mail from `from`:
+/// the right code from anyone is Ok; a wrong one from the address itself is counted and the
+/// [`WRONG_CODES`]th drops the confirmation, one from another address is counted apart and
+/// never drops it, and after [`STRANGER_WRONG_CODES`] of them other addresses are not
+/// heard.
+pub(super) fn check_code(
+    tx: &Tx<'_>,
+    pending: &crate::store::PendingConfirmation,
+    address: &str,
+    from: &str,
+    code: &str,
+) -> Result<Result<(), Refusal>, StoreError> {
+    let stranger = !from.trim().eq_ignore_ascii_case(address.trim());
+    if stranger && pending.stranger_wrong >= STRANGER_WRONG_CODES {
+        return Ok(Err(Refusal::ConfirmationLocked));
+    }
+    if same_code(code, &pending.code) {
+        return Ok(Ok(()));
+    }
+    if !stranger && pending.wrong + 1 >= WRONG_CODES {
+        tx.drop_confirmation(address)?;
+    } else {
+        tx.count_wrong_confirmation(address, stranger)?;
+    }
+    Ok(Err(Refusal::WrongConfirmation))
 }
 
 /// A code as written by a player, for comparing: upper case, without blanks or dashes.

@@ -16,18 +16,22 @@
 // command or transition splits into its family's units.
 #![warn(clippy::too_many_lines)]
 
+mod addresses;
 pub mod audience;
 mod chart;
 mod commands;
 mod confirm;
+mod delivery;
 mod export;
 mod flood;
 pub mod game_list;
 pub mod history;
+mod limits;
 mod mailing;
 mod password;
 mod pictures;
 mod process;
+mod proof;
 mod refusal;
 mod seats;
 mod session;
@@ -44,6 +48,7 @@ use crate::bulletin::notices::{self, SuspensionCause};
 use crate::map::Map;
 use crate::store::{Audience, MailKind, NewMail, QueuedMail, Recorded, Store, StoreError};
 
+pub use delivery::MessageIds;
 pub use password::{PasswordCost, PasswordKey, hash as hash_password};
 pub use pictures::MailPicture;
 
@@ -70,6 +75,9 @@ pub struct JudgeConfig {
     pub maps: bool,
     /// Games one address may create in 24 hours.
     pub games_per_day: u32,
+    /// Games all the addresses that never answered a confirmation may create together in
+    /// 24 hours.
+    pub unproven_games_per_day: u32,
     /// Default deadline settings for new games.
     pub deadlines: crate::game::DeadlineSettings,
     /// Default time zone for new games.
@@ -92,6 +100,7 @@ impl Default for JudgeConfig {
             password_key: None,
             maps: false,
             games_per_day: 3,
+            unproven_games_per_day: 20,
             deadlines: crate::game::DeadlineSettings::default(),
             time_zone: "UTC".to_string(),
             variants: crate::variant::Registry::default(),
@@ -156,7 +165,8 @@ pub struct Bounced {
     pub recipient: String,
     /// The failure, as a person reads it.
     pub reason: String,
-    /// The outbox mail that failed, when the report names it (its Message-ID).
+    /// The outbox mail that failed, when the report names one the judge made (its
+    /// Message-ID, `MessageIds::outbox_of`); a failure without one marks nobody.
     pub mail: Option<i64>,
 }
 
@@ -902,10 +912,12 @@ impl Judge {
     }
 
     /// Records a delivery report (`outcome`: why it is not answered) under its key and
-    /// reads its permanent failures: a mail of the judge's that it names, sent to the
-    /// failed recipient, marks that game's seats at the address bouncing (each master told
-    /// once); a report that names no mail of the judge's marks the seats registered at the
-    /// address in every running game. False if the report was seen before.
+    /// reads its permanent failures: a failure counts only when the report names a mail
+    /// the judge sent to that very recipient (its Message-ID, `delivery`), and it marks
+    /// that game's seats at the address bouncing (each master told once). A report that
+    /// names no mail of the judge's, or one the judge did not send there, marks nobody:
+    /// anyone can write a report, and a mark would tell who plays at an address. False if
+    /// the report was seen before.
     pub fn record_bounce(
         &mut self,
         msg: &Incoming,
@@ -926,19 +938,15 @@ impl Judge {
                 return Ok::<bool, StoreError>(false);
             }
             for b in bounces {
-                let games = match b.mail {
-                    Some(id) => match tx.mail(id)? {
-                        Some(m) if m.recipient.eq_ignore_ascii_case(&b.recipient) => {
-                            m.game.into_iter().collect()
-                        }
-                        _ => {
-                            tracing::warn!(to = %b.recipient, mail = id, "a delivery report names a mail the judge did not send to that address; ignored");
-                            Vec::new()
-                        }
-                    },
-                    None => seats::games_with_seat_at(tx, &b.recipient)?,
+                let Some(id) = b.mail else {
+                    tracing::info!(to = %b.recipient, "a delivery report names no mail of the judge's; ignored");
+                    continue;
                 };
-                for g in games {
+                if !tx.was_sent_to(id, &b.recipient)? {
+                    tracing::warn!(to = %b.recipient, mail = id, "a delivery report names a mail the judge did not send to that address; ignored");
+                    continue;
+                }
+                if let Some(g) = tx.mail(id)?.and_then(|m| m.game) {
                     seats::mark_bouncing(config, tx, &g, &b.recipient, &b.reason, now)?;
                 }
             }
@@ -1070,6 +1078,20 @@ impl Judge {
         since: DateTime<Utc>,
     ) -> Result<Vec<(String, DateTime<Utc>)>, JudgeError> {
         Ok(self.store.transaction(|tx| tx.replies_sent_since(since))?)
+    }
+
+    /// How this judge names its mail (`delivery`): the daemon gives each mail its
+    /// Message-ID and reads back the one a delivery report returns.
+    pub fn message_ids(&mut self) -> Result<MessageIds, JudgeError> {
+        let domain = self
+            .config
+            .address
+            .rsplit_once('@')
+            .map_or("localhost", |(_, d)| d)
+            .to_string();
+        let seed = self.config.seed;
+        let key = self.store.transaction(|tx| confirm::judge_key(tx, seed))?;
+        Ok(MessageIds::new(&self.config.name, &domain, &key))
     }
 
     /// A judge-wide stored value (the daemon keeps its IMAP cursor here).

@@ -37,12 +37,25 @@ pub(super) enum Refusal {
         super::password::MIN_PASSWORD_CHARS
     )]
     ShortPassword,
-    /// A seat sent too many wrong passwords within the hour (`throttle`).
+    /// A seat was sent too many wrong passwords from other addresses than its own within
+    /// the hour (`throttle`).
     #[error(
-        "this seat has been sent {} wrong passwords within the hour: no password is checked for it until {until}, the right one included; the seat's address will be told",
+        "this seat has been sent {} wrong passwords from other addresses than its own within the hour: no password from them is checked until {until}, the right one included; its own address is not locked out, and it will be told",
         super::throttle::CHECKS_PER_HOUR
     )]
     SignonLocked { until: String },
+    /// A seat was sent too many wrong passwords from its own address within the hour.
+    #[error(
+        "this seat has been sent {} wrong passwords from its own address within the hour: no password from it is checked until {until}, the right one included; the address will be told",
+        super::throttle::OWNER_CHECKS_PER_HOUR
+    )]
+    OwnerLocked { until: String },
+    /// One address sent too many wrong passwords, over every seat, within the hour.
+    #[error(
+        "your address has sent {} wrong passwords within the hour: none from it is checked until {until}, the right one included",
+        super::throttle::SENDER_CHECKS_PER_HOUR
+    )]
+    SenderLocked { until: String },
     /// A private game was sent too many wrong join passwords or codes within the hour.
     #[error(
         "this game has been sent {} wrong join passwords or invitation codes within the hour: none is checked until {until}, the right one included",
@@ -51,6 +64,12 @@ pub(super) enum Refusal {
     JoinLocked { until: String },
     #[error("only one SIGNON per message")]
     TwoSignons,
+    /// An address no seat, invitation, co-master or link may have (`addresses`).
+    #[error("the judge cannot send mail to {address}: {why}")]
+    BadAddress { address: String, why: &'static str },
+    /// The judge's own address, named for a seat, an invitation, a co-master or a link.
+    #[error("{0} is the judge's own address: no seat, invitation or link can be there")]
+    OwnAddress(String),
     /// One answer for a missing game and a wrong password: no hint which it was.
     #[error("no such game, or a wrong password")]
     BadSignon,
@@ -75,6 +94,16 @@ pub(super) enum Refusal {
         "this address has created {0} games in the last 24 hours, as many as this judge allows"
     )]
     TooManyGames(u32),
+    /// The addresses that never answered a confirmation created the judge's day's share.
+    #[error(
+        "{0} games were created in the last 24 hours by addresses that have not confirmed themselves, as many as this judge takes; confirm this address first (mail SET MAP ON and answer the confirmation the judge mails to it), or try again tomorrow"
+    )]
+    TooManyNewGames(u32),
+    /// An address had its day's share of invitations and co-masters' passwords.
+    #[error(
+        "{address} has been mailed {per_day} invitations or co-master passwords in the last 24 hours, as many as the judge sends an address on someone else's word; try again tomorrow"
+    )]
+    MailedEnough { address: String, per_day: usize },
     #[error(
         "{0} is still being played: MAP {0} ALL is for a finished game (MAP {0} phase gives one phase's picture)"
     )]
@@ -133,6 +162,12 @@ pub(super) enum Refusal {
     NothingToConfirm,
     #[error("that is not the code the judge mailed to this address")]
     WrongConfirmation,
+    /// A confirmation was sent too many wrong codes from other addresses.
+    #[error(
+        "this confirmation has been sent {} wrong codes from other addresses: it takes its code only from the address itself now",
+        super::confirm::STRANGER_WRONG_CODES
+    )]
+    ConfirmationLocked,
     #[error("preferences are for players waiting in a forming game")]
     NotJoined,
     #[error("that date cannot be placed in the game's calendar")]
@@ -257,6 +292,22 @@ pub(super) enum Refusal {
         "{0} was sent a confirmation within the day: it is sent no other until it answers or the day is over"
     )]
     AlsoWaiting(String),
+    /// A reply carries at most this many attachments (`proof`).
+    #[error(
+        "this reply already carries {0} attachments, the most one reply carries; ask for the rest in another mail"
+    )]
+    ReplyFull(usize),
+    /// An address was sent its hour's attachments (`proof`).
+    #[error(
+        "{address} was sent {per_hour} attachments in the last hour, the most the judge sends an address in an hour; ask again later"
+    )]
+    AttachmentsPerHour { address: String, per_hour: usize },
+    /// The seat a `SET ADDRESS` asked to move was moved, or taken over, before the new
+    /// address answered.
+    #[error(
+        "the seat of {0} this confirmation would move is no longer where it was asked from; nothing moved"
+    )]
+    SeatMovedMeanwhile(String),
     /// A rule set's refusal (H1, H2, H19), with the code and sentence of its spec.
     #[error("{}", .0.sentence)]
     Variant(VariantRefusal),
@@ -275,13 +326,18 @@ impl Refusal {
             Refusal::NoObserverPassword(_) => "NO-OBSERVER-PASSWORD",
             Refusal::TwoSignons => "TWO-SIGNONS",
             Refusal::ShortPassword => "SHORT-PASSWORD",
-            Refusal::SignonLocked { .. } | Refusal::JoinLocked { .. } => "SIGNON-LOCKED",
+            Refusal::SignonLocked { .. }
+            | Refusal::OwnerLocked { .. }
+            | Refusal::SenderLocked { .. }
+            | Refusal::JoinLocked { .. } => "SIGNON-LOCKED",
             Refusal::BadSignon => "BAD-SIGNON",
+            Refusal::BadAddress { .. } | Refusal::OwnAddress(_) => "BAD-ADDRESS",
             Refusal::NoGame(_) => "NO-GAME",
             Refusal::Suspended { .. } => "SUSPENDED",
             Refusal::NoPicture { .. } => "NO-PICTURE",
             Refusal::NoPictureForYou(_) | Refusal::NoExportForYou(_) => "NOT-IN-GAME",
-            Refusal::TooManyGames(_) => "TOO-MANY-GAMES",
+            Refusal::TooManyGames(_) | Refusal::TooManyNewGames(_) => "TOO-MANY-GAMES",
+            Refusal::MailedEnough { .. } => "MAILED-ENOUGH",
             Refusal::NotFinished(_) => "NOT-FINISHED",
             Refusal::GameExists(_) => "GAME-EXISTS",
             Refusal::VariantNotImplemented(..) | Refusal::UnknownVariant(..) => "NO-VARIANT",
@@ -298,7 +354,7 @@ impl Refusal {
             Refusal::NotJoined => "NOT-JOINED",
             Refusal::NotObserving(_) => "NOT-OBSERVING",
             Refusal::NothingToConfirm => "NO-CONFIRMATION",
-            Refusal::WrongConfirmation => "WRONG-CODE",
+            Refusal::WrongConfirmation | Refusal::ConfirmationLocked => "WRONG-CODE",
             Refusal::BadDate | Refusal::BadGrace => "BAD-DATE",
             Refusal::PastDate => "PAST-DATE",
             Refusal::AbsenceOverMax(_) => "ABSENCE-TOO-LONG",
@@ -332,6 +388,8 @@ impl Refusal {
             Refusal::Unknown(_) => "UNKNOWN-PERSON",
             Refusal::AlsoSelf(_) | Refusal::AlsoAlready(_) => "ALREADY-LINKED",
             Refusal::AlsoWaiting(_) => "CONFIRMATION-PENDING",
+            Refusal::ReplyFull(_) | Refusal::AttachmentsPerHour { .. } => "REPLY-FULL",
+            Refusal::SeatMovedMeanwhile(_) => "SEAT-MOVED",
             Refusal::Order(r) => r.code(),
             Refusal::Press(r) => r.code(),
             Refusal::Seat(r) => r.code(),

@@ -306,17 +306,3 @@ pub(super) fn mark_bouncing(
     }
     Ok(marked)
 }
-
-/// Every game with a seat at `recipient` (a delivery report that names no mail of the
-/// judge's): the running games whose seats are registered there.
-pub(super) fn games_with_seat_at(tx: &Tx<'_>, recipient: &str) -> Result<Vec<String>, StoreError> {
-    let mut out = Vec::new();
-    for name in tx.game_names()? {
-        match tx.load_game(&name) {
-            Ok(Some(g)) if !g.seats_at(recipient).is_empty() && g.is_running() => out.push(name),
-            Ok(_) | Err(StoreError::Suspended { .. }) => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(out)
-}

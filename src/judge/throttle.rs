@@ -1,15 +1,30 @@
-//! Sign-on throttling: however many addresses send them, a seat (a power's, or a game's
-//! master's) checks at most [`CHECKS_PER_HOUR`] wrong passwords an hour. Once it has, it
-//! checks none, the right one included, until the oldest of them is an hour old: the
-//! attempts meanwhile are refused unchecked and counted.
+//! Sign-on throttling: a seat's password (a power's, or a game's master's) is checked a
+//! bounded number of times an hour, and strangers' guesses never lock its owner out.
 //!
-//! The seat's registered address is told of wrong sign-ons once [`CHECKS_PER_HOUR`] of
-//! them have had their password checked since it was last told (in one hour, or over
-//! months), at the first tick when the seat is not locked: one notice with the count, not
-//! one per attempt. A guesser who keeps under the lock's rate is reported all the same.
+//! Who asks counts ([`Asker`]): a mail whose From and reply address are both the seat's
+//! registered address is its owner's; any other is a stranger's, known by its From. Wrong
+//! passwords are counted against three budgets an hour:
 //!
-//! A guesser who rotates addresses gains nothing: the limit is the seat's, not the
-//! sender's. The price is that a guesser can keep the seat's owner out too (see README).
+//! - a seat's strangers together: [`CHECKS_PER_HOUR`] (10), however many addresses send
+//!   them, so a guesser who rotates addresses gains nothing;
+//! - the seat's own address: [`OWNER_CHECKS_PER_HOUR`] (5), its owner's typos, kept apart,
+//!   so no stranger's guess uses it up;
+//! - one stranger's address over every seat of the judge: [`SENDER_CHECKS_PER_HOUR`] (20).
+//!
+//! Once a budget is used up, the mails it counts are refused unchecked, the right password
+//! included, until the first of its wrong passwords is an hour old: a seat checks at most
+//! 15 wrong passwords an hour, and its owner signs on from its own address while strangers
+//! are locked out. From is no proof: a guesser who writes the owner's address in From and
+//! Reply-To uses the owner's five, and never reads the answers (they go to the owner).
+//!
+//! The seat's registered address is told at the first tick after a lock of the seat
+//! started, or once [`CHECKS_PER_HOUR`] wrong passwords were checked since it was last told
+//! (a guesser who keeps under the lock's rate), and at most once in [`NOTICE_HOURS`]: one
+//! notice with the counts since the last, never one per attempt.
+//!
+//! A private game's join passwords and invitation codes ([`join_key`]) and each observer's
+//! password ([`observer_key`]) are counted under keys of their own, as strangers only:
+//! nobody owns them, and nobody is told.
 
 use chrono::{DateTime, Duration, Utc};
 
@@ -17,10 +32,22 @@ use crate::bulletin::notices::wrong_passwords;
 use crate::game::{Game, Sender};
 use crate::store::{Audience, MailKind, NewMail, StoreError, Tx};
 
-use super::JudgeConfig;
+use super::refusal::Refusal;
+use super::{Incoming, JudgeConfig};
+use crate::bulletin::dates::format_time;
 
-/// Wrong passwords a seat checks in an hour.
+/// Wrong passwords a seat checks in an hour from addresses other than its own, together.
 pub(super) const CHECKS_PER_HOUR: usize = 10;
+
+/// Wrong passwords a seat checks in an hour from its own registered address.
+pub(super) const OWNER_CHECKS_PER_HOUR: usize = 5;
+
+/// Wrong passwords one address has checked in an hour for seats not its own, over every
+/// game of the judge.
+pub(super) const SENDER_CHECKS_PER_HOUR: usize = 20;
+
+/// The shortest time between two notices to one seat's owner.
+pub(super) const NOTICE_HOURS: i64 = 24;
 
 /// The window the wrong passwords are counted over.
 fn window() -> Duration {
@@ -47,44 +74,179 @@ pub(super) fn observer_key(game: &str, address: &str) -> String {
     key
 }
 
-/// Until when a seat checks no password (None: it checks).
-pub(super) fn locked_until(
+/// Who asks to sign on to a seat, as the throttle counts them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Asker<'a> {
+    /// The seat's registered address wrote the mail: its From and its reply address.
+    Owner,
+    /// Anyone else, known by the address in From.
+    Stranger(&'a str),
+}
+
+impl<'a> Asker<'a> {
+    /// Who `msg` is to a seat registered at `owners` (a power's one address; the master's
+    /// and the co-masters').
+    fn of(msg: &'a Incoming, owners: &[&str]) -> Asker<'a> {
+        let is_owner = |a: &str| {
+            owners
+                .iter()
+                .any(|o| o.trim().eq_ignore_ascii_case(a.trim()))
+        };
+        if is_owner(&msg.from) && is_owner(msg.reply_address()) {
+            Asker::Owner
+        } else {
+            Asker::Stranger(&msg.from)
+        }
+    }
+}
+
+/// A budget of a seat's (or of one address's) that is used up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lock {
+    /// The seat's own address sent [`OWNER_CHECKS_PER_HOUR`] wrong passwords.
+    Owner(DateTime<Utc>),
+    /// Other addresses sent the seat [`CHECKS_PER_HOUR`] wrong passwords.
+    Strangers(DateTime<Utc>),
+    /// The sending address sent [`SENDER_CHECKS_PER_HOUR`] wrong passwords, over every
+    /// seat not its own.
+    Sender(DateTime<Utc>),
+}
+
+impl Lock {
+    /// The refusal a locked sign-on gets, with the time checks resume.
+    fn refusal(self, g: &Game) -> Refusal {
+        match self {
+            Lock::Owner(until) => Refusal::OwnerLocked {
+                until: format_time(g, until),
+            },
+            Lock::Strangers(until) => Refusal::SignonLocked {
+                until: format_time(g, until),
+            },
+            Lock::Sender(until) => Refusal::SenderLocked {
+                until: format_time(g, until),
+            },
+        }
+    }
+}
+
+/// The lock that keeps `asker` from signing on to `seat` of `game` now, if any.
+fn lock_on(
     tx: &Tx<'_>,
     game: &str,
     seat: Sender,
+    asker: Asker<'_>,
+    now: DateTime<Utc>,
+) -> Result<Option<Lock>, StoreError> {
+    let since = now - window();
+    let used_up = |(n, first): (usize, Option<DateTime<Utc>>), limit: usize| {
+        first.filter(|_| n >= limit).map(|f| f + window())
+    };
+    Ok(match asker {
+        Asker::Owner => used_up(
+            tx.signon_failures_since(game, seat, true, since)?,
+            OWNER_CHECKS_PER_HOUR,
+        )
+        .map(Lock::Owner),
+        Asker::Stranger(from) => match used_up(
+            tx.signon_failures_since(game, seat, false, since)?,
+            CHECKS_PER_HOUR,
+        ) {
+            Some(until) => Some(Lock::Strangers(until)),
+            None => used_up(
+                tx.sender_failures_since(from, since)?,
+                SENDER_CHECKS_PER_HOUR,
+            )
+            .map(Lock::Sender),
+        },
+    })
+}
+
+/// Checks a password for `seat` of `g` (a power's, or the master's: all its master seats
+/// are one to the throttle) as the throttle allows, for the mail `msg`: `verify` is asked
+/// only when the asker's budgets are not used up, and returns what the right password
+/// found (None: wrong). A wrong one is counted, and the one that uses up a budget of the
+/// seat starts a lock its owner is told of.
+pub(super) fn check_seat<T>(
+    tx: &Tx<'_>,
+    g: &Game,
+    seat: Sender,
+    msg: &Incoming,
+    now: DateTime<Utc>,
+    verify: impl FnOnce() -> Option<T>,
+) -> Result<Result<T, Refusal>, StoreError> {
+    let owners: Vec<&str> = match seat {
+        Sender::Master => g.master_seats().map(|s| s.address.as_str()).collect(),
+        Sender::Power(p) => g
+            .player(p)
+            .map(|pl| pl.seat.address.as_str())
+            .into_iter()
+            .collect(),
+    };
+    let asker = Asker::of(msg, &owners);
+    if let Some(lock) = lock_on(tx, g.name(), seat, asker, now)? {
+        tx.count_wrong_signon(g.name(), seat, now, false, false)?;
+        return Ok(Err(lock.refusal(g)));
+    }
+    if let Some(found) = verify() {
+        return Ok(Ok(found));
+    }
+    let (sender, owner) = match asker {
+        Asker::Owner => ("", true),
+        Asker::Stranger(from) => (from, false),
+    };
+    tx.record_signon_failure(g.name(), seat, sender, owner, now, now - window())?;
+    // The wrong password that uses up a budget of the seat starts a lock.
+    let limit = if owner {
+        OWNER_CHECKS_PER_HOUR
+    } else {
+        CHECKS_PER_HOUR
+    };
+    let (n, _) = tx.signon_failures_since(g.name(), seat, owner, now - window())?;
+    tx.count_wrong_signon(g.name(), seat, now, true, n == limit)?;
+    Ok(Err(Refusal::BadSignon))
+}
+
+/// Until when `key` (a [`join_key`] or an [`observer_key`]) checks no password (None: it
+/// checks).
+pub(super) fn locked_until(
+    tx: &Tx<'_>,
+    key: &str,
+    seat: Sender,
     now: DateTime<Utc>,
 ) -> Result<Option<DateTime<Utc>>, StoreError> {
-    let (n, first) = tx.signon_failures_since(game, seat, now - window())?;
+    let (n, first) = tx.signon_failures_since(key, seat, false, now - window())?;
     Ok(match first {
         Some(first) if n >= CHECKS_PER_HOUR => Some(first + window()),
         _ => None,
     })
 }
 
-/// Records a wrong password checked for a seat (the one that reaches the limit locks it).
+/// Records a wrong password or code checked for `key` (the one that reaches the limit
+/// locks it).
 pub(super) fn wrong(
     tx: &Tx<'_>,
-    game: &str,
+    key: &str,
     seat: Sender,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    tx.record_signon_failure(game, seat, now, now - window())?;
-    tx.count_wrong_signon(game, seat, now, true)
+    tx.record_signon_failure(key, seat, "", false, now, now - window())?;
+    tx.count_wrong_signon(key, seat, now, true, false)
 }
 
-/// Records a sign-on a locked seat refused unchecked.
+/// Records a password or code a locked `key` refused unchecked.
 pub(super) fn refused(
     tx: &Tx<'_>,
-    game: &str,
+    key: &str,
     seat: Sender,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    tx.count_wrong_signon(game, seat, now, false)
+    tx.count_wrong_signon(key, seat, now, false, false)
 }
 
-/// The notices owed: to each seat's registered address, once [`CHECKS_PER_HOUR`] wrong
-/// passwords were checked for it since it was last told and it is not locked now, with how
-/// many wrong sign-ons it was sent; their count starts again.
+/// The notices owed: to each seat's registered address whose seat was locked, or checked
+/// [`CHECKS_PER_HOUR`] wrong passwords, since it was last told, and was not told in the
+/// last [`NOTICE_HOURS`]; with how many wrong sign-ons it was sent. Their count starts
+/// again.
 pub(super) fn notices(
     config: &JudgeConfig,
     tx: &Tx<'_>,
@@ -92,10 +254,15 @@ pub(super) fn notices(
 ) -> Result<Vec<NewMail>, StoreError> {
     let mut out = Vec::new();
     for w in tx.wrong_signons()? {
-        if w.checked < CHECKS_PER_HOUR as u64 || locked_until(tx, &w.game, w.seat, now)?.is_some() {
+        let due = w.locks > 0 || w.checked >= CHECKS_PER_HOUR as u64;
+        let quiet = w
+            .told_at
+            .is_some_and(|t| now - t < Duration::hours(NOTICE_HOURS));
+        if !due || quiet {
             continue;
         }
-        tx.drop_wrong_signons(&w.game, w.seat)?;
+        tx.told_wrong_signons(&w.game, w.seat, now)?;
+        // A join or observer key is no game: nobody to tell.
         let Some(g) = tx.load_game(&w.game)? else {
             continue;
         };
@@ -106,10 +273,10 @@ pub(super) fn notices(
             &config.name,
             &g,
             w.seat,
+            &address,
             w.since,
-            w.checked,
-            w.refused,
-            CHECKS_PER_HOUR,
+            (w.checked, w.refused, w.locks),
+            (CHECKS_PER_HOUR, OWNER_CHECKS_PER_HOUR),
         );
         out.push(NewMail {
             game: Some(g.name().to_string()),

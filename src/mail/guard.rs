@@ -8,6 +8,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, SystemTime};
 
+use crate::command::address::{is_bulk, is_mail_system};
 use crate::mail::envelope::Envelope;
 
 /// The header the judge puts on every mail it sends; mail carrying it is never answered.
@@ -120,49 +121,6 @@ pub fn silence_reason_for(env: &Envelope, judge_address: &str) -> Option<Silence
         return Some(Silence::ReplyToBulk(reply.to_string()));
     }
     None
-}
-
-/// An address that takes no replies or is a list's: `noreply@…` and its spellings, a
-/// list's request, owner and bounce addresses, list managers' own addresses.
-fn is_bulk(addr: &str) -> bool {
-    let local = addr
-        .rsplit_once('@')
-        .map_or(addr, |(l, _)| l)
-        .to_ascii_lowercase();
-    let squeezed: String = local
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric())
-        .collect();
-    matches!(
-        squeezed.as_str(),
-        "noreply"
-            | "donotreply"
-            | "noreplies"
-            | "listserv"
-            | "majordomo"
-            | "mailman"
-            | "bounce"
-            | "bounces"
-    ) || local.ends_with("-request")
-        || local.ends_with("-bounces")
-        || local.ends_with("-bounce")
-        || local.ends_with("-owner")
-        || local.starts_with("owner-")
-        || local.starts_with("bounce-")
-        || local.starts_with("bounces+")
-}
-
-/// `MAILER-DAEMON@…`, `postmaster@…` and friends (local part, any case).
-fn is_mail_system(addr: &str) -> bool {
-    let local = addr
-        .split('@')
-        .next()
-        .unwrap_or_default()
-        .to_ascii_lowercase();
-    matches!(
-        local.as_str(),
-        "mailer-daemon" | "postmaster" | "mail-daemon" | "mailerdaemon"
-    )
 }
 
 /// At most `limit` replies to one address in any `window`.

@@ -363,10 +363,39 @@ pub(crate) const STEPS: &[(i64, &str)] = &[
      ALTER TABLE outbox ADD COLUMN failing_since TEXT;
      ALTER TABLE outbox ADD COLUMN delay_told INTEGER NOT NULL DEFAULT 0;",
     ),
+    (
+        13,
+        // Attacks from outside the session (issue 37):
+        // - each wrong password checked for a seat keeps who sent it (`sender`, the From
+        //   address in lower case; empty for the rows before) and whether that was the
+        //   seat's own registered address (`owner`): the seat's owner has a budget of its
+        //   own, so strangers' guesses never lock it out, and one sending address is
+        //   bounded over every seat;
+        // - the wrong sign-ons its owner is to be told of count the locks they started
+        //   (`locks`), and the row stays once told (`told_at`), so the owner is told when a
+        //   lock starts and at most once a day;
+        // - a confirmation counts the wrong codes sent for it from other addresses apart
+        //   (`stranger_wrong`): they never drop it;
+        // - the mails the judge sent an address on someone else's word (an invitation, a
+        //   co-master's password), each kept a day: at most a few a day to one address.
+        "ALTER TABLE signon_failures ADD COLUMN sender TEXT NOT NULL DEFAULT '';
+     ALTER TABLE signon_failures ADD COLUMN owner INTEGER NOT NULL DEFAULT 0;
+     CREATE INDEX signon_failures_sender ON signon_failures (sender, at);
+     CREATE INDEX signon_failures_at ON signon_failures (at);
+     ALTER TABLE wrong_signons ADD COLUMN locks INTEGER NOT NULL DEFAULT 0;
+     ALTER TABLE wrong_signons ADD COLUMN told_at TEXT;
+     ALTER TABLE confirmations ADD COLUMN stranger_wrong INTEGER NOT NULL DEFAULT 0;
+     CREATE TABLE unasked_mails (
+         address TEXT NOT NULL COLLATE NOCASE,
+         at TEXT NOT NULL
+     ) STRICT;
+     CREATE INDEX unasked_mails_address ON unasked_mails (address, at);
+     CREATE INDEX game_creations_at ON game_creations (at);",
+    ),
 ];
 
 /// The schema version this judge writes.
-pub(crate) const LATEST: i64 = 12;
+pub(crate) const LATEST: i64 = 13;
 
 fn version(conn: &Connection) -> Result<i64, StoreError> {
     Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)

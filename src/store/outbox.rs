@@ -189,4 +189,33 @@ impl Tx<'_> {
         )?;
         Ok(())
     }
+
+    /// The attachments and the bytes of text of the replies to `recipient` queued at or
+    /// after `since` (`judge::proof`'s bounds): those sent since, and those still queued.
+    pub fn replies_to_since(
+        &self,
+        recipient: &str,
+        since: DateTime<Utc>,
+    ) -> Result<(usize, usize), StoreError> {
+        // The two halves each read an index: sent replies by `sent_at`, queued mail by id.
+        let mut st = self.tx.prepare_cached(
+            "SELECT picture, length(CAST(body AS BLOB)) FROM outbox \
+             WHERE kind = 'replied' AND status = 'sent' AND sent_at >= ?2 \
+               AND recipient = ?1 COLLATE NOCASE \
+             UNION ALL \
+             SELECT picture, length(CAST(body AS BLOB)) FROM outbox \
+             WHERE status = 'queued' AND kind = 'replied' AND created_at >= ?2 \
+               AND recipient = ?1 COLLATE NOCASE",
+        )?;
+        let rows = st.query_map(params![recipient, ts(since)], |r| {
+            Ok((r.get::<_, Option<String>>(0)?, r.get::<_, i64>(1)?))
+        })?;
+        let (mut attachments, mut bytes) = (0, 0);
+        for row in rows {
+            let (pictures, len) = row?;
+            attachments += super::picture_names(pictures.as_deref()).len();
+            bytes += usize::try_from(len).unwrap_or(0);
+        }
+        Ok((attachments, bytes))
+    }
 }

@@ -4,6 +4,13 @@
 //! answer (a content security policy, no framing, no sniffing, no referrer). Each page is
 //! built on a blocking thread from one read transaction of a read-only connection of its
 //! own, so no page waits for the judge's writer nor holds it up.
+//!
+//! One greedy client cannot lock the visitors out: a client holds at most
+//! [`CONNECTIONS_PER_CLIENT`] of the [`MAX_CONNECTIONS`] at once (more are closed as they
+//! come; an IPv6 client is its /64), a connection that has not sent its request's headers
+//! within [`HEADER_TIMEOUT`] is closed (an idle kept-alive one too), a request's body is
+//! never waited for (the answer goes, and the connection is closed), and no connection
+//! lives longer than [`CONNECTION_LIFE`].
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
@@ -39,6 +46,10 @@ const MAX_HEADER_BYTES: usize = 16 * 1024;
 const CONNECTION_LIFE: Duration = Duration::from_secs(120);
 /// Connections served at once; more are closed as they come.
 const MAX_CONNECTIONS: usize = 256;
+/// Connections one client (an IPv4 address, an IPv6 /64) holds at once; more are closed as
+/// they come. Behind a reverse proxy every visitor is the proxy's address: nginx opens an
+/// upstream connection per request and closes it, so this bounds the pages built at once.
+const CONNECTIONS_PER_CLIENT: usize = 32;
 /// Connections kept open to the database for pages.
 const POOL: usize = 4;
 /// Addresses the rate limiter remembers before it forgets the quiet ones.
@@ -107,6 +118,7 @@ impl Shared {
 
     /// Whether `ip` may make one more request this minute.
     fn admit(&self, ip: IpAddr) -> bool {
+        let ip = client_of(ip);
         let Ok(mut seen) = self.seen.lock() else {
             return true;
         };
@@ -374,11 +386,75 @@ fn router(shared: Arc<Shared>) -> Router {
         .with_state(shared)
 }
 
+/// The client an address counts as: an IPv4 address (an IPv4-mapped IPv6 one too), or the
+/// /64 of an IPv6 address (one subscriber's prefix: its addresses are one client).
+fn client_of(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let mut octets = v6.octets();
+                octets.iter_mut().skip(8).for_each(|b| *b = 0);
+                IpAddr::V6(std::net::Ipv6Addr::from(octets))
+            }
+        },
+    }
+}
+
+/// The connections each client holds now.
+#[derive(Default)]
+struct Clients(Mutex<HashMap<IpAddr, usize>>);
+
+/// One client's hold on one of its connections: given back when dropped.
+struct ClientSlot {
+    clients: Arc<Clients>,
+    client: IpAddr,
+}
+
+impl Clients {
+    /// A slot for one more connection of `client`, if it holds fewer than
+    /// [`CONNECTIONS_PER_CLIENT`].
+    fn take(self: &Arc<Self>, client: IpAddr) -> Option<ClientSlot> {
+        let mut held = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let n = held.entry(client).or_insert(0);
+        if *n >= CONNECTIONS_PER_CLIENT {
+            return None;
+        }
+        *n += 1;
+        Some(ClientSlot {
+            clients: Arc::clone(self),
+            client,
+        })
+    }
+}
+
+impl Drop for ClientSlot {
+    fn drop(&mut self) {
+        let mut held = self
+            .clients
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(n) = held.get_mut(&self.client) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                held.remove(&self.client);
+            }
+        }
+    }
+}
+
 /// Accepts connections until `stopped`: each served by hyper's HTTP/1 with a header
-/// time-out, a bounded buffer and a bounded life, at most [`MAX_CONNECTIONS`] at once
-/// (more are closed at once), the peer's address handed to the rate limiter.
+/// time-out, a bounded buffer and a bounded life, at most [`CONNECTIONS_PER_CLIENT`] a
+/// client and [`MAX_CONNECTIONS`] in all at once (more are closed at once), the peer's
+/// address handed to the rate limiter.
 async fn accept(listener: tokio::net::TcpListener, app: Router, stopped: oneshot::Receiver<()>) {
     let permits = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    let clients = Arc::new(Clients::default());
     let mut stopped = stopped;
     loop {
         let (stream, peer) = tokio::select! {
@@ -392,6 +468,11 @@ async fn accept(listener: tokio::net::TcpListener, app: Router, stopped: oneshot
                 }
             },
             _ = &mut stopped => return,
+        };
+        // The client's own bound first: its extra connections take no global permit.
+        let Some(slot) = clients.take(client_of(peer.ip())) else {
+            drop(stream);
+            continue;
         };
         let Ok(permit) = Arc::clone(&permits).try_acquire_owned() else {
             drop(stream);
@@ -413,6 +494,7 @@ async fn accept(listener: tokio::net::TcpListener, app: Router, stopped: oneshot
                 .serve_connection(hyper_util::rt::TokioIo::new(stream), service);
             let _ = tokio::time::timeout(CONNECTION_LIFE, conn).await;
             drop(permit);
+            drop(slot);
         });
     }
 }

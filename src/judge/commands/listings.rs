@@ -89,12 +89,14 @@ impl Session<'_, '_> {
         phase: Option<crate::rules::Phase>,
     ) -> Verdict {
         let g = self.game_with_pictures(name)?;
+        self.attachment_room()?;
         self.map_reply(&g, phase)
     }
 
     /// `MAP game ALL`.
     pub(in crate::judge) fn map_all(&mut self, name: &str) -> Verdict {
         let g = self.game_with_pictures(name)?;
+        self.attachment_room()?;
         self.map_all_reply(&g)
     }
 
@@ -112,7 +114,8 @@ impl Session<'_, '_> {
         } else {
             Some(chart::centre_chart(tx, &g)?)
         };
-        let attach = chart.is_some() && self.may_have_pictures(&g);
+        let attach =
+            chart.is_some() && self.may_have_pictures(&g) && self.attachment_room().is_ok();
         if attach {
             let kept = pictures::keep_chart(tx, &g)?;
             self.reply_pictures.push((g.name().to_string(), kept));
@@ -132,6 +135,7 @@ impl Session<'_, '_> {
                 Err(Refusal::NoExportForYou(g.name().to_string()).into())
             }
             Some(g) => {
+                self.attachment_room()?;
                 self.reply_pictures.push((
                     g.name().to_string(),
                     pictures::reference(g.name(), pictures::EXPORT),

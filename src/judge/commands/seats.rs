@@ -3,8 +3,8 @@
 //! `SET INVITE`, `FORCE BEGIN`). Each calls the `Game` transition and picks who is told
 //! (`judge::seats` writes the mails a seat's change sends).
 
+use crate::bulletin::answers;
 use crate::bulletin::settings as text;
-use crate::bulletin::{answers, notices};
 use crate::command::EjectTarget;
 use crate::game::{self, Abandonment, Ejected, Invitation, Reader, Seat, SeatRef, Sender};
 use crate::map::Power;
@@ -12,7 +12,7 @@ use crate::store::{Audience, MailKind, NewMail};
 
 use super::super::refusal::Refusal;
 use super::super::session::{Done, Session, Verdict, salt};
-use super::super::{confirm, password, process, seats};
+use super::super::{addresses, confirm, limits, password, process, seats};
 use super::{More, signed_on};
 
 impl Session<'_, '_> {
@@ -47,10 +47,7 @@ impl Session<'_, '_> {
     /// `SET ADDRESS`: the seat's mail goes to another address, which is told why.
     pub(in crate::judge) fn set_address(&mut self, address: &str) -> Verdict {
         let seat = self.seat_ref()?;
-        if self.game_mut()?.set_seat_address(seat, address)? {
-            self.tell_new_address(address);
-        }
-        Done::ok(answers::set_address(address))
+        self.move_seat(seat, address)
     }
 
     /// `SET WAIT` / `SET NOWAIT`: whether the power's orders wait for the deadline.
@@ -80,31 +77,6 @@ impl Session<'_, '_> {
         self.who = None;
         self.check_end()?;
         Done::with_more("RESIGN", lines)
-    }
-
-    /// Tells an address that it now receives a seat's mail (`SET ADDRESS`): a mistyped
-    /// address learns why the judge writes to it, and a player learns at once whether the
-    /// new address takes mail.
-    fn tell_new_address(&mut self, address: &str) {
-        let Some(g) = self.game.as_ref() else {
-            return;
-        };
-        let seat = self.who.unwrap_or(Sender::Master);
-        let audience = match seat {
-            Sender::Power(p) => Audience::power(p),
-            Sender::Master => Audience::MASTER,
-        };
-        let n = notices::address_set(&self.config.name, g, seat);
-        self.mails.push(NewMail {
-            game: Some(g.name().to_string()),
-            audience,
-            recipient: address.to_string(),
-            subject: n.subject,
-            body: n.body,
-            kind: MailKind::Generated,
-            in_reply_to: None,
-            pictures: Vec::new(),
-        });
     }
 
     /// `BECOME power`: the master's mail speaks for a power from here on.
@@ -191,8 +163,16 @@ impl Session<'_, '_> {
     /// `PROMOTE address`: a co-master, who gets a password by mail.
     pub(in crate::judge) fn promote(&mut self, address: &str) -> More {
         let (config, tx) = (self.config, self.tx);
+        if let Some(r) = addresses::refusal(config, address) {
+            return Err(r.into());
+        }
+        let now = self.now;
         let g = signed_on(&mut self.game)?;
         g.may_promote(address)?;
+        if let Some(r) = limits::unasked_mail_refusal(tx, [&address.to_string()], now)? {
+            return Err(r.into());
+        }
+        limits::count_unasked_mail(tx, address, now)?;
         let code = confirm::secret_code(tx, config.seed, "promotions", address)?;
         let salt = salt(config, tx)?;
         g.promote(Seat {
@@ -215,15 +195,25 @@ impl Session<'_, '_> {
     /// `SET INVITE addresses` / `SET NOINVITE addresses`: each new invitee of a private
     /// game is mailed a code that joins it, once.
     pub(in crate::judge) fn invite(&mut self, addresses: &[String], invite: bool) -> More {
-        let (config, tx) = (self.config, self.tx);
+        let (config, tx, now) = (self.config, self.tx, self.now);
         let g = signed_on(&mut self.game)?;
         if !invite {
             g.uninvite(addresses)?;
             return Ok(Vec::new());
         }
+        if let Some(r) = addresses
+            .iter()
+            .find_map(|a| self::addresses::refusal(config, a))
+        {
+            return Err(r.into());
+        }
         let fresh: Vec<String> = g.new_invitees(addresses)?.into_iter().cloned().collect();
+        if let Some(r) = limits::unasked_mail_refusal(tx, &fresh, now)? {
+            return Err(r.into());
+        }
         let mut invitations = Vec::new();
         for a in fresh {
+            limits::count_unasked_mail(tx, &a, now)?;
             let code = confirm::secret_code(tx, config.seed, "invitations", &a)?;
             self.mails.push(NewMail {
                 game: Some(g.name().to_string()),

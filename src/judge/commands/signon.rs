@@ -15,7 +15,7 @@ use crate::variant::{Lookup, Reader};
 use super::super::confirm::AddressRequest;
 use super::super::refusal::{Refusal, SessionError};
 use super::super::session::{Done, Session, Verdict};
-use super::super::{JudgeConfig, mailing, password, seats, throttle};
+use super::super::{JudgeConfig, limits, mailing, password, seats, throttle};
 
 impl Session<'_, '_> {
     pub(in crate::judge) fn create(
@@ -32,10 +32,8 @@ impl Session<'_, '_> {
             return Err(Refusal::ShortPassword.into());
         }
         let address = self.msg.reply_address().to_string();
-        let day = chrono::Duration::hours(24);
-        let limit = self.config.games_per_day;
-        if self.tx.creations_since(&address, self.now - day)? >= limit as usize {
-            return Err(Refusal::TooManyGames(limit).into());
+        if let Some(r) = limits::creation_refusal(self.config, self.tx, &address, self.now)? {
+            return Err(r.into());
         }
         // `CREATE ?game pw anonymous`: the first word is an option when it names no rule set.
         let mut options: Vec<String> = options.to_vec();
@@ -85,8 +83,7 @@ impl Session<'_, '_> {
             },
         );
         self.tx.save_game(&g)?;
-        self.tx
-            .record_creation(&address, self.now, self.now - day)?;
+        limits::count_creation(self.tx, &address, self.now)?;
         self.enter_game(g)?;
         self.who = Some(Sender::Master);
         let rules =
@@ -282,24 +279,16 @@ impl Session<'_, '_> {
     /// throttle): the one registered at this address first, then the others.
     fn signon_master(&mut self, mut g: Game, pw: &str) -> Verdict {
         let from = self.msg.reply_address().to_string();
-        let seat = Sender::Master;
-        if let Some(until) = throttle::locked_until(self.tx, g.name(), seat, self.now)? {
-            throttle::refused(self.tx, g.name(), seat, self.now)?;
-            return Err(Refusal::SignonLocked {
-                until: format_time(&g, until),
-            }
-            .into());
-        }
         let mut seats: Vec<(usize, Seat)> = g.master_seats().cloned().enumerate().collect();
         seats.sort_by_key(|(_, s)| !s.address.eq_ignore_ascii_case(&from));
-        let Some((index, registered)) = seats
-            .into_iter()
-            .find(|(_, s)| self.verified.verify(self.tx, &s.password_hash, pw))
-            .map(|(i, s)| (i, s.address))
-        else {
-            throttle::wrong(self.tx, g.name(), seat, self.now)?;
-            return Err(Refusal::BadSignon.into());
-        };
+        let (tx, verified) = (self.tx, &mut *self.verified);
+        let (index, registered) =
+            throttle::check_seat(tx, &g, Sender::Master, self.msg, self.now, || {
+                seats
+                    .into_iter()
+                    .find(|(_, s)| verified.verify(tx, &s.password_hash, pw))
+                    .map(|(i, s)| (i, s.address))
+            })??;
         self.copy_or_name(&mut g, registered);
         self.who = Some(Sender::Master);
         self.master_seat = index;
@@ -349,7 +338,7 @@ impl Session<'_, '_> {
             address: from.clone(),
             password_hash: password::hash(self.config.password_cost, pw, self.salt()?),
         };
-        if g.settings().approval {
+        if self.takeover_waits(&g, p)? {
             g.claim(p, seat, self.now);
             self.mails
                 .push(seats::claim_mail(self.config, &g, p, &from));
@@ -390,8 +379,9 @@ impl Session<'_, '_> {
     }
 
     /// Checks a password for a seat (a power's, or the master's), as the throttle allows: a
-    /// seat sent too many wrong passwords within the hour checks none, the right one
-    /// included (`throttle`).
+    /// seat sent too many wrong passwords within the hour checks none from those who sent
+    /// them, the right one included; its own address keeps a budget of its own
+    /// (`throttle`).
     fn check_password(
         &mut self,
         g: &Game,
@@ -399,18 +389,11 @@ impl Session<'_, '_> {
         hash: &str,
         pw: &str,
     ) -> Result<(), SessionError> {
-        if let Some(until) = throttle::locked_until(self.tx, g.name(), seat, self.now)? {
-            throttle::refused(self.tx, g.name(), seat, self.now)?;
-            return Err(Refusal::SignonLocked {
-                until: format_time(g, until),
-            }
-            .into());
-        }
-        if self.verified.verify(self.tx, hash, pw) {
-            return Ok(());
-        }
-        throttle::wrong(self.tx, g.name(), seat, self.now)?;
-        Err(Refusal::BadSignon.into())
+        let (tx, verified) = (self.tx, &mut *self.verified);
+        throttle::check_seat(tx, g, seat, self.msg, self.now, || {
+            verified.verify(tx, hash, pw).then_some(())
+        })??;
+        Ok(())
     }
 
     pub(in crate::judge) fn preference(&mut self, powers: &[Power]) -> Verdict {

@@ -10,7 +10,7 @@ use crate::bulletin::{answers, people};
 use crate::game::{ObserverLevel, Sender};
 use crate::store::{Audience, MailKind, NewMail, StoreError};
 
-use super::super::confirm::{self, AddressRequest, CONFIRMATION_HOURS, WRONG_CODES};
+use super::super::confirm::{self, AddressRequest, CONFIRMATION_HOURS};
 use super::super::password;
 use super::super::refusal::{Refusal, SessionError};
 use super::{Done, Session, Verdict};
@@ -50,7 +50,7 @@ impl Session<'_, '_> {
         // they need this mail's own proof: a seat's password, or the confirmation.
         let proven = match req {
             AddressRequest::Register(..) | AddressRequest::AlsoAt(_) => {
-                self.signed_on_at_reply_address()
+                self.speaks_for_reply_address()
             }
             _ => self.address_proven()?,
         };
@@ -80,12 +80,15 @@ impl Session<'_, '_> {
                 Some(g) if !g.observes(address) => Err(Refusal::NotObserving(g.name().to_string())),
                 Some(_) => Ok(()),
             },
-            AddressRequest::Map(_) | AddressRequest::Register(..) | AddressRequest::LinkTo(_) => {
-                Ok(())
-            }
+            AddressRequest::Map(_)
+            | AddressRequest::Register(..)
+            | AddressRequest::LinkTo(_)
+            | AddressRequest::SeatAt { .. } => Ok(()),
             AddressRequest::AlsoAt(also) => {
                 let theirs = |a: &str| self.tx.person_of(a);
-                if also.eq_ignore_ascii_case(address) {
+                if let Some(r) = super::super::addresses::refusal(self.config, also) {
+                    Err(r)
+                } else if also.eq_ignore_ascii_case(address) {
                     Err(Refusal::AlsoSelf(also.clone()))
                 } else if theirs(also)?.is_some() && theirs(also)? == theirs(address)? {
                     Err(Refusal::AlsoAlready(also.clone()))
@@ -145,6 +148,7 @@ impl Session<'_, '_> {
                 self.tx.link_address(owner, &address, self.now)?;
                 Done::ok(people::linked(&address, owner))
             }
+            AddressRequest::SeatAt { game, seat, from } => self.seat_moved(game, *seat, from),
         }
     }
 
@@ -176,7 +180,7 @@ impl Session<'_, '_> {
 
     /// Changes game `name`: the message's own game in place (it is written when the
     /// message is done), any other as stored.
-    fn change_game(
+    pub(in crate::judge) fn change_game(
         &mut self,
         name: &str,
         f: impl FnOnce(&mut crate::game::Game) -> String,
@@ -214,14 +218,7 @@ impl Session<'_, '_> {
             self.tx.drop_confirmation(&address)?;
             return Err(Refusal::NothingToConfirm.into());
         }
-        if !confirm::same_code(code, &pending.code) {
-            if pending.wrong + 1 >= WRONG_CODES {
-                self.tx.drop_confirmation(&address)?;
-            } else {
-                self.tx.count_wrong_confirmation(&address)?;
-            }
-            return Err(Refusal::WrongConfirmation.into());
-        }
+        confirm::check_code(self.tx, &pending, &address, &self.msg.from, code)??;
         self.tx.drop_confirmation(&address)?;
         self.tx.prove_address(&address, self.now)?;
         self.confirmed = Some(pending.code.clone());

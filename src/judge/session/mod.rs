@@ -323,6 +323,7 @@ impl<'a, 't> Session<'a, 't> {
 
     /// What follows the lines: a forming game that filled up starts; a capped mail says so.
     fn after_lines(&mut self) -> Result<(), StoreError> {
+        self.keep_seat_proof();
         self.save_game()?;
         // A forming game that is full starts once the whole message is read, so that the
         // last joiner's SET PREFERENCE counts.
@@ -605,6 +606,7 @@ impl<'a, 't> Session<'a, 't> {
         if self.who.is_none() && !self.address_proven()? {
             body = answers::cap_unproven_reply(body, MAX_UNPROVEN_REPLY_BYTES);
         }
+        let body = self.bounded_reply(body)?;
         // A reply with pictures is about the game of its first.
         let reply_game = match self.reply_pictures.first() {
             Some((g, _)) => Some(g.clone()),
