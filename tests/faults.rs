@@ -636,7 +636,7 @@ fn written_in_order(s: &Scratch) -> Vec<(String, i64, String)> {
             let id = m
                 .message_id
                 .trim_start_matches("dip.")
-                .split('@')
+                .split(['@', '.'])
                 .next()
                 .unwrap()
                 .parse()

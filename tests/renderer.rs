@@ -35,6 +35,11 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "a confirmation code's fallback digits",
     ),
     (
+        "src/judge/confirm.rs",
+        "master {i}",
+        "a co-master's seat as a kept seat proof names it in the store",
+    ),
+    (
         "src/judge/pictures.rs",
         "{game}/{name}",
         "a picture's name in the outbox",

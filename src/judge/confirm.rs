@@ -18,6 +18,8 @@ use blake2::digest::{Digest, KeyInit, Mac};
 use serde::{Deserialize, Serialize};
 
 use crate::bulletin::{answers, people};
+use crate::game::{Game, SeatRef};
+use crate::map::Power;
 use crate::store::{StoreError, Tx};
 
 use super::refusal::Refusal;
@@ -29,9 +31,7 @@ pub(super) const CONFIRMATION_HOURS: i64 = 24;
 /// dropped.
 pub(super) const WRONG_CODES: u32 = 5;
 
-/// Wrong codes a confirmation takes from other addresses before it hears the address itself
-/// only: 20 guesses in 2^40 do not find a code.
-pub(super) const STRANGER_WRONG_CODES: u32 = 20;
+pub(super) use super::bounds::STRANGER_WRONG_CODES;
 
 /// A code's letters: no 0/O, 1/I.
 const ALPHABET: &[u8; 32] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -57,7 +57,7 @@ pub(super) enum AddressRequest {
     /// at `from` when it was asked, moves to it (`proof`).
     SeatAt {
         game: String,
-        seat: super::proof::SeatKey,
+        seat: SeatKey,
         from: String,
     },
 }
@@ -199,6 +199,47 @@ pub(super) fn in_subject(subject: &str, code: &str) -> bool {
     subject
         .split(|c: char| !c.is_ascii_alphanumeric())
         .any(|w| same_code(w, code))
+}
+
+/// A seat, as a confirmation keeps it: a power's, or a master's (0: the master, then the
+/// co-masters in order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) enum SeatKey {
+    Power(Power),
+    Master(usize),
+}
+
+impl SeatKey {
+    pub(super) fn of(seat: SeatRef) -> SeatKey {
+        match seat {
+            SeatRef::Power(p) => SeatKey::Power(p),
+            SeatRef::Master(i) => SeatKey::Master(i),
+        }
+    }
+
+    pub(super) fn seat_ref(self) -> SeatRef {
+        match self {
+            SeatKey::Power(p) => SeatRef::Power(p),
+            SeatKey::Master(i) => SeatRef::Master(i),
+        }
+    }
+
+    /// Its name in the store: the power's (`England`), `master`, `master 2`, ….
+    pub(super) fn stored(self) -> String {
+        match self {
+            SeatKey::Power(p) => p.name().to_string(),
+            SeatKey::Master(0) => "master".to_string(),
+            SeatKey::Master(i) => format!("master {i}"),
+        }
+    }
+
+    /// The seat's registered address in `g`.
+    pub(super) fn address(self, g: &Game) -> Option<String> {
+        match self {
+            SeatKey::Power(p) => g.player(p).map(|pl| pl.seat.address.clone()),
+            SeatKey::Master(i) => g.master_seats().nth(i).map(|s| s.address.clone()),
+        }
+    }
 }
 
 #[cfg(test)]

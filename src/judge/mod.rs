@@ -18,6 +18,7 @@
 
 mod addresses;
 pub mod audience;
+mod bounds;
 mod chart;
 mod commands;
 mod confirm;

@@ -7,14 +7,13 @@
 //! on what a reply carries (attachments and bytes, per reply and per address an hour).
 
 use chrono::Duration;
-use serde::{Deserialize, Serialize};
 
 use crate::bulletin::proof as text;
 use crate::game::{Game, SeatRef, SeatRefusal, Sender};
 use crate::map::Power;
 use crate::store::{Audience, MailKind, NewMail, StoreError};
 
-use super::confirm::{self, AddressRequest, CONFIRMATION_HOURS};
+use super::confirm::{self, AddressRequest, CONFIRMATION_HOURS, SeatKey};
 use super::refusal::{Refusal, SessionError};
 use super::session::{Done, Session, Verdict};
 use super::{addresses, limits};
@@ -35,47 +34,6 @@ pub(super) const REPLY_BYTES_PER_HOUR: usize = 2 * 1024 * 1024;
 /// The least a reply keeps of its text, whatever the address was sent this hour: the
 /// lines that say what was done with the mail.
 const REPLY_FLOOR_BYTES: usize = 4 * 1024;
-
-/// A seat, as a confirmation keeps it: a power's, or a master's (0: the master, then the
-/// co-masters in order).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub(super) enum SeatKey {
-    Power(Power),
-    Master(usize),
-}
-
-impl SeatKey {
-    fn of(seat: SeatRef) -> SeatKey {
-        match seat {
-            SeatRef::Power(p) => SeatKey::Power(p),
-            SeatRef::Master(i) => SeatKey::Master(i),
-        }
-    }
-
-    fn seat_ref(self) -> SeatRef {
-        match self {
-            SeatKey::Power(p) => SeatRef::Power(p),
-            SeatKey::Master(i) => SeatRef::Master(i),
-        }
-    }
-
-    /// Its name in the store: the power's (`England`), `master`, `master 2`, ….
-    fn stored(self) -> String {
-        match self {
-            SeatKey::Power(p) => p.name().to_string(),
-            SeatKey::Master(0) => "master".to_string(),
-            SeatKey::Master(i) => format!("master {i}"),
-        }
-    }
-
-    /// The seat's registered address in `g`.
-    fn address(self, g: &Game) -> Option<String> {
-        match self {
-            SeatKey::Power(p) => g.player(p).map(|pl| pl.seat.address.clone()),
-            SeatKey::Master(i) => g.master_seats().nth(i).map(|s| s.address.clone()),
-        }
-    }
-}
 
 impl Session<'_, '_> {
     /// The seat this mail signed on as, in its game.

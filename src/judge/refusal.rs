@@ -41,25 +41,25 @@ pub(super) enum Refusal {
     /// the hour (`throttle`).
     #[error(
         "this seat has been sent {} wrong passwords from other addresses than its own within the hour: no password from them is checked until {until}, the right one included; its own address is not locked out, and it will be told",
-        super::throttle::CHECKS_PER_HOUR
+        super::bounds::CHECKS_PER_HOUR
     )]
     SignonLocked { until: String },
     /// A seat was sent too many wrong passwords from its own address within the hour.
     #[error(
         "this seat has been sent {} wrong passwords from its own address within the hour: no password from it is checked until {until}, the right one included; the address will be told",
-        super::throttle::OWNER_CHECKS_PER_HOUR
+        super::bounds::OWNER_CHECKS_PER_HOUR
     )]
     OwnerLocked { until: String },
     /// One address sent too many wrong passwords, over every seat, within the hour.
     #[error(
         "your address has sent {} wrong passwords within the hour: none from it is checked until {until}, the right one included",
-        super::throttle::SENDER_CHECKS_PER_HOUR
+        super::bounds::SENDER_CHECKS_PER_HOUR
     )]
     SenderLocked { until: String },
     /// A private game was sent too many wrong join passwords or codes within the hour.
     #[error(
         "this game has been sent {} wrong join passwords or invitation codes within the hour: none is checked until {until}, the right one included",
-        super::throttle::CHECKS_PER_HOUR
+        super::bounds::CHECKS_PER_HOUR
     )]
     JoinLocked { until: String },
     #[error("only one SIGNON per message")]
@@ -165,7 +165,7 @@ pub(super) enum Refusal {
     /// A confirmation was sent too many wrong codes from other addresses.
     #[error(
         "this confirmation has been sent {} wrong codes from other addresses: it takes its code only from the address itself now",
-        super::confirm::STRANGER_WRONG_CODES
+        super::bounds::STRANGER_WRONG_CODES
     )]
     ConfirmationLocked,
     #[error("preferences are for players waiting in a forming game")]

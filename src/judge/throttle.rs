@@ -36,15 +36,7 @@ use super::refusal::Refusal;
 use super::{Incoming, JudgeConfig};
 use crate::bulletin::dates::format_time;
 
-/// Wrong passwords a seat checks in an hour from addresses other than its own, together.
-pub(super) const CHECKS_PER_HOUR: usize = 10;
-
-/// Wrong passwords a seat checks in an hour from its own registered address.
-pub(super) const OWNER_CHECKS_PER_HOUR: usize = 5;
-
-/// Wrong passwords one address has checked in an hour for seats not its own, over every
-/// game of the judge.
-pub(super) const SENDER_CHECKS_PER_HOUR: usize = 20;
+pub(super) use super::bounds::{CHECKS_PER_HOUR, OWNER_CHECKS_PER_HOUR, SENDER_CHECKS_PER_HOUR};
 
 /// The shortest time between two notices to one seat's owner.
 pub(super) const NOTICE_HOURS: i64 = 24;
