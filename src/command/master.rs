@@ -1078,10 +1078,17 @@ mod tests {
     mc!(nonmr, master_setting, "no nmr", Some("SET NONMR"));
     mc!(nonmr_joined, master_setting, "nonmr", Some("SET NONMR"));
     mc!(nopress, master_setting, "nopress", Some("SET NO PRESS"));
+    // njudge: GREY/WHITE is grey by default, not WHITE/GREY (issue 38).
+    mc!(
+        grey_white,
+        master_setting,
+        "grey/white",
+        Some("SET GREY/WHITE")
+    );
     mc!(
         white_grey,
         master_setting,
-        "grey/white",
+        "white/grey",
         Some("SET WHITE/GREY")
     );
     mc!(
