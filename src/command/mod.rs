@@ -755,8 +755,14 @@ fn read_command<'a>(
     let first = first_word(norm);
     let result = if first == "set" {
         set_command(norm)
-    } else if njudge::KEYWORDS.contains(&first.as_str()) {
-        njudge::njudge_command(norm)
+    } else if let Some(read) = njudge::KEYWORDS
+        .contains(&first.as_str())
+        .then(|| njudge::njudge_command(norm))
+        .and_then(Result::ok)
+    {
+        // A line that is no njudge command after all (`WITHDRAW SURRENDER`, a rule set's)
+        // goes on to the rest.
+        Ok(read)
     } else if njudge::is_become_master(norm) {
         Ok(("", njudge::word_command(NjudgeWord::BecomeMaster)))
     } else if player::KEYWORDS.contains(&first.as_str()) || player::is_also(norm) {
