@@ -10,7 +10,7 @@ use super::lexeme::{
     Date, PResult, Why, address, blanks, clock, cut, date, days_word, end_of_line, expect, fail,
     hours, keyword, name_word, number, one_of, power_list, power_or_initial, token,
 };
-use super::njudge::NjudgeWord;
+use super::njudge_word::NjudgeWord;
 use super::settings::{ObserverLevel, PressLevel, ScheduleClass};
 
 /// A turn to roll back to: a phase (`S1902M`) or njudge's turn number.

@@ -27,6 +27,7 @@ mod grammar;
 mod lexeme;
 mod master;
 mod njudge;
+mod njudge_word;
 mod order;
 mod player;
 mod press;

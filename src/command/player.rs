@@ -166,7 +166,7 @@ pub enum PlayerCommand {
     },
     /// One of njudge's words a dipjudge game does otherwise (`DIARY`, `MAP *`, `SIGNON ?
     /// password`): answered with what dipjudge does instead ([`super::njudge`]).
-    Njudge(super::njudge::NjudgeWord),
+    Njudge(super::njudge_word::NjudgeWord),
     /// `I AM ALSO address` (njudge's `IAMALSO`): the address is the sender's too, once it
     /// answers the confirmation mailed to it.
     AlsoAt {
@@ -450,7 +450,7 @@ pub(crate) fn player_command(i: &str) -> PResult<'_, PlayerCommand> {
                 // listing, not commands; dipjudge draws its own games only.
                 return Ok((
                     "",
-                    PlayerCommand::Njudge(super::njudge::NjudgeWord::MapPasted),
+                    PlayerCommand::Njudge(super::njudge_word::NjudgeWord::MapPasted),
                 ));
             }
             let (r, g) = cut(game_name(r))?;
@@ -711,7 +711,7 @@ fn signon(i: &str) -> PResult<'_, PlayerCommand> {
         let (r, _) = cut(password(r))?;
         return Ok((
             r,
-            PlayerCommand::Njudge(super::njudge::NjudgeWord::SignonNext),
+            PlayerCommand::Njudge(super::njudge_word::NjudgeWord::SignonNext),
         ));
     }
     let mut chars = id.chars();

@@ -19,7 +19,7 @@ impl Session<'_, '_> {
         let current = self.game_mut()?.position().phase;
         if phase == current {
             self.other_phase = None;
-            return Done::ok(format!("PHASE {phase}"));
+            return Done::ok(crate::command::PlayerCommand::Phase { phase }.render());
         }
         self.other_phase = Some(phase);
         Err(Refusal::Otherwise(crate::bulletin::settings::njudge_word(
