@@ -157,6 +157,9 @@ mod maildir_golden;
 /// njudge's regression inputs mailed in order: every line understood, the duplex game
 /// starts with four players (issue 31).
 mod njudge_inputs;
+/// njudge's command words (issue 38): every index entry read in its role, the settings by
+/// another name, the words done otherwise, PHASE, BECOME's copy.
+mod njudge_words;
 /// Observers' press as njudge's (issue 31): SET OBSERVER, the observer's password, PRESS TO
 /// O; what observers read is SET WATCH.
 mod observers;

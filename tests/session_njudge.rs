@@ -150,18 +150,22 @@ fn unstart_after_force_begin_leaves_no_seat_without_an_address() {
 #[test]
 fn orders_after_a_refused_phase_line_are_not_applied_now() {
     let mut t = running("phs");
-    // A phase gone by is refused, whatever PHASE is read as: the orders after it were
-    // written for it, not for the phase open now.
+    // A phase gone by is refused: the orders after it were written for it, not for the
+    // phase open now.
     let r = t.as_power(
         Power::England,
         "PHASE Spring 1900 Movement\nF LON - NTH\nF EDI - NWG\nSIGNOFF",
     );
+    assert!(r.contains("OTHER-PHASE"), "{r}");
+    assert!(t.game().orders_of(Power::England).is_empty(), "{r}");
+    // A PHASE line that cannot be read holds them back too.
+    let r = t.as_power(Power::England, "PHASE Sprung 19O1\nF LON - NTH");
     assert!(r.contains("PHASE-REFUSED"), "{r}");
     assert!(t.game().orders_of(Power::England).is_empty(), "{r}");
-    // A command that is not an order ends the PHASE line's reach.
+    // No other command ends the hold: only a PHASE of the phase open now.
     let r = t.as_power(
         Power::England,
-        "PHASE Spring 1900 Movement\nF LON - NTH\nSET NOWAIT\nA LVP - YOR",
+        "PHASE Spring 1900 Movement\nF LON - NTH\nSET NOWAIT\nF EDI - NWG\nPHASE Spring 1901 Movement\nA LVP - YOR",
     );
     let g = t.game();
     assert_eq!(g.orders_of(Power::England).len(), 1, "{r}");

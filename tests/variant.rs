@@ -686,11 +686,28 @@ fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
 /// the core, is left out; the toy is in, so the scan would see a file that named it.
 /// Keywords the core's own grammar shares with a rule set, by the file that holds them and
 /// why: the shared word is read by the core only with its own next word.
-const SHARED: &[(&str, &str, &str)] = &[(
-    "command/master.rs",
-    "declare",
-    "the master's DECLARE DRAW and DECLARE WINNER (issue 28); every other DECLARE line goes to the rule set",
-)];
+const SHARED: &[(&str, &str, &str)] = &[
+    (
+        "command/master.rs",
+        "declare",
+        "the master's DECLARE DRAW and DECLARE WINNER (issue 28); every other DECLARE line goes to the rule set",
+    ),
+    (
+        "command/njudge.rs",
+        "withdraw",
+        "njudge's bare WITHDRAW (RESIGN, issue 38); a WITHDRAW line with more words goes to the rule set",
+    ),
+    (
+        "command/njudge.rs",
+        "allow",
+        "njudge's SET ALLOW PLAYER address (issue 38), read after SET only",
+    ),
+    (
+        "command/njudge_word.rs",
+        "allow",
+        "the echo of njudge's SET ALLOW PLAYER (issue 38)",
+    ),
+];
 
 fn rule_set_words() -> (Vec<String>, Vec<String>) {
     let mut names: Vec<String> = Vec::new();

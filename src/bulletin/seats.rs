@@ -183,6 +183,7 @@ pub fn press_words(policy: &PressPolicy, nmr: bool) -> String {
         PressLevel::White => "white (signed)",
         PressLevel::Grey => "grey (anonymous)",
         PressLevel::WhiteGrey => "white and grey",
+        PressLevel::GreyWhite => "grey and white",
     };
     format!(
         "Press: {press}{}   Missed deadlines: {}",
@@ -581,5 +582,18 @@ pub fn taken_over_with(power: Power, with: &[Power]) -> String {
     format!(
         "With {power} you take over {}, which its last player left with it: one password signs on to each of them; a welcome mail for each follows.",
         crate::variant::list_powers(with)
+    )
+}
+
+/// The subject of the copy a power's player gets when the master acts as the power
+/// (`BECOME power`).
+pub fn became_subject(judge: &str, game: &str, power: Power) -> String {
+    subject(judge, game, &format!("The master acted as {power}"))
+}
+
+/// The copy's text: what the master did as the power, as the master's reply shows it.
+pub fn became_text(game: &str, power: Power, reply: &str) -> String {
+    format!(
+        "The master of {game} acted as {power} (BECOME {power}); these are the lines the master sent as {power}, as the judge answered them:\n\n{reply}"
     )
 }

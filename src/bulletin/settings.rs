@@ -12,6 +12,7 @@ use chrono_tz::Tz;
 
 use crate::command::Date;
 use crate::command::Declaration;
+use crate::command::{Assignment, NjudgeWord};
 use crate::game::{
     Absence, DrawVote, Ending, Game, ObserverLevel, PhaseRule, PressPolicy, ScheduleClass, Seat,
     SeatStatus,
@@ -812,6 +813,146 @@ pub fn deadline_back(
             ),
         },
     )
+}
+
+/// What dipjudge does instead of one of njudge's words (`SET FAKE`, `SET ACCESS`, `DIARY`,
+/// …): the sentence after the `OK` of a word it already does as asked, or of its refusal.
+pub fn njudge_word(w: NjudgeWord) -> String {
+    use NjudgeWord as W;
+    let text = match w {
+        W::AutoStart => {
+            "a game starts as soon as it has its players (the master may start it sooner with FORCE BEGIN)"
+        }
+        W::ManualStart => {
+            "a game starts as soon as it has its players; the master may start it sooner with FORCE BEGIN and set its first deadline with SET DEADLINE"
+        }
+        W::Assignment(Assignment::Both) | W::Assignment(Assignment::List) => {
+            "powers are given by the players' SET PREFERENCE lists, and at random to those who sent none"
+        }
+        W::Assignment(Assignment::Random) => {
+            "powers are given by the players' SET PREFERENCE lists, and at random to those who sent none; a player who wants any power sends SET PREFERENCE *"
+        }
+        W::AutoProcess => {
+            "a phase is processed at its deadline, or sooner once every order is in and no player has SET WAIT"
+        }
+        W::ManualProcess => {
+            "a phase is processed at its deadline, or sooner once every order is in; the master holds a game with PAUSE and processes it at once with PROCESS"
+        }
+        W::AutoCreate => "a game is made by CREATE ?name password; none is made by itself",
+        W::NoResume => "only the master may RESUME a game",
+        W::StrictGrace => {
+            "the grace period is the schedule's GRACE hours after the deadline (SET MOVE GRACE hours), and SET GRACE date ends it at a date"
+        }
+        W::StrictWait => "any player with a seat may SET WAIT",
+        W::Access | W::AllowPlayer | W::DenyPlayer => {
+            "who may join is chosen with SET PRIVATE and SET INVITE address or SET JOIN PASSWORD word; EJECT removes a player; there are no sites"
+        }
+        W::Approved => "a game needs no approval from the judge's keeper to start",
+        W::Level => {
+            "entry is gated by the records this judge keeps: SET DEDICATION, SET ONTIMERAT and SET RESRAT"
+        }
+        W::Rated(true) => "every game counts in its players' records (on time, resignations)",
+        W::Rated(false) => {
+            "every game counts in its players' records (on time, resignations); none is left out"
+        }
+        W::Unmoderated => "every game keeps its master, who may PROMOTE a co-master",
+        W::Moderated => {
+            "every game has a master: the player who created it, and the co-masters it PROMOTEs"
+        }
+        W::MinorPress(true) => {
+            "press may be sent in every phase, retreats and adjustments included"
+        }
+        W::MinorPress(false) => {
+            "press may be sent in every phase, retreats and adjustments included; SET NO PRESS stops it in all of them"
+        }
+        W::BlankPress(false) => "a press block with no text is not sent",
+        W::BlankPress(true) => "a press block with no text is never sent",
+        W::Fake(false) => "press is never faked: a message shows its true sender, or none (grey)",
+        W::Fake(true) => {
+            "press is never faked: a message shows its true sender, or none (grey press, SET GREY or SET WHITE/GREY)"
+        }
+        W::GracePress(true) => "press may be sent in the grace period as before the deadline",
+        W::GracePress(false) => {
+            "press may be sent in the grace period as before the deadline; SET NO PRESS stops all press"
+        }
+        W::LatePress(true) => "a late player may send press as any other",
+        W::LatePress(false) => {
+            "a late player may send press as any other; SET NO PRESS stops all press"
+        }
+        W::MustOrder => {
+            "a power whose units have no orders at the deadline is late; SET NMR decides whether the game waits for it"
+        }
+        W::PostalPress(false) => {
+            "press is delivered at once, not held until the phase is processed"
+        }
+        W::PostalPress(true) => {
+            "press is delivered at once; it is not held until the phase is processed"
+        }
+        W::TouchPress => {
+            "press may go to any power the game's press settings allow, whatever their units touch"
+        }
+        W::WatchAllPress(false) => {
+            "observers never read press between powers; SET ALL PRESS is the master's alone"
+        }
+        W::WatchAllPress(true) => {
+            "observers never read press between powers; SET ALL PRESS is the master's alone"
+        }
+        W::Concessions(true) => "a player may SET CONCEDE power",
+        W::Concessions(false) => {
+            "a player may always SET CONCEDE power; the master may DECLARE the result instead"
+        }
+        W::Dias(false) => {
+            "a draw vote names the powers in the draw (SET DRAW powers): a draw need not include every survivor"
+        }
+        W::Dias(true) => {
+            "a draw vote names the powers in the draw (SET DRAW powers, or SET DRAW for every survivor); a game does not require every survivor in it"
+        }
+        W::LateCount(false) => "late notices name the late powers without a count",
+        W::LateCount(true) => {
+            "late notices name the late powers without a count; a player's record (WHOIS) keeps how often they were late"
+        }
+        W::Secret => {
+            "a game's players are hidden with SET ANONYMOUS and the game is kept out of LIST with SET PRIVATE"
+        }
+        W::Show(_) => {
+            "there is no SHOW setting: whether players' addresses are shown is SET ADDRESSES SHOWN or HIDDEN"
+        }
+        W::Proxy => "a power orders its own units only; there are no proxy orders",
+        W::StrictConvoy => {
+            "convoys are adjudicated by the rules as written (DATC); there is no stricter mode"
+        }
+        W::Gunboat => {
+            "a gunboat game is SET ANONYMOUS with SET NO PRESS (or CREATE ?name password standard gunboat)"
+        }
+        W::BoardOption(_) => {
+            "a board's options come with the board its game is played on, not with SET; this game's board has none to change"
+        }
+        W::SignonNext => {
+            "name the game to join: LIST shows the games forming, and SIGNON ?name password joins one"
+        }
+        W::Diary => {
+            "this judge keeps no diary: HISTORY sends the game's record, and PRESS TO M a note to the master"
+        }
+        W::File => {
+            "this judge keeps no files to send: HELP sends the commands; LIST, HISTORY and SUMMARY a game's record"
+        }
+        W::MapPasted => "the judge draws the maps of its own games only: MAP game [phase]",
+        W::BecomeMaster => {
+            "a game's master is the player who created it; the master may PROMOTE an observer to co-master"
+        }
+        W::Broadcast(true) => "an observer reads the broadcasts the game's SET WATCH allows",
+        W::Broadcast(false) => {
+            "an observer reads the broadcasts the game's SET WATCH allows; UNOBSERVE game stops all of the game's mail"
+        }
+        W::TwoAddresses => {
+            "a seat has one address (SET ADDRESS address); I AM ALSO address makes another address yours"
+        }
+        W::ConcedeWhom => "a concession names the power it goes to: SET CONCEDE power",
+        W::LaterPhase => {
+            "orders are taken for the current phase only; send the orders for a later phase once it opens"
+        }
+    };
+    format!("{}: {text}.", w.render())
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ use super::lexeme::{
     Date, PResult, Why, address, blanks, clock, cut, date, days_word, end_of_line, expect, fail,
     hours, keyword, name_word, number, one_of, power_list, power_or_initial, token,
 };
+use super::njudge_word::NjudgeWord;
 use super::settings::{ObserverLevel, PressLevel, ScheduleClass};
 
 /// A turn to roll back to: a phase (`S1902M`) or njudge's turn number.
@@ -258,6 +259,9 @@ pub enum MasterCommand {
     SetPlayers {
         count: u32,
     },
+    /// One of njudge's words a dipjudge game does otherwise (`SET FAKE`, `SET ACCESS …`):
+    /// answered with what dipjudge does instead ([`super::njudge`]).
+    Njudge(NjudgeWord),
 }
 
 impl MasterCommand {
@@ -282,6 +286,7 @@ impl MasterCommand {
                 PressLevel::Grey => "SET GREY".into(),
                 PressLevel::White => "SET WHITE".into(),
                 PressLevel::WhiteGrey => "SET WHITE/GREY".into(),
+                PressLevel::GreyWhite => "SET GREY/WHITE".into(),
             },
             MasterCommand::SetPartial => "SET PARTIAL".into(),
             MasterCommand::SetAllPress => "SET ALL PRESS".into(),
@@ -353,6 +358,7 @@ impl MasterCommand {
             MasterCommand::Rollback { turn: Some(t) } => format!("ROLLBACK {t}"),
             MasterCommand::SetCentres { count } => format!("SET CENTRES {count}"),
             MasterCommand::SetPlayers { count } => format!("SET PLAYERS {count}"),
+            MasterCommand::Njudge(w) => w.render(),
         }
     }
 }
@@ -390,6 +396,29 @@ pub(crate) fn phase(i: &str) -> PResult<'_, Phase> {
     match Phase::parse(w) {
         Some(p) => Ok((r, p)),
         None => fail(start, Why::Expected("a phase (like S1901M)")),
+    }
+}
+
+// long_phase = phase | season year phase_kind ;   (`Spring 1901 Movement`, as njudge's
+//              PROCESS and PHASE take it, `Fall 1901, Retreat` as bulletins write it)
+pub(crate) fn long_phase(i: &str) -> PResult<'_, Phase> {
+    if let Ok(found) = phase(i) {
+        return Ok(found);
+    }
+    let start = blanks(i);
+    let mut r = start;
+    let mut words = Vec::new();
+    for _ in 0..3 {
+        let Ok((after, w)) = name_word(r) else { break };
+        words.push(w.trim_end_matches(','));
+        r = after.strip_prefix(',').unwrap_or(after);
+    }
+    match Phase::parse_words(&words.join(" ")) {
+        Some(p) => Ok((r, p)),
+        None => fail(
+            start,
+            Why::Expected("a phase (like S1901M or Spring 1901 Movement)"),
+        ),
     }
 }
 
@@ -450,7 +479,7 @@ pub(crate) fn master_command(i: &str) -> PResult<'_, MasterCommand> {
             } else if end_of_line(r).is_ok() {
                 (r, MasterCommand::Process { phase: None })
             } else {
-                let (r, p) = cut(phase(r))?;
+                let (r, p) = cut(long_phase(r))?;
                 (r, MasterCommand::Process { phase: Some(p) })
             }
         }
@@ -619,6 +648,8 @@ pub(crate) fn master_setting(i: &str) -> PResult<'_, MasterCommand> {
         "nmr" => (r, MasterCommand::SetNmr),
         "no press" => (r, MasterCommand::SetPress(PressLevel::None)),
         "grey" | "gray" => (r, MasterCommand::SetPress(PressLevel::Grey)),
+        // njudge: GREY/WHITE is grey by default with white allowed, WHITE/GREY the other way.
+        "grey/white" | "gray/white" => (r, MasterCommand::SetPress(PressLevel::GreyWhite)),
         "white" => (r, MasterCommand::SetPress(PressLevel::White)),
         "no partial" => (r, MasterCommand::SetNoPartial),
         "all press" => (r, MasterCommand::SetAllPress),
@@ -1070,10 +1101,17 @@ mod tests {
     mc!(nonmr, master_setting, "no nmr", Some("SET NONMR"));
     mc!(nonmr_joined, master_setting, "nonmr", Some("SET NONMR"));
     mc!(nopress, master_setting, "nopress", Some("SET NO PRESS"));
+    // njudge: GREY/WHITE is grey by default, not WHITE/GREY (issue 38).
+    mc!(
+        grey_white,
+        master_setting,
+        "grey/white",
+        Some("SET GREY/WHITE")
+    );
     mc!(
         white_grey,
         master_setting,
-        "grey/white",
+        "white/grey",
         Some("SET WHITE/GREY")
     );
     mc!(

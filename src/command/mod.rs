@@ -27,6 +27,8 @@ mod framing;
 mod grammar;
 mod lexeme;
 mod master;
+mod njudge;
+mod njudge_word;
 mod order;
 mod player;
 mod press;
@@ -39,6 +41,7 @@ pub use error::{Coded, CommandError};
 pub use grammar::{Grammar, NoCommand, NoCommands, OwnCommand, RuleCommand};
 pub use lexeme::{Date, GameName, Recipient, UnclearRecipients};
 pub use master::{Declaration, EjectTarget, MasterCommand, ScheduleChange, Turn};
+pub use njudge::{Assignment, NjudgeWord};
 pub use order::OrderCommand;
 pub use player::{Exclusion, PlayerCommand, SignonAs};
 pub use press::{Attribution, Press, PressHeader, PressKind, PressTo};
@@ -762,6 +765,16 @@ fn read_command<'a>(
     let first = first_word(norm);
     let result = if first == "set" {
         set_command(norm)
+    } else if let Some(read) = njudge::KEYWORDS
+        .contains(&first.as_str())
+        .then(|| njudge::njudge_command(norm))
+        .and_then(Result::ok)
+    {
+        // A line that is no njudge command after all (`WITHDRAW SURRENDER`, a rule set's)
+        // goes on to the rest.
+        Ok(read)
+    } else if njudge::is_become_master(norm) {
+        Ok(("", njudge::word_command(NjudgeWord::BecomeMaster)))
     } else if player::KEYWORDS.contains(&first.as_str()) || player::is_also(norm) {
         player::player_command(norm).map(|(r, c)| (r, Command::Player(c)))
     } else if master::KEYWORDS.contains(&first.as_str()) || master::is_declaration(norm) {
@@ -821,6 +834,10 @@ fn strip_list_marker(norm: &str) -> Option<&str> {
 // set_command = "SET" ( player_setting | master_setting ) ;
 fn set_command(norm: &str) -> lexeme::PResult<'_, Command> {
     let (rest, _) = keyword("set")(norm)?;
+    // njudge's settings first: each is read whole, so none takes a line of dipjudge's own.
+    if let Some(c) = njudge::njudge_setting(rest) {
+        return Ok(("", c));
+    }
     match player::player_setting(rest) {
         Ok((r, c)) => return Ok((r, Command::Player(c))),
         Err(nom::Err::Failure(e)) => return Err(nom::Err::Failure(e)),

@@ -46,8 +46,9 @@ pub enum PlayerCommand {
     },
     /// `LIST FULL`.
     ListFull,
+    /// `SUMMARY game`, or a bare `SUMMARY` after SIGNON (None: the signed-on game).
     Summary {
-        game: GameName,
+        game: Option<GameName>,
     },
     /// `EXPORT game`: the game's record as a JSON attachment (`docs/export.md`).
     Export {
@@ -56,7 +57,8 @@ pub enum PlayerCommand {
     /// `HISTORY game [FROM date] [TO date] [LINES n]`, or njudge's second form
     /// `HISTORY game EXCLSTART turn [EXCLEND turn] [BROAD]` (`exclude`).
     History {
-        game: GameName,
+        /// None: a bare `HISTORY` after SIGNON, the signed-on game.
+        game: Option<GameName>,
         from: Option<Date>,
         to: Option<Date>,
         lines: Option<u32>,
@@ -86,6 +88,8 @@ pub enum PlayerCommand {
     SetPassword {
         password: String,
     },
+    /// `SET ADDRESS address`; njudge's bare `SET ADDRESS` (empty): the address the mail
+    /// came from.
     SetAddress {
         address: String,
     },
@@ -145,10 +149,24 @@ pub enum PlayerCommand {
         fields: Vec<(String, String)>,
         closed: bool,
     },
-    /// `WHOIS address` or `WHOIS name`: a person's public profile and reliability record.
+    /// `WHOIS address` or `WHOIS name` (also njudge's `WHO`): a person's public profile
+    /// and reliability record; empty (`GET DEDICATION`, `INFO PLAYER`, a bare `WHO IS`):
+    /// the sender's own.
     Whois {
         who: String,
     },
+    /// njudge's `WHOGAME [game]` (`WHO GAME`): the game's players, as its listing shows
+    /// them (None: the signed-on game).
+    WhoGame {
+        game: Option<GameName>,
+    },
+    /// njudge's `PHASE season year phase`: the orders after it are for that phase.
+    Phase {
+        phase: crate::rules::Phase,
+    },
+    /// One of njudge's words a dipjudge game does otherwise (`DIARY`, `MAP *`, `SIGNON ?
+    /// password`): answered with what dipjudge does instead ([`super::njudge`]).
+    Njudge(super::njudge_word::NjudgeWord),
     /// `I AM ALSO address` (njudge's `IAMALSO`): the address is the sender's too, once it
     /// answers the confirmation mailed to it.
     AlsoAt {
@@ -233,7 +251,8 @@ impl PlayerCommand {
             PlayerCommand::List { game: None } => "LIST".into(),
             PlayerCommand::List { game: Some(g) } => format!("LIST {g}"),
             PlayerCommand::ListFull => "LIST FULL".into(),
-            PlayerCommand::Summary { game } => format!("SUMMARY {game}"),
+            PlayerCommand::Summary { game: None } => "SUMMARY".into(),
+            PlayerCommand::Summary { game: Some(game) } => format!("SUMMARY {game}"),
             PlayerCommand::Export { game } => format!("EXPORT {game}"),
             PlayerCommand::History {
                 game,
@@ -242,7 +261,10 @@ impl PlayerCommand {
                 lines,
                 exclude,
             } => {
-                let mut s = format!("HISTORY {game}");
+                let mut s = match game {
+                    Some(game) => format!("HISTORY {game}"),
+                    None => "HISTORY".to_string(),
+                };
                 if let Some(x) = exclude {
                     s.push_str(&format!(" EXCLSTART {}", x.start));
                     if let Some(end) = &x.end {
@@ -307,6 +329,7 @@ impl PlayerCommand {
                 format!("SET PASSWORD: {password}")
             }
             PlayerCommand::SetPassword { password } => format!("SET PASSWORD {password}"),
+            PlayerCommand::SetAddress { address } if address.is_empty() => "SET ADDRESS".into(),
             PlayerCommand::SetAddress { address } => format!("SET ADDRESS {address}"),
             PlayerCommand::SetWait => "SET WAIT".into(),
             PlayerCommand::SetNoWait => "SET NOWAIT".into(),
@@ -338,7 +361,12 @@ impl PlayerCommand {
             PlayerCommand::SetMap { on: true } => "SET MAP ON".into(),
             PlayerCommand::SetMap { on: false } => "SET MAP OFF".into(),
             PlayerCommand::Register { .. } => "REGISTER".into(),
+            PlayerCommand::Whois { who } if who.is_empty() => "WHOIS".into(),
             PlayerCommand::Whois { who } => format!("WHOIS {who}"),
+            PlayerCommand::WhoGame { game: None } => "WHOGAME".into(),
+            PlayerCommand::WhoGame { game: Some(g) } => format!("WHOGAME {g}"),
+            PlayerCommand::Phase { phase } => format!("PHASE {phase}"),
+            PlayerCommand::Njudge(w) => w.render(),
             PlayerCommand::AlsoAt { address } => format!("I AM ALSO {address}"),
         }
     }
@@ -401,8 +429,12 @@ pub(crate) fn player_command(i: &str) -> PResult<'_, PlayerCommand> {
         "list" => list(start)?,
         "summary" => {
             let (r, _) = keyword("summary")(start)?;
-            let (r, g) = cut(game_name(r))?;
-            (r, PlayerCommand::Summary { game: g })
+            if end_of_line(r).is_ok() {
+                (r, PlayerCommand::Summary { game: None })
+            } else {
+                let (r, g) = cut(game_name(r))?;
+                (r, PlayerCommand::Summary { game: Some(g) })
+            }
         }
         "export" => {
             let (r, _) = keyword("export")(start)?;
@@ -413,6 +445,14 @@ pub(crate) fn player_command(i: &str) -> PResult<'_, PlayerCommand> {
         "create" => create(start)?,
         "map" => {
             let (r, _) = keyword("map")(start)?;
+            if blanks(r).starts_with('*') {
+                // njudge's `MAP * [n]` over a pasted listing: the lines after it are the
+                // listing, not commands; dipjudge draws its own games only.
+                return Ok((
+                    "",
+                    PlayerCommand::Njudge(super::njudge_word::NjudgeWord::MapPasted),
+                ));
+            }
             let (r, g) = cut(game_name(r))?;
             if end_of_line(r).is_ok() {
                 (
@@ -474,13 +514,8 @@ pub(crate) fn player_command(i: &str) -> PResult<'_, PlayerCommand> {
         }
         "whois" => {
             let (r, _) = keyword("whois")(start)?;
+            // A bare WHOIS is the sender's own record.
             let who = blanks(r).trim_end();
-            if who.is_empty() {
-                return super::lexeme::failure(
-                    who,
-                    Why::Expected("an e-mail address or a registered name"),
-                );
-            }
             if who.chars().count() > MAX_WHOIS {
                 return super::lexeme::failure(
                     who,
@@ -550,7 +585,15 @@ fn list(i: &str) -> PResult<'_, PlayerCommand> {
 // turn = letter digits [ letter ] ;   (`S1902M`, `F1999B`, `A1901`, as njudge writes it)
 fn history(i: &str) -> PResult<'_, PlayerCommand> {
     let (r, _) = keyword("history")(i)?;
-    let (mut r, game) = cut(game_name(r))?;
+    // A bare HISTORY (or one that starts with its options) is the signed-on game's.
+    let bare =
+        end_of_line(r).is_ok() || one_of(&["from", "to", "lines", "exclstart"], "")(r).is_ok();
+    let (mut r, game) = if bare {
+        (r, None)
+    } else {
+        let (r, g) = cut(game_name(r))?;
+        (r, Some(g))
+    };
     let (mut from, mut to, mut lines, mut exclude) = (None, None, None, None);
     if let Ok((a, _)) = keyword("exclstart")(r) {
         let (a, start) = cut(turn(a))?;
@@ -663,6 +706,14 @@ fn signon(i: &str) -> PResult<'_, PlayerCommand> {
         "a power initial and a game name (like Fgame)",
         token,
     )(start))?;
+    if id == "?" {
+        // njudge's `SIGNON ? password`: the next game forming. The password is not kept.
+        let (r, _) = cut(password(r))?;
+        return Ok((
+            r,
+            PlayerCommand::Njudge(super::njudge_word::NjudgeWord::SignonNext),
+        ));
+    }
     let mut chars = id.chars();
     let first = chars.next().unwrap_or(' ');
     let who = match first.to_ascii_uppercase() {

@@ -74,7 +74,9 @@ fn order() -> impl Strategy<Value = OrderCommand> {
 
 fn game() -> impl Strategy<Value = GameName> {
     "[a-z0-9][a-z0-9_-]{0,9}"
-        .prop_filter("not a keyword", |s| s != "full")
+        .prop_filter("not a keyword", |s| {
+            !["full", "from", "to", "lines", "exclstart"].contains(&s.as_str())
+        })
         .prop_map(|s| GameName::new(&s).unwrap())
 }
 
@@ -98,7 +100,7 @@ fn player() -> impl Strategy<Value = PlayerCommand> {
         Just(PlayerCommand::Version),
         prop::option::of(game()).prop_map(|game| PlayerCommand::List { game }),
         Just(PlayerCommand::ListFull),
-        game().prop_map(|game| PlayerCommand::Summary { game }),
+        game().prop_map(|game| PlayerCommand::Summary { game: Some(game) }),
         game().prop_map(|game| PlayerCommand::Export { game }),
         (
             game(),
@@ -107,7 +109,7 @@ fn player() -> impl Strategy<Value = PlayerCommand> {
             prop::option::of(0u32..100_000)
         )
             .prop_map(|(game, from, to, lines)| PlayerCommand::History {
-                game,
+                game: Some(game),
                 from,
                 to,
                 lines,
@@ -121,7 +123,7 @@ fn player() -> impl Strategy<Value = PlayerCommand> {
             prop::option::of(0u32..100_000)
         )
             .prop_map(|(game, start, end, broad, lines)| PlayerCommand::History {
-                game,
+                game: Some(game),
                 from: None,
                 to: None,
                 lines,
@@ -217,7 +219,8 @@ fn master() -> impl Strategy<Value = MasterCommand> {
             Just(PressLevel::None),
             Just(PressLevel::Grey),
             Just(PressLevel::White),
-            Just(PressLevel::WhiteGrey)
+            Just(PressLevel::WhiteGrey),
+            Just(PressLevel::GreyWhite)
         ]
         .prop_map(MasterCommand::SetPress),
         Just(MasterCommand::SetPartial),

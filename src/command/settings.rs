@@ -17,8 +17,10 @@ pub enum PressLevel {
     White,
     /// Anonymous press only.
     Grey,
-    /// Both; signed unless the sender says GREY.
+    /// Both; signed unless the sender says GREY (`SET WHITE/GREY`).
     WhiteGrey,
+    /// Both; anonymous unless the sender says WHITE (njudge's `SET GREY/WHITE`).
+    GreyWhite,
 }
 
 /// What observers read (`SET WATCH`), or what they may send (`SET OBSERVER`, njudge's).

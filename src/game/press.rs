@@ -338,7 +338,7 @@ impl<'g> Routing<'g> {
             (Attribution::White, PressLevel::Grey) => return Err(PressRefusal::GreyOnly),
             (Attribution::Grey, _) => false,
             (Attribution::White, _) => true,
-            (Attribution::Default, PressLevel::Grey) => false,
+            (Attribution::Default, PressLevel::Grey | PressLevel::GreyWhite) => false,
             (Attribution::Default, _) => true,
         })
     }

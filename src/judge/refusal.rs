@@ -311,6 +311,13 @@ pub(super) enum Refusal {
     /// A rule set's refusal (H1, H2, H19), with the code and sentence of its spec.
     #[error("{}", .0.sentence)]
     Variant(VariantRefusal),
+    /// One of njudge's words a dipjudge game does otherwise: nothing changed, and the
+    /// sentence says what dipjudge does instead (`bulletin::settings::njudge_word`).
+    #[error("{0}")]
+    Otherwise(String),
+    /// An order after a `PHASE` line for another phase than the current one.
+    #[error("not read: it follows PHASE {0}, and orders are taken for the current phase only")]
+    ForAnotherPhase(String),
 }
 
 impl Refusal {
@@ -323,6 +330,8 @@ impl Refusal {
             | Refusal::NotSignedOnForVariant(_) => "NOT-SIGNED-ON",
             Refusal::AfterRefusedPhase(_) => "PHASE-REFUSED",
             Refusal::NotMaster => "NOT-MASTER",
+            Refusal::Otherwise(_) => "DONE-OTHERWISE",
+            Refusal::ForAnotherPhase(_) => "OTHER-PHASE",
             Refusal::NoObserverPassword(_) => "NO-OBSERVER-PASSWORD",
             Refusal::TwoSignons => "TWO-SIGNONS",
             Refusal::ShortPassword => "SHORT-PASSWORD",

@@ -166,3 +166,20 @@ fn observers_send_as_set_observer_says_and_read_as_set_watch_says() {
         Err(PressRefusal::ObserversReadWhite)
     );
 }
+
+#[test]
+fn grey_white_is_grey_unless_signed_and_white_grey_the_other_way() {
+    // njudge: SET GREY/WHITE is grey by default with white allowed; SET WHITE/GREY is white
+    // by default with grey allowed (issue 38: both read as WHITE/GREY).
+    let mut g = running(&Power::ALL);
+    let plain = header(PressKind::Press, to(&[Power::France]), Attribution::Default);
+    let white = header(PressKind::Press, to(&[Power::France]), Attribution::White);
+    let grey = header(PressKind::Press, to(&[Power::France]), Attribution::Grey);
+    g.set_press(PressLevel::GreyWhite);
+    assert_eq!(g.settings().press.level, PressLevel::GreyWhite);
+    assert!(!route(&g, ENGLAND, &plain).expect("route").signed);
+    assert!(route(&g, ENGLAND, &white).expect("route").signed);
+    g.set_press(PressLevel::WhiteGrey);
+    assert!(route(&g, ENGLAND, &plain).expect("route").signed);
+    assert!(!route(&g, ENGLAND, &grey).expect("route").signed);
+}

@@ -11,6 +11,23 @@ use super::super::refusal::Refusal;
 use super::super::session::{Done, Session, Verdict};
 
 impl Session<'_, '_> {
+    /// njudge's `PHASE season year phase`: the current phase's orders follow as ever; for
+    /// another phase, the orders after it are not read (up to a `PHASE` of the current
+    /// phase) and the line is refused with what to do instead. dipjudge keeps no orders
+    /// for a later phase (docs/decisions.md).
+    pub(in crate::judge) fn phase(&mut self, phase: rules::Phase) -> Verdict {
+        let current = self.game_mut()?.position().phase;
+        if phase == current {
+            self.other_phase = None;
+            return Done::ok(crate::command::PlayerCommand::Phase { phase }.render());
+        }
+        self.other_phase = Some(phase);
+        Err(Refusal::Otherwise(crate::bulletin::settings::njudge_word(
+            crate::command::NjudgeWord::LaterPhase,
+        ))
+        .into())
+    }
+
     pub(in crate::judge) fn order(&mut self, order: rules::Order) -> Verdict {
         let Some(Sender::Power(signed)) = self.who else {
             return Err(Refusal::NotSignedOnToOrder.into());

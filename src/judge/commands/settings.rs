@@ -4,11 +4,12 @@
 
 use crate::bulletin::answers;
 use crate::bulletin::settings as text;
+use crate::command::NjudgeWord;
 use crate::game::{self, Game, Refused};
 
 use super::super::password;
 use super::super::refusal::Refusal;
-use super::super::session::{Session, salt};
+use super::super::session::{Done, Session, Verdict, salt};
 use super::signon::find_variant;
 use super::{More, signed_on};
 
@@ -26,6 +27,25 @@ impl Session<'_, '_> {
     ) -> More {
         change(signed_on(&mut self.game)?)?;
         Ok(Vec::new())
+    }
+
+    /// One of njudge's master words a dipjudge game does otherwise (`SET FAKE`, `SET ACCESS
+    /// …`, a board's option): `OK` with the sentence when the game already does what it
+    /// asks, refused with it otherwise; nothing changes either way.
+    pub(in crate::judge) fn njudge_setting(&mut self, w: NjudgeWord) -> More {
+        let line = text::njudge_word(w);
+        if w.as_asked() {
+            Ok(vec![line])
+        } else {
+            Err(Refusal::Otherwise(line).into())
+        }
+    }
+
+    /// One of njudge's words anyone sends that dipjudge does otherwise (`DIARY`, `MAP *`,
+    /// `SIGNON ? password`, an observer's `SET NO BROADCAST`): as [`Self::njudge_setting`].
+    pub(in crate::judge) fn njudge_word(&mut self, w: NjudgeWord) -> Verdict {
+        let more = self.njudge_setting(w)?;
+        Done::with_more(w.render(), more)
     }
 
     /// `SET VARIANT name`: a forming game's rule set; the rest of the mail reads it.

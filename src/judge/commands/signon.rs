@@ -434,9 +434,10 @@ fn apply_option(settings: &mut game::Settings, word: &str) -> Result<(), Refusal
         "nopress" => settings.press.level = PressLevel::None,
         "white" => settings.press.level = PressLevel::White,
         "grey" | "gray" => settings.press.level = PressLevel::Grey,
-        "whitegrey" | "white/grey" | "greywhite" | "grey/white" => {
-            settings.press.level = PressLevel::WhiteGrey
+        "greywhite" | "grey/white" | "graywhite" | "gray/white" => {
+            settings.press.level = PressLevel::GreyWhite
         }
+        "whitegrey" | "white/grey" => settings.press.level = PressLevel::WhiteGrey,
         "partial" => settings.press.partial = true,
         "nopartial" => settings.press.partial = false,
         "allpress" => settings.master_reads_all_press = true,

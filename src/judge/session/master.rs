@@ -86,6 +86,8 @@ impl Session<'_, '_> {
             M::SetReveal { on } => self.try_set(|g| g.set_reveal(*on)),
             M::SetAddresses { shown } => self.try_set(|g| g.set_addresses_shown(*shown)),
             M::SetMaxAbsence { days } => self.try_set(|g| g.set_max_absence(*days)),
+            // njudge's words a dipjudge game does otherwise: what it does instead.
+            M::Njudge(w) => self.njudge_setting(*w),
         }
     }
 }

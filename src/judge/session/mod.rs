@@ -101,6 +101,12 @@ pub(super) struct Session<'a, 't> {
     /// The mail joined a forming game (`SIGNON ?game`): once it is read, the master and
     /// the players already in are told, unless the game starts.
     pub(super) joined: bool,
+    /// njudge's `PHASE …` named another phase than the current one: the orders after it
+    /// are not read (until a `PHASE` of the current phase).
+    pub(super) other_phase: Option<crate::rules::Phase>,
+    /// The line of the master's `BECOME power` and the power: the power's player is sent a
+    /// copy of the reply from that line on (njudge).
+    pub(super) became_at: Option<(usize, crate::map::Power)>,
 }
 
 /// The lines of a message that each rule set it meets takes first
@@ -186,6 +192,8 @@ impl<'a, 't> Session<'a, 't> {
             became: false,
             refused_phase: None,
             joined: false,
+            other_phase: None,
+            became_at: None,
         }
     }
 
@@ -397,41 +405,23 @@ impl<'a, 't> Session<'a, 't> {
     }
 
     fn line(&mut self, line: &LineResult) -> Result<(), StoreError> {
-        let before = self.reply.len();
         self.line_answered(line)?;
-        self.note_phase_line(line, before);
+        self.note_phase_line(line);
         Ok(())
     }
 
-    /// After a line: a `PHASE` line answered with an error holds back the orders after it
-    /// (they were written for that phase); a command that is not an order (SIGNOFF, a
-    /// setting, press) ends what a `PHASE` line began. Kept in one place, so that `PHASE` read as a command
-    /// (its words, issue 38) holds the same way when refused.
-    fn note_phase_line(&mut self, line: &LineResult, before: usize) {
+    /// After a line: a `PHASE` line that cannot be read holds back the orders after it
+    /// (they were written for the phase it meant), as a `PHASE` read for another phase does
+    /// (`other_phase`, `commands::orders`); a `PHASE` line that is read ends the hold, and
+    /// so only a `PHASE` of the phase open now lets orders through again (issue 38).
+    fn note_phase_line(&mut self, line: &LineResult) {
         let is_phase = line
             .text
             .split_whitespace()
             .next()
             .is_some_and(|w| w.eq_ignore_ascii_case("phase"));
         if is_phase {
-            let refused = self.reply.get(before..).is_some_and(|answer| {
-                answer.iter().any(|r| {
-                    matches!(
-                        r,
-                        ReplyLine::Verdict {
-                            verdict: LineVerdict::Error { .. },
-                            ..
-                        }
-                    )
-                })
-            });
-            self.refused_phase = refused.then_some(line.line);
-        } else if matches!(
-            &line.outcome,
-            Ok(Command::Player(_) | Command::Master(_) | Command::Press(_))
-        ) {
-            // A line that cannot be read (a mistyped order) ends nothing.
-            self.refused_phase = None;
+            self.refused_phase = line.outcome.is_err().then_some(line.line);
         }
     }
 
@@ -460,6 +450,11 @@ impl<'a, 't> Session<'a, 't> {
                 }
             }
         };
+        if let (Ok(_), Ok(Command::Master(command::MasterCommand::Become { power }))) =
+            (&verdict, &line.outcome)
+        {
+            self.became_at = Some((line.line, *power));
+        }
         match verdict {
             Ok(done) => {
                 self.reply.push(ReplyLine::Verdict {
@@ -514,6 +509,10 @@ impl<'a, 't> Session<'a, 't> {
                 self.player(p)
             }
             Command::Master(m) => self.master(m),
+            Command::Order(_) | Command::Variant(_) if self.other_phase.is_some() => {
+                let phase = self.other_phase.map(|p| p.to_string()).unwrap_or_default();
+                Err(Refusal::ForAnotherPhase(phase).into())
+            }
             Command::Order(o) => self.order(o.order),
             Command::Press(p) => self.press(p),
             Command::Variant(v) => self.variant_command(v, line),
@@ -655,22 +654,7 @@ impl<'a, 't> Session<'a, 't> {
             self.tx.queue_mail(&reply, self.now)?;
             count += 1;
         }
-        if let Some(registered) = self.copy_to.take() {
-            self.tx.queue_mail(
-                &NewMail {
-                    game: game.clone(),
-                    audience: Audience::SignonCopy,
-                    recipient: registered,
-                    subject: answers::signon_copy_subject(&subject, self.msg.reply_address()),
-                    body,
-                    kind: MailKind::Generated,
-                    in_reply_to: None,
-                    pictures: Vec::new(),
-                },
-                self.now,
-            )?;
-            count += 1;
-        }
+        count += self.queue_copies(game.as_deref(), &subject, body)?;
         if let (Some((i, p)), Some(g)) = (self.welcome, self.game.as_ref())
             && g.orders_changed()
             && let Some(m) = self.mails.get_mut(i)
@@ -692,6 +676,67 @@ impl<'a, 't> Session<'a, 't> {
         self.touched.sort();
         self.touched.dedup();
         Ok((count, self.touched))
+    }
+}
+
+impl Session<'_, '_> {
+    /// The copies of the reply: to a seat's registered address when the mail signed on
+    /// from another, and to a power's player when the master acted as the power.
+    fn queue_copies(
+        &mut self,
+        game: Option<&str>,
+        subject: &str,
+        body: String,
+    ) -> Result<usize, StoreError> {
+        let mut count = 0;
+        if let Some(copy) = self.became_copy(game) {
+            self.tx.queue_mail(&copy, self.now)?;
+            count += 1;
+        }
+        if let Some(registered) = self.copy_to.take() {
+            self.tx.queue_mail(
+                &NewMail {
+                    game: game.map(str::to_string),
+                    audience: Audience::SignonCopy,
+                    recipient: registered,
+                    subject: answers::signon_copy_subject(subject, self.msg.reply_address()),
+                    body,
+                    kind: MailKind::Generated,
+                    in_reply_to: None,
+                    pictures: Vec::new(),
+                },
+                self.now,
+            )?;
+            count += 1;
+        }
+        Ok(count)
+    }
+
+    /// After the master's `BECOME power`: the copy of the reply from that line on, for the
+    /// power's player (njudge sends the player what was done in their name). The lines
+    /// before `BECOME` are the master's own and are not copied.
+    fn became_copy(&self, game: Option<&str>) -> Option<NewMail> {
+        let (n, power) = self.became_at?;
+        let g = self.game.as_ref()?;
+        let player = g.player(power)?;
+        if player.seat.address.is_empty() {
+            return None;
+        }
+        let from = self
+            .reply
+            .iter()
+            .position(|l| matches!(l, ReplyLine::Verdict { number, .. } if *number >= n))?;
+        let lines = self.reply.get(from..)?;
+        Some(NewMail {
+            game: game.map(str::to_string),
+            audience: Audience::power(power),
+            recipient: player.seat.address.clone(),
+            subject: crate::bulletin::seats::became_subject(&self.config.name, g.name(), power),
+            body: crate::bulletin::seats::became_text(g.name(), power, &render_reply_lines(lines)),
+            kind: MailKind::Generated,
+            in_reply_to: None,
+            pictures: Vec::new(),
+        })
     }
 }
 

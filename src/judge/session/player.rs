@@ -7,9 +7,23 @@ use crate::bulletin::{answers, listing};
 use crate::command::PlayerCommand;
 
 use super::super::confirm::AddressRequest;
+use super::super::refusal::Refusal;
 use super::{Done, Session, Verdict};
 
 impl Session<'_, '_> {
+    /// The game a command names, or (a bare `HISTORY`, `SUMMARY`, `WHOGAME` after SIGNON)
+    /// the one the mail signed on to.
+    fn named_or_signed_on(
+        &self,
+        game: Option<&crate::command::GameName>,
+    ) -> Result<String, Refusal> {
+        match (game, self.game.as_ref()) {
+            (Some(name), _) => Ok(name.to_string()),
+            (None, Some(g)) => Ok(g.name().to_string()),
+            (None, None) => Err(Refusal::NotSignedOn),
+        }
+    }
+
     pub(super) fn player(&mut self, cmd: &PlayerCommand) -> Verdict {
         use PlayerCommand as P;
         match cmd {
@@ -22,7 +36,14 @@ impl Session<'_, '_> {
             P::ListFull => self.list_full(),
             P::Map { game, phase } => self.map(game.as_str(), *phase),
             P::MapAll { game } => self.map_all(game.as_str()),
-            P::Summary { game } => self.summary(game.as_str()),
+            P::Summary { game } => {
+                let name = self.named_or_signed_on(game.as_ref())?;
+                self.summary(&name)
+            }
+            P::WhoGame { game } => {
+                let name = self.named_or_signed_on(game.as_ref())?;
+                self.list_game(&name)
+            }
             P::Export { game } => self.export(game.as_str()),
             P::History {
                 game,
@@ -30,7 +51,10 @@ impl Session<'_, '_> {
                 to,
                 lines,
                 exclude,
-            } => self.history(cmd, game.as_str(), (*from, *to), *lines, exclude),
+            } => {
+                let name = self.named_or_signed_on(game.as_ref())?;
+                self.history(cmd, &name, (*from, *to), *lines, exclude)
+            }
             // Settings of the address, confirmed by it (`address`); players as people
             // (issue 31): a profile and a link are settings of the address too.
             P::SetMap { on } => self.address_request(AddressRequest::Map(*on)),
@@ -45,7 +69,12 @@ impl Session<'_, '_> {
                 self.address_request(AddressRequest::Observe(game.to_string()))
             }
             P::Confirm { code } => self.confirm(code),
+            // A bare WHOIS (`GET DEDICATION`, `INFO PLAYER`): the sender's own record.
+            P::Whois { who } if who.is_empty() => self.whois(&self.msg.from.clone()),
             P::Whois { who } => self.whois(who),
+            // njudge's words done otherwise, and PHASE (`commands::settings`, `orders`).
+            P::Njudge(w) => self.njudge_word(*w),
+            P::Phase { phase } => self.phase(*phase),
             // Sign-on and joining (`commands::signon`).
             P::Create {
                 game,
@@ -64,6 +93,10 @@ impl Session<'_, '_> {
             // The seat (`commands::seats`), its votes (`commands::votes`), its absences
             // (`commands::schedule`) and its orders (`commands::orders`).
             P::SetPassword { password } => self.set_password(password),
+            // njudge's bare SET ADDRESS: the address the mail came from.
+            P::SetAddress { address } if address.is_empty() => {
+                self.set_address(&self.msg.from.clone())
+            }
             P::SetAddress { address } => self.set_address(address),
             P::SetWait => self.set_wait(true),
             P::SetNoWait => self.set_wait(false),
