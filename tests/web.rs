@@ -561,6 +561,8 @@ fn attack_private_page_and_press_to_the_observers_over_http_fail() {
     assert!(!public.contains("SECRET-FRANCE-TO-GERMANY-AND-GALLERY"));
     assert!(!public.contains("You have been selected as France"));
     server.stop();
+}
+
 /// The game page gives the deadline in the game's time zone, as its mails do, and leaves
 /// out the results a ROLLBACK undid (issue 38: UTC for a game in CET; the undone phase
 /// still shown).
