@@ -14,14 +14,56 @@ use super::super::session::{Done, Session, Verdict};
 use super::super::{chart, game_list, history, pictures, process};
 
 impl Session<'_, '_> {
-    /// `LIST`: a line for each game this mail may see listed (a suspended game says so).
+    /// `LIST`: a line for each game this mail may see listed (a suspended game says so);
+    /// on a judge with more games than a page, the games that seek players and how to ask
+    /// for the rest (`LIST PAGE n`).
     pub(in crate::judge) fn list(&mut self) -> Verdict {
         let tx = self.tx;
-        let mut more = vec![listing::LIST_HEADING.to_string()];
         // An unlisted game is listed to its players and master only.
         let mine = self.game.as_ref().filter(|g| self.lists(g));
-        more.extend(game_list::list_lines(tx, mine.map(|g| g.name()))?);
+        let more = match game_list::list_answer(tx, mine.map(|g| g.name()))? {
+            game_list::ListAnswer::All(lines) => {
+                let mut more = vec![listing::LIST_HEADING.to_string()];
+                more.extend(lines);
+                more
+            }
+            game_list::ListAnswer::Seeking {
+                lines,
+                more: others,
+                total,
+            } => {
+                let mut more = vec![listing::LIST_SEEKING_HEADING.to_string()];
+                let shown = lines.len();
+                more.extend(lines);
+                more.extend(listing::list_seeking_note(
+                    shown,
+                    others,
+                    total,
+                    game_list::LIST_PAGE,
+                ));
+                more
+            }
+        };
         Done::with_more("LIST", more)
+    }
+
+    /// `LIST PAGE n`: the `n`th page of `LIST`'s lines, by name.
+    pub(in crate::judge) fn list_page(&mut self, page: u32) -> Verdict {
+        let tx = self.tx;
+        let mine = self.game.as_ref().filter(|g| self.lists(g));
+        let p = game_list::list_page(tx, mine.map(|g| g.name()), u64::from(page.max(1)))?;
+        let mut more = vec![listing::list_page_heading(
+            p.page,
+            p.pages,
+            game_list::LIST_PAGE,
+            false,
+        )];
+        let shown = p.items.len();
+        more.extend(p.items);
+        more.extend(listing::list_page_note(
+            p.page, p.pages, p.total, false, shown,
+        ));
+        Done::with_more(format!("LIST PAGE {}", p.page), more)
     }
 
     /// `LIST game`: the game's settings and seats; its master also reads each player's
@@ -41,9 +83,14 @@ impl Session<'_, '_> {
         Done::with_more(answers::list(g.name()), more)
     }
 
-    /// `LIST FULL`: `LIST game` of every game this mail may see listed.
+    /// `LIST FULL`: `LIST game` of every game this mail may see listed; on a judge with
+    /// more games than a page of it holds, the first page (`LIST FULL PAGE n`).
     pub(in crate::judge) fn list_full(&mut self) -> Verdict {
         let tx = self.tx;
+        let mine = self.game.as_ref().filter(|g| self.lists(g));
+        if game_list::full_page_count(tx, mine.map(|g| g.name()))? > 1 {
+            return self.list_full_page(1);
+        }
         let mut more = Vec::new();
         for name in tx.game_names()? {
             match tx.load_game(&name) {
@@ -62,6 +109,39 @@ impl Session<'_, '_> {
             more.push(String::new());
         }
         Done::with_more("LIST FULL", more)
+    }
+
+    /// `LIST FULL PAGE n`: `LIST game` of each game of the `n`th page, by name.
+    pub(in crate::judge) fn list_full_page(&mut self, page: u32) -> Verdict {
+        let tx = self.tx;
+        let mine = self.game.as_ref().filter(|g| self.lists(g));
+        let p = game_list::full_page(tx, mine.map(|g| g.name()), u64::from(page.max(1)))?;
+        let mut more = vec![
+            listing::list_page_heading(p.page, p.pages, game_list::FULL_PAGE, true),
+            String::new(),
+        ];
+        let mut shown = 0;
+        for name in &p.items {
+            match tx.load_game(name) {
+                Ok(Some(g)) if !self.lists(&g) => continue,
+                Ok(Some(g)) => {
+                    let variant = process::variant_of(self.config, &g)?;
+                    let master = self.history_reader(&g) == Reader::Master;
+                    more.extend(lines(&listing::list_game(self.map, variant, &g, master)));
+                }
+                Ok(None) => continue,
+                Err(StoreError::Suspended { game, reason }) => {
+                    more.push(listing::suspended_full_line(&game, &reason));
+                }
+                Err(e) => return Err(e.into()),
+            }
+            shown += 1;
+            more.push(String::new());
+        }
+        more.extend(listing::list_page_note(
+            p.page, p.pages, p.total, true, shown,
+        ));
+        Done::with_more(format!("LIST FULL PAGE {}", p.page), more)
     }
 
     /// A game this mail may have pictures of (`MAP`, `MAP ALL`), or why not.
