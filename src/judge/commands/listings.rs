@@ -63,7 +63,7 @@ impl Session<'_, '_> {
         more.extend(listing::list_page_note(
             p.page, p.pages, p.total, false, shown,
         ));
-        Done::with_more(format!("LIST PAGE {}", p.page), more)
+        Done::with_more(answers::list_page(p.page, false), more)
     }
 
     /// `LIST game`: the game's settings and seats; its master also reads each player's
@@ -141,7 +141,7 @@ impl Session<'_, '_> {
         more.extend(listing::list_page_note(
             p.page, p.pages, p.total, true, shown,
         ));
-        Done::with_more(format!("LIST FULL PAGE {}", p.page), more)
+        Done::with_more(answers::list_page(p.page, true), more)
     }
 
     /// A game this mail may have pictures of (`MAP`, `MAP ALL`), or why not.
