@@ -290,6 +290,41 @@ fn web_list_leaves_out_an_unlisted_game() {
 }
 
 #[test]
+fn web_list_pages_a_large_judge_by_name() {
+    let (scratch, mut judge) = played();
+    // webgame and 100 forming games: 101, one more than a page of the list.
+    for i in 0..100 {
+        handle(
+            &mut judge,
+            &format!("create-{i}"),
+            &format!("gm{i}@example.test"),
+            &format!("CREATE ?w{i:03} gmpass-{i:03}\n"),
+            t0() + Duration::hours(1),
+        );
+    }
+    let server = server(&scratch.database());
+    let first = get(&server, "/");
+    assert_eq!(first.status, 200);
+    assert!(
+        first.body.contains("Page 1 of 2 (101 games, by name)"),
+        "{}",
+        first.body
+    );
+    assert!(first.body.contains("/game/w000") && first.body.contains("/game/w099"));
+    assert!(!first.body.contains("/game/webgame"), "past the page's end");
+    assert!(first.body.contains("href=\"/?page=2\""), "{}", first.body);
+    assert_eq!(get(&server, "/?page=1").body, first.body);
+    let second = get(&server, "/?page=2");
+    assert!(second.body.contains("/game/webgame"), "{}", second.body);
+    assert!(!second.body.contains("/game/w099"), "{}", second.body);
+    assert!(second.body.contains("href=\"/?page=1\""), "{}", second.body);
+    for bad in ["/?page=3", "/?page=0", "/?page=two", "/?page=1&page=2"] {
+        assert_eq!(get(&server, bad).status, 404, "{bad}");
+    }
+    server.stop();
+}
+
+#[test]
 fn web_rate_limit_answers_429() {
     let (scratch, _judge) = played();
     let section = WebSection {

@@ -174,6 +174,15 @@ pub fn list(game: &str) -> String {
     format!("LIST {game}")
 }
 
+/// `LIST PAGE n`, `LIST FULL PAGE n` (`full`).
+pub fn list_page(page: u64, full: bool) -> String {
+    if full {
+        format!("LIST FULL PAGE {page}")
+    } else {
+        format!("LIST PAGE {page}")
+    }
+}
+
 /// `SUMMARY game`, with or without the centre chart attached.
 pub fn summary(game: &str, chart: bool) -> String {
     if chart {

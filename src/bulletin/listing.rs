@@ -91,6 +91,61 @@ pub fn list_line(g: &Game) -> String {
     }
 }
 
+/// `LIST`'s heading on a judge with more games than a page holds: it lists the games
+/// that seek players first.
+pub const LIST_SEEKING_HEADING: &str =
+    "Games on this judge that seek players (forming, or waiting for replacements):";
+
+/// What a bare `LIST` of a judge with more games than a page holds says after the games
+/// that seek players (`shown` of them, `more` when others seek players too): how many
+/// games there are, and how to ask for the rest.
+pub fn list_seeking_note(shown: usize, more: bool, total: u64, per_page: u64) -> Vec<String> {
+    let mut out = Vec::new();
+    if shown == 0 {
+        out.push("  (none now)".to_string());
+    } else if more {
+        out.push(format!(
+            "  (the first {shown} by name: more seek players; LIST PAGE n lists every game)"
+        ));
+    }
+    let pages = total.div_ceil(per_page.max(1)).max(1);
+    out.push(String::new());
+    out.push(format!(
+        "{total} games are listed on this judge, too many for one mail: LIST PAGE 1 to"
+    ));
+    out.push(format!(
+        "LIST PAGE {pages} list them all by name, {per_page} to a page; LIST game lists one game."
+    ));
+    out
+}
+
+/// The heading of one page of `LIST` (`LIST PAGE n`) or of `LIST FULL` (`full`).
+pub fn list_page_heading(page: u64, pages: u64, per_page: u64, full: bool) -> String {
+    let what = if full { "in full" } else { "by name" };
+    format!("Games on this judge {what}, page {page} of {pages} ({per_page} to a page):")
+}
+
+/// What one page of `LIST` (or `LIST FULL`, `full`) says after its games.
+pub fn list_page_note(page: u64, pages: u64, total: u64, full: bool, shown: usize) -> Vec<String> {
+    let command = if full { "LIST FULL PAGE" } else { "LIST PAGE" };
+    let mut out = Vec::new();
+    if shown == 0 {
+        out.push(format!("  (none: the list has {pages} pages)"));
+    }
+    out.push(String::new());
+    if page < pages {
+        out.push(format!(
+            "{total} games are listed; {command} {} lists the next page.",
+            page + 1
+        ));
+    } else {
+        out.push(format!(
+            "{total} games are listed; there is no page after page {pages}."
+        ));
+    }
+    out
+}
+
 /// One line of `LIST` for a suspended game (its state is not read).
 pub fn suspended_list_line(game: &str, reason: &str) -> String {
     format!("  {game:<12} suspended: {reason}")

@@ -46,6 +46,12 @@ pub enum PlayerCommand {
     },
     /// `LIST FULL`.
     ListFull,
+    /// `LIST PAGE n`, `LIST FULL PAGE n`: one page of the list (of `LIST FULL` with
+    /// `full`), for a judge with more games than one mail should list.
+    ListPage {
+        full: bool,
+        page: u32,
+    },
     /// `SUMMARY game`, or a bare `SUMMARY` after SIGNON (None: the signed-on game).
     Summary {
         game: Option<GameName>,
@@ -253,6 +259,8 @@ impl PlayerCommand {
             PlayerCommand::ListFull => "LIST FULL".into(),
             PlayerCommand::Summary { game: None } => "SUMMARY".into(),
             PlayerCommand::Summary { game: Some(game) } => format!("SUMMARY {game}"),
+            PlayerCommand::ListPage { full: false, page } => format!("LIST PAGE {page}"),
+            PlayerCommand::ListPage { full: true, page } => format!("LIST FULL PAGE {page}"),
             PlayerCommand::Export { game } => format!("EXPORT {game}"),
             PlayerCommand::History {
                 game,
@@ -566,11 +574,21 @@ pub(crate) fn player_command(i: &str) -> PResult<'_, PlayerCommand> {
     Ok((rest, cmd))
 }
 
-// list = "LIST" [ "FULL" | game_name ] ;
+// list = "LIST" [ "FULL" [ page ] | page | game_name ] ;
+// page = "PAGE" number ;   (a game called `page` is still `LIST page`)
 fn list(i: &str) -> PResult<'_, PlayerCommand> {
     let (r, _) = keyword("list")(i)?;
     if let Ok((r, _)) = keyword("full")(r) {
+        if let Ok((r, _)) = keyword("page")(r) {
+            let (r, page) = cut(expect("a page number", number)(r))?;
+            return Ok((r, PlayerCommand::ListPage { full: true, page }));
+        }
         return Ok((r, PlayerCommand::ListFull));
+    }
+    if let Ok((r, _)) = keyword("page")(r)
+        && let Ok((r, page)) = number(r)
+    {
+        return Ok((r, PlayerCommand::ListPage { full: false, page }));
     }
     if end_of_line(r).is_ok() {
         return Ok((r, PlayerCommand::List { game: None }));
@@ -863,6 +881,10 @@ mod tests {
     pc!(list_none, "LIST", Some("LIST"));
     pc!(list_game, "list Alpha", Some("LIST alpha"));
     pc!(list_full, "list full", Some("LIST FULL"));
+    pc!(list_page, "list page 3", Some("LIST PAGE 3"));
+    pc!(list_full_page, "list full page 2", Some("LIST FULL PAGE 2"));
+    pc!(list_full_page_needs_number, "list full page", None);
+    pc!(list_game_called_page, "list page", Some("LIST page"));
     pc!(summary, "summary alpha", Some("SUMMARY alpha"));
     pc!(
         history,

@@ -100,6 +100,7 @@ fn player() -> impl Strategy<Value = PlayerCommand> {
         Just(PlayerCommand::Version),
         prop::option::of(game()).prop_map(|game| PlayerCommand::List { game }),
         Just(PlayerCommand::ListFull),
+        (any::<bool>(), 0u32..1000).prop_map(|(full, page)| PlayerCommand::ListPage { full, page }),
         game().prop_map(|game| PlayerCommand::Summary { game: Some(game) }),
         game().prop_map(|game| PlayerCommand::Export { game }),
         (

@@ -17,6 +17,10 @@ use super::{Store, StoreError, Tx};
 pub struct GameSummary {
     /// Whether the game is listed to anyone (`SET NOLIST`: only to its players and master).
     pub listed: bool,
+    /// Whether the game seeks players: it forms, or a position waits for a replacement.
+    /// A bare `LIST` of a large judge shows these games first ([`Tx::seeking_rows`]).
+    /// Kept for a listed game only (an unlisted one is read back as not seeking).
+    pub seeking: bool,
     /// The rule set's name.
     pub variant: String,
     /// The phase open now (None while the game forms).
@@ -47,6 +51,39 @@ pub struct SummaryRow {
     pub summary: Option<GameSummary>,
     /// Why the game is suspended, if it is.
     pub suspended: Option<String>,
+}
+
+/// How a summary's `listed` column holds what it says: 0 unlisted, 1 listed, 2 listed and
+/// seeking players (one column, so that the seeking games are found without a new one).
+fn listed_value(s: &GameSummary) -> i64 {
+    match (s.listed, s.seeking) {
+        (false, _) => 0,
+        (true, false) => 1,
+        (true, true) => 2,
+    }
+}
+
+/// A row of `SELECT name, format, listed, variant, phase, status, line, suspended`.
+fn summary_row(r: &rusqlite::Row<'_>, format: i64) -> rusqlite::Result<SummaryRow> {
+    let current = r.get::<_, i64>(1)? == format;
+    let summary = if current {
+        let listed: i64 = r.get(2)?;
+        Some(GameSummary {
+            listed: listed != 0,
+            seeking: listed == 2,
+            variant: r.get(3)?,
+            phase: r.get(4)?,
+            status: r.get(5)?,
+            line: r.get(6)?,
+        })
+    } else {
+        None
+    };
+    Ok(SummaryRow {
+        name: r.get(0)?,
+        summary,
+        suspended: r.get(7)?,
+    })
 }
 
 impl Store {
@@ -112,7 +149,7 @@ impl Tx<'_> {
             params![
                 game.name(),
                 s.format,
-                summary.listed,
+                listed_value(&summary),
                 summary.variant,
                 summary.phase,
                 summary.status,
@@ -139,24 +176,72 @@ impl Tx<'_> {
              ORDER BY name",
         )?;
         let rows = st.query_map(params![format, listed_only, also], |r| {
-            let current = r.get::<_, i64>(1)? == format;
-            let summary = if current {
-                Some(GameSummary {
-                    listed: r.get(2)?,
-                    variant: r.get(3)?,
-                    phase: r.get(4)?,
-                    status: r.get(5)?,
-                    line: r.get(6)?,
-                })
-            } else {
-                None
-            };
-            Ok(SummaryRow {
-                name: r.get(0)?,
-                summary,
-                suspended: r.get(7)?,
-            })
+            summary_row(r, format)
         })?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    /// One page of [`Tx::summary_rows`]: at most `limit` rows from the `offset`th, in name
+    /// order. Walks the name index: its cost grows with `offset`, not with the games after
+    /// the page.
+    pub fn summary_page(
+        &self,
+        format: i64,
+        listed_only: bool,
+        also: Option<&str>,
+        offset: u64,
+        limit: u64,
+    ) -> Result<Vec<SummaryRow>, StoreError> {
+        let mut st = self.tx.prepare_cached(
+            "SELECT name, format, listed, variant, phase, status, line, suspended
+             FROM game_summaries
+             WHERE NOT ?2 OR listed OR format <> ?1 OR suspended IS NOT NULL
+                OR name = ?3 COLLATE NOCASE
+             ORDER BY name LIMIT ?5 OFFSET ?4",
+        )?;
+        let offset = i64::try_from(offset).unwrap_or(i64::MAX);
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = st.query_map(params![format, listed_only, also, offset, limit], |r| {
+            summary_row(r, format)
+        })?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    /// How many rows [`Tx::summary_rows`] would return.
+    pub fn summary_count(
+        &self,
+        format: i64,
+        listed_only: bool,
+        also: Option<&str>,
+    ) -> Result<u64, StoreError> {
+        let n: i64 = self
+            .tx
+            .prepare_cached(
+                "SELECT count(*) FROM game_summaries
+             WHERE NOT ?2 OR listed OR format <> ?1 OR suspended IS NOT NULL
+                OR name = ?3 COLLATE NOCASE",
+            )?
+            .query_row(params![format, listed_only, also], |r| r.get(0))?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+
+    /// At most `limit` rows, in name order, of the listed games that seek players
+    /// ([`GameSummary::seeking`]), with the game `also` (seeking or not, listed or not).
+    pub fn seeking_rows(
+        &self,
+        format: i64,
+        also: Option<&str>,
+        limit: u64,
+    ) -> Result<Vec<SummaryRow>, StoreError> {
+        let mut st = self.tx.prepare_cached(
+            "SELECT name, format, listed, variant, phase, status, line, suspended
+             FROM game_summaries
+             WHERE (listed = 2 AND format = ?1 AND suspended IS NULL)
+                OR name = ?2 COLLATE NOCASE
+             ORDER BY name LIMIT ?3",
+        )?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = st.query_map(params![format, also, limit], |r| summary_row(r, format))?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
 
@@ -200,6 +285,7 @@ mod tests {
     fn first(g: &Game) -> GameSummary {
         GameSummary {
             listed: true,
+            seeking: false,
             variant: g.variant().to_string(),
             phase: None,
             status: "first".into(),
@@ -293,6 +379,71 @@ mod tests {
             p.push(suffix);
             let _ = std::fs::remove_file(std::path::PathBuf::from(p));
         }
+    }
+
+    #[test]
+    fn pages_and_the_seeking_games_are_read_by_name_and_leave_out_unlisted_games() {
+        let mut store = Store::open_in_memory().unwrap();
+        // `h…` unlisted, `s…` seeking players.
+        fn marked(g: &Game) -> GameSummary {
+            GameSummary {
+                listed: !g.name().starts_with('h'),
+                seeking: g.name().starts_with('s') || g.name().starts_with('h'),
+                ..first(g)
+            }
+        }
+        store
+            .set_summariser(Summariser {
+                render: marked,
+                format: 1,
+            })
+            .unwrap();
+        store
+            .transaction(|tx| {
+                for n in ["a1", "a2", "hid", "s1", "s2", "z1", "z2"] {
+                    tx.save_game(&game(n))?;
+                }
+                Ok::<_, StoreError>(())
+            })
+            .unwrap();
+        let names = |rows: Vec<SummaryRow>| rows.into_iter().map(|r| r.name).collect::<Vec<_>>();
+        let page = |store: &mut Store, also: Option<&str>, offset, limit| {
+            names(
+                store
+                    .read(|tx| tx.summary_page(1, true, also, offset, limit))
+                    .unwrap(),
+            )
+        };
+        assert_eq!(page(&mut store, None, 0, 4), ["a1", "a2", "s1", "s2"]);
+        assert_eq!(page(&mut store, None, 4, 4), ["z1", "z2"]);
+        assert!(page(&mut store, None, 8, 4).is_empty());
+        assert_eq!(page(&mut store, Some("HID"), 0, 3), ["a1", "a2", "hid"]);
+        let count =
+            |store: &mut Store, also| store.read(|tx| tx.summary_count(1, true, also)).unwrap();
+        assert_eq!(count(&mut store, None), 6);
+        assert_eq!(count(&mut store, Some("hid")), 7);
+        let seeking = |store: &mut Store, also, limit| {
+            names(store.read(|tx| tx.seeking_rows(1, also, limit)).unwrap())
+        };
+        assert_eq!(
+            seeking(&mut store, None, 10),
+            ["s1", "s2"],
+            "never the unlisted one"
+        );
+        assert_eq!(seeking(&mut store, None, 1), ["s1"]);
+        assert_eq!(seeking(&mut store, Some("z2"), 10), ["s1", "s2", "z2"]);
+        // A game that leaves the list leaves its pages.
+        store.transaction(|tx| tx.remove_game("a2")).unwrap();
+        assert_eq!(page(&mut store, None, 0, 4), ["a1", "s1", "s2", "z1"]);
+        // Read back as it was rendered.
+        let rows = store
+            .read(|tx| tx.summary_page(1, false, None, 1, 1))
+            .unwrap();
+        let hid = rows[0].summary.clone().unwrap();
+        assert_eq!(
+            (rows[0].name.as_str(), hid.listed, hid.seeking),
+            ("hid", false, false)
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
-use super::view::{GameView, ListedGame, PhaseView};
+use super::view::{GameView, ListedGame, Page, PhaseView};
 
 /// The style sheet (served as `/static/site.css`: the content security policy allows no
 /// inline style).
@@ -45,12 +45,26 @@ fn page(title: &str, body: Markup) -> Markup {
     }
 }
 
-/// The list of games.
-pub fn list(judge: &str, games: &[ListedGame]) -> Markup {
+/// A page of the list of games; with more than one page, where it is and links to the
+/// pages beside it.
+pub fn list(judge: &str, list: &Page<ListedGame>) -> Markup {
+    let games = &list.items;
+    let paged = list.pages > 1;
     page(
         &format!("{judge}: games"),
         html! {
             h1 { (judge) ": games" }
+            @if paged {
+                nav.pages {
+                    "Page " (list.page) " of " (list.pages) " (" (list.total) " games, by name)"
+                    @if list.page > 1 {
+                        " " a href={ "/?page=" (list.page - 1) } rel="prev" { "previous" }
+                    }
+                    @if list.page < list.pages {
+                        " " a href={ "/?page=" (list.page + 1) } rel="next" { "next" }
+                    }
+                }
+            }
             @if games.is_empty() {
                 p { "No games yet." }
             } @else {

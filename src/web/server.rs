@@ -148,12 +148,36 @@ fn not_found() -> Response {
         .into_response()
 }
 
-async fn list(State(s): State<Arc<Shared>>) -> Result<Response, PageError> {
-    s.with_store(|store, sh| {
-        let games = store.read(view::list)?;
+/// `GET /` and `GET /?page=n`: a page of the list of games. A page number that is not
+/// one, or a page past the last, is not found.
+async fn list(State(s): State<Arc<Shared>>, uri: axum::http::Uri) -> Result<Response, PageError> {
+    let Some(page) = page_asked(uri.query()) else {
+        return Ok(not_found());
+    };
+    s.with_store(move |store, sh| {
+        let games = store.read(|tx| view::list(tx, page))?;
+        if page > games.pages {
+            return Ok(not_found());
+        }
         Ok(html(pages::list(&sh.judge, &games)))
     })
     .await
+}
+
+/// The page a list's query asks for (`page=n`, from 1; 1 without one); None for a page
+/// number that is not a number from 1 up, or a query that names it twice.
+fn page_asked(query: Option<&str>) -> Option<u64> {
+    let mut asked = None;
+    for pair in query.unwrap_or("").split('&') {
+        let Some(value) = pair.strip_prefix("page=") else {
+            continue;
+        };
+        if asked.is_some() || value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        asked = Some(value.parse::<u64>().ok().filter(|n| *n >= 1)?);
+    }
+    Some(asked.unwrap_or(1))
 }
 
 /// `GET /metrics`: the Prometheus text exposition of what the database counts.
@@ -617,7 +641,30 @@ pub fn bench_page(store: &mut Store, judge: &str, name: &str) -> anyhow::Result<
 
 /// Builds the list of games as the server does (one read transaction and the template),
 /// returning its size in bytes (`bench-scale`).
-pub fn bench_list(store: &mut Store, judge: &str) -> anyhow::Result<usize> {
-    let games = store.read(view::list)?;
+pub fn bench_list(store: &mut Store, judge: &str, page: u64) -> anyhow::Result<usize> {
+    let games = store.read(|tx| view::list(tx, page))?;
     Ok(pages::list(judge, &games).into_string().len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::page_asked;
+
+    #[test]
+    fn the_list_page_asked_for_is_a_number_from_one() {
+        assert_eq!(page_asked(None), Some(1));
+        assert_eq!(page_asked(Some("")), Some(1));
+        assert_eq!(page_asked(Some("page=3")), Some(3));
+        assert_eq!(page_asked(Some("x=1&page=12")), Some(12));
+        for bad in [
+            "page=0",
+            "page=",
+            "page=-1",
+            "page=2x",
+            "page=1&page=2",
+            "page=99999999999999999999999",
+        ] {
+            assert_eq!(page_asked(Some(bad)), None, "{bad}");
+        }
+    }
 }

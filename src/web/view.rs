@@ -57,10 +57,14 @@ pub struct GameView {
     pub chart: Option<String>,
 }
 
-/// The list of games, as `LIST` shows anyone (unlisted games left out; a suspended game
-/// listed as suspended), read from the games' summaries.
-pub fn list(tx: &Tx<'_>) -> Result<Vec<ListedGame>, StoreError> {
-    crate::judge::game_list::listed_games(tx)
+/// One page of the list of games.
+pub use crate::judge::game_list::Page;
+
+/// Page `page` (from 1) of the list of games, as `LIST` shows anyone (unlisted games left
+/// out; a suspended game listed as suspended), read from the games' summaries a page at a
+/// time, by name.
+pub fn list(tx: &Tx<'_>, page: u64) -> Result<Page<ListedGame>, StoreError> {
+    crate::judge::game_list::listed_games_page(tx, page)
 }
 
 /// The reader a private page's token opens, with the game's name; None for a token that

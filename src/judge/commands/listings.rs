@@ -11,22 +11,63 @@ use crate::game::{Game, Sender, Status};
 use crate::store::StoreError;
 
 use super::super::audience::{self, Item, Viewer};
-use super::super::refusal::Refusal;
+use super::super::refusal::{Refusal, SessionError};
 use super::super::session::{Done, Session, Verdict};
 use super::super::{chart, game_list, history, pictures, process};
 
 impl Session<'_, '_> {
     /// `LIST`: after a SIGNON, the signed-on game's report (`LIST game`), as njudge reads
     /// it; before one, a line for each game this mail may see listed (a suspended game says
-    /// so).
+    /// so), and on a judge with more games than a page, the games that seek players and how
+    /// to ask for the rest (`LIST PAGE n`).
     pub(in crate::judge) fn list(&mut self) -> Verdict {
         if let Some(name) = self.game.as_ref().map(|g| g.name().to_string()) {
             return self.list_game(&name);
         }
         let tx = self.tx;
-        let mut more = vec![listing::LIST_HEADING.to_string()];
-        more.extend(game_list::list_lines(tx, None)?);
+        let more = match game_list::list_answer(tx, None)? {
+            game_list::ListAnswer::All(lines) => {
+                let mut more = vec![listing::LIST_HEADING.to_string()];
+                more.extend(lines);
+                more
+            }
+            game_list::ListAnswer::Seeking {
+                lines,
+                more: others,
+                total,
+            } => {
+                let mut more = vec![listing::LIST_SEEKING_HEADING.to_string()];
+                let shown = lines.len();
+                more.extend(lines);
+                more.extend(listing::list_seeking_note(
+                    shown,
+                    others,
+                    total,
+                    game_list::LIST_PAGE,
+                ));
+                more
+            }
+        };
         Done::with_more("LIST", more)
+    }
+
+    /// `LIST PAGE n`: the `n`th page of `LIST`'s lines, by name.
+    pub(in crate::judge) fn list_page(&mut self, page: u32) -> Verdict {
+        let tx = self.tx;
+        let mine = self.game.as_ref().filter(|g| self.lists(g));
+        let p = game_list::list_page(tx, mine.map(|g| g.name()), u64::from(page.max(1)))?;
+        let mut more = vec![listing::list_page_heading(
+            p.page,
+            p.pages,
+            game_list::LIST_PAGE,
+            false,
+        )];
+        let shown = p.items.len();
+        more.extend(p.items);
+        more.extend(listing::list_page_note(
+            p.page, p.pages, p.total, false, shown,
+        ));
+        Done::with_more(answers::list_page(p.page, false), more)
     }
 
     /// `LIST game`: the game's settings and seats; its master also reads each player's
@@ -48,12 +89,26 @@ impl Session<'_, '_> {
         Done::with_more(answers::list(g.name()), more)
     }
 
-    /// `LIST FULL`: `LIST game` of every game this mail may see listed.
+    /// `LIST FULL`: `LIST game` of every game this mail may see listed; on a judge with
+    /// more games than a page of it holds, the first page (`LIST FULL PAGE n`).
     pub(in crate::judge) fn list_full(&mut self) -> Verdict {
         let tx = self.tx;
+        let mine = self.game.as_ref().filter(|g| self.lists(g));
+        if game_list::full_page_count(tx, mine.map(|g| g.name()))? > 1 {
+            return self.list_full_page(1);
+        }
+        let (more, _) = self.full_listings(&tx.game_names()?)?;
+        Done::with_more("LIST FULL", more)
+    }
+
+    /// `LIST game` of each of `names` this mail may see listed, a blank line after each (a
+    /// suspended game says so), and how many were listed.
+    fn full_listings(&mut self, names: &[String]) -> Result<(Vec<String>, usize), SessionError> {
+        let tx = self.tx;
         let mut more = Vec::new();
-        for name in tx.game_names()? {
-            match tx.load_game(&name) {
+        let mut listed = 0;
+        for name in names {
+            match tx.load_game(name) {
                 Ok(Some(g)) if !self.lists(&g) => continue,
                 Ok(Some(g)) => {
                     let variant = process::variant_of(self.config, &g)?;
@@ -66,9 +121,27 @@ impl Session<'_, '_> {
                 }
                 Err(e) => return Err(e.into()),
             }
+            listed += 1;
             more.push(String::new());
         }
-        Done::with_more("LIST FULL", more)
+        Ok((more, listed))
+    }
+
+    /// `LIST FULL PAGE n`: `LIST game` of each game of the `n`th page, by name.
+    pub(in crate::judge) fn list_full_page(&mut self, page: u32) -> Verdict {
+        let tx = self.tx;
+        let mine = self.game.as_ref().filter(|g| self.lists(g));
+        let p = game_list::full_page(tx, mine.map(|g| g.name()), u64::from(page.max(1)))?;
+        let mut more = vec![
+            listing::list_page_heading(p.page, p.pages, game_list::FULL_PAGE, true),
+            String::new(),
+        ];
+        let (listed, shown) = self.full_listings(&p.items)?;
+        more.extend(listed);
+        more.extend(listing::list_page_note(
+            p.page, p.pages, p.total, true, shown,
+        ));
+        Done::with_more(answers::list_page(p.page, true), more)
     }
 
     /// A game this mail may have pictures of (`MAP`, `MAP ALL`), or why not.

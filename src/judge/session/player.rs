@@ -34,6 +34,8 @@ impl Session<'_, '_> {
             P::List { game: None } => self.list(),
             P::List { game: Some(name) } => self.list_game(name.as_str()),
             P::ListFull => self.list_full(),
+            P::ListPage { full: false, page } => self.list_page(*page),
+            P::ListPage { full: true, page } => self.list_full_page(*page),
             P::Map { game, phase } => self.map(game.as_str(), *phase),
             P::MapAll { game } => self.map_all(game.as_str()),
             P::Summary { game } => {
