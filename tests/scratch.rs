@@ -75,6 +75,14 @@ impl Scratch {
         Scratch { dir, delivered: 0 }
     }
 
+    /// Adds `line` (`key = value`) to the scratch judge's `[judge]` table; a judge opened
+    /// after reads it.
+    pub(crate) fn set_judge(&self, line: &str) {
+        let toml = std::fs::read_to_string(self.config_path()).unwrap();
+        let toml = toml.replacen("[judge]\n", &format!("[judge]\n{line}\n"), 1);
+        std::fs::write(self.config_path(), toml).unwrap();
+    }
+
     pub(crate) fn config_path(&self) -> PathBuf {
         self.dir.join("judge.toml")
     }

@@ -277,6 +277,9 @@ mod tests {
         fn new() -> Desk {
             let config = JudgeConfig {
                 password_cost: PasswordCost::TEST,
+                // Pages of games made by addresses that never confirmed one (issue 37's
+                // ceiling is tested in tests/attacks.rs).
+                unproven_games_per_day: 1_000,
                 ..JudgeConfig::default()
             };
             Desk {
