@@ -1966,6 +1966,35 @@ fn formal_lines(text: &str) -> Vec<&str> {
 /// with the first error only (FD-E8, not FD-E10). Every participant's mail is checked: the
 /// bulletins (the master's, word for word), the broadcast, the reminders, one reply per
 /// mail sent, and nothing that was refused.
+/// The New Player Signon notices one address got while its game formed (issue 38): the
+/// master one for each join before the game filled (#1..#6 of seven), a player one for
+/// each join after its own, never one for its own join or the last.
+fn assert_new_player_signons(who: &str, master: bool, joins: &[&str]) {
+    let mut numbers: Vec<u32> = joins
+        .iter()
+        .map(|s| {
+            s.rsplit('#')
+                .next()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("{who}: {s}"))
+        })
+        .collect();
+    numbers.sort_unstable();
+    if master {
+        assert_eq!(numbers, (1..=6).collect::<Vec<_>>(), "{who}: {joins:?}");
+    } else {
+        assert!(
+            numbers.iter().all(|n| (2..=6).contains(n)),
+            "{who}: {joins:?}"
+        );
+        assert!(
+            numbers.windows(2).all(|w| w[0] + 1 == w[1]),
+            "{who}: {joins:?}"
+        );
+        assert!(numbers.last().is_none_or(|&n| n == 6), "{who}: {joins:?}");
+    }
+}
+
 #[test]
 fn a_formal_year_through_imap_and_smtp() {
     needs_servers!();
@@ -2242,7 +2271,12 @@ fn a_formal_year_through_imap_and_smtp() {
     };
     let master_bulletins = bulletins("MASTER");
     for (who, power, n) in &roles {
-        let subjects: Vec<&str> = mail[who].iter().map(|(s, _)| s.as_str()).collect();
+        // Who joined the forming game (issue 38, njudge's New Player Signon): checked apart.
+        let (joins, subjects): (Vec<&str>, Vec<&str>) = mail[who]
+            .iter()
+            .map(|(s, _)| s.as_str())
+            .partition(|s| s.contains("New Player Signon"));
+        assert_new_player_signons(who, power.is_none(), &joins);
         assert_eq!(
             subjects,
             expected(*power, *n),
@@ -2609,11 +2643,12 @@ fn an_international_relations_year_through_imap_and_smtp() {
     let (mail, duplicates) = t.received();
     assert_eq!(duplicates, 0);
     for (who, got) in &mail {
-        let mut results: Vec<&str> = got
+        let (joins, mut results): (Vec<&str>, Vec<&str>) = got
             .iter()
             .map(|(s, _)| s.as_str())
             .filter(|s| !s.starts_with("Re: "))
-            .collect();
+            .partition(|s| s.contains("New Player Signon"));
+        assert_new_player_signons(who, who == "MASTER", &joins);
         results.sort();
         assert_eq!(
             results,

@@ -473,10 +473,12 @@ gamma|true|false|Standard|S1901M|active|  gamma        Standard   S1901M active"
         // The unlisted game lists itself to its master signed on, on its page.
         let reply = d.mail("gm-b@example.test", "SIGNON Mbeta gmpass-02\nLIST PAGE 1");
         assert!(reply.contains(&beta), "{reply}");
+        // A bare LIST after SIGNON is the signed-on game's report, as njudge reads it
+        // (issue 38), however many games the judge holds.
         let reply = d.mail("gm-b@example.test", "SIGNON Mbeta gmpass-02\nLIST");
         assert!(
-            reply.contains(&beta),
-            "the game signed on to, seeking players: {reply}"
+            reply.contains("OK LIST beta") && !reply.contains(listing::LIST_SEEKING_HEADING),
+            "the game signed on to: {reply}"
         );
         // A game that leaves the list: z00 unlisted, 50 games fit one mail again.
         d.mail("gm-z0@example.test", "SIGNON Mz00 gmpass-000\nSET NOLIST");
