@@ -77,6 +77,17 @@ pub fn cap_unproven_reply(body: String, cap: usize) -> String {
     if body.len() <= cap {
         return body;
     }
+    let (mut kept, cut) = keep_lines(&body, cap);
+    kept.push_str(&format!(
+        "... {cut} more lines of this reply were not sent: a mail that has not signed on gets a short reply (sign on, or confirm this address with OBSERVE, for the rest).\n"
+    ));
+    kept
+}
+
+/// The whole lines of `body` that fit in `cap` bytes, from its start, and how many lines
+/// were left out after them (the reply caps of [`cap_unproven_reply`] and
+/// `proof::cap_reply`).
+pub(crate) fn keep_lines(body: &str, cap: usize) -> (String, usize) {
     let mut kept = String::new();
     let mut cut = 0;
     for line in body.split_inclusive('\n') {
@@ -86,10 +97,7 @@ pub fn cap_unproven_reply(body: String, cap: usize) -> String {
             cut += 1;
         }
     }
-    kept.push_str(&format!(
-        "... {cut} more lines of this reply were not sent: a mail that has not signed on gets a short reply (sign on, or confirm this address with OBSERVE, for the rest).\n"
-    ));
-    kept
+    (kept, cut)
 }
 
 /// An accepted line as a reply line of its own (`OK <echo>`): the answer to a confirmation

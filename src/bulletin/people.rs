@@ -117,6 +117,19 @@ pub fn link_subject(judge: &str, code: &str) -> String {
     format!("{judge} confirmation {code}")
 }
 
+/// How an address answers a confirmation (`SET ADDRESS`, `I AM ALSO`): its `CONFIRM` line
+/// or a reply keeping the subject, within `hours`; the caller's sentence for "if it is not
+/// you" follows.
+pub(crate) fn confirm_instructions(address: &str, code: &str, hours: i64) -> String {
+    format!(
+        "If that is you and you agree, answer from {address} with the line\n\
+         \n\
+         CONFIRM {code}\n\
+         \n\
+         (or reply to this mail keeping its subject) within {hours} hours. If it is not you,\n"
+    )
+}
+
 /// The confirmation mailed to the second address: who asked, and how to answer.
 pub fn link_mail(owner: &str, address: &str, code: &str, hours: i64) -> String {
     format!(
@@ -124,12 +137,8 @@ pub fn link_mail(owner: &str, address: &str, code: &str, hours: i64) -> String {
          person (I AM ALSO {address}): both addresses would then share one profile and one\n\
          reliability record.\n\
          \n\
-         If that is you and you agree, answer from {address} with the line\n\
-         \n\
-         CONFIRM {code}\n\
-         \n\
-         (or reply to this mail keeping its subject) within {hours} hours. If it is not you,\n\
-         do nothing: nothing is linked without your answer.\n"
+         {}do nothing: nothing is linked without your answer.\n",
+        confirm_instructions(address, code, hours)
     )
 }
 

@@ -41,12 +41,8 @@ pub fn move_mail(
         "The judge was asked that the mail of {seat} in game {game}, sent to {from} until\n\
          now, come to {address} (SET ADDRESS {address}).\n\
          \n\
-         If that is you and you agree, answer from {address} with the line\n\
-         \n\
-         CONFIRM {code}\n\
-         \n\
-         (or reply to this mail keeping its subject) within {hours} hours. If it is not you,\n\
-         do nothing: the seat stays where it is without your answer.\n"
+         {}do nothing: the seat stays where it is without your answer.\n",
+        super::people::confirm_instructions(address, code, hours)
     )
 }
 
@@ -62,15 +58,7 @@ pub fn cap_reply(body: String, cap: usize, per_reply: usize, per_hour: usize) ->
     if body.len() <= cap {
         return body;
     }
-    let mut kept = String::new();
-    let mut cut = 0;
-    for line in body.split_inclusive('\n') {
-        if cut == 0 && kept.len() + line.len() <= cap {
-            kept.push_str(line);
-        } else {
-            cut += 1;
-        }
-    }
+    let (mut kept, cut) = super::answers::keep_lines(&body, cap);
     kept.push_str(&format!(
         "... {cut} more lines of this reply were not sent: a reply carries at most {} KiB of text, and the replies to one address at most {} KiB an hour.\n",
         per_reply / 1024,

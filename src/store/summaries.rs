@@ -168,17 +168,7 @@ impl Tx<'_> {
         listed_only: bool,
         also: Option<&str>,
     ) -> Result<Vec<SummaryRow>, StoreError> {
-        let mut st = self.tx.prepare_cached(
-            "SELECT name, format, listed, variant, phase, status, line, suspended
-             FROM game_summaries
-             WHERE NOT ?2 OR listed OR format <> ?1 OR suspended IS NOT NULL
-                OR name = ?3 COLLATE NOCASE
-             ORDER BY name",
-        )?;
-        let rows = st.query_map(params![format, listed_only, also], |r| {
-            summary_row(r, format)
-        })?;
-        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        self.summary_page(format, listed_only, also, 0, u64::MAX)
     }
 
     /// One page of [`Tx::summary_rows`]: at most `limit` rows from the `offset`th, in name
